@@ -1,0 +1,124 @@
+/* VkBuffer and VkBufferView: creation, memory requirements, binding. */
+#include "sd_buffer.h"
+
+#include "sd_alloc.h"
+#include "sd_device.h"
+#include "sd_memory.h"
+#include "sd_physical_device.h"
+#include "sd_util.h"
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_CreateBuffer(VkDevice _device, const VkBufferCreateInfo *pCreateInfo,
+                const VkAllocationCallbacks *pAllocator, VkBuffer *pBuffer)
+{
+   SD_FROM_HANDLE(sd_device, device, _device);
+   /* Sparse flags need sparse features, which are not claimed. */
+   if (pCreateInfo->size > device->physical_device->memory.memoryHeaps[0].size)
+      return sd_error(VK_ERROR_OUT_OF_DEVICE_MEMORY);
+   struct sd_buffer *buffer = sd_zalloc(sd_choose_alloc(pAllocator, &device->alloc), sizeof(*buffer),
+                                        SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!buffer)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   sd_object_init(&buffer->base, VK_OBJECT_TYPE_BUFFER, device);
+   buffer->size = pCreateInfo->size;
+   buffer->usage = pCreateInfo->usage;
+   buffer->flags = pCreateInfo->flags;
+   *pBuffer = sd_buffer_to_handle(buffer);
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_DestroyBuffer(VkDevice _device, VkBuffer _buffer, const VkAllocationCallbacks *pAllocator)
+{
+   SD_FROM_HANDLE(sd_device, device, _device);
+   SD_FROM_HANDLE(sd_buffer, buffer, _buffer);
+   if (buffer)
+      sd_free(sd_choose_alloc(pAllocator, &device->alloc), buffer);
+}
+
+static void
+sd_buffer_requirements(struct sd_buffer *buffer, VkMemoryRequirements *req)
+{
+   req->size = sd_align64(buffer->size, SD_BUFFER_ALIGNMENT);
+   req->alignment = SD_BUFFER_ALIGNMENT;
+   req->memoryTypeBits = (1u << SD_MEMORY_TYPE_COUNT) - 1;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_GetBufferMemoryRequirements(VkDevice _device, VkBuffer _buffer, VkMemoryRequirements *pReq)
+{
+   sd_buffer_requirements(sd_buffer_from_handle(_buffer), pReq);
+}
+
+void
+sd_fill_dedicated_requirements(void *pNext)
+{
+   sd_foreach_struct_out(s, pNext) {
+      if (s->sType == VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS) {
+         VkMemoryDedicatedRequirements *d = (VkMemoryDedicatedRequirements *)s;
+         d->prefersDedicatedAllocation = VK_FALSE;
+         d->requiresDedicatedAllocation = VK_FALSE;
+      }
+   }
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_GetBufferMemoryRequirements2(VkDevice _device, const VkBufferMemoryRequirementsInfo2 *pInfo,
+                                VkMemoryRequirements2 *pReq)
+{
+   sd_buffer_requirements(sd_buffer_from_handle(pInfo->buffer), &pReq->memoryRequirements);
+   sd_fill_dedicated_requirements(pReq->pNext);
+}
+
+static void
+sd_buffer_bind(struct sd_buffer *buffer, struct sd_device_memory *mem, VkDeviceSize offset)
+{
+   buffer->memory = mem;
+   buffer->offset = offset;
+   buffer->data = mem->data + offset;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_BindBufferMemory(VkDevice _device, VkBuffer _buffer, VkDeviceMemory _mem, VkDeviceSize offset)
+{
+   sd_buffer_bind(sd_buffer_from_handle(_buffer), sd_device_memory_from_handle(_mem), offset);
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_BindBufferMemory2(VkDevice _device, uint32_t count, const VkBindBufferMemoryInfo *pInfos)
+{
+   for (uint32_t i = 0; i < count; i++)
+      sd_buffer_bind(sd_buffer_from_handle(pInfos[i].buffer),
+                     sd_device_memory_from_handle(pInfos[i].memory), pInfos[i].memoryOffset);
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_CreateBufferView(VkDevice _device, const VkBufferViewCreateInfo *pCreateInfo,
+                    const VkAllocationCallbacks *pAllocator, VkBufferView *pView)
+{
+   SD_FROM_HANDLE(sd_device, device, _device);
+   SD_FROM_HANDLE(sd_buffer, buffer, pCreateInfo->buffer);
+   struct sd_buffer_view *view = sd_zalloc(sd_choose_alloc(pAllocator, &device->alloc), sizeof(*view),
+                                           SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!view)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   sd_object_init(&view->base, VK_OBJECT_TYPE_BUFFER_VIEW, device);
+   view->buffer = buffer;
+   view->format = pCreateInfo->format;
+   view->offset = pCreateInfo->offset;
+   view->range = pCreateInfo->range == VK_WHOLE_SIZE ? buffer->size - pCreateInfo->offset
+                                                     : pCreateInfo->range;
+   *pView = sd_buffer_view_to_handle(view);
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_DestroyBufferView(VkDevice _device, VkBufferView _view, const VkAllocationCallbacks *pAllocator)
+{
+   SD_FROM_HANDLE(sd_device, device, _device);
+   SD_FROM_HANDLE(sd_buffer_view, view, _view);
+   if (view)
+      sd_free(sd_choose_alloc(pAllocator, &device->alloc), view);
+}

@@ -1,0 +1,220 @@
+/* VkDevice: creation with feature/extension checks, queues, vkGetDeviceProcAddr. */
+#include "sd_device.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "sd_alloc.h"
+#include "sd_instance.h"
+#include "sd_physical_device.h"
+#include "sd_queue.h"
+#include "sd_util.h"
+
+uint64_t
+sd_now_ns(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t
+sd_deadline_ns(uint64_t timeout_ns)
+{
+   uint64_t now = sd_now_ns();
+   return timeout_ns > UINT64_MAX - now ? UINT64_MAX : now + timeout_ns;
+}
+
+bool
+sd_device_sync_wait(struct sd_device *device, uint64_t abs_deadline_ns)
+{
+   if (abs_deadline_ns == UINT64_MAX) {
+      pthread_cond_wait(&device->sync_cond, &device->sync_mutex);
+      return true;
+   }
+   if (sd_now_ns() >= abs_deadline_ns)
+      return false;
+   struct timespec ts = {
+      .tv_sec = (time_t)(abs_deadline_ns / 1000000000ull),
+      .tv_nsec = (long)(abs_deadline_ns % 1000000000ull),
+   };
+   int r = pthread_cond_timedwait(&device->sync_cond, &device->sync_mutex, &ts);
+   return r != ETIMEDOUT || sd_now_ns() < abs_deadline_ns;
+}
+
+VkResult
+sd_device_set_lost(struct sd_device *device, const char *why)
+{
+   if (!atomic_exchange(&device->lost, true))
+      su_log("device lost: %s", why);
+   pthread_mutex_lock(&device->sync_mutex);
+   sd_device_sync_broadcast(device);
+   pthread_mutex_unlock(&device->sync_mutex);
+   return VK_ERROR_DEVICE_LOST;
+}
+
+/* Every VkBool32 requested must be supported. Feature structs are a header
+ * (sType, pNext) followed by VkBool32 members only. */
+static bool
+sd_features_supported(const VkBool32 *requested, const VkBool32 *supported, size_t count)
+{
+   for (size_t i = 0; i < count; i++) {
+      if (requested[i] && !supported[i])
+         return false;
+   }
+   return true;
+}
+
+static VkResult
+sd_check_features(struct sd_physical_device *pdev, const VkDeviceCreateInfo *info,
+                  VkPhysicalDeviceFeatures *enabled)
+{
+   VkPhysicalDeviceFeatures2 supported = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2 };
+   sd_physical_device_get_features(pdev, &supported);
+   const VkPhysicalDeviceFeatures *req = info->pEnabledFeatures;
+   const VkPhysicalDeviceFeatures2 *f2 =
+      sd_find_struct(info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+   if (f2)
+      req = &f2->features;
+   if (req) {
+      if (!sd_features_supported((const VkBool32 *)req, (const VkBool32 *)&supported.features,
+                                 sizeof(*req) / sizeof(VkBool32)))
+         return sd_error(VK_ERROR_FEATURE_NOT_PRESENT);
+      *enabled = *req;
+   }
+   sd_foreach_struct(s, info->pNext) {
+      size_t size = sd_feature_struct_size(s->sType);
+      if (!size)
+         continue;
+      /* Ask for the same struct alone and compare member by member. */
+      _Alignas(8) unsigned char buf[1024];
+      if (size > sizeof(buf))
+         return sd_error(VK_ERROR_FEATURE_NOT_PRESENT);
+      memset(buf, 0, size);
+      VkBaseOutStructure *one = (VkBaseOutStructure *)buf;
+      one->sType = s->sType;
+      VkPhysicalDeviceFeatures2 query = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                          .pNext = one };
+      sd_physical_device_get_features(pdev, &query);
+      size_t header = sizeof(VkBaseInStructure);
+      if (!sd_features_supported((const VkBool32 *)((const char *)s + header),
+                                 (const VkBool32 *)(buf + header), (size - header) / sizeof(VkBool32)))
+         return sd_error(VK_ERROR_FEATURE_NOT_PRESENT);
+   }
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pCreateInfo,
+                const VkAllocationCallbacks *pAllocator, VkDevice *pDevice)
+{
+   SD_FROM_HANDLE(sd_physical_device, pdev, physicalDevice);
+   struct sd_instance *instance = pdev->instance;
+   const VkAllocationCallbacks *alloc = sd_choose_alloc(pAllocator, &instance->alloc);
+
+   struct sd_device_extension_table enabled = { 0 };
+   for (uint32_t i = 0; i < pCreateInfo->enabledExtensionCount; i++) {
+      int idx = sd_device_extension_index(pCreateInfo->ppEnabledExtensionNames[i]);
+      if (idx < 0 || !sd_device_extensions_supported.ext[idx])
+         return sd_error(VK_ERROR_EXTENSION_NOT_PRESENT);
+      enabled.ext[idx] = true;
+   }
+   VkPhysicalDeviceFeatures features = { 0 };
+   VkResult result = sd_check_features(pdev, pCreateInfo, &features);
+   if (result != VK_SUCCESS)
+      return result;
+   for (uint32_t i = 0; i < pCreateInfo->queueCreateInfoCount; i++) {
+      const VkDeviceQueueCreateInfo *q = &pCreateInfo->pQueueCreateInfos[i];
+      if (q->queueFamilyIndex != 0 || q->queueCount != 1 || q->flags)
+         return sd_error(VK_ERROR_INITIALIZATION_FAILED);
+   }
+
+   struct sd_device *device = sd_zalloc(alloc, sizeof(*device), SD_ALIGN_DEFAULT,
+                                        VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+   if (!device)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   sd_object_init(&device->base, VK_OBJECT_TYPE_DEVICE, device);
+   device->alloc = *alloc;
+   device->physical_device = pdev;
+   device->instance = instance;
+   device->api_version = instance->api_version < pdev->api_version ? instance->api_version
+                                                                   : pdev->api_version;
+   device->enabled_extensions = enabled;
+   device->enabled_features = features;
+   sd_dispatch_table_init(&device->dispatch, 1u << SD_LEVEL_DEVICE, device->api_version,
+                          &instance->enabled_extensions, &device->enabled_extensions);
+
+   pthread_condattr_t attr;
+   pthread_condattr_init(&attr);
+   pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+   pthread_cond_init(&device->sync_cond, &attr);
+   pthread_condattr_destroy(&attr);
+   pthread_mutex_init(&device->sync_mutex, NULL);
+
+   if (pCreateInfo->queueCreateInfoCount) {
+      result = sd_queue_create(device, &device->queue);
+      if (result != VK_SUCCESS) {
+         pthread_cond_destroy(&device->sync_cond);
+         pthread_mutex_destroy(&device->sync_mutex);
+         sd_free(&device->alloc, device);
+         return result;
+      }
+      device->queue_count = 1;
+   }
+   *pDevice = sd_device_to_handle(device);
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_DestroyDevice(VkDevice _device, const VkAllocationCallbacks *pAllocator)
+{
+   SD_FROM_HANDLE(sd_device, device, _device);
+   if (!device)
+      return;
+   if (device->queue)
+      sd_queue_destroy(device->queue);
+   pthread_cond_destroy(&device->sync_cond);
+   pthread_mutex_destroy(&device->sync_mutex);
+   VkAllocationCallbacks alloc = device->alloc;
+   sd_free(&alloc, device);
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL
+sd_GetDeviceProcAddr(VkDevice _device, const char *pName)
+{
+   SD_FROM_HANDLE(sd_device, device, _device);
+   int idx = sd_entrypoint_lookup(pName);
+   if (!device || idx < 0)
+      return NULL;
+   return device->dispatch.ep[idx];
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_GetDeviceQueue(VkDevice _device, uint32_t queueFamilyIndex, uint32_t queueIndex, VkQueue *pQueue)
+{
+   SD_FROM_HANDLE(sd_device, device, _device);
+   *pQueue = (queueFamilyIndex == 0 && queueIndex == 0 && device->queue)
+                ? sd_queue_to_handle(device->queue)
+                : VK_NULL_HANDLE;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_GetDeviceQueue2(VkDevice _device, const VkDeviceQueueInfo2 *pQueueInfo, VkQueue *pQueue)
+{
+   SD_FROM_HANDLE(sd_device, device, _device);
+   /* No queue is created with flags, so a request with flags matches none. */
+   *pQueue = (pQueueInfo->flags == 0 && pQueueInfo->queueFamilyIndex == 0 &&
+              pQueueInfo->queueIndex == 0 && device->queue)
+                ? sd_queue_to_handle(device->queue)
+                : VK_NULL_HANDLE;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_DeviceWaitIdle(VkDevice _device)
+{
+   SD_FROM_HANDLE(sd_device, device, _device);
+   if (device->queue)
+      return sd_QueueWaitIdle(sd_queue_to_handle(device->queue));
+   return sd_device_is_lost(device) ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
+}

@@ -1,0 +1,78 @@
+/*
+ * sd_device: VkDevice, its queues, and vkGetDeviceProcAddr.
+ *
+ * Owns: the device's allocator, enabled extensions and features, dispatch
+ * table, its one queue (with the queue's submission thread), the memory
+ * allocation counter behind maxMemoryAllocationCount, and the device-wide
+ * sync lock every fence, semaphore and event signals under.
+ *
+ * Invariants: `lost` is set once and never cleared; after it, every wait and
+ * submit returns VK_ERROR_DEVICE_LOST. Destroying the device joins the queue
+ * thread after it finished all submitted work.
+ *
+ * Threading: sync_mutex guards every sync object's payload; sync_cond is
+ * broadcast whenever any payload changes (waiters re-check their condition).
+ */
+#ifndef SD_DEVICE_H
+#define SD_DEVICE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "sd_entrypoints.h"
+#include "sd_extensions.h"
+#include "sd_object.h"
+
+struct sd_physical_device;
+struct sd_instance;
+struct sd_queue;
+
+struct sd_device {
+   struct sd_object base;
+   VkAllocationCallbacks alloc;
+   struct sd_physical_device *physical_device;
+   struct sd_instance *instance;
+   uint32_t api_version;
+   struct sd_device_extension_table enabled_extensions;
+   VkPhysicalDeviceFeatures enabled_features;
+   struct sd_dispatch_table dispatch;
+   struct sd_queue *queue;
+   uint32_t queue_count;
+
+   atomic_uint memory_allocation_count;
+   atomic_bool lost;
+
+   pthread_mutex_t sync_mutex;
+   pthread_cond_t sync_cond;   /* CLOCK_MONOTONIC */
+};
+
+SD_DEFINE_HANDLE_CASTS(sd_device, base, VkDevice, VK_OBJECT_TYPE_DEVICE)
+
+/* Marks the device lost (logs why) and wakes every waiter. Returns
+ * VK_ERROR_DEVICE_LOST for convenience. */
+VkResult sd_device_set_lost(struct sd_device *device, const char *why);
+
+static inline bool
+sd_device_is_lost(struct sd_device *device)
+{
+   return atomic_load(&device->lost);
+}
+
+/* Wakes everything waiting on a sync object; call with sync_mutex held. */
+static inline void
+sd_device_sync_broadcast(struct sd_device *device)
+{
+   pthread_cond_broadcast(&device->sync_cond);
+}
+
+/* CLOCK_MONOTONIC now, and an absolute deadline for a relative timeout
+ * (UINT64_MAX, "forever", when it would overflow). */
+uint64_t sd_now_ns(void);
+uint64_t sd_deadline_ns(uint64_t timeout_ns);
+
+/* Waits on sync_cond (held) until the deadline; returns false on timeout.
+ * timeout UINT64_MAX waits forever. */
+bool sd_device_sync_wait(struct sd_device *device, uint64_t abs_deadline_ns);
+
+#endif

@@ -1,0 +1,134 @@
+/* Format claims and the physical device's format/image-format queries. */
+#include "sd_format.h"
+
+#include "sd_entrypoints.h"
+#include "sd_physical_device.h"
+#include "sd_util.h"
+#include "util/su_format.h"
+
+VkFormatFeatureFlags
+sd_format_image_features(VkFormat format)
+{
+   const struct su_format_desc *d = su_format_desc(format);
+   if (!d || d->kind == SU_KIND_COMPRESSED)
+      return 0;
+   VkFormatFeatureFlags f = VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+   /* 64-bit channels go through 32-bit values in blits: copies only. */
+   if (d->bits[0] == 64)
+      return f;
+   f |= VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT;
+   if (!su_format_is_depth_stencil(d) && su_format_class(d) == SU_CLASS_FLOAT)
+      f |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+   return f;
+}
+
+VkFormatFeatureFlags
+sd_format_buffer_features(VkFormat format)
+{
+   return 0; /* no texel buffers or vertex input yet */
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_GetPhysicalDeviceFormatProperties(VkPhysicalDevice physicalDevice, VkFormat format,
+                                     VkFormatProperties *pProps)
+{
+   VkFormatFeatureFlags f = sd_format_image_features(format);
+   pProps->linearTilingFeatures = f;
+   pProps->optimalTilingFeatures = f;
+   pProps->bufferFeatures = sd_format_buffer_features(format);
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_GetPhysicalDeviceFormatProperties2(VkPhysicalDevice physicalDevice, VkFormat format,
+                                      VkFormatProperties2 *pProps)
+{
+   sd_GetPhysicalDeviceFormatProperties(physicalDevice, format, &pProps->formatProperties);
+}
+
+static uint32_t
+sd_log2_plus1(uint32_t v)
+{
+   uint32_t n = 0;
+   while (v) {
+      n++;
+      v >>= 1;
+   }
+   return n;
+}
+
+static VkResult
+sd_image_format_properties(struct sd_physical_device *pdev, VkFormat format, VkImageType type,
+                           VkImageTiling tiling, VkImageUsageFlags usage, VkImageCreateFlags flags,
+                           VkImageFormatProperties *props)
+{
+   const VkPhysicalDeviceLimits *l = &pdev->properties.limits;
+   VkFormatFeatureFlags f = sd_format_image_features(format);
+   VkImageUsageFlags supported_usage = 0;
+   if (f & VK_FORMAT_FEATURE_TRANSFER_SRC_BIT)
+      supported_usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+   if (f & VK_FORMAT_FEATURE_TRANSFER_DST_BIT)
+      supported_usage |= VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+   const VkImageCreateFlags supported_flags =
+      VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
+
+   if (tiling != VK_IMAGE_TILING_OPTIMAL && tiling != VK_IMAGE_TILING_LINEAR)
+      goto unsupported;
+   if (!f || (usage & ~supported_usage) || (flags & ~supported_flags))
+      goto unsupported;
+   if ((flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_2D)
+      goto unsupported;
+
+   switch (type) {
+   case VK_IMAGE_TYPE_1D:
+      props->maxExtent = (VkExtent3D) { l->maxImageDimension1D, 1, 1 };
+      props->maxArrayLayers = l->maxImageArrayLayers;
+      break;
+   case VK_IMAGE_TYPE_2D:
+      props->maxExtent = (VkExtent3D) { l->maxImageDimension2D, l->maxImageDimension2D, 1 };
+      if (flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT)
+         props->maxExtent = (VkExtent3D) { l->maxImageDimensionCube, l->maxImageDimensionCube, 1 };
+      props->maxArrayLayers = l->maxImageArrayLayers;
+      break;
+   case VK_IMAGE_TYPE_3D:
+      props->maxExtent = (VkExtent3D) { l->maxImageDimension3D, l->maxImageDimension3D,
+                                        l->maxImageDimension3D };
+      props->maxArrayLayers = 1;
+      break;
+   default:
+      goto unsupported;
+   }
+   uint32_t max_dim = props->maxExtent.width;
+   props->maxMipLevels = sd_log2_plus1(max_dim);
+   props->sampleCounts = VK_SAMPLE_COUNT_1_BIT;
+   props->maxResourceSize = pdev->memory.memoryHeaps[0].size;
+   return VK_SUCCESS;
+
+unsupported:
+   *props = (VkImageFormatProperties) { 0 };
+   return VK_ERROR_FORMAT_NOT_SUPPORTED;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_GetPhysicalDeviceImageFormatProperties(VkPhysicalDevice physicalDevice, VkFormat format,
+                                          VkImageType type, VkImageTiling tiling,
+                                          VkImageUsageFlags usage, VkImageCreateFlags flags,
+                                          VkImageFormatProperties *pProps)
+{
+   SD_FROM_HANDLE(sd_physical_device, pdev, physicalDevice);
+   return sd_image_format_properties(pdev, format, type, tiling, usage, flags, pProps);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_GetPhysicalDeviceImageFormatProperties2(VkPhysicalDevice physicalDevice,
+                                           const VkPhysicalDeviceImageFormatInfo2 *pInfo,
+                                           VkImageFormatProperties2 *pProps)
+{
+   SD_FROM_HANDLE(sd_physical_device, pdev, physicalDevice);
+   /* No external memory handle types yet: an external query is unsupported. */
+   if (sd_find_struct(pInfo, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO)) {
+      pProps->imageFormatProperties = (VkImageFormatProperties) { 0 };
+      return VK_ERROR_FORMAT_NOT_SUPPORTED;
+   }
+   return sd_image_format_properties(pdev, pInfo->format, pInfo->type, pInfo->tiling, pInfo->usage,
+                                     pInfo->flags, &pProps->imageFormatProperties);
+}

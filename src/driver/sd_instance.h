@@ -1,0 +1,41 @@
+/*
+ * sd_instance: VkInstance, the global commands, and vkGetInstanceProcAddr.
+ *
+ * Owns: the instance-level extension list Shale supports, the instance's
+ * allocator, its enabled extensions and API version, its dispatch table, and
+ * the one physical device (a CPU), created with the instance.
+ *
+ * Invariants: SD_MAX_API_VERSION is the highest version whose whole core is
+ * implemented; vkGet*ProcAddr never return a command above the effective
+ * version or of a disabled extension. No layers.
+ *
+ * Threading: immutable after creation, except through the physical device.
+ */
+#ifndef SD_INSTANCE_H
+#define SD_INSTANCE_H
+
+#include "sd_entrypoints.h"
+#include "sd_extensions.h"
+#include "sd_object.h"
+
+/* Vulkan 1.0: 1.1 needs multiview and subgroups, which need the compiler and
+ * the rasterizer. Raised as each version's whole core lands. */
+#define SD_MAX_API_VERSION VK_MAKE_API_VERSION(0, 1, 0, VK_HEADER_VERSION)
+
+struct sd_physical_device;
+
+struct sd_instance {
+   struct sd_object base;
+   VkAllocationCallbacks alloc;
+   uint32_t api_version;        /* min(app's apiVersion, SD_MAX_API_VERSION) */
+   struct sd_instance_extension_table enabled_extensions;
+   struct sd_dispatch_table dispatch;
+   struct sd_physical_device *physical_device;
+};
+
+SD_DEFINE_HANDLE_CASTS(sd_instance, base, VkInstance, VK_OBJECT_TYPE_INSTANCE)
+
+/* The instance extensions Shale implements. */
+extern const struct sd_instance_extension_table sd_instance_extensions_supported;
+
+#endif

@@ -1,0 +1,317 @@
+/* The CPU as a VkPhysicalDevice: properties, limits, features, queues, memory. */
+#include "sd_physical_device.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sd_alloc.h"
+#include "sd_instance.h"
+#include "sd_util.h"
+
+const struct sd_device_extension_table sd_device_extensions_supported = {
+   .KHR_bind_memory2 = true,
+   .KHR_get_memory_requirements2 = true,
+   .KHR_dedicated_allocation = true,
+};
+
+static uint64_t
+sd_system_memory(void)
+{
+   long pages = sysconf(_SC_PHYS_PAGES);
+   long page = sysconf(_SC_PAGE_SIZE);
+   if (pages <= 0 || page <= 0)
+      return 1ull << 30;
+   return (uint64_t)pages * (uint64_t)page;
+}
+
+static void
+sd_fill_limits(VkPhysicalDeviceLimits *l)
+{
+   *l = (VkPhysicalDeviceLimits) {
+      .maxImageDimension1D = 16384,
+      .maxImageDimension2D = 16384,
+      .maxImageDimension3D = 2048,
+      .maxImageDimensionCube = 16384,
+      .maxImageArrayLayers = 2048,
+      .maxTexelBufferElements = 128 * 1024 * 1024,
+      .maxUniformBufferRange = 65536,
+      .maxStorageBufferRange = UINT32_MAX,
+      .maxPushConstantsSize = 256,
+      .maxMemoryAllocationCount = 1024 * 1024,
+      .maxSamplerAllocationCount = 65536,
+      .bufferImageGranularity = 64,
+      .sparseAddressSpaceSize = 0,
+      .maxBoundDescriptorSets = 8,
+      .maxPerStageDescriptorSamplers = 1024,
+      .maxPerStageDescriptorUniformBuffers = 1024,
+      .maxPerStageDescriptorStorageBuffers = 1024,
+      .maxPerStageDescriptorSampledImages = 1024,
+      .maxPerStageDescriptorStorageImages = 1024,
+      .maxPerStageDescriptorInputAttachments = 1024,
+      .maxPerStageResources = 4096,
+      .maxDescriptorSetSamplers = 4096,
+      .maxDescriptorSetUniformBuffers = 4096,
+      .maxDescriptorSetUniformBuffersDynamic = 16,
+      .maxDescriptorSetStorageBuffers = 4096,
+      .maxDescriptorSetStorageBuffersDynamic = 16,
+      .maxDescriptorSetSampledImages = 4096,
+      .maxDescriptorSetStorageImages = 4096,
+      .maxDescriptorSetInputAttachments = 4096,
+      .maxVertexInputAttributes = 32,
+      .maxVertexInputBindings = 32,
+      .maxVertexInputAttributeOffset = 2047,
+      .maxVertexInputBindingStride = 2048,
+      .maxVertexOutputComponents = 128,
+      .maxTessellationGenerationLevel = 0,
+      .maxGeometryShaderInvocations = 0,
+      .maxFragmentInputComponents = 128,
+      .maxFragmentOutputAttachments = 8,
+      .maxFragmentDualSrcAttachments = 0,
+      .maxFragmentCombinedOutputResources = 4096,
+      .maxComputeSharedMemorySize = 32768,
+      .maxComputeWorkGroupCount = { 65535, 65535, 65535 },
+      .maxComputeWorkGroupInvocations = 1024,
+      .maxComputeWorkGroupSize = { 1024, 1024, 64 },
+      .subPixelPrecisionBits = 8,
+      .subTexelPrecisionBits = 8,
+      .mipmapPrecisionBits = 8,
+      .maxDrawIndexedIndexValue = UINT32_MAX,
+      .maxDrawIndirectCount = 1,
+      .maxSamplerLodBias = 16.0f,
+      .maxSamplerAnisotropy = 1.0f,
+      .maxViewports = 1,
+      .maxViewportDimensions = { 16384, 16384 },
+      .viewportBoundsRange = { -32768.0f, 32767.0f },
+      .viewportSubPixelBits = 8,
+      .minMemoryMapAlignment = 64,
+      .minTexelBufferOffsetAlignment = 16,
+      .minUniformBufferOffsetAlignment = 16,
+      .minStorageBufferOffsetAlignment = 16,
+      .minTexelOffset = -8,
+      .maxTexelOffset = 7,
+      .minTexelGatherOffset = 0,
+      .maxTexelGatherOffset = 0,
+      .minInterpolationOffset = 0.0f,
+      .maxInterpolationOffset = 0.0f,
+      .subPixelInterpolationOffsetBits = 0,
+      .maxFramebufferWidth = 16384,
+      .maxFramebufferHeight = 16384,
+      .maxFramebufferLayers = 2048,
+      .framebufferColorSampleCounts = VK_SAMPLE_COUNT_1_BIT,
+      .framebufferDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT,
+      .framebufferStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT,
+      .framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT,
+      .maxColorAttachments = 8,
+      .sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT,
+      .sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT,
+      .sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT,
+      .sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT,
+      .storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT,
+      .maxSampleMaskWords = 1,
+      .timestampComputeAndGraphics = VK_TRUE,
+      .timestampPeriod = 1.0f,
+      .maxClipDistances = 0,
+      .maxCullDistances = 0,
+      .maxCombinedClipAndCullDistances = 0,
+      .discreteQueuePriorities = 2,
+      .pointSizeRange = { 1.0f, 1.0f },
+      .lineWidthRange = { 1.0f, 1.0f },
+      .pointSizeGranularity = 0.0f,
+      .lineWidthGranularity = 0.0f,
+      .strictLines = VK_FALSE,
+      .standardSampleLocations = VK_TRUE,
+      .optimalBufferCopyOffsetAlignment = 16,
+      .optimalBufferCopyRowPitchAlignment = 16,
+      .nonCoherentAtomSize = 64,
+   };
+}
+
+VkResult
+sd_physical_device_create(struct sd_instance *instance, struct sd_physical_device **out)
+{
+   struct sd_physical_device *pdev = sd_zalloc(&instance->alloc, sizeof(*pdev), SD_ALIGN_DEFAULT,
+                                               VK_SYSTEM_ALLOCATION_SCOPE_INSTANCE);
+   if (!pdev)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   sd_object_init(&pdev->base, VK_OBJECT_TYPE_PHYSICAL_DEVICE, NULL);
+   pdev->instance = instance;
+   pdev->api_version = SD_MAX_API_VERSION;
+
+   VkPhysicalDeviceProperties *p = &pdev->properties;
+   p->apiVersion = SD_MAX_API_VERSION;
+   p->driverVersion = VK_MAKE_VERSION(0, 1, 0);
+   p->vendorID = 0;   /* no PCI vendor and no registered Khronos vendor id */
+   p->deviceID = 0;
+   p->deviceType = VK_PHYSICAL_DEVICE_TYPE_CPU;
+   snprintf(p->deviceName, sizeof(p->deviceName), "Shale (CPU)");
+   /* Changes whenever the driver's build changes cached-data meaning. */
+   static const char uuid[VK_UUID_SIZE] = "shale-cache-0001";
+   memcpy(p->pipelineCacheUUID, uuid, VK_UUID_SIZE);
+   sd_fill_limits(&p->limits);
+   /* No sparse resources. */
+   memset(&p->sparseProperties, 0, sizeof(p->sparseProperties));
+
+   VkPhysicalDeviceMemoryProperties *m = &pdev->memory;
+   m->memoryHeapCount = 1;
+   m->memoryHeaps[0].size = sd_system_memory() / 4 * 3;
+   m->memoryHeaps[0].flags = VK_MEMORY_HEAP_DEVICE_LOCAL_BIT;
+   m->memoryTypeCount = SD_MEMORY_TYPE_COUNT;
+   m->memoryTypes[0].propertyFlags = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
+                                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                     VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+   m->memoryTypes[0].heapIndex = 0;
+   m->memoryTypes[1].propertyFlags = m->memoryTypes[0].propertyFlags |
+                                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+   m->memoryTypes[1].heapIndex = 0;
+
+   *out = pdev;
+   return VK_SUCCESS;
+}
+
+void
+sd_physical_device_destroy(struct sd_physical_device *pdev)
+{
+   if (pdev)
+      sd_free(&pdev->instance->alloc, pdev);
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_GetPhysicalDeviceProperties(VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties *pProperties)
+{
+   SD_FROM_HANDLE(sd_physical_device, pdev, physicalDevice);
+   *pProperties = pdev->properties;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties2 *pProperties)
+{
+   SD_FROM_HANDLE(sd_physical_device, pdev, physicalDevice);
+   pProperties->properties = pdev->properties;
+   sd_foreach_struct_out(s, pProperties->pNext) {
+      switch ((int)s->sType) {
+      default:
+         break; /* unknown or unsupported: left untouched */
+      }
+   }
+}
+
+void
+sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDeviceFeatures2 *f)
+{
+   /* No shaders and no rendering yet: no VkPhysicalDeviceFeatures bit is true.
+    * Feature structs of extensions are filled as those extensions land. */
+   memset(&f->features, 0, sizeof(f->features));
+   sd_foreach_struct_out(s, f->pNext) {
+      switch ((int)s->sType) {
+      default:
+         break;
+      }
+   }
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_GetPhysicalDeviceFeatures(VkPhysicalDevice physicalDevice, VkPhysicalDeviceFeatures *pFeatures)
+{
+   SD_FROM_HANDLE(sd_physical_device, pdev, physicalDevice);
+   VkPhysicalDeviceFeatures2 f = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2 };
+   sd_physical_device_get_features(pdev, &f);
+   *pFeatures = f.features;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice, VkPhysicalDeviceFeatures2 *pFeatures)
+{
+   SD_FROM_HANDLE(sd_physical_device, pdev, physicalDevice);
+   sd_physical_device_get_features(pdev, pFeatures);
+}
+
+static const VkQueueFamilyProperties sd_queue_family = {
+   .queueFlags = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT,
+   .queueCount = 1,
+   .timestampValidBits = 64,
+   .minImageTransferGranularity = { 1, 1, 1 },
+};
+
+VKAPI_ATTR void VKAPI_CALL
+sd_GetPhysicalDeviceQueueFamilyProperties(VkPhysicalDevice physicalDevice, uint32_t *pCount,
+                                          VkQueueFamilyProperties *pProps)
+{
+   struct sd_outarray out;
+   sd_outarray_init(&out, pProps, sizeof(*pProps), pCount);
+   VkQueueFamilyProperties *p = sd_outarray_append(&out);
+   if (p)
+      *p = sd_queue_family;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_GetPhysicalDeviceQueueFamilyProperties2(VkPhysicalDevice physicalDevice, uint32_t *pCount,
+                                           VkQueueFamilyProperties2 *pProps)
+{
+   struct sd_outarray out;
+   sd_outarray_init(&out, pProps, sizeof(*pProps), pCount);
+   VkQueueFamilyProperties2 *p = sd_outarray_append(&out);
+   if (p)
+      p->queueFamilyProperties = sd_queue_family;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_GetPhysicalDeviceMemoryProperties(VkPhysicalDevice physicalDevice,
+                                     VkPhysicalDeviceMemoryProperties *pProps)
+{
+   SD_FROM_HANDLE(sd_physical_device, pdev, physicalDevice);
+   *pProps = pdev->memory;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_GetPhysicalDeviceMemoryProperties2(VkPhysicalDevice physicalDevice,
+                                      VkPhysicalDeviceMemoryProperties2 *pProps)
+{
+   SD_FROM_HANDLE(sd_physical_device, pdev, physicalDevice);
+   pProps->memoryProperties = pdev->memory;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_EnumerateDeviceExtensionProperties(VkPhysicalDevice physicalDevice, const char *pLayerName,
+                                      uint32_t *pPropertyCount, VkExtensionProperties *pProperties)
+{
+   if (pLayerName)
+      return sd_error(VK_ERROR_LAYER_NOT_PRESENT);
+   struct sd_outarray out;
+   sd_outarray_init(&out, pProperties, sizeof(*pProperties), pPropertyCount);
+   for (int i = 0; i < SD_DEVICE_EXTENSION_COUNT; i++) {
+      if (!sd_device_extensions_supported.ext[i])
+         continue;
+      VkExtensionProperties *p = sd_outarray_append(&out);
+      if (p)
+         *p = sd_device_extension_props[i];
+   }
+   return sd_outarray_status(&out);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_EnumerateDeviceLayerProperties(VkPhysicalDevice physicalDevice, uint32_t *pPropertyCount,
+                                  VkLayerProperties *pProperties)
+{
+   *pPropertyCount = 0;
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_GetPhysicalDeviceSparseImageFormatProperties(VkPhysicalDevice physicalDevice, VkFormat format,
+                                                VkImageType type, VkSampleCountFlagBits samples,
+                                                VkImageUsageFlags usage, VkImageTiling tiling,
+                                                uint32_t *pPropertyCount,
+                                                VkSparseImageFormatProperties *pProperties)
+{
+   *pPropertyCount = 0;   /* no sparse residency */
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_GetPhysicalDeviceSparseImageFormatProperties2(VkPhysicalDevice physicalDevice,
+                                                 const VkPhysicalDeviceSparseImageFormatInfo2 *pInfo,
+                                                 uint32_t *pPropertyCount,
+                                                 VkSparseImageFormatProperties2 *pProperties)
+{
+   *pPropertyCount = 0;
+}

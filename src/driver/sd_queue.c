@@ -1,0 +1,331 @@
+/* VkQueue: submissions, the queue thread, vkQueueSubmit/Submit2/WaitIdle/BindSparse. */
+#include "sd_queue.h"
+
+#include <string.h>
+
+#include "sd_alloc.h"
+#include "sd_cmd_buffer.h"
+#include "sd_device.h"
+#include "sd_exec.h"
+#include "sd_sync.h"
+#include "sd_util.h"
+
+struct sd_sem_op {
+   struct sd_semaphore *sem;
+   uint64_t value;
+};
+
+/* One batch; its arrays live in the same allocation, after the struct. */
+struct sd_submit {
+   struct sd_submit *next;
+   uint32_t wait_count, cmd_count, signal_count;
+   struct sd_sem_op *waits;
+   struct sd_cmd_buffer **cmds;
+   struct sd_sem_op *signals;
+   struct sd_fence *fence;
+};
+
+static void
+sd_queue_run(struct sd_queue *queue, struct sd_submit *submit)
+{
+   struct sd_device *device = queue->device;
+   /* Waits: a timeline value may be signalled later by the host (wait before
+    * signal); binary signals were queued earlier on this queue. */
+   pthread_mutex_lock(&device->sync_mutex);
+   for (uint32_t i = 0; i < submit->wait_count; i++) {
+      while (!sd_semaphore_try_wait_locked(submit->waits[i].sem, submit->waits[i].value) &&
+             !sd_device_is_lost(device))
+         sd_device_sync_wait(device, UINT64_MAX);
+   }
+   pthread_mutex_unlock(&device->sync_mutex);
+
+   if (!sd_device_is_lost(device)) {
+      for (uint32_t i = 0; i < submit->cmd_count; i++) {
+         struct sd_exec_state state = {
+            .device = device,
+            .queue = queue,
+            .cmd_buffer = submit->cmds[i],
+         };
+         sd_cmd_buffer_execute(submit->cmds[i], &state);
+      }
+   }
+   for (uint32_t i = 0; i < submit->cmd_count; i++)
+      sd_cmd_buffer_end_pending(submit->cmds[i]);
+
+   pthread_mutex_lock(&device->sync_mutex);
+   for (uint32_t i = 0; i < submit->signal_count; i++)
+      sd_semaphore_signal_locked(device, submit->signals[i].sem, submit->signals[i].value);
+   if (submit->fence)
+      sd_fence_signal_locked(device, submit->fence);
+   queue->completed++;
+   sd_device_sync_broadcast(device);
+   pthread_mutex_unlock(&device->sync_mutex);
+}
+
+static void *
+sd_queue_thread(void *arg)
+{
+   struct sd_queue *queue = arg;
+   struct sd_device *device = queue->device;
+   pthread_mutex_lock(&device->sync_mutex);
+   for (;;) {
+      while (!queue->head && !queue->stop)
+         sd_device_sync_wait(device, UINT64_MAX);
+      if (!queue->head)
+         break; /* stop requested and nothing left */
+      struct sd_submit *submit = queue->head;
+      queue->head = submit->next;
+      if (!queue->head)
+         queue->tail = NULL;
+      pthread_mutex_unlock(&device->sync_mutex);
+      sd_queue_run(queue, submit);
+      sd_free(&device->alloc, submit);
+      pthread_mutex_lock(&device->sync_mutex);
+   }
+   pthread_mutex_unlock(&device->sync_mutex);
+   return NULL;
+}
+
+VkResult
+sd_queue_create(struct sd_device *device, struct sd_queue **out)
+{
+   struct sd_queue *queue = sd_zalloc(&device->alloc, sizeof(*queue), SD_ALIGN_DEFAULT,
+                                      VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+   if (!queue)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   sd_object_init(&queue->base, VK_OBJECT_TYPE_QUEUE, device);
+   queue->device = device;
+   if (pthread_create(&queue->thread, NULL, sd_queue_thread, queue) != 0) {
+      sd_free(&device->alloc, queue);
+      return sd_errorf(VK_ERROR_INITIALIZATION_FAILED, "cannot start the queue thread");
+   }
+   *out = queue;
+   return VK_SUCCESS;
+}
+
+void
+sd_queue_destroy(struct sd_queue *queue)
+{
+   struct sd_device *device = queue->device;
+   pthread_mutex_lock(&device->sync_mutex);
+   queue->stop = true;
+   sd_device_sync_broadcast(device);
+   pthread_mutex_unlock(&device->sync_mutex);
+   pthread_join(queue->thread, NULL);
+   sd_free(&device->alloc, queue);
+}
+
+/* A submission described independently of VkSubmitInfo / VkSubmitInfo2. */
+struct sd_submit_desc {
+   uint32_t wait_count, cmd_count, signal_count;
+   const VkSemaphore *wait_sems;
+   const uint64_t *wait_values;          /* may be NULL */
+   const VkCommandBuffer *cmds;
+   const VkSemaphore *signal_sems;
+   const uint64_t *signal_values;        /* may be NULL */
+   /* submit2 gives infos instead of arrays */
+   const VkSemaphoreSubmitInfo *wait_infos;
+   const VkCommandBufferSubmitInfo *cmd_infos;
+   const VkSemaphoreSubmitInfo *signal_infos;
+};
+
+static struct sd_submit *
+sd_submit_create(struct sd_device *device, const struct sd_submit_desc *d, struct sd_fence *fence)
+{
+   size_t size = sizeof(struct sd_submit) +
+                 sizeof(struct sd_sem_op) * (d->wait_count + d->signal_count) +
+                 sizeof(struct sd_cmd_buffer *) * d->cmd_count;
+   struct sd_submit *s = sd_zalloc(&device->alloc, size, SD_ALIGN_DEFAULT,
+                                   VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+   if (!s)
+      return NULL;
+   s->waits = (struct sd_sem_op *)(s + 1);
+   s->signals = s->waits + d->wait_count;
+   s->cmds = (struct sd_cmd_buffer **)(s->signals + d->signal_count);
+   s->wait_count = d->wait_count;
+   s->signal_count = d->signal_count;
+   s->cmd_count = d->cmd_count;
+   for (uint32_t i = 0; i < d->wait_count; i++) {
+      if (d->wait_infos) {
+         s->waits[i].sem = sd_semaphore_from_handle(d->wait_infos[i].semaphore);
+         s->waits[i].value = d->wait_infos[i].value;
+      } else {
+         s->waits[i].sem = sd_semaphore_from_handle(d->wait_sems[i]);
+         s->waits[i].value = d->wait_values ? d->wait_values[i] : 0;
+      }
+   }
+   for (uint32_t i = 0; i < d->signal_count; i++) {
+      if (d->signal_infos) {
+         s->signals[i].sem = sd_semaphore_from_handle(d->signal_infos[i].semaphore);
+         s->signals[i].value = d->signal_infos[i].value;
+      } else {
+         s->signals[i].sem = sd_semaphore_from_handle(d->signal_sems[i]);
+         s->signals[i].value = d->signal_values ? d->signal_values[i] : 0;
+      }
+   }
+   for (uint32_t i = 0; i < d->cmd_count; i++) {
+      VkCommandBuffer h = d->cmd_infos ? d->cmd_infos[i].commandBuffer : d->cmds[i];
+      s->cmds[i] = sd_cmd_buffer_from_handle(h);
+   }
+   s->fence = fence;
+   return s;
+}
+
+/* Builds every batch first, then queues them all at once, so an allocation
+ * failure leaves nothing submitted. */
+static VkResult
+sd_queue_submit(struct sd_queue *queue, uint32_t count, const struct sd_submit_desc *descs,
+                VkFence _fence)
+{
+   struct sd_device *device = queue->device;
+   if (sd_device_is_lost(device))
+      return VK_ERROR_DEVICE_LOST;
+   struct sd_fence *fence = sd_fence_from_handle(_fence);
+   struct sd_submit *first = NULL, *last = NULL;
+   /* An empty submission with a fence still signals it after prior work. */
+   uint32_t n = count ? count : (fence ? 1 : 0);
+   static const struct sd_submit_desc empty;
+   for (uint32_t i = 0; i < n; i++) {
+      struct sd_submit *s = sd_submit_create(device, count ? &descs[i] : &empty,
+                                             i == n - 1 ? fence : NULL);
+      if (!s) {
+         while (first) {
+            struct sd_submit *next = first->next;
+            sd_free(&device->alloc, first);
+            first = next;
+         }
+         return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+      }
+      if (last)
+         last->next = s;
+      else
+         first = s;
+      last = s;
+   }
+   if (!first)
+      return VK_SUCCESS;
+   for (struct sd_submit *s = first; s; s = s->next) {
+      for (uint32_t i = 0; i < s->cmd_count; i++)
+         sd_cmd_buffer_begin_pending(s->cmds[i]);
+   }
+   pthread_mutex_lock(&device->sync_mutex);
+   if (queue->tail)
+      queue->tail->next = first;
+   else
+      queue->head = first;
+   queue->tail = last;
+   queue->submitted += n;
+   sd_device_sync_broadcast(device);
+   pthread_mutex_unlock(&device->sync_mutex);
+   return VK_SUCCESS;
+}
+
+#define SD_SUBMIT_STACK 8
+
+/* Room for `count` descriptions: the caller's stack array when it fits. */
+static struct sd_submit_desc *
+sd_submit_descs_get(struct sd_queue *queue, uint32_t count, struct sd_submit_desc *stack)
+{
+   if (count <= SD_SUBMIT_STACK) {
+      memset(stack, 0, sizeof(*stack) * SD_SUBMIT_STACK);
+      return stack;
+   }
+   return sd_alloc(&queue->device->alloc, sizeof(*stack) * count, SD_ALIGN_DEFAULT,
+                   VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_QueueSubmit(VkQueue _queue, uint32_t submitCount, const VkSubmitInfo *pSubmits, VkFence fence)
+{
+   SD_FROM_HANDLE(sd_queue, queue, _queue);
+   struct sd_submit_desc stack[SD_SUBMIT_STACK];
+   struct sd_submit_desc *descs = sd_submit_descs_get(queue, submitCount, stack);
+   if (!descs)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   for (uint32_t i = 0; i < submitCount; i++) {
+      const VkSubmitInfo *si = &pSubmits[i];
+      const VkTimelineSemaphoreSubmitInfo *tl =
+         sd_find_struct(si, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+      descs[i] = (struct sd_submit_desc) {
+         .wait_count = si->waitSemaphoreCount,
+         .wait_sems = si->pWaitSemaphores,
+         .wait_values = tl && tl->waitSemaphoreValueCount ? tl->pWaitSemaphoreValues : NULL,
+         .cmd_count = si->commandBufferCount,
+         .cmds = si->pCommandBuffers,
+         .signal_count = si->signalSemaphoreCount,
+         .signal_sems = si->pSignalSemaphores,
+         .signal_values = tl && tl->signalSemaphoreValueCount ? tl->pSignalSemaphoreValues : NULL,
+      };
+   }
+   VkResult result = sd_queue_submit(queue, submitCount, descs, fence);
+   if (descs != stack)
+      sd_free(&queue->device->alloc, descs);
+   return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_QueueSubmit2(VkQueue _queue, uint32_t submitCount, const VkSubmitInfo2 *pSubmits, VkFence fence)
+{
+   SD_FROM_HANDLE(sd_queue, queue, _queue);
+   struct sd_submit_desc stack[SD_SUBMIT_STACK];
+   struct sd_submit_desc *descs = sd_submit_descs_get(queue, submitCount, stack);
+   if (!descs)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   for (uint32_t i = 0; i < submitCount; i++) {
+      const VkSubmitInfo2 *si = &pSubmits[i];
+      descs[i] = (struct sd_submit_desc) {
+         .wait_count = si->waitSemaphoreInfoCount,
+         .wait_infos = si->pWaitSemaphoreInfos,
+         .cmd_count = si->commandBufferInfoCount,
+         .cmd_infos = si->pCommandBufferInfos,
+         .signal_count = si->signalSemaphoreInfoCount,
+         .signal_infos = si->pSignalSemaphoreInfos,
+      };
+   }
+   VkResult result = sd_queue_submit(queue, submitCount, descs, fence);
+   if (descs != stack)
+      sd_free(&queue->device->alloc, descs);
+   return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_QueueBindSparse(VkQueue _queue, uint32_t bindInfoCount, const VkBindSparseInfo *pBindInfo,
+                   VkFence fence)
+{
+   SD_FROM_HANDLE(sd_queue, queue, _queue);
+   /* No sparse resources exist (no sparse features, no SPARSE_BINDING queue),
+    * so a valid call carries only semaphore waits and signals. */
+   struct sd_submit_desc stack[SD_SUBMIT_STACK];
+   struct sd_submit_desc *descs = sd_submit_descs_get(queue, bindInfoCount, stack);
+   if (!descs)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   for (uint32_t i = 0; i < bindInfoCount; i++) {
+      const VkBindSparseInfo *bi = &pBindInfo[i];
+      const VkTimelineSemaphoreSubmitInfo *tl =
+         sd_find_struct(bi, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+      descs[i] = (struct sd_submit_desc) {
+         .wait_count = bi->waitSemaphoreCount,
+         .wait_sems = bi->pWaitSemaphores,
+         .wait_values = tl && tl->waitSemaphoreValueCount ? tl->pWaitSemaphoreValues : NULL,
+         .signal_count = bi->signalSemaphoreCount,
+         .signal_sems = bi->pSignalSemaphores,
+         .signal_values = tl && tl->signalSemaphoreValueCount ? tl->pSignalSemaphoreValues : NULL,
+      };
+   }
+   VkResult result = sd_queue_submit(queue, bindInfoCount, descs, fence);
+   if (descs != stack)
+      sd_free(&queue->device->alloc, descs);
+   return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_QueueWaitIdle(VkQueue _queue)
+{
+   SD_FROM_HANDLE(sd_queue, queue, _queue);
+   struct sd_device *device = queue->device;
+   pthread_mutex_lock(&device->sync_mutex);
+   while (queue->completed < queue->submitted && !sd_device_is_lost(device))
+      sd_device_sync_wait(device, UINT64_MAX);
+   pthread_mutex_unlock(&device->sync_mutex);
+   return sd_device_is_lost(device) ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
+}

@@ -1,0 +1,49 @@
+/*
+ * Minimal test assertions shared by every Shale test program. A test program
+ * is one executable registered with meson's test(); it exits 0 when every
+ * CHECK held, 1 otherwise, and 77 (meson's "skip") only through SKIP().
+ */
+#ifndef SHALE_TEST_CHECK_H
+#define SHALE_TEST_CHECK_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static int check_failures;
+static int check_count;
+
+#define CHECK(cond, ...)                                                     \
+   do {                                                                      \
+      check_count++;                                                         \
+      if (!(cond)) {                                                         \
+         check_failures++;                                                   \
+         fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__,    \
+                 #cond);                                                     \
+         fprintf(stderr, __VA_ARGS__);                                       \
+         fputc('\n', stderr);                                                \
+      }                                                                      \
+   } while (0)
+
+#define CHECK_EQ_INT(a, b)                                                   \
+   CHECK((long long)(a) == (long long)(b), "%s = %lld, expected %lld", #a,    \
+         (long long)(a), (long long)(b))
+
+#define SKIP(...)                                                            \
+   do {                                                                      \
+      fprintf(stderr, "SKIP: " __VA_ARGS__);                                 \
+      fputc('\n', stderr);                                                   \
+      exit(77);                                                              \
+   } while (0)
+
+/* Call at the end of main(). A program that checked nothing fails. */
+static inline int check_finish(void)
+{
+   if (check_count == 0) {
+      fprintf(stderr, "no CHECK ran: a test must assert something\n");
+      return 1;
+   }
+   fprintf(stderr, "%d checks, %d failed\n", check_count, check_failures);
+   return check_failures ? 1 : 0;
+}
+
+#endif
