@@ -1,0 +1,1 @@
+/* sd_cmd_copy_image: being written. */

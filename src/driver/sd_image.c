@@ -1,0 +1,1 @@
+/* sd_image: being written. */

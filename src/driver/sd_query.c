@@ -1,0 +1,1 @@
+/* sd_query: being written. */

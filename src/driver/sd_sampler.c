@@ -1,0 +1,1 @@
+/* sd_sampler: being written. */

@@ -1,0 +1,325 @@
+/* The API-test harness: loader, validation layer, driver selection, helpers. */
+#include "vkt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned vkt_messages;
+
+unsigned
+vkt_validation_messages(void)
+{
+   return vkt_messages;
+}
+
+const char *
+vkt_driver_name(enum vkt_driver d)
+{
+   return d == VKT_SHALE ? "shale" : "lavapipe";
+}
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL
+vkt_debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                   VkDebugUtilsMessageTypeFlagsEXT types,
+                   const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
+{
+   if (severity & (VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                   VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) {
+      vkt_messages++;
+      fprintf(stderr, "VALIDATION [%s]: %s\n", (const char *)user, data->pMessage);
+   }
+   return VK_FALSE;
+}
+
+static bool
+vkt_name_matches(enum vkt_driver d, const char *name)
+{
+   if (d == VKT_SHALE)
+      return strstr(name, "Shale") != NULL;
+   return strstr(name, "llvmpipe") != NULL;
+}
+
+bool
+vkt_init(struct vkt *t, const struct vkt_options *opts)
+{
+   static const struct vkt_options defaults;
+   if (!opts)
+      opts = &defaults;
+   memset(t, 0, sizeof(*t));
+   t->driver = opts->driver;
+   t->alloc = opts->alloc;
+
+   const char *exts[16];
+   uint32_t n_exts = 0;
+   if (!opts->no_validation)
+      exts[n_exts++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+   for (uint32_t i = 0; i < opts->instance_extension_count && n_exts < 16; i++)
+      exts[n_exts++] = opts->instance_extensions[i];
+   const char *layers[] = { "VK_LAYER_KHRONOS_validation" };
+
+   VkApplicationInfo app = {
+      .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+      .pApplicationName = "shale-tests",
+      .apiVersion = opts->api_version ? opts->api_version : VK_API_VERSION_1_0,
+   };
+   VkDebugUtilsMessengerCreateInfoEXT dbg = {
+      .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+      .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                         VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+      .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+      .pfnUserCallback = vkt_debug_callback,
+      .pUserData = (void *)vkt_driver_name(opts->driver),
+   };
+   VkInstanceCreateInfo ici = {
+      .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+      .pNext = opts->no_validation ? NULL : &dbg,
+      .pApplicationInfo = &app,
+      .enabledLayerCount = opts->no_validation ? 0 : 1,
+      .ppEnabledLayerNames = layers,
+      .enabledExtensionCount = n_exts,
+      .ppEnabledExtensionNames = exts,
+   };
+   VkResult r = vkCreateInstance(&ici, opts->alloc, &t->instance);
+   if (r != VK_SUCCESS) {
+      fprintf(stderr, "vkCreateInstance: %d (is VK_DRIVER_FILES set, the layer installed?)\n", r);
+      return false;
+   }
+   if (!opts->no_validation) {
+      PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)
+         vkGetInstanceProcAddr(t->instance, "vkCreateDebugUtilsMessengerEXT");
+      if (create)
+         create(t->instance, &dbg, NULL, &t->messenger);
+   }
+
+   uint32_t count = 0;
+   vkEnumeratePhysicalDevices(t->instance, &count, NULL);
+   VkPhysicalDevice devs[8];
+   if (count > 8)
+      count = 8;
+   vkEnumeratePhysicalDevices(t->instance, &count, devs);
+   for (uint32_t i = 0; i < count; i++) {
+      VkPhysicalDeviceProperties p;
+      vkGetPhysicalDeviceProperties(devs[i], &p);
+      if (vkt_name_matches(opts->driver, p.deviceName)) {
+         t->pdev = devs[i];
+         t->props = p;
+         break;
+      }
+   }
+   if (!t->pdev) {
+      fprintf(stderr, "no %s physical device among %u\n", vkt_driver_name(opts->driver), count);
+      vkt_finish(t);
+      return false;
+   }
+   vkGetPhysicalDeviceMemoryProperties(t->pdev, &t->mem_props);
+
+   float prio = 1.0f;
+   VkDeviceQueueCreateInfo qci = {
+      .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+      .queueFamilyIndex = 0,
+      .queueCount = 1,
+      .pQueuePriorities = &prio,
+   };
+   VkDeviceCreateInfo dci = {
+      .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+      .pNext = opts->device_pnext,
+      .queueCreateInfoCount = 1,
+      .pQueueCreateInfos = &qci,
+      .enabledExtensionCount = opts->device_extension_count,
+      .ppEnabledExtensionNames = opts->device_extensions,
+      .pEnabledFeatures = opts->features,
+   };
+   r = vkCreateDevice(t->pdev, &dci, opts->alloc, &t->device);
+   if (r != VK_SUCCESS) {
+      fprintf(stderr, "vkCreateDevice: %d\n", r);
+      vkt_finish(t);
+      return false;
+   }
+   vkGetDeviceQueue(t->device, 0, 0, &t->queue);
+   VkCommandPoolCreateInfo pci = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+      .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+      .queueFamilyIndex = 0,
+   };
+   r = vkCreateCommandPool(t->device, &pci, opts->alloc, &t->pool);
+   if (r != VK_SUCCESS) {
+      fprintf(stderr, "vkCreateCommandPool: %d\n", r);
+      vkt_finish(t);
+      return false;
+   }
+   return true;
+}
+
+void
+vkt_finish(struct vkt *t)
+{
+   if (t->device) {
+      vkDeviceWaitIdle(t->device);
+      if (t->pool)
+         vkDestroyCommandPool(t->device, t->pool, t->alloc);
+      vkDestroyDevice(t->device, t->alloc);
+   }
+   if (t->instance) {
+      if (t->messenger) {
+         PFN_vkDestroyDebugUtilsMessengerEXT destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)
+            vkGetInstanceProcAddr(t->instance, "vkDestroyDebugUtilsMessengerEXT");
+         if (destroy)
+            destroy(t->instance, t->messenger, NULL);
+      }
+      vkDestroyInstance(t->instance, t->alloc);
+   }
+   memset(t, 0, sizeof(*t));
+}
+
+int
+vkt_memory_type(struct vkt *t, uint32_t type_bits, VkMemoryPropertyFlags flags)
+{
+   for (uint32_t i = 0; i < t->mem_props.memoryTypeCount; i++) {
+      if ((type_bits & (1u << i)) &&
+          (t->mem_props.memoryTypes[i].propertyFlags & flags) == flags)
+         return (int)i;
+   }
+   return -1;
+}
+
+VkResult
+vkt_buffer_create(struct vkt *t, VkDeviceSize size, VkBufferUsageFlags usage, struct vkt_buffer *out)
+{
+   memset(out, 0, sizeof(*out));
+   VkBufferCreateInfo bci = {
+      .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+      .size = size,
+      .usage = usage,
+      .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+   };
+   VkResult r = vkCreateBuffer(t->device, &bci, NULL, &out->buffer);
+   if (r != VK_SUCCESS)
+      return r;
+   VkMemoryRequirements req;
+   vkGetBufferMemoryRequirements(t->device, out->buffer, &req);
+   int type = vkt_memory_type(t, req.memoryTypeBits,
+                              VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+   if (type < 0)
+      return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+   VkMemoryAllocateInfo mai = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+      .allocationSize = req.size,
+      .memoryTypeIndex = (uint32_t)type,
+   };
+   r = vkAllocateMemory(t->device, &mai, NULL, &out->memory);
+   if (r != VK_SUCCESS)
+      return r;
+   r = vkBindBufferMemory(t->device, out->buffer, out->memory, 0);
+   if (r != VK_SUCCESS)
+      return r;
+   out->size = size;
+   return vkMapMemory(t->device, out->memory, 0, VK_WHOLE_SIZE, 0, &out->map);
+}
+
+void
+vkt_buffer_destroy(struct vkt *t, struct vkt_buffer *b)
+{
+   if (b->buffer)
+      vkDestroyBuffer(t->device, b->buffer, NULL);
+   if (b->memory)
+      vkFreeMemory(t->device, b->memory, NULL);
+   memset(b, 0, sizeof(*b));
+}
+
+VkResult
+vkt_image_create(struct vkt *t, const VkImageCreateInfo *info, struct vkt_image *out)
+{
+   memset(out, 0, sizeof(*out));
+   VkResult r = vkCreateImage(t->device, info, NULL, &out->image);
+   if (r != VK_SUCCESS)
+      return r;
+   VkMemoryRequirements req;
+   vkGetImageMemoryRequirements(t->device, out->image, &req);
+   VkMemoryPropertyFlags want = info->tiling == VK_IMAGE_TILING_LINEAR
+                                   ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                        VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                                   : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+   int type = vkt_memory_type(t, req.memoryTypeBits, want);
+   if (type < 0)
+      return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+   VkMemoryAllocateInfo mai = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+      .allocationSize = req.size,
+      .memoryTypeIndex = (uint32_t)type,
+   };
+   r = vkAllocateMemory(t->device, &mai, NULL, &out->memory);
+   if (r != VK_SUCCESS)
+      return r;
+   return vkBindImageMemory(t->device, out->image, out->memory, 0);
+}
+
+void
+vkt_image_destroy(struct vkt *t, struct vkt_image *img)
+{
+   if (img->image)
+      vkDestroyImage(t->device, img->image, NULL);
+   if (img->memory)
+      vkFreeMemory(t->device, img->memory, NULL);
+   memset(img, 0, sizeof(*img));
+}
+
+VkCommandBuffer
+vkt_begin(struct vkt *t)
+{
+   VkCommandBufferAllocateInfo ai = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+      .commandPool = t->pool,
+      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+      .commandBufferCount = 1,
+   };
+   VkCommandBuffer cb = VK_NULL_HANDLE;
+   if (vkAllocateCommandBuffers(t->device, &ai, &cb) != VK_SUCCESS)
+      return VK_NULL_HANDLE;
+   VkCommandBufferBeginInfo bi = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+      .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+   };
+   vkBeginCommandBuffer(cb, &bi);
+   return cb;
+}
+
+VkResult
+vkt_submit_wait(struct vkt *t, VkCommandBuffer cb)
+{
+   VkResult r = vkEndCommandBuffer(cb);
+   if (r == VK_SUCCESS) {
+      VkSubmitInfo si = {
+         .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+         .commandBufferCount = 1,
+         .pCommandBuffers = &cb,
+      };
+      r = vkQueueSubmit(t->queue, 1, &si, VK_NULL_HANDLE);
+   }
+   if (r == VK_SUCCESS)
+      r = vkQueueWaitIdle(t->queue);
+   vkFreeCommandBuffers(t->device, t->pool, 1, &cb);
+   return r;
+}
+
+void
+vkt_image_barrier(VkCommandBuffer cb, VkImage image, VkImageAspectFlags aspect, VkImageLayout from,
+                  VkImageLayout to)
+{
+   VkImageMemoryBarrier b = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+      .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT,
+      .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
+                       VK_ACCESS_HOST_READ_BIT,
+      .oldLayout = from,
+      .newLayout = to,
+      .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+      .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+      .image = image,
+      .subresourceRange = { aspect, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS },
+   };
+   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                        0, 0, NULL, 0, NULL, 1, &b);
+}
