@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The whole test suite: installs dependencies, builds, runs every test
+# (unit, api, android) in the normal build and again under ASan/UBSan, and
+# ends with "N passed, N failed, N skipped". Exit status is non-zero on any
+# failure.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash ci/setup.sh || exit 1
+BUILD_DIR=build bash ci/build.sh || exit 1
+logs=()
+meson test -C build --print-errorlogs --num-processes 2
+logs+=(build/meson-logs/testlog.json)
+if [ "${SHALE_SKIP_SANITIZERS:-0}" != 1 ] && [ -x ci/sanitize.sh ]; then
+  bash ci/sanitize.sh
+  logs+=(build-asan/meson-logs/testlog.json)
+fi
+python3 ci/summary.py "${logs[@]}"

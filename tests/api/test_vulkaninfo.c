@@ -1,3 +1,0 @@
-/* placeholder: being written */
-#include "check.h"
-int main(void) { SKIP("not written yet"); }
