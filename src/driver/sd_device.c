@@ -84,22 +84,22 @@ sd_check_features(struct sd_physical_device *pdev, const VkDeviceCreateInfo *inf
       *enabled = *req;
    }
    sd_foreach_struct(s, info->pNext) {
-      size_t size = sd_feature_struct_size(s->sType);
-      if (!size)
+      uint32_t bools = sd_feature_struct_bools(s->sType);
+      if (!bools)
          continue;
       /* Ask for the same struct alone and compare member by member. */
-      _Alignas(8) unsigned char buf[1024];
-      if (size > sizeof(buf))
+      struct {
+         VkBaseOutStructure header;
+         VkBool32 member[256];
+      } one;
+      if (bools > 256)
          return sd_error(VK_ERROR_FEATURE_NOT_PRESENT);
-      memset(buf, 0, size);
-      VkBaseOutStructure *one = (VkBaseOutStructure *)buf;
-      one->sType = s->sType;
+      memset(&one, 0, sizeof(one));
+      one.header.sType = s->sType;
       VkPhysicalDeviceFeatures2 query = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-                                          .pNext = one };
+                                          .pNext = &one.header };
       sd_physical_device_get_features(pdev, &query);
-      size_t header = sizeof(VkBaseInStructure);
-      if (!sd_features_supported((const VkBool32 *)((const char *)s + header),
-                                 (const VkBool32 *)(buf + header), (size - header) / sizeof(VkBool32)))
+      if (!sd_features_supported((const VkBool32 *)(s + 1), one.member, bools))
          return sd_error(VK_ERROR_FEATURE_NOT_PRESENT);
    }
    return VK_SUCCESS;

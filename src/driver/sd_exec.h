@@ -6,8 +6,12 @@
  *
  * Invariants: one sd_exec_state per primary command buffer execution;
  * secondary command buffers run with their caller's state.
+ * `active_occlusion` is the query between vkCmdBeginQuery and vkCmdEndQuery
+ * of an occlusion pool, or NULL; draws add passed samples to it through
+ * sd_query_count_samples() (sd_query.h).
  *
- * Threading: used only by the queue thread.
+ * Threading: used only by the queue thread (the rasterizer's workers may
+ * call sd_query_count_samples() with it during a draw).
  */
 #ifndef SD_EXEC_H
 #define SD_EXEC_H
@@ -17,12 +21,14 @@
 struct sd_device;
 struct sd_queue;
 struct sd_cmd_buffer;
+struct sd_query;
 
 struct sd_exec_state {
    struct sd_device *device;
    struct sd_queue *queue;
    struct sd_cmd_buffer *cmd_buffer;
    uint8_t push_constants[256];
+   struct sd_query *active_occlusion;
 };
 
 #endif

@@ -13,6 +13,7 @@ const struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_bind_memory2 = true,
    .KHR_get_memory_requirements2 = true,
    .KHR_dedicated_allocation = true,
+   .EXT_host_query_reset = true,
 };
 
 static uint64_t
@@ -190,6 +191,11 @@ sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDevic
    pProperties->properties = pdev->properties;
    sd_foreach_struct_out(s, pProperties->pNext) {
       switch ((int)s->sType) {
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES:
+         if (sd_device_extensions_supported.KHR_timeline_semaphore)
+            ((VkPhysicalDeviceTimelineSemaphoreProperties *)s)->maxTimelineSemaphoreValueDifference =
+               UINT64_MAX;
+         break;
       default:
          break; /* unknown or unsupported: left untouched */
       }
@@ -202,8 +208,16 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
    /* No shaders and no rendering yet: no VkPhysicalDeviceFeatures bit is true.
     * Feature structs of extensions are filled as those extensions land. */
    memset(&f->features, 0, sizeof(f->features));
+   const struct sd_device_extension_table *ext = &sd_device_extensions_supported;
    sd_foreach_struct_out(s, f->pNext) {
       switch ((int)s->sType) {
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
+         ((VkPhysicalDeviceTimelineSemaphoreFeatures *)s)->timelineSemaphore =
+            ext->KHR_timeline_semaphore;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES:
+         ((VkPhysicalDeviceHostQueryResetFeatures *)s)->hostQueryReset = ext->EXT_host_query_reset;
+         break;
       default:
          break;
       }

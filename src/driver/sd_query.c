@@ -1,1 +1,262 @@
-/* sd_query: being written. */
+/* VkQueryPool: occlusion and timestamp queries, their commands and result read-back. */
+#include "sd_query.h"
+
+#include <string.h>
+
+#include "sd_alloc.h"
+#include "sd_buffer.h"
+#include "sd_cmd_queue.h"
+#include "sd_device.h"
+#include "sd_exec.h"
+#include "sd_queue.h"
+#include "sd_util.h"
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_CreateQueryPool(VkDevice _device, const VkQueryPoolCreateInfo *pCreateInfo,
+                   const VkAllocationCallbacks *pAllocator, VkQueryPool *pQueryPool)
+{
+   SD_FROM_HANDLE(sd_device, device, _device);
+   switch (pCreateInfo->queryType) {
+   case VK_QUERY_TYPE_OCCLUSION:
+   case VK_QUERY_TYPE_TIMESTAMP:
+      break;
+   default:
+      /* Pipeline statistics need pipelineStatisticsQuery, every other type an
+       * extension: none is claimed, so this is invalid usage. */
+      return sd_errorf(VK_ERROR_FEATURE_NOT_PRESENT, "unsupported query type");
+   }
+   size_t size = sizeof(struct sd_query_pool) +
+                 (size_t)pCreateInfo->queryCount * sizeof(struct sd_query);
+   struct sd_query_pool *pool = sd_alloc(sd_choose_alloc(pAllocator, &device->alloc), size,
+                                         SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!pool)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   sd_object_init(&pool->base, VK_OBJECT_TYPE_QUERY_POOL, device);
+   pool->type = pCreateInfo->queryType;
+   pool->count = pCreateInfo->queryCount;
+   for (uint32_t i = 0; i < pool->count; i++) {
+      atomic_init(&pool->queries[i].value, 0);
+      pool->queries[i].available = false;
+   }
+   *pQueryPool = sd_query_pool_to_handle(pool);
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_DestroyQueryPool(VkDevice _device, VkQueryPool _pool, const VkAllocationCallbacks *pAllocator)
+{
+   SD_FROM_HANDLE(sd_device, device, _device);
+   SD_FROM_HANDLE(sd_query_pool, pool, _pool);
+   if (pool)
+      sd_free(sd_choose_alloc(pAllocator, &device->alloc), pool);
+}
+
+/* ---- results ---- */
+
+static bool
+sd_query_result_is64(VkQueryResultFlags flags)
+{
+   return (flags & VK_QUERY_RESULT_64_BIT) != 0;
+}
+
+/* Bytes one query's results take: the value, then the availability word. */
+static size_t
+sd_query_result_size(VkQueryResultFlags flags)
+{
+   size_t word = sd_query_result_is64(flags) ? 8 : 4;
+   return (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) ? 2 * word : word;
+}
+
+static void
+sd_query_store(uint8_t *dst, unsigned index, uint64_t value, VkQueryResultFlags flags)
+{
+   if (sd_query_result_is64(flags)) {
+      memcpy(dst + 8 * index, &value, sizeof(value));
+   } else {
+      uint32_t v32 = (uint32_t)value;
+      memcpy(dst + 4 * index, &v32, sizeof(v32));
+   }
+}
+
+/* A query's value as 32 bits: see the header for the choice per type. */
+static uint64_t
+sd_query_narrow(const struct sd_query_pool *pool, uint64_t value, VkQueryResultFlags flags)
+{
+   if (sd_query_result_is64(flags) || pool->type == VK_QUERY_TYPE_TIMESTAMP)
+      return value; /* sd_query_store keeps the low 32 bits */
+   return value > UINT32_MAX ? UINT32_MAX : value;
+}
+
+/* Writes one query's result to dst as `flags` ask: the value when the query
+ * is available (or PARTIAL: an occlusion count so far, between 0 and the
+ * final count), nothing in its place otherwise; then the availability word
+ * when asked. Call with sync_mutex held. */
+static void
+sd_query_write_locked(const struct sd_query_pool *pool, const struct sd_query *q,
+                      VkQueryResultFlags flags, uint8_t *dst)
+{
+   if (q->available || (flags & VK_QUERY_RESULT_PARTIAL_BIT)) {
+      uint64_t value = atomic_load_explicit(&q->value, memory_order_relaxed);
+      sd_query_store(dst, 0, sd_query_narrow(pool, value, flags), flags);
+   }
+   if (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT)
+      sd_query_store(dst, 1, q->available ? 1 : 0, flags);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_GetQueryPoolResults(VkDevice _device, VkQueryPool _pool, uint32_t firstQuery,
+                       uint32_t queryCount, size_t dataSize, void *pData, VkDeviceSize stride,
+                       VkQueryResultFlags flags)
+{
+   SD_FROM_HANDLE(sd_device, device, _device);
+   SD_FROM_HANDLE(sd_query_pool, pool, _pool);
+   assert(firstQuery + queryCount <= pool->count);
+   assert(queryCount == 0 ||
+          (uint64_t)(queryCount - 1) * stride + sd_query_result_size(flags) <= dataSize);
+   (void)dataSize;
+   VkResult result = VK_SUCCESS;
+   pthread_mutex_lock(&device->sync_mutex);
+   for (uint32_t i = 0; i < queryCount; i++) {
+      const struct sd_query *q = &pool->queries[firstQuery + i];
+      if (flags & VK_QUERY_RESULT_WAIT_BIT) {
+         /* Queries become available as the queue thread runs; a query no
+          * submitted work ends waits until some later submission does. */
+         while (!q->available && !sd_device_is_lost(device))
+            sd_device_sync_wait(device, UINT64_MAX);
+      }
+      if (sd_device_is_lost(device)) {
+         result = VK_ERROR_DEVICE_LOST;
+         break;
+      }
+      if (!q->available)
+         result = VK_NOT_READY;
+      sd_query_write_locked(pool, q, flags, (uint8_t *)pData + i * stride);
+   }
+   pthread_mutex_unlock(&device->sync_mutex);
+   return result;
+}
+
+static void
+sd_query_reset(struct sd_device *device, struct sd_query_pool *pool, uint32_t first,
+               uint32_t count)
+{
+   assert(first + count <= pool->count);
+   pthread_mutex_lock(&device->sync_mutex);
+   for (uint32_t i = first; i < first + count; i++) {
+      pool->queries[i].available = false;
+      atomic_store_explicit(&pool->queries[i].value, 0, memory_order_relaxed);
+   }
+   pthread_mutex_unlock(&device->sync_mutex);
+}
+
+/* Host reset: core 1.2 and VK_EXT_host_query_reset (hostQueryReset). */
+VKAPI_ATTR void VKAPI_CALL
+sd_ResetQueryPool(VkDevice _device, VkQueryPool _pool, uint32_t firstQuery, uint32_t queryCount)
+{
+   sd_query_reset(sd_device_from_handle(_device), sd_query_pool_from_handle(_pool), firstQuery,
+                  queryCount);
+}
+
+/* ---- recorded commands (queue thread) ---- */
+
+/* Makes a query available with `value` as its final result (the value is
+ * stored first, in the same critical section) and wakes host waiters. */
+static void
+sd_query_end(struct sd_device *device, struct sd_query *q, uint64_t value)
+{
+   pthread_mutex_lock(&device->sync_mutex);
+   atomic_store_explicit(&q->value, value, memory_order_relaxed);
+   q->available = true;
+   sd_device_sync_broadcast(device);
+   pthread_mutex_unlock(&device->sync_mutex);
+}
+
+void
+sd_query_count_samples(struct sd_exec_state *state, uint64_t samples)
+{
+   struct sd_query *q = state->active_occlusion;
+   if (q && samples)
+      atomic_fetch_add_explicit(&q->value, samples, memory_order_relaxed);
+}
+
+void
+sd_exec_ResetQueryPool(struct sd_exec_state *state, const struct sd_cmd_ResetQueryPool *cmd)
+{
+   sd_query_reset(state->device, sd_query_pool_from_handle(cmd->queryPool), cmd->firstQuery,
+                  cmd->queryCount);
+}
+
+void
+sd_exec_BeginQuery(struct sd_exec_state *state, const struct sd_cmd_BeginQuery *cmd)
+{
+   SD_FROM_HANDLE(sd_query_pool, pool, cmd->queryPool);
+   /* Only occlusion pools have begin/end; PRECISE needs occlusionQueryPrecise
+    * (not claimed), though the count is exact either way. */
+   assert(pool->type == VK_QUERY_TYPE_OCCLUSION && cmd->query < pool->count);
+   assert(!state->active_occlusion);
+   struct sd_query *q = &pool->queries[cmd->query];
+   atomic_store_explicit(&q->value, 0, memory_order_relaxed);
+   state->active_occlusion = q;
+}
+
+void
+sd_exec_EndQuery(struct sd_exec_state *state, const struct sd_cmd_EndQuery *cmd)
+{
+   SD_FROM_HANDLE(sd_query_pool, pool, cmd->queryPool);
+   assert(cmd->query < pool->count);
+   struct sd_query *q = &pool->queries[cmd->query];
+   assert(state->active_occlusion == q);
+   state->active_occlusion = NULL;
+   /* Every draw finished before this command: the count is final. */
+   sd_query_end(state->device, q, atomic_load_explicit(&q->value, memory_order_relaxed));
+}
+
+/* Commands run in order, each finished before the next starts, so "now" is
+ * after every earlier command completed whatever stage is named. */
+static void
+sd_query_write_timestamp(struct sd_exec_state *state, VkQueryPool _pool, uint32_t query)
+{
+   SD_FROM_HANDLE(sd_query_pool, pool, _pool);
+   assert(pool->type == VK_QUERY_TYPE_TIMESTAMP && query < pool->count);
+   sd_query_end(state->device, &pool->queries[query], sd_now_ns());
+}
+
+void
+sd_exec_WriteTimestamp(struct sd_exec_state *state, const struct sd_cmd_WriteTimestamp *cmd)
+{
+   sd_query_write_timestamp(state, cmd->queryPool, cmd->query);
+}
+
+void
+sd_exec_WriteTimestamp2(struct sd_exec_state *state, const struct sd_cmd_WriteTimestamp2 *cmd)
+{
+   sd_query_write_timestamp(state, cmd->queryPool, cmd->query);
+}
+
+void
+sd_exec_CopyQueryPoolResults(struct sd_exec_state *state,
+                             const struct sd_cmd_CopyQueryPoolResults *cmd)
+{
+   struct sd_device *device = state->device;
+   SD_FROM_HANDLE(sd_query_pool, pool, cmd->queryPool);
+   SD_FROM_HANDLE(sd_buffer, buffer, cmd->dstBuffer);
+   assert(cmd->firstQuery + cmd->queryCount <= pool->count);
+   assert(cmd->queryCount == 0 ||
+          cmd->dstOffset + (uint64_t)(cmd->queryCount - 1) * cmd->stride +
+                sd_query_result_size(cmd->flags) <= buffer->size);
+   uint8_t *dst = buffer->data + cmd->dstOffset;
+   pthread_mutex_lock(&device->sync_mutex);
+   for (uint32_t i = 0; i < cmd->queryCount; i++) {
+      const struct sd_query *q = &pool->queries[cmd->firstQuery + i];
+      if (!q->available && (cmd->flags & VK_QUERY_RESULT_WAIT_BIT)) {
+         /* Every earlier command on the device's one queue has finished and
+          * later ones wait for this one: the query can never become
+          * available. The spec allows device loss for such a wait. */
+         sd_queue_replay_failed(state->queue, "vkCmdCopyQueryPoolResults waits for a query "
+                                              "that nothing will make available");
+         break;
+      }
+      sd_query_write_locked(pool, q, cmd->flags, dst + i * cmd->stride);
+   }
+   pthread_mutex_unlock(&device->sync_mutex);
+}

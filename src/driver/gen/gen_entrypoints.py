@@ -67,10 +67,11 @@ def main():
                  % (kind, up))
         h.append('/* Index of the named extension, or -1. */\n')
         h.append('int sd_%s_extension_index(const char *name);\n\n' % kind)
-    h.append('/* sizeof the VkPhysicalDevice*Features struct of this sType (one that\n'
-             ' * extends VkPhysicalDeviceFeatures2), or 0. Its members after pNext are all\n'
-             ' * VkBool32, which lets device creation compare requested with supported. */\n'
-             'size_t sd_feature_struct_size(VkStructureType stype);\n\n')
+    h.append('/* The number of VkBool32 members after sType/pNext of the feature struct\n'
+             ' * of this sType (one that extends VkPhysicalDeviceFeatures2 and has only\n'
+             ' * VkBool32 members), or 0. Lets device creation compare requested with\n'
+             ' * supported member by member (never the tail padding). */\n'
+             'uint32_t sd_feature_struct_bools(VkStructureType stype);\n\n')
     h.append('#endif\n')
     c = [HEADER, '#include <string.h>\n#include "sd_extensions.h"\n\n']
     for kind, exts in (('instance', inst_exts), ('device', dev_exts)):
@@ -86,7 +87,7 @@ def main():
                  '      int r = strcmp(name, sd_%s_extension_props[mid].extensionName);\n'
                  '      if (r == 0)\n         return mid;\n      if (r < 0)\n         hi = mid - 1;\n'
                  '      else\n         lo = mid + 1;\n   }\n   return -1;\n}\n\n' % kind)
-    c.append('size_t\nsd_feature_struct_size(VkStructureType stype)\n{\n   switch ((int)stype) {\n')
+    c.append('uint32_t\nsd_feature_struct_bools(VkStructureType stype)\n{\n   switch ((int)stype) {\n')
     for name in sorted(reg.struct_info):
         stype, extends = reg.struct_info[name]
         if 'VkPhysicalDeviceFeatures2' not in extends or not stype:
@@ -94,7 +95,7 @@ def main():
         members = reg.structs[name]
         if any(m.type != 'VkBool32' for m in members[2:]):
             continue
-        case = '   case %s: return sizeof(%s);\n' % (stype, name)
+        case = '   case %s: return %d; /* %s */\n' % (stype, len(members) - 2, name)
         prot = reg.type_platform.get(name)
         if prot:
             case = '#ifdef %s\n%s#endif\n' % (prot, case)

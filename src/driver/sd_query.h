@@ -1,0 +1,57 @@
+/*
+ * sd_query: VkQueryPool (occlusion and timestamp queries), query commands and
+ * result read-back (vkGetQueryPoolResults, vkCmdCopyQueryPoolResults).
+ *
+ * Owns: each query's value and availability. A timestamp is CLOCK_MONOTONIC
+ * in nanoseconds (sd_now_ns(): timestampPeriod 1.0, timestampValidBits 64),
+ * so it never decreases, within or across submissions. An occlusion query
+ * counts passed samples between vkCmdBeginQuery and vkCmdEndQuery: draw
+ * replay reports them with sd_query_count_samples().
+ *
+ * Invariants: a query is unavailable after creation, after vkCmdResetQueryPool
+ * and vkResetQueryPool (value 0 then), and becomes available at
+ * vkCmdEndQuery / vkCmdWriteTimestamp(2); its value is final when it is
+ * available. 32-bit results: occlusion counts saturate at UINT32_MAX (a
+ * nonzero count never reads as 0); timestamps wrap (keep the low 32 bits, so
+ * differences stay right modulo 2^32). Both are allowed by the spec.
+ * Multiview (a query per view) is not handled yet: nothing claims multiview.
+ *
+ * Threading: values are written by the queue thread (occlusion counts by any
+ * thread the rasterizer uses during a draw, atomically) and read by the host.
+ * `available` is guarded by the device's sync_mutex and set after the value
+ * is final, in the same critical section, with a broadcast of sync_cond;
+ * readers hold sync_mutex, so an available query's value is the final one.
+ * vkGetQueryPoolResults with WAIT sleeps on sync_cond (and returns
+ * VK_ERROR_DEVICE_LOST when the device is lost).
+ */
+#ifndef SD_QUERY_H
+#define SD_QUERY_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sd_object.h"
+
+struct sd_exec_state;
+
+struct sd_query {
+   _Atomic uint64_t value;   /* samples passed, or the timestamp */
+   bool available;           /* guarded by the device's sync_mutex */
+};
+
+struct sd_query_pool {
+   struct sd_object base;
+   VkQueryType type;
+   uint32_t count;
+   struct sd_query queries[];
+};
+
+SD_DEFINE_NONDISP_HANDLE_CASTS(sd_query_pool, base, VkQueryPool, VK_OBJECT_TYPE_QUERY_POOL)
+
+/* Adds passed samples to the occlusion query active in this command buffer
+ * execution, if any. Thread-safe (an atomic add): the rasterizer's workers
+ * may report their counts directly while a draw of `state` runs. */
+void sd_query_count_samples(struct sd_exec_state *state, uint64_t samples);
+
+#endif
