@@ -1,0 +1,162 @@
+/* Android gralloc backend: swapchain buffers as AHardwareBuffers, locked for CPU access. */
+/*
+ * Built only for Android (src/hal/meson.build and Android.bp add it there);
+ * it has never been compiled or run in this repository's CI, which has no
+ * NDK. What it relies on, all public:
+ *  - NDK <android/hardware_buffer.h> (API 26): AHardwareBuffer_acquire,
+ *    _release, _describe, _lock, _unlock.
+ *  - VNDK <vndk/hardware_buffer.h> (libnativewindow, an LL-NDK library a
+ *    vendor HAL may link): AHardwareBuffer_createFromHandle with
+ *    AHARDWAREBUFFER_CREATE_FROM_HANDLE_METHOD_CLONE (3), which clones and
+ *    imports the handle, so the platform keeps ownership of its own handle.
+ *    Referenced weakly: where it is missing, only VkNativeBufferANDROID::ahb
+ *    (spec version 11) can be imported.
+ * Unverified here: that every gralloc mapper returns the same address on
+ * every lock (the interface does not assume it), that AHardwareBuffer_lock
+ * accepts CPU_*_OFTEN on buffers the loader allocated with the usage
+ * sd_GetSwapchainGralloc*ANDROID asked for, and the weak-symbol fallback on
+ * devices older than the VNDK function.
+ */
+#ifdef __ANDROID__
+
+#include <assert.h>
+#include <errno.h>
+#include <string.h>
+
+#include <android/hardware_buffer.h>
+
+#include "sh_gralloc.h"
+
+#if defined(__has_include) && __has_include(<vndk/hardware_buffer.h>)
+#include <vndk/hardware_buffer.h>
+#pragma weak AHardwareBuffer_createFromHandle
+#define SH_CREATE_FROM_HANDLE_METHOD_CLONE AHARDWAREBUFFER_CREATE_FROM_HANDLE_METHOD_CLONE
+#else
+/* The VNDK declaration (frameworks/native libs/nativewindow
+ * include/vndk/hardware_buffer.h), for NDK builds that lack the header. */
+int AHardwareBuffer_createFromHandle(const AHardwareBuffer_Desc *desc,
+                                     const native_handle_t *handle, int32_t method,
+                                     AHardwareBuffer **outBuffer) __attribute__((weak));
+#define SH_CREATE_FROM_HANDLE_METHOD_CLONE 3
+#endif
+
+/* status_t values are negative errnos; anything else becomes -EIO. */
+static int
+android_status(int status)
+{
+   return status < 0 ? status : -EIO;
+}
+
+static int
+android_import(const struct sh_gralloc_import_info *info, struct sh_gralloc_buffer *out)
+{
+   memset(out, 0, sizeof(*out));
+   AHardwareBuffer *ahb = NULL;
+
+   if (info->ahb != NULL) {
+      ahb = info->ahb;
+      AHardwareBuffer_acquire(ahb);
+   } else if (info->handle != NULL) {
+      if (AHardwareBuffer_createFromHandle == NULL)
+         return -ENOTSUP;
+      if (info->stride <= 0)
+         return -EINVAL;
+      const AHardwareBuffer_Desc desc = {
+         .width = info->width,
+         .height = info->height,
+         .layers = 1,
+         .format = (uint32_t)info->format,
+         .usage = info->usage,
+         .stride = (uint32_t)info->stride,
+      };
+      int status = AHardwareBuffer_createFromHandle(&desc, info->handle,
+                                                    SH_CREATE_FROM_HANDLE_METHOD_CLONE, &ahb);
+      if (status != 0 || ahb == NULL)
+         return android_status(status);
+   } else {
+      return -EINVAL;
+   }
+
+   AHardwareBuffer_Desc d;
+   memset(&d, 0, sizeof(d));
+   AHardwareBuffer_describe(ahb, &d);
+   uint32_t bpp = sh_gralloc_format_bpp((int)d.format);
+   int err = 0;
+   if (bpp == 0)
+      err = -ENOTSUP;
+   else if ((int)d.format != info->format || d.layers != 1 || d.stride < d.width ||
+            (info->stride > 0 && d.stride != (uint32_t)info->stride) ||
+            info->width == 0 || info->height == 0 || info->width > d.width ||
+            info->height > d.height)
+      err = -EINVAL;
+   if (err != 0) {
+      AHardwareBuffer_release(ahb);
+      return err;
+   }
+
+   out->backend = &sh_gralloc_android_backend;
+   out->width = d.width;
+   out->height = d.height;
+   out->stride_pixels = d.stride;
+   out->bytes_per_pixel = bpp;
+   out->format = (int)d.format;
+   out->usage = d.usage;
+   out->priv.android.ahb = ahb;
+   return 0;
+}
+
+static int
+android_lock(struct sh_gralloc_buffer *buf, uint64_t usage, void **out_map)
+{
+   *out_map = NULL;
+   if (!sh_gralloc_lock_usage_ok(usage, buf->usage))
+      return -EINVAL;
+   if (buf->lock_count == UINT32_MAX)
+      return -EBUSY;
+   void *addr = NULL;
+   /* No fence: the driver waited for the buffer's acquire fence already. */
+   int status = AHardwareBuffer_lock(buf->priv.android.ahb, usage, -1, NULL, &addr);
+   if (status != 0 || addr == NULL)
+      return android_status(status);
+   buf->lock_count++;
+   buf->map = addr;
+   *out_map = addr;
+   return 0;
+}
+
+static int
+android_unlock(struct sh_gralloc_buffer *buf)
+{
+   if (buf->lock_count == 0)
+      return -EINVAL;
+   /* A NULL fence makes the unlock (cache maintenance included) finish
+    * before it returns, so the release fence signalled after it is honest. */
+   int status = AHardwareBuffer_unlock(buf->priv.android.ahb, NULL);
+   if (status != 0)
+      return android_status(status);
+   if (--buf->lock_count == 0)
+      buf->map = NULL;
+   return 0;
+}
+
+static void
+android_release(struct sh_gralloc_buffer *buf)
+{
+   assert(buf->lock_count == 0);
+   if (buf->priv.android.ahb)
+      AHardwareBuffer_release(buf->priv.android.ahb);
+   memset(buf, 0, sizeof(*buf));
+}
+
+const struct sh_gralloc_backend sh_gralloc_android_backend = {
+   .name = "android-ahardwarebuffer",
+   .import = android_import,
+   .lock = android_lock,
+   .unlock = android_unlock,
+   .release = android_release,
+};
+
+#else
+/* Not Android: nothing here (ISO C wants a declaration in every unit). */
+typedef int sh_gralloc_android_unused;
+#endif
