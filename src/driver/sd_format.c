@@ -10,7 +10,9 @@ VkFormatFeatureFlags
 sd_format_image_features(VkFormat format)
 {
    const struct su_format_desc *d = su_format_desc(format);
-   if (!d || d->kind == SU_KIND_COMPRESSED)
+   /* Compressed formats: not claimed. Formats past the core 1.0 range (the
+    * A4 formats of 1.3 / VK_EXT_4444_formats) only once that is exposed. */
+   if (!d || d->kind == SU_KIND_COMPRESSED || format > VK_FORMAT_ASTC_12x12_SRGB_BLOCK)
       return 0;
    VkFormatFeatureFlags f = VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
    /* 64-bit channels go through 32-bit values in blits: copies only. */
@@ -56,10 +58,10 @@ sd_log2_plus1(uint32_t v)
    return n;
 }
 
-static VkResult
-sd_image_format_properties(struct sd_physical_device *pdev, VkFormat format, VkImageType type,
-                           VkImageTiling tiling, VkImageUsageFlags usage, VkImageCreateFlags flags,
-                           VkImageFormatProperties *props)
+VkResult
+sd_format_image_properties(const struct sd_physical_device *pdev, VkFormat format,
+                           VkImageType type, VkImageTiling tiling, VkImageUsageFlags usage,
+                           VkImageCreateFlags flags, VkImageFormatProperties *props)
 {
    const VkPhysicalDeviceLimits *l = &pdev->properties.limits;
    VkFormatFeatureFlags f = sd_format_image_features(format);
@@ -97,8 +99,9 @@ sd_image_format_properties(struct sd_physical_device *pdev, VkFormat format, VkI
    default:
       goto unsupported;
    }
-   uint32_t max_dim = props->maxExtent.width;
-   props->maxMipLevels = sd_log2_plus1(max_dim);
+   /* A full mip chain of the largest extent (the largest dimension is the
+    * width for every type). */
+   props->maxMipLevels = sd_log2_plus1(props->maxExtent.width);
    props->sampleCounts = VK_SAMPLE_COUNT_1_BIT;
    props->maxResourceSize = pdev->memory.memoryHeaps[0].size;
    return VK_SUCCESS;
@@ -115,7 +118,7 @@ sd_GetPhysicalDeviceImageFormatProperties(VkPhysicalDevice physicalDevice, VkFor
                                           VkImageFormatProperties *pProps)
 {
    SD_FROM_HANDLE(sd_physical_device, pdev, physicalDevice);
-   return sd_image_format_properties(pdev, format, type, tiling, usage, flags, pProps);
+   return sd_format_image_properties(pdev, format, type, tiling, usage, flags, pProps);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL
@@ -124,11 +127,27 @@ sd_GetPhysicalDeviceImageFormatProperties2(VkPhysicalDevice physicalDevice,
                                            VkImageFormatProperties2 *pProps)
 {
    SD_FROM_HANDLE(sd_physical_device, pdev, physicalDevice);
-   /* No external memory handle types yet: an external query is unsupported. */
-   if (sd_find_struct(pInfo, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO)) {
+   /* No external memory handle types yet: an external query with a handle
+    * type is unsupported (handleType 0 means "not external", per the spec). */
+   const VkPhysicalDeviceExternalImageFormatInfo *ext =
+      sd_find_struct(pInfo, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO);
+   if (ext && ext->handleType) {
       pProps->imageFormatProperties = (VkImageFormatProperties) { 0 };
       return VK_ERROR_FORMAT_NOT_SUPPORTED;
    }
-   return sd_image_format_properties(pdev, pInfo->format, pInfo->type, pInfo->tiling, pInfo->usage,
-                                     pInfo->flags, &pProps->imageFormatProperties);
+   /* A separate stencil usage must be supported as well. */
+   VkImageUsageFlags usage = pInfo->usage;
+   const VkImageStencilUsageCreateInfo *stencil =
+      sd_find_struct(pInfo, VK_STRUCTURE_TYPE_IMAGE_STENCIL_USAGE_CREATE_INFO);
+   if (stencil)
+      usage |= stencil->stencilUsage;
+   VkResult r = sd_format_image_properties(pdev, pInfo->format, pInfo->type, pInfo->tiling, usage,
+                                           pInfo->flags, &pProps->imageFormatProperties);
+   sd_foreach_struct_out(s, pProps->pNext) {
+      if (s->sType == VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES) {
+         VkExternalImageFormatProperties *e = (VkExternalImageFormatProperties *)s;
+         e->externalMemoryProperties = (VkExternalMemoryProperties) { 0 };
+      }
+   }
+   return r;
 }

@@ -3,13 +3,27 @@
  * image-format capability queries built on them.
  *
  * Owns: the mapping from a known format (src/util/su_format) to its
- * VkFormatProperties, and vkGetPhysicalDeviceImageFormatProperties(2).
+ * VkFormatProperties, and vkGetPhysicalDeviceImageFormatProperties(2), whose
+ * answer sd_image's vkCreateImage also uses, so the query and creation agree
+ * exactly: an image is created iff the query succeeds for its format, type,
+ * tiling, usage and flags and its extent, mip levels, layers and samples are
+ * within the answer (and its size within maxResourceSize).
  *
  * Invariants: a feature bit is set only for what the driver does: today the
- * transfer path (copies of every known format; blits and clears of every
- * uncompressed format except the 64-bit-channel ones; linear blit filtering
- * for float-class colour formats). Sampling, attachments, storage and vertex
- * input arrive with the compiler and the rasterizer.
+ * transfer path (copies of every claimed format; blits and clears of every
+ * claimed format except the 64-bit-channel ones; linear blit filtering for
+ * float-class colour formats). Claimed: every core 1.0 uncompressed format
+ * su_format knows (colour, depth and stencil). Not claimed: compressed formats
+ * (no decoders for sampling yet, and no textureCompression* feature), the
+ * 1.3 / VK_EXT_4444_formats A4R4G4B4 / A4B4G4R4 formats (the extension is not
+ * exposed), multi-planar formats. Image usage: TRANSFER_SRC and TRANSFER_DST
+ * only (sampling, attachments and storage arrive with the compiler and the
+ * rasterizer). Image create flags: MUTABLE_FORMAT and CUBE_COMPATIBLE (2D
+ * only). One sample.
+ *
+ * Linear tiling has exactly the features and limits of optimal tiling: the two
+ * share one memory layout (see sd_image.h), so nothing the spec lets linear
+ * images restrict (mip levels, array layers, 3D, depth/stencil) is restricted.
  *
  * Threading: pure functions.
  */
@@ -18,8 +32,17 @@
 
 #include <vulkan/vulkan_core.h>
 
-/* Features of a format with optimal (linear tiling is identical in Shale). */
+struct sd_physical_device;
+
+/* Features of a format with optimal or linear tiling (they are identical). */
 VkFormatFeatureFlags sd_format_image_features(VkFormat format);
 VkFormatFeatureFlags sd_format_buffer_features(VkFormat format);
+
+/* The body of vkGetPhysicalDeviceImageFormatProperties: VK_SUCCESS with the
+ * limits, or VK_ERROR_FORMAT_NOT_SUPPORTED with *props zeroed. */
+VkResult sd_format_image_properties(const struct sd_physical_device *pdev, VkFormat format,
+                                    VkImageType type, VkImageTiling tiling,
+                                    VkImageUsageFlags usage, VkImageCreateFlags flags,
+                                    VkImageFormatProperties *props);
 
 #endif

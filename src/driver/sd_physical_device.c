@@ -14,6 +14,7 @@ const struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_get_memory_requirements2 = true,
    .KHR_dedicated_allocation = true,
    .EXT_host_query_reset = true,
+   .KHR_copy_commands2 = true,
 };
 
 static uint64_t

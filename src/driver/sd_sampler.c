@@ -1,1 +1,52 @@
-/* sd_sampler: being written. */
+/* VkSampler: creation and destruction (the state is kept for sampling). */
+#include "sd_sampler.h"
+
+#include "sd_alloc.h"
+#include "sd_device.h"
+#include "sd_util.h"
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_CreateSampler(VkDevice _device, const VkSamplerCreateInfo *pCreateInfo,
+                 const VkAllocationCallbacks *pAllocator, VkSampler *pSampler)
+{
+   SD_FROM_HANDLE(sd_device, device, _device);
+   const VkSamplerCreateInfo *ci = pCreateInfo;
+   struct sd_sampler *sampler = sd_zalloc(sd_choose_alloc(pAllocator, &device->alloc),
+                                          sizeof(*sampler), SD_ALIGN_DEFAULT,
+                                          VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!sampler)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   sd_object_init(&sampler->base, VK_OBJECT_TYPE_SAMPLER, device);
+   /* Members the spec says are ignored (maxAnisotropy without anisotropy,
+    * compareOp without comparison) are normalised, so equal states compare
+    * equal when sampling routines are keyed on them. */
+   sampler->state = (struct sd_sampler_state) {
+      .mag_filter = ci->magFilter,
+      .min_filter = ci->minFilter,
+      .mipmap_mode = ci->mipmapMode,
+      .address_u = ci->addressModeU,
+      .address_v = ci->addressModeV,
+      .address_w = ci->addressModeW,
+      .mip_lod_bias = ci->mipLodBias,
+      .anisotropy_enable = ci->anisotropyEnable,
+      .max_anisotropy = ci->anisotropyEnable ? ci->maxAnisotropy : 1.0f,
+      .compare_enable = ci->compareEnable,
+      .compare_op = ci->compareEnable ? ci->compareOp : VK_COMPARE_OP_ALWAYS,
+      .min_lod = ci->minLod,
+      .max_lod = ci->maxLod,
+      .border_color = ci->borderColor,
+      .unnormalized_coordinates = ci->unnormalizedCoordinates,
+      .flags = ci->flags,
+   };
+   *pSampler = sd_sampler_to_handle(sampler);
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_DestroySampler(VkDevice _device, VkSampler _sampler, const VkAllocationCallbacks *pAllocator)
+{
+   SD_FROM_HANDLE(sd_device, device, _device);
+   SD_FROM_HANDLE(sd_sampler, sampler, _sampler);
+   if (sampler)
+      sd_free(sd_choose_alloc(pAllocator, &device->alloc), sampler);
+}
