@@ -40,7 +40,7 @@ sd_fill_limits(VkPhysicalDeviceLimits *l)
       .maxUniformBufferRange = 65536,
       .maxStorageBufferRange = UINT32_MAX,
       .maxPushConstantsSize = 256,
-      .maxMemoryAllocationCount = 1024 * 1024,
+      .maxMemoryAllocationCount = 32768,   /* one mmap each; well under vm.max_map_count */
       .maxSamplerAllocationCount = 65536,
       .bufferImageGranularity = 64,
       .sparseAddressSpaceSize = 0,
