@@ -7,9 +7,12 @@
 #include "sd_cmd_queue.h"
 #include "sd_device.h"
 #include "sd_exec.h"
+#include "sd_queue.h"
 #include "sd_util.h"
 
-/* Arena blocks: a header followed by data; oversized requests get their own. */
+/* Arena blocks: a header followed by data. Blocks of the standard size are
+ * recycled through the pool; a request too big for one gets a block of its
+ * own, sized exactly, which goes back to the allocator when released. */
 struct sd_arena_block {
    struct sd_arena_block *next;
    size_t size, used;
@@ -17,40 +20,94 @@ struct sd_arena_block {
 };
 
 #define SD_ARENA_BLOCK_SIZE (16 * 1024)
+/* Bigger requests get their own block (so big copies waste no space). */
+#define SD_ARENA_BIG (SD_ARENA_BLOCK_SIZE / 4)
 
 static void
-sd_cmd_buffer_free_blocks(struct sd_cmd_buffer *cb)
+sd_cmd_pool_release_block(struct sd_cmd_pool *pool, struct sd_arena_block *b, bool keep)
+{
+   if (keep && b->size == SD_ARENA_BLOCK_SIZE) {
+      b->next = pool->free_blocks;
+      pool->free_blocks = b;
+   } else {
+      sd_free(&pool->alloc, b);
+   }
+}
+
+static void
+sd_cmd_pool_trim(struct sd_cmd_pool *pool)
+{
+   while (pool->free_blocks) {
+      struct sd_arena_block *next = pool->free_blocks->next;
+      sd_free(&pool->alloc, pool->free_blocks);
+      pool->free_blocks = next;
+   }
+}
+
+/* Gives the command buffer's blocks back: to the pool's free list when
+ * `keep`, else to the allocator. */
+static void
+sd_cmd_buffer_free_blocks(struct sd_cmd_buffer *cb, bool keep)
 {
    struct sd_arena_block *b = cb->blocks;
    while (b) {
       struct sd_arena_block *next = b->next;
-      sd_free(&cb->pool->alloc, b);
+      sd_cmd_pool_release_block(cb->pool, b, keep);
       b = next;
    }
    cb->blocks = NULL;
    cb->first = cb->last = NULL;
 }
 
+static struct sd_arena_block *
+sd_cmd_buffer_new_block(struct sd_cmd_buffer *cb, size_t size)
+{
+   struct sd_cmd_pool *pool = cb->pool;
+   struct sd_arena_block *b;
+   if (size == SD_ARENA_BLOCK_SIZE && pool->free_blocks) {
+      b = pool->free_blocks;
+      pool->free_blocks = b->next;
+   } else {
+      b = sd_alloc(&pool->alloc, sizeof(*b) + size, 16, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+      if (!b)
+         return NULL;
+      b->size = size;
+   }
+   b->used = 0;
+   return b;
+}
+
+/* 16-byte aligned arena memory, or NULL after recording the failure. */
 static void *
 sd_cmd_buffer_arena_alloc(struct sd_cmd_buffer *cb, size_t size)
 {
+   if (size > SIZE_MAX - 15) {
+      cb->record_result = sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+      return NULL;
+   }
    size = (size + 15) & ~(size_t)15;
-   struct sd_arena_block *b = cb->blocks;
-   if (!b || b->size - b->used < size) {
-      size_t bsize = size > SD_ARENA_BLOCK_SIZE ? size : SD_ARENA_BLOCK_SIZE;
-      b = sd_alloc(&cb->pool->alloc, sizeof(*b) + bsize, 16, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
-      if (!b) {
-         cb->record_result = sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
-         return NULL;
-      }
-      b->size = bsize;
-      b->used = 0;
-      b->next = cb->blocks;
+   struct sd_arena_block *head = cb->blocks;
+   if (head && head->size - head->used >= size) {
+      void *p = head->data + head->used;
+      head->used += size;
+      return p;
+   }
+   bool big = size > SD_ARENA_BIG;
+   struct sd_arena_block *b = sd_cmd_buffer_new_block(cb, big ? size : SD_ARENA_BLOCK_SIZE);
+   if (!b) {
+      cb->record_result = sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+      return NULL;
+   }
+   b->used = size;
+   if (big && head) {
+      /* Full at once: keep filling the current head after it. */
+      b->next = head->next;
+      head->next = b;
+   } else {
+      b->next = head;
       cb->blocks = b;
    }
-   void *p = b->data + b->used;
-   b->used += size;
-   return p;
+   return b->data;
 }
 
 void *
@@ -71,10 +128,9 @@ void *
 sd_cmd_record_dup(VkCommandBuffer commandBuffer, const void *data, size_t size)
 {
    SD_FROM_HANDLE(sd_cmd_buffer, cb, commandBuffer);
-   if (size == 0)
-      size = 1;
-   void *p = sd_cmd_buffer_arena_alloc(cb, size);
-   if (p)
+   /* An empty array still gets a distinct non-NULL pointer. */
+   void *p = sd_cmd_buffer_arena_alloc(cb, size ? size : 1);
+   if (p && size)
       memcpy(p, data, size);
    return p;
 }
@@ -114,7 +170,7 @@ static void
 sd_cmd_buffer_destroy(struct sd_cmd_buffer *cb)
 {
    struct sd_cmd_pool *pool = cb->pool;
-   sd_cmd_buffer_free_blocks(cb);
+   sd_cmd_buffer_free_blocks(cb, true);
    if (cb->pool_prev)
       cb->pool_prev->pool_next = cb->pool_next;
    else
@@ -132,15 +188,20 @@ sd_DestroyCommandPool(VkDevice _device, VkCommandPool _pool, const VkAllocationC
       return;
    while (pool->buffers)
       sd_cmd_buffer_destroy(pool->buffers);
+   sd_cmd_pool_trim(pool);
    VkAllocationCallbacks alloc = pool->alloc;
    sd_free(&alloc, pool);
 }
 
+/* Back to the initial state; `release` gives the memory back to the
+ * allocator instead of keeping it in the pool for the next recording. */
 static void
-sd_cmd_buffer_reset(struct sd_cmd_buffer *cb)
+sd_cmd_buffer_reset(struct sd_cmd_buffer *cb, bool release)
 {
-   sd_cmd_buffer_free_blocks(cb);
+   assert(atomic_load(&cb->pending) == 0);
+   sd_cmd_buffer_free_blocks(cb, !release);
    cb->record_result = VK_SUCCESS;
+   cb->usage = 0;
    cb->state = SD_CB_INITIAL;
 }
 
@@ -148,15 +209,20 @@ VKAPI_ATTR VkResult VKAPI_CALL
 sd_ResetCommandPool(VkDevice _device, VkCommandPool _pool, VkCommandPoolResetFlags flags)
 {
    SD_FROM_HANDLE(sd_cmd_pool, pool, _pool);
+   bool release = (flags & VK_COMMAND_POOL_RESET_RELEASE_RESOURCES_BIT) != 0;
    for (struct sd_cmd_buffer *cb = pool->buffers; cb; cb = cb->pool_next)
-      sd_cmd_buffer_reset(cb);
+      sd_cmd_buffer_reset(cb, release);
+   if (release)
+      sd_cmd_pool_trim(pool);
    return VK_SUCCESS;
 }
 
 VKAPI_ATTR void VKAPI_CALL
 sd_TrimCommandPool(VkDevice _device, VkCommandPool _pool, VkCommandPoolTrimFlags flags)
 {
-   /* Reset buffers already return their blocks to the allocator. */
+   /* Blocks of reset and freed command buffers wait in the pool for reuse;
+    * give them back. Blocks in use by command buffers stay. */
+   sd_cmd_pool_trim(sd_cmd_pool_from_handle(_pool));
 }
 
 /* ---- command buffers ---- */
@@ -207,7 +273,8 @@ sd_FreeCommandBuffers(VkDevice _device, VkCommandPool _pool, uint32_t count,
 VKAPI_ATTR VkResult VKAPI_CALL
 sd_ResetCommandBuffer(VkCommandBuffer commandBuffer, VkCommandBufferResetFlags flags)
 {
-   sd_cmd_buffer_reset(sd_cmd_buffer_from_handle(commandBuffer));
+   sd_cmd_buffer_reset(sd_cmd_buffer_from_handle(commandBuffer),
+                       (flags & VK_COMMAND_BUFFER_RESET_RELEASE_RESOURCES_BIT) != 0);
    return VK_SUCCESS;
 }
 
@@ -215,8 +282,9 @@ VKAPI_ATTR VkResult VKAPI_CALL
 sd_BeginCommandBuffer(VkCommandBuffer commandBuffer, const VkCommandBufferBeginInfo *pBeginInfo)
 {
    SD_FROM_HANDLE(sd_cmd_buffer, cb, commandBuffer);
-   /* Begin implicitly resets (the pool allows it, or the buffer is initial). */
-   sd_cmd_buffer_reset(cb);
+   /* Begin implicitly resets (the pool allows it, or the buffer is initial);
+    * the memory stays in the pool for this recording. */
+   sd_cmd_buffer_reset(cb, false);
    cb->usage = pBeginInfo->flags;
    cb->state = SD_CB_RECORDING;
    return VK_SUCCESS;
@@ -251,6 +319,8 @@ sd_cmd_buffer_execute(struct sd_cmd_buffer *cb, struct sd_exec_state *state)
 {
    bool log = su_debug(SU_DEBUG_CMDS);
    for (const struct sd_cmd *cmd = cb->first; cmd; cmd = cmd->next) {
+      if (state->queue && sd_queue_replay_stopped(state->queue))
+         return;
       if (log)
          su_log("exec %s", sd_cmd_type_name(cmd->type));
       sd_cmd_execute(state, cmd);

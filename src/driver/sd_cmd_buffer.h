@@ -3,16 +3,25 @@
  *
  * Owns: each command buffer's arena (blocks from its pool's allocator) and
  * its list of recorded packets (struct sd_cmd, generated in sd_cmd_queue.h);
- * the recording-error status; the pending-execution count.
+ * the recording-error status; the pending-execution count. The pool owns its
+ * command buffers and a free list of standard-size arena blocks that reset
+ * and freed command buffers gave back, reused by the next recordings.
  *
  * Invariants: packets live in the arena until reset or free; a failed
  * allocation while recording leaves the list as it was and makes
- * vkEndCommandBuffer return VK_ERROR_OUT_OF_HOST_MEMORY. A pool owns its
- * command buffers: destroying or resetting it frees or resets them all.
+ * vkEndCommandBuffer return VK_ERROR_OUT_OF_HOST_MEMORY. Destroying a pool
+ * frees its command buffers and every block; resetting it resets them all.
+ * Memory goes back to the allocator on vkTrimCommandPool, on resets with a
+ * RELEASE_RESOURCES flag, and for oversized (single-request) blocks always.
+ * `pending` is nonzero exactly while a submission holding the buffer has not
+ * finished (it drops before the submission's fence and semaphores signal), so
+ * a reset or free of a pending buffer is caught by an assert.
  *
  * Threading: recording follows Vulkan's external synchronization (pool and
- * buffer are the app's to lock). Replay happens on the queue thread while the
- * buffer is pending, and only reads.
+ * buffer are the app's to lock; every vkCmd* also locks the pool, which is
+ * what makes the pool's free list safe without a lock). Replay happens on the
+ * queue thread while the buffer is pending, and only reads; it stops early
+ * when sd_queue_replay_stopped() says so.
  */
 #ifndef SD_CMD_BUFFER_H
 #define SD_CMD_BUFFER_H
@@ -33,6 +42,7 @@ struct sd_cmd_pool {
    VkAllocationCallbacks alloc;
    VkCommandPoolCreateFlags flags;
    struct sd_cmd_buffer *buffers;   /* doubly linked through pool_prev/next */
+   struct sd_arena_block *free_blocks;   /* standard-size blocks for reuse */
 };
 
 enum sd_cmd_buffer_state {

@@ -216,3 +216,32 @@ sd_exec_ClearDepthStencilImage(struct sd_exec_state *state,
       }
    }
 }
+
+/* Resolves. No image has more than one sample yet (every sampleCounts limit
+ * and image-format answer is VK_SAMPLE_COUNT_1_BIT), so valid usage cannot
+ * reach these until multisampling lands; the region math is the copy's, and
+ * averaging the samples will go here. */
+void
+sd_exec_ResolveImage(struct sd_exec_state *state, const struct sd_cmd_ResolveImage *cmd)
+{
+   struct sd_image *src = sd_image_from_handle(cmd->srcImage);
+   struct sd_image *dst = sd_image_from_handle(cmd->dstImage);
+   for (uint32_t i = 0; i < cmd->regionCount; i++) {
+      const VkImageResolve *r = &cmd->pRegions[i];
+      sd_copy_image_region(src, dst, &r->srcSubresource, r->srcOffset, &r->dstSubresource,
+                           r->dstOffset, r->extent);
+   }
+}
+
+void
+sd_exec_ResolveImage2(struct sd_exec_state *state, const struct sd_cmd_ResolveImage2 *cmd)
+{
+   const VkResolveImageInfo2 *info = cmd->pResolveImageInfo;
+   struct sd_image *src = sd_image_from_handle(info->srcImage);
+   struct sd_image *dst = sd_image_from_handle(info->dstImage);
+   for (uint32_t i = 0; i < info->regionCount; i++) {
+      const VkImageResolve2 *r = &info->pRegions[i];
+      sd_copy_image_region(src, dst, &r->srcSubresource, r->srcOffset, &r->dstSubresource,
+                           r->dstOffset, r->extent);
+   }
+}

@@ -15,6 +15,7 @@ const struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_dedicated_allocation = true,
    .EXT_host_query_reset = true,
    .KHR_copy_commands2 = true,
+   .KHR_timeline_semaphore = true,
 };
 
 static uint64_t

@@ -125,6 +125,8 @@ sd_GetQueryPoolResults(VkDevice _device, VkQueryPool _pool, uint32_t firstQuery,
             sd_device_sync_wait(device, UINT64_MAX);
       }
       if (sd_device_is_lost(device)) {
+         if (device->queue)
+            sd_queue_drain_locked(device->queue);
          result = VK_ERROR_DEVICE_LOST;
          break;
       }

@@ -1,6 +1,8 @@
 /* VkQueue: submissions, the queue thread, vkQueueSubmit/Submit2/WaitIdle/BindSparse. */
 #include "sd_queue.h"
 
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sd_alloc.h"
@@ -23,43 +25,112 @@ struct sd_submit {
    struct sd_cmd_buffer **cmds;
    struct sd_sem_op *signals;
    struct sd_fence *fence;
+   bool lose_device;   /* SHALE_DEBUG_LOSE_DEVICE picked this one */
 };
 
+#ifdef SHALE_ALLOC_FAIL_INJECTION
+/* SHALE_DEBUG_LOSE_DEVICE=<n>: the n-th submission of the process loses the
+ * device when it runs (0 or unset: never). Tests only. */
+static uint64_t sd_lose_device_at;
+static pthread_once_t sd_lose_device_once = PTHREAD_ONCE_INIT;
+static atomic_uint_fast64_t sd_submission_serial;
+
+static void
+sd_lose_device_parse(void)
+{
+   const char *env = getenv("SHALE_DEBUG_LOSE_DEVICE");
+   if (env && *env) {
+      char *end;
+      unsigned long long n = strtoull(env, &end, 10);
+      if (*end == '\0')
+         sd_lose_device_at = n;
+      else
+         su_log("SHALE_DEBUG_LOSE_DEVICE=%s is not a number; ignored", env);
+   }
+}
+
+/* Numbers the batches of one submit call (in order) and marks the one that
+ * must lose the device. */
+static void
+sd_lose_device_mark(struct sd_submit *first, uint32_t n)
+{
+   pthread_once(&sd_lose_device_once, sd_lose_device_parse);
+   uint64_t serial = atomic_fetch_add(&sd_submission_serial, n) + 1;
+   if (!sd_lose_device_at)
+      return;
+   for (struct sd_submit *s = first; s; s = s->next, serial++)
+      s->lose_device = serial == sd_lose_device_at;
+}
+#endif
+
+void
+sd_queue_replay_failed(struct sd_queue *queue, const char *why)
+{
+   if (!queue->replay_error)
+      queue->replay_error = why;
+}
+
+bool
+sd_queue_replay_stopped(const struct sd_queue *queue)
+{
+   return queue->replay_error != NULL || sd_device_is_lost(queue->device);
+}
+
+/* Runs one submission and frees it. */
 static void
 sd_queue_run(struct sd_queue *queue, struct sd_submit *submit)
 {
    struct sd_device *device = queue->device;
-   /* Waits: a timeline value may be signalled later by the host (wait before
-    * signal); binary signals were queued earlier on this queue. */
+   /* Waits: a timeline value may be signalled later by the host or another
+    * thread (wait before signal); binary signals were queued earlier. A lost
+    * device ends every wait. */
    pthread_mutex_lock(&device->sync_mutex);
    for (uint32_t i = 0; i < submit->wait_count; i++) {
-      while (!sd_semaphore_try_wait_locked(submit->waits[i].sem, submit->waits[i].value) &&
-             !sd_device_is_lost(device))
+      while (!sd_device_is_lost(device) &&
+             !sd_semaphore_try_wait_locked(submit->waits[i].sem, submit->waits[i].value))
          sd_device_sync_wait(device, UINT64_MAX);
    }
    pthread_mutex_unlock(&device->sync_mutex);
 
-   if (!sd_device_is_lost(device)) {
-      for (uint32_t i = 0; i < submit->cmd_count; i++) {
-         struct sd_exec_state state = {
-            .device = device,
-            .queue = queue,
-            .cmd_buffer = submit->cmds[i],
-         };
-         sd_cmd_buffer_execute(submit->cmds[i], &state);
-      }
+   /* The debug hook takes the same path as a replay that fails. */
+   queue->replay_error = NULL;
+   if (submit->lose_device)
+      sd_queue_replay_failed(queue, "SHALE_DEBUG_LOSE_DEVICE");
+   for (uint32_t i = 0; i < submit->cmd_count && !sd_queue_replay_stopped(queue); i++) {
+      struct sd_exec_state state = {
+         .device = device,
+         .queue = queue,
+         .cmd_buffer = submit->cmds[i],
+      };
+      sd_cmd_buffer_execute(submit->cmds[i], &state);
    }
+   const char *lost = queue->replay_error;
    for (uint32_t i = 0; i < submit->cmd_count; i++)
       sd_cmd_buffer_end_pending(submit->cmds[i]);
 
+   /* Signals last: whoever sees them may free what the submission used. The
+    * submission itself is freed before the mutex is released, so nobody who
+    * waited for it can see its memory still allocated. */
    pthread_mutex_lock(&device->sync_mutex);
    for (uint32_t i = 0; i < submit->signal_count; i++)
       sd_semaphore_signal_locked(device, submit->signals[i].sem, submit->signals[i].value);
    if (submit->fence)
       sd_fence_signal_locked(device, submit->fence);
+   sd_free(&device->alloc, submit);
    queue->completed++;
    sd_device_sync_broadcast(device);
    pthread_mutex_unlock(&device->sync_mutex);
+   /* Loss is declared only once the submission is retired: a waiter woken by
+    * it may free everything the submission referenced. */
+   if (lost)
+      sd_device_set_lost(device, lost);
+}
+
+void
+sd_queue_drain_locked(struct sd_queue *queue)
+{
+   while (queue->completed < queue->submitted)
+      sd_device_sync_wait(queue->device, UINT64_MAX);
 }
 
 static void *
@@ -79,7 +150,6 @@ sd_queue_thread(void *arg)
          queue->tail = NULL;
       pthread_mutex_unlock(&device->sync_mutex);
       sd_queue_run(queue, submit);
-      sd_free(&device->alloc, submit);
       pthread_mutex_lock(&device->sync_mutex);
    }
    pthread_mutex_unlock(&device->sync_mutex);
@@ -204,6 +274,9 @@ sd_queue_submit(struct sd_queue *queue, uint32_t count, const struct sd_submit_d
    }
    if (!first)
       return VK_SUCCESS;
+#ifdef SHALE_ALLOC_FAIL_INJECTION
+   sd_lose_device_mark(first, n);
+#endif
    for (struct sd_submit *s = first; s; s = s->next) {
       for (uint32_t i = 0; i < s->cmd_count; i++)
          sd_cmd_buffer_begin_pending(s->cmds[i]);
@@ -323,9 +396,10 @@ sd_QueueWaitIdle(VkQueue _queue)
 {
    SD_FROM_HANDLE(sd_queue, queue, _queue);
    struct sd_device *device = queue->device;
+   /* Also after a loss: the queue thread drains promptly (every wait gives
+    * up), and returning earlier would let the app free what it still uses. */
    pthread_mutex_lock(&device->sync_mutex);
-   while (queue->completed < queue->submitted && !sd_device_is_lost(device))
-      sd_device_sync_wait(device, UINT64_MAX);
+   sd_queue_drain_locked(queue);
    pthread_mutex_unlock(&device->sync_mutex);
    return sd_device_is_lost(device) ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
 }

@@ -7,10 +7,24 @@
  *
  * Invariants: submissions complete in submission order; `completed` counts
  * finished submissions and is <= `submitted`. vkQueueWaitIdle returns when
- * completed == submitted (or the device is lost).
+ * completed == submitted (or the device is lost). A submission's signals and
+ * fence are written only after all of its command buffers finished (or were
+ * skipped because the device is lost), so an application that saw them may
+ * free or reuse everything the submission used. Once the device is lost the
+ * thread still drains its list (waits give up, command buffers are skipped,
+ * signals and fences are still written) so destroying the device never hangs.
+ *
+ * Device loss: replay that meets an unrecoverable internal error calls
+ * sd_queue_replay_failed(); the rest of that submission is skipped and the
+ * device is lost. In builds with SHALE_ALLOC_FAIL_INJECTION, the environment
+ * variable SHALE_DEBUG_LOSE_DEVICE=<n> loses the device when the n-th
+ * submission of the process (1-based, counted over every queue: each
+ * VkSubmitInfo / VkSubmitInfo2 / VkBindSparseInfo, and a submit of zero
+ * batches with a fence counts as one) runs, after its semaphore waits.
  *
  * Threading: the list and counters are guarded by the device's sync_mutex;
- * the thread sleeps on sync_cond. Command buffers run only on this thread.
+ * the thread sleeps on sync_cond. Command buffers run only on this thread;
+ * `replay_error` is read and written only by it.
  */
 #ifndef SD_QUEUE_H
 #define SD_QUEUE_H
@@ -30,6 +44,7 @@ struct sd_queue {
    struct sd_submit *head, *tail;
    uint64_t submitted, completed;
    bool stop;
+   const char *replay_error;   /* why the current submission's replay failed */
 };
 
 SD_DEFINE_HANDLE_CASTS(sd_queue, base, VkQueue, VK_OBJECT_TYPE_QUEUE)
@@ -37,5 +52,19 @@ SD_DEFINE_HANDLE_CASTS(sd_queue, base, VkQueue, VK_OBJECT_TYPE_QUEUE)
 VkResult sd_queue_create(struct sd_device *device, struct sd_queue **out);
 /* Finishes all submitted work, then joins the thread and frees the queue. */
 void sd_queue_destroy(struct sd_queue *queue);
+
+/* Replay side (queue thread): a command could not be carried out (an internal
+ * allocation failed, ...). The remaining commands of the submission are
+ * skipped and the device is lost with `why` (a static string) as the reason. */
+void sd_queue_replay_failed(struct sd_queue *queue, const char *why);
+
+/* Whether replay should stop: a command failed or the device is lost. */
+bool sd_queue_replay_stopped(const struct sd_queue *queue);
+
+/* Waits (device sync_mutex held) until every submission of the queue has
+ * retired. After a device loss this still returns promptly, and any wait that
+ * reports VK_ERROR_DEVICE_LOST drains first, so the app may then free what
+ * the lost work referenced. */
+void sd_queue_drain_locked(struct sd_queue *queue);
 
 #endif

@@ -4,6 +4,7 @@
 #include "sd_alloc.h"
 #include "sd_cmd_queue.h"
 #include "sd_device.h"
+#include "sd_queue.h"
 #include "sd_exec.h"
 #include "sd_util.h"
 
@@ -18,6 +19,38 @@ static void
 sd_object_free(struct sd_device *device, const VkAllocationCallbacks *pAllocator, void *obj)
 {
    sd_free(sd_choose_alloc(pAllocator, &device->alloc), obj);
+}
+
+/* ---- host waits ---- */
+
+VkResult
+sd_sync_host_wait(struct sd_device *device, uint64_t timeout_ns, sd_sync_ready_fn ready,
+                  const void *data)
+{
+   uint64_t deadline = timeout_ns ? sd_deadline_ns(timeout_ns) : 0;
+   bool expired = false;
+   VkResult result;
+   pthread_mutex_lock(&device->sync_mutex);
+   for (;;) {
+      if (sd_device_is_lost(device)) {
+         if (device->queue)
+            sd_queue_drain_locked(device->queue);
+         result = VK_ERROR_DEVICE_LOST;
+         break;
+      }
+      if (ready(data)) {
+         result = VK_SUCCESS;
+         break;
+      }
+      if (expired || timeout_ns == 0) {
+         result = VK_TIMEOUT;
+         break;
+      }
+      /* After a timed-out wait the loop checks once more, then gives up. */
+      expired = !sd_device_sync_wait(device, deadline);
+   }
+   pthread_mutex_unlock(&device->sync_mutex);
+   return result;
 }
 
 /* ---- fences ---- */
@@ -76,31 +109,31 @@ sd_GetFenceStatus(VkDevice _device, VkFence _fence)
    return signaled ? VK_SUCCESS : VK_NOT_READY;
 }
 
+struct sd_fence_wait {
+   uint32_t count;
+   const VkFence *fences;
+   bool all;
+};
+
+static bool
+sd_fences_ready(const void *data)
+{
+   const struct sd_fence_wait *w = data;
+   for (uint32_t i = 0; i < w->count; i++) {
+      bool signaled = sd_fence_from_handle(w->fences[i])->signaled;
+      if (signaled != w->all)
+         return !w->all;   /* any: one is enough; all: one missing fails */
+   }
+   return w->all;
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL
 sd_WaitForFences(VkDevice _device, uint32_t fenceCount, const VkFence *pFences, VkBool32 waitAll,
                  uint64_t timeout)
 {
    SD_FROM_HANDLE(sd_device, device, _device);
-   uint64_t deadline = sd_deadline_ns(timeout);
-   VkResult result = VK_TIMEOUT;
-   pthread_mutex_lock(&device->sync_mutex);
-   for (;;) {
-      if (sd_device_is_lost(device)) {
-         result = VK_ERROR_DEVICE_LOST;
-         break;
-      }
-      uint32_t done = 0;
-      for (uint32_t i = 0; i < fenceCount; i++)
-         done += sd_fence_from_handle(pFences[i])->signaled;
-      if (waitAll ? done == fenceCount : done > 0) {
-         result = VK_SUCCESS;
-         break;
-      }
-      if (timeout == 0 || !sd_device_sync_wait(device, deadline))
-         break;
-   }
-   pthread_mutex_unlock(&device->sync_mutex);
-   return result;
+   struct sd_fence_wait w = { .count = fenceCount, .fences = pFences, .all = waitAll != VK_FALSE };
+   return sd_sync_host_wait(device, timeout, sd_fences_ready, &w);
 }
 
 /* ---- semaphores ---- */
@@ -167,33 +200,24 @@ sd_GetSemaphoreCounterValue(VkDevice _device, VkSemaphore _sem, uint64_t *pValue
    return VK_SUCCESS;
 }
 
+static bool
+sd_semaphores_ready(const void *data)
+{
+   const VkSemaphoreWaitInfo *info = data;
+   bool any = (info->flags & VK_SEMAPHORE_WAIT_ANY_BIT) != 0;
+   for (uint32_t i = 0; i < info->semaphoreCount; i++) {
+      bool reached = sd_semaphore_from_handle(info->pSemaphores[i])->value >= info->pValues[i];
+      if (reached == any)
+         return any;
+   }
+   return !any || info->semaphoreCount == 0;
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL
 sd_WaitSemaphores(VkDevice _device, const VkSemaphoreWaitInfo *pWaitInfo, uint64_t timeout)
 {
    SD_FROM_HANDLE(sd_device, device, _device);
-   bool any = (pWaitInfo->flags & VK_SEMAPHORE_WAIT_ANY_BIT) != 0;
-   uint64_t deadline = sd_deadline_ns(timeout);
-   VkResult result = VK_TIMEOUT;
-   pthread_mutex_lock(&device->sync_mutex);
-   for (;;) {
-      if (sd_device_is_lost(device)) {
-         result = VK_ERROR_DEVICE_LOST;
-         break;
-      }
-      uint32_t done = 0;
-      for (uint32_t i = 0; i < pWaitInfo->semaphoreCount; i++) {
-         struct sd_semaphore *sem = sd_semaphore_from_handle(pWaitInfo->pSemaphores[i]);
-         done += sem->value >= pWaitInfo->pValues[i];
-      }
-      if (any ? done > 0 || pWaitInfo->semaphoreCount == 0 : done == pWaitInfo->semaphoreCount) {
-         result = VK_SUCCESS;
-         break;
-      }
-      if (timeout == 0 || !sd_device_sync_wait(device, deadline))
-         break;
-   }
-   pthread_mutex_unlock(&device->sync_mutex);
-   return result;
+   return sd_sync_host_wait(device, timeout, sd_semaphores_ready, pWaitInfo);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL

@@ -307,7 +307,7 @@ static const char *const ep_known_gaps[] = {
    /* render passes and framebuffers */
    "vkCreateFramebuffer", "vkDestroyFramebuffer", "vkCreateRenderPass", "vkDestroyRenderPass",
    "vkGetRenderAreaGranularity", "vkCmdBeginRenderPass", "vkCmdNextSubpass", "vkCmdEndRenderPass",
-   "vkCmdClearAttachments", "vkCmdResolveImage",
+   "vkCmdClearAttachments",
    /* dynamic state */
    "vkCmdSetViewport", "vkCmdSetScissor", "vkCmdSetLineWidth", "vkCmdSetDepthBias",
    "vkCmdSetBlendConstants", "vkCmdSetDepthBounds", "vkCmdSetStencilCompareMask",
