@@ -16,6 +16,7 @@ const struct sd_device_extension_table sd_device_extensions_supported = {
    .EXT_host_query_reset = true,
    .KHR_copy_commands2 = true,
    .KHR_timeline_semaphore = true,
+   .KHR_synchronization2 = true,
 };
 
 static uint64_t
@@ -216,6 +217,10 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
          ((VkPhysicalDeviceTimelineSemaphoreFeatures *)s)->timelineSemaphore =
             ext->KHR_timeline_semaphore;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES:
+         ((VkPhysicalDeviceSynchronization2Features *)s)->synchronization2 =
+            ext->KHR_synchronization2;
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES:
          ((VkPhysicalDeviceHostQueryResetFeatures *)s)->hostQueryReset = ext->EXT_host_query_reset;

@@ -26,6 +26,7 @@ struct ctx {
    PFN_vkCmdSetEvent2KHR set_event2;
    PFN_vkCmdWaitEvents2KHR wait_events2;
    PFN_vkCmdResetEvent2KHR reset_event2;
+   PFN_vkCmdWriteTimestamp2KHR write_timestamp2;
 };
 
 static double
@@ -148,8 +149,10 @@ ctx_init(struct ctx *c, enum vkt_driver driver, bool validation)
       c->set_event2 = (PFN_vkCmdSetEvent2KHR)vkGetDeviceProcAddr(d, "vkCmdSetEvent2KHR");
       c->wait_events2 = (PFN_vkCmdWaitEvents2KHR)vkGetDeviceProcAddr(d, "vkCmdWaitEvents2KHR");
       c->reset_event2 = (PFN_vkCmdResetEvent2KHR)vkGetDeviceProcAddr(d, "vkCmdResetEvent2KHR");
+      c->write_timestamp2 = (PFN_vkCmdWriteTimestamp2KHR)
+         vkGetDeviceProcAddr(d, "vkCmdWriteTimestamp2KHR");
       c->sync2 = c->queue_submit2 && c->barrier2 && c->set_event2 && c->wait_events2 &&
-                 c->reset_event2;
+                 c->reset_event2 && c->write_timestamp2;
       CHECK(c->sync2, "synchronization2 entry points");
    }
    return true;
@@ -954,7 +957,34 @@ test_submit2(struct ctx *c)
    CHECK_EQ_INT(c->queue_submit2(c->t.queue, 0, NULL, f), VK_SUCCESS);
    CHECK_EQ_INT(vkWaitForFences(d, 1, &f, VK_TRUE, UINT64_MAX), VK_SUCCESS);
 
+   /* vkCmdWriteTimestamp2: two timestamps around a copy, in order, available. */
+   VkQueryPoolCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                 .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 2 };
+   VkQueryPool qp;
+   CHECK_EQ_INT(vkCreateQueryPool(d, &qci, NULL, &qp), VK_SUCCESS);
+   VkCommandBuffer cb3 = cb_begin(c);
+   vkCmdResetQueryPool(cb3, qp, 0, 2);
+   c->write_timestamp2(cb3, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, qp, 0);
+   vkCmdCopyBuffer(cb3, b.buffer, b.buffer, 1, &r2);
+   c->write_timestamp2(cb3, VK_PIPELINE_STAGE_2_COPY_BIT, qp, 1);
+   cb_end(cb3);
+   VkCommandBufferSubmitInfo ci3 = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+                                     .commandBuffer = cb3 };
+   VkSubmitInfo2 si3 = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .commandBufferInfoCount = 1,
+                         .pCommandBufferInfos = &ci3 };
+   CHECK_EQ_INT(c->queue_submit2(c->t.queue, 1, &si3, VK_NULL_HANDLE), VK_SUCCESS);
+   uint64_t ts[4] = { 0 };
+   CHECK_EQ_INT(vkGetQueryPoolResults(d, qp, 0, 2, sizeof(ts), ts, 2 * sizeof(uint64_t),
+                                      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT |
+                                         VK_QUERY_RESULT_WITH_AVAILABILITY_BIT),
+                VK_SUCCESS);
+   CHECK(ts[1] == 1 && ts[3] == 1, "timestamps available");
+   CHECK(ts[0] != 0 && ts[2] >= ts[0], "timestamp2 values in order: %llu %llu",
+         (unsigned long long)ts[0], (unsigned long long)ts[2]);
+
    CHECK_EQ_INT(vkQueueWaitIdle(c->t.queue), VK_SUCCESS);
+   vkDestroyQueryPool(d, qp, NULL);
+   vkFreeCommandBuffers(d, c->t.pool, 1, &cb3);
    VkCommandBuffer all[2] = { cb1, cb2 };
    vkFreeCommandBuffers(d, c->t.pool, 2, all);
    vkDestroyFence(d, f, NULL);
