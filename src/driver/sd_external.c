@@ -1,0 +1,1 @@
+/* sd_external: being written. */

@@ -1,0 +1,1 @@
+/* sh_native_buffer: being written. */
