@@ -3,7 +3,7 @@
 # packages only. Safe to run again. Needs root (or sudo).
 set -euo pipefail
 PKGS=(
-  meson ninja-build pkg-config gcc clang python3
+  meson ninja-build pkg-config gcc g++ clang python3
   libvulkan-dev libvulkan1 vulkan-tools vulkan-validationlayers   # headers + registry, loader, vulkaninfo, layer
   spirv-headers spirv-tools glslang-tools                          # SPIR-V (compiler issue, test shaders)
   llvm-15-dev                                                       # the JIT (same LLVM as Debian's Mesa)

@@ -1,0 +1,287 @@
+/*
+ * Shader ABI: the contract between JIT-compiled shader code (src/compiler)
+ * and the code that calls it (src/driver for compute, src/rasterizer for
+ * vertex and fragment work).
+ *
+ * Design note
+ * -----------
+ * Owns: nothing at run time; this header only fixes memory layouts and entry
+ * point signatures. Both sides compile against it; the compiler reads the
+ * structs below with offsetof(), so a field change here is an ABI change
+ * (bump SHALE_SHADER_ABI_VERSION).
+ *
+ * SPMD: one call of a vertex or fragment entry point runs W invocations,
+ * W = the shader's simd_width (4, 8 or 16, chosen when compiling). Values
+ * the compiler proves uniform stay scalar; everything else is a W-lane vector.
+ * A compute entry point runs one whole workgroup: the compiled code loops
+ * over the workgroup's ceil(invocations / W) subgroups of W lanes itself, so
+ * that barriers stay inside the compiled code (see "Barriers" below).
+ * Lanes past the last invocation of a workgroup start inactive.
+ *
+ * Descriptors: a descriptor set is an array of fixed-size records of
+ * SHALE_DESCRIPTOR_SIZE bytes (union shale_descriptor). Binding b, array
+ * element i of a set is record first_record(b) + i, where first_record()
+ * comes from the set layout handed to the compiler (src/compiler/sc_compiler.h,
+ * struct sc_set_layout); the compiled code indexes the set's record array
+ * directly. Records are written by the driver at vkUpdateDescriptorSets time,
+ * already resolved: buffer records hold base = memory + offset and the
+ * effective range (VK_WHOLE_SIZE resolved). Dynamic buffers are resolved at
+ * bind time: the driver hands the shader a copy of the set whose dynamic
+ * records have the dynamic offset added. Inline uniform blocks occupy
+ * ceil(size / SHALE_DESCRIPTOR_SIZE) consecutive records holding the bytes.
+ * Buffer offsets computed by compiled code are 32-bit: ranges must stay
+ * below 4 GiB (the driver's maxStorageBufferRange).
+ *
+ * Invariants:
+ *  - Every pointer in a context is valid for the whole call; sets[s] is only
+ *    read for sets the shader statically uses (sc_shader's binding list).
+ *  - push_constants points at SHALE_MAX_PUSH_CONSTANTS_SIZE readable bytes.
+ *  - shared_memory and scratch of struct shale_cs_workgroup are
+ *    SHALE_MEMORY_ALIGN-aligned, hold at least the sizes the compiler reported
+ *    (sc_shader.shared_size / scratch_size), belong to one workgroup call at a
+ *    time, and have undefined contents on entry.
+ *  - Compiled code keeps at most 16 KiB of private variables on the caller's
+ *    stack (larger ones live in scratch memory), plus its spill slots.
+ *  - Out-of-range buffer accesses: with robustBufferAccess compiled in, loads
+ *    return zero and stores / atomics are dropped; private and Workgroup
+ *    accesses are always kept inside their variable.
+ *
+ * Threading: compiled entry points are reentrant; different workgroups (or
+ * vertex batches, fragment quads) may run on different threads at once with
+ * the same const context. Nothing in compiled code blocks or allocates.
+ *
+ * Barriers (compute): OpControlBarrier must run in workgroup-uniform control
+ * flow, so every subgroup reaches the same barrier. A workgroup with more
+ * than one subgroup and a barrier gets a resumable body: the compiled
+ * workgroup function is a small scheduler that runs subgroup 0 until its
+ * next barrier, then subgroup 1, ..., then resumes subgroup 0 after the
+ * barrier, and so on until every subgroup has finished. A subgroup
+ * "suspends" by returning from its body with the barrier's resume index
+ * after spilling what lives across it (values that cross blocks, lane masks,
+ * private variables) into its frame in the workgroup's scratch memory;
+ * resuming jumps to the matching point and reloads them. This is plain code
+ * (no ucontext, no stack switching, no threads), so it runs the same on
+ * glibc, bionic, x86-64 and aarch64. Scratch memory (subgroup states, frames,
+ * private arrays too large for the stack) is laid out by the compiled code;
+ * the caller only provides sc_shader.scratch_size bytes of it.
+ */
+#ifndef SHALE_SHADER_ABI_H
+#define SHALE_SHADER_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SHALE_SHADER_ABI_VERSION 1
+
+/* Widest SPMD call: 16 lanes (AVX-512). */
+#define SHALE_MAX_SIMD_WIDTH 16
+#define SHALE_MAX_DESCRIPTOR_SETS 8
+#define SHALE_MAX_PUSH_CONSTANTS_SIZE 256
+#define SHALE_DESCRIPTOR_SIZE 64
+/* Alignment of shared memory, scratch and vertex/fragment I/O arrays. */
+#define SHALE_MEMORY_ALIGN 64
+
+/* ------------------------------------------------------------------------ */
+/* Descriptor records                                                        */
+/* ------------------------------------------------------------------------ */
+
+/* Uniform and storage buffers (also the dynamic kinds, offset applied). */
+struct shale_buffer_descriptor {
+   uint8_t *base;    /* first byte of the bound range */
+   uint64_t range;   /* bytes readable from base; < 4 GiB */
+};
+
+/* Uniform and storage texel buffers. */
+struct shale_texel_buffer_descriptor {
+   uint8_t *base;
+   uint64_t range;          /* bytes */
+   uint32_t format;         /* VkFormat of the view */
+   uint32_t element_size;   /* bytes per texel */
+   uint32_t element_count;  /* range / element_size, as the shader sees it */
+};
+
+/* Image view as the sampling and image load/store routines see it. Owned by
+ * the driver's image view object; records point at it. */
+struct shale_image_view_desc {
+   uint8_t *base;              /* texel (0,0,0) of the view's base level/layer */
+   uint32_t format;            /* VkFormat */
+   uint32_t view_type;         /* VkImageViewType */
+   uint32_t width, height, depth;   /* of the base level */
+   uint32_t level_count, layer_count, samples;
+   uint32_t texel_size;        /* bytes per texel (block for compressed) */
+   uint32_t reserved;
+   uint64_t row_pitch[16];     /* per level, bytes */
+   uint64_t slice_pitch[16];   /* per level: z slice or array layer, bytes */
+   uint64_t level_offset[16];  /* per level, from base */
+};
+
+/* Sampler state as the sampling routines see it. Owned by the driver. */
+struct shale_sampler_desc {
+   uint32_t mag_filter, min_filter, mipmap_mode;    /* VkFilter / VkSamplerMipmapMode */
+   uint32_t address_mode[3];                        /* VkSamplerAddressMode */
+   float mip_lod_bias, min_lod, max_lod, max_anisotropy;
+   uint32_t compare_enable, compare_op;             /* VkCompareOp */
+   uint32_t border_color;                           /* VkBorderColor */
+   uint32_t unnormalized_coordinates;
+   uint32_t custom_border[4];
+};
+
+/* Sampled image, storage image, combined image sampler, input attachment,
+ * sampler. The storage image fields (base .. texel_size) are a copy of the
+ * view's base level so image load/store need no second pointer. sample_fn
+ * is a routine the compiler generated for (format, sampler state); NULL
+ * until a shader needs it. */
+struct shale_image_descriptor {
+   const struct shale_image_view_desc *view;
+   const struct shale_sampler_desc *sampler;
+   void *sample_fn;
+   uint8_t *base;
+   uint32_t row_pitch, slice_pitch;
+   uint32_t width, height, depth_or_layers;
+   uint32_t format;
+   uint32_t texel_size;
+   uint32_t reserved;
+};
+
+union shale_descriptor {
+   struct shale_buffer_descriptor buffer;
+   struct shale_texel_buffer_descriptor texel_buffer;
+   struct shale_image_descriptor image;
+   uint8_t bytes[SHALE_DESCRIPTOR_SIZE];   /* inline uniform block data */
+};
+
+#ifdef __cplusplus
+static_assert(sizeof(union shale_descriptor) == SHALE_DESCRIPTOR_SIZE,
+              "descriptor records are fixed-size");
+#else
+_Static_assert(sizeof(union shale_descriptor) == SHALE_DESCRIPTOR_SIZE,
+               "descriptor records are fixed-size");
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Compute                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Per dispatch, shared by every workgroup (and every thread) of it. */
+struct shale_cs_context {
+   const union shale_descriptor *sets[SHALE_MAX_DESCRIPTOR_SETS];
+   const void *push_constants;
+   uint32_t num_workgroups[3];   /* NumWorkgroups: the dispatch's groupCount */
+   uint32_t base_workgroup[3];   /* vkCmdDispatchBase's base; WorkgroupId starts here */
+   /* The workgroup size is compiled in (sc_shader.local_size): the compiled
+    * code needs it to lay out subgroups. Copied here for tools and asserts. */
+   uint32_t local_size[3];
+   uint32_t reserved;
+};
+
+/* Per workgroup call. */
+struct shale_cs_workgroup {
+   uint32_t workgroup_id[3];     /* WorkgroupId: base_workgroup included */
+   uint32_t reserved;
+   void *shared_memory;          /* Workgroup storage: sc_shader.shared_size bytes */
+   void *scratch;                /* subgroup frames: sc_shader.scratch_size bytes */
+};
+
+/* Runs every invocation of one workgroup, barriers included. */
+typedef void (*shale_cs_fn)(const struct shale_cs_context *ctx,
+                            const struct shale_cs_workgroup *wg);
+
+/* ------------------------------------------------------------------------ */
+/* Vertex (declared for the rasterizer; not generated yet)                   */
+/* ------------------------------------------------------------------------ */
+
+/* Varying slots, four 32-bit components each, in both vertex outputs and
+ * fragment inputs. Built-ins first, user Locations from SHALE_SLOT_USER. */
+enum shale_varying_slot {
+   SHALE_SLOT_POSITION = 0,       /* Position xyzw */
+   SHALE_SLOT_POINT_SIZE = 1,     /* x: PointSize */
+   SHALE_SLOT_CLIP_CULL0 = 2,     /* ClipDistance[0..3], then CullDistance */
+   SHALE_SLOT_CLIP_CULL1 = 3,     /* ... up to 8 clip + cull distances in all */
+   SHALE_SLOT_LAYER_VIEWPORT = 4, /* x: Layer, y: ViewportIndex (integers) */
+   SHALE_SLOT_USER = 5,           /* Location l is slot SHALE_SLOT_USER + l */
+   SHALE_SLOT_COUNT = SHALE_SLOT_USER + 32,
+};
+
+struct shale_vs_context {
+   const union shale_descriptor *sets[SHALE_MAX_DESCRIPTOR_SETS];
+   const void *push_constants;
+   int32_t base_vertex;          /* BaseVertex (vertexOffset or firstVertex) */
+   uint32_t base_instance;       /* BaseInstance */
+   uint32_t draw_index;          /* DrawIndex */
+   uint32_t view_index;          /* ViewIndex */
+};
+
+/* One batch of up to W vertices. Arrays are structure-of-arrays with the lane
+ * as the fastest index: component c of attribute location l for lane i is
+ * inputs[(l * 4 + c) * W + i]; the vertex fetcher has already converted each
+ * attribute to the 32-bit type the shader reads (float, int or uint bits).
+ * 64-bit attributes use two consecutive locations. Outputs use the same
+ * layout over varying slots: outputs[(slot * 4 + c) * W + i]. */
+struct shale_vs_batch {
+   uint32_t count;               /* lanes 0 .. count-1 hold vertices */
+   uint32_t instance_index;      /* InstanceIndex (base_instance included) */
+   uint32_t vertex_index[SHALE_MAX_SIMD_WIDTH];   /* VertexIndex per lane */
+   const uint32_t *inputs;
+   uint32_t *outputs;
+};
+
+typedef void (*shale_vs_fn)(const struct shale_vs_context *ctx,
+                            struct shale_vs_batch *batch);
+
+/* ------------------------------------------------------------------------ */
+/* Fragment (declared for the rasterizer; not generated yet)                 */
+/* ------------------------------------------------------------------------ */
+
+/* A linear function of window coordinates: v(x, y) = a * x + b * y + c. */
+struct shale_fs_plane {
+   float a, b, c;
+};
+
+struct shale_fs_context {
+   const union shale_descriptor *sets[SHALE_MAX_DESCRIPTOR_SETS];
+   const void *push_constants;
+   uint32_t view_index;
+   uint32_t sample_count;            /* rasterizationSamples */
+   float sample_positions[32][2];    /* in [0,1) within the pixel */
+};
+
+/* W/4 quads of 2x2 pixels. Lane i belongs to quad i / 4 and covers pixel
+ * (x[q] + (i & 1), y[q] + ((i >> 1) & 1)). Derivatives come from lane
+ * neighbours: fine dFdx(v)[i] = v[i | 1] - v[i & ~1], fine dFdy(v)[i] =
+ * v[i | 2] - v[i & ~2]; coarse ones use the quad's lanes 0, 1 and 2 for all
+ * four lanes. A lane whose coverage is 0 is a helper lane: it runs so that
+ * derivatives exist, but its stores, atomics and outputs are discarded.
+ *
+ * Inputs: planes[0] is window z, planes[1] is 1/w; for input component
+ * (location l, component c) planes[2 + l * 4 + c] is attr/w (perspective) or
+ * the attribute itself (flat: a = b = 0, c = provoking value; noperspective:
+ * the attribute, not divided by w). Compiled code evaluates them at the pixel
+ * centre, the centroid or the sample position the shader asks for.
+ * Outputs: colour location l component c for lane i at
+ * color[(l * 4 + c) * W + i]; frag_depth[i]; sample_mask[i]. On return,
+ * kill_mask has a bit set for each lane that executed OpKill / was demoted. */
+struct shale_fs_quads {
+   uint32_t quad_count;              /* 1 .. W/4 */
+   uint32_t front_facing;            /* FrontFacing, whole call */
+   uint32_t primitive_id;            /* PrimitiveId */
+   uint32_t layer;                   /* Layer */
+   int32_t x[SHALE_MAX_SIMD_WIDTH / 4], y[SHALE_MAX_SIMD_WIDTH / 4];
+   uint32_t coverage[SHALE_MAX_SIMD_WIDTH];      /* sample mask per lane */
+   const struct shale_fs_plane *planes;
+   float *color;
+   float *frag_depth;
+   uint32_t *sample_mask;
+   uint32_t kill_mask;
+};
+
+typedef void (*shale_fs_fn)(const struct shale_fs_context *ctx,
+                            struct shale_fs_quads *quads);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

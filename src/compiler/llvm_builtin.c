@@ -1,0 +1,126 @@
+/* Compute built-ins (invocation, workgroup and subgroup ids) with their
+ * linear forms, computed once per body in the entry block. */
+#include "llvm_private.h"
+
+#include <stddef.h>
+
+#include <spirv/unified1/spirv.h>
+
+/* ------------------------------------------------------------------------ */
+/* Built-ins                                                                 */
+/* ------------------------------------------------------------------------ */
+
+static LLVMValueRef
+entry_field_u32(struct sc_xlate *x, LLVMValueRef base, size_t offset)
+{
+   return sc_ctx_field(x, base, (uint32_t)offset, x->t_i32);
+}
+
+/* Local invocation index per lane: sg * W + lane. */
+static LLVMValueRef
+local_index(struct sc_xlate *x)
+{
+   LLVMValueRef first = LLVMBuildMul(x->eb, x->arg_sg, sc_const_i32(x, x->W), "");
+   return LLVMBuildAdd(x->eb, sc_splat_with(x, x->eb, first), x->lane_ids, "");
+}
+
+bool
+sc_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
+{
+   LLVMBuilderRef b = x->eb;
+   struct sc_val v = { 0 };
+   const uint32_t *ls = x->local_size;
+   switch (builtin) {
+   case SpvBuiltInLocalInvocationIndex:
+      v = sc_new_val(x, 1, false);
+      if (!v.c)
+         return false;
+      v.c[0] = local_index(x);
+      sc_set_lin(x, &v, 0, LLVMBuildMul(b, x->arg_sg, sc_const_i32(x, x->W), ""), 1);
+      break;
+   case SpvBuiltInLocalInvocationId:
+   case SpvBuiltInGlobalInvocationId: {
+      v = sc_new_val(x, 3, false);
+      if (!v.c)
+         return false;
+      LLVMValueRef idx = local_index(x);
+      LLVMValueRef lx = sc_splat_with(x, b, sc_const_i32(x, ls[0]));
+      LLVMValueRef lxy = sc_splat_with(x, b, sc_const_i32(x, ls[0] * ls[1]));
+      LLVMValueRef ly = sc_splat_with(x, b, sc_const_i32(x, ls[1]));
+      v.c[0] = ls[1] * ls[2] == 1 ? idx : LLVMBuildURem(b, idx, lx, "");
+      v.c[1] = ls[1] == 1 ? LLVMConstNull(LLVMTypeOf(idx))
+                          : LLVMBuildURem(b, LLVMBuildUDiv(b, idx, lx, ""), ly, "");
+      v.c[2] = ls[2] == 1 ? LLVMConstNull(LLVMTypeOf(idx)) : LLVMBuildUDiv(b, idx, lxy, "");
+      /* Linear forms: a subgroup covers W consecutive invocations, so a
+       * component whose lower dimensions hold a multiple of W invocations is
+       * the same for the whole subgroup, and the x component steps by one
+       * when the width is a multiple of W. */
+      LLVMValueRef first = LLVMBuildMul(b, x->arg_sg, sc_const_i32(x, x->W), "");
+      uint32_t lower = 1;
+      for (int k = 0; k < 3; k++) {
+         LLVMValueRef base = NULL;
+         int64_t stride = 0;
+         if (ls[k] == 1) {
+            base = sc_const_i32(x, 0);
+         } else if (lower % x->W == 0) {
+            base = LLVMBuildURem(b, LLVMBuildUDiv(b, first, sc_const_i32(x, lower), ""),
+                                 sc_const_i32(x, ls[k]), "");
+         } else if (lower == 1 && ls[k] % x->W == 0) {
+            base = LLVMBuildURem(b, first, sc_const_i32(x, ls[k]), "");
+            stride = 1;
+         }
+         lower *= ls[k];
+         LLVMValueRef group = NULL;
+         if (builtin == SpvBuiltInGlobalInvocationId) {
+            LLVMValueRef id = entry_field_u32(x, x->arg_wg,
+                                              offsetof(struct shale_cs_workgroup, workgroup_id) + 4 * k);
+            group = LLVMBuildMul(b, id, sc_const_i32(x, ls[k]), "");
+            v.c[k] = LLVMBuildAdd(b, sc_splat_with(x, b, group), v.c[k], "");
+            if (base)
+               base = LLVMBuildAdd(b, group, base, "");
+         }
+         if (base)
+            sc_set_lin(x, &v, k, base, stride);
+      }
+      break;
+   }
+   case SpvBuiltInWorkgroupId:
+   case SpvBuiltInNumWorkgroups:
+   case SpvBuiltInWorkgroupSize:
+      v = sc_new_val(x, 3, true);
+      if (!v.c)
+         return false;
+      for (int k = 0; k < 3; k++) {
+         if (builtin == SpvBuiltInWorkgroupId)
+            v.c[k] = entry_field_u32(x, x->arg_wg,
+                                     offsetof(struct shale_cs_workgroup, workgroup_id) + 4 * k);
+         else if (builtin == SpvBuiltInNumWorkgroups)
+            v.c[k] = entry_field_u32(x, x->arg_ctx,
+                                     offsetof(struct shale_cs_context, num_workgroups) + 4 * k);
+         else
+            v.c[k] = sc_const_i32(x, ls[k]);
+      }
+      break;
+   case SpvBuiltInSubgroupSize:
+   case SpvBuiltInSubgroupId:
+   case SpvBuiltInNumSubgroups:
+      v = sc_new_val(x, 1, true);
+      if (!v.c)
+         return false;
+      v.c[0] = builtin == SpvBuiltInSubgroupSize ? sc_const_i32(x, x->W)
+               : builtin == SpvBuiltInSubgroupId ? x->arg_sg
+                                                 : sc_const_i32(x, x->subgroups);
+      break;
+   case SpvBuiltInSubgroupLocalInvocationId:
+      v = sc_new_val(x, 1, false);
+      if (!v.c)
+         return false;
+      v.c[0] = x->lane_ids;
+      sc_set_lin(x, &v, 0, sc_const_i32(x, 0), 1);
+      break;
+   default:
+      return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported built-in %u", builtin);
+   }
+   *out = v;
+   return true;
+}

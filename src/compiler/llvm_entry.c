@@ -1,0 +1,374 @@
+/* The compute entry point around the translated body: subgroup loop,
+ * resumable bodies and frames for barriers (see shader_abi.h "Barriers"). */
+#include "llvm_private.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Target.h>
+#include <spirv/unified1/spirv.h>
+
+/* ------------------------------------------------------------------------ */
+/* Barriers                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* Suspends the subgroup: the slots are saved to its frame and the body
+ * returns the resume index; the next call with that index reloads them and
+ * continues after the barrier. The save / reload code is written by
+ * finish_barriers, when every slot is known. */
+bool
+sc_emit_barrier(struct sc_xlate *x)
+{
+   if (!x->barrier_mode) {
+      LLVMBuildFence(x->b, LLVMAtomicOrderingSequentiallyConsistent, false, "");
+      return true;
+   }
+   if (x->nresumes == x->cap_resumes) {
+      uint32_t cap = x->cap_resumes ? x->cap_resumes * 2 : 8;
+      void *p = realloc(x->resumes, cap * sizeof(*x->resumes));
+      if (!p)
+         return sc_fail(x, SC_ERROR_OUT_OF_MEMORY, "out of memory");
+      x->resumes = p;
+      x->cap_resumes = cap;
+   }
+   LLVMTypeRef mt = sc_vec_type(x, x->t_i1);
+   if (!x->cur_mask)
+      x->cur_mask = sc_persistent_alloca(x, mt, 1);
+   struct sc_resume *r = &x->resumes[x->nresumes++];
+   r->save = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "suspend");
+   r->resume = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "resume");
+   r->cont = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "resumed");
+   LLVMBuildStore(x->b, x->mask, x->cur_mask);
+   LLVMBuildBr(x->b, r->save);
+   LLVMPositionBuilderAtEnd(x->b, r->cont);
+   x->mask = LLVMBuildLoad2(x->b, mt, x->cur_mask, "mask");
+   x->seg = x->nseg++;
+   return true;
+}
+
+static LLVMValueRef
+frame_slot(struct sc_xlate *x, LLVMBuilderRef b, uint32_t offset)
+{
+   LLVMValueRef off = LLVMConstInt(x->t_i64, offset, false);
+   return LLVMBuildGEP2(b, x->t_i8, x->arg_frame, &off, 1, "");
+}
+
+/* Lays out the persistent slots after the per-lane variables and writes
+ * each barrier's save and reload code. */
+static void
+finish_barriers(struct sc_xlate *x)
+{
+   LLVMTargetDataRef td = LLVMGetModuleDataLayout(x->mod);
+   uint32_t *offs = sc_alloc(x, (x->npersist + 1) * sizeof(uint32_t));
+   if (!offs)
+      return;
+   uint32_t off = (x->lane_frame_size + 15) & ~15u;
+   for (uint32_t i = 0; i < x->npersist; i++) {
+      LLVMTypeRef t = LLVMGetAllocatedType(x->persist[i]);
+      uint32_t size = (uint32_t)LLVMABISizeOfType(td, t);
+      uint32_t align = LLVMABIAlignmentOfType(td, t);
+      off = (off + align - 1) / align * align;
+      offs[i] = off;
+      off += size;
+   }
+   x->frame_size = (off + 63) & ~63u;
+   LLVMBuilderRef b = LLVMCreateBuilderInContext(x->ctx);
+   for (uint32_t k = 0; k < x->nresumes; k++) {
+      LLVMPositionBuilderAtEnd(b, x->resumes[k].save);
+      for (uint32_t i = 0; i < x->npersist; i++) {
+         LLVMTypeRef t = LLVMGetAllocatedType(x->persist[i]);
+         LLVMValueRef v = LLVMBuildLoad2(b, t, x->persist[i], "");
+         LLVMValueRef st = LLVMBuildStore(b, v, frame_slot(x, b, offs[i]));
+         LLVMSetAlignment(st, 1);
+      }
+      LLVMBuildRet(b, sc_const_i32(x, k + 1));
+      LLVMPositionBuilderAtEnd(b, x->resumes[k].resume);
+      for (uint32_t i = 0; i < x->npersist; i++) {
+         LLVMTypeRef t = LLVMGetAllocatedType(x->persist[i]);
+         LLVMValueRef v = LLVMBuildLoad2(b, t, frame_slot(x, b, offs[i]), "");
+         LLVMSetAlignment(v, 1);
+         LLVMBuildStore(b, v, x->persist[i]);
+      }
+      LLVMBuildBr(b, x->resumes[k].cont);
+   }
+   LLVMDisposeBuilder(b);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Entry points                                                              */
+/* ------------------------------------------------------------------------ */
+
+static void
+init_types(struct sc_xlate *x)
+{
+   x->t_void = LLVMVoidTypeInContext(x->ctx);
+   x->t_i1 = LLVMInt1TypeInContext(x->ctx);
+   x->t_i8 = LLVMInt8TypeInContext(x->ctx);
+   x->t_i16 = LLVMInt16TypeInContext(x->ctx);
+   x->t_i32 = LLVMInt32TypeInContext(x->ctx);
+   x->t_i64 = LLVMInt64TypeInContext(x->ctx);
+   x->t_f16 = LLVMHalfTypeInContext(x->ctx);
+   x->t_f32 = LLVMFloatTypeInContext(x->ctx);
+   x->t_f64 = LLVMDoubleTypeInContext(x->ctx);
+   x->t_ptr = LLVMPointerTypeInContext(x->ctx, 0);
+}
+
+static void
+add_fn_attr(struct sc_xlate *x, LLVMValueRef fn, const char *key, const char *value)
+{
+   LLVMAttributeRef a = LLVMCreateStringAttribute(x->ctx, key, strlen(key), value, strlen(value));
+   LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, a);
+}
+
+static void
+add_enum_attr(struct sc_xlate *x, LLVMValueRef fn, unsigned index, const char *name)
+{
+   unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+   LLVMAddAttributeAtIndex(fn, index, LLVMCreateEnumAttribute(x->ctx, kind, 0));
+}
+
+static void
+set_vector_width_attrs(struct sc_xlate *x, LLVMValueRef fn)
+{
+   char width[16];
+   snprintf(width, sizeof(width), "%u", x->W * 32);
+   add_fn_attr(x, fn, "prefer-vector-width", width);
+   add_fn_attr(x, fn, "min-legal-vector-width", width);
+   add_enum_attr(x, fn, LLVMAttributeFunctionIndex, "nounwind");
+}
+
+/* The body: one subgroup of W lanes, from the first block to the end.
+ * Without barriers: void body(ctx, wg, sg). With them it is resumable:
+ * i32 body(ctx, wg, sg, frame, resume) returns the barrier to resume at
+ * (1..n) or SC_BODY_DONE, and starts at the top when resume is 0. */
+#define SC_BODY_DONE UINT32_MAX
+
+static bool
+build_body(struct sc_xlate *x)
+{
+   LLVMTypeRef params[5] = { x->t_ptr, x->t_ptr, x->t_i32, x->t_ptr, x->t_i32 };
+   LLVMTypeRef fty = x->barrier_mode ? LLVMFunctionType(x->t_i32, params, 5, false)
+                                     : LLVMFunctionType(x->t_void, params, 4, false);
+   x->fn = LLVMAddFunction(x->mod, "sc_subgroup", fty);
+   LLVMSetLinkage(x->fn, LLVMInternalLinkage);
+   set_vector_width_attrs(x, x->fn);
+   add_enum_attr(x, x->fn, 1, "noalias");
+   add_enum_attr(x, x->fn, 2, "noalias");
+   x->arg_ctx = LLVMGetParam(x->fn, 0);
+   x->arg_wg = LLVMGetParam(x->fn, 1);
+   x->arg_sg = LLVMGetParam(x->fn, 2);
+   x->arg_frame = LLVMGetParam(x->fn, 3);
+   add_enum_attr(x, x->fn, 4, "noalias");
+   if (x->barrier_mode)
+      x->arg_resume = LLVMGetParam(x->fn, 4);
+   x->entry = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "entry");
+   x->init = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "init");
+   LLVMPositionBuilderAtEnd(x->eb, x->entry);
+   LLVMPositionBuilderAtEnd(x->ib, x->init);
+
+   LLVMValueRef lanes[SHALE_MAX_SIMD_WIDTH];
+   for (uint32_t i = 0; i < x->W; i++)
+      lanes[i] = sc_const_i32(x, i);
+   x->lane_ids = LLVMConstVector(lanes, x->W);
+
+   uint32_t nb = x->f->nblocks;
+   x->inmask = sc_alloc(x, nb * sizeof(LLVMValueRef));
+   x->bb_head = sc_alloc(x, nb * sizeof(LLVMBasicBlockRef));
+   if (!x->inmask || !x->bb_head)
+      return false;
+   LLVMTypeRef mt = sc_vec_type(x, x->t_i1);
+   for (uint32_t p = 0; p < x->cfg->norder; p++) {
+      uint32_t b = x->cfg->order[p];
+      x->inmask[b] = sc_persistent_alloca(x, mt, 1);
+      LLVMBuildStore(x->ib, LLVMConstNull(mt), x->inmask[b]);
+      x->bb_head[b] = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "block");
+   }
+   LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "exit");
+
+   /* Lanes past the workgroup's last invocation start inactive. */
+   uint32_t total = x->local_size[0] * x->local_size[1] * x->local_size[2];
+   LLVMValueRef init;
+   if (total % x->W == 0) {
+      init = LLVMConstAllOnes(mt);
+   } else {
+      LLVMValueRef first = LLVMBuildMul(x->ib, x->arg_sg, sc_const_i32(x, x->W), "");
+      LLVMValueRef idx = LLVMBuildAdd(x->ib, sc_splat_with(x, x->ib, first), x->lane_ids, "");
+      init = LLVMBuildICmp(x->ib, LLVMIntULT, idx, sc_splat(x, sc_const_i32(x, total)), "");
+   }
+   LLVMBuildStore(x->ib, init, x->inmask[x->cfg->order[0]]);
+
+   x->block = SC_NONE;
+   x->seg = x->nseg++;
+   if (!sc_memory_init(x))
+      return false;
+
+   for (uint32_t p = 0; p < x->cfg->norder; p++) {
+      LLVMBasicBlockRef next = p + 1 < x->cfg->norder ? x->bb_head[x->cfg->order[p + 1]] : exit;
+      if (!sc_emit_block(x, p, next))
+         return false;
+   }
+   LLVMPositionBuilderAtEnd(x->b, exit);
+   if (x->barrier_mode)
+      LLVMBuildRet(x->b, sc_const_i32(x, SC_BODY_DONE));
+   else
+      LLVMBuildRetVoid(x->b);
+   LLVMBuildBr(x->ib, x->bb_head[x->cfg->order[0]]);
+
+   if (!x->barrier_mode) {
+      LLVMBuildBr(x->eb, x->init);
+      return true;
+   }
+   finish_barriers(x);
+   LLVMValueRef sw = LLVMBuildSwitch(x->eb, x->arg_resume, exit, x->nresumes + 1);
+   LLVMAddCase(sw, sc_const_i32(x, 0), x->init);
+   for (uint32_t k = 0; k < x->nresumes; k++)
+      LLVMAddCase(sw, sc_const_i32(x, k + 1), x->resumes[k].resume);
+   return x->err == SC_SUCCESS;
+}
+
+/* void name(const struct shale_cs_context *, const struct shale_cs_workgroup *):
+ * runs the body for each subgroup of the workgroup. With barriers, it runs
+ * every unfinished subgroup up to its next barrier, round after round, with
+ * the subgroups' states and frames in the workgroup's scratch memory. */
+static bool
+build_compute_entry(struct sc_xlate *x, const char *name)
+{
+   LLVMTypeRef params[2] = { x->t_ptr, x->t_ptr };
+   LLVMTypeRef fty = LLVMFunctionType(x->t_void, params, 2, false);
+   LLVMValueRef fn = LLVMAddFunction(x->mod, name, fty);
+   set_vector_width_attrs(x, fn);
+   LLVMValueRef ctx = LLVMGetParam(fn, 0), wg = LLVMGetParam(fn, 1);
+   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(x->ctx, fn, "entry");
+   LLVMBasicBlockRef round = LLVMAppendBasicBlockInContext(x->ctx, fn, "round");
+   LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(x->ctx, fn, "loop");
+   LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(x->ctx, fn, "run");
+   LLVMBasicBlockRef next_bb = LLVMAppendBasicBlockInContext(x->ctx, fn, "next");
+   LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(x->ctx, fn, "round_end");
+   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(x->ctx, fn, "done");
+   LLVMBuilderRef b = x->b;
+   LLVMTypeRef body_ty = LLVMGlobalGetValueType(x->fn);
+   LLVMValueRef done_state = sc_const_i32(x, SC_BODY_DONE);
+
+   LLVMPositionBuilderAtEnd(b, entry);
+   LLVMValueRef states = NULL, frames = NULL, pending = NULL;
+   LLVMValueRef sp = LLVMConstInt(x->t_i64, offsetof(struct shale_cs_workgroup, scratch), 0);
+   LLVMValueRef scratch = LLVMBuildLoad2(b, x->t_ptr, LLVMBuildGEP2(b, x->t_i8, wg, &sp, 1, ""), "");
+   if (x->barrier_mode) {
+      pending = LLVMBuildAlloca(b, x->t_i1, "pending");
+      states = scratch;
+      LLVMValueRef fo = LLVMConstInt(x->t_i64, ((uint64_t)x->subgroups * 4 + 63) & ~63ull, 0);
+      frames = LLVMBuildGEP2(b, x->t_i8, states, &fo, 1, "");
+      LLVMValueRef args[4] = { states, LLVMConstInt(x->t_i8, 0, 0),
+                               LLVMConstInt(x->t_i64, (uint64_t)x->subgroups * 4, 0),
+                               LLVMConstInt(x->t_i1, 0, 0) };
+      LLVMTypeRef ov[2] = { x->t_ptr, x->t_i64 };
+      sc_intrinsic(x, "llvm.memset", ov, 2, args, 4);
+   }
+   LLVMBuildBr(b, round);
+
+   LLVMPositionBuilderAtEnd(b, round);
+   if (pending)
+      LLVMBuildStore(b, LLVMConstInt(x->t_i1, 0, 0), pending);
+   LLVMBuildBr(b, loop);
+
+   LLVMPositionBuilderAtEnd(b, loop);
+   LLVMValueRef sg = LLVMBuildPhi(b, x->t_i32, "sg");
+   LLVMValueRef st = NULL, st_ptr = NULL;
+   if (x->barrier_mode) {
+      LLVMValueRef idx = LLVMBuildZExt(b, sg, x->t_i64, "");
+      st_ptr = LLVMBuildGEP2(b, x->t_i32, states, &idx, 1, "");
+      st = LLVMBuildLoad2(b, x->t_i32, st_ptr, "");
+      LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, st, done_state, ""), run, next_bb);
+   } else {
+      LLVMBuildBr(b, run);
+   }
+
+   LLVMPositionBuilderAtEnd(b, run);
+   if (x->barrier_mode) {
+      LLVMValueRef idx = LLVMBuildZExt(b, sg, x->t_i64, "");
+      LLVMValueRef fo = LLVMBuildMul(b, idx, LLVMConstInt(x->t_i64, x->frame_size, 0), "");
+      LLVMValueRef frame = LLVMBuildGEP2(b, x->t_i8, frames, &fo, 1, "");
+      LLVMValueRef args[5] = { ctx, wg, sg, frame, st };
+      LLVMValueRef nst = LLVMBuildCall2(b, body_ty, x->fn, args, 5, "");
+      LLVMBuildStore(b, nst, st_ptr);
+      LLVMValueRef again = LLVMBuildICmp(b, LLVMIntNE, nst, done_state, "");
+      LLVMValueRef p = LLVMBuildLoad2(b, x->t_i1, pending, "");
+      LLVMBuildStore(b, LLVMBuildOr(b, p, again, ""), pending);
+   } else {
+      /* Subgroups run one after the other: they share one frame. */
+      LLVMValueRef args[4] = { ctx, wg, sg, scratch };
+      LLVMBuildCall2(b, body_ty, x->fn, args, 4, "");
+   }
+   LLVMBuildBr(b, next_bb);
+
+   LLVMPositionBuilderAtEnd(b, next_bb);
+   LLVMValueRef next = LLVMBuildAdd(b, sg, sc_const_i32(x, 1), "");
+   LLVMValueRef more = LLVMBuildICmp(b, LLVMIntULT, next, sc_const_i32(x, x->subgroups), "");
+   LLVMBuildCondBr(b, more, loop, after);
+   LLVMValueRef in_vals[2] = { sc_const_i32(x, 0), next };
+   LLVMBasicBlockRef in_bbs[2] = { round, next_bb };
+   LLVMAddIncoming(sg, in_vals, in_bbs, 2);
+
+   LLVMPositionBuilderAtEnd(b, after);
+   if (pending)
+      LLVMBuildCondBr(b, LLVMBuildLoad2(b, x->t_i1, pending, ""), round, done);
+   else
+      LLVMBuildBr(b, done);
+   LLVMPositionBuilderAtEnd(b, done);
+   LLVMBuildRetVoid(b);
+   return true;
+}
+
+/* Checks the workgroup size (found by the caller before legalization). */
+static bool
+check_local_size(struct sc_xlate *x)
+{
+   uint64_t total = (uint64_t)x->local_size[0] * x->local_size[1] * x->local_size[2];
+   if (total == 0 || total > 65536)
+      return sc_fail(x, SC_ERROR_UNSUPPORTED, "workgroup of %llu invocations",
+                     (unsigned long long)total);
+   x->subgroups = (uint32_t)((total + x->W - 1) / x->W);
+   return true;
+}
+
+enum sc_result
+sc_translate(struct sc_xlate *x, const struct sc_entry_point *ep, const char *name)
+{
+   init_types(x);
+   x->ids = calloc(x->m->bound, sizeof(*x->ids));
+   if (!x->ids)
+      return SC_ERROR_OUT_OF_MEMORY;
+   for (uint32_t i = 0; i < x->m->bound; i++)
+      x->ids[i].cache_seg = SC_NONE;
+   x->b = LLVMCreateBuilderInContext(x->ctx);
+   x->eb = LLVMCreateBuilderInContext(x->ctx);
+   x->ib = LLVMCreateBuilderInContext(x->ctx);
+
+   bool ok = false;
+   if (ep->model != SpvExecutionModelGLCompute) {
+      sc_fail(x, SC_ERROR_UNSUPPORTED, "only compute shaders are compiled so far");
+   } else if (check_local_size(x)) {
+      x->barrier_mode = x->cfg->has_barrier && x->subgroups > 1;
+      ok = build_body(x) && build_compute_entry(x, name);
+   }
+   LLVMDisposeBuilder(x->b);
+   LLVMDisposeBuilder(x->eb);
+   LLVMDisposeBuilder(x->ib);
+   if (!ok && x->err == SC_SUCCESS)
+      sc_fail(x, SC_ERROR_INTERNAL, "translation failed");
+   return x->err;
+}
+
+void
+sc_xlate_finish(struct sc_xlate *x)
+{
+   sc_arena_free(x);
+   free(x->ids);
+   free(x->bindings);
+   free(x->shared_offset);
+   free(x->persist);
+   free(x->resumes);
+   x->ids = NULL;
+}

@@ -1,0 +1,247 @@
+/*
+ * Private to src/compiler/llvm_*.c: the SPIR-V -> LLVM IR translator state.
+ *
+ * Design note
+ * -----------
+ * Value model: a SPIR-V value is flattened into its scalar components
+ * (vectors, matrix columns, array elements and struct members in order);
+ * each component is an LLVM scalar when the value is uniform, or a W-lane
+ * LLVM vector when it varies. Composite instructions only shuffle component
+ * arrays. Pointers are not LLVM values: struct sc_ptr describes one (base,
+ * byte offset, pointee type, layout) and is recomputed in each block that
+ * uses it.
+ *
+ * Control flow: blocks are emitted in sc_cfg order, each guarded by its lane
+ * mask (OR of the masks of the edges into it, kept in a per-block stack
+ * slot); a block none of whose lanes is active is skipped; each loop range
+ * ends with "go back to the header while any lane took a back edge". Values
+ * crossing blocks go through stack slots (sc_cfg.slot), which LLVM's SROA
+ * turns back into SSA.
+ *
+ * Addresses: integer components may carry a linear form (base + lane *
+ * stride, struct sc_lin) from the invocation ids through adds, multiplies
+ * and access chains, so a[gl_GlobalInvocationID.x] becomes one masked vector
+ * load instead of a gather, and a per-lane index that is the same for the
+ * whole subgroup becomes one scalar access.
+ *
+ * Barriers: with more than one subgroup per workgroup the body is resumable
+ * (llvm_entry.c): each barrier saves every persistent slot to the
+ * subgroup's frame and returns; the entry switch resumes after it.
+ *
+ * Owns: everything in struct sc_xlate is freed by sc_xlate_finish; LLVM
+ * objects belong to the LLVM module being built.
+ * Threading: one translation per thread; LLVM contexts are not shared.
+ */
+#ifndef SC_LLVM_PRIVATE_H
+#define SC_LLVM_PRIVATE_H
+
+#include <stdarg.h>
+
+#include <llvm-c/Core.h>
+
+#include "sc_cfg.h"
+#include "sc_layout.h"
+#include "sc_llvm.h"
+
+/* A varying integer component known to be base + lane * stride (base a
+ * uniform scalar of the component's type): addresses built from it are
+ * contiguous (or uniform when stride is 0). */
+struct sc_lin {
+   LLVMValueRef base;   /* NULL: not linear */
+   int64_t stride;
+};
+
+struct sc_val {
+   LLVMValueRef *c;
+   uint32_t n;
+   bool uniform;
+   struct sc_lin *lin;  /* [n] for varying values, or NULL */
+};
+
+enum sc_ptr_kind {
+   SC_PTR_MEM,         /* memory shared by all lanes (buffers, push constants, shared) */
+   SC_PTR_LANE,        /* per-lane memory: Function / Private, lane-interleaved */
+   SC_PTR_BUILTIN,     /* an input built-in */
+   SC_PTR_BINDINGS,    /* an array of descriptors not indexed yet */
+};
+
+struct sc_ptr {
+   uint8_t kind;
+   bool base_varying;
+   bool offset_varying;
+   bool row_major;        /* matrix layout inherited from a struct member */
+   bool in_row_major;     /* a vector that is a row-major matrix column */
+   uint32_t storage;      /* SpvStorageClass */
+   uint32_t type;         /* pointee type id */
+   uint32_t mat_stride;
+   LLVMValueRef base;     /* ptr, or <W x ptr> when base_varying */
+   LLVMValueRef offset;   /* i32, or <W x i32> when offset_varying */
+   LLVMValueRef range;    /* i32 bytes valid from base (MEM), NULL if unchecked */
+   uint32_t limit;        /* LANE/shared: bytes per lane of the variable, clamps offsets */
+   LLVMValueRef lin_base; /* varying offset = lin_base + lane * lin_stride, if set */
+   int64_t lin_stride;
+   uint32_t builtin;      /* BUILTIN */
+   uint32_t var;          /* variable id */
+   uint32_t set, binding, first_record;   /* BINDINGS */
+   uint32_t binding_use;  /* index into x->bindings or SC_NONE */
+};
+
+/* cache_seg of things valid in every segment (constants, variables). */
+#define SC_EVERYWHERE (UINT32_MAX - 1)
+
+struct sc_idinfo {
+   uint32_t cache_seg;    /* segment whose emission cached val/ptr; SC_NONE if none */
+   struct sc_val val;
+   struct sc_ptr *ptr;
+   LLVMValueRef *slots;   /* cross-block storage, per component */
+   LLVMValueRef *lin_slots; /* linear bases of the components, or NULL */
+   int64_t *lin_strides;
+   LLVMValueRef *phi_in;  /* incoming-value storage of a phi, per component */
+   LLVMValueRef lane_var; /* Function/Private variable storage */
+};
+
+struct sc_arena_chunk;
+
+/* A barrier's suspend and resume points (filled in when translation ends,
+ * once every persistent slot is known). */
+struct sc_resume {
+   LLVMBasicBlockRef save;     /* spills the slots, returns the resume index */
+   LLVMBasicBlockRef resume;   /* reloads the slots, continues at cont */
+   LLVMBasicBlockRef cont;
+};
+
+struct sc_xlate {
+   const struct sc_module *m;
+   const struct sc_cfg *cfg;
+   const struct sc_function *f;
+   const struct sc_compile_info *info;
+   uint32_t model;          /* SpvExecutionModel */
+   uint32_t W;
+
+   LLVMContextRef ctx;
+   LLVMModuleRef mod;
+   LLVMBuilderRef b;
+   LLVMBuilderRef eb;       /* positioned before the entry block's terminator */
+   LLVMValueRef fn;
+   LLVMBasicBlockRef entry;
+   LLVMValueRef arg_ctx, arg_wg, arg_sg;
+
+   LLVMTypeRef t_void, t_i1, t_i8, t_i16, t_i32, t_i64, t_f16, t_f32, t_f64, t_ptr;
+   LLVMValueRef lane_ids;   /* <W x i32> 0 .. W-1 */
+   LLVMValueRef mask;       /* <W x i1> active lanes of the current block */
+   uint32_t block;          /* block being emitted */
+   uint32_t seg;            /* cache key of the segment being emitted */
+   uint32_t nseg;
+
+   /* Barriers (more than one subgroup): the body is resumable. */
+   bool barrier_mode;
+   LLVMValueRef arg_frame, arg_resume;
+   LLVMBuilderRef ib;       /* the init block: runs on first entry only */
+   LLVMBasicBlockRef init;
+   LLVMValueRef *persist;   /* stack slots saved and restored at barriers */
+   uint32_t npersist, cap_persist;
+   struct sc_resume *resumes;
+   uint32_t nresumes, cap_resumes;
+   LLVMValueRef cur_mask;   /* slot holding the mask across a barrier */
+   uint32_t lane_frame_size;   /* bytes of per-lane variables at the frame start */
+   uint32_t lane_bytes;     /* bytes of per-lane variables in all */
+   uint32_t lane_stack_bytes;  /* of which on the stack */
+   uint32_t frame_size;
+
+   struct sc_idinfo *ids;   /* [bound] */
+   LLVMValueRef *inmask;    /* [nblocks] <W x i1> slots */
+   LLVMBasicBlockRef *bb_head;   /* [nblocks] mask check of each block */
+   struct sc_val *builtin_cache[64];
+   LLVMValueRef zero_page;  /* global of zeros for out-of-range loads */
+   LLVMValueRef atomic_tmp; /* <W x i64> slot for per-lane atomic results */
+
+   uint32_t local_size[3];
+   uint32_t subgroups;
+   uint32_t shared_size;
+   uint32_t push_size;
+   struct sc_binding_use *bindings;
+   uint32_t nbindings, cap_bindings;
+   uint32_t *shared_offset; /* [bound] Workgroup variable offsets */
+
+   struct sc_arena_chunk *arena;
+   enum sc_result err;
+   char *message;
+   size_t message_size;
+};
+
+/* llvm_translate.c: values, constants, lane masks, structured control flow. */
+/* Zeroed memory that lives until sc_xlate_finish (sc_arena_free). */
+void *sc_alloc(struct sc_xlate *x, size_t size);
+void sc_arena_free(struct sc_xlate *x);
+bool sc_fail(struct sc_xlate *x, enum sc_result r, const char *fmt, ...)
+   __attribute__((format(printf, 3, 4)));
+struct sc_val sc_new_val(struct sc_xlate *x, uint32_t n, bool uniform);
+const struct sc_val *sc_get(struct sc_xlate *x, uint32_t id);
+bool sc_set(struct sc_xlate *x, uint32_t id, struct sc_val v);
+LLVMTypeRef sc_vec_type(struct sc_xlate *x, LLVMTypeRef scalar);
+LLVMValueRef sc_splat(struct sc_xlate *x, LLVMValueRef scalar);
+LLVMValueRef sc_comp(struct sc_xlate *x, const struct sc_val *v, uint32_t i, bool vec);
+void sc_make_varying(struct sc_xlate *x, struct sc_val *v);
+/* Linear form of component i of v (uniform values: stride 0), or false. */
+bool sc_lin_of(const struct sc_val *v, uint32_t i, struct sc_lin *out);
+/* Records a linear form for component i of the varying value v. */
+void sc_set_lin(struct sc_xlate *x, struct sc_val *v, uint32_t i, LLVMValueRef base,
+                int64_t stride);
+LLVMTypeRef sc_llvm_scalar(struct sc_xlate *x, uint32_t scalar_type_id);
+uint32_t sc_scalar_at(struct sc_xlate *x, uint32_t type_id, uint32_t index);
+uint32_t sc_ncomp(struct sc_xlate *x, uint32_t type_id);
+LLVMValueRef sc_intrinsic(struct sc_xlate *x, const char *name, LLVMTypeRef *overload,
+                          unsigned noverload, LLVMValueRef *args, unsigned nargs);
+LLVMValueRef sc_any(struct sc_xlate *x, LLVMValueRef mask);
+LLVMValueRef sc_const_i32(struct sc_xlate *x, uint32_t v);
+LLVMValueRef sc_entry_alloca(struct sc_xlate *x, LLVMTypeRef type, uint32_t align);
+/* A zero-initialized stack slot whose contents live across barriers. */
+LLVMValueRef sc_persistent_alloca(struct sc_xlate *x, LLVMTypeRef type, uint32_t align);
+/* OpControlBarrier with workgroup execution scope (llvm_entry.c). */
+bool sc_emit_barrier(struct sc_xlate *x);
+LLVMValueRef sc_ctx_field(struct sc_xlate *x, LLVMValueRef base, uint32_t offset,
+                          LLVMTypeRef type);
+
+/* Emits block order[pos] (then branches to next). */
+bool sc_emit_block(struct sc_xlate *x, uint32_t pos, LLVMBasicBlockRef next);
+
+/* llvm_entry.c: the body function, the compute entry point, barriers. */
+enum sc_result sc_translate(struct sc_xlate *x, const struct sc_entry_point *ep,
+                            const char *name);
+void sc_xlate_finish(struct sc_xlate *x);
+/* Broadcast with an explicit builder (entry-block code uses x->eb). */
+LLVMValueRef sc_splat_with(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef scalar);
+
+/* llvm_ops.c: arithmetic, logic, conversions, composites. */
+bool sc_emit_op(struct sc_xlate *x, const struct sc_inst *inst, bool *handled);
+/* Lane-wise call of a scalar libm function (e.g. "tanf"). */
+LLVMValueRef sc_libm(struct sc_xlate *x, const char *name, LLVMValueRef *args,
+                     unsigned nargs, LLVMTypeRef type);
+
+/* llvm_glsl.c: GLSL.std.450. */
+bool sc_emit_glsl(struct sc_xlate *x, const struct sc_inst *inst);
+
+/* Lane addresses of a component at rel bytes past a pointer, and the lanes
+ * allowed to access it (active, in range). */
+struct sc_access {
+   bool scalar;           /* one address for all lanes */
+   bool contiguous;       /* lane i at addr + i * size: a vector access */
+   LLVMValueRef addr;     /* ptr or <W x ptr> */
+   LLVMValueRef mask;     /* <W x i1> lanes that may access, or i1 for scalar */
+};
+
+/* llvm_memory.c: variables, pointers, loads, stores. */
+bool sc_memory_init(struct sc_xlate *x);
+bool sc_emit_memory(struct sc_xlate *x, const struct sc_inst *inst, bool *handled);
+const struct sc_ptr *sc_get_ptr(struct sc_xlate *x, uint32_t id);
+bool sc_store_value(struct sc_xlate *x, const struct sc_ptr *p, const struct sc_val *v);
+struct sc_access sc_address(struct sc_xlate *x, const struct sc_ptr *p, uint32_t rel,
+                            uint32_t bytes, bool vector_ok);
+
+/* llvm_atomic.c */
+bool sc_emit_atomic(struct sc_xlate *x, const struct sc_inst *inst);
+
+/* llvm_builtin.c: the value of an input built-in (entry block). */
+bool sc_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out);
+
+#endif

@@ -1,0 +1,727 @@
+/* SPIR-V -> LLVM IR in SPMD form: values, constants, lane masks and
+ * structured control flow (see llvm_private.h). */
+#include "llvm_private.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+/* Largest flattened value we translate. */
+#define SC_MAX_VALUE_COMPONENTS 4096
+
+struct sc_arena_chunk {
+   struct sc_arena_chunk *next;
+   size_t used, cap;
+   _Alignas(16) unsigned char data[];
+};
+
+void *
+sc_alloc(struct sc_xlate *x, size_t size)
+{
+   size = (size + 15) & ~(size_t)15;
+   struct sc_arena_chunk *c = x->arena;
+   if (!c || c->cap - c->used < size) {
+      size_t cap = size > 65536 ? size : 65536;
+      c = malloc(sizeof(*c) + cap);
+      if (!c) {
+         sc_fail(x, SC_ERROR_OUT_OF_MEMORY, "out of memory");
+         return NULL;
+      }
+      c->next = x->arena;
+      c->used = 0;
+      c->cap = cap;
+      x->arena = c;
+   }
+   void *p = c->data + c->used;
+   c->used += size;
+   memset(p, 0, size);
+   return p;
+}
+
+void
+sc_arena_free(struct sc_xlate *x)
+{
+   while (x->arena) {
+      struct sc_arena_chunk *c = x->arena;
+      x->arena = c->next;
+      free(c);
+   }
+}
+
+bool
+sc_fail(struct sc_xlate *x, enum sc_result r, const char *fmt, ...)
+{
+   if (x->err == SC_SUCCESS) {
+      x->err = r;
+      if (x->message && x->message_size) {
+         va_list ap;
+         va_start(ap, fmt);
+         vsnprintf(x->message, x->message_size, fmt, ap);
+         va_end(ap);
+      }
+   }
+   return false;
+}
+
+struct sc_val
+sc_new_val(struct sc_xlate *x, uint32_t n, bool uniform)
+{
+   struct sc_val v = { NULL, n, uniform };
+   if (n > SC_MAX_VALUE_COMPONENTS) {
+      sc_fail(x, SC_ERROR_UNSUPPORTED, "value of %u components is too large", n);
+      return v;
+   }
+   v.c = sc_alloc(x, (n ? n : 1) * sizeof(LLVMValueRef));
+   return v;
+}
+
+LLVMTypeRef
+sc_vec_type(struct sc_xlate *x, LLVMTypeRef scalar)
+{
+   return LLVMVectorType(scalar, x->W);
+}
+
+LLVMValueRef
+sc_const_i32(struct sc_xlate *x, uint32_t v)
+{
+   return LLVMConstInt(x->t_i32, v, false);
+}
+
+LLVMValueRef
+sc_splat(struct sc_xlate *x, LLVMValueRef scalar)
+{
+   return sc_splat_with(x, x->b, scalar);
+}
+
+LLVMValueRef
+sc_splat_with(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef scalar)
+{
+   LLVMTypeRef t = LLVMTypeOf(scalar);
+   if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+      return scalar;
+   if (LLVMIsConstant(scalar)) {
+      LLVMValueRef e[SHALE_MAX_SIMD_WIDTH];
+      for (uint32_t i = 0; i < x->W; i++)
+         e[i] = scalar;
+      return LLVMConstVector(e, x->W);
+   }
+   LLVMTypeRef vt = sc_vec_type(x, t);
+   LLVMValueRef v = LLVMBuildInsertElement(b, LLVMGetPoison(vt), scalar, sc_const_i32(x, 0), "");
+   LLVMValueRef zeros = LLVMConstNull(LLVMVectorType(x->t_i32, x->W));
+   return LLVMBuildShuffleVector(b, v, LLVMGetPoison(vt), zeros, "");
+}
+
+LLVMValueRef
+sc_comp(struct sc_xlate *x, const struct sc_val *v, uint32_t i, bool vec)
+{
+   LLVMValueRef c = v->c[i];
+   return vec && v->uniform ? sc_splat(x, c) : c;
+}
+
+bool
+sc_lin_of(const struct sc_val *v, uint32_t i, struct sc_lin *out)
+{
+   if (v->uniform) {
+      if (LLVMGetTypeKind(LLVMTypeOf(v->c[i])) != LLVMIntegerTypeKind)
+         return false;
+      out->base = v->c[i];
+      out->stride = 0;
+      return true;
+   }
+   if (!v->lin || !v->lin[i].base)
+      return false;
+   *out = v->lin[i];
+   return true;
+}
+
+void
+sc_set_lin(struct sc_xlate *x, struct sc_val *v, uint32_t i, LLVMValueRef base, int64_t stride)
+{
+   if (v->uniform || !base)
+      return;
+   if (!v->lin) {
+      v->lin = sc_alloc(x, v->n * sizeof(*v->lin));
+      if (!v->lin)
+         return;
+   }
+   v->lin[i].base = base;
+   v->lin[i].stride = stride;
+}
+
+void
+sc_make_varying(struct sc_xlate *x, struct sc_val *v)
+{
+   if (!v->uniform)
+      return;
+   LLVMValueRef *scalars = sc_alloc(x, v->n * sizeof(LLVMValueRef));
+   for (uint32_t i = 0; i < v->n; i++) {
+      if (scalars)
+         scalars[i] = v->c[i];
+      v->c[i] = sc_splat(x, v->c[i]);
+   }
+   v->uniform = false;
+   /* Uniform integers stay known: base + lane * 0. */
+   for (uint32_t i = 0; scalars && i < v->n; i++)
+      if (LLVMGetTypeKind(LLVMTypeOf(scalars[i])) == LLVMIntegerTypeKind)
+         sc_set_lin(x, v, i, scalars[i], 0);
+}
+
+LLVMTypeRef
+sc_llvm_scalar(struct sc_xlate *x, uint32_t scalar_type_id)
+{
+   const struct sc_type *t = sc_module_type(x->m, scalar_type_id);
+   if (!t)
+      return x->t_i32;
+   switch (t->kind) {
+   case SC_T_BOOL:
+      return x->t_i1;
+   case SC_T_INT:
+      return LLVMIntTypeInContext(x->ctx, t->width);
+   case SC_T_FLOAT:
+      return t->width == 16 ? x->t_f16 : t->width == 64 ? x->t_f64 : x->t_f32;
+   default:
+      return x->t_i32;
+   }
+}
+
+uint32_t
+sc_ncomp(struct sc_xlate *x, uint32_t type_id)
+{
+   const struct sc_type *t = sc_module_type(x->m, type_id);
+   return t ? t->ncomp : 0;
+}
+
+uint32_t
+sc_scalar_at(struct sc_xlate *x, uint32_t type_id, uint32_t index)
+{
+   for (;;) {
+      const struct sc_type *t = sc_module_type(x->m, type_id);
+      if (!t)
+         return type_id;
+      switch (t->kind) {
+      case SC_T_VECTOR:
+      case SC_T_MATRIX:
+      case SC_T_ARRAY: {
+         uint32_t n = sc_ncomp(x, t->elem);
+         index = n ? index % n : 0;
+         type_id = t->elem;
+         break;
+      }
+      case SC_T_STRUCT: {
+         uint32_t i;
+         for (i = 0; i < t->count; i++) {
+            uint32_t n = sc_ncomp(x, t->members[i]);
+            if (index < n)
+               break;
+            index -= n;
+         }
+         if (i == t->count)
+            return type_id;
+         type_id = t->members[i];
+         break;
+      }
+      default:
+         return type_id;
+      }
+   }
+}
+
+LLVMValueRef
+sc_intrinsic(struct sc_xlate *x, const char *name, LLVMTypeRef *overload, unsigned noverload,
+             LLVMValueRef *args, unsigned nargs)
+{
+   unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+   LLVMValueRef decl = LLVMGetIntrinsicDeclaration(x->mod, id, overload, noverload);
+   LLVMTypeRef fnty = LLVMIntrinsicGetType(x->ctx, id, overload, noverload);
+   return LLVMBuildCall2(x->b, fnty, decl, args, nargs, "");
+}
+
+LLVMValueRef
+sc_any(struct sc_xlate *x, LLVMValueRef mask)
+{
+   LLVMTypeRef t = LLVMTypeOf(mask);
+   if (LLVMGetTypeKind(t) != LLVMVectorTypeKind)
+      return mask;
+   return sc_intrinsic(x, "llvm.vector.reduce.or", &t, 1, &mask, 1);
+}
+
+LLVMValueRef
+sc_entry_alloca(struct sc_xlate *x, LLVMTypeRef type, uint32_t align)
+{
+   LLVMValueRef a = LLVMBuildAlloca(x->eb, type, "");
+   LLVMSetAlignment(a, align);
+   return a;
+}
+
+LLVMValueRef
+sc_persistent_alloca(struct sc_xlate *x, LLVMTypeRef type, uint32_t align)
+{
+   LLVMValueRef a = sc_entry_alloca(x, type, align);
+   /* Defined contents: inactive lanes read it, and undefined values must not
+    * reach operations whose undefined inputs are undefined behaviour. */
+   LLVMBuildStore(x->ib, LLVMConstNull(type), a);
+   if (!x->barrier_mode)
+      return a;
+   if (x->npersist == x->cap_persist) {
+      uint32_t cap = x->cap_persist ? x->cap_persist * 2 : 64;
+      void *p = realloc(x->persist, cap * sizeof(*x->persist));
+      if (!p) {
+         sc_fail(x, SC_ERROR_OUT_OF_MEMORY, "out of memory");
+         return a;
+      }
+      x->persist = p;
+      x->cap_persist = cap;
+   }
+   x->persist[x->npersist++] = a;
+   return a;
+}
+
+/* Loads a field of a context struct at a byte offset, in the entry block. */
+LLVMValueRef
+sc_ctx_field(struct sc_xlate *x, LLVMValueRef base, uint32_t offset, LLVMTypeRef type)
+{
+   LLVMValueRef idx = LLVMConstInt(x->t_i64, offset, false);
+   LLVMValueRef p = LLVMBuildGEP2(x->eb, x->t_i8, base, &idx, 1, "");
+   LLVMValueRef v = LLVMBuildLoad2(x->eb, type, p, "");
+   LLVMSetAlignment(v, 4);
+   return v;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Constants and values                                                      */
+/* ------------------------------------------------------------------------ */
+
+static bool
+const_components(struct sc_xlate *x, uint32_t id, LLVMValueRef *out, uint32_t n, unsigned depth)
+{
+   const struct sc_inst *d = sc_module_def(x->m, id);
+   if (!d || depth > 32)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "bad constant %%%u", id);
+   uint32_t tn = sc_ncomp(x, d->type_id);
+   if (tn != n)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "constant %%%u has the wrong size", id);
+   switch (d->opcode) {
+   case SpvOpConstantTrue:
+   case SpvOpSpecConstantTrue:
+      out[0] = LLVMConstInt(x->t_i1, 1, false);
+      return true;
+   case SpvOpConstantFalse:
+   case SpvOpSpecConstantFalse:
+      out[0] = LLVMConstInt(x->t_i1, 0, false);
+      return true;
+   case SpvOpConstant:
+   case SpvOpSpecConstant: {
+      const struct sc_type *t = sc_module_type(x->m, d->type_id);
+      if (!t || (t->kind != SC_T_INT && t->kind != SC_T_FLOAT))
+         return sc_fail(x, SC_ERROR_INVALID_SPIRV, "bad constant type");
+      uint64_t bits = d->w[3];
+      if (t->width > 32 && d->nwords > 4)
+         bits |= (uint64_t)d->w[4] << 32;
+      LLVMTypeRef it = LLVMIntTypeInContext(x->ctx, t->width);
+      LLVMValueRef c = LLVMConstInt(it, bits, false);
+      if (t->kind == SC_T_FLOAT)
+         c = LLVMConstBitCast(c, sc_llvm_scalar(x, d->type_id));
+      out[0] = c;
+      return true;
+   }
+   case SpvOpConstantComposite:
+   case SpvOpSpecConstantComposite: {
+      uint32_t k = 0;
+      for (uint32_t i = 3; i < d->nwords; i++) {
+         uint32_t cn = 0;
+         const struct sc_inst *cd = sc_module_def(x->m, d->w[i]);
+         if (cd)
+            cn = sc_ncomp(x, cd->type_id);
+         if (k + cn > n)
+            return sc_fail(x, SC_ERROR_INVALID_SPIRV, "bad composite constant");
+         if (!const_components(x, d->w[i], out + k, cn, depth + 1))
+            return false;
+         k += cn;
+      }
+      return true;
+   }
+   case SpvOpConstantNull:
+   case SpvOpUndef:
+      for (uint32_t i = 0; i < n; i++)
+         out[i] = LLVMConstNull(sc_llvm_scalar(x, sc_scalar_at(x, d->type_id, i)));
+      return true;
+   default:
+      return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported constant %s",
+                     sc_opcode_name(d->opcode));
+   }
+}
+
+const struct sc_val *
+sc_get(struct sc_xlate *x, uint32_t id)
+{
+   if (id >= x->m->bound) {
+      sc_fail(x, SC_ERROR_INVALID_SPIRV, "id %u out of range", id);
+      return NULL;
+   }
+   struct sc_idinfo *ii = &x->ids[id];
+   if (ii->cache_seg == x->seg || ii->cache_seg == SC_EVERYWHERE)
+      return &ii->val;
+   const struct sc_inst *d = sc_module_def(x->m, id);
+   if (!d || !d->type_id) {
+      sc_fail(x, SC_ERROR_INVALID_SPIRV, "%%%u is not a value", id);
+      return NULL;
+   }
+   uint32_t n = sc_ncomp(x, d->type_id);
+   if (x->cfg->def_block[id] != SC_NONE) {
+      if (!ii->slots) {
+         sc_fail(x, SC_ERROR_INTERNAL, "%%%u (%s) used where it is not available", id,
+                 sc_opcode_name(d->opcode));
+         return NULL;
+      }
+      struct sc_val v = sc_new_val(x, n, !x->cfg->varying[id]);
+      if (!v.c)
+         return NULL;
+      for (uint32_t i = 0; i < n; i++) {
+         v.c[i] = LLVMBuildLoad2(x->b, LLVMGetAllocatedType(ii->slots[i]), ii->slots[i], "");
+         if (ii->lin_slots && ii->lin_slots[i] && !v.uniform) {
+            LLVMValueRef base = LLVMBuildLoad2(x->b, LLVMGetAllocatedType(ii->lin_slots[i]),
+                                               ii->lin_slots[i], "");
+            sc_set_lin(x, &v, i, base, ii->lin_strides[i]);
+         }
+      }
+      ii->val = v;
+      ii->cache_seg = x->seg;
+      return &ii->val;
+   }
+   if (d->opcode == SpvOpVariable || sc_module_type(x->m, d->type_id) == NULL ||
+       sc_module_type(x->m, d->type_id)->kind == SC_T_POINTER) {
+      sc_fail(x, SC_ERROR_UNSUPPORTED, "pointer %%%u used as a value", id);
+      return NULL;
+   }
+   struct sc_val v = sc_new_val(x, n, true);
+   if (!v.c || !const_components(x, id, v.c, n, 0))
+      return NULL;
+   ii->val = v;
+   ii->cache_seg = SC_EVERYWHERE;
+   return &ii->val;
+}
+
+bool
+sc_set(struct sc_xlate *x, uint32_t id, struct sc_val v)
+{
+   if (!v.c)
+      return false;
+   struct sc_idinfo *ii = &x->ids[id];
+   if (x->cfg->varying[id])
+      sc_make_varying(x, &v);
+   else if (!v.uniform)
+      return sc_fail(x, SC_ERROR_INTERNAL, "%%%u computed varying but analysed uniform", id);
+   ii->val = v;
+   ii->cache_seg = x->seg;
+   uint8_t slot = x->cfg->slot[id];
+   if (!slot)
+      return true;
+   if (!ii->slots) {
+      ii->slots = sc_alloc(x, v.n * sizeof(LLVMValueRef));
+      if (!ii->slots)
+         return false;
+      for (uint32_t i = 0; i < v.n; i++)
+         ii->slots[i] = sc_persistent_alloca(x, LLVMTypeOf(v.c[i]), 4);
+   }
+   /* Linear forms survive plain slots (the value is defined once per use). */
+   if (slot == 1 && v.lin && !ii->lin_slots) {
+      ii->lin_slots = sc_alloc(x, v.n * sizeof(LLVMValueRef));
+      ii->lin_strides = sc_alloc(x, v.n * sizeof(int64_t));
+      for (uint32_t i = 0; ii->lin_slots && ii->lin_strides && i < v.n; i++) {
+         if (!v.lin[i].base)
+            continue;
+         ii->lin_slots[i] = sc_persistent_alloca(x, LLVMTypeOf(v.lin[i].base), 4);
+         ii->lin_strides[i] = v.lin[i].stride;
+      }
+   }
+   for (uint32_t i = 0; ii->lin_slots && ii->lin_strides && i < v.n; i++)
+      if (ii->lin_slots[i])
+         LLVMBuildStore(x->b, v.lin[i].base, ii->lin_slots[i]);
+   for (uint32_t i = 0; i < v.n; i++) {
+      LLVMValueRef c = v.c[i];
+      if (slot == 2 && !v.uniform) {
+         LLVMValueRef old = LLVMBuildLoad2(x->b, LLVMTypeOf(c), ii->slots[i], "");
+         c = LLVMBuildSelect(x->b, x->mask, c, old, "");
+      }
+      LLVMBuildStore(x->b, c, ii->slots[i]);
+   }
+   return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Control flow                                                              */
+/* ------------------------------------------------------------------------ */
+
+static void
+or_into(struct sc_xlate *x, uint32_t block, LLVMValueRef edge)
+{
+   LLVMTypeRef mt = sc_vec_type(x, x->t_i1);
+   LLVMValueRef old = LLVMBuildLoad2(x->b, mt, x->inmask[block], "");
+   LLVMBuildStore(x->b, LLVMBuildOr(x->b, old, edge, ""), x->inmask[block]);
+}
+
+/* Phi incoming storage of a phi, created on first use. */
+static LLVMValueRef *
+phi_slots(struct sc_xlate *x, const struct sc_inst *phi)
+{
+   struct sc_idinfo *ii = &x->ids[phi->result_id];
+   if (ii->phi_in)
+      return ii->phi_in;
+   uint32_t n = sc_ncomp(x, phi->type_id);
+   if (n > SC_MAX_VALUE_COMPONENTS || !n) {
+      sc_fail(x, SC_ERROR_UNSUPPORTED, "phi of %u components", n);
+      return NULL;
+   }
+   ii->phi_in = sc_alloc(x, n * sizeof(LLVMValueRef));
+   if (!ii->phi_in)
+      return NULL;
+   bool varying = x->cfg->varying[phi->result_id];
+   for (uint32_t i = 0; i < n; i++) {
+      LLVMTypeRef t = sc_llvm_scalar(x, sc_scalar_at(x, phi->type_id, i));
+      if (varying)
+         t = sc_vec_type(x, t);
+      ii->phi_in[i] = sc_persistent_alloca(x, t, 4);
+   }
+   return ii->phi_in;
+}
+
+/* Stores the values block x->block passes to target's phis on an edge. */
+static bool
+phi_edge(struct sc_xlate *x, uint32_t target, LLVMValueRef edge)
+{
+   const struct sc_block *tb = &x->f->blocks[target];
+   uint32_t label = x->f->blocks[x->block].label;
+   LLVMValueRef any = NULL;
+   for (uint32_t i = tb->first; i < tb->term; i++) {
+      const struct sc_inst *phi = &x->m->insts[i];
+      if (phi->opcode != SpvOpPhi)
+         break;
+      uint32_t value = 0;
+      for (uint32_t k = 3; k + 1 < phi->nwords; k += 2)
+         if (phi->w[k + 1] == label)
+            value = phi->w[k];
+      if (!value)
+         continue;
+      LLVMValueRef *slots = phi_slots(x, phi);
+      const struct sc_val *v = sc_get(x, value);
+      if (!slots || !v)
+         return false;
+      bool varying = x->cfg->varying[phi->result_id];
+      if (!varying && !v->uniform)
+         return sc_fail(x, SC_ERROR_INTERNAL, "uniform phi %%%u with a varying input",
+                        phi->result_id);
+      if (!varying && !any)
+         any = sc_any(x, edge);
+      for (uint32_t c = 0; c < v->n; c++) {
+         LLVMValueRef nv = sc_comp(x, v, c, varying);
+         LLVMValueRef old = LLVMBuildLoad2(x->b, LLVMTypeOf(nv), slots[c], "");
+         LLVMBuildStore(x->b, LLVMBuildSelect(x->b, varying ? edge : any, nv, old, ""),
+                        slots[c]);
+      }
+   }
+   return true;
+}
+
+static bool
+take_edge(struct sc_xlate *x, uint32_t label, LLVMValueRef edge)
+{
+   uint32_t target = label < x->m->bound ? x->m->label_block[label] : SC_NONE;
+   if (target == SC_NONE || target >= x->f->nblocks)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "branch to a bad label");
+   or_into(x, target, edge);
+   return phi_edge(x, target, edge);
+}
+
+static LLVMValueRef
+cond_mask(struct sc_xlate *x, uint32_t id)
+{
+   const struct sc_val *c = sc_get(x, id);
+   if (!c)
+      return NULL;
+   return LLVMBuildAnd(x->b, x->mask, sc_comp(x, c, 0, true), "");
+}
+
+static bool
+emit_switch(struct sc_xlate *x, const struct sc_inst *t)
+{
+   const struct sc_val *sel = sc_get(x, t->w[1]);
+   if (!sel)
+      return false;
+   LLVMValueRef s = sc_comp(x, sel, 0, true);
+   LLVMTypeRef st = LLVMGetElementType(LLVMTypeOf(s));
+   unsigned width = LLVMGetIntTypeWidth(st);
+   unsigned lit_words = width > 32 ? 2 : 1;
+   LLVMTypeRef mt = sc_vec_type(x, x->t_i1);
+   LLVMValueRef matched = LLVMConstNull(mt);
+   /* Distinct targets with their accumulated masks. */
+   uint32_t ncase = (t->nwords - 3) / (lit_words + 1);
+   uint32_t *labels = sc_alloc(x, (ncase + 1) * sizeof(uint32_t));
+   LLVMValueRef *masks = sc_alloc(x, (ncase + 1) * sizeof(LLVMValueRef));
+   if (!labels || !masks)
+      return false;
+   uint32_t nt = 0;
+   for (uint32_t k = 3; k + lit_words < t->nwords; k += lit_words + 1) {
+      uint64_t lit = t->w[k];
+      if (lit_words == 2)
+         lit |= (uint64_t)t->w[k + 1] << 32;
+      uint32_t label = t->w[k + lit_words];
+      LLVMValueRef eq = LLVMBuildICmp(x->b, LLVMIntEQ, s,
+                                      sc_splat(x, LLVMConstInt(st, lit, false)), "");
+      matched = LLVMBuildOr(x->b, matched, eq, "");
+      uint32_t j;
+      for (j = 0; j < nt && labels[j] != label; j++)
+         ;
+      if (j == nt) {
+         labels[nt] = label;
+         masks[nt++] = LLVMConstNull(mt);
+      }
+      masks[j] = LLVMBuildOr(x->b, masks[j], eq, "");
+   }
+   LLVMValueRef def = LLVMBuildNot(x->b, matched, "");
+   uint32_t j;
+   for (j = 0; j < nt && labels[j] != t->w[2]; j++)
+      ;
+   if (j == nt) {
+      labels[nt] = t->w[2];
+      masks[nt++] = LLVMConstNull(mt);
+   }
+   masks[j] = LLVMBuildOr(x->b, masks[j], def, "");
+   for (j = 0; j < nt; j++)
+      if (!take_edge(x, labels[j], LLVMBuildAnd(x->b, x->mask, masks[j], "")))
+         return false;
+   return true;
+}
+
+static bool
+emit_terminator(struct sc_xlate *x, const struct sc_inst *t)
+{
+   switch (t->opcode) {
+   case SpvOpBranch:
+      return take_edge(x, t->w[1], x->mask);
+   case SpvOpBranchConditional: {
+      if (t->w[2] == t->w[3])
+         return take_edge(x, t->w[2], x->mask);
+      LLVMValueRef tm = cond_mask(x, t->w[1]);
+      if (!tm)
+         return false;
+      LLVMValueRef fm = LLVMBuildXor(x->b, x->mask, tm, "");
+      return take_edge(x, t->w[2], tm) && take_edge(x, t->w[3], fm);
+   }
+   case SpvOpSwitch:
+      return emit_switch(x, t);
+   case SpvOpReturn:
+   case SpvOpUnreachable:
+      return true;
+   case SpvOpReturnValue:
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "entry point returns a value");
+   default:
+      return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported instruction %s",
+                     sc_opcode_name(t->opcode));
+   }
+}
+
+static bool
+emit_instruction(struct sc_xlate *x, const struct sc_inst *inst)
+{
+   bool handled = false;
+   switch (inst->opcode) {
+   case SpvOpNop:
+   case SpvOpLine:
+   case SpvOpNoLine:
+   case SpvOpSelectionMerge:
+   case SpvOpLoopMerge:
+   case SpvOpPhi:
+   case SpvOpAssumeTrueKHR:
+      return true;
+   case SpvOpUndef: {
+      uint32_t n = sc_ncomp(x, inst->type_id);
+      struct sc_val v = sc_new_val(x, n, true);
+      if (!v.c)
+         return false;
+      for (uint32_t i = 0; i < n; i++)
+         v.c[i] = LLVMConstNull(sc_llvm_scalar(x, sc_scalar_at(x, inst->type_id, i)));
+      return sc_set(x, inst->result_id, v);
+   }
+   case SpvOpExtInst:
+      if (inst->w[3] == x->m->glsl450 && x->m->glsl450)
+         return sc_emit_glsl(x, inst);
+      {
+         const struct sc_inst *set = sc_module_def(x->m, inst->w[3]);
+         if (set && !strncmp((const char *)&set->w[2], "NonSemantic.", 12)) {
+            /* Non-semantic: may be dropped; its result may not be used. */
+            return true;
+         }
+      }
+      return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported extended instruction set");
+   case SpvOpFunctionCall:
+      return sc_fail(x, SC_ERROR_UNSUPPORTED,
+                     "unsupported instruction OpFunctionCall (not inlined)");
+   default:
+      break;
+   }
+   if (!sc_emit_memory(x, inst, &handled))
+      return false;
+   if (handled)
+      return true;
+   if (!sc_emit_op(x, inst, &handled))
+      return false;
+   if (handled)
+      return true;
+   return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported instruction %s",
+                  sc_opcode_name(inst->opcode));
+}
+
+bool
+sc_emit_block(struct sc_xlate *x, uint32_t pos, LLVMBasicBlockRef next)
+{
+   uint32_t b = x->cfg->order[pos];
+   const struct sc_block *blk = &x->f->blocks[b];
+   LLVMTypeRef mt = sc_vec_type(x, x->t_i1);
+   x->block = b;
+   x->seg = x->nseg++;
+   LLVMPositionBuilderAtEnd(x->b, x->bb_head[b]);
+   LLVMValueRef mask = LLVMBuildLoad2(x->b, mt, x->inmask[b], "mask");
+   LLVMBuildStore(x->b, LLVMConstNull(mt), x->inmask[b]);
+   LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "body");
+   LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "end");
+   LLVMBuildCondBr(x->b, sc_any(x, mask), body, end);
+   LLVMPositionBuilderAtEnd(x->b, body);
+   x->mask = mask;
+
+   /* Phis read their incoming storage first, all of them. */
+   uint32_t i = blk->first;
+   for (; i < blk->term && x->m->insts[i].opcode == SpvOpPhi; i++) {
+      const struct sc_inst *phi = &x->m->insts[i];
+      LLVMValueRef *slots = phi_slots(x, phi);
+      if (!slots)
+         return false;
+      uint32_t n = sc_ncomp(x, phi->type_id);
+      struct sc_val v = sc_new_val(x, n, !x->cfg->varying[phi->result_id]);
+      if (!v.c)
+         return false;
+      for (uint32_t c = 0; c < n; c++)
+         v.c[c] = LLVMBuildLoad2(x->b, LLVMGetAllocatedType(slots[c]), slots[c], "");
+      if (!sc_set(x, phi->result_id, v))
+         return false;
+   }
+   for (; i < blk->term; i++)
+      if (!emit_instruction(x, &x->m->insts[i]))
+         return false;
+   if (!emit_terminator(x, &x->m->insts[blk->term]))
+      return false;
+   LLVMBuildBr(x->b, end);
+
+   /* Close the loops whose range ends here, innermost first. */
+   LLVMPositionBuilderAtEnd(x->b, end);
+   for (uint32_t l = x->cfg->loop_ending[pos]; l != SC_NONE; l = x->cfg->loop_next_ending[l]) {
+      uint32_t h = x->cfg->loops[l].header;
+      LLVMValueRef again = LLVMBuildLoad2(x->b, mt, x->inmask[h], "");
+      LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "loop_exit");
+      LLVMBuildCondBr(x->b, sc_any(x, again), x->bb_head[h], out);
+      LLVMPositionBuilderAtEnd(x->b, out);
+   }
+   LLVMBuildBr(x->b, next);
+   return x->err == SC_SUCCESS;
+}

@@ -1,0 +1,238 @@
+/* Compiler entry points: validate -> legalize -> parse -> analyse -> JIT. */
+#include "sc_compiler.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "sc_cfg.h"
+#include "sc_llvm.h"
+#include "sc_spirv.h"
+
+struct sc_compiler {
+   struct sc_jit *jit;
+};
+
+const char *
+sc_result_string(enum sc_result result)
+{
+   switch (result) {
+   case SC_SUCCESS: return "success";
+   case SC_ERROR_INVALID_SPIRV: return "invalid SPIR-V";
+   case SC_ERROR_UNSUPPORTED: return "unsupported SPIR-V feature";
+   case SC_ERROR_ENTRY_POINT: return "entry point not found";
+   case SC_ERROR_OUT_OF_MEMORY: return "out of memory";
+   case SC_ERROR_INTERNAL: return "internal compiler error";
+   }
+   return "unknown result";
+}
+
+enum sc_result
+sc_compiler_create(struct sc_compiler **out)
+{
+   *out = NULL;
+   struct sc_compiler *c = calloc(1, sizeof(*c));
+   if (!c)
+      return SC_ERROR_OUT_OF_MEMORY;
+   enum sc_result r = sc_jit_create(&c->jit);
+   if (r != SC_SUCCESS) {
+      free(c);
+      return r;
+   }
+   *out = c;
+   return SC_SUCCESS;
+}
+
+void
+sc_compiler_destroy(struct sc_compiler *compiler)
+{
+   if (!compiler)
+      return;
+   sc_jit_destroy(compiler->jit);
+   free(compiler);
+}
+
+uint32_t
+sc_default_simd_width(void)
+{
+   const char *env = getenv("SHALE_SIMD_WIDTH");
+   if (env) {
+      long w = strtol(env, NULL, 10);
+      if (w == 4 || w == 8 || w == 16)
+         return (uint32_t)w;
+   }
+   return sc_jit_host_simd_width();
+}
+
+static uint32_t
+stage_model(VkShaderStageFlagBits stage)
+{
+   switch (stage) {
+   case VK_SHADER_STAGE_VERTEX_BIT: return SpvExecutionModelVertex;
+   case VK_SHADER_STAGE_FRAGMENT_BIT: return SpvExecutionModelFragment;
+   case VK_SHADER_STAGE_COMPUTE_BIT: return SpvExecutionModelGLCompute;
+   case VK_SHADER_STAGE_GEOMETRY_BIT: return SpvExecutionModelGeometry;
+   case VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT: return SpvExecutionModelTessellationControl;
+   case VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT:
+      return SpvExecutionModelTessellationEvaluation;
+   default: return UINT32_MAX;
+   }
+}
+
+static double
+now_ms(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void
+set_message(char *message, size_t size, const char *text)
+{
+   if (message && size && !message[0])
+      snprintf(message, size, "%s", text);
+}
+
+/* Finds the entry point of that name and stage; the name must be
+ * NUL-terminated inside the instruction. */
+static const struct sc_entry_point *
+find_entry_point(const struct sc_module *m, const char *name, uint32_t model)
+{
+   for (uint32_t i = 0; i < m->nentry_points; i++) {
+      const struct sc_entry_point *ep = &m->entry_points[i];
+      const struct sc_inst *inst = &m->insts[ep->inst];
+      size_t max = (inst->nwords - 3) * 4;
+      if (ep->model == model && strnlen(ep->name, max) < max && !strcmp(ep->name, name))
+         return ep;
+   }
+   return NULL;
+}
+
+enum sc_result
+sc_compile(struct sc_compiler *compiler, const struct sc_compile_info *info,
+           struct sc_shader **out, char *message, size_t message_size)
+{
+   double start = now_ms();
+   *out = NULL;
+   if (message && message_size)
+      message[0] = '\0';
+   if (!compiler || !info || !info->entry_point) {
+      set_message(message, message_size, "bad arguments");
+      return SC_ERROR_INTERNAL;
+   }
+   uint32_t model = stage_model(info->stage);
+   if (model == UINT32_MAX) {
+      set_message(message, message_size, "unknown shader stage");
+      return SC_ERROR_UNSUPPORTED;
+   }
+   uint32_t simd_width = info->simd_width ? info->simd_width : sc_default_simd_width();
+   if (simd_width != 4 && simd_width != 8 && simd_width != 16) {
+      set_message(message, message_size, "SIMD width must be 4, 8 or 16");
+      return SC_ERROR_UNSUPPORTED;
+   }
+
+   int env = sc_spirv_target_env(info->words, info->word_count, info->api_version);
+   enum sc_result r = sc_spirv_validate(env, info->words, info->word_count, info->flags,
+                                        message, message_size);
+   if (r != SC_SUCCESS)
+      return r;
+
+   /* The workgroup size, from the module as given: legalization may drop
+    * the WorkgroupSize constant once nothing else uses it. */
+   uint32_t local_size[3] = { 1, 1, 1 };
+   if (model == SpvExecutionModelGLCompute) {
+      uint32_t *copy = malloc(info->word_count * sizeof(uint32_t));
+      if (!copy)
+         return SC_ERROR_OUT_OF_MEMORY;
+      memcpy(copy, info->words, info->word_count * sizeof(uint32_t));
+      struct sc_module orig;
+      r = sc_module_parse(&orig, env, copy, info->word_count, message, message_size);
+      const struct sc_entry_point *oep = r == SC_SUCCESS ?
+         find_entry_point(&orig, info->entry_point, model) : NULL;
+      if (r == SC_SUCCESS && !oep) {
+         if (message && message_size)
+            snprintf(message, message_size, "no entry point \"%s\" for this stage",
+                     info->entry_point);
+         r = SC_ERROR_ENTRY_POINT;
+      }
+      if (r == SC_SUCCESS) {
+         r = sc_module_local_size(&orig, oep->function, info->spec_constants,
+                                  info->spec_constant_count, local_size);
+         if (r != SC_SUCCESS)
+            set_message(message, message_size, "workgroup size missing or not constant");
+      }
+      sc_module_free(&orig);
+      if (r != SC_SUCCESS)
+         return r;
+   }
+
+   uint32_t *words = NULL;
+   size_t nwords = 0;
+   int lr = sc_spirv_legalize(env, info->words, info->word_count, info->spec_constants,
+                              info->spec_constant_count, &words, &nwords, message, message_size);
+   if (lr == -2)
+      return SC_ERROR_OUT_OF_MEMORY;
+   if (lr != 0) {
+      /* Specialization values of the wrong size fail here too. */
+      return SC_ERROR_INVALID_SPIRV;
+   }
+
+   struct sc_module m;
+   struct sc_cfg cfg;
+   memset(&cfg, 0, sizeof(cfg));
+   struct sc_shader *shader = NULL;
+   r = sc_module_parse(&m, env, words, nwords, message, message_size);
+   const struct sc_entry_point *ep = NULL;
+   const struct sc_function *f = NULL;
+   if (r == SC_SUCCESS) {
+      ep = find_entry_point(&m, info->entry_point, model);
+      for (uint32_t i = 0; ep && i < m.nfunctions; i++)
+         if (m.functions[i].id == ep->function)
+            f = &m.functions[i];
+      if (!ep || !f) {
+         if (message && message_size)
+            snprintf(message, message_size, "no entry point \"%s\" for this stage",
+                     info->entry_point);
+         r = SC_ERROR_ENTRY_POINT;
+      }
+   }
+   if (r == SC_SUCCESS)
+      r = sc_cfg_build(&cfg, &m, f, message, message_size);
+   if (r == SC_SUCCESS) {
+      shader = calloc(1, sizeof(*shader));
+      if (!shader)
+         r = SC_ERROR_OUT_OF_MEMORY;
+   }
+   if (r == SC_SUCCESS) {
+      shader->stage = info->stage;
+      shader->simd_width = simd_width;
+      r = sc_jit_compile(compiler->jit, &m, &cfg, ep, info, simd_width, local_size, shader,
+                         message, message_size);
+   }
+   sc_cfg_free(&cfg);
+   sc_module_free(&m);
+   if (r != SC_SUCCESS) {
+      if (shader)
+         free(shader->bindings);
+      free(shader);
+      set_message(message, message_size, sc_result_string(r));
+      return r;
+   }
+   shader->compile_ms = now_ms() - start;
+   *out = shader;
+   return SC_SUCCESS;
+}
+
+void
+sc_shader_destroy(struct sc_shader *shader)
+{
+   if (!shader)
+      return;
+   sc_jit_code_free(shader->code);
+   free(shader->bindings);
+   free(shader);
+}

@@ -1,0 +1,152 @@
+/*
+ * Shader compiler: SPIR-V words in, native SPMD code out (public API).
+ *
+ * Design note
+ * -----------
+ * Owns: struct sc_compiler (one LLVM ORC JIT session; create one per device
+ * or per process) and the struct sc_shader objects it compiles (the machine
+ * code lives until sc_shader_destroy). Knows no Vulkan objects: callers pass
+ * plain descriptions (stage, specialization values, descriptor set layouts).
+ *
+ * Pipeline: validate (SPIRV-Tools, Vulkan target environment) -> legalize
+ * (SPIRV-Tools optimizer: specialization constants frozen, everything inlined
+ * into the entry point, locals in SSA form) -> translate to LLVM IR in SPMD
+ * form (W lanes per call, execution masks for structured control flow) ->
+ * LLVM O2 -> ORC JIT. The compiled code obeys include/shale/shader_abi.h.
+ *
+ * Invariants: a failed compile returns an error code, fills the message, and
+ * leaves *out NULL; invalid SPIR-V never crashes. Shaders must be destroyed
+ * before their compiler.
+ *
+ * Threading: sc_compile may run on several threads at once with the same
+ * compiler; the sc_shader results are immutable and may be used from any
+ * thread.
+ */
+#ifndef SC_COMPILER_H
+#define SC_COMPILER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <vulkan/vulkan_core.h>
+
+#include "shale/shader_abi.h"
+
+enum sc_result {
+   SC_SUCCESS = 0,
+   SC_ERROR_INVALID_SPIRV = -1,   /* malformed or failed validation */
+   SC_ERROR_UNSUPPORTED = -2,     /* valid SPIR-V we cannot compile (yet) */
+   SC_ERROR_ENTRY_POINT = -3,     /* no entry point of that name and stage */
+   SC_ERROR_OUT_OF_MEMORY = -4,
+   SC_ERROR_INTERNAL = -5,        /* LLVM rejected our IR or failed to JIT */
+};
+
+const char *sc_result_string(enum sc_result result);
+
+/* One specialization constant value (VkSpecializationMapEntry resolved by
+ * the caller). size is 1, 2, 4 or 8 bytes; a boolean is a 4-byte VkBool32. */
+struct sc_spec_constant {
+   uint32_t id;
+   uint32_t size;
+   uint64_t value;
+};
+
+/* Where the records of binding b of one descriptor set start (see
+ * shader_abi.h "Descriptors"). bindings[] is indexed by binding number. */
+struct sc_binding_layout {
+   uint32_t first_record;
+   uint32_t array_size;   /* descriptorCount; 0: binding absent */
+};
+
+struct sc_set_layout {
+   uint32_t binding_count;
+   const struct sc_binding_layout *bindings;
+};
+
+enum sc_compile_flags {
+   /* robustBufferAccess: out-of-range buffer loads return zero, stores and
+    * atomics out of range are dropped. */
+   SC_COMPILE_ROBUST_BUFFER_ACCESS = 1u << 0,
+   /* Validator relaxations that follow enabled device features. */
+   SC_COMPILE_SCALAR_BLOCK_LAYOUT = 1u << 1,
+   SC_COMPILE_UBO_STANDARD_LAYOUT = 1u << 2,
+   SC_COMPILE_LOCAL_SIZE_ID = 1u << 3,
+};
+
+struct sc_compile_info {
+   const uint32_t *words;
+   size_t word_count;
+   const char *entry_point;
+   VkShaderStageFlagBits stage;
+   /* VK_API_VERSION_1_x the module is checked against; 0 means 1.3. The
+    * SPIR-V version in the header may raise it (SPIR-V 1.4 needs 1.1 with
+    * VK_KHR_spirv_1_4, 1.5 needs 1.2, 1.6 needs 1.3). */
+   uint32_t api_version;
+   const struct sc_spec_constant *spec_constants;
+   uint32_t spec_constant_count;
+   /* Descriptor set layouts, indexed by set number. NULL (or a set past
+    * set_count) means record index = binding number + array element. */
+   const struct sc_set_layout *set_layouts;
+   uint32_t set_layout_count;
+   uint32_t flags;          /* enum sc_compile_flags */
+   /* 4, 8 or 16; 0 picks SHALE_SIMD_WIDTH from the environment if set, else
+    * the CPU's vector width (16 with AVX-512, 8 with AVX2, 4 otherwise). */
+   uint32_t simd_width;
+};
+
+/* A descriptor binding the shader uses. */
+struct sc_binding_use {
+   uint32_t set;
+   uint32_t binding;
+   uint32_t array_size;
+   VkDescriptorType type;   /* the kind the shader declares it as */
+   bool written;            /* stores or atomics through it */
+};
+
+struct sc_shader {
+   VkShaderStageFlagBits stage;
+   uint32_t simd_width;
+   union {
+      shale_cs_fn cs;
+      shale_vs_fn vs;
+      shale_fs_fn fs;
+   } fn;
+   uint32_t local_size[3];      /* compute: workgroup size */
+   uint32_t subgroup_count;     /* compute: subgroups per workgroup */
+   uint32_t shared_size;        /* bytes of Workgroup storage */
+   uint32_t scratch_size;       /* bytes of per-workgroup scratch */
+   uint32_t push_constant_size; /* bytes of push constants read (max offset) */
+   uint32_t binding_count;
+   struct sc_binding_use *bindings;
+   double compile_ms;           /* wall time of sc_compile */
+   struct sc_jit_code *code;    /* private */
+};
+
+struct sc_compiler;
+
+enum sc_result sc_compiler_create(struct sc_compiler **out);
+void sc_compiler_destroy(struct sc_compiler *compiler);
+
+/* The SIMD width sc_compile would pick for simd_width == 0. */
+uint32_t sc_default_simd_width(void);
+
+/* Compiles one entry point. message (may be NULL) receives a one-line reason
+ * on failure, e.g. "unsupported instruction OpImageRead". */
+enum sc_result sc_compile(struct sc_compiler *compiler,
+                          const struct sc_compile_info *info,
+                          struct sc_shader **out,
+                          char *message, size_t message_size);
+
+void sc_shader_destroy(struct sc_shader *shader);
+
+/* Runs a compute dispatch on the calling thread: every workgroup from base
+ * to base + count - 1, subgroup after subgroup. ctx's num_workgroups,
+ * base_workgroup and local_size are filled in here. Allocates the shared and
+ * scratch memory the shader needs. */
+enum sc_result sc_dispatch_compute(const struct sc_shader *shader,
+                                   struct shale_cs_context *ctx,
+                                   const uint32_t base[3],
+                                   const uint32_t count[3]);
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * The LLVM half of the compiler as the rest of src/compiler sees it: no LLVM
+ * types here (LLVM headers stay inside src/compiler/llvm_*).
+ *
+ * Design note
+ * -----------
+ * Owns: struct sc_jit (the ORC LLJIT session, llvm_jit.c) and each shader's
+ * struct sc_jit_code (its JIT resources, released with the shader).
+ * Threading: sc_jit_compile may be called from several threads; the session
+ * serializes what LLVM needs serialized.
+ */
+#ifndef SC_LLVM_H
+#define SC_LLVM_H
+
+#include "sc_cfg.h"
+
+struct sc_jit;
+struct sc_jit_code;
+
+enum sc_result sc_jit_create(struct sc_jit **out);
+void sc_jit_destroy(struct sc_jit *jit);
+
+/* CPU vector width: 16 with AVX-512, 8 with AVX2, else 4. */
+uint32_t sc_jit_host_simd_width(void);
+
+/* Translates entry point ep of m (already analysed in cfg) and JITs it;
+ * fills shader's function pointer and metadata. */
+enum sc_result sc_jit_compile(struct sc_jit *jit, const struct sc_module *m,
+                              const struct sc_cfg *cfg, const struct sc_entry_point *ep,
+                              const struct sc_compile_info *info, uint32_t simd_width,
+                              const uint32_t local_size[3], struct sc_shader *shader,
+                              char *message, size_t message_size);
+
+void sc_jit_code_free(struct sc_jit_code *code);
+
+#endif
