@@ -1,8 +1,11 @@
 /* VkBuffer and VkBufferView: creation, memory requirements, binding. */
 #include "sd_buffer.h"
 
+#include <assert.h>
+
 #include "sd_alloc.h"
 #include "sd_device.h"
+#include "sd_external.h"
 #include "sd_memory.h"
 #include "sd_physical_device.h"
 #include "sd_util.h"
@@ -13,6 +16,17 @@ sd_CreateBuffer(VkDevice _device, const VkBufferCreateInfo *pCreateInfo,
 {
    SD_FROM_HANDLE(sd_device, device, _device);
    /* Sparse flags need sparse features, which are not claimed. */
+   sd_foreach_struct(s, pCreateInfo->pNext) {
+      if (s->sType == VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO) {
+         /* Memory of every handle type sd_external offers holds a buffer
+          * exactly like any other memory: same size, alignment and types,
+          * so nothing about the buffer changes. Other types are invalid
+          * usage (vkGetPhysicalDeviceExternalBufferProperties says none). */
+         const VkExternalMemoryBufferCreateInfo *e = (const VkExternalMemoryBufferCreateInfo *)s;
+         assert(!(e->handleTypes & ~(VkExternalMemoryHandleTypeFlags)SD_EXTERNAL_MEMORY_HANDLE_TYPES));
+         (void)e;
+      }
+   }
    if (pCreateInfo->size > device->physical_device->memory.memoryHeaps[0].size)
       return sd_error(VK_ERROR_OUT_OF_DEVICE_MEMORY);
    struct sd_buffer *buffer = sd_zalloc(sd_choose_alloc(pAllocator, &device->alloc), sizeof(*buffer),

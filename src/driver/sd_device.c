@@ -1,4 +1,4 @@
-/* VkDevice: creation with feature/extension checks, queues, vkGetDeviceProcAddr. */
+/* VkDevice: creation with feature/extension checks, queues, memory-report callbacks, vkGetDeviceProcAddr. */
 #include "sd_device.h"
 
 #include <errno.h>
@@ -7,6 +7,7 @@
 
 #include "sd_alloc.h"
 #include "sd_instance.h"
+#include "sd_memory.h"
 #include "sd_physical_device.h"
 #include "sd_queue.h"
 #include "sd_util.h"
@@ -52,6 +53,20 @@ sd_device_set_lost(struct sd_device *device, const char *why)
    sd_device_sync_broadcast(device);
    pthread_mutex_unlock(&device->sync_mutex);
    return VK_ERROR_DEVICE_LOST;
+}
+
+/* One allocation holds the device and its memory-report callbacks (their
+ * number is known only at creation); the handle points at `device`, first. */
+struct sd_device_storage {
+   struct sd_device device;
+   struct sd_memory_report memory_report;
+   struct sd_memory_report_callback memory_report_callbacks[];
+};
+
+const struct sd_memory_report *
+sd_device_memory_report(const struct sd_device *device)
+{
+   return &((const struct sd_device_storage *)device)->memory_report;
 }
 
 /* Every VkBool32 requested must be supported. Feature structs are a header
@@ -130,11 +145,17 @@ sd_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pCrea
          return sd_error(VK_ERROR_INITIALIZATION_FAILED);
    }
 
-   struct sd_device *device = sd_zalloc(alloc, sizeof(*device), SD_ALIGN_DEFAULT,
-                                        VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
-   if (!device)
+   const bool report = enabled.EXT_device_memory_report;
+   const uint32_t report_count = sd_memory_report_count(pCreateInfo, report);
+   struct sd_device_storage *storage =
+      sd_zalloc(alloc, sizeof(*storage) + report_count * sizeof(storage->memory_report_callbacks[0]),
+                SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+   if (!storage)
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   struct sd_device *device = &storage->device;
    sd_object_init(&device->base, VK_OBJECT_TYPE_DEVICE, device);
+   sd_memory_report_init(&storage->memory_report, storage->memory_report_callbacks, pCreateInfo,
+                         report);
    device->alloc = *alloc;
    device->physical_device = pdev;
    device->instance = instance;

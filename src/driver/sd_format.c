@@ -2,6 +2,7 @@
 #include "sd_format.h"
 
 #include "sd_entrypoints.h"
+#include "sd_external.h"
 #include "sd_physical_device.h"
 #include "sd_util.h"
 #include "util/su_format.h"
@@ -127,26 +128,29 @@ sd_GetPhysicalDeviceImageFormatProperties2(VkPhysicalDevice physicalDevice,
                                            VkImageFormatProperties2 *pProps)
 {
    SD_FROM_HANDLE(sd_physical_device, pdev, physicalDevice);
-   /* No external memory handle types yet: an external query with a handle
-    * type is unsupported (handleType 0 means "not external", per the spec). */
+   /* External memory: the handle type must be one images can share
+    * (sd_external.c); handleType 0 means "not external", per the spec. */
    const VkPhysicalDeviceExternalImageFormatInfo *ext =
       sd_find_struct(pInfo, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO);
-   if (ext && ext->handleType) {
+   VkExternalMemoryProperties ext_props;
+   VkResult r = sd_external_image_properties(ext ? ext->handleType : 0, pInfo, &ext_props);
+   if (r == VK_SUCCESS) {
+      /* A separate stencil usage must be supported as well. */
+      VkImageUsageFlags usage = pInfo->usage;
+      const VkImageStencilUsageCreateInfo *stencil =
+         sd_find_struct(pInfo, VK_STRUCTURE_TYPE_IMAGE_STENCIL_USAGE_CREATE_INFO);
+      if (stencil)
+         usage |= stencil->stencilUsage;
+      r = sd_format_image_properties(pdev, pInfo->format, pInfo->type, pInfo->tiling, usage,
+                                     pInfo->flags, &pProps->imageFormatProperties);
+   } else {
       pProps->imageFormatProperties = (VkImageFormatProperties) { 0 };
-      return VK_ERROR_FORMAT_NOT_SUPPORTED;
    }
-   /* A separate stencil usage must be supported as well. */
-   VkImageUsageFlags usage = pInfo->usage;
-   const VkImageStencilUsageCreateInfo *stencil =
-      sd_find_struct(pInfo, VK_STRUCTURE_TYPE_IMAGE_STENCIL_USAGE_CREATE_INFO);
-   if (stencil)
-      usage |= stencil->stencilUsage;
-   VkResult r = sd_format_image_properties(pdev, pInfo->format, pInfo->type, pInfo->tiling, usage,
-                                           pInfo->flags, &pProps->imageFormatProperties);
    sd_foreach_struct_out(s, pProps->pNext) {
       if (s->sType == VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES) {
          VkExternalImageFormatProperties *e = (VkExternalImageFormatProperties *)s;
-         e->externalMemoryProperties = (VkExternalMemoryProperties) { 0 };
+         e->externalMemoryProperties =
+            r == VK_SUCCESS ? ext_props : (VkExternalMemoryProperties) { 0 };
       }
    }
    return r;

@@ -9,6 +9,7 @@
 
 const struct sd_instance_extension_table sd_instance_extensions_supported = {
    .KHR_get_physical_device_properties2 = true,
+   .KHR_external_memory_capabilities = true,
 };
 
 VKAPI_ATTR VkResult VKAPI_CALL

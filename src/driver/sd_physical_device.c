@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "sd_alloc.h"
+#include "sd_external.h"
 #include "sd_instance.h"
 #include "sd_util.h"
 
@@ -17,6 +18,10 @@ const struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_copy_commands2 = true,
    .KHR_timeline_semaphore = true,
    .KHR_synchronization2 = true,
+   .KHR_external_memory = true,
+   .KHR_external_memory_fd = true,
+   .EXT_queue_family_foreign = true,
+   .EXT_device_memory_report = true,
 };
 
 static uint64_t
@@ -194,6 +199,9 @@ sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDevic
    pProperties->properties = pdev->properties;
    sd_foreach_struct_out(s, pProperties->pNext) {
       switch ((int)s->sType) {
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES:
+         sd_external_fill_id_properties((VkPhysicalDeviceIDProperties *)s);
+         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES:
          if (sd_device_extensions_supported.KHR_timeline_semaphore)
             ((VkPhysicalDeviceTimelineSemaphoreProperties *)s)->maxTimelineSemaphoreValueDifference =
@@ -221,6 +229,10 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES:
          ((VkPhysicalDeviceSynchronization2Features *)s)->synchronization2 =
             ext->KHR_synchronization2;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEVICE_MEMORY_REPORT_FEATURES_EXT:
+         ((VkPhysicalDeviceDeviceMemoryReportFeaturesEXT *)s)->deviceMemoryReport =
+            ext->EXT_device_memory_report;
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES:
          ((VkPhysicalDeviceHostQueryResetFeatures *)s)->hostQueryReset = ext->EXT_host_query_reset;
