@@ -29,11 +29,10 @@ sd_CreateBuffer(VkDevice _device, const VkBufferCreateInfo *pCreateInfo,
    }
    if (pCreateInfo->size > device->physical_device->memory.memoryHeaps[0].size)
       return sd_error(VK_ERROR_OUT_OF_DEVICE_MEMORY);
-   struct sd_buffer *buffer = sd_zalloc(sd_choose_alloc(pAllocator, &device->alloc), sizeof(*buffer),
-                                        SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   struct sd_buffer *buffer = sd_device_object_alloc(device, pAllocator, sizeof(*buffer),
+                                                     VK_OBJECT_TYPE_BUFFER);
    if (!buffer)
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
-   sd_object_init(&buffer->base, VK_OBJECT_TYPE_BUFFER, device);
    buffer->size = pCreateInfo->size;
    buffer->usage = pCreateInfo->usage;
    buffer->flags = pCreateInfo->flags;
@@ -47,7 +46,7 @@ sd_DestroyBuffer(VkDevice _device, VkBuffer _buffer, const VkAllocationCallbacks
    SD_FROM_HANDLE(sd_device, device, _device);
    SD_FROM_HANDLE(sd_buffer, buffer, _buffer);
    if (buffer)
-      sd_free(sd_choose_alloc(pAllocator, &device->alloc), buffer);
+      sd_device_object_free(device, pAllocator, buffer);
 }
 
 static void
@@ -114,11 +113,10 @@ sd_CreateBufferView(VkDevice _device, const VkBufferViewCreateInfo *pCreateInfo,
 {
    SD_FROM_HANDLE(sd_device, device, _device);
    SD_FROM_HANDLE(sd_buffer, buffer, pCreateInfo->buffer);
-   struct sd_buffer_view *view = sd_zalloc(sd_choose_alloc(pAllocator, &device->alloc), sizeof(*view),
-                                           SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   struct sd_buffer_view *view = sd_device_object_alloc(device, pAllocator, sizeof(*view),
+                                                        VK_OBJECT_TYPE_BUFFER_VIEW);
    if (!view)
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
-   sd_object_init(&view->base, VK_OBJECT_TYPE_BUFFER_VIEW, device);
    view->buffer = buffer;
    view->format = pCreateInfo->format;
    view->offset = pCreateInfo->offset;
@@ -134,5 +132,5 @@ sd_DestroyBufferView(VkDevice _device, VkBufferView _view, const VkAllocationCal
    SD_FROM_HANDLE(sd_device, device, _device);
    SD_FROM_HANDLE(sd_buffer_view, view, _view);
    if (view)
-      sd_free(sd_choose_alloc(pAllocator, &device->alloc), view);
+      sd_device_object_free(device, pAllocator, view);
 }

@@ -44,6 +44,24 @@ sd_device_sync_wait(struct sd_device *device, uint64_t abs_deadline_ns)
    return r != ETIMEDOUT || sd_now_ns() < abs_deadline_ns;
 }
 
+void *
+sd_device_object_alloc(struct sd_device *device, const VkAllocationCallbacks *pAllocator,
+                       size_t size, VkObjectType type)
+{
+   struct sd_object *obj = sd_zalloc(sd_choose_alloc(pAllocator, &device->alloc), size,
+                                     SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (obj)
+      sd_object_init(obj, type, device);
+   return obj;
+}
+
+void
+sd_device_object_free(struct sd_device *device, const VkAllocationCallbacks *pAllocator,
+                      void *object)
+{
+   sd_free(sd_choose_alloc(pAllocator, &device->alloc), object);
+}
+
 VkResult
 sd_device_set_lost(struct sd_device *device, const char *why)
 {

@@ -49,6 +49,15 @@ struct sd_device {
 
 SD_DEFINE_HANDLE_CASTS(sd_device, base, VkDevice, VK_OBJECT_TYPE_DEVICE)
 
+/* Host memory for an object of this device (its struct sd_object first):
+ * pAllocator if given, else the device's callbacks; zeroed, with the base
+ * initialised for `type`. NULL when the allocation fails. Free it with
+ * sd_device_object_free and the same pAllocator. */
+void *sd_device_object_alloc(struct sd_device *device, const VkAllocationCallbacks *pAllocator,
+                             size_t size, VkObjectType type);
+void sd_device_object_free(struct sd_device *device, const VkAllocationCallbacks *pAllocator,
+                           void *object);
+
 /* Marks the device lost (logs why) and wakes every waiter. Returns
  * VK_ERROR_DEVICE_LOST for convenience. */
 VkResult sd_device_set_lost(struct sd_device *device, const char *why);

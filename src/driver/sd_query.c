@@ -27,11 +27,10 @@ sd_CreateQueryPool(VkDevice _device, const VkQueryPoolCreateInfo *pCreateInfo,
    }
    size_t size = sizeof(struct sd_query_pool) +
                  (size_t)pCreateInfo->queryCount * sizeof(struct sd_query);
-   struct sd_query_pool *pool = sd_alloc(sd_choose_alloc(pAllocator, &device->alloc), size,
-                                         SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   struct sd_query_pool *pool = sd_device_object_alloc(device, pAllocator, size,
+                                                       VK_OBJECT_TYPE_QUERY_POOL);
    if (!pool)
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
-   sd_object_init(&pool->base, VK_OBJECT_TYPE_QUERY_POOL, device);
    pool->type = pCreateInfo->queryType;
    pool->count = pCreateInfo->queryCount;
    for (uint32_t i = 0; i < pool->count; i++) {
@@ -48,7 +47,7 @@ sd_DestroyQueryPool(VkDevice _device, VkQueryPool _pool, const VkAllocationCallb
    SD_FROM_HANDLE(sd_device, device, _device);
    SD_FROM_HANDLE(sd_query_pool, pool, _pool);
    if (pool)
-      sd_free(sd_choose_alloc(pAllocator, &device->alloc), pool);
+      sd_device_object_free(device, pAllocator, pool);
 }
 
 /* ---- results ---- */

@@ -11,12 +11,10 @@ sd_CreateSampler(VkDevice _device, const VkSamplerCreateInfo *pCreateInfo,
 {
    SD_FROM_HANDLE(sd_device, device, _device);
    const VkSamplerCreateInfo *ci = pCreateInfo;
-   struct sd_sampler *sampler = sd_zalloc(sd_choose_alloc(pAllocator, &device->alloc),
-                                          sizeof(*sampler), SD_ALIGN_DEFAULT,
-                                          VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   struct sd_sampler *sampler = sd_device_object_alloc(device, pAllocator, sizeof(*sampler),
+                                                       VK_OBJECT_TYPE_SAMPLER);
    if (!sampler)
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
-   sd_object_init(&sampler->base, VK_OBJECT_TYPE_SAMPLER, device);
    /* Members the spec says are ignored (maxAnisotropy without anisotropy,
     * compareOp without comparison) are normalised, so equal states compare
     * equal when sampling routines are keyed on them. */
@@ -48,5 +46,5 @@ sd_DestroySampler(VkDevice _device, VkSampler _sampler, const VkAllocationCallba
    SD_FROM_HANDLE(sd_device, device, _device);
    SD_FROM_HANDLE(sd_sampler, sampler, _sampler);
    if (sampler)
-      sd_free(sd_choose_alloc(pAllocator, &device->alloc), sampler);
+      sd_device_object_free(device, pAllocator, sampler);
 }
