@@ -1,4 +1,4 @@
-/* VkImage and VkImageView: creation, layout, memory requirements, binding. */
+/* VkImage and VkImageView: creation, layout, memory requirements, binding, Android native buffers. */
 #include "sd_image.h"
 
 #include "rasterizer/sr_transfer.h"
@@ -9,6 +9,81 @@
 #include "sd_physical_device.h"
 #include "sd_util.h"
 #include "util/su_format.h"
+
+/* ---- Android native buffers ---- */
+
+/* Set once, when the HAL's library loads, before any device exists. */
+static const struct sd_native_buffer_ops *sd_native_ops;
+
+void
+sd_image_register_native_buffer_ops(const struct sd_native_buffer_ops *ops)
+{
+   sd_native_ops = ops;
+}
+
+void
+sd_image_presentation_properties_android(VkPhysicalDevicePresentationPropertiesANDROID *p)
+{
+   /* Shared presentable images need nothing beyond zero copy: the buffer
+    * is the image's memory, so whatever the queue has finished is in the
+    * buffer, and a release may follow a release with no acquire between. */
+   p->sharedImage = VK_TRUE;
+}
+
+/* The pNext structs of VK_ANDROID_native_buffer an image creation carries;
+ * all NULL unless the device enabled the extension. */
+struct sd_image_android_info {
+   const VkNativeBufferANDROID *native_buffer;
+   const VkImageSwapchainCreateInfoKHR *swapchain;
+   const VkSwapchainImageCreateInfoANDROID *swapchain_image;
+};
+
+static void
+sd_image_android_info(const struct sd_device *device, const VkImageCreateInfo *ci,
+                      struct sd_image_android_info *a)
+{
+   memset(a, 0, sizeof(*a));
+   if (!device->enabled_extensions.ANDROID_native_buffer)
+      return;
+   a->native_buffer = sd_find_struct(ci, VK_STRUCTURE_TYPE_NATIVE_BUFFER_ANDROID);
+   a->swapchain = sd_find_struct(ci, VK_STRUCTURE_TYPE_IMAGE_SWAPCHAIN_CREATE_INFO_KHR);
+   a->swapchain_image = sd_find_struct(ci, VK_STRUCTURE_TYPE_SWAPCHAIN_IMAGE_CREATE_INFO_ANDROID);
+}
+
+/* A gralloc buffer holds one plain 2D picture. */
+static VkResult
+sd_image_check_native(const VkImageCreateInfo *ci)
+{
+   if (!sd_native_ops)
+      return sd_errorf(VK_ERROR_INITIALIZATION_FAILED, "no gralloc access in this build");
+   if (ci->imageType != VK_IMAGE_TYPE_2D || ci->mipLevels != 1 || ci->arrayLayers != 1 ||
+       ci->samples != VK_SAMPLE_COUNT_1_BIT || ci->extent.depth != 1 ||
+       (ci->flags & (VK_IMAGE_CREATE_SPARSE_BINDING_BIT | VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT)))
+      return sd_errorf(VK_ERROR_FORMAT_NOT_SUPPORTED,
+                       "a native-buffer image is 2D with one level, layer and sample");
+   return VK_SUCCESS;
+}
+
+/* Imports and maps the buffer and makes it the image's memory. */
+static VkResult
+sd_image_bind_native(struct sd_image *img, const VkNativeBufferANDROID *nb)
+{
+   assert(img->native && !img->native_bound && !img->data);
+   struct sd_native_mapping m;
+   VkResult r = sd_native_ops->import(img, nb, img->native, &m);
+   if (r != VK_SUCCESS)
+      return r;
+   struct sd_image_level_layout *lv = &img->levels[0];
+   lv->offset = 0;
+   lv->row_pitch = m.row_pitch;
+   lv->depth_pitch = m.row_pitch * img->extent.height;
+   lv->layer_pitch = lv->depth_pitch;
+   lv->size = lv->depth_pitch;
+   img->size = lv->size;
+   img->data = m.data;
+   img->native_bound = true;
+   return VK_SUCCESS;
+}
 
 VkDeviceSize
 sd_image_compute_layout(const struct su_format_desc *desc, VkExtent3D extent, uint32_t mip_levels,
@@ -92,11 +167,15 @@ sd_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
    const struct sd_physical_device *pdev = device->physical_device;
    const VkImageCreateInfo *ci = pCreateInfo;
 
-   /* pNext: nothing Shale claims extends VkImageCreateInfo yet (external
-    * memory, format lists, swapchain and Android native buffers come later);
-    * unknown structs are ignored. */
+   /* pNext: VK_ANDROID_native_buffer's structs (below); unknown structs are
+    * ignored. */
+   struct sd_image_android_info android;
+   sd_image_android_info(device, ci, &android);
+   const bool native = android.native_buffer || android.swapchain;
    VkImageFormatProperties p;
-   VkResult r = sd_image_check(pdev, ci, &p);
+   VkResult r = native ? sd_image_check_native(ci) : VK_SUCCESS;
+   if (r == VK_SUCCESS)
+      r = sd_image_check(pdev, ci, &p);
    if (r != VK_SUCCESS)
       return r;
 
@@ -107,11 +186,13 @@ sd_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
    if (size > p.maxResourceSize)
       return sd_errorf(VK_ERROR_OUT_OF_DEVICE_MEMORY, "vkCreateImage: larger than maxResourceSize");
 
-   struct sd_image *img = sd_zalloc(sd_choose_alloc(pAllocator, &device->alloc), sizeof(*img),
-                                    SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   /* A native-buffer image keeps the platform's state after the struct. */
+   const size_t img_bytes = sd_align64(sizeof(struct sd_image), SD_ALIGN_DEFAULT);
+   const size_t native_bytes = native ? sd_native_ops->storage_size : 0;
+   struct sd_image *img =
+      sd_device_object_alloc(device, pAllocator, img_bytes + native_bytes, VK_OBJECT_TYPE_IMAGE);
    if (!img)
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
-   sd_object_init(&img->base, VK_OBJECT_TYPE_IMAGE, device);
    img->type = ci->imageType;
    img->format = ci->format;
    img->desc = desc;
@@ -124,6 +205,20 @@ sd_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
    img->flags = ci->flags;
    memcpy(img->levels, levels, sizeof(levels[0]) * ci->mipLevels);
    img->size = size;
+   if (native) {
+      img->native = (char *)img + img_bytes;
+      if (android.swapchain_image)
+         img->swapchain_usage = android.swapchain_image->usage;
+      /* With VkNativeBufferANDROID here the buffer is the memory now;
+       * otherwise (spec version 8) it comes with vkBindImageMemory2. */
+      if (android.native_buffer) {
+         r = sd_image_bind_native(img, android.native_buffer);
+         if (r != VK_SUCCESS) {
+            sd_device_object_free(device, pAllocator, img);
+            return r;
+         }
+      }
+   }
    *pImage = sd_image_to_handle(img);
    return VK_SUCCESS;
 }
@@ -133,8 +228,11 @@ sd_DestroyImage(VkDevice _device, VkImage _image, const VkAllocationCallbacks *p
 {
    SD_FROM_HANDLE(sd_device, device, _device);
    SD_FROM_HANDLE(sd_image, img, _image);
-   if (img)
-      sd_free(sd_choose_alloc(pAllocator, &device->alloc), img);
+   if (!img)
+      return;
+   if (img->native_bound)
+      sd_native_ops->release(img->native);
+   sd_device_object_free(device, pAllocator, img);
 }
 
 static void
@@ -195,12 +293,34 @@ sd_BindImageMemory(VkDevice _device, VkImage _image, VkDeviceMemory _mem, VkDevi
 VKAPI_ATTR VkResult VKAPI_CALL
 sd_BindImageMemory2(VkDevice _device, uint32_t count, const VkBindImageMemoryInfo *pInfos)
 {
+   SD_FROM_HANDLE(sd_device, device, _device);
    /* pNext: VkBindImagePlaneMemoryInfo (disjoint, unsupported) and device
-    * groups do not apply; VkBindImageMemorySwapchainInfoKHR comes with
-    * swapchains. Unknown structs are ignored. */
-   for (uint32_t i = 0; i < count; i++)
-      sd_image_bind(sd_image_from_handle(pInfos[i].image),
-                    sd_device_memory_from_handle(pInfos[i].memory), pInfos[i].memoryOffset);
+    * groups do not apply. With VK_ANDROID_native_buffer enabled,
+    * VkBindImageMemorySwapchainInfoKHR with VkNativeBufferANDROID chained
+    * binds a native buffer (the swapchain handle and index are the
+    * loader's, meaningless here). Unknown structs are ignored. */
+   const bool android = device->enabled_extensions.ANDROID_native_buffer;
+   for (uint32_t i = 0; i < count; i++) {
+      struct sd_image *img = sd_image_from_handle(pInfos[i].image);
+      const VkBindImageMemorySwapchainInfoKHR *sc =
+         android ? sd_find_struct(&pInfos[i], VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_SWAPCHAIN_INFO_KHR)
+                 : NULL;
+      const VkNativeBufferANDROID *nb =
+         android ? sd_find_struct(&pInfos[i], VK_STRUCTURE_TYPE_NATIVE_BUFFER_ANDROID) : NULL;
+      if (!sc && !nb) {
+         sd_image_bind(img, sd_device_memory_from_handle(pInfos[i].memory),
+                       pInfos[i].memoryOffset);
+         continue;
+      }
+      /* Only swapchain images (created with VkImageSwapchainCreateInfoKHR)
+       * take a native buffer here, and swapchain memory comes only from one. */
+      if (!nb || !img->native || img->native_bound)
+         return sd_errorf(VK_ERROR_OUT_OF_DEVICE_MEMORY,
+                          "swapchain binding without a native buffer, or to a non-swapchain image");
+      VkResult r = sd_image_bind_native(img, nb);
+      if (r != VK_SUCCESS)
+         return r;
+   }
    return VK_SUCCESS;
 }
 
@@ -236,12 +356,10 @@ sd_CreateImageView(VkDevice _device, const VkImageViewCreateInfo *pCreateInfo,
    SD_FROM_HANDLE(sd_image, img, pCreateInfo->image);
    /* pNext: VkImageViewUsageCreateInfo (maintenance2) and Y'CbCr conversions
     * are not claimed; unknown structs are ignored. */
-   struct sd_image_view *view = sd_zalloc(sd_choose_alloc(pAllocator, &device->alloc),
-                                          sizeof(*view), SD_ALIGN_DEFAULT,
-                                          VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   struct sd_image_view *view =
+      sd_device_object_alloc(device, pAllocator, sizeof(*view), VK_OBJECT_TYPE_IMAGE_VIEW);
    if (!view)
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
-   sd_object_init(&view->base, VK_OBJECT_TYPE_IMAGE_VIEW, device);
    view->image = img;
    view->view_type = pCreateInfo->viewType;
    view->format = pCreateInfo->format;
@@ -266,5 +384,5 @@ sd_DestroyImageView(VkDevice _device, VkImageView _view, const VkAllocationCallb
    SD_FROM_HANDLE(sd_device, device, _device);
    SD_FROM_HANDLE(sd_image_view, view, _view);
    if (view)
-      sd_free(sd_choose_alloc(pAllocator, &device->alloc), view);
+      sd_device_object_free(device, pAllocator, view);
 }

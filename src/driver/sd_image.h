@@ -22,10 +22,28 @@
  *   aspects share one layout (and the same subresource offsets).
  *   The image needs `size` bytes (a multiple of 64), aligned to 64.
  *
+ * Android native-buffer images (VK_ANDROID_native_buffer, when the device
+ * enabled it): an image created with VkNativeBufferANDROID chained, or
+ * created with VkImageSwapchainCreateInfoKHR and later bound through
+ * vkBindImageMemory2 with VkBindImageMemorySwapchainInfoKHR and
+ * VkNativeBufferANDROID chained (spec version 8), has the gralloc buffer as
+ * its memory: zero copy, the renderer reads and writes the buffer in place.
+ * Such an image is 2D, one level, one layer, one sample; its single level
+ * has row_pitch = the buffer's stride * bytes per pixel (not aligned to
+ * SD_IMAGE_ROW_ALIGNMENT: the buffer's own pitch), depth_pitch = layer_pitch
+ * = size = row_pitch * height, and `data` is the buffer's CPU mapping,
+ * locked once at import for the image's life and unlocked and released by
+ * vkDestroyImage. The platform does the gralloc work through
+ * sd_native_buffer_ops (registered by the HAL); the state it keeps lives in
+ * the image's own allocation (`native`). VkSwapchainImageCreateInfoANDROID's
+ * usage is kept in `swapchain_usage` (the shared bit: a shared presentable
+ * image, released again and again without being acquired in between).
+ *
  * Invariants: levels[] is filled for every mip level at creation and never
- * changes; `data` is NULL until bound, then points at the bound memory plus
- * offset, and never changes (images bind once). A view's range has no
- * VK_REMAINING_* left in it.
+ * changes, except that binding a native buffer replaces the layout with the
+ * buffer's; `data` is NULL until bound, then points at the bound memory plus
+ * offset (or the native buffer's pixel (0,0)), and never changes (images bind
+ * once). A view's range has no VK_REMAINING_* left in it.
  *
  * Threading: immutable after binding; views are immutable.
  */
@@ -35,6 +53,7 @@
 #include <stdbool.h>
 
 #include "sd_object.h"
+#include "vulkan/vk_android_native_buffer.h"
 
 struct sd_device_memory;
 struct sd_physical_device;
@@ -73,6 +92,13 @@ struct sd_image {
    struct sd_device_memory *memory;
    VkDeviceSize memory_offset;
    uint8_t *data;
+
+   /* VK_ANDROID_native_buffer: the platform's state for the imported buffer
+    * (sd_native_buffer_ops::storage_size bytes), or NULL for an image that
+    * takes no native buffer; `native_bound` once a buffer is imported. */
+   void *native;
+   bool native_bound;
+   VkSwapchainImageUsageFlagsANDROID swapchain_usage;
 };
 
 struct sd_image_view {
@@ -104,6 +130,33 @@ sd_minify_extent(VkExtent3D extent, uint32_t level)
       e.depth = 1;
    return e;
 }
+
+/* What a native buffer's import gives the image: the CPU mapping of pixel
+ * (0,0), valid until release, and the bytes between rows. */
+struct sd_native_mapping {
+   uint8_t *data;
+   VkDeviceSize row_pitch;
+};
+
+/* The platform's gralloc access (the HAL registers it when its library
+ * loads). import() reads img's format, extent and usage, imports and maps
+ * the buffer for CPU access matching that usage, and keeps its state in
+ * `storage` (storage_size bytes, 16-aligned); on failure storage holds
+ * nothing. Returns VK_SUCCESS, VK_ERROR_INVALID_EXTERNAL_HANDLE (a handle or
+ * description that does not fit the image), VK_ERROR_FORMAT_NOT_SUPPORTED or
+ * VK_ERROR_OUT_OF_HOST_MEMORY. release() unmaps and drops the import. */
+struct sd_native_buffer_ops {
+   size_t storage_size;
+   VkResult (*import)(const struct sd_image *img, const VkNativeBufferANDROID *nb, void *storage,
+                      struct sd_native_mapping *out);
+   void (*release)(void *storage);
+};
+
+void sd_image_register_native_buffer_ops(const struct sd_native_buffer_ops *ops);
+
+/* Fills VkPhysicalDevicePresentationPropertiesANDROID (chained into
+ * vkGetPhysicalDeviceProperties2 when VK_ANDROID_native_buffer is claimed). */
+void sd_image_presentation_properties_android(VkPhysicalDevicePresentationPropertiesANDROID *p);
 
 /* Computes the layout above for the given parameters into levels[] and
  * returns the total size. `desc` must be a known format; mip_levels at most

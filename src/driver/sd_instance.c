@@ -10,6 +10,8 @@
 const struct sd_instance_extension_table sd_instance_extensions_supported = {
    .KHR_get_physical_device_properties2 = true,
    .KHR_external_memory_capabilities = true,
+   .KHR_external_semaphore_capabilities = true,
+   .KHR_external_fence_capabilities = true,
 };
 
 VKAPI_ATTR VkResult VKAPI_CALL

@@ -7,10 +7,11 @@
 
 #include "sd_alloc.h"
 #include "sd_external.h"
+#include "sd_image.h"
 #include "sd_instance.h"
 #include "sd_util.h"
 
-const struct sd_device_extension_table sd_device_extensions_supported = {
+struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_bind_memory2 = true,
    .KHR_get_memory_requirements2 = true,
    .KHR_dedicated_allocation = true,
@@ -22,7 +23,17 @@ const struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_external_memory_fd = true,
    .EXT_queue_family_foreign = true,
    .EXT_device_memory_report = true,
+   .KHR_external_semaphore = true,
+   .KHR_external_semaphore_fd = true,
+   .KHR_external_fence = true,
+   .KHR_external_fence_fd = true,
 };
+
+void
+sd_physical_device_offer_android_native_buffer(void)
+{
+   sd_device_extensions_supported.ANDROID_native_buffer = true;
+}
 
 static uint64_t
 sd_system_memory(void)
@@ -199,6 +210,11 @@ sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDevic
    pProperties->properties = pdev->properties;
    sd_foreach_struct_out(s, pProperties->pNext) {
       switch ((int)s->sType) {
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENTATION_PROPERTIES_ANDROID:
+         if (sd_device_extensions_supported.ANDROID_native_buffer)
+            sd_image_presentation_properties_android(
+               (VkPhysicalDevicePresentationPropertiesANDROID *)s);
+         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES:
          sd_external_fill_id_properties((VkPhysicalDeviceIDProperties *)s);
          break;

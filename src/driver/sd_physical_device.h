@@ -30,8 +30,13 @@ struct sd_physical_device {
 
 SD_DEFINE_HANDLE_CASTS(sd_physical_device, base, VkPhysicalDevice, VK_OBJECT_TYPE_PHYSICAL_DEVICE)
 
-/* Device extensions Shale implements. */
-extern const struct sd_device_extension_table sd_device_extensions_supported;
+/* Device extensions Shale implements. Read-only after the library loads:
+ * VK_ANDROID_native_buffer is offered only by the Android HAL module
+ * (vulkan.shale.so), whose load-time constructor calls
+ * sd_physical_device_offer_android_native_buffer(); the desktop ICD never
+ * lists it (it is the Android loader's private interface). */
+extern struct sd_device_extension_table sd_device_extensions_supported;
+void sd_physical_device_offer_android_native_buffer(void);
 
 VkResult sd_physical_device_create(struct sd_instance *instance, struct sd_physical_device **out);
 void sd_physical_device_destroy(struct sd_physical_device *pdev);

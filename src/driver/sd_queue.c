@@ -1,9 +1,10 @@
-/* VkQueue: submissions, the queue thread, vkQueueSubmit/Submit2/WaitIdle/BindSparse. */
+/* VkQueue: submissions, the queue thread, vkQueueSubmit/Submit2/WaitIdle/BindSparse, release fds. */
 #include "sd_queue.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sd_alloc.h"
 #include "sd_cmd_buffer.h"
@@ -25,6 +26,7 @@ struct sd_submit {
    struct sd_cmd_buffer **cmds;
    struct sd_sem_op *signals;
    struct sd_fence *fence;
+   struct sd_sync_fd_pending *release;   /* signalled once this submission is done */
    bool lose_device;   /* SHALE_DEBUG_LOSE_DEVICE picked this one */
 };
 
@@ -82,13 +84,24 @@ sd_queue_run(struct sd_queue *queue, struct sd_submit *submit)
 {
    struct sd_device *device = queue->device;
    /* Waits: a timeline value may be signalled later by the host or another
-    * thread (wait before signal); binary signals were queued earlier. A lost
-    * device ends every wait. */
+    * thread (wait before signal); binary signals were queued earlier. A
+    * semaphore holding an imported sync fd is waited for by polling the fd
+    * without the lock (nobody broadcasts for it); valid usage keeps the
+    * payload in place while this wait is pending. A lost device ends every
+    * wait (an fd wait notices within SD_SYNC_FD_SLICE_MS). */
    pthread_mutex_lock(&device->sync_mutex);
    for (uint32_t i = 0; i < submit->wait_count; i++) {
+      int fd;
       while (!sd_device_is_lost(device) &&
-             !sd_semaphore_try_wait_locked(submit->waits[i].sem, submit->waits[i].value))
-         sd_device_sync_wait(device, UINT64_MAX);
+             !sd_semaphore_try_wait_locked(submit->waits[i].sem, submit->waits[i].value, &fd)) {
+         if (fd >= 0) {
+            pthread_mutex_unlock(&device->sync_mutex);
+            sd_sync_fd_poll(fd, SD_SYNC_FD_SLICE_MS);
+            pthread_mutex_lock(&device->sync_mutex);
+         } else {
+            sd_device_sync_wait(device, UINT64_MAX);
+         }
+      }
    }
    pthread_mutex_unlock(&device->sync_mutex);
 
@@ -107,6 +120,10 @@ sd_queue_run(struct sd_queue *queue, struct sd_submit *submit)
    const char *lost = queue->replay_error;
    for (uint32_t i = 0; i < submit->cmd_count; i++)
       sd_cmd_buffer_end_pending(submit->cmds[i]);
+   /* A release fd: everything before it is done. Signalled before the
+    * submission retires, so vkQueueWaitIdle also covers it. */
+   if (submit->release)
+      sd_sync_fd_signal(device, submit->release);
 
    /* Signals last: whoever sees them may free what the submission used. The
     * submission itself is freed before the mutex is released, so nobody who
@@ -118,12 +135,15 @@ sd_queue_run(struct sd_queue *queue, struct sd_submit *submit)
       sd_fence_signal_locked(device, submit->fence);
    sd_free(&device->alloc, submit);
    queue->completed++;
+   /* Loss is declared in the critical section that retires the submission,
+    * after the last touch of anything it referenced: whoever sees the loss
+    * may free all of it, and a waiter woken here sees the loss together
+    * with the signals, never the signals alone. (sd_device_set_lost would
+    * take sync_mutex again.) */
+   if (lost && !atomic_exchange(&device->lost, true))
+      su_log("device lost: %s", lost);
    sd_device_sync_broadcast(device);
    pthread_mutex_unlock(&device->sync_mutex);
-   /* Loss is declared only once the submission is retired: a waiter woken by
-    * it may free everything the submission referenced. */
-   if (lost)
-      sd_device_set_lost(device, lost);
 }
 
 void
@@ -241,6 +261,30 @@ sd_submit_create(struct sd_device *device, const struct sd_submit_desc *d, struc
    return s;
 }
 
+/* Appends the built list first..last (n submissions) to the queue; returns
+ * the serial of the last one (it has retired once completed >= serial). */
+static uint64_t
+sd_queue_enqueue(struct sd_queue *queue, struct sd_submit *first, struct sd_submit *last,
+                 uint32_t n)
+{
+   struct sd_device *device = queue->device;
+   for (struct sd_submit *s = first; s; s = s->next) {
+      for (uint32_t i = 0; i < s->cmd_count; i++)
+         sd_cmd_buffer_begin_pending(s->cmds[i]);
+   }
+   pthread_mutex_lock(&device->sync_mutex);
+   if (queue->tail)
+      queue->tail->next = first;
+   else
+      queue->head = first;
+   queue->tail = last;
+   queue->submitted += n;
+   uint64_t serial = queue->submitted;
+   sd_device_sync_broadcast(device);
+   pthread_mutex_unlock(&device->sync_mutex);
+   return serial;
+}
+
 /* Builds every batch first, then queues them all at once, so an allocation
  * failure leaves nothing submitted. */
 static VkResult
@@ -277,19 +321,7 @@ sd_queue_submit(struct sd_queue *queue, uint32_t count, const struct sd_submit_d
 #ifdef SHALE_ALLOC_FAIL_INJECTION
    sd_lose_device_mark(first, n);
 #endif
-   for (struct sd_submit *s = first; s; s = s->next) {
-      for (uint32_t i = 0; i < s->cmd_count; i++)
-         sd_cmd_buffer_begin_pending(s->cmds[i]);
-   }
-   pthread_mutex_lock(&device->sync_mutex);
-   if (queue->tail)
-      queue->tail->next = first;
-   else
-      queue->head = first;
-   queue->tail = last;
-   queue->submitted += n;
-   sd_device_sync_broadcast(device);
-   pthread_mutex_unlock(&device->sync_mutex);
+   sd_queue_enqueue(queue, first, last, n);
    return VK_SUCCESS;
 }
 
@@ -400,6 +432,60 @@ sd_QueueWaitIdle(VkQueue _queue)
     * up), and returning earlier would let the app free what it still uses. */
    pthread_mutex_lock(&device->sync_mutex);
    sd_queue_drain_locked(queue);
+   pthread_mutex_unlock(&device->sync_mutex);
+   return sd_device_is_lost(device) ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
+}
+
+/* ---- release fds (vkQueueSignalReleaseImageANDROID) ---- */
+
+VkResult
+sd_queue_signal_release(struct sd_queue *queue, uint32_t wait_count, const VkSemaphore *waits,
+                        int *out_fd)
+{
+   struct sd_device *device = queue->device;
+   *out_fd = -1;
+   if (sd_device_is_lost(device))
+      return VK_ERROR_DEVICE_LOST;
+
+   /* Nothing pending: the queue is idle and every wait is met already, so
+    * the waits are consumed here and there is no fd to make. */
+   pthread_mutex_lock(&device->sync_mutex);
+   bool done = queue->completed == queue->submitted;
+   for (uint32_t i = 0; i < wait_count && done; i++)
+      done = sd_semaphore_ready_locked(sd_semaphore_from_handle(waits[i]), 0);
+   for (uint32_t i = 0; i < wait_count && done; i++) {
+      int fd;
+      sd_semaphore_try_wait_locked(sd_semaphore_from_handle(waits[i]), 0, &fd);
+   }
+   pthread_mutex_unlock(&device->sync_mutex);
+   if (done)
+      return VK_SUCCESS;
+
+   /* Work is pending: an fd the queue thread signals after it. Where the
+    * platform makes none, wait for the work here and return -1. */
+   struct sd_sync_fd_pending *pending = NULL;
+   int fd = -1;
+   VkResult r = sd_sync_fd_create(device, &pending, &fd);
+   if (r == VK_ERROR_OUT_OF_HOST_MEMORY)
+      return r;
+   const struct sd_submit_desc d = { .wait_count = wait_count, .wait_sems = waits };
+   struct sd_submit *s = sd_submit_create(device, &d, NULL);
+   if (!s) {
+      if (pending) {
+         sd_sync_fd_signal(device, pending);
+         close(fd);
+      }
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   }
+   s->release = pending;
+   uint64_t serial = sd_queue_enqueue(queue, s, s, 1);
+   if (pending) {
+      *out_fd = fd;
+      return VK_SUCCESS;
+   }
+   pthread_mutex_lock(&device->sync_mutex);
+   while (queue->completed < serial)
+      sd_device_sync_wait(device, UINT64_MAX);
    pthread_mutex_unlock(&device->sync_mutex);
    return sd_device_is_lost(device) ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
 }

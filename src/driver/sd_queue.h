@@ -14,6 +14,12 @@
  * thread still drains its list (waits give up, command buffers are skipped,
  * signals and fences are still written) so destroying the device never hangs.
  *
+ * Release fds (vkQueueSignalReleaseImageANDROID): a submission with only
+ * semaphore waits and a sync fd (sd_sync.h) that the thread signals when the
+ * submission is done, i.e. after its waits and everything queued before it.
+ * Nothing blocks the caller while work is pending; the fd is made only when
+ * something is pending.
+ *
  * Device loss: replay that meets an unrecoverable internal error calls
  * sd_queue_replay_failed(); the rest of that submission is skipped and the
  * device is lost. In builds with SHALE_ALLOC_FAIL_INJECTION, the environment
@@ -66,5 +72,15 @@ bool sd_queue_replay_stopped(const struct sd_queue *queue);
  * reports VK_ERROR_DEVICE_LOST drains first, so the app may then free what
  * the lost work referenced. */
 void sd_queue_drain_locked(struct sd_queue *queue);
+
+/* A sync fd that becomes ready once the binary semaphores `waits` are
+ * signalled (the wait consumes them, as a submission's would) and all work
+ * submitted to the queue before this call is done. *out_fd is -1 when that
+ * holds already (the waits are consumed now), and also where the platform
+ * can make no sync fd: then this call waits for the work on the CPU.
+ * VK_ERROR_OUT_OF_HOST_MEMORY (nothing consumed, nothing queued) or
+ * VK_ERROR_DEVICE_LOST (*out_fd -1). */
+VkResult sd_queue_signal_release(struct sd_queue *queue, uint32_t wait_count,
+                                 const VkSemaphore *waits, int *out_fd);
 
 #endif

@@ -6,6 +6,7 @@
 #include <hardware/hwvulkan.h>
 
 #include "driver/sd_entrypoints.h"
+#include "driver/sd_physical_device.h"
 
 #define SH_EXPORT __attribute__((visibility("default")))
 
@@ -67,4 +68,13 @@ sh_hal_close(struct hw_device_t *device)
 {
    /* Nothing to free: the device is static. */
    return device == &sh_hal_device.common ? 0 : -EINVAL;
+}
+
+/* The Android loader builds VK_KHR_swapchain on VK_ANDROID_native_buffer:
+ * this module, and only this one, offers it. Runs when the module loads,
+ * before any instance exists. */
+__attribute__((constructor)) static void
+sh_hal_offer_native_buffer(void)
+{
+   sd_physical_device_offer_android_native_buffer();
 }
