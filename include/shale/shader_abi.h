@@ -74,7 +74,7 @@
 extern "C" {
 #endif
 
-#define SHALE_SHADER_ABI_VERSION 1
+#define SHALE_SHADER_ABI_VERSION 2
 
 /* Widest SPMD call: 16 lanes (AVX-512). */
 #define SHALE_MAX_SIMD_WIDTH 16
@@ -94,12 +94,15 @@ struct shale_buffer_descriptor {
    uint64_t range;   /* bytes readable from base; < 4 GiB */
 };
 
-/* Uniform and storage texel buffers. */
+/* Uniform and storage texel buffers. Texel i is at base + i * element_size
+ * for i < element_count; compiled code reads (OpImageFetch, OpImageRead),
+ * writes and does atomics only there, converting texels by format (see
+ * sc_image_format_features()). OpImageQuerySize returns element_count. */
 struct shale_texel_buffer_descriptor {
    uint8_t *base;
    uint64_t range;          /* bytes */
    uint32_t format;         /* VkFormat of the view */
-   uint32_t element_size;   /* bytes per texel */
+   uint32_t element_size;   /* bytes per texel: the format's texel size */
    uint32_t element_count;  /* range / element_size, as the shader sees it */
 };
 
@@ -130,20 +133,37 @@ struct shale_sampler_desc {
 };
 
 /* Sampled image, storage image, combined image sampler, input attachment,
- * sampler. The storage image fields (base .. texel_size) are a copy of the
- * view's base level so image load/store need no second pointer. sample_fn
+ * sampler. The storage image fields (base .. samples) describe the view's
+ * base level so image load/store need no second pointer. sample_fn
  * is a routine the compiler generated for (format, sampler state); NULL
- * until a shader needs it. */
+ * until a shader needs it.
+ *
+ * Storage images: texel (x, y, z) of the view is at
+ *    base + x * texel_size + y * row_pitch + z * slice_pitch
+ * where base is texel (0, 0) of the view's base level and first layer, and
+ * z is the depth slice (3D), the array layer (1D and 2D arrays; a 1D
+ * array's layer is its coordinate's second component, and y is 0), the
+ * face (cube) or layer * 6 + face (cube arrays): slice_pitch is the depth
+ * pitch of 3D images, the layer pitch otherwise.
+ * Compiled code accesses texels only for x < width, y < height,
+ * z < depth_or_layers (depth for 3D, the view's layer count otherwise: 6
+ * per cube), dropping writes and atomics and reading (0, 0, 0, 1) outside;
+ * it converts texels by format (sc_image_format_features()) and, when the
+ * shader declares a format, only touches views whose texel_size is that
+ * format's. OpImageQuerySize(Lod) is computed from width, height and
+ * depth_or_layers (cube arrays: depth_or_layers / 6), OpImageQueryLevels
+ * returns level_count, OpImageQuerySamples samples. */
 struct shale_image_descriptor {
    const struct shale_image_view_desc *view;
    const struct shale_sampler_desc *sampler;
    void *sample_fn;
    uint8_t *base;
    uint32_t row_pitch, slice_pitch;
-   uint32_t width, height, depth_or_layers;
-   uint32_t format;
-   uint32_t texel_size;
-   uint32_t reserved;
+   uint32_t width, height, depth_or_layers;   /* of the view's base level */
+   uint32_t format;                           /* VkFormat of the view */
+   uint32_t texel_size;                       /* bytes per texel of the format */
+   uint16_t level_count;                      /* the view's levelCount */
+   uint16_t samples;                          /* VkSampleCountFlagBits value: 1, 2, 4 ... */
 };
 
 union shale_descriptor {

@@ -129,8 +129,8 @@ add_enum_attr(struct sc_xlate *x, LLVMValueRef fn, unsigned index, const char *n
    LLVMAddAttributeAtIndex(fn, index, LLVMCreateEnumAttribute(x->ctx, kind, 0));
 }
 
-static void
-set_vector_width_attrs(struct sc_xlate *x, LLVMValueRef fn)
+void
+sc_set_function_attrs(struct sc_xlate *x, LLVMValueRef fn)
 {
    char width[16];
    snprintf(width, sizeof(width), "%u", x->W * 32);
@@ -153,7 +153,7 @@ build_body(struct sc_xlate *x)
                                      : LLVMFunctionType(x->t_void, params, 4, false);
    x->fn = LLVMAddFunction(x->mod, "sc_subgroup", fty);
    LLVMSetLinkage(x->fn, LLVMInternalLinkage);
-   set_vector_width_attrs(x, x->fn);
+   sc_set_function_attrs(x, x->fn);
    add_enum_attr(x, x->fn, 1, "noalias");
    add_enum_attr(x, x->fn, 2, "noalias");
    x->arg_ctx = LLVMGetParam(x->fn, 0);
@@ -238,7 +238,7 @@ build_compute_entry(struct sc_xlate *x, const char *name)
    LLVMTypeRef params[2] = { x->t_ptr, x->t_ptr };
    LLVMTypeRef fty = LLVMFunctionType(x->t_void, params, 2, false);
    LLVMValueRef fn = LLVMAddFunction(x->mod, name, fty);
-   set_vector_width_attrs(x, fn);
+   sc_set_function_attrs(x, fn);
    LLVMValueRef ctx = LLVMGetParam(fn, 0), wg = LLVMGetParam(fn, 1);
    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(x->ctx, fn, "entry");
    LLVMBasicBlockRef round = LLVMAppendBasicBlockInContext(x->ctx, fn, "round");

@@ -48,20 +48,22 @@ intr2(struct sc_xlate *x, const char *name, LLVMValueRef a, LLVMValueRef c)
    return sc_intrinsic(x, name, &t, 1, args, 2);
 }
 
+/* Transcendentals: 32-bit in IR (llvm_math.c), 16-bit through 32-bit, 64-bit
+ * (which GLSL.std.450 does not allow for them) through libm. */
 static LLVMValueRef
-libm(struct sc_xlate *x, const char *f32, const char *f64, LLVMValueRef *args, unsigned n)
+transcendental(struct sc_xlate *x, uint32_t op, const char *f64, LLVMValueRef *c, unsigned n)
 {
-   LLVMTypeRef t = LLVMTypeOf(args[0]);
-   LLVMTypeKind k = LLVMGetTypeKind(scalar_of(args[0]));
+   LLVMTypeRef t = LLVMTypeOf(c[0]);
+   LLVMTypeKind k = LLVMGetTypeKind(scalar_of(c[0]));
+   if (k == LLVMDoubleTypeKind)
+      return sc_libm(x, f64, c, n, t);
    if (k == LLVMHalfTypeKind) {
-      /* Half precision through float. */
-      LLVMTypeRef ft = is_vec(args[0]) ? sc_vec_type(x, x->t_f32) : x->t_f32;
-      LLVMValueRef wide[3];
-      for (unsigned i = 0; i < n; i++)
-         wide[i] = LLVMBuildFPExt(x->b, args[i], ft, "");
-      return LLVMBuildFPTrunc(x->b, sc_libm(x, f32, wide, n, ft), t, "");
+      LLVMTypeRef ft = is_vec(c[0]) ? sc_vec_type(x, x->t_f32) : x->t_f32;
+      LLVMValueRef a = LLVMBuildFPExt(x->b, c[0], ft, "");
+      LLVMValueRef b = n > 1 ? LLVMBuildFPExt(x->b, c[1], ft, "") : NULL;
+      return LLVMBuildFPTrunc(x->b, sc_math_f32(x, op, a, b), t, "");
    }
-   return sc_libm(x, k == LLVMDoubleTypeKind ? f64 : f32, args, n, t);
+   return sc_math_f32(x, op, c[0], n > 1 ? c[1] : NULL);
 }
 
 static LLVMValueRef
@@ -100,24 +102,24 @@ componentwise(struct sc_xlate *x, uint32_t op, LLVMValueRef *c, unsigned nops)
    case GLSLstd450Fract: return LLVMBuildFSub(b, a, intr1(x, "llvm.floor", a), "");
    case GLSLstd450Radians: return LLVMBuildFMul(b, a, fconst(x, a, 0.017453292519943295), "");
    case GLSLstd450Degrees: return LLVMBuildFMul(b, a, fconst(x, a, 57.29577951308232), "");
-   case GLSLstd450Sin: return intr1(x, "llvm.sin", a);
-   case GLSLstd450Cos: return intr1(x, "llvm.cos", a);
-   case GLSLstd450Tan: return libm(x, "tanf", "tan", c, 1);
-   case GLSLstd450Asin: return libm(x, "asinf", "asin", c, 1);
-   case GLSLstd450Acos: return libm(x, "acosf", "acos", c, 1);
-   case GLSLstd450Atan: return libm(x, "atanf", "atan", c, 1);
-   case GLSLstd450Sinh: return libm(x, "sinhf", "sinh", c, 1);
-   case GLSLstd450Cosh: return libm(x, "coshf", "cosh", c, 1);
-   case GLSLstd450Tanh: return libm(x, "tanhf", "tanh", c, 1);
-   case GLSLstd450Asinh: return libm(x, "asinhf", "asinh", c, 1);
-   case GLSLstd450Acosh: return libm(x, "acoshf", "acosh", c, 1);
-   case GLSLstd450Atanh: return libm(x, "atanhf", "atanh", c, 1);
-   case GLSLstd450Atan2: return libm(x, "atan2f", "atan2", c, 2);
-   case GLSLstd450Pow: return intr2(x, "llvm.pow", a, c[1]);
-   case GLSLstd450Exp: return intr1(x, "llvm.exp", a);
-   case GLSLstd450Log: return intr1(x, "llvm.log", a);
-   case GLSLstd450Exp2: return intr1(x, "llvm.exp2", a);
-   case GLSLstd450Log2: return intr1(x, "llvm.log2", a);
+   case GLSLstd450Sin: return transcendental(x, op, "sin", c, 1);
+   case GLSLstd450Cos: return transcendental(x, op, "cos", c, 1);
+   case GLSLstd450Tan: return transcendental(x, op, "tan", c, 1);
+   case GLSLstd450Asin: return transcendental(x, op, "asin", c, 1);
+   case GLSLstd450Acos: return transcendental(x, op, "acos", c, 1);
+   case GLSLstd450Atan: return transcendental(x, op, "atan", c, 1);
+   case GLSLstd450Sinh: return transcendental(x, op, "sinh", c, 1);
+   case GLSLstd450Cosh: return transcendental(x, op, "cosh", c, 1);
+   case GLSLstd450Tanh: return transcendental(x, op, "tanh", c, 1);
+   case GLSLstd450Asinh: return transcendental(x, op, "asinh", c, 1);
+   case GLSLstd450Acosh: return transcendental(x, op, "acosh", c, 1);
+   case GLSLstd450Atanh: return transcendental(x, op, "atanh", c, 1);
+   case GLSLstd450Atan2: return transcendental(x, op, "atan2", c, 2);
+   case GLSLstd450Pow: return transcendental(x, op, "pow", c, 2);
+   case GLSLstd450Exp: return transcendental(x, op, "exp", c, 1);
+   case GLSLstd450Log: return transcendental(x, op, "log", c, 1);
+   case GLSLstd450Exp2: return transcendental(x, op, "exp2", c, 1);
+   case GLSLstd450Log2: return transcendental(x, op, "log2", c, 1);
    case GLSLstd450Sqrt: return intr1(x, "llvm.sqrt", a);
    case GLSLstd450InverseSqrt:
       return LLVMBuildFDiv(b, fconst(x, a, 1.0), intr1(x, "llvm.sqrt", a), "");
@@ -375,9 +377,12 @@ sc_emit_glsl(struct sc_xlate *x, const struct sc_inst *inst)
    case GLSLstd450Ldexp:
    case GLSLstd450Determinant:
    case GLSLstd450MatrixInverse:
-   case GLSLstd450IMix:
    case GLSLstd450PackDouble2x32:
    case GLSLstd450UnpackDouble2x32:
+      if (nops < 1)
+         return sc_fail(x, SC_ERROR_INVALID_SPIRV, "GLSL.std.450 without operands");
+      return sc_emit_glsl_float(x, inst, op);
+   case GLSLstd450IMix:
    case GLSLstd450InterpolateAtCentroid:
    case GLSLstd450InterpolateAtSample:
    case GLSLstd450InterpolateAtOffset:

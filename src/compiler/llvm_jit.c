@@ -1,8 +1,8 @@
 /* LLVM ORC LLJIT session: optimizes translated modules (new pass manager,
- * host CPU and features) and turns them into callable code. */
+ * host CPU and features) into relocatable objects, and links objects (fresh
+ * or from shader blobs) into callable code, one JITDylib per shader. */
 #include <math.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,26 +15,35 @@
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
+#include <llvm/Config/llvm-config.h>
 
 #include "llvm_private.h"
 
 struct sc_jit {
-   /* LLJIT's own compiler (used when a lookup materializes IR) shares one
-    * TargetMachine, so code is generated here per compile, in parallel, and
-    * only object linking and lookups are serialized. */
+   /* Code is generated per compile, in parallel, outside the lock; only
+    * object linking, lookups and the dylib pool are serialized. */
    pthread_mutex_t lock;
    LLVMOrcLLJITRef lljit;
-   LLVMOrcJITDylibRef dylib;
+   LLVMOrcExecutionSessionRef session;
    LLVMTargetRef target;
    char *triple;
    char *cpu;
    char *features;
-   atomic_uint counter;
+   char *identity;           /* what compiled code depends on (sc_jit_identity) */
+   /* Each shader's object is linked into a JITDylib of its own, so every
+    * object can define the same entry symbol (SC_ENTRY_SYMBOL); dylibs of
+    * destroyed shaders are emptied and reused. */
+   LLVMOrcJITDylibRef *free_dylibs;
+   uint32_t nfree, cap_free;
+   uint32_t ndylibs;
 };
 
 struct sc_jit_code {
    struct sc_jit *jit;
+   LLVMOrcJITDylibRef dylib;
    LLVMOrcResourceTrackerRef tracker;
+   void *object;             /* the relocatable object, kept for sc_shader_serialize */
+   size_t object_size;
 };
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -94,6 +103,22 @@ static const struct {
    { "memset", (void *)memset }, { "memcpy", (void *)memcpy }, { "memmove", (void *)memmove },
 };
 
+/* Defines the runtime symbols in a fresh dylib. */
+static LLVMErrorRef
+define_runtime_symbols(struct sc_jit *jit, LLVMOrcJITDylibRef dylib)
+{
+   size_t n = sizeof(runtime_symbols) / sizeof(runtime_symbols[0]);
+   LLVMOrcCSymbolMapPair pairs[sizeof(runtime_symbols) / sizeof(runtime_symbols[0])];
+   for (size_t i = 0; i < n; i++) {
+      pairs[i].Name = LLVMOrcLLJITMangleAndIntern(jit->lljit, runtime_symbols[i].name);
+      pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)runtime_symbols[i].addr;
+      pairs[i].Sym.Flags.GenericFlags =
+         LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+      pairs[i].Sym.Flags.TargetFlags = 0;
+   }
+   return LLVMOrcJITDylibDefine(dylib, LLVMOrcAbsoluteSymbols(pairs, n));
+}
+
 enum sc_result
 sc_jit_create(struct sc_jit **out)
 {
@@ -110,6 +135,7 @@ sc_jit_create(struct sc_jit **out)
    LLVMErrorRef err = LLVMOrcJITTargetMachineBuilderDetectHost(&jtmb);
    if (err) {
       LLVMConsumeError(err);
+      pthread_mutex_destroy(&jit->lock);
       free(jit);
       return SC_ERROR_INTERNAL;
    }
@@ -118,38 +144,32 @@ sc_jit_create(struct sc_jit **out)
    err = LLVMOrcCreateLLJIT(&jit->lljit, builder);
    if (err) {
       LLVMConsumeError(err);
+      pthread_mutex_destroy(&jit->lock);
       free(jit);
       return SC_ERROR_INTERNAL;
    }
-   jit->dylib = LLVMOrcLLJITGetMainJITDylib(jit->lljit);
-
-   size_t n = sizeof(runtime_symbols) / sizeof(runtime_symbols[0]);
-   LLVMOrcCSymbolMapPair pairs[sizeof(runtime_symbols) / sizeof(runtime_symbols[0])];
-   for (size_t i = 0; i < n; i++) {
-      pairs[i].Name = LLVMOrcLLJITMangleAndIntern(jit->lljit, runtime_symbols[i].name);
-      pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)runtime_symbols[i].addr;
-      pairs[i].Sym.Flags.GenericFlags =
-         LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
-      pairs[i].Sym.Flags.TargetFlags = 0;
-   }
-   err = LLVMOrcJITDylibDefine(jit->dylib, LLVMOrcAbsoluteSymbols(pairs, n));
-   if (err) {
-      LLVMConsumeError(err);
-      sc_jit_destroy(jit);
-      return SC_ERROR_INTERNAL;
-   }
+   jit->session = LLVMOrcLLJITGetExecutionSession(jit->lljit);
 
    const char *triple = LLVMOrcLLJITGetTripleString(jit->lljit);
    char *errmsg = NULL;
    jit->triple = strdup(triple);
    jit->cpu = LLVMGetHostCPUName();
    jit->features = LLVMGetHostCPUFeatures();
-   if (!jit->triple || LLVMGetTargetFromTriple(jit->triple, &jit->target, &errmsg)) {
+   if (!jit->triple || !jit->cpu || !jit->features ||
+       LLVMGetTargetFromTriple(jit->triple, &jit->target, &errmsg)) {
       LLVMDisposeMessage(errmsg);
       sc_jit_destroy(jit);
       return SC_ERROR_INTERNAL;
    }
-   atomic_init(&jit->counter, 0);
+   /* Machine code depends on the target, the CPU features and the code
+    * generator; the CPU name only tunes scheduling. */
+   size_t len = strlen(jit->triple) + strlen(jit->features) + 64;
+   jit->identity = malloc(len);
+   if (!jit->identity) {
+      sc_jit_destroy(jit);
+      return SC_ERROR_OUT_OF_MEMORY;
+   }
+   snprintf(jit->identity, len, "%s;%s;LLVM %s", jit->triple, jit->features, LLVM_VERSION_STRING);
    *out = jit;
    return SC_SUCCESS;
 }
@@ -164,11 +184,25 @@ sc_jit_destroy(struct sc_jit *jit)
       if (err)
          LLVMConsumeError(err);
    }
+   free(jit->free_dylibs);
    free(jit->triple);
+   free(jit->identity);
    LLVMDisposeMessage(jit->cpu);
    LLVMDisposeMessage(jit->features);
    pthread_mutex_destroy(&jit->lock);
    free(jit);
+}
+
+const char *
+sc_jit_identity(const struct sc_jit *jit)
+{
+   return jit->identity;
+}
+
+const char *
+sc_jit_cpu_name(const struct sc_jit *jit)
+{
+   return jit->cpu;
 }
 
 void
@@ -176,13 +210,156 @@ sc_jit_code_free(struct sc_jit_code *code)
 {
    if (!code)
       return;
-   pthread_mutex_lock(&code->jit->lock);
-   LLVMErrorRef err = LLVMOrcResourceTrackerRemove(code->tracker);
-   if (err)
-      LLVMConsumeError(err);
-   LLVMOrcReleaseResourceTracker(code->tracker);
-   pthread_mutex_unlock(&code->jit->lock);
+   struct sc_jit *jit = code->jit;
+   pthread_mutex_lock(&jit->lock);
+   if (code->tracker) {
+      LLVMErrorRef err = LLVMOrcResourceTrackerRemove(code->tracker);
+      if (err)
+         LLVMConsumeError(err);
+      LLVMOrcReleaseResourceTracker(code->tracker);
+   }
+   if (code->dylib) {
+      /* Empty again: back to the pool (growing it cannot fail the caller;
+       * a dylib that finds no room is simply not reused). */
+      if (jit->nfree == jit->cap_free) {
+         uint32_t cap = jit->cap_free ? jit->cap_free * 2 : 16;
+         void *p = realloc(jit->free_dylibs, cap * sizeof(*jit->free_dylibs));
+         if (p) {
+            jit->free_dylibs = p;
+            jit->cap_free = cap;
+         }
+      }
+      if (jit->nfree < jit->cap_free)
+         jit->free_dylibs[jit->nfree++] = code->dylib;
+   }
+   pthread_mutex_unlock(&jit->lock);
+   free(code->object);
    free(code);
+}
+
+void
+sc_jit_code_object(const struct sc_jit_code *code, const void **data, size_t *size)
+{
+   *data = code->object;
+   *size = code->object_size;
+}
+
+const struct sc_jit *
+sc_jit_code_owner(const struct sc_jit_code *code)
+{
+   return code->jit;
+}
+
+/* An empty dylib with the runtime symbols; jit->lock held. */
+static LLVMOrcJITDylibRef
+take_dylib(struct sc_jit *jit, char *message, size_t message_size)
+{
+   if (jit->nfree)
+      return jit->free_dylibs[--jit->nfree];
+   char name[32];
+   snprintf(name, sizeof(name), "shale_%u", jit->ndylibs++);
+   LLVMOrcJITDylibRef dylib = LLVMOrcExecutionSessionCreateBareJITDylib(jit->session, name);
+   if (!dylib)
+      return NULL;
+   LLVMErrorRef err = define_runtime_symbols(jit, dylib);
+   if (err) {
+      error_message(err, message, message_size, "JIT runtime symbols");
+      /* The dylib stays with the session, unused. */
+      return NULL;
+   }
+   return dylib;
+}
+
+struct lookup_wait {
+   pthread_mutex_t lock;
+   pthread_cond_t cond;
+   bool done;
+   LLVMErrorRef err;
+   LLVMOrcExecutorAddress addr;
+};
+
+static void
+lookup_done(LLVMErrorRef err, LLVMOrcCSymbolMapPairs result, size_t npairs, void *ctx)
+{
+   struct lookup_wait *w = ctx;
+   pthread_mutex_lock(&w->lock);
+   w->err = err;
+   if (!err && npairs >= 1)
+      w->addr = result[0].Sym.Address;
+   w->done = true;
+   pthread_cond_signal(&w->cond);
+   pthread_mutex_unlock(&w->lock);
+}
+
+/* Links object (not consumed) into a dylib of its own and finds the entry
+ * point; no IR pass or code generation runs here. */
+enum sc_result
+sc_jit_load(struct sc_jit *jit, const void *object, size_t size, struct sc_jit_code **out,
+            void **entry, char *message, size_t message_size)
+{
+   *out = NULL;
+   *entry = NULL;
+   struct sc_jit_code *code = calloc(1, sizeof(*code));
+   if (!code)
+      return SC_ERROR_OUT_OF_MEMORY;
+   code->jit = jit;
+   code->object = malloc(size ? size : 1);
+   if (!code->object) {
+      free(code);
+      return SC_ERROR_OUT_OF_MEMORY;
+   }
+   memcpy(code->object, object, size);
+   code->object_size = size;
+   LLVMMemoryBufferRef buffer =
+      LLVMCreateMemoryBufferWithMemoryRangeCopy(object, size, "shale_shader");
+   if (!buffer) {
+      sc_jit_code_free(code);
+      return SC_ERROR_OUT_OF_MEMORY;
+   }
+
+   pthread_mutex_lock(&jit->lock);
+   code->dylib = take_dylib(jit, message, message_size);
+   if (!code->dylib) {
+      pthread_mutex_unlock(&jit->lock);
+      LLVMDisposeMemoryBuffer(buffer);
+      sc_jit_code_free(code);
+      return SC_ERROR_INTERNAL;
+   }
+   code->tracker = LLVMOrcJITDylibCreateResourceTracker(code->dylib);
+   LLVMErrorRef err = LLVMOrcLLJITAddObjectFileWithRT(jit->lljit, code->tracker, buffer);
+   struct lookup_wait w = { .done = false };
+   if (!err) {
+      pthread_mutex_init(&w.lock, NULL);
+      pthread_cond_init(&w.cond, NULL);
+      LLVMOrcCJITDylibSearchOrderElement order = {
+         code->dylib, LLVMOrcJITDylibLookupFlagsMatchExportedSymbolsOnly
+      };
+      LLVMOrcCLookupSetElement sym = {
+         LLVMOrcLLJITMangleAndIntern(jit->lljit, SC_ENTRY_SYMBOL),
+         LLVMOrcSymbolLookupFlagsRequiredSymbol
+      };
+      LLVMOrcExecutionSessionLookup(jit->session, LLVMOrcLookupKindStatic, &order, 1, &sym, 1,
+                                    lookup_done, &w);
+      pthread_mutex_lock(&w.lock);
+      while (!w.done)
+         pthread_cond_wait(&w.cond, &w.lock);
+      pthread_mutex_unlock(&w.lock);
+      pthread_cond_destroy(&w.cond);
+      pthread_mutex_destroy(&w.lock);
+      err = w.err;
+   }
+   pthread_mutex_unlock(&jit->lock);
+   if (err || !w.addr) {
+      if (err)
+         error_message(err, message, message_size, "JIT link");
+      else if (message && message_size)
+         snprintf(message, message_size, "JIT link: no entry point in the object");
+      sc_jit_code_free(code);
+      return SC_ERROR_INTERNAL;
+   }
+   *entry = (void *)(uintptr_t)w.addr;
+   *out = code;
+   return SC_SUCCESS;
 }
 
 /* Verifies, optimizes (O2) and generates an object file for the host. */
@@ -233,9 +410,6 @@ sc_jit_compile(struct sc_jit *jit, const struct sc_module *m, const struct sc_cf
                uint32_t simd_width, const uint32_t local_size[3], struct sc_shader *shader,
                char *message, size_t message_size)
 {
-   char name[32];
-   snprintf(name, sizeof(name), "shale_shader_%u", atomic_fetch_add(&jit->counter, 1));
-
    LLVMContextRef ctx = LLVMContextCreate();
    LLVMContextSetOpaquePointers(ctx, 1);
    LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("shale_shader", ctx);
@@ -255,7 +429,7 @@ sc_jit_compile(struct sc_jit *jit, const struct sc_module *m, const struct sc_cf
       .message = message,
       .message_size = message_size,
    };
-   enum sc_result r = sc_translate(&x, ep, name);
+   enum sc_result r = sc_translate(&x, ep, SC_ENTRY_SYMBOL);
    if (getenv("SHALE_DUMP_IR") && r == SC_SUCCESS)
       LLVMDumpModule(mod);
    LLVMMemoryBufferRef object = NULL;
@@ -281,26 +455,12 @@ sc_jit_compile(struct sc_jit *jit, const struct sc_module *m, const struct sc_cf
    x.bindings = NULL;
    sc_xlate_finish(&x);
 
-   struct sc_jit_code *code = calloc(1, sizeof(*code));
-   if (!code) {
-      LLVMDisposeMemoryBuffer(object);
-      return SC_ERROR_OUT_OF_MEMORY;
-   }
-   code->jit = jit;
-   pthread_mutex_lock(&jit->lock);
-   code->tracker = LLVMOrcJITDylibCreateResourceTracker(jit->dylib);
-   LLVMErrorRef err = LLVMOrcLLJITAddObjectFileWithRT(jit->lljit, code->tracker, object);
-   LLVMOrcExecutorAddress addr = 0;
-   if (!err)
-      err = LLVMOrcLLJITLookup(jit->lljit, &addr, name);
-   pthread_mutex_unlock(&jit->lock);
-   if (err || !addr) {
-      if (err)
-         error_message(err, message, message_size, "JIT lookup");
-      sc_jit_code_free(code);
-      return SC_ERROR_INTERNAL;
-   }
-   shader->fn.cs = (shale_cs_fn)(uintptr_t)addr;
-   shader->code = code;
+   void *entry = NULL;
+   r = sc_jit_load(jit, LLVMGetBufferStart(object), LLVMGetBufferSize(object), &shader->code,
+                   &entry, message, message_size);
+   LLVMDisposeMemoryBuffer(object);
+   if (r != SC_SUCCESS)
+      return r;
+   shader->fn.cs = (shale_cs_fn)(uintptr_t)entry;
    return SC_SUCCESS;
 }

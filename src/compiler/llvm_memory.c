@@ -168,6 +168,38 @@ var_ptr(struct sc_xlate *x, const struct sc_inst *var, struct sc_ptr *p)
       load_buffer_record(x, x->eb, rec, &p->base, &p->range);
       return true;
    }
+   case SpvStorageClassUniformConstant: {
+      /* Images, samplers, texel buffers: records of the set. */
+      uint32_t set, binding;
+      VkDescriptorType type = sc_image_descriptor_type(x, p->type);
+      if (type == VK_DESCRIPTOR_TYPE_MAX_ENUM)
+         return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported UniformConstant variable");
+      if (!sc_module_decoration(m, id, SC_NONE, SpvDecorationDescriptorSet, &set) ||
+          !sc_module_decoration(m, id, SC_NONE, SpvDecorationBinding, &binding))
+         return sc_fail(x, SC_ERROR_INVALID_SPIRV, "descriptor without set/binding");
+      if (set >= SHALE_MAX_DESCRIPTOR_SETS)
+         return sc_fail(x, SC_ERROR_UNSUPPORTED, "descriptor set %u", set);
+      const struct sc_type *t = sc_module_type(m, p->type);
+      bool arrayed = t && (t->kind == SC_T_ARRAY || t->kind == SC_T_RUNTIME_ARRAY);
+      uint32_t count = !arrayed ? 1 : t->kind == SC_T_ARRAY ? t->count : 0;
+      p->binding_use = add_binding(x, set, binding, count, type);
+      if (p->binding_use == SC_NONE)
+         return false;
+      p->set = set;
+      p->binding = binding;
+      p->first_record = first_record(x, set, binding);
+      LLVMValueRef setp = sc_ctx_field(x, x->arg_ctx, 8 * set, x->t_ptr);
+      LLVMSetAlignment(setp, 8);
+      if (arrayed) {
+         p->kind = SC_PTR_BINDINGS;
+         p->base = setp;
+         return true;
+      }
+      p->kind = SC_PTR_DESCRIPTOR;
+      p->base = gep8(x, x->eb, setp,
+                     LLVMConstInt(x->t_i64, (uint64_t)p->first_record * SHALE_DESCRIPTOR_SIZE, false));
+      return true;
+   }
    case SpvStorageClassPushConstant:
       p->kind = SC_PTR_MEM;
       p->base = sc_ctx_field(x, x->arg_ctx, offsetof(struct shale_cs_context, push_constants),
@@ -370,6 +402,14 @@ index_bindings(struct sc_xlate *x, struct sc_ptr *p, LLVMValueRef idx, bool vary
                                     varying ? sc_splat(x, LLVMConstInt(x->t_i64, SHALE_DESCRIPTOR_SIZE, 0))
                                             : LLVMConstInt(x->t_i64, SHALE_DESCRIPTOR_SIZE, 0), "");
    LLVMValueRef rec = gep8(x, x->b, p->base, byte);
+   if (p->storage == SpvStorageClassUniformConstant) {
+      /* An image or sampler: the record itself. */
+      p->kind = SC_PTR_DESCRIPTOR;
+      p->base = rec;
+      p->base_varying = varying;
+      p->type = t->elem;
+      return true;
+   }
    if (!varying) {
       load_buffer_record(x, x->b, rec, &p->base, &p->range);
    } else {
@@ -511,6 +551,10 @@ sc_get_ptr(struct sc_xlate *x, uint32_t id)
       *p = *base;
       break;
    }
+   case SpvOpImageTexelPointer:
+      if (!sc_image_texel_pointer(x, d, p))
+         return NULL;
+      break;
    default:
       sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported pointer from %s", sc_opcode_name(d->opcode));
       return NULL;
@@ -676,6 +720,8 @@ sc_address(struct sc_xlate *x, const struct sc_ptr *p, uint32_t rel, uint32_t by
    a.mask = x->mask;
    if (inb)
       a.mask = LLVMBuildAnd(b, a.mask, inb, "");
+   if (p->valid)
+      a.mask = LLVMBuildAnd(b, a.mask, p->valid, "");
    return a;
 }
 
@@ -819,6 +865,15 @@ load_value(struct sc_xlate *x, const struct sc_ptr *p, uint32_t type, struct sc_
    }
    if (p->kind == SC_PTR_BINDINGS)
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "load of a whole descriptor array");
+   if (p->kind == SC_PTR_DESCRIPTOR) {
+      /* An image, sampler or sampled image value is its record's address. */
+      struct sc_val v = sc_new_val(x, 1, !p->base_varying);
+      if (!v.c)
+         return false;
+      v.c[0] = p->base;
+      *out = v;
+      return true;
+   }
    uint32_t *offs = sc_alloc(x, (n ? n : 1) * sizeof(uint32_t));
    uint32_t *types = sc_alloc(x, (n ? n : 1) * sizeof(uint32_t));
    struct sc_val v = sc_new_val(x, n, true);
@@ -846,8 +901,8 @@ load_value(struct sc_xlate *x, const struct sc_ptr *p, uint32_t type, struct sc_
 bool
 sc_store_value(struct sc_xlate *x, const struct sc_ptr *p, const struct sc_val *v)
 {
-   if (p->kind == SC_PTR_BUILTIN || p->kind == SC_PTR_BINDINGS)
-      return sc_fail(x, SC_ERROR_UNSUPPORTED, "store to a built-in or descriptor array");
+   if (p->kind == SC_PTR_BUILTIN || p->kind == SC_PTR_BINDINGS || p->kind == SC_PTR_DESCRIPTOR)
+      return sc_fail(x, SC_ERROR_UNSUPPORTED, "store to a built-in or descriptor");
    if (p->storage == SpvStorageClassUniform && p->binding_use != SC_NONE &&
        x->bindings[p->binding_use].type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER)
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "store to a uniform buffer");

@@ -24,6 +24,15 @@
  * load instead of a gather, and a per-lane index that is the same for the
  * whole subgroup becomes one scalar access.
  *
+ * Descriptors: an image, sampler or sampled-image value is one component,
+ * the address of its descriptor record (a pointer, or W pointers when the
+ * descriptor array is indexed per lane); image instructions load the
+ * record's fields where they are used (llvm_image.c) and convert texels by
+ * format (llvm_texel.c).
+ *
+ * Math: 32-bit transcendentals are IR of their own (llvm_math.c), so they
+ * run on whole vectors instead of one libm call per lane.
+ *
  * Barriers: with more than one subgroup per workgroup the body is resumable
  * (llvm_entry.c): each barrier saves every persistent slot to the
  * subgroup's frame and returns; the entry switch resumes after it.
@@ -63,6 +72,7 @@ enum sc_ptr_kind {
    SC_PTR_LANE,        /* per-lane memory: Function / Private, lane-interleaved */
    SC_PTR_BUILTIN,     /* an input built-in */
    SC_PTR_BINDINGS,    /* an array of descriptors not indexed yet */
+   SC_PTR_DESCRIPTOR,  /* an image / sampler descriptor: base is its record */
 };
 
 struct sc_ptr {
@@ -77,6 +87,7 @@ struct sc_ptr {
    LLVMValueRef base;     /* ptr, or <W x ptr> when base_varying */
    LLVMValueRef offset;   /* i32, or <W x i32> when offset_varying */
    LLVMValueRef range;    /* i32 bytes valid from base (MEM), NULL if unchecked */
+   LLVMValueRef valid;    /* <W x i1> lanes whose base is valid (image texels), or NULL */
    uint32_t limit;        /* LANE/shared: bytes per lane of the variable, clamps offsets */
    LLVMValueRef lin_base; /* varying offset = lin_base + lane * lin_stride, if set */
    int64_t lin_stride;
@@ -209,6 +220,8 @@ bool sc_emit_block(struct sc_xlate *x, uint32_t pos, LLVMBasicBlockRef next);
 enum sc_result sc_translate(struct sc_xlate *x, const struct sc_entry_point *ep,
                             const char *name);
 void sc_xlate_finish(struct sc_xlate *x);
+/* Attributes of every function we generate (vector width, nounwind). */
+void sc_set_function_attrs(struct sc_xlate *x, LLVMValueRef fn);
 /* Broadcast with an explicit builder (entry-block code uses x->eb). */
 LLVMValueRef sc_splat_with(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef scalar);
 
@@ -218,8 +231,16 @@ bool sc_emit_op(struct sc_xlate *x, const struct sc_inst *inst, bool *handled);
 LLVMValueRef sc_libm(struct sc_xlate *x, const char *name, LLVMValueRef *args,
                      unsigned nargs, LLVMTypeRef type);
 
+/* llvm_math.c: GLSL.std.450 transcendental op (Sin ... Pow; b is Atan2's
+ * x or Pow's y) on 32-bit float a, scalar or W lanes, in IR; NULL when a is
+ * not 32-bit float or op is not one of them. */
+LLVMValueRef sc_math_f32(struct sc_xlate *x, uint32_t op, LLVMValueRef a, LLVMValueRef b);
+
 /* llvm_glsl.c: GLSL.std.450. */
 bool sc_emit_glsl(struct sc_xlate *x, const struct sc_inst *inst);
+/* llvm_glsl_float.c: Modf, Frexp (and Struct forms), Ldexp, Determinant,
+ * MatrixInverse, PackDouble2x32, UnpackDouble2x32. */
+bool sc_emit_glsl_float(struct sc_xlate *x, const struct sc_inst *inst, uint32_t op);
 
 /* Lane addresses of a component at rel bytes past a pointer, and the lanes
  * allowed to access it (active, in range). */
@@ -240,6 +261,29 @@ struct sc_access sc_address(struct sc_xlate *x, const struct sc_ptr *p, uint32_t
 
 /* llvm_atomic.c */
 bool sc_emit_atomic(struct sc_xlate *x, const struct sc_inst *inst);
+
+/* llvm_image.c: image and texel buffer instructions (storage images, texel
+ * buffers, queries) on descriptor records (shader_abi.h). */
+bool sc_emit_image(struct sc_xlate *x, const struct sc_inst *inst, bool *handled);
+/* The descriptor type a variable of (array of) type_id binds to, or
+ * VK_DESCRIPTOR_TYPE_MAX_ENUM when it is not an image or sampler. */
+VkDescriptorType sc_image_descriptor_type(struct sc_xlate *x, uint32_t type_id);
+/* OpImageTexelPointer: a per-lane pointer to a texel of a storage image or
+ * texel buffer (for atomics); lanes out of bounds are cleared in p->valid. */
+bool sc_image_texel_pointer(struct sc_xlate *x, const struct sc_inst *inst, struct sc_ptr *p);
+
+/* llvm_texel.c: texel format conversion. Texels at addr (ptr, or <W x ptr>
+ * with the lane mask <W x i1>; mask is i1 for a single address) in format f,
+ * or, with f NULL, in the run-time VkFormat fmt (i32 or <W x i32>) among the
+ * formats of sc_format.h of the same class (integer or not). Components are
+ * 32-bit integers: float bits for float formats. extend: 0 by the format,
+ * 1 sign-extend, 2 zero-extend (SPIR-V SignExtend / ZeroExtend). */
+struct sc_texel_format;
+void sc_texel_load(struct sc_xlate *x, const struct sc_texel_format *f, LLVMValueRef fmt,
+                   bool integer, int extend, LLVMValueRef addr, LLVMValueRef mask,
+                   LLVMValueRef out[4]);
+void sc_texel_store(struct sc_xlate *x, const struct sc_texel_format *f, LLVMValueRef fmt,
+                    bool integer, LLVMValueRef addr, LLVMValueRef mask, LLVMValueRef in[4]);
 
 /* llvm_builtin.c: the value of an input built-in (entry block). */
 bool sc_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out);

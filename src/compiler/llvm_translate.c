@@ -181,6 +181,10 @@ sc_llvm_scalar(struct sc_xlate *x, uint32_t scalar_type_id)
       return LLVMIntTypeInContext(x->ctx, t->width);
    case SC_T_FLOAT:
       return t->width == 16 ? x->t_f16 : t->width == 64 ? x->t_f64 : x->t_f32;
+   case SC_T_IMAGE:
+   case SC_T_SAMPLER:
+   case SC_T_SAMPLED_IMAGE:
+      return x->t_ptr;   /* the descriptor record */
    default:
       return x->t_i32;
    }
@@ -662,6 +666,10 @@ emit_instruction(struct sc_xlate *x, const struct sc_inst *inst)
       break;
    }
    if (!sc_emit_memory(x, inst, &handled))
+      return false;
+   if (handled)
+      return true;
+   if (!sc_emit_image(x, inst, &handled))
       return false;
    if (handled)
       return true;

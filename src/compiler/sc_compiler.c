@@ -9,12 +9,9 @@
 #include <spirv/unified1/spirv.h>
 
 #include "sc_cfg.h"
+#include "sc_internal.h"
 #include "sc_llvm.h"
 #include "sc_spirv.h"
-
-struct sc_compiler {
-   struct sc_jit *jit;
-};
 
 const char *
 sc_result_string(enum sc_result result)
@@ -26,6 +23,9 @@ sc_result_string(enum sc_result result)
    case SC_ERROR_ENTRY_POINT: return "entry point not found";
    case SC_ERROR_OUT_OF_MEMORY: return "out of memory";
    case SC_ERROR_INTERNAL: return "internal compiler error";
+   case SC_ERROR_INVALID_BLOB: return "invalid shader blob";
+   case SC_ERROR_INCOMPATIBLE_BLOB: return "shader blob for another host or compiler";
+   case SC_ERROR_TOO_SMALL: return "buffer too small";
    }
    return "unknown result";
 }
@@ -82,8 +82,8 @@ stage_model(VkShaderStageFlagBits stage)
    }
 }
 
-static double
-now_ms(void)
+double
+sc_now_ms(void)
 {
    struct timespec ts;
    clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -116,7 +116,7 @@ enum sc_result
 sc_compile(struct sc_compiler *compiler, const struct sc_compile_info *info,
            struct sc_shader **out, char *message, size_t message_size)
 {
-   double start = now_ms();
+   double start = sc_now_ms();
    *out = NULL;
    if (message && message_size)
       message[0] = '\0';
@@ -222,7 +222,7 @@ sc_compile(struct sc_compiler *compiler, const struct sc_compile_info *info,
       set_message(message, message_size, sc_result_string(r));
       return r;
    }
-   shader->compile_ms = now_ms() - start;
+   shader->compile_ms = sc_now_ms() - start;
    *out = shader;
    return SC_SUCCESS;
 }

@@ -12,11 +12,21 @@
  * (SPIRV-Tools optimizer: specialization constants frozen, everything inlined
  * into the entry point, locals in SSA form) -> translate to LLVM IR in SPMD
  * form (W lanes per call, execution masks for structured control flow) ->
- * LLVM O2 -> ORC JIT. The compiled code obeys include/shale/shader_abi.h.
+ * LLVM O2 -> relocatable object -> ORC JIT link. The compiled code obeys
+ * include/shale/shader_abi.h (descriptor records for buffers, storage
+ * images and texel buffers).
  *
- * Invariants: a failed compile returns an error code, fills the message, and
- * leaves *out NULL; invalid SPIR-V never crashes. Shaders must be destroyed
- * before their compiler.
+ * Caching: sc_compile_key() hashes everything that decides a shader's
+ * machine code; sc_shader_serialize() turns a shader into a blob (its
+ * relocatable object plus metadata, checksummed) and sc_shader_deserialize()
+ * links such a blob back into a callable shader without running LLVM's
+ * optimizer or code generator. Blobs are only valid on a host with the same
+ * target, CPU features, compiler and ABI version; anything else, and any
+ * truncated or corrupted blob, is rejected with an error.
+ *
+ * Invariants: a failed compile (or load) returns an error code, fills the
+ * message, and leaves *out NULL; invalid SPIR-V or blobs never crash.
+ * Shaders must be destroyed before their compiler.
  *
  * Threading: sc_compile may run on several threads at once with the same
  * compiler; the sc_shader results are immutable and may be used from any
@@ -40,6 +50,9 @@ enum sc_result {
    SC_ERROR_ENTRY_POINT = -3,     /* no entry point of that name and stage */
    SC_ERROR_OUT_OF_MEMORY = -4,
    SC_ERROR_INTERNAL = -5,        /* LLVM rejected our IR or failed to JIT */
+   SC_ERROR_INVALID_BLOB = -6,    /* truncated or corrupted serialized shader */
+   SC_ERROR_INCOMPATIBLE_BLOB = -7, /* serialized for another CPU, compiler or ABI */
+   SC_ERROR_TOO_SMALL = -8,       /* the output buffer is too small */
 };
 
 const char *sc_result_string(enum sc_result result);
@@ -119,7 +132,8 @@ struct sc_shader {
    uint32_t push_constant_size; /* bytes of push constants read (max offset) */
    uint32_t binding_count;
    struct sc_binding_use *bindings;
-   double compile_ms;           /* wall time of sc_compile */
+   double compile_ms;           /* wall time of the sc_compile or sc_shader_deserialize
+                                 * that made the shader */
    struct sc_jit_code *code;    /* private */
 };
 
@@ -139,6 +153,48 @@ enum sc_result sc_compile(struct sc_compiler *compiler,
                           char *message, size_t message_size);
 
 void sc_shader_destroy(struct sc_shader *shader);
+
+/* ---- Images and texel buffers ---- */
+
+enum sc_image_format_feature {
+   /* Storage image and storage texel buffer reads and writes, uniform texel
+    * buffer fetches, in shaders declaring the format or not (Unknown). */
+   SC_IMAGE_FORMAT_LOAD_STORE = 1u << 0,
+   /* Image atomics (storage images and storage texel buffers). */
+   SC_IMAGE_FORMAT_ATOMIC = 1u << 1,
+};
+
+/* What compiled shaders can do with texels of a format (enum
+ * sc_image_format_feature bits; 0 for formats they cannot convert). */
+uint32_t sc_image_format_features(VkFormat format);
+
+/* ---- Caching compiled code ---- */
+
+#define SC_COMPILE_KEY_SIZE 32
+
+/* A SHA-256 of everything that decides the machine code sc_compile would
+ * produce for info: SPIR-V words, entry point, stage, API version,
+ * specialization constants (in the given order), set layouts, flags, the
+ * SIMD width (0 resolved as sc_compile resolves it), the host target and CPU
+ * (name and features), the compiler, LLVM and shader ABI versions. Equal
+ * keys mean interchangeable shaders. */
+enum sc_result sc_compile_key(struct sc_compiler *compiler, const struct sc_compile_info *info,
+                              uint8_t key[SC_COMPILE_KEY_SIZE]);
+
+/* Serializes a shader (compiled or deserialized) into a blob. With data
+ * NULL, *size receives the blob's size; otherwise the blob is written to
+ * data when *size is large enough (SC_ERROR_TOO_SMALL if not, nothing
+ * written) and *size receives the bytes written. The blob is position
+ * independent and self-contained. */
+enum sc_result sc_shader_serialize(const struct sc_shader *shader, void *data, size_t *size);
+
+/* Makes a shader from a blob of sc_shader_serialize: checks it (version,
+ * checksum, sizes, target, CPU features, SIMD width, metadata) and links its
+ * object. SC_ERROR_INVALID_BLOB for truncated or corrupted data,
+ * SC_ERROR_INCOMPATIBLE_BLOB for another host or compiler version (both mean
+ * "compile instead"). data need not be aligned and is not kept. */
+enum sc_result sc_shader_deserialize(struct sc_compiler *compiler, const void *data, size_t size,
+                                     struct sc_shader **out, char *message, size_t message_size);
 
 /* Runs a compute dispatch on the calling thread: every workgroup from base
  * to base + count - 1, subgroup after subgroup. ctx's num_workgroups,

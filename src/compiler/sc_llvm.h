@@ -5,7 +5,11 @@
  * Design note
  * -----------
  * Owns: struct sc_jit (the ORC LLJIT session, llvm_jit.c) and each shader's
- * struct sc_jit_code (its JIT resources, released with the shader).
+ * struct sc_jit_code (its JIT resources and a copy of its relocatable
+ * object, released with the shader).
+ * Objects: each compiled shader is one relocatable object for the host that
+ * defines SC_ENTRY_SYMBOL; sc_jit_load links such an object (freshly
+ * generated or from a blob) without running any IR pass or code generator.
  * Threading: sc_jit_compile may be called from several threads; the session
  * serializes what LLVM needs serialized.
  */
@@ -16,6 +20,9 @@
 
 struct sc_jit;
 struct sc_jit_code;
+
+/* The entry point every shader object defines. */
+#define SC_ENTRY_SYMBOL "shale_entry"
 
 enum sc_result sc_jit_create(struct sc_jit **out);
 void sc_jit_destroy(struct sc_jit *jit);
@@ -32,5 +39,22 @@ enum sc_result sc_jit_compile(struct sc_jit *jit, const struct sc_module *m,
                               char *message, size_t message_size);
 
 void sc_jit_code_free(struct sc_jit_code *code);
+
+/* Links a relocatable object (copied; the caller keeps object) and returns
+ * the address of its SC_ENTRY_SYMBOL. */
+enum sc_result sc_jit_load(struct sc_jit *jit, const void *object, size_t size,
+                           struct sc_jit_code **out, void **entry,
+                           char *message, size_t message_size);
+
+/* The object bytes of a shader's code (valid while the code lives). */
+void sc_jit_code_object(const struct sc_jit_code *code, const void **data, size_t *size);
+/* The session that linked it. */
+const struct sc_jit *sc_jit_code_owner(const struct sc_jit_code *code);
+
+/* What generated code depends on: "triple;cpu features;LLVM version". Two
+ * sessions with the same identity produce interchangeable objects. */
+const char *sc_jit_identity(const struct sc_jit *jit);
+/* The host CPU name (tunes scheduling only). */
+const char *sc_jit_cpu_name(const struct sc_jit *jit);
 
 #endif

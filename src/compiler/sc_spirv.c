@@ -323,11 +323,51 @@ parse_type(struct sc_module *m, uint32_t index, char *message, size_t message_si
       break;
    case SpvOpTypeForwardPointer:
       break;
+   /* Images and samplers are values of one component: the address of
+    * their descriptor record. */
+   case SpvOpTypeImage:
+      if (inst->nwords < 9 || !sc_module_type(m, w[2]))
+         return SC_ERROR_INVALID_SPIRV;
+      t->kind = SC_T_IMAGE;
+      t->elem = w[2];
+      t->ncomp = 1;
+      break;
+   case SpvOpTypeSampler:
+      t->kind = SC_T_SAMPLER;
+      t->ncomp = 1;
+      break;
+   case SpvOpTypeSampledImage:
+      e = sc_module_type(m, w[2]);
+      if (!e || e->kind != SC_T_IMAGE)
+         return SC_ERROR_INVALID_SPIRV;
+      t->kind = SC_T_SAMPLED_IMAGE;
+      t->elem = w[2];
+      t->ncomp = 1;
+      break;
    default:
       t->kind = SC_T_OPAQUE;
       break;
    }
    return SC_SUCCESS;
+}
+
+bool
+sc_module_image_type(const struct sc_module *m, uint32_t type_id, struct sc_image_type *out)
+{
+   const struct sc_type *t = sc_module_type(m, type_id);
+   if (t && t->kind == SC_T_SAMPLED_IMAGE)
+      t = sc_module_type(m, t->elem);
+   if (!t || t->kind != SC_T_IMAGE)
+      return false;
+   const uint32_t *w = m->insts[t->inst].w;
+   out->sampled_type = w[2];
+   out->dim = w[3];
+   out->depth = w[4];
+   out->arrayed = w[5];
+   out->ms = w[6];
+   out->sampled = w[7];
+   out->format = w[8];
+   return true;
 }
 
 static bool

@@ -38,7 +38,10 @@ enum sc_type_kind {
    SC_T_STRUCT,
    SC_T_POINTER,
    SC_T_FUNCTION,
-   SC_T_OPAQUE,          /* images, samplers, events...: not translatable yet */
+   SC_T_IMAGE,           /* elem: sampled type; operands in the defining instruction */
+   SC_T_SAMPLER,
+   SC_T_SAMPLED_IMAGE,   /* elem: the image type */
+   SC_T_OPAQUE,          /* events, acceleration structures...: not translatable */
 };
 
 struct sc_type {
@@ -169,6 +172,15 @@ const struct sc_inst *sc_module_def(const struct sc_module *m, uint32_t id);
 
 /* The type of id's type id, or NULL. */
 const struct sc_type *sc_module_type(const struct sc_module *m, uint32_t type_id);
+
+/* OpTypeImage operands (of an image, or of a sampled image's image). */
+struct sc_image_type {
+   uint32_t sampled_type;   /* scalar type id */
+   uint32_t dim;            /* SpvDim */
+   uint32_t depth, arrayed, ms, sampled, format;   /* format: SpvImageFormat */
+};
+
+bool sc_module_image_type(const struct sc_module *m, uint32_t type_id, struct sc_image_type *out);
 
 /* "OpFoo" for an opcode ("OpUnknown" if the grammar lacks it); GLSL.std.450
  * instruction names likewise (sc_spirv_names.c, generated). */

@@ -27,6 +27,8 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_external_semaphore_fd = true,
    .KHR_external_fence = true,
    .KHR_external_fence_fd = true,
+   .KHR_descriptor_update_template = true,
+   .EXT_pipeline_creation_feedback = true,
 };
 
 void
@@ -232,9 +234,12 @@ sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDevic
 void
 sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDeviceFeatures2 *f)
 {
-   /* No shaders and no rendering yet: no VkPhysicalDeviceFeatures bit is true.
-    * Feature structs of extensions are filled as those extensions land. */
+   /* Compute only, so far: robust buffer access and dynamically indexed
+    * buffer arrays are what compiled shaders honour (api/compute). */
    memset(&f->features, 0, sizeof(f->features));
+   f->features.robustBufferAccess = VK_TRUE;
+   f->features.shaderUniformBufferArrayDynamicIndexing = VK_TRUE;
+   f->features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
    const struct sd_device_extension_table *ext = &sd_device_extensions_supported;
    sd_foreach_struct_out(s, f->pNext) {
       switch ((int)s->sType) {

@@ -291,19 +291,12 @@ static const struct {
 };
 
 /* Known gaps: core commands of the reported version that belong to later
- * issues (shaders, pipelines, descriptors, render passes and framebuffers,
- * draws and dispatches, clears and blits that need the rasterizer). Each must
- * still be NULL: remove a command from here when it lands. */
+ * issues (graphics pipelines, render passes and framebuffers, draws, clears
+ * and blits that need the rasterizer). Each must still be NULL: remove a
+ * command from here when it lands. */
 static const char *const ep_known_gaps[] = {
-   /* shaders and pipelines */
-   "vkCreateShaderModule", "vkDestroyShaderModule", "vkCreatePipelineCache",
-   "vkDestroyPipelineCache", "vkGetPipelineCacheData", "vkMergePipelineCaches",
-   "vkCreateGraphicsPipelines", "vkCreateComputePipelines", "vkDestroyPipeline",
-   "vkCreatePipelineLayout", "vkDestroyPipelineLayout", "vkCmdBindPipeline",
-   /* descriptors */
-   "vkCreateDescriptorSetLayout", "vkDestroyDescriptorSetLayout", "vkCreateDescriptorPool",
-   "vkDestroyDescriptorPool", "vkResetDescriptorPool", "vkAllocateDescriptorSets",
-   "vkFreeDescriptorSets", "vkUpdateDescriptorSets", "vkCmdBindDescriptorSets",
+   /* graphics pipelines */
+   "vkCreateGraphicsPipelines",
    /* render passes and framebuffers */
    "vkCreateFramebuffer", "vkDestroyFramebuffer", "vkCreateRenderPass", "vkDestroyRenderPass",
    "vkGetRenderAreaGranularity", "vkCmdBeginRenderPass", "vkCmdNextSubpass", "vkCmdEndRenderPass",
@@ -314,7 +307,7 @@ static const char *const ep_known_gaps[] = {
    "vkCmdSetStencilWriteMask", "vkCmdSetStencilReference",
    /* draws and dispatches */
    "vkCmdBindIndexBuffer", "vkCmdBindVertexBuffers", "vkCmdDraw", "vkCmdDrawIndexed",
-   "vkCmdDrawIndirect", "vkCmdDrawIndexedIndirect", "vkCmdDispatch", "vkCmdDispatchIndirect",
+   "vkCmdDrawIndirect", "vkCmdDrawIndexedIndirect",
 };
 
 /* Extension commands (unconditional <require> blocks of vk.xml) for the

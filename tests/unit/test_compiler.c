@@ -23,9 +23,16 @@
 #include "shaders/composites_spv.h"
 #include "shaders/control_spv.h"
 #include "shaders/floatops_spv.h"
+#include "shaders/glsl450_float_spv.h"
 #include "shaders/glsl450_spv.h"
+#include "shaders/image_atomics_spv.h"
+#include "shaders/image_copy_spv.h"
+#include "shaders/image_formats_spv.h"
+#include "shaders/image_nonuniform_spv.h"
+#include "shaders/image_query_spv.h"
 #include "shaders/intops_spv.h"
 #include "shaders/misc_spv.h"
+#include "shaders/modf_struct_spv.h"
 #include "shaders/partial_spv.h"
 #include "shaders/phi_swap_spv.h"
 #include "shaders/private_big_spv.h"
@@ -33,6 +40,7 @@
 #include "shaders/shared_small_spv.h"
 #include "shaders/simple_vert_spv.h"
 #include "shaders/spec_spv.h"
+#include "shaders/transcendental_spv.h"
 #include "shaders/unsupported_op_spv.h"
 
 #define SPV(a) (a), (sizeof(a) / sizeof((a)[0]))
@@ -721,6 +729,487 @@ test_glsl450(void)
       CHECK_EQ_INT(p[i * 4 + 3], w3);
    }
    CHECK(bad == 0, "glsl450: %d wrong", bad);
+   sc_shader_destroy(s);
+}
+
+/* ------------------------------------------------------------------------ */
+/* modf, frexp, ldexp, determinant, inverse, double packing                  */
+/* ------------------------------------------------------------------------ */
+
+/* Bitwise equal, or both NaN. */
+static bool
+same_float(float a, float b)
+{
+   return (isnan(a) && isnan(b)) || fbits(a) == fbits(b);
+}
+
+/* ldexp is exact (correctly rounded); a denormal result may be flushed. */
+static bool
+ldexp_ok(float got, float x, int e)
+{
+   float want = ldexpf(x, e);
+   return same_float(got, want) || (fpclassify(want) == FP_SUBNORMAL && got == 0.0f) ||
+          (fpclassify(x) == FP_SUBNORMAL && same_float(got, ldexpf(flush(x), e)));
+}
+
+static bool
+frexp_ok(float got_m, int got_e, float x)
+{
+   if (isnan(x))
+      return isnan(got_m);
+   if (isinf(x))
+      return got_m == x;
+   int e;
+   float m = frexpf(x, &e);
+   if (x == 0.0f || (fpclassify(x) == FP_SUBNORMAL && got_m == 0.0f && got_e == 0))
+      return got_m == 0.0f && got_e == 0;
+   return same_float(got_m, m) && got_e == e;
+}
+
+static bool
+modf_ok(float got_f, float got_w, float x)
+{
+   float w, f = modff(x, &w);
+   if (fpclassify(x) == FP_SUBNORMAL && got_w == 0.0f && got_f == 0.0f)
+      return true;
+   return same_float(got_f, f) && same_float(got_w, w);
+}
+
+/* Determinant and inverse in double, a[row][col]. */
+static double
+det_d(const double *a, int n)
+{
+   if (n == 1)
+      return a[0];
+   double sum = 0.0, sub[9];
+   for (int j = 0; j < n; j++) {
+      int k = 0;
+      for (int r = 1; r < n; r++)
+         for (int c = 0; c < n; c++)
+            if (c != j)
+               sub[k++] = a[r * n + c];
+      sum += (j & 1 ? -1.0 : 1.0) * a[j] * det_d(sub, n - 1);
+   }
+   return sum;
+}
+
+static void
+inverse_d(const double *a, int n, double *inv)
+{
+   double det = det_d(a, n), sub[9];
+   for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+         int k = 0;
+         for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++)
+               if (r != i && c != j)
+                  sub[k++] = a[r * n + c];
+         inv[j * n + i] = ((i + j) & 1 ? -1.0 : 1.0) * det_d(sub, n - 1) / det;
+      }
+   }
+}
+
+/* The n x n matrix GLSL builds column by column from v: a[row][col]. */
+static void
+matrix_from(const float *v, int n, double *a)
+{
+   for (int c = 0; c < n; c++)
+      for (int r = 0; r < n; r++)
+         a[r * n + c] = v[c * n + r];
+}
+
+static bool
+near(float got, double want, double scale)
+{
+   return fabs(got - want) <= 1e-5 * fmax(scale, fabs(want));
+}
+
+static void
+test_glsl450_float(void)
+{
+   struct sc_shader *s = compile("glsl450_float", SPV(glsl450_float_spv));
+   if (!s)
+      return;
+   enum { N = 32 };
+   static const float xs[] = {
+      0.0f, -0.0f, 1.5f, -2.75f, 1e-40f, -3e-39f, FLT_MAX, INFINITY, -INFINITY, NAN, 0.5f,
+      1.0f, 123456.79f, -1e20f, 1e-30f, 7.0f, 1.0f, 1.0f, 1.5f, 3.0f, -1.0f, 1e-40f,
+      FLT_MIN, 0.75f, 2.0f, -5.5f, 1e30f, 1.0f, 1.25f, 8388609.0f, -0.3f, 0.999f,
+   };
+   static const int es[] = {
+      5, 3, 127, -3, 100, 126, -300, 2, -2, 1, -149, -149, -10, -60, 40, 0, -150, 128, -150,
+      -151, 1 << 30, 60, -1, -126, -127, -(1 << 30), 200, -148, -149, 3, 0, -130,
+   };
+   static float a[N * 17], o[N * 48];
+   static int32_t ei[N], p[N * 8];
+   for (int i = 0; i < N; i++) {
+      a[i * 17] = xs[i];
+      ei[i] = es[i];
+      /* Diagonally dominant, so well conditioned. */
+      for (int k = 0; k < 16; k++)
+         a[i * 17 + 1 + k] = (float)((int)(rng() % 2001) - 1000) / 1000.0f + (k % 5 == 0 ? 5.0f : 0.0f);
+   }
+   union shale_descriptor set[4];
+   memset(set, 0, sizeof(set));
+   bind(set, 0, a, sizeof(a));
+   bind(set, 1, ei, sizeof(ei));
+   bind(set, 2, o, sizeof(o));
+   bind(set, 3, p, sizeof(p));
+   struct shale_cs_context ctx = { .sets = { set } };
+   dispatch(s, &ctx, N / 16, 1, 1);
+   int bad = 0;
+   for (int i = 0; i < N; i++) {
+      const float *r = &o[i * 48];
+      float x = xs[i];
+      if (!modf_ok(r[0], r[1], x) && bad++ < 10)
+         CHECK(0, "modf(%g) = %g, %g", x, r[0], r[1]);
+      if (!frexp_ok(r[2], p[i * 8], x) && bad++ < 10)
+         CHECK(0, "frexp(%g) = %g, %d", x, r[2], p[i * 8]);
+      if (!ldexp_ok(r[3], x, es[i]) && bad++ < 10)
+         CHECK(0, "ldexp(%g, %d) = %g, expected %g", x, es[i], r[3], ldexpf(x, es[i]));
+      const float *mv = &a[i * 17 + 1];
+      double m2[4], m3[9], m4[16], inv[16];
+      matrix_from(mv, 2, m2);
+      matrix_from(mv, 3, m3);
+      matrix_from(mv, 4, m4);
+      CHECK(near(r[4], det_d(m2, 2), 30.0), "det2 = %g, expected %g", r[4], det_d(m2, 2));
+      CHECK(near(r[5], det_d(m3, 3), 300.0), "det3 = %g, expected %g", r[5], det_d(m3, 3));
+      CHECK(near(r[6], det_d(m4, 4), 3000.0), "det4 = %g, expected %g", r[6], det_d(m4, 4));
+      const struct { int n, at; double *m; } invs[3] = { { 4, 7, m4 }, { 3, 23, m3 }, { 2, 32, m2 } };
+      for (int t = 0; t < 3; t++) {
+         int n = invs[t].n;
+         inverse_d(invs[t].m, n, inv);
+         for (int c = 0; c < n; c++)
+            for (int rr = 0; rr < n; rr++)
+               if (!near(r[invs[t].at + c * n + rr], inv[rr * n + c], 1.0) && bad++ < 10)
+                  CHECK(0, "inverse%d[%d][%d] = %g, expected %g", n, c, rr,
+                        r[invs[t].at + c * n + rr], inv[rr * n + c]);
+      }
+      float v[3] = { x, x * 3.0f, -x - 0.25f };
+      float wv, fv = modff(v[1], &wv);
+      if (!(modf_ok(r[36], modff(v[2], &wv) * 0.0f + truncf(v[2]), v[1]) || same_float(r[36], fv)) &&
+          bad++ < 10)
+         CHECK(0, "modf(vec).y of %g = %g", v[1], r[36]);
+      if (!same_float(r[37], truncf(v[2])) && !(fpclassify(v[2]) == FP_SUBNORMAL) && bad++ < 10)
+         CHECK(0, "modf(vec) whole.z of %g = %g", v[2], r[37]);
+      int e1;
+      float m1 = frexpf(v[2], &e1);
+      if (!frexp_ok(r[38], isfinite(v[2]) && v[2] != 0.0f ? e1 : 0, v[2]) && bad++ < 10)
+         CHECK(0, "frexp(vec).z of %g = %g (want %g)", v[2], r[38], m1);
+      if (!frexp_ok(frexpf(v[1], &e1), p[i * 8 + 1], v[1]) && bad++ < 10)
+         CHECK(0, "frexp(vec) exp.y of %g = %d", v[1], p[i * 8 + 1]);
+      if (!ldexp_ok(r[39], v[2], -3) && bad++ < 10)
+         CHECK(0, "ldexp(vec).z of %g = %g", v[2], r[39]);
+      double u3[9], uinv[9];
+      matrix_from(&a[1], 3, u3);
+      inverse_d(u3, 3, uinv);
+      CHECK(near(r[40], det_d(u3, 3), 300.0), "uniform det3 = %g", r[40]);
+      CHECK(near(r[41], uinv[2 * 3 + 1], 1.0), "uniform inverse[1][2] = %g, expected %g", r[41],
+            uinv[2 * 3 + 1]);
+      /* packDouble2x32, * 2, unpackDouble2x32. */
+      uint64_t bits = (uint64_t)(i * 0x01010101u + 0x3ff00000u) << 32 | fbits(x);
+      double d;
+      memcpy(&d, &bits, 8);
+      d *= 2.0;
+      memcpy(&bits, &d, 8);
+      if (!isnan(d))
+         CHECK((uint32_t)p[i * 8 + 2] == (uint32_t)bits &&
+                  (uint32_t)p[i * 8 + 3] == (uint32_t)(bits >> 32),
+               "double packing %d: %#x %#x, expected %#llx", i, p[i * 8 + 2], p[i * 8 + 3],
+               (unsigned long long)bits);
+   }
+   CHECK(bad == 0, "glsl450_float: %d wrong", bad);
+   sc_shader_destroy(s);
+
+   /* ModfStruct and Frexp through a pointer (hand-written SPIR-V). */
+   s = compile("modf_struct", SPV(modf_struct_spv));
+   if (!s)
+      return;
+   static float in[16], out[48];
+   static int32_t exps[16];
+   for (int i = 0; i < 16; i++)
+      in[i] = xs[i];
+   memset(set, 0, sizeof(set));
+   bind(set, 0, in, sizeof(in));
+   bind(set, 1, out, sizeof(out));
+   bind(set, 2, exps, sizeof(exps));
+   struct shale_cs_context ctx2 = { .sets = { set } };
+   dispatch(s, &ctx2, 2, 1, 1);
+   for (int i = 0; i < 16; i++) {
+      CHECK(modf_ok(out[i * 3], out[i * 3 + 1], in[i]), "ModfStruct(%g) = %g, %g", in[i],
+            out[i * 3], out[i * 3 + 1]);
+      CHECK(frexp_ok(out[i * 3 + 2], exps[i], in[i]), "Frexp(%g) = %g, %d", in[i],
+            out[i * 3 + 2], exps[i]);
+   }
+   sc_shader_destroy(s);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Transcendentals against libm, with Vulkan's precision requirements        */
+/* ------------------------------------------------------------------------ */
+
+enum {
+   TR_SIN, TR_COS, TR_TAN, TR_ASIN, TR_ACOS, TR_ATAN, TR_ATAN2, TR_SINH, TR_COSH, TR_TANH,
+   TR_ASINH, TR_ACOSH, TR_ATANH, TR_EXP, TR_EXP2, TR_LOG, TR_LOG2, TR_POW, TR_COUNT
+};
+
+static const char *const tr_names[TR_COUNT] = {
+   "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
+   "asinh", "acosh", "atanh", "exp", "exp2", "log", "log2", "pow",
+};
+
+/* The size of one unit in the last place of a float of magnitude |v|. */
+static double
+ulp_of(double v)
+{
+   v = fabs(v);
+   if (v < FLT_MIN)
+      return 0x1p-149;
+   if (v > FLT_MAX)
+      v = FLT_MAX;
+   int e;
+   frexp(v, &e);
+   return ldexp(1.0, e - 24);
+}
+
+/* Vulkan: log / log2 within 3 ULP outside [0.5, 2], absolute 2^-21 inside. */
+static double
+log_tol(double w, double result)
+{
+   return w >= 0.5 && w <= 2.0 ? 0x1p-21 : 3.0 * ulp_of(result);
+}
+
+/* Exact reference (double libm) and allowed absolute error of function f at
+ * (x, y), from the spec's table; false where the result is undefined. */
+static bool
+tr_reference(int f, double x, double y, double *ref, double *tol)
+{
+   double ax = fabs(x);
+   switch (f) {
+   case TR_SIN:
+   case TR_COS:
+      if (ax > M_PI)
+         return false;
+      *ref = f == TR_SIN ? sin(x) : cos(x);
+      *tol = 0x1p-11;
+      return true;
+   case TR_TAN: {
+      /* Inherited from sin(x) / cos(x). */
+      if (ax > M_PI)
+         return false;
+      double e = 0x1p-11, c = fabs(cos(x));
+      if (c <= 2 * e)
+         return false;
+      *ref = tan(x);
+      *tol = e * (fabs(sin(x)) + c) / (c * (c - e)) + ulp_of(*ref);
+      return true;
+   }
+   case TR_ASIN:
+   case TR_ACOS: {
+      /* Inherited from atan2(x, sqrt(1 - x^2)) (4096 ULP), with the error
+       * of sqrt(1 - x * x) carried through. */
+      if (ax > 1.0)
+         return false;
+      *ref = f == TR_ASIN ? asin(x) : acos(x);
+      double c = sqrt(fmax(1.0 - x * x, 0x1p-48));
+      *tol = 4096 * ulp_of(*ref) + 0x1p-22 / c;
+      return true;
+   }
+   case TR_ATAN:
+      *ref = atan(x);
+      *tol = 4096 * ulp_of(*ref);
+      return true;
+   case TR_ATAN2:
+      if (x == 0.0 && y == 0.0)
+         return false;
+      *ref = atan2(x, y);
+      *tol = 4096 * ulp_of(*ref);
+      return true;
+   case TR_EXP:
+   case TR_EXP2:
+      *ref = f == TR_EXP ? exp(x) : exp2(x);
+      *tol = (3.0 + 2.0 * ax) * ulp_of(*ref);
+      return true;
+   case TR_LOG:
+   case TR_LOG2:
+      if (!(x > 0.0))
+         return false;
+      *ref = f == TR_LOG ? log(x) : log2(x);
+      *tol = log_tol(x, *ref);
+      return true;
+   case TR_POW: {
+      /* Inherited from exp2(y * log2(x)). */
+      if (ax == 0.0 || isinf(ax) || isnan(ax) || isnan(y))
+         return false;
+      double l = log2(ax), t = y * l;
+      *ref = pow(ax, y);
+      double dt = fabs(y) * log_tol(ax, l) + 0.5 * ulp_of(t);
+      *tol = *ref * expm1(M_LN2 * dt) + (3.0 + 2.0 * fabs(t)) * ulp_of(*ref);
+      return true;
+   }
+   case TR_SINH:
+   case TR_COSH: {
+      /* Inherited from (exp(x) -+ exp(-x)) * 0.5. */
+      double ep = exp(ax), em = exp(-ax);
+      *ref = f == TR_SINH ? sinh(x) : cosh(x);
+      *tol = 0.5 * (3.0 + 2.0 * ax) * (ulp_of(ep) + ulp_of(em)) + 2 * ulp_of(*ref);
+      return true;
+   }
+   case TR_TANH: {
+      double ep = exp(ax), em = exp(-ax);
+      double d = 0.5 * (3.0 + 2.0 * ax) * (ulp_of(ep) + ulp_of(em));
+      *ref = tanh(x);
+      *tol = isinf(x) ? 0.0 : (d + fabs(*ref) * d) / cosh(x) + 2 * ulp_of(*ref);
+      return true;
+   }
+   case TR_ASINH: {
+      /* Inherited from log(x + sqrt(x^2 + 1)), taken at |x| (the formula
+       * cancels for negative x; asinh is odd). */
+      double w = ax + sqrt(ax * ax + 1.0);
+      *ref = asinh(x);
+      *tol = log_tol(w, *ref) + 3 * ulp_of(w) / w + ulp_of(*ref);
+      return true;
+   }
+   case TR_ACOSH: {
+      if (x < 1.0)
+         return false;
+      double s = sqrt(fmax(x * x - 1.0, 0x1p-48)), w = x + s;
+      *ref = acosh(x);
+      *tol = log_tol(w, *ref) + (ulp_of(x * x) / (2 * s) + 2 * ulp_of(w)) / w + ulp_of(*ref);
+      return true;
+   }
+   case TR_ATANH: {
+      /* Inherited from log((1 + x) / (1 - x)) * 0.5. */
+      if (ax >= 1.0)
+         return false;
+      double q = (1.0 + ax) / (1.0 - ax);
+      *ref = atanh(x);
+      *tol = 0.5 * (log_tol(q, log(q)) + 3 * ulp_of(q) / q) + ulp_of(*ref);
+      return true;
+   }
+   }
+   return false;
+}
+
+/* got is within tol of ref, overflow and denormal flushing allowed for. */
+static bool
+tr_close(float got, double ref, double tol)
+{
+   if (isnan(ref))
+      return isnan(got);
+   if (isnan(got))
+      return false;
+   if (fabs(ref) - tol > FLT_MAX)
+      return isinf(got) && (got > 0) == (ref > 0);
+   if (isinf(got))
+      return fabs(ref) + tol > FLT_MAX && (got > 0) == (ref > 0);
+   if (fabs((double)got - ref) <= tol)
+      return true;
+   return fabs(ref) < FLT_MIN && got == 0.0f;
+}
+
+static void
+tr_inputs(float (*in)[2], int n)
+{
+   static const float edges[] = {
+      0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 2.0f, 3.14159265f, -3.14159265f, 1.57079633f,
+      -1.57079633f, 0.785398163f, 1e-8f, -1e-8f, FLT_MIN, -FLT_MIN, 1e-40f, -1e-40f,
+      FLT_MAX, -FLT_MAX, INFINITY, -INFINITY, NAN, 0.99999994f, 1.00000012f, -0.99999994f,
+      88.7f, 88.72f, 88.73f, -87.3f, -103.0f, -104.0f, 89.0f, 127.9f, 128.0f, 128.5f,
+      -149.0f, -150.0f, -160.0f, 10.0f, -10.0f, 20.0f, -20.0f, 0.3466f, 0.6931472f, 1e10f,
+      -1e10f, 4096.0f, 4097.0f, 100.0f, 0.1f, 2.71828183f, 0.70710677f, 1.4142135f,
+      1e-3f, -1e-3f, 9.0f, 8.9f, 0.25f, 0.75f, 1.5f, 3.0f, 6.0f, 1000.0f, 1e-20f,
+   };
+   int ne = (int)(sizeof(edges) / sizeof(edges[0]));
+   for (int i = 0; i < n; i++) {
+      float x, r01 = (float)(rng() & 0xffffff) / 16777216.0f;
+      int k = i < ne ? 0 : 1 + (i % 5);
+      switch (k) {
+      case 0: x = edges[i]; break;
+      case 1: x = (2.0f * r01 - 1.0f) * 3.14159265f; break;
+      case 2: x = (2.0f * r01 - 1.0f) * 12.0f; break;
+      case 3:
+         x = ldexpf(1.0f + r01, (int)(rng() % 60) - 30) * ((rng() & 1) ? -1.0f : 1.0f);
+         break;
+      case 4: x = 2.0f * r01 - 1.0f; break;
+      default: x = 0.5f + 1.5f * r01; break;
+      }
+      float y;
+      switch (rng() % 4) {
+      case 0: y = (float)((int)(rng() % 9) - 4); break;
+      case 1: y = ((float)(rng() & 0xffff) / 65536.0f - 0.5f) * 40.0f; break;
+      case 2: y = ldexpf(1.0f, (int)(rng() % 20) - 10) * ((rng() & 1) ? -1.0f : 1.0f); break;
+      default: y = (2.0f * ((float)(rng() & 0xffff) / 65536.0f) - 1.0f) * 3.0f; break;
+      }
+      in[i][0] = x;
+      in[i][1] = y;
+   }
+}
+
+static void
+test_transcendental(bool report)
+{
+   struct sc_shader *s = compile("transcendental", SPV(transcendental_spv));
+   if (!s)
+      return;
+   enum { N = 4096 };
+   static float in[N][2], out[N * TR_COUNT], uni[TR_COUNT];
+   tr_inputs(in, N);
+   union shale_descriptor set[3];
+   memset(set, 0, sizeof(set));
+   bind(set, 0, in, sizeof(in));
+   bind(set, 1, out, sizeof(out));
+   bind(set, 2, uni, sizeof(uni));
+   struct shale_cs_context ctx = { .sets = { set } };
+   dispatch(s, &ctx, N / 64, 1, 1);
+   int bad[TR_COUNT] = { 0 };
+   double worst[TR_COUNT] = { 0 };   /* in ULP of the reference */
+   for (int i = 0; i < N; i++) {
+      for (int f = 0; f < TR_COUNT; f++) {
+         /* atan(x, y) is atan2(x, y); pow takes |x|. */
+         float x = f == TR_POW ? fabsf(in[i][0]) : in[i][0], y = in[i][1];
+         float got = out[i * TR_COUNT + f];
+         double ref, tol;
+         bool ok = false, defined = tr_reference(f, x, y, &ref, &tol);
+         if (defined)
+            ok = tr_close(got, ref, tol);
+         /* Denormal inputs may be flushed to zero. */
+         if (defined && !ok && (fpclassify(x) == FP_SUBNORMAL || fpclassify(y) == FP_SUBNORMAL)) {
+            double ref0, tol0;
+            if (tr_reference(f, flush(x), flush(y), &ref0, &tol0))
+               ok = tr_close(got, ref0, tol0);
+         }
+         if (!defined) {
+            /* No precision requirement; sin and cos of finite x stay in
+             * [-1, 1]. */
+            if ((f != TR_SIN && f != TR_COS) || !isfinite(x))
+               continue;
+            ok = fabsf(got) <= 1.0f;
+         }
+         if (defined && isfinite(ref) && isfinite(got) && fabs(ref) >= FLT_MIN) {
+            double e = fabs((double)got - ref) / ulp_of(ref);
+            if (e > worst[f])
+               worst[f] = e;
+         }
+         bool two = f == TR_ATAN2 || f == TR_POW;
+         if (!ok && bad[f]++ < 3)
+            CHECK(0, "%s(%.9g%s%.9g) = %.9g, expected %.9g +- %.3g (W=%u)", tr_names[f], x,
+                  two ? ", " : "", two ? y : 0.0f, got, defined ? ref : 0.0,
+                  defined ? tol : 0.0, width);
+      }
+   }
+   for (int f = 0; f < TR_COUNT; f++)
+      CHECK(bad[f] == 0, "%s: %d of %d results out of tolerance", tr_names[f], bad[f], N);
+   if (report) {
+      fprintf(stderr, "transcendentals, largest error seen (ULP):");
+      for (int f = 0; f < TR_COUNT; f++)
+         fprintf(stderr, " %s %.1f", tr_names[f], worst[f]);
+      fprintf(stderr, "\n");
+   }
+   /* The uniform (scalar) code computes what lane 0 did. */
+   for (int f = 0; f < TR_COUNT; f++)
+      CHECK(memcmp(&uni[f], &out[f], 4) == 0, "uniform %s(%g) = %.9g, per-lane %.9g",
+            tr_names[f], in[0][0], uni[f], out[f]);
    sc_shader_destroy(s);
 }
 
@@ -1464,6 +1953,1015 @@ test_threads(void)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Storage images and texel buffers on plain memory                          */
+/* ------------------------------------------------------------------------ */
+
+/* Test-side description of the formats (from the spec's format tables):
+ * each channel is a bit field of one component. */
+enum tf_kind { TF_UNORM, TF_SNORM, TF_UINT, TF_SINT, TF_SFLOAT, TF_UFLOAT };
+
+struct tformat {
+   VkFormat vk;
+   const char *name;
+   int size, kind, n;
+   int comp[4], shift[4], bits[4];
+};
+
+#define TF1(f, k, b) { f, #f, (b) / 8, k, 1, { 0 }, { 0 }, { b } }
+#define TF2(f, k, b) { f, #f, (b) / 4, k, 2, { 0, 1 }, { 0, b }, { b, b } }
+#define TF4(f, k, b) { f, #f, (b) / 2, k, 4, { 0, 1, 2, 3 }, { 0, b, 2 * b, 3 * b }, { b, b, b, b } }
+
+static const struct tformat tformats[] = {
+   TF1(VK_FORMAT_R8_UNORM, TF_UNORM, 8), TF1(VK_FORMAT_R8_SNORM, TF_SNORM, 8),
+   TF1(VK_FORMAT_R8_UINT, TF_UINT, 8), TF1(VK_FORMAT_R8_SINT, TF_SINT, 8),
+   TF2(VK_FORMAT_R8G8_UNORM, TF_UNORM, 8), TF2(VK_FORMAT_R8G8_SNORM, TF_SNORM, 8),
+   TF2(VK_FORMAT_R8G8_UINT, TF_UINT, 8), TF2(VK_FORMAT_R8G8_SINT, TF_SINT, 8),
+   TF4(VK_FORMAT_R8G8B8A8_UNORM, TF_UNORM, 8), TF4(VK_FORMAT_R8G8B8A8_SNORM, TF_SNORM, 8),
+   TF4(VK_FORMAT_R8G8B8A8_UINT, TF_UINT, 8), TF4(VK_FORMAT_R8G8B8A8_SINT, TF_SINT, 8),
+   { VK_FORMAT_B8G8R8A8_UNORM, "VK_FORMAT_B8G8R8A8_UNORM", 4, TF_UNORM, 4, { 2, 1, 0, 3 },
+     { 0, 8, 16, 24 }, { 8, 8, 8, 8 } },
+   TF4(VK_FORMAT_A8B8G8R8_UNORM_PACK32, TF_UNORM, 8),
+   TF4(VK_FORMAT_A8B8G8R8_SNORM_PACK32, TF_SNORM, 8),
+   TF4(VK_FORMAT_A8B8G8R8_UINT_PACK32, TF_UINT, 8),
+   TF4(VK_FORMAT_A8B8G8R8_SINT_PACK32, TF_SINT, 8),
+   { VK_FORMAT_A2B10G10R10_UNORM_PACK32, "VK_FORMAT_A2B10G10R10_UNORM_PACK32", 4, TF_UNORM, 4,
+     { 0, 1, 2, 3 }, { 0, 10, 20, 30 }, { 10, 10, 10, 2 } },
+   { VK_FORMAT_A2B10G10R10_UINT_PACK32, "VK_FORMAT_A2B10G10R10_UINT_PACK32", 4, TF_UINT, 4,
+     { 0, 1, 2, 3 }, { 0, 10, 20, 30 }, { 10, 10, 10, 2 } },
+   { VK_FORMAT_B10G11R11_UFLOAT_PACK32, "VK_FORMAT_B10G11R11_UFLOAT_PACK32", 4, TF_UFLOAT, 3,
+     { 0, 1, 2 }, { 0, 11, 22 }, { 11, 11, 10 } },
+   TF1(VK_FORMAT_R16_UNORM, TF_UNORM, 16), TF1(VK_FORMAT_R16_SNORM, TF_SNORM, 16),
+   TF1(VK_FORMAT_R16_UINT, TF_UINT, 16), TF1(VK_FORMAT_R16_SINT, TF_SINT, 16),
+   TF1(VK_FORMAT_R16_SFLOAT, TF_SFLOAT, 16),
+   TF2(VK_FORMAT_R16G16_UNORM, TF_UNORM, 16), TF2(VK_FORMAT_R16G16_SNORM, TF_SNORM, 16),
+   TF2(VK_FORMAT_R16G16_UINT, TF_UINT, 16), TF2(VK_FORMAT_R16G16_SINT, TF_SINT, 16),
+   TF2(VK_FORMAT_R16G16_SFLOAT, TF_SFLOAT, 16),
+   TF4(VK_FORMAT_R16G16B16A16_UNORM, TF_UNORM, 16), TF4(VK_FORMAT_R16G16B16A16_SNORM, TF_SNORM, 16),
+   TF4(VK_FORMAT_R16G16B16A16_UINT, TF_UINT, 16), TF4(VK_FORMAT_R16G16B16A16_SINT, TF_SINT, 16),
+   TF4(VK_FORMAT_R16G16B16A16_SFLOAT, TF_SFLOAT, 16),
+   TF1(VK_FORMAT_R32_UINT, TF_UINT, 32), TF1(VK_FORMAT_R32_SINT, TF_SINT, 32),
+   TF1(VK_FORMAT_R32_SFLOAT, TF_SFLOAT, 32),
+   TF2(VK_FORMAT_R32G32_UINT, TF_UINT, 32), TF2(VK_FORMAT_R32G32_SINT, TF_SINT, 32),
+   TF2(VK_FORMAT_R32G32_SFLOAT, TF_SFLOAT, 32),
+   TF4(VK_FORMAT_R32G32B32A32_UINT, TF_UINT, 32), TF4(VK_FORMAT_R32G32B32A32_SINT, TF_SINT, 32),
+   TF4(VK_FORMAT_R32G32B32A32_SFLOAT, TF_SFLOAT, 32),
+};
+#define NTFORMATS (int)(sizeof(tformats) / sizeof(tformats[0]))
+
+static const struct tformat *
+tformat(VkFormat vk)
+{
+   for (int i = 0; i < NTFORMATS; i++)
+      if (tformats[i].vk == vk)
+         return &tformats[i];
+   return NULL;
+}
+
+static bool
+tf_integer(const struct tformat *f)
+{
+   return f->kind == TF_UINT || f->kind == TF_SINT;
+}
+
+static uint64_t
+tf_field(const uint8_t *texel, int shift, int bits)
+{
+   uint64_t v = 0;
+   for (int b = 0; b < bits; b++)
+      v |= (uint64_t)((texel[(shift + b) / 8] >> ((shift + b) % 8)) & 1) << b;
+   return v;
+}
+
+static void
+tf_set_field(uint8_t *texel, int shift, int bits, uint64_t v)
+{
+   for (int b = 0; b < bits; b++) {
+      uint8_t m = (uint8_t)(1u << ((shift + b) % 8));
+      texel[(shift + b) / 8] = (uint8_t)((texel[(shift + b) / 8] & ~m) | (((v >> b) & 1) ? m : 0));
+   }
+}
+
+static float
+bits_float(uint32_t u)
+{
+   float f;
+   memcpy(&f, &u, 4);
+   return f;
+}
+
+/* IEEE half to float, exactly. */
+static float
+half_float(uint32_t h)
+{
+   int e = (h >> 10) & 31, m = h & 1023;
+   float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY)
+                                                       : ldexpf((float)(m | 1024), e - 25);
+   return (h & 0x8000) ? -v : v;
+}
+
+/* Unsigned float with a 5-bit exponent and m mantissa bits, to float. */
+static float
+ufloat_float(uint32_t v, int m)
+{
+   int e = (int)(v >> m);
+   uint32_t mant = v & ((1u << m) - 1);
+   if (e == 0)
+      return ldexpf((float)mant, -14 - m);
+   if (e == 31)
+      return mant ? NAN : INFINITY;
+   return ldexpf((float)(mant | (1u << m)), e - 15 - m);
+}
+
+/* Float to a (sign bit) 5-bit exponent, m-bit mantissa float, rounding
+ * to nearest even in double arithmetic; NaN and overflow as IEEE does. */
+static uint32_t
+float_small(float f, int m, bool is_signed)
+{
+   uint32_t sign = 0;
+   if (isnan(f))
+      return (31u << m) | (1u << (m - 1));
+   if (signbit(f)) {
+      if (!is_signed)
+         return 0;
+      sign = 1u << (m + 5);
+      f = -f;
+   }
+   if (isinf(f))
+      return sign | (31u << m);
+   double q = ldexp(1.0, -14 - m);                    /* denormal quantum */
+   int e;
+   frexp(f, &e);                                      /* f in [2^(e-1), 2^e) */
+   if (e - 1 >= -14)
+      q = ldexp(1.0, e - 1 - m);
+   double n = nearbyint(f / q) * q;                   /* rounded to the grid */
+   if (n == 0.0)
+      return sign;
+   frexp(n, &e);
+   if (e - 1 > 15)
+      return sign | (31u << m);
+   if (e - 1 < -14)
+      return sign | (uint32_t)(n / ldexp(1.0, -14 - m));
+   uint32_t mant = (uint32_t)(n / ldexp(1.0, e - 1 - m)) - (1u << m);
+   return sign | ((uint32_t)(e - 1 + 15) << m) | mant;
+}
+
+/* Decodes a texel to 32-bit components (float bits or integers). */
+static void
+tf_decode(const struct tformat *f, const uint8_t *texel, uint32_t out[4])
+{
+   bool integer = tf_integer(f);
+   out[0] = out[1] = out[2] = 0;
+   out[3] = integer ? 1 : fbits(1.0f);
+   for (int i = 0; i < f->n; i++) {
+      int b = f->bits[i];
+      uint64_t v = tf_field(texel, f->shift[i], b);
+      int64_t s = b < 64 && (v >> (b - 1)) & 1 ? (int64_t)v - ((int64_t)1 << b) : (int64_t)v;
+      float r = 0.0f;
+      switch (f->kind) {
+      case TF_UNORM: r = (float)v / (float)((1u << b) - 1); break;
+      case TF_SNORM: r = fmaxf((float)s / (float)((1u << (b - 1)) - 1), -1.0f); break;
+      case TF_UINT: out[f->comp[i]] = (uint32_t)v; continue;
+      case TF_SINT: out[f->comp[i]] = (uint32_t)s; continue;
+      case TF_SFLOAT: r = b == 16 ? half_float((uint32_t)v) : bits_float((uint32_t)v); break;
+      default: r = ufloat_float((uint32_t)v, b - 5); break;
+      }
+      out[f->comp[i]] = fbits(r);
+   }
+}
+
+static void
+tf_encode(const struct tformat *f, const uint32_t in[4], uint8_t *texel)
+{
+   for (int i = 0; i < f->n; i++) {
+      int b = f->bits[i];
+      uint32_t c = in[f->comp[i]];
+      float x = bits_float(c);
+      uint64_t v;
+      if (isnan(x) && (f->kind == TF_UNORM || f->kind == TF_SNORM))
+         x = 0.0f;   /* NaN converts to 0 */
+      switch (f->kind) {
+      case TF_UNORM:
+         v = (uint64_t)rintf(fminf(fmaxf(x, 0.0f), 1.0f) * (float)((1u << b) - 1));
+         break;
+      case TF_SNORM:
+         v = (uint64_t)(int64_t)rintf(fminf(fmaxf(x, -1.0f), 1.0f) * (float)((1u << (b - 1)) - 1));
+         break;
+      case TF_SFLOAT: v = b == 16 ? float_small(x, 10, true) : c; break;
+      case TF_UFLOAT: v = float_small(x, b - 5, false); break;
+      default: v = c; break;
+      }
+      tf_set_field(texel, f->shift[i], b, v & (b >= 64 ? ~0ull : (1ull << b) - 1));
+   }
+}
+
+/* Channel values equal, NaN standing for any NaN of float formats. */
+static bool
+tf_same_texel(const struct tformat *f, const uint8_t *a, const uint8_t *b)
+{
+   for (int i = 0; i < f->n; i++) {
+      uint64_t u = tf_field(a, f->shift[i], f->bits[i]), v = tf_field(b, f->shift[i], f->bits[i]);
+      if (u == v)
+         continue;
+      if (f->kind == TF_SFLOAT || f->kind == TF_UFLOAT) {
+         uint32_t m = f->kind == TF_UFLOAT ? (uint32_t)f->bits[i] - 5 : f->bits[i] == 16 ? 10 : 23;
+         uint32_t em = f->kind == TF_UFLOAT || f->bits[i] == 16 ? 31 : 255;
+         bool nan_u = ((u >> m) & em) == em && (u & ((1u << m) - 1));
+         bool nan_v = ((v >> m) & em) == em && (v & ((1u << m) - 1));
+         if (nan_u && nan_v)
+            continue;
+      }
+      return false;
+   }
+   return true;
+}
+
+static bool
+same_comp(uint32_t a, uint32_t b, bool integer)
+{
+   return a == b || (!integer && isnan(bits_float(a)) && isnan(bits_float(b)));
+}
+
+/* A 2D image in plain memory with guard bytes around it and padded rows. */
+struct timage {
+   uint8_t *mem;
+   uint8_t *base;
+   size_t bytes;
+   uint32_t w, h, layers, pitch, slice;
+};
+
+#define GUARD 64
+#define GUARD_BYTE 0x5a
+
+static void
+timage_init(struct timage *t, union shale_descriptor *rec, VkFormat vk, uint32_t size,
+            uint32_t w, uint32_t h, uint32_t layers)
+{
+   t->w = w, t->h = h, t->layers = layers;
+   t->pitch = w * size + 12;
+   t->slice = t->pitch * h + 20;
+   t->bytes = (size_t)t->slice * layers;
+   t->mem = malloc(t->bytes + 2 * GUARD);
+   memset(t->mem, GUARD_BYTE, t->bytes + 2 * GUARD);
+   t->base = t->mem + GUARD;
+   memset(rec, 0, sizeof(*rec));
+   rec->image.base = t->base;
+   rec->image.row_pitch = t->pitch;
+   rec->image.slice_pitch = t->slice;
+   rec->image.width = w;
+   rec->image.height = h;
+   rec->image.depth_or_layers = layers;
+   rec->image.format = vk;
+   rec->image.texel_size = size;
+   rec->image.level_count = 1;
+   rec->image.samples = 1;
+}
+
+static uint8_t *
+texel_at(const struct timage *t, uint32_t size, uint32_t x, uint32_t y, uint32_t z)
+{
+   return t->base + (size_t)z * t->slice + (size_t)y * t->pitch + (size_t)x * size;
+}
+
+/* Bytes outside texels (guards, row and slice padding) still GUARD_BYTE. */
+static bool
+timage_guards_intact(const struct timage *t, uint32_t size)
+{
+   for (size_t i = 0; i < t->bytes + 2 * GUARD; i++) {
+      size_t off = i - GUARD;
+      bool texel = false;
+      if (i >= GUARD && off < t->bytes) {
+         size_t in_slice = off % t->slice;
+         texel = in_slice < (size_t)t->pitch * t->h && in_slice % t->pitch < (size_t)t->w * size;
+      }
+      if (!texel && t->mem[i] != GUARD_BYTE)
+         return false;
+   }
+   return true;
+}
+
+/* Random 32-bit components of a class, with special values mixed in. */
+static uint32_t
+random_comp(bool integer)
+{
+   static const float specials[] = {
+      0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 1.5f, -2.0f, NAN, INFINITY, -INFINITY, 65504.0f,
+      65520.0f, 70000.0f, 1e-6f, 6e-5f, 3e-8f, 0.5f / 255.0f, 1.5f / 255.0f, 0.5f / 127.0f,
+      65024.0f, 65280.0f, 64512.0f, 1e-10f, 0.25f,
+   };
+   uint32_t r = rng();
+   if (integer)
+      return r;
+   switch (r % 4) {
+   case 0: return fbits(((float)(rng() & 0xffff) / 32768.0f - 1.0f) * 1.25f);
+   case 1: return fbits(ldexpf((float)(rng() & 0xffff) / 65536.0f, (int)(rng() % 40) - 20));
+   case 2: return fbits(specials[rng() % (sizeof(specials) / sizeof(specials[0]))]);
+   default: return rng();
+   }
+}
+
+/* image_copy: every format read (decoded into a 32-bit RGBA image) and
+ * written (encoded from one), through descriptors of any format. */
+static void
+test_image_copy(void)
+{
+   struct sc_shader *s = compile("image_copy", SPV(image_copy_spv));
+   if (!s)
+      return;
+   enum { W = 13, H = 11 };
+   int bad = 0;
+   for (int i = 0; i < NTFORMATS; i++) {
+      const struct tformat *f = &tformats[i];
+      bool integer = tf_integer(f);
+      /* Class 0 float, 1 int, 2 uint; the 32-bit RGBA format of it. */
+      int mode = !integer ? 0 : f->kind == TF_SINT ? 1 : 2;
+      const struct tformat *wide = tformat(mode == 0 ? VK_FORMAT_R32G32B32A32_SFLOAT
+                                           : mode == 1 ? VK_FORMAT_R32G32B32A32_SINT
+                                                       : VK_FORMAT_R32G32B32A32_UINT);
+      for (int dir = 0; dir < 2; dir++) {
+         /* dir 0: read f into wide; dir 1: write wide into f. */
+         const struct tformat *sf = dir ? wide : f, *df = dir ? f : wide;
+         union shale_descriptor set[7];
+         memset(set, 0, sizeof(set));
+         struct timage src, dst;
+         timage_init(&src, &set[mode * 2], sf->vk, (uint32_t)sf->size, W, H, 1);
+         timage_init(&dst, &set[mode * 2 + 1], df->vk, (uint32_t)df->size, W, H, 1);
+         for (uint32_t y = 0; y < H; y++)
+            for (uint32_t x = 0; x < W; x++) {
+               uint8_t *t = texel_at(&src, (uint32_t)sf->size, x, y, 0);
+               if (dir == 0) {
+                  for (int k = 0; k < sf->size; k++)
+                     t[k] = (uint8_t)rng();
+               } else {
+                  uint32_t c[4];
+                  for (int k = 0; k < 4; k++)
+                     c[k] = random_comp(integer);
+                  memcpy(t, c, 16);
+               }
+            }
+         struct { int32_t mode; } pc = { mode };
+         uint8_t push[SHALE_MAX_PUSH_CONSTANTS_SIZE] = { 0 };
+         memcpy(push, &pc, sizeof(pc));
+         struct shale_cs_context ctx = { .sets = { set }, .push_constants = push };
+         dispatch(s, &ctx, 2, 2, 1);
+         for (uint32_t y = 0; y < H; y++) {
+            for (uint32_t x = 0; x < W; x++) {
+               /* dst(x, y) = src(x - 1, y); src(-1, y) reads (0, 0, 0, 1). */
+               uint32_t c[4] = { 0, 0, 0, integer ? 1u : fbits(1.0f) };
+               if (x > 0)
+                  tf_decode(sf, texel_at(&src, (uint32_t)sf->size, x - 1, y, 0), c);
+               uint8_t want[16];
+               memset(want, 0, sizeof(want));
+               tf_encode(df, c, want);
+               const uint8_t *got = texel_at(&dst, (uint32_t)df->size, x, y, 0);
+               bool ok = dir ? tf_same_texel(df, got, want) : true;
+               if (!dir) {
+                  uint32_t g[4], w4[4];
+                  memcpy(g, got, 16);
+                  memcpy(w4, want, 16);
+                  for (int k = 0; k < 4; k++)
+                     ok &= same_comp(g[k], w4[k], integer);
+               }
+               if (!ok && bad++ < 8) {
+                  uint32_t g[4] = { 0 };
+                  memcpy(g, got, (size_t)df->size < 16 ? (size_t)df->size : 16);
+                  uint32_t w4[4];
+                  memcpy(w4, want, 16);
+                  CHECK(0, "image %s %s (%u, %u): got %08x %08x %08x %08x, expected %08x %08x "
+                        "%08x %08x from %08x %08x %08x %08x (W=%u)", dir ? "write" : "read",
+                        f->name, x, y, g[0], g[1], g[2], g[3], w4[0], w4[1], w4[2], w4[3], c[0],
+                        c[1], c[2], c[3], width);
+               }
+            }
+         }
+         CHECK(timage_guards_intact(&dst, (uint32_t)df->size), "image %s %s wrote outside texels",
+               dir ? "write" : "read", f->name);
+         CHECK(timage_guards_intact(&src, (uint32_t)sf->size), "image %s %s: source changed",
+               dir ? "write" : "read", f->name);
+         free(src.mem);
+         free(dst.mem);
+      }
+   }
+   CHECK(bad == 0, "image_copy: %d texels wrong", bad);
+
+   /* Mode 3: a uniform load and store, uni(1, 0) = uni(0, 0) * 2. */
+   const struct tformat *f = tformat(VK_FORMAT_R16G16B16A16_SFLOAT);
+   union shale_descriptor set[7];
+   memset(set, 0, sizeof(set));
+   struct timage u;
+   timage_init(&u, &set[6], f->vk, 8, 2, 1, 1);
+   const uint32_t c0[4] = { fbits(0.75f), fbits(-3.5f), fbits(1000.0f), fbits(0.125f) };
+   tf_encode(f, c0, texel_at(&u, 8, 0, 0, 0));
+   uint8_t push[SHALE_MAX_PUSH_CONSTANTS_SIZE] = { 3 };
+   struct shale_cs_context ctx = { .sets = { set }, .push_constants = push };
+   dispatch(s, &ctx, 1, 1, 1);
+   uint32_t c[4];
+   tf_decode(f, texel_at(&u, 8, 1, 0, 0), c);
+   for (int k = 0; k < 4; k++)
+      CHECK(bits_float(c[k]) == 2.0f * bits_float(c0[k]), "uniform image store %d: %g", k,
+            bits_float(c[k]));
+   CHECK(timage_guards_intact(&u, 8), "uniform image store wrote outside texels");
+   free(u.mem);
+   sc_shader_destroy(s);
+}
+
+/* image_formats: declared formats, converted inline; each texel read,
+ * changed, written back. */
+static void
+test_image_formats(void)
+{
+   struct sc_shader *s = compile("image_formats", SPV(image_formats_spv));
+   if (!s)
+      return;
+   static const VkFormat fmts[16] = {
+      VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SNORM, VK_FORMAT_R16G16B16A16_SFLOAT,
+      VK_FORMAT_R16G16B16A16_UNORM, VK_FORMAT_B10G11R11_UFLOAT_PACK32,
+      VK_FORMAT_A2B10G10R10_UNORM_PACK32, VK_FORMAT_R32G32_SFLOAT, VK_FORMAT_R32_SFLOAT,
+      VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R16G16_SNORM, VK_FORMAT_R8G8B8A8_UINT,
+      VK_FORMAT_R16G16B16A16_SINT, VK_FORMAT_A2B10G10R10_UINT_PACK32, VK_FORMAT_R32_SINT,
+      VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R8G8_SINT,
+   };
+   enum { W = 5, H = 4 };
+   union shale_descriptor set[16];
+   struct timage img[16];
+   static uint8_t before[16][W * H][16];
+   for (int b = 0; b < 16; b++) {
+      const struct tformat *f = tformat(fmts[b]);
+      timage_init(&img[b], &set[b], f->vk, (uint32_t)f->size, W, H, 1);
+      for (int t = 0; t < W * H; t++) {
+         uint8_t *p = texel_at(&img[b], (uint32_t)f->size, t % W, t / W, 0);
+         for (int k = 0; k < f->size; k++)
+            p[k] = before[b][t][k] = (uint8_t)rng();
+      }
+   }
+   struct shale_cs_context ctx = { .sets = { set } };
+   dispatch(s, &ctx, 2, 1, 1);   /* 8 x 4: columns 5..7 out of bounds */
+   static const float mul[4] = { 0.5f, -1.5f, 2.0f, 1.0f }, add[4] = { 0.25f, 0.125f, -0.5f, 0.0f };
+   static const int32_t imul[4] = { 3, -1, 1, 2 }, iadd[4] = { 1, 2, 300, -7 };
+   int bad = 0;
+   for (int b = 0; b < 16; b++) {
+      const struct tformat *f = tformat(fmts[b]);
+      for (int t = 0; t < W * H; t++) {
+         uint32_t c[4], c2[4];
+         tf_decode(f, before[b][t], c);
+         memcpy(c2, c, sizeof(c));
+         for (int k = 0; k < 4; k++) {
+            if (tf_integer(f)) {
+               c[k] = c2[k] = c[k] * (uint32_t)imul[k] + (uint32_t)iadd[k];
+            } else {
+               volatile float prod = bits_float(c[k]) * mul[k];
+               c[k] = fbits(prod + add[k]);
+               c2[k] = fbits(fmaf(bits_float(c2[k]), mul[k], add[k]));
+            }
+         }
+         uint8_t want[16] = { 0 }, want2[16] = { 0 };
+         tf_encode(f, c, want);
+         tf_encode(f, c2, want2);
+         const uint8_t *got = texel_at(&img[b], (uint32_t)f->size, t % W, t / W, 0);
+         if (!tf_same_texel(f, got, want) && !tf_same_texel(f, got, want2) && bad++ < 8)
+            CHECK(0, "declared %s texel %d wrong (W=%u)", f->name, t, width);
+      }
+      CHECK(timage_guards_intact(&img[b], (uint32_t)f->size), "declared %s wrote outside texels",
+            f->name);
+      free(img[b].mem);
+   }
+   CHECK(bad == 0, "image_formats: %d texels wrong", bad);
+
+   /* A view whose texel size is not the declared format's is not touched. */
+   timage_init(&img[0], &set[7], VK_FORMAT_R16_SFLOAT, 2, W, H, 1);
+   for (int b = 0; b < 16; b++)
+      if (b != 7)
+         memset(&set[b], 0, sizeof(set[b]));   /* zero extents: nothing accessed */
+   memset(img[0].base, 0x11, img[0].bytes);
+   dispatch(s, &ctx, 2, 1, 1);
+   bool untouched = true;
+   for (size_t i = 0; i < img[0].bytes; i++)
+      untouched &= img[0].base[i] == 0x11;
+   CHECK(untouched, "an r32f image with a 2-byte view was written");
+   free(img[0].mem);
+   sc_shader_destroy(s);
+}
+
+static void
+test_image_atomics(void)
+{
+   struct sc_shader *s = compile("image_atomics", SPV(image_atomics_spv));
+   if (!s)
+      return;
+   enum { N = 320 };
+   union shale_descriptor set[6];
+   memset(set, 0, sizeof(set));
+   struct timage counters, mins, swaps;
+   timage_init(&counters, &set[0], VK_FORMAT_R32_UINT, 4, 6, 2, 1);
+   timage_init(&mins, &set[1], VK_FORMAT_R32_SINT, 4, 3, 1, 1);
+   timage_init(&swaps, &set[3], VK_FORMAT_R32_UINT, 4, 1, 1, 1);
+   for (uint32_t y = 0; y < 2; y++)
+      for (uint32_t x = 0; x < 6; x++)
+         memset(texel_at(&counters, 4, x, y, 0), 0, 4);
+   for (uint32_t x = 0; x < 3; x++) {
+      int32_t v = 1000;
+      memcpy(texel_at(&mins, 4, x, 0, 0), &v, 4);
+   }
+   memset(texel_at(&swaps, 4, 0, 0, 0), 0, 4);
+   static uint32_t tcount[4 + 16];
+   memset(tcount, 0, sizeof(tcount));
+   for (int i = 4; i < 20; i++)
+      tcount[i] = 0xdeadbeef;
+   set[2].texel_buffer.base = (uint8_t *)tcount;
+   set[2].texel_buffer.range = 16;
+   set[2].texel_buffer.format = VK_FORMAT_R32_UINT;
+   set[2].texel_buffer.element_size = 4;
+   set[2].texel_buffer.element_count = 4;
+   static uint32_t olds[N], xch[N];
+   bind(set, 4, olds, sizeof(olds));
+   bind(set, 5, xch, sizeof(xch));
+   struct shale_cs_context ctx = { .sets = { set } };
+   dispatch(s, &ctx, N / 64, 1, 1);
+   /* Each counter saw 32 adds, and handed out 0 .. 31 once each. */
+   for (uint32_t y = 0; y < 2; y++) {
+      for (uint32_t x = 0; x < 5; x++) {
+         uint32_t v;
+         memcpy(&v, texel_at(&counters, 4, x, y, 0), 4);
+         CHECK(v == 32, "counter (%u, %u) = %u, expected 32", x, y, v);
+         uint64_t seen = 0;
+         for (uint32_t i = 0; i < N; i++)
+            if (i % 5 == x && i / 160 == y && olds[i] < 64)
+               seen |= 1ull << olds[i];
+         CHECK(seen == 0xffffffffull, "counter (%u, %u) returned %#llx", x, y,
+               (unsigned long long)seen);
+      }
+   }
+   uint32_t bits;
+   memcpy(&bits, texel_at(&counters, 4, 5, 0, 0), 4);
+   CHECK(bits == 0xffffffffu, "atomic or: %#x", bits);
+   for (uint32_t x = 0; x < 3; x++) {
+      int32_t want = 1000, got;
+      for (uint32_t i = x; i < N; i += 3)
+         if ((int32_t)(i * 37 % 101) - 50 < want)
+            want = (int32_t)(i * 37 % 101) - 50;
+      memcpy(&got, texel_at(&mins, 4, x, 0, 0), 4);
+      CHECK(got == want, "atomic min (%u) = %d, expected %d", x, got, want);
+   }
+   for (uint32_t j = 0; j < 4; j++) {
+      uint32_t want = 0;
+      for (uint32_t i = j; i < N; i += 4)
+         want += i;
+      CHECK(tcount[j] == want, "texel buffer atomic %u = %u, expected %u", j, tcount[j], want);
+   }
+   for (int i = 4; i < 20; i++)
+      CHECK(tcount[i] == 0xdeadbeef, "out-of-bounds texel buffer atomic wrote element %d", i);
+   /* Lanes and workgroups run in order: each compare-exchange succeeds. */
+   uint32_t sw;
+   memcpy(&sw, texel_at(&swaps, 4, 0, 0, 0), 4);
+   CHECK(sw == N, "compare-exchange chain ended at %u", sw);
+   for (uint32_t i = 0; i < N; i++)
+      if (xch[i] != i) {
+         CHECK(0, "compare-exchange %u returned %u", i, xch[i]);
+         break;
+      }
+   CHECK(timage_guards_intact(&counters, 4), "out-of-bounds image atomic wrote outside");
+   CHECK(timage_guards_intact(&mins, 4) && timage_guards_intact(&swaps, 4),
+         "image atomics wrote outside texels");
+   for (uint32_t i = 0; i < s->binding_count; i++)
+      CHECK(s->bindings[i].written, "binding %u written", s->bindings[i].binding);
+   free(counters.mem);
+   free(mins.mem);
+   free(swaps.mem);
+   sc_shader_destroy(s);
+}
+
+/* One r32ui texel buffer descriptor over data. */
+static void
+texel_buffer(union shale_descriptor *rec, void *data, VkFormat fmt, uint32_t size, uint32_t count)
+{
+   memset(rec, 0, sizeof(*rec));
+   rec->texel_buffer.base = data;
+   rec->texel_buffer.range = (uint64_t)size * count;
+   rec->texel_buffer.format = fmt;
+   rec->texel_buffer.element_size = size;
+   rec->texel_buffer.element_count = count;
+}
+
+static void
+test_image_query(void)
+{
+   struct sc_shader *s = compile("image_query", SPV(image_query_spv));
+   if (!s)
+      return;
+   union shale_descriptor set[14];
+   memset(set, 0, sizeof(set));
+   struct timage a1, a2, a3, ac, cube;
+   timage_init(&a1, &set[0], VK_FORMAT_R32_UINT, 4, 5, 1, 4);
+   timage_init(&a2, &set[1], VK_FORMAT_R32_UINT, 4, 3, 2, 3);
+   timage_init(&a3, &set[2], VK_FORMAT_R32_UINT, 4, 2, 3, 3);
+   timage_init(&ac, &set[3], VK_FORMAT_R32_UINT, 4, 2, 2, 12);
+   timage_init(&cube, &set[4], VK_FORMAT_R32_UINT, 4, 4, 4, 6);
+   struct { struct timage *t; uint32_t tag; } ims[4] = { { &a1, 0 }, { &a2, 1000 }, { &a3, 2000 },
+                                                         { &ac, 3000 } };
+   for (int k = 0; k < 4; k++) {
+      struct timage *t = ims[k].t;
+      for (uint32_t z = 0; z < t->layers; z++)
+         for (uint32_t y = 0; y < t->h; y++)
+            for (uint32_t x = 0; x < t->w; x++) {
+               uint32_t v = ims[k].tag + z * 100 + y * 10 + x;
+               memcpy(texel_at(t, 4, x, y, z), &v, 4);
+            }
+   }
+   /* tb: R8G8B8A8_SNORM, 20 texels; utb: R16_UINT, 10; sb: rgba32f, 8. */
+   static int8_t tbd[20][4];
+   static uint16_t utbd[10];
+   static float sbd[8][4];
+   for (int i = 0; i < 20; i++)
+      for (int c = 0; c < 4; c++)
+         tbd[i][c] = (int8_t)(rng() & 0xff);
+   for (int i = 0; i < 10; i++)
+      utbd[i] = (uint16_t)(1000 + i * 7);
+   for (int i = 0; i < 8; i++)
+      for (int c = 0; c < 4; c++)
+         sbd[i][c] = (float)(i * 4 + c) * 0.5f;
+   texel_buffer(&set[5], tbd, VK_FORMAT_R8G8B8A8_SNORM, 4, 20);
+   texel_buffer(&set[6], utbd, VK_FORMAT_R16_UINT, 2, 10);
+   texel_buffer(&set[7], sbd, VK_FORMAT_R32G32B32A32_SFLOAT, 16, 8);
+   /* s2: a 37 x 20 sampled image of 5 levels; ms: 4 samples. */
+   set[8].image.width = 37;
+   set[8].image.height = 20;
+   set[8].image.depth_or_layers = 1;
+   set[8].image.level_count = 5;
+   set[8].image.samples = 1;
+   set[9].image.width = 8;
+   set[9].image.height = 8;
+   set[9].image.depth_or_layers = 1;
+   set[9].image.level_count = 1;
+   set[9].image.samples = 4;
+   static uint32_t o[128];
+   static float fo[16][4];
+   bind(set, 10, o, sizeof(o));
+   bind(set, 11, fo, sizeof(fo));
+   /* wb: 12 RGBA8 texels; wub: R16G16_UINT, 12 texels; one guard after each. */
+   static uint8_t wbd[13][4];
+   static uint16_t wubd[13][2];
+   memset(wbd, 0xee, sizeof(wbd));
+   memset(wubd, 0xee, sizeof(wubd));
+   texel_buffer(&set[12], wbd, VK_FORMAT_R8G8B8A8_UNORM, 4, 12);
+   texel_buffer(&set[13], wubd, VK_FORMAT_R16G16_UINT, 4, 12);
+   struct shale_cs_context ctx = { .sets = { set } };
+   dispatch(s, &ctx, 1, 1, 1);
+   const uint32_t want_sizes[26] = { 5, 4, 3, 2, 3, 2, 3, 3, 2, 2, 2, 4, 4, 20, 10, 8,
+                                     37, 20, 18, 10, 9, 5, 4, 2, 5, 4 };
+   for (int i = 0; i < 26; i++)
+      CHECK(o[i] == want_sizes[i], "query %d = %u, expected %u", i, o[i], want_sizes[i]);
+   for (uint32_t i = 0; i < 16; i++) {
+      int k = (int)i;
+      CHECK(o[32 + i] == (37u >> (i % 4) ? 37u >> (i % 4) : 1u), "per-lane size %u = %u", i,
+            o[32 + i]);
+      uint32_t w1 = k / 5 < 4 ? (uint32_t)(k / 5) * 100 + (uint32_t)(k % 5) : 0;
+      uint32_t w2 = k / 6 < 3 ? 1000u + (uint32_t)(k / 6) * 100 + (uint32_t)(k / 3 % 2) * 10 + (uint32_t)(k % 3) : 0;
+      uint32_t w3 = k / 6 < 3 ? 2000u + (uint32_t)(k / 6) * 100 + (uint32_t)(k / 2 % 3) * 10 + (uint32_t)(k % 2) : 0;
+      uint32_t z = (uint32_t)(k / 4 * 3 % 13);
+      uint32_t wc = z < 12 ? 3000u + z * 100 + (uint32_t)(k / 2 % 2) * 10 + (uint32_t)(k % 2) : 0;
+      uint32_t wu = k - 2 >= 0 && k - 2 < 10 ? utbd[k - 2] : 0;
+      CHECK(o[48 + i] == w1, "1D array load %u = %u, expected %u", i, o[48 + i], w1);
+      CHECK(o[64 + i] == w2, "2D array load %u = %u, expected %u", i, o[64 + i], w2);
+      CHECK(o[80 + i] == w3, "3D load %u = %u, expected %u", i, o[80 + i], w3);
+      CHECK(o[96 + i] == wc, "cube array load %u = %u, expected %u", i, o[96 + i], wc);
+      CHECK(o[112 + i] == wu, "texel buffer fetch %u = %u, expected %u", i, o[112 + i], wu);
+      /* texelFetch(tb, 3k - 5) + imageLoad(sb, k - 1). */
+      float want[4] = { 0.0f, 0.0f, 0.0f, 1.0f }, add[4] = { 0.0f, 0.0f, 0.0f, 1.0f };
+      int t = k * 3 - 5;
+      if (t >= 0 && t < 20)
+         for (int c = 0; c < 4; c++)
+            want[c] = fmaxf((float)tbd[t][c] / 127.0f, -1.0f);
+      if (k - 1 >= 0 && k - 1 < 8)
+         for (int c = 0; c < 4; c++)
+            add[c] = sbd[k - 1][c];
+      for (int c = 0; c < 4; c++)
+         CHECK(fo[i][c] == want[c] + add[c], "texel buffers %u.%d = %g, expected %g", i, c,
+               fo[i][c], want[c] + add[c]);
+   }
+   /* Storage texel buffer writes, out-of-bounds ones dropped. */
+   for (int t = 0; t < 13; t++) {
+      bool wrote = t < 12 && t + 1 < 16;   /* element t written by k = t + 1 */
+      uint8_t want[4] = { 0xee, 0xee, 0xee, 0xee };
+      if (wrote) {
+         want[0] = (uint8_t)rintf((float)(t + 1) / 15.0f * 255.0f);
+         want[1] = 128, want[2] = 0, want[3] = 255;
+      }
+      CHECK(!memcmp(wbd[t], want, 4), "imageStore(imageBuffer) element %d: %02x%02x%02x%02x", t,
+            wbd[t][0], wbd[t][1], wbd[t][2], wbd[t][3]);
+      /* wub: element t written by k = t - 1, for k in [0, 16) and t < 12. */
+      bool uwrote = t >= 1 && t < 12;
+      uint16_t uwant[2] = { 0xeeee, 0xeeee };
+      if (uwrote) {
+         uwant[0] = (uint16_t)((t - 1) * 1000 + 7);
+         uwant[1] = (uint16_t)(t - 1);
+      }
+      CHECK(wubd[t][0] == uwant[0] && wubd[t][1] == uwant[1],
+            "imageStore(uimageBuffer) element %d: %u %u", t, wubd[t][0], wubd[t][1]);
+   }
+   free(a1.mem), free(a2.mem), free(a3.mem), free(ac.mem), free(cube.mem);
+   sc_shader_destroy(s);
+}
+
+/* Per-lane image descriptors of different formats. */
+static void
+test_image_nonuniform(void)
+{
+   struct sc_shader *s = compile("image_nonuniform", SPV(image_nonuniform_spv));
+   if (!s)
+      return;
+   static const VkFormat ff[3] = { VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R32_SFLOAT,
+                                   VK_FORMAT_R16G16B16A16_SFLOAT };
+   static const VkFormat uf[2] = { VK_FORMAT_R32_UINT, VK_FORMAT_R8G8B8A8_UINT };
+   union shale_descriptor set[7];
+   struct timage img[7];
+   const struct tformat *fmt[7];
+   for (int k = 0; k < 7; k++) {
+      fmt[k] = tformat(k < 3 ? ff[k] : k < 5 ? uf[k - 3] : VK_FORMAT_R32_SFLOAT);
+      timage_init(&img[k], &set[k], fmt[k]->vk, (uint32_t)fmt[k]->size, 16, 2, 1);
+      for (uint32_t x = 0; x < 16; x++) {
+         uint32_t c[4];
+         for (int j = 0; j < 4; j++)
+            c[j] = k < 3 || k >= 5 ? fbits((float)(rng() % 256) / 255.0f) : rng() % 200;
+         tf_encode(fmt[k], c, texel_at(&img[k], (uint32_t)fmt[k]->size, x, 0, 0));
+      }
+   }
+   /* Binding 0: records 0..2; binding 1: records 3..4; binding 2: 5..6. */
+   const struct sc_binding_layout bl[3] = { { 0, 3 }, { 3, 2 }, { 5, 2 } };
+   const struct sc_set_layout layout = { 3, bl };
+   struct sc_compile_info info = {
+      .words = image_nonuniform_spv,
+      .word_count = sizeof(image_nonuniform_spv) / 4,
+      .set_layouts = &layout,
+      .set_layout_count = 1,
+   };
+   sc_shader_destroy(s);
+   s = compile_info("image_nonuniform (layout)", &info);
+   if (!s)
+      return;
+   struct shale_cs_context ctx = { .sets = { set } };
+   dispatch(s, &ctx, 1, 1, 1);
+   for (uint32_t i = 0; i < 16; i++) {
+      int k = (int)(i % 3);
+      uint32_t c[4];
+      tf_decode(fmt[k], texel_at(&img[k], (uint32_t)fmt[k]->size, i, 0, 0), c);
+      for (int j = 0; j < 4; j++)
+         c[j] = fbits(bits_float(c[j]) * 0.5f);
+      uint8_t want[16] = { 0 };
+      tf_encode(fmt[k], c, want);
+      CHECK(tf_same_texel(fmt[k], texel_at(&img[k], (uint32_t)fmt[k]->size, i, 1, 0), want),
+            "non-uniform %s texel %u", fmt[k]->name, i);
+      int u = 3 + (int)(i & 1);
+      tf_decode(fmt[u], texel_at(&img[u], (uint32_t)fmt[u]->size, i, 0, 0), c);
+      for (int j = 0; j < 4; j++)
+         c[j] += 1;
+      memset(want, 0, sizeof(want));
+      tf_encode(fmt[u], c, want);
+      CHECK(tf_same_texel(fmt[u], texel_at(&img[u], (uint32_t)fmt[u]->size, i, 1, 0), want),
+            "non-uniform %s texel %u", fmt[u]->name, i);
+      int r = 5 + (int)((i >> 1) & 1);
+      float in, out;
+      memcpy(&in, texel_at(&img[r], 4, i, 0, 0), 4);
+      memcpy(&out, texel_at(&img[r], 4, i, 1, 0), 4);
+      CHECK(out == in + 1.0f, "non-uniform declared r32f texel %u: %g, expected %g", i, out,
+            in + 1.0f);
+   }
+   for (int k = 0; k < 7; k++) {
+      CHECK(timage_guards_intact(&img[k], (uint32_t)fmt[k]->size), "non-uniform %s guards",
+            fmt[k]->name);
+      free(img[k].mem);
+   }
+   sc_shader_destroy(s);
+}
+
+static void
+test_images(void)
+{
+   /* The compiler converts every format of the test's table. */
+   for (int i = 0; i < NTFORMATS; i++) {
+      uint32_t want = SC_IMAGE_FORMAT_LOAD_STORE;
+      if (tformats[i].vk == VK_FORMAT_R32_UINT || tformats[i].vk == VK_FORMAT_R32_SINT)
+         want |= SC_IMAGE_FORMAT_ATOMIC;
+      CHECK(sc_image_format_features(tformats[i].vk) == want, "%s features %#x", tformats[i].name,
+            sc_image_format_features(tformats[i].vk));
+   }
+   CHECK(sc_image_format_features(VK_FORMAT_R8G8B8A8_SRGB) == 0, "sRGB is not a storage format");
+   test_image_copy();
+   test_image_formats();
+   test_image_atomics();
+   test_image_query();
+   test_image_nonuniform();
+}
+
+/* ------------------------------------------------------------------------ */
+/* Caching: keys, blobs, loading without LLVM                                */
+/* ------------------------------------------------------------------------ */
+
+/* Runs the barrier shader (shared memory, scratch, resumable subgroups) on
+ * fixed inputs; out receives rev[] then sums[]. */
+static void
+run_barrier(struct sc_shader *s, uint32_t *out)
+{
+   enum { GROUPS = 3, N = 64 * GROUPS };
+   static uint32_t v[N];
+   for (int i = 0; i < N; i++)
+      v[i] = (uint32_t)(i * 2654435761u) % 100000;
+   memset(out, 0, (N + GROUPS) * sizeof(uint32_t));
+   union shale_descriptor set[3];
+   memset(set, 0, sizeof(set));
+   bind(set, 0, v, sizeof(v));
+   bind(set, 1, out, N * sizeof(uint32_t));
+   bind(set, 2, out + N, GROUPS * sizeof(uint32_t));
+   struct shale_cs_context ctx = { .sets = { set } };
+   dispatch(s, &ctx, GROUPS, 1, 1);
+}
+
+static void *
+serialize(const struct sc_shader *s, size_t *size)
+{
+   *size = 0;
+   CHECK_EQ_INT(sc_shader_serialize(s, NULL, size), SC_SUCCESS);
+   void *blob = malloc(*size + 16);
+   if (!blob)
+      return NULL;
+   size_t small = *size - 1;
+   CHECK_EQ_INT(sc_shader_serialize(s, blob, &small), SC_ERROR_TOO_SMALL);
+   size_t got = *size + 16;
+   CHECK_EQ_INT(sc_shader_serialize(s, blob, &got), SC_SUCCESS);
+   CHECK(got == *size, "serialized %zu bytes, size query said %zu", got, *size);
+   return blob;
+}
+
+static void
+check_same_metadata(const struct sc_shader *a, const struct sc_shader *b)
+{
+   CHECK_EQ_INT(b->stage, a->stage);
+   CHECK_EQ_INT(b->simd_width, a->simd_width);
+   for (int k = 0; k < 3; k++)
+      CHECK_EQ_INT(b->local_size[k], a->local_size[k]);
+   CHECK_EQ_INT(b->subgroup_count, a->subgroup_count);
+   CHECK_EQ_INT(b->shared_size, a->shared_size);
+   CHECK_EQ_INT(b->scratch_size, a->scratch_size);
+   CHECK_EQ_INT(b->push_constant_size, a->push_constant_size);
+   CHECK_EQ_INT(b->binding_count, a->binding_count);
+   for (uint32_t i = 0; i < a->binding_count && i < b->binding_count; i++) {
+      CHECK_EQ_INT(b->bindings[i].set, a->bindings[i].set);
+      CHECK_EQ_INT(b->bindings[i].binding, a->bindings[i].binding);
+      CHECK_EQ_INT(b->bindings[i].array_size, a->bindings[i].array_size);
+      CHECK_EQ_INT(b->bindings[i].type, a->bindings[i].type);
+      CHECK_EQ_INT(b->bindings[i].written, a->bindings[i].written);
+   }
+}
+
+static void
+test_cache_keys(void)
+{
+   uint8_t k0[SC_COMPILE_KEY_SIZE], k1[SC_COMPILE_KEY_SIZE];
+   struct sc_compile_info info = {
+      .words = spec_spv, .word_count = sizeof(spec_spv) / 4, .entry_point = "main",
+      .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+   };
+   CHECK_EQ_INT(sc_compile_key(compiler, &info, k0), SC_SUCCESS);
+   CHECK_EQ_INT(sc_compile_key(compiler, &info, k1), SC_SUCCESS);
+   CHECK(!memcmp(k0, k1, sizeof(k0)), "the same input gives the same key");
+   /* The width from the environment is the width in the key. */
+   struct sc_compile_info explicit_w = info;
+   explicit_w.simd_width = width;
+   CHECK_EQ_INT(sc_compile_key(compiler, &explicit_w, k1), SC_SUCCESS);
+   CHECK(!memcmp(k0, k1, sizeof(k0)), "simd_width 0 keys as the default width");
+
+   /* Each input that changes code changes the key. */
+   uint32_t *words = malloc(sizeof(spec_spv));
+   memcpy(words, spec_spv, sizeof(spec_spv));
+   words[sizeof(spec_spv) / 4 - 2] ^= 1;
+   const struct sc_spec_constant spec = { 1, 4, 3 }, spec2 = { 1, 4, 4 };
+   const struct sc_binding_layout bl[2] = { { 0, 1 }, { 5, 1 } }, bl2[2] = { { 0, 1 }, { 6, 1 } };
+   const struct sc_set_layout layout = { 2, bl }, layout2 = { 2, bl2 };
+   struct sc_compile_info v[9];
+   for (int i = 0; i < 9; i++)
+      v[i] = info;
+   v[0].words = words;
+   v[1].entry_point = "main2";
+   v[2].spec_constants = &spec, v[2].spec_constant_count = 1;
+   v[3].spec_constants = &spec2, v[3].spec_constant_count = 1;
+   v[4].set_layouts = &layout, v[4].set_layout_count = 1;
+   v[5].set_layouts = &layout2, v[5].set_layout_count = 1;
+   v[6].flags = SC_COMPILE_ROBUST_BUFFER_ACCESS;
+   v[7].simd_width = width == 4 ? 8 : 4;
+   v[8].stage = VK_SHADER_STAGE_VERTEX_BIT;
+   uint8_t keys[10][SC_COMPILE_KEY_SIZE];
+   memcpy(keys[9], k0, sizeof(k0));
+   for (int i = 0; i < 9; i++)
+      CHECK_EQ_INT(sc_compile_key(compiler, &v[i], keys[i]), SC_SUCCESS);
+   for (int i = 0; i < 10; i++)
+      for (int j = i + 1; j < 10; j++)
+         CHECK(memcmp(keys[i], keys[j], SC_COMPILE_KEY_SIZE), "keys %d and %d collide", i, j);
+   free(words);
+}
+
+static void
+test_cache(bool report_time)
+{
+   test_cache_keys();
+
+   struct sc_shader *s = compile("barrier (cache)", SPV(barrier_spv));
+   if (!s)
+      return;
+   size_t size;
+   uint8_t *blob = serialize(s, &size);
+   if (!blob) {
+      sc_shader_destroy(s);
+      return;
+   }
+   char msg[256];
+   struct sc_shader *l = NULL, *l2 = NULL;
+   enum sc_result r = sc_shader_deserialize(compiler, blob, size, &l, msg, sizeof(msg));
+   CHECK(r == SC_SUCCESS, "deserialize: %s (%s)", sc_result_string(r), msg);
+   /* The same blob twice at once: each load is its own code. */
+   r = sc_shader_deserialize(compiler, blob, size, &l2, msg, sizeof(msg));
+   CHECK(r == SC_SUCCESS, "second deserialize: %s (%s)", sc_result_string(r), msg);
+   if (l && l2) {
+      check_same_metadata(s, l);
+      enum { WORDS = 64 * 3 + 3 };
+      static uint32_t want[WORDS], got[WORDS];
+      run_barrier(s, want);
+      run_barrier(l, got);
+      CHECK(!memcmp(want, got, sizeof(want)), "loaded shader computes what the compiled one does");
+      memset(got, 0, sizeof(got));
+      run_barrier(l2, got);
+      CHECK(!memcmp(want, got, sizeof(want)), "second load computes the same");
+      /* A loaded shader serializes to the same blob. */
+      size_t size2;
+      uint8_t *blob2 = serialize(l, &size2);
+      CHECK(blob2 && size2 == size && !memcmp(blob, blob2, size), "re-serialized blob differs");
+      free(blob2);
+   }
+   sc_shader_destroy(l2);
+   sc_shader_destroy(l);
+
+   /* Truncated, extended and corrupted blobs are rejected, never crash. */
+   const size_t cuts[] = { 0, 1, 7, 8, 60, 119, 120, 121, size / 2, size - 1 };
+   for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+      l = NULL;
+      r = sc_shader_deserialize(compiler, blob, cuts[i], &l, msg, sizeof(msg));
+      CHECK(r == SC_ERROR_INVALID_BLOB && !l, "%zu of %zu bytes: %s", cuts[i], size,
+            sc_result_string(r));
+   }
+   uint8_t *bigger = malloc(size + 8);
+   memcpy(bigger, blob, size);
+   memset(bigger + size, 0, 8);
+   r = sc_shader_deserialize(compiler, bigger, size + 8, &l, msg, sizeof(msg));
+   CHECK(r == SC_ERROR_INVALID_BLOB && !l, "blob with trailing bytes: %s", sc_result_string(r));
+   free(bigger);
+   int accepted = 0;
+   for (int i = 0; i < 200; i++) {
+      size_t pos = i < 120 ? (size_t)i : rng() % size;
+      uint8_t bit = (uint8_t)(1u << (rng() % 8));
+      blob[pos] ^= bit;
+      l = NULL;
+      r = sc_shader_deserialize(compiler, blob, size, &l, msg, sizeof(msg));
+      blob[pos] ^= bit;
+      if (r == SC_SUCCESS || l) {
+         accepted++;
+         sc_shader_destroy(l);
+      } else {
+         CHECK(r == SC_ERROR_INVALID_BLOB || r == SC_ERROR_INCOMPATIBLE_BLOB,
+               "corrupted byte %zu: %s", pos, sc_result_string(r));
+      }
+   }
+   CHECK(accepted == 0, "%d corrupted blobs accepted", accepted);
+   /* Another blob version is "incompatible", not "corrupt". */
+   blob[8] ^= 0x40;
+   r = sc_shader_deserialize(compiler, blob, size, &l, msg, sizeof(msg));
+   CHECK(r == SC_ERROR_INCOMPATIBLE_BLOB, "other version: %s", sc_result_string(r));
+   blob[8] ^= 0x40;
+   r = sc_shader_deserialize(compiler, NULL, 0, &l, msg, sizeof(msg));
+   CHECK(r == SC_ERROR_INVALID_BLOB, "empty blob: %s", sc_result_string(r));
+   free(blob);
+   sc_shader_destroy(s);
+
+   /* Compile versus load, on the largest test shader. */
+   s = compile("misc (cache)", SPV(misc_spv));
+   if (!s)
+      return;
+   blob = serialize(s, &size);
+   double load_ms = 1e9;
+   for (int round = 0; round < 3 && blob; round++) {
+      l = NULL;
+      r = sc_shader_deserialize(compiler, blob, size, &l, msg, sizeof(msg));
+      CHECK(r == SC_SUCCESS, "deserialize misc: %s (%s)", sc_result_string(r), msg);
+      if (l && l->compile_ms < load_ms)
+         load_ms = l->compile_ms;
+      sc_shader_destroy(l);
+   }
+   if (report_time)
+      fprintf(stderr, "misc (%zu-byte blob, W=%u): compile %.2f ms, load from blob %.3f ms\n",
+              size, width, s->compile_ms, load_ms);
+   CHECK(load_ms < s->compile_ms, "loading (%.3f ms) is faster than compiling (%.2f ms)",
+         load_ms, s->compile_ms);
+   free(blob);
+   sc_shader_destroy(s);
+}
+
+/* ------------------------------------------------------------------------ */
 /* Errors: invalid SPIR-V and unsupported instructions never crash           */
 /* ------------------------------------------------------------------------ */
 
@@ -1589,6 +3087,9 @@ main(void)
       test_intops();
       test_floatops();
       test_glsl450();
+      test_transcendental(w == 0);
+      test_glsl450_float();
+      test_images();
       test_control();
       test_atomics();
       test_big();
@@ -1601,6 +3102,7 @@ main(void)
       test_shared_small();
       test_barrier();
       test_errors();
+      test_cache(true);
       if (w == 0)
          test_threads();
    }

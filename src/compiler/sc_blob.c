@@ -1,0 +1,359 @@
+/* Compile keys and shader blobs: compiled machine code that can be cached
+ * (in memory or in VkPipelineCache data) and linked again without LLVM's
+ * optimizer or code generator. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sc_hash.h"
+#include "sc_internal.h"
+#include "sc_llvm.h"
+
+/* Bump when generated code changes for the same input (key and blobs). */
+#define SC_COMPILER_VERSION "shale-sc 3"
+#define SC_BLOB_VERSION 1
+#define SC_BLOB_BYTE_ORDER 0x01020304u
+#define SC_BLOB_ALIGN 16
+
+/* Blob layout (host byte order; the identity check pins the host):
+ *   struct sc_blob_header
+ *   struct sc_blob_binding[binding_count]
+ *   identity string (identity_size bytes, no NUL)
+ *   zero padding to SC_BLOB_ALIGN
+ *   the relocatable object (object_size bytes)
+ * digest is the SHA-256 of every byte after it. */
+struct sc_blob_header {
+   char magic[8];               /* "SHALESC" */
+   uint32_t blob_version;
+   uint32_t abi_version;        /* SHALE_SHADER_ABI_VERSION */
+   uint64_t size;               /* of the whole blob */
+   uint8_t digest[SC_SHA256_SIZE];
+   uint32_t byte_order;
+   uint32_t stage;
+   uint32_t simd_width;
+   uint32_t local_size[3];
+   uint32_t subgroup_count;
+   uint32_t shared_size;
+   uint32_t scratch_size;
+   uint32_t push_constant_size;
+   uint32_t binding_count;
+   uint32_t identity_size;
+   uint32_t reserved;
+   uint64_t object_size;
+};
+
+struct sc_blob_binding {
+   uint32_t set, binding, array_size, type, written;
+};
+
+_Static_assert(sizeof(struct sc_blob_header) == 120, "blob header layout");
+_Static_assert(sizeof(struct sc_blob_binding) == 20, "blob binding layout");
+
+static const char blob_magic[8] = "SHALESC";
+
+/* Limits a blob's metadata must respect (what sc_compile can produce). */
+#define SC_BLOB_MAX_SHARED (1u << 20)
+#define SC_BLOB_MAX_SCRATCH (1u << 30)
+#define SC_BLOB_MAX_INVOCATIONS 65536u
+
+static void
+set_message(char *message, size_t size, const char *text)
+{
+   if (message && size)
+      snprintf(message, size, "%s", text);
+}
+
+/* "compiler version;target;features;LLVM version" of this compiler. */
+static char *
+blob_identity(const struct sc_jit *jit)
+{
+   const char *id = sc_jit_identity(jit);
+   size_t len = strlen(SC_COMPILER_VERSION) + 1 + strlen(id) + 1;
+   char *s = malloc(len);
+   if (s)
+      snprintf(s, len, "%s;%s", SC_COMPILER_VERSION, id);
+   return s;
+}
+
+static size_t
+align_up(size_t v)
+{
+   return (v + SC_BLOB_ALIGN - 1) & ~(size_t)(SC_BLOB_ALIGN - 1);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Keys                                                                      */
+/* ------------------------------------------------------------------------ */
+
+static void
+hash_u32(struct sc_sha256 *h, uint32_t v)
+{
+   sc_sha256_update(h, &v, sizeof(v));
+}
+
+static void
+hash_string(struct sc_sha256 *h, const char *s)
+{
+   uint32_t len = (uint32_t)strlen(s);
+   hash_u32(h, len);
+   sc_sha256_update(h, s, len);
+}
+
+enum sc_result
+sc_compile_key(struct sc_compiler *compiler, const struct sc_compile_info *info,
+               uint8_t key[SC_COMPILE_KEY_SIZE])
+{
+   if (!compiler || !info || !info->entry_point || (!info->words && info->word_count) ||
+       (!info->spec_constants && info->spec_constant_count) ||
+       (!info->set_layouts && info->set_layout_count))
+      return SC_ERROR_INTERNAL;
+   struct sc_sha256 h;
+   sc_sha256_init(&h);
+   hash_string(&h, "shale compile key");
+   hash_string(&h, SC_COMPILER_VERSION);
+   hash_u32(&h, SC_BLOB_VERSION);
+   hash_u32(&h, SHALE_SHADER_ABI_VERSION);
+   hash_string(&h, sc_jit_identity(compiler->jit));
+   hash_string(&h, sc_jit_cpu_name(compiler->jit));
+   hash_u32(&h, info->simd_width ? info->simd_width : sc_default_simd_width());
+   hash_u32(&h, (uint32_t)info->stage);
+   hash_u32(&h, info->api_version);
+   hash_u32(&h, info->flags);
+   hash_string(&h, info->entry_point);
+   uint64_t nwords = info->word_count;
+   sc_sha256_update(&h, &nwords, sizeof(nwords));
+   if (nwords)
+      sc_sha256_update(&h, info->words, info->word_count * sizeof(uint32_t));
+   hash_u32(&h, info->spec_constant_count);
+   for (uint32_t i = 0; i < info->spec_constant_count; i++) {
+      const struct sc_spec_constant *c = &info->spec_constants[i];
+      hash_u32(&h, c->id);
+      hash_u32(&h, c->size);
+      sc_sha256_update(&h, &c->value, sizeof(c->value));
+   }
+   hash_u32(&h, info->set_layout_count);
+   for (uint32_t s = 0; s < info->set_layout_count; s++) {
+      const struct sc_set_layout *l = &info->set_layouts[s];
+      uint32_t n = l->bindings ? l->binding_count : 0;
+      hash_u32(&h, l->bindings != NULL);
+      hash_u32(&h, n);
+      for (uint32_t b = 0; b < n; b++) {
+         hash_u32(&h, l->bindings[b].first_record);
+         hash_u32(&h, l->bindings[b].array_size);
+      }
+   }
+   sc_sha256_final(&h, key);
+   return SC_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Serialization                                                             */
+/* ------------------------------------------------------------------------ */
+
+enum sc_result
+sc_shader_serialize(const struct sc_shader *shader, void *data, size_t *size)
+{
+   if (!shader || !shader->code || !size)
+      return SC_ERROR_INTERNAL;
+   const void *object;
+   size_t object_size;
+   sc_jit_code_object(shader->code, &object, &object_size);
+   char *identity = blob_identity(sc_jit_code_owner(shader->code));
+   if (!identity)
+      return SC_ERROR_OUT_OF_MEMORY;
+   size_t identity_size = strlen(identity);
+   size_t head = sizeof(struct sc_blob_header) +
+                 shader->binding_count * sizeof(struct sc_blob_binding) + identity_size;
+   size_t total = align_up(head) + object_size;
+   if (!data) {
+      free(identity);
+      *size = total;
+      return SC_SUCCESS;
+   }
+   if (*size < total) {
+      free(identity);
+      return SC_ERROR_TOO_SMALL;
+   }
+   uint8_t *out = data;
+   struct sc_blob_header h;
+   memset(&h, 0, sizeof(h));
+   memcpy(h.magic, blob_magic, sizeof(h.magic));
+   h.blob_version = SC_BLOB_VERSION;
+   h.abi_version = SHALE_SHADER_ABI_VERSION;
+   h.size = total;
+   h.byte_order = SC_BLOB_BYTE_ORDER;
+   h.stage = (uint32_t)shader->stage;
+   h.simd_width = shader->simd_width;
+   memcpy(h.local_size, shader->local_size, sizeof(h.local_size));
+   h.subgroup_count = shader->subgroup_count;
+   h.shared_size = shader->shared_size;
+   h.scratch_size = shader->scratch_size;
+   h.push_constant_size = shader->push_constant_size;
+   h.binding_count = shader->binding_count;
+   h.identity_size = (uint32_t)identity_size;
+   h.object_size = object_size;
+   size_t off = sizeof(h);
+   for (uint32_t i = 0; i < shader->binding_count; i++) {
+      const struct sc_binding_use *u = &shader->bindings[i];
+      struct sc_blob_binding b = { u->set, u->binding, u->array_size, (uint32_t)u->type,
+                                   u->written ? 1u : 0u };
+      memcpy(out + off, &b, sizeof(b));
+      off += sizeof(b);
+   }
+   memcpy(out + off, identity, identity_size);
+   off += identity_size;
+   free(identity);
+   memset(out + off, 0, align_up(off) - off);
+   off = align_up(off);
+   memcpy(out + off, object, object_size);
+   memcpy(out, &h, sizeof(h));
+   size_t hashed = offsetof(struct sc_blob_header, digest) + SC_SHA256_SIZE;
+   sc_sha256(out + hashed, total - hashed, h.digest);
+   memcpy(out + offsetof(struct sc_blob_header, digest), h.digest, SC_SHA256_SIZE);
+   *size = total;
+   return SC_SUCCESS;
+}
+
+static bool
+valid_descriptor_type(uint32_t type)
+{
+   return type <= VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT ||
+          type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK;
+}
+
+/* Everything but the object: layout, checksum, host, metadata. */
+static enum sc_result
+check_blob(struct sc_compiler *compiler, const uint8_t *in, size_t size,
+           struct sc_blob_header *h, char *message, size_t message_size)
+{
+   if (size < sizeof(*h)) {
+      set_message(message, message_size, "shader blob truncated");
+      return SC_ERROR_INVALID_BLOB;
+   }
+   memcpy(h, in, sizeof(*h));
+   if (memcmp(h->magic, blob_magic, sizeof(h->magic))) {
+      set_message(message, message_size, "not a shader blob");
+      return SC_ERROR_INVALID_BLOB;
+   }
+   if (h->blob_version != SC_BLOB_VERSION || h->abi_version != SHALE_SHADER_ABI_VERSION) {
+      set_message(message, message_size, "shader blob of another version");
+      return SC_ERROR_INCOMPATIBLE_BLOB;
+   }
+   if (h->size != size) {
+      set_message(message, message_size, "shader blob of the wrong size (truncated?)");
+      return SC_ERROR_INVALID_BLOB;
+   }
+   uint8_t digest[SC_SHA256_SIZE];
+   size_t hashed = offsetof(struct sc_blob_header, digest) + SC_SHA256_SIZE;
+   sc_sha256(in + hashed, size - hashed, digest);
+   if (memcmp(digest, h->digest, sizeof(digest))) {
+      set_message(message, message_size, "shader blob checksum mismatch (corrupted)");
+      return SC_ERROR_INVALID_BLOB;
+   }
+   if (h->byte_order != SC_BLOB_BYTE_ORDER) {
+      set_message(message, message_size, "shader blob of another byte order");
+      return SC_ERROR_INCOMPATIBLE_BLOB;
+   }
+   /* Sizes, without overflow: each part is bounded by the blob's size. */
+   if (h->binding_count > size / sizeof(struct sc_blob_binding) || h->identity_size > size ||
+       h->object_size > size || h->object_size == 0) {
+      set_message(message, message_size, "shader blob with bad sizes");
+      return SC_ERROR_INVALID_BLOB;
+   }
+   size_t head = sizeof(*h) + (size_t)h->binding_count * sizeof(struct sc_blob_binding) +
+                 h->identity_size;
+   if (head > size || align_up(head) + h->object_size != size) {
+      set_message(message, message_size, "shader blob with bad sizes");
+      return SC_ERROR_INVALID_BLOB;
+   }
+   char *identity = blob_identity(compiler->jit);
+   if (!identity)
+      return SC_ERROR_OUT_OF_MEMORY;
+   const char *theirs = (const char *)in + head - h->identity_size;
+   bool same = strlen(identity) == h->identity_size &&
+               !memcmp(identity, theirs, h->identity_size);
+   free(identity);
+   if (!same) {
+      set_message(message, message_size,
+                  "shader blob for another target, CPU features or compiler version");
+      return SC_ERROR_INCOMPATIBLE_BLOB;
+   }
+   /* Metadata as sc_compile makes it. */
+   uint64_t invocations = (uint64_t)h->local_size[0] * h->local_size[1] * h->local_size[2];
+   uint32_t W = h->simd_width;
+   bool ok = h->stage == VK_SHADER_STAGE_COMPUTE_BIT && (W == 4 || W == 8 || W == 16) &&
+             invocations >= 1 && invocations <= SC_BLOB_MAX_INVOCATIONS &&
+             h->subgroup_count == (invocations + W - 1) / W &&
+             h->shared_size <= SC_BLOB_MAX_SHARED && h->scratch_size <= SC_BLOB_MAX_SCRATCH &&
+             h->push_constant_size <= SHALE_MAX_PUSH_CONSTANTS_SIZE;
+   for (uint32_t i = 0; ok && i < h->binding_count; i++) {
+      struct sc_blob_binding b;
+      memcpy(&b, in + sizeof(*h) + i * sizeof(b), sizeof(b));
+      ok = b.set < SHALE_MAX_DESCRIPTOR_SETS && b.written <= 1 && valid_descriptor_type(b.type);
+   }
+   if (!ok) {
+      set_message(message, message_size, "shader blob with bad metadata");
+      return SC_ERROR_INVALID_BLOB;
+   }
+   return SC_SUCCESS;
+}
+
+enum sc_result
+sc_shader_deserialize(struct sc_compiler *compiler, const void *data, size_t size,
+                      struct sc_shader **out, char *message, size_t message_size)
+{
+   double start = sc_now_ms();
+   if (message && message_size)
+      message[0] = '\0';
+   if (!out)
+      return SC_ERROR_INTERNAL;
+   *out = NULL;
+   if (!compiler || (!data && size)) {
+      set_message(message, message_size, "bad arguments");
+      return SC_ERROR_INTERNAL;
+   }
+   const uint8_t *in = data;
+   struct sc_blob_header h;
+   enum sc_result r = check_blob(compiler, in, size, &h, message, message_size);
+   if (r != SC_SUCCESS)
+      return r;
+
+   struct sc_shader *shader = calloc(1, sizeof(*shader));
+   if (!shader)
+      return SC_ERROR_OUT_OF_MEMORY;
+   shader->stage = (VkShaderStageFlagBits)h.stage;
+   shader->simd_width = h.simd_width;
+   memcpy(shader->local_size, h.local_size, sizeof(h.local_size));
+   shader->subgroup_count = h.subgroup_count;
+   shader->shared_size = h.shared_size;
+   shader->scratch_size = h.scratch_size;
+   shader->push_constant_size = h.push_constant_size;
+   shader->binding_count = h.binding_count;
+   if (h.binding_count) {
+      shader->bindings = calloc(h.binding_count, sizeof(*shader->bindings));
+      if (!shader->bindings) {
+         free(shader);
+         return SC_ERROR_OUT_OF_MEMORY;
+      }
+   }
+   for (uint32_t i = 0; i < h.binding_count; i++) {
+      struct sc_blob_binding b;
+      memcpy(&b, in + sizeof(h) + i * sizeof(b), sizeof(b));
+      shader->bindings[i] = (struct sc_binding_use) {
+         .set = b.set, .binding = b.binding, .array_size = b.array_size,
+         .type = (VkDescriptorType)b.type, .written = b.written != 0,
+      };
+   }
+   void *entry = NULL;
+   r = sc_jit_load(compiler->jit, in + size - h.object_size, h.object_size, &shader->code,
+                   &entry, message, message_size);
+   if (r != SC_SUCCESS) {
+      free(shader->bindings);
+      free(shader);
+      return r;
+   }
+   shader->fn.cs = (shale_cs_fn)(uintptr_t)entry;
+   shader->compile_ms = sc_now_ms() - start;
+   *out = shader;
+   return SC_SUCCESS;
+}

@@ -1,0 +1,157 @@
+/* Replay of pipeline and descriptor binding and of the dispatch commands. */
+#include <string.h>
+
+#include "compiler/sc_compiler.h"
+#include "sd_alloc.h"
+#include "sd_buffer.h"
+#include "sd_cmd_queue.h"
+#include "sd_descriptor.h"
+#include "sd_device.h"
+#include "sd_exec.h"
+#include "sd_pipeline.h"
+#include "sd_pipeline_cache.h"
+#include "sd_queue.h"
+#include "sd_util.h"
+#include "util/su_thread_pool.h"
+
+static struct sd_exec_bind_point *
+sd_bind_point(struct sd_exec_state *state, VkPipelineBindPoint bp)
+{
+   return bp == VK_PIPELINE_BIND_POINT_COMPUTE ? &state->compute : &state->graphics;
+}
+
+void
+sd_exec_BindPipeline(struct sd_exec_state *state, const struct sd_cmd_BindPipeline *cmd)
+{
+   sd_bind_point(state, cmd->pipelineBindPoint)->pipeline = sd_pipeline_from_handle(cmd->pipeline);
+}
+
+void
+sd_exec_BindDescriptorSets(struct sd_exec_state *state,
+                           const struct sd_cmd_BindDescriptorSets *cmd)
+{
+   struct sd_exec_bind_point *bp = sd_bind_point(state, cmd->pipelineBindPoint);
+   /* Dynamic offsets are consumed set by set, in each set layout's binding
+    * order (the spec's rule), so the pipeline layout is not needed. */
+   uint32_t next_offset = 0;
+   for (uint32_t i = 0; i < cmd->descriptorSetCount; i++) {
+      uint32_t index = cmd->firstSet + i;
+      SD_FROM_HANDLE(sd_descriptor_set, set, cmd->pDescriptorSets[i]);
+      if (!set || index >= SHALE_MAX_DESCRIPTOR_SETS)
+         continue;
+      uint32_t dynamic = set->layout->dynamic_count;
+      if (next_offset + dynamic > cmd->dynamicOffsetCount) {
+         sd_queue_replay_failed(state->queue, "vkCmdBindDescriptorSets: too few dynamic offsets");
+         return;
+      }
+      const union shale_descriptor *records =
+         sd_descriptor_set_bind(set, index, cmd->pDynamicOffsets + next_offset);
+      if (!records && set->layout->record_count) {
+         sd_queue_replay_failed(state->queue, "out of memory binding a descriptor set");
+         return;
+      }
+      bp->sets[index] = records;
+      next_offset += dynamic;
+   }
+}
+
+/* One dispatch as the workers see it. */
+struct sd_dispatch {
+   const struct sc_shader *shader;
+   struct shale_cs_context ctx;
+   uint32_t base[3], count[3];
+   uint8_t *memory;            /* per worker: shared memory, then scratch */
+   size_t shared_size, per_worker;
+};
+
+static void
+sd_dispatch_range(void *data, uint64_t begin, uint64_t end, unsigned worker)
+{
+   const struct sd_dispatch *d = data;
+   struct shale_cs_workgroup wg;
+   memset(&wg, 0, sizeof(wg));
+   uint8_t *mem = d->memory ? d->memory + (size_t)worker * d->per_worker : NULL;
+   wg.shared_memory = mem;
+   wg.scratch = mem ? mem + d->shared_size : NULL;
+   const uint64_t cx = d->count[0], cxy = (uint64_t)d->count[0] * d->count[1];
+   for (uint64_t i = begin; i < end; i++) {
+      uint64_t z = i / cxy, rest = i % cxy;
+      wg.workgroup_id[0] = d->base[0] + (uint32_t)(rest % cx);
+      wg.workgroup_id[1] = d->base[1] + (uint32_t)(rest / cx);
+      wg.workgroup_id[2] = d->base[2] + (uint32_t)z;
+      d->shader->fn.cs(&d->ctx, &wg);
+   }
+}
+
+static size_t
+sd_align_size(size_t v)
+{
+   return (v + SHALE_MEMORY_ALIGN - 1) & ~(size_t)(SHALE_MEMORY_ALIGN - 1);
+}
+
+static void
+sd_dispatch_run(struct sd_exec_state *state, const uint32_t base[3], const uint32_t count[3])
+{
+   struct sd_pipeline *pipeline = state->compute.pipeline;
+   if (!pipeline || !count[0] || !count[1] || !count[2])
+      return;
+   const struct sc_shader *shader = sd_pipeline_compute_shader(pipeline);
+   struct su_thread_pool *pool = pipeline->runtime->pool;
+   struct sd_dispatch d = {
+      .shader = shader,
+      .base = { base[0], base[1], base[2] },
+      .count = { count[0], count[1], count[2] },
+   };
+   memcpy(d.ctx.sets, state->compute.sets, sizeof(d.ctx.sets));
+   d.ctx.push_constants = state->push_constants;
+   for (int k = 0; k < 3; k++) {
+      d.ctx.num_workgroups[k] = count[k];
+      d.ctx.base_workgroup[k] = base[k];
+      d.ctx.local_size[k] = shader->local_size[k];
+   }
+
+   /* Shared memory and scratch for each participant of the pool. */
+   unsigned workers = su_thread_pool_size(pool);
+   d.shared_size = sd_align_size(shader->shared_size);
+   d.per_worker = d.shared_size + sd_align_size(shader->scratch_size);
+   const VkAllocationCallbacks *alloc = &state->device->alloc;
+   if (d.per_worker) {
+      d.memory = sd_alloc(alloc, d.per_worker * workers, SHALE_MEMORY_ALIGN,
+                          VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+      if (!d.memory) {
+         sd_queue_replay_failed(state->queue, "out of memory for a dispatch's shared memory");
+         return;
+      }
+   }
+   uint64_t total = (uint64_t)count[0] * count[1] * count[2];
+   su_thread_pool_run(pool, total, 0, sd_dispatch_range, &d);
+   sd_free(alloc, d.memory);
+}
+
+void
+sd_exec_Dispatch(struct sd_exec_state *state, const struct sd_cmd_Dispatch *cmd)
+{
+   const uint32_t base[3] = { 0, 0, 0 };
+   const uint32_t count[3] = { cmd->groupCountX, cmd->groupCountY, cmd->groupCountZ };
+   sd_dispatch_run(state, base, count);
+}
+
+void
+sd_exec_DispatchBase(struct sd_exec_state *state, const struct sd_cmd_DispatchBase *cmd)
+{
+   const uint32_t base[3] = { cmd->baseGroupX, cmd->baseGroupY, cmd->baseGroupZ };
+   const uint32_t count[3] = { cmd->groupCountX, cmd->groupCountY, cmd->groupCountZ };
+   sd_dispatch_run(state, base, count);
+}
+
+void
+sd_exec_DispatchIndirect(struct sd_exec_state *state, const struct sd_cmd_DispatchIndirect *cmd)
+{
+   SD_FROM_HANDLE(sd_buffer, buffer, cmd->buffer);
+   /* Read when the command runs: earlier commands may have written it. */
+   VkDispatchIndirectCommand args;
+   memcpy(&args, buffer->data + cmd->offset, sizeof(args));
+   const uint32_t base[3] = { 0, 0, 0 };
+   const uint32_t count[3] = { args.x, args.y, args.z };
+   sd_dispatch_run(state, base, count);
+}

@@ -1,0 +1,421 @@
+/* Pipeline layouts and compute pipelines: specialization, keys, compilation. */
+#include "sd_pipeline.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* libspirv.h defines (not declares) this constant in C; the compiler's
+ * sc_spirv.c includes it too, so rename ours to keep one definition. */
+#define kDefaultMaxIdBound sd_spirv_default_max_id_bound
+#include <spirv-tools/libspirv.h>
+#undef kDefaultMaxIdBound
+
+#include "sd_alloc.h"
+#include "sd_descriptor.h"
+#include "sd_device.h"
+#include "sd_pipeline_cache.h"
+#include "sd_shader.h"
+#include "sd_util.h"
+
+/* ---- pipeline layouts ---- */
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_CreatePipelineLayout(VkDevice _device, const VkPipelineLayoutCreateInfo *pCreateInfo,
+                        const VkAllocationCallbacks *pAllocator, VkPipelineLayout *pPipelineLayout)
+{
+   SD_FROM_HANDLE(sd_device, device, _device);
+   const VkAllocationCallbacks *alloc = sd_choose_alloc(pAllocator, &device->alloc);
+   struct sd_pipeline_layout *layout = sd_zalloc(alloc, sizeof(*layout), SD_ALIGN_DEFAULT,
+                                                 VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!layout)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   sd_object_init(&layout->base, VK_OBJECT_TYPE_PIPELINE_LAYOUT, device);
+   atomic_init(&layout->refcount, 1);
+   layout->alloc = *alloc;
+   uint32_t n = pCreateInfo->setLayoutCount;
+   layout->set_count = n < SHALE_MAX_DESCRIPTOR_SETS ? n : SHALE_MAX_DESCRIPTOR_SETS;
+   for (uint32_t i = 0; i < layout->set_count; i++) {
+      SD_FROM_HANDLE(sd_descriptor_set_layout, set, pCreateInfo->pSetLayouts[i]);
+      layout->sets[i] = set;
+      if (set) {
+         sd_descriptor_set_layout_ref(set);
+         layout->sc_sets[i] = sd_descriptor_set_layout_sc(set);
+      }
+   }
+   for (uint32_t i = 0; i < pCreateInfo->pushConstantRangeCount; i++) {
+      const VkPushConstantRange *r = &pCreateInfo->pPushConstantRanges[i];
+      if (r->offset + r->size > layout->push_constant_size)
+         layout->push_constant_size = r->offset + r->size;
+   }
+   *pPipelineLayout = sd_pipeline_layout_to_handle(layout);
+   return VK_SUCCESS;
+}
+
+static void
+sd_pipeline_layout_unref(struct sd_pipeline_layout *layout)
+{
+   if (atomic_fetch_sub(&layout->refcount, 1) != 1)
+      return;
+   for (uint32_t i = 0; i < layout->set_count; i++)
+      if (layout->sets[i])
+         sd_descriptor_set_layout_unref(layout->sets[i]);
+   VkAllocationCallbacks alloc = layout->alloc;
+   sd_free(&alloc, layout);
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_DestroyPipelineLayout(VkDevice _device, VkPipelineLayout _layout,
+                         const VkAllocationCallbacks *pAllocator)
+{
+   SD_FROM_HANDLE(sd_pipeline_layout, layout, _layout);
+   if (layout)
+      sd_pipeline_layout_unref(layout);
+}
+
+/* ---- debugging output ---- */
+
+enum sd_dump_flag {
+   SD_DUMP_SPIRV = 1u << 0,
+   SD_DUMP_TIME = 1u << 1,
+};
+
+static uint32_t sd_dump_flags;
+static pthread_once_t sd_dump_once = PTHREAD_ONCE_INIT;
+
+static void
+sd_dump_parse(void)
+{
+   const char *env = getenv("SHALE_SHADER_DUMP");
+   if (!env)
+      return;
+   static const struct { const char *name; uint32_t flag; } names[] = {
+      { "spirv", SD_DUMP_SPIRV }, { "time", SD_DUMP_TIME }, { "all", ~0u },
+   };
+   for (const char *p = env; *p;) {
+      size_t len = strcspn(p, ",");
+      for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+         if (strlen(names[i].name) == len && !strncmp(p, names[i].name, len))
+            sd_dump_flags |= names[i].flag;
+      p += len;
+      if (*p == ',')
+         p++;
+   }
+}
+
+static uint32_t
+sd_dump(void)
+{
+   pthread_once(&sd_dump_once, sd_dump_parse);
+   return sd_dump_flags;
+}
+
+static void
+sd_key_string(const uint8_t key[SD_KEY_SIZE], char out[17])
+{
+   for (int i = 0; i < 8; i++)
+      snprintf(out + 2 * i, 3, "%02x", key[i]);
+}
+
+static void
+sd_dump_write_file(const char *dir, const char *name, const char *ext, const void *data,
+                   size_t size)
+{
+   char path[4096];
+   snprintf(path, sizeof(path), "%s/%s.%s", dir, name, ext);
+   FILE *f = fopen(path, "wb");
+   if (!f) {
+      su_log("shader dump: cannot write %s: %s", path, strerror(errno));
+      return;
+   }
+   fwrite(data, 1, size, f);
+   fclose(f);
+}
+
+/* The SPIR-V of a compiled shader: disassembly to stderr, and files. */
+static void
+sd_dump_spirv(const struct sd_shader_module *module, const char *entry, const char *key)
+{
+   spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+   spv_text text = NULL;
+   spv_diagnostic diag = NULL;
+   if (spvBinaryToText(ctx, module->words, module->word_count,
+                       SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT,
+                       &text, &diag) == SPV_SUCCESS) {
+      fprintf(stderr, "shale: ---- shader %s, entry point \"%s\": SPIR-V ----\n%s", key, entry,
+              text->str);
+   } else {
+      fprintf(stderr, "shale: shader %s: SPIR-V does not disassemble: %s\n", key,
+              diag && diag->error ? diag->error : "?");
+   }
+   const char *dir = getenv("SHALE_SHADER_DUMP_DIR");
+   if (dir && *dir) {
+      if (su_debug_files_allowed()) {
+         sd_dump_write_file(dir, key, "spv", module->words, module->word_count * 4);
+         if (text)
+            sd_dump_write_file(dir, key, "spvasm", text->str, text->length);
+      } else {
+         su_log("shader dump: SHALE_SHADER_DUMP_DIR ignored (files not allowed here)");
+      }
+   }
+   spvTextDestroy(text);
+   spvDiagnosticDestroy(diag);
+   spvContextDestroy(ctx);
+}
+
+/* ---- compute pipelines ---- */
+
+static VkResult
+sd_result_from_sc(enum sc_result r)
+{
+   switch (r) {
+   case SC_SUCCESS:
+      return VK_SUCCESS;
+   case SC_ERROR_OUT_OF_MEMORY:
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+   default:
+      /* Invalid SPIR-V, a missing entry point, or something the compiler
+       * cannot do yet: Vulkan has no closer code than this one. */
+      return VK_ERROR_UNKNOWN;
+   }
+}
+
+static void
+sd_hash_u32(struct sd_sha256 *h, uint32_t v)
+{
+   sd_sha256_update(h, &v, sizeof(v));
+}
+
+/* The key of a compiled shader: everything that decides its machine code. */
+static void
+sd_compute_key(const struct sd_shader_module *module, const struct sc_compile_info *info,
+               const struct sd_pipeline_layout *layout, uint8_t key[SD_KEY_SIZE])
+{
+   struct sd_sha256 h;
+   sd_sha256_init(&h);
+   static const char tag[] = "shale compute shader";
+   sd_sha256_update(&h, tag, sizeof(tag));
+   sd_hash_u32(&h, SHALE_SHADER_ABI_VERSION);
+   sd_hash_u32(&h, info->api_version);
+   sd_hash_u32(&h, info->simd_width);
+   sd_hash_u32(&h, info->flags);
+   sd_hash_u32(&h, info->stage);
+   sd_sha256_update(&h, module->sha256, sizeof(module->sha256));
+   sd_sha256_update(&h, info->entry_point, strlen(info->entry_point) + 1);
+   sd_hash_u32(&h, info->spec_constant_count);
+   for (uint32_t i = 0; i < info->spec_constant_count; i++) {
+      const struct sc_spec_constant *c = &info->spec_constants[i];
+      sd_hash_u32(&h, c->id);
+      sd_hash_u32(&h, c->size);
+      sd_sha256_update(&h, &c->value, sizeof(c->value));
+   }
+   sd_hash_u32(&h, layout->set_count);
+   for (uint32_t i = 0; i < layout->set_count; i++) {
+      sd_hash_u32(&h, layout->sets[i] != NULL);
+      if (layout->sets[i])
+         sd_sha256_update(&h, layout->sets[i]->sha256, sizeof(layout->sets[i]->sha256));
+   }
+   sd_sha256_final(&h, key);
+}
+
+/* Resolves VkSpecializationInfo into the compiler's list (size = map size). */
+static VkResult
+sd_spec_constants(const VkSpecializationInfo *spec, const VkAllocationCallbacks *alloc,
+                  struct sc_spec_constant **out)
+{
+   *out = NULL;
+   if (!spec || !spec->mapEntryCount)
+      return VK_SUCCESS;
+   struct sc_spec_constant *c = sd_alloc(alloc, spec->mapEntryCount * sizeof(*c), SD_ALIGN_DEFAULT,
+                                         VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
+   if (!c)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   for (uint32_t i = 0; i < spec->mapEntryCount; i++) {
+      const VkSpecializationMapEntry *e = &spec->pMapEntries[i];
+      size_t size = e->size <= 8 ? e->size : 8;
+      c[i].id = e->constantID;
+      c[i].size = (uint32_t)e->size;
+      c[i].value = 0;
+      memcpy(&c[i].value, (const uint8_t *)spec->pData + e->offset, size);
+   }
+   *out = c;
+   return VK_SUCCESS;
+}
+
+static void
+sd_pipeline_destroy(struct sd_device *device, const VkAllocationCallbacks *pAllocator,
+                    struct sd_pipeline *pipeline)
+{
+   sd_compiled_shader_unref(pipeline->compute);
+   if (pipeline->layout)
+      sd_pipeline_layout_unref(pipeline->layout);
+   sd_runtime_release(pipeline->runtime);
+   sd_device_object_free(device, pAllocator, pipeline);
+}
+
+static VkResult
+sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *cache,
+                           const VkComputePipelineCreateInfo *ci,
+                           const VkAllocationCallbacks *pAllocator, struct sd_pipeline **out)
+{
+   uint64_t start = sd_now_ns();
+   const VkPipelineShaderStageCreateInfo *stage = &ci->stage;
+   SD_FROM_HANDLE(sd_shader_module, module, stage->module);
+   SD_FROM_HANDLE(sd_pipeline_layout, layout, ci->layout);
+   const VkAllocationCallbacks *alloc = sd_choose_alloc(pAllocator, &device->alloc);
+   if (!module)
+      return sd_errorf(VK_ERROR_UNKNOWN, "compute pipeline without a shader module");
+
+   struct sd_pipeline *pipeline = sd_device_object_alloc(device, pAllocator, sizeof(*pipeline),
+                                                         VK_OBJECT_TYPE_PIPELINE);
+   if (!pipeline)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   pipeline->bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
+   VkResult result = sd_runtime_acquire(&pipeline->runtime);
+   if (result != VK_SUCCESS) {
+      sd_device_object_free(device, pAllocator, pipeline);
+      return result;
+   }
+   atomic_fetch_add(&layout->refcount, 1);
+   pipeline->layout = layout;
+
+   struct sc_spec_constant *spec;
+   result = sd_spec_constants(stage->pSpecializationInfo, alloc, &spec);
+   if (result != VK_SUCCESS) {
+      sd_pipeline_destroy(device, pAllocator, pipeline);
+      return result;
+   }
+   struct sc_compile_info info = {
+      .words = module->words,
+      .word_count = module->word_count,
+      .entry_point = stage->pName,
+      .stage = stage->stage,
+      .api_version = device->api_version,
+      .spec_constants = spec,
+      .spec_constant_count = stage->pSpecializationInfo ? stage->pSpecializationInfo->mapEntryCount
+                                                        : 0,
+      .set_layouts = layout->sc_sets,
+      .set_layout_count = layout->set_count,
+      .flags = device->enabled_features.robustBufferAccess ? SC_COMPILE_ROBUST_BUFFER_ACCESS : 0,
+      .simd_width = pipeline->runtime->simd_width,
+   };
+   uint8_t key[SD_KEY_SIZE];
+   sd_compute_key(module, &info, layout, key);
+   char key_str[17];
+   sd_key_string(key, key_str);
+
+   struct sd_runtime *rt = pipeline->runtime;
+   enum sd_cache_hit hit;
+   uint64_t lookup_start = sd_now_ns();
+   pipeline->compute = sd_shader_cache_find(rt, cache, key, &hit, &result);
+   uint64_t lookup_end = sd_now_ns();
+   double compile_ms = 0.0;
+   if (!pipeline->compute && result == VK_SUCCESS) {
+      struct sc_shader *shader = NULL;
+      char message[256];
+      enum sc_result r = sc_compile(rt->compiler, &info, &shader, message, sizeof(message));
+      if (r != SC_SUCCESS) {
+         char why[400];
+         snprintf(why, sizeof(why), "compute shader %s (\"%s\"): %s: %s", key_str, stage->pName,
+                  sc_result_string(r), message);
+         result = sd_errorf(sd_result_from_sc(r), why);
+      } else {
+         compile_ms = shader->compile_ms;
+         pipeline->compute = sd_shader_cache_add(rt, cache, key, shader);
+         if (!pipeline->compute)
+            result = sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+      }
+   }
+   sd_free(alloc, spec);
+   if (result != VK_SUCCESS) {
+      sd_pipeline_destroy(device, pAllocator, pipeline);
+      return result;
+   }
+
+   uint64_t end = sd_now_ns();
+   static const char *const hit_names[] = {
+      [SD_CACHE_MISS] = "compiled",
+      [SD_CACHE_HIT_APPLICATION] = "pipeline cache hit",
+      [SD_CACHE_HIT_DATA] = "pipeline cache data hit (linked)",
+      [SD_CACHE_HIT_MEMORY] = "memory cache hit",
+   };
+   if (su_debug(SU_DEBUG_INFO)) {
+      if (hit == SD_CACHE_MISS)
+         su_log("pipeline: compute shader %s (\"%s\"): LLVM compile %.2f ms, compilation #%u",
+                key_str, stage->pName, compile_ms, atomic_load(&rt->compilations));
+      else
+         su_log("pipeline: compute shader %s (\"%s\"): %s in %.3f ms, no LLVM", key_str,
+                stage->pName, hit_names[hit], (lookup_end - lookup_start) / 1e6);
+   }
+   uint32_t dump = sd_dump();
+   if ((dump & SD_DUMP_SPIRV) && hit == SD_CACHE_MISS)
+      sd_dump_spirv(module, stage->pName, key_str);
+   if (dump & SD_DUMP_TIME)
+      fprintf(stderr,
+              "shale: shader %s (\"%s\"): %s; key and lookup %.3f ms, sc_compile %.2f ms, "
+              "pipeline total %.2f ms\n",
+              key_str, stage->pName, hit_names[hit], (lookup_end - start) / 1e6, compile_ms,
+              (end - start) / 1e6);
+
+   const VkPipelineCreationFeedbackCreateInfo *fb =
+      sd_find_struct(ci, VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO);
+   if (fb) {
+      VkPipelineCreationFeedbackFlags flags = VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT;
+      if (hit == SD_CACHE_HIT_APPLICATION || hit == SD_CACHE_HIT_DATA)
+         flags |= VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT;
+      if (fb->pPipelineCreationFeedback)
+         *fb->pPipelineCreationFeedback = (VkPipelineCreationFeedback) { flags, end - start };
+      /* The one stage: everything but making the pipeline object. */
+      uint64_t stage_ns = lookup_end - start + (uint64_t)(compile_ms * 1e6);
+      if (fb->pipelineStageCreationFeedbackCount >= 1 && fb->pPipelineStageCreationFeedbacks)
+         fb->pPipelineStageCreationFeedbacks[0] = (VkPipelineCreationFeedback) { flags, stage_ns };
+   }
+   *out = pipeline;
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_CreateComputePipelines(VkDevice _device, VkPipelineCache pipelineCache, uint32_t count,
+                          const VkComputePipelineCreateInfo *pCreateInfos,
+                          const VkAllocationCallbacks *pAllocator, VkPipeline *pPipelines)
+{
+   SD_FROM_HANDLE(sd_device, device, _device);
+   SD_FROM_HANDLE(sd_pipeline_cache, cache, pipelineCache);
+   VkResult result = VK_SUCCESS;
+   uint32_t i;
+   for (i = 0; i < count; i++) {
+      struct sd_pipeline *pipeline = NULL;
+      VkResult r = sd_compute_pipeline_create(device, cache, &pCreateInfos[i], pAllocator,
+                                              &pipeline);
+      pPipelines[i] = sd_pipeline_to_handle(pipeline);
+      if (r != VK_SUCCESS) {
+         /* Every pipeline is attempted, unless the application asked to
+          * stop at the first failure. */
+         if (result == VK_SUCCESS)
+            result = r;
+         if (pCreateInfos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT)
+            break;
+      }
+   }
+   for (i++; i < count; i++)
+      pPipelines[i] = VK_NULL_HANDLE;
+   return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_DestroyPipeline(VkDevice _device, VkPipeline _pipeline, const VkAllocationCallbacks *pAllocator)
+{
+   SD_FROM_HANDLE(sd_device, device, _device);
+   SD_FROM_HANDLE(sd_pipeline, pipeline, _pipeline);
+   if (pipeline)
+      sd_pipeline_destroy(device, pAllocator, pipeline);
+}
+
+const struct sc_shader *
+sd_pipeline_compute_shader(const struct sd_pipeline *pipeline)
+{
+   return pipeline->compute->shader;
+}

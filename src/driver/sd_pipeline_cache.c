@@ -1,0 +1,730 @@
+/* The shader runtime (compiler, threads, memory cache) and VkPipelineCache. */
+#include "sd_pipeline_cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/sc_compiler.h"
+#include "sd_alloc.h"
+#include "sd_device.h"
+#include "sd_physical_device.h"
+#include "sd_util.h"
+#include "util/su_thread_pool.h"
+
+/* ---- SHA-256 ---- */
+
+static const uint32_t sd_sha256_k[64] = {
+   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+   0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+   0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+   0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+   0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+   0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+   0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+   0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+static inline uint32_t
+sd_ror(uint32_t v, unsigned n)
+{
+   return (v >> n) | (v << (32 - n));
+}
+
+static void
+sd_sha256_block(struct sd_sha256 *s, const uint8_t *p)
+{
+   uint32_t w[64];
+   for (int i = 0; i < 16; i++)
+      w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+             (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+   for (int i = 16; i < 64; i++) {
+      uint32_t s0 = sd_ror(w[i - 15], 7) ^ sd_ror(w[i - 15], 18) ^ (w[i - 15] >> 3);
+      uint32_t s1 = sd_ror(w[i - 2], 17) ^ sd_ror(w[i - 2], 19) ^ (w[i - 2] >> 10);
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+   }
+   uint32_t a = s->h[0], b = s->h[1], c = s->h[2], d = s->h[3];
+   uint32_t e = s->h[4], f = s->h[5], g = s->h[6], h = s->h[7];
+   for (int i = 0; i < 64; i++) {
+      uint32_t t1 = h + (sd_ror(e, 6) ^ sd_ror(e, 11) ^ sd_ror(e, 25)) + ((e & f) ^ (~e & g)) +
+                    sd_sha256_k[i] + w[i];
+      uint32_t t2 = (sd_ror(a, 2) ^ sd_ror(a, 13) ^ sd_ror(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+      h = g;
+      g = f;
+      f = e;
+      e = d + t1;
+      d = c;
+      c = b;
+      b = a;
+      a = t1 + t2;
+   }
+   s->h[0] += a;
+   s->h[1] += b;
+   s->h[2] += c;
+   s->h[3] += d;
+   s->h[4] += e;
+   s->h[5] += f;
+   s->h[6] += g;
+   s->h[7] += h;
+}
+
+void
+sd_sha256_init(struct sd_sha256 *s)
+{
+   static const uint32_t h0[8] = {
+      0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+      0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+   };
+   memcpy(s->h, h0, sizeof(h0));
+   s->length = 0;
+   s->used = 0;
+}
+
+void
+sd_sha256_update(struct sd_sha256 *s, const void *data, size_t size)
+{
+   const uint8_t *p = data;
+   s->length += size;
+   while (size) {
+      if (s->used == 0 && size >= 64) {
+         sd_sha256_block(s, p);
+         p += 64;
+         size -= 64;
+         continue;
+      }
+      size_t n = 64 - s->used < size ? 64 - s->used : size;
+      memcpy(s->block + s->used, p, n);
+      s->used += (uint32_t)n;
+      p += n;
+      size -= n;
+      if (s->used == 64) {
+         sd_sha256_block(s, s->block);
+         s->used = 0;
+      }
+   }
+}
+
+void
+sd_sha256_final(struct sd_sha256 *s, uint8_t out[32])
+{
+   uint64_t bits = s->length * 8;
+   uint8_t pad = 0x80;
+   sd_sha256_update(s, &pad, 1);
+   pad = 0;
+   while (s->used != 56)
+      sd_sha256_update(s, &pad, 1);
+   uint8_t len[8];
+   for (int i = 0; i < 8; i++)
+      len[i] = (uint8_t)(bits >> (56 - 8 * i));
+   sd_sha256_update(s, len, 8);
+   for (int i = 0; i < 8; i++) {
+      out[4 * i] = (uint8_t)(s->h[i] >> 24);
+      out[4 * i + 1] = (uint8_t)(s->h[i] >> 16);
+      out[4 * i + 2] = (uint8_t)(s->h[i] >> 8);
+      out[4 * i + 3] = (uint8_t)s->h[i];
+   }
+}
+
+/* ---- the runtime ---- */
+
+static pthread_mutex_t sd_runtime_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sd_runtime *sd_runtime_instance;
+static unsigned sd_runtime_refs;
+
+static void
+sd_compiled_shader_free(struct sd_compiled_shader *cs)
+{
+   sc_shader_destroy(cs->shader);
+   free(cs);
+}
+
+void
+sd_compiled_shader_ref(struct sd_compiled_shader *cs)
+{
+   atomic_fetch_add(&cs->refcount, 1);
+}
+
+void
+sd_compiled_shader_unref(struct sd_compiled_shader *cs)
+{
+   if (cs && atomic_fetch_sub(&cs->refcount, 1) == 1)
+      sd_compiled_shader_free(cs);
+}
+
+VkResult
+sd_runtime_acquire(struct sd_runtime **out)
+{
+   pthread_mutex_lock(&sd_runtime_lock);
+   struct sd_runtime *rt = sd_runtime_instance;
+   if (!rt) {
+      /* Process infrastructure shared by every device: malloc, not an
+       * application allocator that one device's owner controls. */
+      rt = calloc(1, sizeof(*rt));
+      if (!rt) {
+         pthread_mutex_unlock(&sd_runtime_lock);
+         return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+      }
+      enum sc_result r = sc_compiler_create(&rt->compiler);
+      if (r != SC_SUCCESS || !su_thread_pool_create(0, &rt->pool)) {
+         sc_compiler_destroy(rt->compiler);
+         free(rt);
+         pthread_mutex_unlock(&sd_runtime_lock);
+         return sd_errorf(r == SC_ERROR_OUT_OF_MEMORY ? VK_ERROR_OUT_OF_HOST_MEMORY
+                                                      : VK_ERROR_INITIALIZATION_FAILED,
+                          "shader runtime: compiler or threads unavailable");
+      }
+      pthread_mutex_init(&rt->lock, NULL);
+      atomic_init(&rt->compilations, 0);
+      /* Asking LLVM for the host's features costs ~0.1 ms: once. */
+      rt->simd_width = sc_default_simd_width();
+      sd_runtime_instance = rt;
+      if (su_debug(SU_DEBUG_INFO))
+         su_log("runtime: %u worker threads (caller included), SIMD width %u",
+                su_thread_pool_size(rt->pool), rt->simd_width);
+   }
+   sd_runtime_refs++;
+   pthread_mutex_unlock(&sd_runtime_lock);
+   *out = rt;
+   return VK_SUCCESS;
+}
+
+void
+sd_runtime_release(struct sd_runtime *rt)
+{
+   if (!rt)
+      return;
+   pthread_mutex_lock(&sd_runtime_lock);
+   assert(rt == sd_runtime_instance && sd_runtime_refs > 0);
+   if (--sd_runtime_refs > 0) {
+      pthread_mutex_unlock(&sd_runtime_lock);
+      return;
+   }
+   sd_runtime_instance = NULL;
+   pthread_mutex_unlock(&sd_runtime_lock);
+   /* Nothing else references the cached shaders now: pipelines and caches
+    * each held a runtime reference. */
+   for (struct sd_compiled_shader *cs = rt->lru_first, *next; cs; cs = next) {
+      next = cs->lru_next;
+      assert(atomic_load(&cs->refcount) == 1);
+      sd_compiled_shader_unref(cs);
+   }
+   su_thread_pool_destroy(rt->pool);
+   sc_compiler_destroy(rt->compiler);
+   pthread_mutex_destroy(&rt->lock);
+   free(rt);
+}
+
+static struct sd_compiled_shader **
+sd_runtime_bucket(struct sd_runtime *rt, const uint8_t key[SD_KEY_SIZE])
+{
+   return &rt->buckets[key[0]];
+}
+
+static void
+sd_runtime_lru_unlink(struct sd_runtime *rt, struct sd_compiled_shader *cs)
+{
+   if (cs->lru_prev)
+      cs->lru_prev->lru_next = cs->lru_next;
+   else
+      rt->lru_first = cs->lru_next;
+   if (cs->lru_next)
+      cs->lru_next->lru_prev = cs->lru_prev;
+   else
+      rt->lru_last = cs->lru_prev;
+   cs->lru_prev = cs->lru_next = NULL;
+}
+
+static void
+sd_runtime_lru_push(struct sd_runtime *rt, struct sd_compiled_shader *cs)
+{
+   cs->lru_prev = NULL;
+   cs->lru_next = rt->lru_first;
+   if (rt->lru_first)
+      rt->lru_first->lru_prev = cs;
+   else
+      rt->lru_last = cs;
+   rt->lru_first = cs;
+}
+
+/* Under rt->lock: the cached shader of `key`, marked most recently used. */
+static struct sd_compiled_shader *
+sd_runtime_find_locked(struct sd_runtime *rt, const uint8_t key[SD_KEY_SIZE])
+{
+   for (struct sd_compiled_shader *cs = *sd_runtime_bucket(rt, key); cs; cs = cs->hash_next) {
+      if (!memcmp(cs->key, key, SD_KEY_SIZE)) {
+         sd_runtime_lru_unlink(rt, cs);
+         sd_runtime_lru_push(rt, cs);
+         return cs;
+      }
+   }
+   return NULL;
+}
+
+/* Under rt->lock: drops least recently used shaders nobody else holds
+ * while more than SD_MEMORY_CACHE_MAX are cached. */
+static void
+sd_runtime_evict_locked(struct sd_runtime *rt)
+{
+   struct sd_compiled_shader *cs = rt->lru_last;
+   while (cs && rt->count > SD_MEMORY_CACHE_MAX) {
+      struct sd_compiled_shader *prev = cs->lru_prev;
+      if (atomic_load(&cs->refcount) == 1) {
+         struct sd_compiled_shader **p = sd_runtime_bucket(rt, cs->key);
+         while (*p != cs)
+            p = &(*p)->hash_next;
+         *p = cs->hash_next;
+         sd_runtime_lru_unlink(rt, cs);
+         rt->count--;
+         sd_compiled_shader_unref(cs);
+      }
+      cs = prev;
+   }
+}
+
+/* Under rt->lock: adds `cs` (a reference is taken) unless the key is
+ * there already; returns a reference to the cached one. */
+static struct sd_compiled_shader *
+sd_runtime_insert_locked(struct sd_runtime *rt, struct sd_compiled_shader *cs)
+{
+   struct sd_compiled_shader *old = sd_runtime_find_locked(rt, cs->key);
+   if (old) {
+      sd_compiled_shader_ref(old);
+      return old;
+   }
+   struct sd_compiled_shader **bucket = sd_runtime_bucket(rt, cs->key);
+   cs->hash_next = *bucket;
+   *bucket = cs;
+   sd_runtime_lru_push(rt, cs);
+   rt->count++;
+   sd_compiled_shader_ref(cs);   /* the memory cache's */
+   sd_compiled_shader_ref(cs);   /* the caller's */
+   sd_runtime_evict_locked(rt);
+   return cs;
+}
+
+/* ---- VkPipelineCache entries ---- */
+
+static struct sd_cache_entry *
+sd_cache_find_locked(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE])
+{
+   for (struct sd_cache_entry *e = cache->first; e; e = e->next)
+      if (!memcmp(e->key, key, SD_KEY_SIZE))
+         return e;
+   return NULL;
+}
+
+static void
+sd_cache_entry_drop_blob(struct sd_pipeline_cache *cache, struct sd_cache_entry *e)
+{
+   sd_free(&cache->alloc, e->blob);
+   e->blob = NULL;
+   e->blob_size = 0;
+}
+
+/* Adds an entry for `key` with `cs` (a reference is taken) or a copy of
+ * `blob`, or completes an existing entry (a shader replaces its blob).
+ * False when out of memory (nothing changed). */
+static bool
+sd_cache_put_locked(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE],
+                    struct sd_compiled_shader *cs, const void *blob, size_t blob_size)
+{
+   struct sd_cache_entry *e = sd_cache_find_locked(cache, key);
+   if (e && (e->shader || (!cs && (e->blob || !blob))))
+      return true;
+   void *copy = NULL;
+   if (!cs && blob) {
+      copy = sd_alloc(&cache->alloc, blob_size ? blob_size : 1, SD_ALIGN_DEFAULT,
+                      VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+      if (!copy)
+         return false;
+      memcpy(copy, blob, blob_size);
+   }
+   if (!e) {
+      e = sd_zalloc(&cache->alloc, sizeof(*e), SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+      if (!e) {
+         sd_free(&cache->alloc, copy);
+         return false;
+      }
+      memcpy(e->key, key, SD_KEY_SIZE);
+      if (cache->last)
+         cache->last->next = e;
+      else
+         cache->first = e;
+      cache->last = e;
+      cache->count++;
+   }
+   if (cs) {
+      sd_compiled_shader_ref(cs);
+      e->shader = cs;
+      sd_cache_entry_drop_blob(cache, e);
+   } else if (copy) {
+      e->blob = copy;
+      e->blob_size = blob_size;
+   }
+   return true;
+}
+
+/* Links the blob of `key` in `cache`, if it has one; the blob is dropped
+ * when it does not load. */
+static struct sd_compiled_shader *
+sd_cache_link_blob(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
+                   const uint8_t key[SD_KEY_SIZE], VkResult *result)
+{
+   pthread_mutex_lock(&cache->lock);
+   struct sd_cache_entry *e = sd_cache_find_locked(cache, key);
+   void *blob = NULL;
+   size_t size = 0;
+   if (e && !e->shader && e->blob) {
+      /* A private copy: another thread may complete the entry meanwhile. */
+      size = e->blob_size;
+      blob = malloc(size ? size : 1);
+      if (blob)
+         memcpy(blob, e->blob, size);
+   }
+   pthread_mutex_unlock(&cache->lock);
+   if (!blob) {
+      if (e && !e->shader && e->blob)
+         *result = sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+      return NULL;
+   }
+   struct sc_shader *shader = NULL;
+   char message[256];
+   enum sc_result r = sc_shader_deserialize(rt->compiler, blob, size, &shader, message,
+                                            sizeof(message));
+   free(blob);
+   if (r != SC_SUCCESS) {
+      if (r == SC_ERROR_OUT_OF_MEMORY) {
+         *result = sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+         return NULL;
+      }
+      if (su_debug(SU_DEBUG_INFO))
+         su_log("pipeline cache: a blob from cache data does not load (%s: %s); compiling",
+                sc_result_string(r), message);
+      pthread_mutex_lock(&cache->lock);
+      e = sd_cache_find_locked(cache, key);
+      if (e && !e->shader)
+         sd_cache_entry_drop_blob(cache, e);
+      pthread_mutex_unlock(&cache->lock);
+      return NULL;
+   }
+   struct sd_compiled_shader *cs = calloc(1, sizeof(*cs));
+   if (!cs) {
+      sc_shader_destroy(shader);
+      *result = sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+      return NULL;
+   }
+   memcpy(cs->key, key, SD_KEY_SIZE);
+   cs->shader = shader;
+   atomic_init(&cs->refcount, 1);
+   atomic_fetch_add(&rt->loads, 1);
+   pthread_mutex_lock(&rt->lock);
+   struct sd_compiled_shader *cached = sd_runtime_insert_locked(rt, cs);
+   pthread_mutex_unlock(&rt->lock);
+   sd_compiled_shader_unref(cs);   /* ours: `cached` is the one to use */
+   /* Cannot fail: the entry exists (an attached shader needs no memory). */
+   pthread_mutex_lock(&cache->lock);
+   sd_cache_put_locked(cache, key, cached, NULL, 0);
+   pthread_mutex_unlock(&cache->lock);
+   return cached;
+}
+
+struct sd_compiled_shader *
+sd_shader_cache_find(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
+                     const uint8_t key[SD_KEY_SIZE], enum sd_cache_hit *hit, VkResult *result)
+{
+   *hit = SD_CACHE_MISS;
+   *result = VK_SUCCESS;
+   if (cache) {
+      pthread_mutex_lock(&cache->lock);
+      struct sd_cache_entry *e = sd_cache_find_locked(cache, key);
+      struct sd_compiled_shader *cs = e ? e->shader : NULL;
+      if (cs)
+         sd_compiled_shader_ref(cs);
+      pthread_mutex_unlock(&cache->lock);
+      if (cs) {
+         *hit = SD_CACHE_HIT_APPLICATION;
+         return cs;
+      }
+   }
+   pthread_mutex_lock(&rt->lock);
+   struct sd_compiled_shader *cs = sd_runtime_find_locked(rt, key);
+   if (cs)
+      sd_compiled_shader_ref(cs);
+   pthread_mutex_unlock(&rt->lock);
+   if (cs) {
+      *hit = SD_CACHE_HIT_MEMORY;
+      if (cache) {
+         /* Remember it in the application's cache too (best effort: a failed
+          * allocation only means the cache data will not list it). */
+         pthread_mutex_lock(&cache->lock);
+         sd_cache_put_locked(cache, key, cs, NULL, 0);
+         pthread_mutex_unlock(&cache->lock);
+      }
+      return cs;
+   }
+   if (cache) {
+      cs = sd_cache_link_blob(rt, cache, key, result);
+      if (cs)
+         *hit = SD_CACHE_HIT_DATA;
+   }
+   return cs;
+}
+
+struct sd_compiled_shader *
+sd_shader_cache_add(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
+                    const uint8_t key[SD_KEY_SIZE], struct sc_shader *shader)
+{
+   struct sd_compiled_shader *cs = calloc(1, sizeof(*cs));
+   if (!cs) {
+      sc_shader_destroy(shader);
+      return NULL;
+   }
+   memcpy(cs->key, key, SD_KEY_SIZE);
+   cs->shader = shader;
+   atomic_init(&cs->refcount, 1);
+   atomic_fetch_add(&rt->compilations, 1);
+   pthread_mutex_lock(&rt->lock);
+   struct sd_compiled_shader *cached = sd_runtime_insert_locked(rt, cs);
+   pthread_mutex_unlock(&rt->lock);
+   sd_compiled_shader_unref(cs);   /* frees it when another thread won */
+   if (cache) {
+      pthread_mutex_lock(&cache->lock);
+      sd_cache_put_locked(cache, key, cached, NULL, 0);
+      pthread_mutex_unlock(&cache->lock);
+   }
+   return cached;
+}
+
+/* ---- cache data ---- */
+
+#define SD_CACHE_HEADER_SIZE 32
+#define SD_CACHE_PREAMBLE_SIZE 16   /* "SHPC", version, ABI version, entry count */
+#define SD_CACHE_FORMAT_VERSION 2
+#define SD_CACHE_ENTRY_SIZE (SD_KEY_SIZE + 8)   /* key, flags, blob size; then the blob */
+
+static void
+sd_put32(uint8_t *p, uint32_t v)
+{
+   p[0] = (uint8_t)v;
+   p[1] = (uint8_t)(v >> 8);
+   p[2] = (uint8_t)(v >> 16);
+   p[3] = (uint8_t)(v >> 24);
+}
+
+static uint32_t
+sd_get32(const uint8_t *p)
+{
+   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static size_t
+sd_pad4(size_t v)
+{
+   return (v + 3) & ~(size_t)3;
+}
+
+static void
+sd_cache_write_header(const struct sd_pipeline_cache *cache, uint8_t *p)
+{
+   sd_put32(p, SD_CACHE_HEADER_SIZE);
+   sd_put32(p + 4, VK_PIPELINE_CACHE_HEADER_VERSION_ONE);
+   sd_put32(p + 8, cache->vendor_id);
+   sd_put32(p + 12, cache->device_id);
+   memcpy(p + 16, cache->uuid, VK_UUID_SIZE);
+}
+
+/* Reads entries of data written by this driver for this device; anything
+ * else is ignored. False only when memory ran out. */
+static bool
+sd_cache_load_locked(struct sd_pipeline_cache *cache, const uint8_t *data, size_t size)
+{
+   if (!data || size < SD_CACHE_HEADER_SIZE)
+      return true;
+   uint32_t header_size = sd_get32(data);
+   if (header_size < SD_CACHE_HEADER_SIZE || header_size > size ||
+       sd_get32(data + 4) != VK_PIPELINE_CACHE_HEADER_VERSION_ONE ||
+       sd_get32(data + 8) != cache->vendor_id || sd_get32(data + 12) != cache->device_id ||
+       memcmp(data + 16, cache->uuid, VK_UUID_SIZE) != 0)
+      return true;
+   const uint8_t *p = data + header_size;
+   size_t left = size - header_size;
+   if (left < SD_CACHE_PREAMBLE_SIZE || memcmp(p, "SHPC", 4) != 0 ||
+       sd_get32(p + 4) != SD_CACHE_FORMAT_VERSION || sd_get32(p + 8) != SHALE_SHADER_ABI_VERSION)
+      return true;
+   uint32_t count = sd_get32(p + 12);
+   p += SD_CACHE_PREAMBLE_SIZE;
+   left -= SD_CACHE_PREAMBLE_SIZE;
+   for (uint32_t i = 0; i < count && left >= SD_CACHE_ENTRY_SIZE; i++) {
+      uint32_t blob = sd_get32(p + SD_KEY_SIZE + 4);
+      size_t padded = sd_pad4(blob);
+      if (padded > left - SD_CACHE_ENTRY_SIZE)
+         break;   /* damaged: keep what came before */
+      /* The blob is checked (digest, host) only when a pipeline needs it. */
+      if (blob && !sd_cache_put_locked(cache, p, NULL, p + SD_CACHE_ENTRY_SIZE, blob))
+         return false;
+      p += SD_CACHE_ENTRY_SIZE + padded;
+      left -= SD_CACHE_ENTRY_SIZE + padded;
+   }
+   return true;
+}
+
+/* The blob of an entry: its shader serialized into `out` (size query when
+ * out is NULL), or the blob it still holds. 0: nothing to write. */
+static size_t
+sd_cache_entry_blob(const struct sd_cache_entry *e, uint8_t *out)
+{
+   if (e->shader) {
+      size_t size = 0;
+      if (sc_shader_serialize(e->shader->shader, NULL, &size) != SC_SUCCESS)
+         return 0;
+      if (out && sc_shader_serialize(e->shader->shader, out, &size) != SC_SUCCESS)
+         return 0;
+      return size;
+   }
+   if (out && e->blob)
+      memcpy(out, e->blob, e->blob_size);
+   return e->blob ? e->blob_size : 0;
+}
+
+static void
+sd_pipeline_cache_free(struct sd_pipeline_cache *cache)
+{
+   for (struct sd_cache_entry *e = cache->first, *next; e; e = next) {
+      next = e->next;
+      sd_compiled_shader_unref(e->shader);
+      sd_free(&cache->alloc, e->blob);
+      sd_free(&cache->alloc, e);
+   }
+   pthread_mutex_destroy(&cache->lock);
+   sd_runtime_release(cache->runtime);
+   VkAllocationCallbacks alloc = cache->alloc;
+   sd_free(&alloc, cache);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_CreatePipelineCache(VkDevice _device, const VkPipelineCacheCreateInfo *pCreateInfo,
+                       const VkAllocationCallbacks *pAllocator, VkPipelineCache *pPipelineCache)
+{
+   SD_FROM_HANDLE(sd_device, device, _device);
+   const VkAllocationCallbacks *alloc = sd_choose_alloc(pAllocator, &device->alloc);
+   struct sd_pipeline_cache *cache = sd_zalloc(alloc, sizeof(*cache), SD_ALIGN_DEFAULT,
+                                               VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!cache)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   VkResult result = sd_runtime_acquire(&cache->runtime);
+   if (result != VK_SUCCESS) {
+      sd_free(alloc, cache);
+      return result;
+   }
+   sd_object_init(&cache->base, VK_OBJECT_TYPE_PIPELINE_CACHE, device);
+   cache->alloc = *alloc;
+   pthread_mutex_init(&cache->lock, NULL);
+   const VkPhysicalDeviceProperties *props = &device->physical_device->properties;
+   cache->vendor_id = props->vendorID;
+   cache->device_id = props->deviceID;
+   memcpy(cache->uuid, props->pipelineCacheUUID, VK_UUID_SIZE);
+   if (!sd_cache_load_locked(cache, pCreateInfo->pInitialData, pCreateInfo->initialDataSize)) {
+      sd_pipeline_cache_free(cache);
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   }
+   if (su_debug(SU_DEBUG_INFO))
+      su_log("pipeline cache: created with %u entries from %zu bytes of data", cache->count,
+             pCreateInfo->initialDataSize);
+   *pPipelineCache = sd_pipeline_cache_to_handle(cache);
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL
+sd_DestroyPipelineCache(VkDevice _device, VkPipelineCache _cache,
+                        const VkAllocationCallbacks *pAllocator)
+{
+   SD_FROM_HANDLE(sd_pipeline_cache, cache, _cache);
+   if (cache)
+      sd_pipeline_cache_free(cache);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_GetPipelineCacheData(VkDevice _device, VkPipelineCache _cache, size_t *pDataSize, void *pData)
+{
+   SD_FROM_HANDLE(sd_pipeline_cache, cache, _cache);
+   pthread_mutex_lock(&cache->lock);
+   size_t full = SD_CACHE_HEADER_SIZE + SD_CACHE_PREAMBLE_SIZE;
+   uint32_t count = 0;
+   for (struct sd_cache_entry *e = cache->first; e; e = e->next) {
+      size_t blob = sd_cache_entry_blob(e, NULL);
+      if (blob) {
+         full += SD_CACHE_ENTRY_SIZE + sd_pad4(blob);
+         count++;
+      }
+   }
+   if (!pData) {
+      pthread_mutex_unlock(&cache->lock);
+      *pDataSize = full;
+      return VK_SUCCESS;
+   }
+   /* Too small for the header: nothing written, size 0 (the spec's rule). */
+   if (*pDataSize < SD_CACHE_HEADER_SIZE) {
+      pthread_mutex_unlock(&cache->lock);
+      *pDataSize = 0;
+      return VK_INCOMPLETE;
+   }
+   uint8_t *p = pData;
+   sd_cache_write_header(cache, p);
+   size_t used = SD_CACHE_HEADER_SIZE;
+   if (*pDataSize - used < SD_CACHE_PREAMBLE_SIZE) {
+      /* A header alone is valid (empty) cache data. */
+      pthread_mutex_unlock(&cache->lock);
+      *pDataSize = used;
+      return VK_INCOMPLETE;
+   }
+   uint8_t *preamble = p + used;
+   used += SD_CACHE_PREAMBLE_SIZE;
+   uint32_t written = 0;
+   for (struct sd_cache_entry *e = cache->first; e; e = e->next) {
+      size_t blob = sd_cache_entry_blob(e, NULL);
+      if (!blob)
+         continue;
+      if (*pDataSize - used < SD_CACHE_ENTRY_SIZE + sd_pad4(blob))
+         break;   /* whole entries only */
+      uint8_t *q = p + used;
+      memcpy(q, e->key, SD_KEY_SIZE);
+      sd_put32(q + SD_KEY_SIZE, 0);
+      sd_put32(q + SD_KEY_SIZE + 4, (uint32_t)blob);
+      if (sd_cache_entry_blob(e, q + SD_CACHE_ENTRY_SIZE) != blob)
+         break;
+      memset(q + SD_CACHE_ENTRY_SIZE + blob, 0, sd_pad4(blob) - blob);
+      used += SD_CACHE_ENTRY_SIZE + sd_pad4(blob);
+      written++;
+   }
+   memcpy(preamble, "SHPC", 4);
+   sd_put32(preamble + 4, SD_CACHE_FORMAT_VERSION);
+   sd_put32(preamble + 8, SHALE_SHADER_ABI_VERSION);
+   sd_put32(preamble + 12, written);
+   pthread_mutex_unlock(&cache->lock);
+   *pDataSize = used;
+   return written < count ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_MergePipelineCaches(VkDevice _device, VkPipelineCache dstCache, uint32_t srcCacheCount,
+                       const VkPipelineCache *pSrcCaches)
+{
+   SD_FROM_HANDLE(sd_pipeline_cache, dst, dstCache);
+   VkResult result = VK_SUCCESS;
+   for (uint32_t i = 0; i < srcCacheCount && result == VK_SUCCESS; i++) {
+      SD_FROM_HANDLE(sd_pipeline_cache, src, pSrcCaches[i]);
+      /* Lock order: by address, so two merges in opposite directions
+       * cannot deadlock (the spec forbids dst among the sources). */
+      struct sd_pipeline_cache *a = src < dst ? src : dst, *b = src < dst ? dst : src;
+      pthread_mutex_lock(&a->lock);
+      pthread_mutex_lock(&b->lock);
+      for (struct sd_cache_entry *e = src->first; e; e = e->next) {
+         if (!sd_cache_put_locked(dst, e->key, e->shader, e->blob, e->blob_size)) {
+            result = sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+            break;
+         }
+      }
+      pthread_mutex_unlock(&b->lock);
+      pthread_mutex_unlock(&a->lock);
+   }
+   return result;
+}

@@ -1,0 +1,157 @@
+/*
+ * sd_pipeline_cache: the shader runtime (compiler, worker threads and the
+ * in-memory cache of compiled shaders) and VkPipelineCache.
+ *
+ * Runtime: one per process, reference counted. Every pipeline and every
+ * VkPipelineCache holds a reference; the first reference creates the
+ * compiler (an LLVM ORC session) and the thread pool (su_thread_pool: size
+ * from the CPU count, SHALE_THREADS overrides), the last one tears them down
+ * together with every cached shader. Its memory cache maps a 32-byte key
+ * (SHA-256 of everything that decides the machine code: SPIR-V, entry point,
+ * stage, specialization, descriptor layouts, compile flags, SIMD width, ABI
+ * version; built by sd_pipeline.c) to a compiled shader; it keeps at most
+ * SD_MEMORY_CACHE_MAX shaders that no pipeline uses (least recently used
+ * ones go first). The runtime is process infrastructure shared by every
+ * device, so it allocates with malloc, not an application's callbacks; an
+ * application that destroys every pipeline and cache drops the memory cache
+ * with it (keep a VkPipelineCache to keep shaders warm).
+ *
+ * VkPipelineCache: a set of entries, each a key and the compiled shader
+ * (a reference), or, for entries read from cache data and not used yet, the
+ * compiler's blob of it (sc_shader_serialize: relocatable machine code plus
+ * metadata). A lookup tries the application's cache (linking a blob with
+ * sc_shader_deserialize, which runs neither LLVM's optimizer nor its code
+ * generator), then the memory cache; any hit skips LLVM. A blob that does
+ * not load (another CPU or compiler build, damage: the compiler checks a
+ * digest and the host's identity) is dropped and the shader compiled again.
+ * vkGetPipelineCacheData writes the header the spec defines
+ * (VkPipelineCacheHeaderVersionOne, little-endian: length 32, version ONE,
+ * vendorID, deviceID, pipelineCacheUUID of the physical device), then
+ *   "SHPC", format version, SHALE_SHADER_ABI_VERSION, entry count,
+ *   per entry: key[32], flags (0), blob size, blob (padded to 4 bytes)
+ * (all uint32 little-endian). Data whose header does not match this device
+ * is ignored, as the spec requires; a truncated or damaged tail is dropped.
+ * Entries are a list searched linearly: meant for caches of hundreds of
+ * pipelines, not hundreds of thousands.
+ *
+ * Invariants: an entry's shader, when set, has the entry's key. Compiled
+ * shaders are immutable and live while referenced.
+ *
+ * Threading: the runtime's table is guarded by its mutex; each
+ * VkPipelineCache by its own (the spec lets several threads use one cache).
+ * Compilation runs outside every lock, so two threads may compile the same
+ * key at once; the first to insert wins and the other's result is dropped.
+ */
+#ifndef SD_PIPELINE_CACHE_H
+#define SD_PIPELINE_CACHE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sd_object.h"
+
+struct sc_compiler;
+struct sc_shader;
+struct su_thread_pool;
+
+/* ---- SHA-256 (FIPS 180-4) ---- */
+
+struct sd_sha256 {
+   uint32_t h[8];
+   uint64_t length;   /* bytes so far */
+   uint8_t block[64];
+   uint32_t used;
+};
+
+void sd_sha256_init(struct sd_sha256 *s);
+void sd_sha256_update(struct sd_sha256 *s, const void *data, size_t size);
+void sd_sha256_final(struct sd_sha256 *s, uint8_t out[32]);
+
+/* ---- compiled shaders and the runtime ---- */
+
+#define SD_KEY_SIZE 32
+#define SD_MEMORY_CACHE_MAX 256
+
+struct sd_compiled_shader {
+   uint8_t key[SD_KEY_SIZE];
+   atomic_uint refcount;
+   struct sc_shader *shader;
+   /* Runtime table (under its mutex). */
+   struct sd_compiled_shader *hash_next;
+   struct sd_compiled_shader *lru_prev, *lru_next;
+};
+
+struct sd_runtime {
+   struct sc_compiler *compiler;
+   struct su_thread_pool *pool;
+   uint32_t simd_width;        /* sc_default_simd_width(), read once */
+   atomic_uint compilations;   /* sc_compile calls that succeeded */
+   atomic_uint loads;          /* blobs linked by sc_shader_deserialize */
+   pthread_mutex_t lock;
+   struct sd_compiled_shader *buckets[256];
+   struct sd_compiled_shader *lru_first, *lru_last;   /* most recent first */
+   uint32_t count;
+};
+
+/* The process's runtime, created on first use. VK_ERROR_OUT_OF_HOST_MEMORY
+ * or VK_ERROR_INITIALIZATION_FAILED (LLVM or threads unavailable). */
+VkResult sd_runtime_acquire(struct sd_runtime **out);
+void sd_runtime_release(struct sd_runtime *rt);
+
+void sd_compiled_shader_ref(struct sd_compiled_shader *cs);
+void sd_compiled_shader_unref(struct sd_compiled_shader *cs);
+
+struct sd_pipeline_cache;
+
+enum sd_cache_hit {
+   SD_CACHE_MISS,
+   SD_CACHE_HIT_APPLICATION,   /* the VkPipelineCache passed in had the shader */
+   SD_CACHE_HIT_DATA,          /* ... had its blob (from cache data): linked */
+   SD_CACHE_HIT_MEMORY,        /* the runtime's memory cache had it */
+};
+
+/* A reference to the compiled shader of `key`, or NULL. `cache` may be NULL.
+ * A memory hit is also recorded in `cache`. VK_ERROR_OUT_OF_HOST_MEMORY in
+ * *result only when a blob could not be linked for lack of memory. */
+struct sd_compiled_shader *sd_shader_cache_find(struct sd_runtime *rt,
+                                                struct sd_pipeline_cache *cache,
+                                                const uint8_t key[SD_KEY_SIZE],
+                                                enum sd_cache_hit *hit, VkResult *result);
+
+/* Adds a freshly compiled shader under `key` (taking `shader`) to the memory
+ * cache and to `cache` (may be NULL), and returns a reference to the cached
+ * one: `shader` itself, or the one another thread added first (then `shader`
+ * is destroyed). NULL only when memory ran out (`shader` destroyed too). */
+struct sd_compiled_shader *sd_shader_cache_add(struct sd_runtime *rt,
+                                               struct sd_pipeline_cache *cache,
+                                               const uint8_t key[SD_KEY_SIZE],
+                                               struct sc_shader *shader);
+
+/* ---- VkPipelineCache ---- */
+
+struct sd_cache_entry {
+   uint8_t key[SD_KEY_SIZE];
+   struct sd_compiled_shader *shader;   /* NULL: only the blob is known yet */
+   void *blob;                          /* from cache data, until linked */
+   size_t blob_size;
+   struct sd_cache_entry *next;         /* insertion order */
+};
+
+struct sd_pipeline_cache {
+   struct sd_object base;
+   VkAllocationCallbacks alloc;
+   struct sd_runtime *runtime;
+   pthread_mutex_t lock;
+   struct sd_cache_entry *first, *last;
+   uint32_t count;
+   uint32_t vendor_id, device_id;
+   uint8_t uuid[VK_UUID_SIZE];
+};
+
+SD_DEFINE_NONDISP_HANDLE_CASTS(sd_pipeline_cache, base, VkPipelineCache,
+                               VK_OBJECT_TYPE_PIPELINE_CACHE)
+
+#endif

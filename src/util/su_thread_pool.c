@@ -1,0 +1,201 @@
+/* A small thread pool that runs index ranges on workers plus the caller. */
+#include "su_thread_pool.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+struct su_thread_pool {
+   unsigned size;              /* participants: workers + the caller */
+   unsigned started;           /* worker threads created */
+   pthread_t *threads;
+
+   pthread_mutex_t run_lock;   /* one run at a time */
+   pthread_mutex_t lock;       /* everything below except `next` */
+   pthread_cond_t wake;        /* workers: a new run, or stop */
+   pthread_cond_t idle;        /* the caller: the last joined worker left */
+   uint64_t generation;        /* bumped by every run */
+   bool active;                /* workers may still join the current run */
+   bool stop;
+   unsigned joined;            /* workers inside the current run */
+   unsigned ids;               /* worker ids handed out in this run */
+
+   /* The current run; stable while any worker is joined. */
+   su_thread_pool_fn fn;
+   void *data;
+   uint64_t count, chunk;
+   atomic_uint_fast64_t next;
+};
+
+unsigned
+su_thread_pool_default_size(void)
+{
+   const char *env = getenv("SHALE_THREADS");
+   if (env && *env) {
+      char *end;
+      long n = strtol(env, &end, 10);
+      if (*end == '\0' && n >= 1 && n <= 256)
+         return (unsigned)n;
+   }
+   cpu_set_t set;
+   if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+      int n = CPU_COUNT(&set);
+      if (n >= 1)
+         return n > 256 ? 256 : (unsigned)n;
+   }
+   long n = sysconf(_SC_NPROCESSORS_ONLN);
+   return n >= 1 ? (n > 256 ? 256 : (unsigned)n) : 1;
+}
+
+/* Takes chunks of the current run until none are left. */
+static void
+su_thread_pool_work(struct su_thread_pool *pool, unsigned worker)
+{
+   const uint64_t count = pool->count, chunk = pool->chunk;
+   for (;;) {
+      uint64_t begin = atomic_fetch_add_explicit(&pool->next, chunk, memory_order_relaxed);
+      if (begin >= count)
+         return;
+      uint64_t end = count - begin > chunk ? begin + chunk : count;
+      pool->fn(pool->data, begin, end, worker);
+   }
+}
+
+static void *
+su_thread_pool_main(void *arg)
+{
+   struct su_thread_pool *pool = arg;
+   uint64_t seen = 0;
+   pthread_mutex_lock(&pool->lock);
+   for (;;) {
+      while (!pool->stop && pool->generation == seen)
+         pthread_cond_wait(&pool->wake, &pool->lock);
+      if (pool->stop)
+         break;
+      seen = pool->generation;
+      if (!pool->active)
+         continue;   /* woke after the run was over: nothing to touch */
+      unsigned id = ++pool->ids;
+      pool->joined++;
+      pthread_mutex_unlock(&pool->lock);
+      su_thread_pool_work(pool, id);
+      pthread_mutex_lock(&pool->lock);
+      if (--pool->joined == 0)
+         pthread_cond_signal(&pool->idle);
+   }
+   pthread_mutex_unlock(&pool->lock);
+   return NULL;
+}
+
+static void
+su_thread_pool_stop(struct su_thread_pool *pool)
+{
+   pthread_mutex_lock(&pool->lock);
+   pool->stop = true;
+   pthread_cond_broadcast(&pool->wake);
+   pthread_mutex_unlock(&pool->lock);
+   for (unsigned i = 0; i < pool->started; i++)
+      pthread_join(pool->threads[i], NULL);
+   pool->started = 0;
+}
+
+bool
+su_thread_pool_create(unsigned size, struct su_thread_pool **out)
+{
+   *out = NULL;
+   if (size == 0)
+      size = su_thread_pool_default_size();
+   struct su_thread_pool *pool = calloc(1, sizeof(*pool));
+   if (!pool)
+      return false;
+   pool->size = size;
+   if (size > 1) {
+      pool->threads = calloc(size - 1, sizeof(pthread_t));
+      if (!pool->threads) {
+         free(pool);
+         return false;
+      }
+   }
+   pthread_mutex_init(&pool->run_lock, NULL);
+   pthread_mutex_init(&pool->lock, NULL);
+   pthread_cond_init(&pool->wake, NULL);
+   pthread_cond_init(&pool->idle, NULL);
+   atomic_init(&pool->next, 0);
+   for (unsigned i = 0; i + 1 < size; i++) {
+      if (pthread_create(&pool->threads[i], NULL, su_thread_pool_main, pool) != 0) {
+         su_thread_pool_destroy(pool);
+         return false;
+      }
+      pool->started++;
+      char name[32];
+      snprintf(name, sizeof(name), "shale-worker%u", i + 1);
+      name[15] = '\0';   /* the kernel's limit */
+      pthread_setname_np(pool->threads[i], name);
+   }
+   *out = pool;
+   return true;
+}
+
+void
+su_thread_pool_destroy(struct su_thread_pool *pool)
+{
+   if (!pool)
+      return;
+   su_thread_pool_stop(pool);
+   pthread_cond_destroy(&pool->idle);
+   pthread_cond_destroy(&pool->wake);
+   pthread_mutex_destroy(&pool->lock);
+   pthread_mutex_destroy(&pool->run_lock);
+   free(pool->threads);
+   free(pool);
+}
+
+unsigned
+su_thread_pool_size(const struct su_thread_pool *pool)
+{
+   return pool->size;
+}
+
+void
+su_thread_pool_run(struct su_thread_pool *pool, uint64_t count, uint64_t chunk,
+                   su_thread_pool_fn fn, void *data)
+{
+   if (count == 0)
+      return;
+   if (chunk == 0) {
+      chunk = count / ((uint64_t)pool->size * 8);
+      if (chunk == 0)
+         chunk = 1;
+   }
+   pthread_mutex_lock(&pool->run_lock);
+   if (pool->size == 1 || count <= chunk) {
+      /* One chunk: waking workers would only cost. */
+      for (uint64_t begin = 0; begin < count; begin += chunk)
+         fn(data, begin, count - begin > chunk ? begin + chunk : count, 0);
+      pthread_mutex_unlock(&pool->run_lock);
+      return;
+   }
+   pthread_mutex_lock(&pool->lock);
+   pool->fn = fn;
+   pool->data = data;
+   pool->count = count;
+   pool->chunk = chunk;
+   atomic_store(&pool->next, 0);
+   pool->ids = 0;
+   pool->active = true;
+   pool->generation++;
+   pthread_cond_broadcast(&pool->wake);
+   pthread_mutex_unlock(&pool->lock);
+
+   su_thread_pool_work(pool, 0);
+
+   pthread_mutex_lock(&pool->lock);
+   pool->active = false;
+   while (pool->joined)
+      pthread_cond_wait(&pool->idle, &pool->lock);
+   pthread_mutex_unlock(&pool->lock);
+   pthread_mutex_unlock(&pool->run_lock);
+}
