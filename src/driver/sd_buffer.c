@@ -9,6 +9,7 @@
 #include "sd_memory.h"
 #include "sd_physical_device.h"
 #include "sd_util.h"
+#include "util/su_format.h"
 
 VKAPI_ATTR VkResult VKAPI_CALL
 sd_CreateBuffer(VkDevice _device, const VkBufferCreateInfo *pCreateInfo,
@@ -120,8 +121,15 @@ sd_CreateBufferView(VkDevice _device, const VkBufferViewCreateInfo *pCreateInfo,
    view->buffer = buffer;
    view->format = pCreateInfo->format;
    view->offset = pCreateInfo->offset;
-   view->range = pCreateInfo->range == VK_WHOLE_SIZE ? buffer->size - pCreateInfo->offset
-                                                     : pCreateInfo->range;
+   /* VK_WHOLE_SIZE: the rest of the buffer, down to a whole number of
+    * texels (the spec's "nearest smaller multiple"). */
+   if (pCreateInfo->range == VK_WHOLE_SIZE) {
+      const struct su_format_desc *desc = su_format_desc(pCreateInfo->format);
+      const VkDeviceSize texel = desc && desc->block_size ? desc->block_size : 1;
+      view->range = (buffer->size - pCreateInfo->offset) / texel * texel;
+   } else {
+      view->range = pCreateInfo->range;
+   }
    *pView = sd_buffer_view_to_handle(view);
    return VK_SUCCESS;
 }

@@ -443,6 +443,9 @@ sd_write_image(union shale_descriptor *rec, VkImageView _view)
    rec->image.depth_or_layers = is_3d ? e.depth : view->range.layerCount;
    rec->image.format = view->format;
    rec->image.texel_size = view->desc ? view->desc->block_size : 0;
+   rec->image.level_count = (uint16_t)view->range.levelCount;
+   rec->image.samples = (uint16_t)img->samples;
+   rec->image.view = &view->abi;
 }
 
 /* Writes element `element` of binding `b`; `i` picks the array entry of the

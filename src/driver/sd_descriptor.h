@@ -10,12 +10,15 @@
  * offset and the effective range (VK_WHOLE_SIZE resolved); texel buffers
  * their view's base, range, format and element count; image kinds the
  * storage-image fields of the view's base level (base, pitches, extent,
- * format, texel size). Dynamic buffers hold the offset-free base; binding a
- * set makes a bind copy with the dynamic offsets added (below).
- * Not yet: a record's `view` and `sampler` pointers, which the ABI wants to
- * point at descriptions owned by the image view and sampler objects, are
- * NULL for written descriptors until those objects carry them; immutable
- * samplers do point at copies the set layout owns. Inline uniform blocks
+ * format, texel size, level count, samples) and `view`, pointing at the
+ * description the image view object owns (so a set must not be used after
+ * its views are destroyed, as the spec already requires). Dynamic buffers
+ * hold the offset-free base; binding a set makes a bind copy with the
+ * dynamic offsets added (below).
+ * Not yet: a written sampler's `sampler` pointer, which the ABI wants to
+ * point at a description owned by the sampler object, is NULL until that
+ * object carries one; immutable samplers do point at copies the set layout
+ * owns. Inline uniform blocks
  * (Vulkan 1.3) are not supported: their bindings get no records.
  *
  * Pools: one block of records, sized by the sum of the pool's descriptor

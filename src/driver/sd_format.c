@@ -1,11 +1,51 @@
 /* Format claims and the physical device's format/image-format queries. */
 #include "sd_format.h"
 
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "compiler/sc_compiler.h"
+
 #include "sd_entrypoints.h"
 #include "sd_external.h"
 #include "sd_physical_device.h"
 #include "sd_util.h"
 #include "util/su_format.h"
+
+/* Compute-shader storage image features: claimed only for formats
+ * the compiler converts (sc_image_format_features) and that
+ * tests/api/test_storage.c runs against lavapipe and a C reference. */
+static const VkFormat sd_storage_image_formats[] = {
+   VK_FORMAT_R32_UINT, VK_FORMAT_R32_SINT, VK_FORMAT_R32_SFLOAT,
+   VK_FORMAT_R32G32_UINT, VK_FORMAT_R32G32_SINT, VK_FORMAT_R32G32_SFLOAT,
+   VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_SINT, VK_FORMAT_R32G32B32A32_SFLOAT,
+   VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SNORM, VK_FORMAT_R8G8B8A8_UINT,
+   VK_FORMAT_R8G8B8A8_SINT, VK_FORMAT_R16G16B16A16_UINT, VK_FORMAT_R16G16B16A16_SINT,
+   VK_FORMAT_R16G16B16A16_SFLOAT,
+};
+static bool
+sd_format_in(VkFormat format, const VkFormat *list, size_t count)
+{
+   for (size_t i = 0; i < count; i++) {
+      if (list[i] == format)
+         return true;
+   }
+   return false;
+}
+
+#define SD_FORMAT_IN(format, list) sd_format_in(format, list, sizeof(list) / sizeof(list[0]))
+
+static VkFormatFeatureFlags
+sd_format_storage_image_features(VkFormat format)
+{
+   const uint32_t sc = sc_image_format_features(format);
+   VkFormatFeatureFlags f = 0;
+   if ((sc & SC_IMAGE_FORMAT_LOAD_STORE) && SD_FORMAT_IN(format, sd_storage_image_formats)) {
+      f |= VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT;
+      /* Not yet: STORAGE_IMAGE_ATOMIC (no atomics test yet). */
+   }
+   return f;
+}
 
 VkFormatFeatureFlags
 sd_format_image_features(VkFormat format)
@@ -22,13 +62,13 @@ sd_format_image_features(VkFormat format)
    f |= VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT;
    if (!su_format_is_depth_stencil(d) && su_format_class(d) == SU_CLASS_FLOAT)
       f |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
-   return f;
+   return f | sd_format_storage_image_features(format);
 }
 
 VkFormatFeatureFlags
 sd_format_buffer_features(VkFormat format)
 {
-   return 0; /* no texel buffers or vertex input yet */
+   return 0; /* no texel-buffer test yet, no vertex input */
 }
 
 VKAPI_ATTR void VKAPI_CALL
@@ -71,6 +111,8 @@ sd_format_image_properties(const struct sd_physical_device *pdev, VkFormat forma
       supported_usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
    if (f & VK_FORMAT_FEATURE_TRANSFER_DST_BIT)
       supported_usage |= VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+   if (f & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT)
+      supported_usage |= VK_IMAGE_USAGE_STORAGE_BIT;
    const VkImageCreateFlags supported_flags =
       VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
 

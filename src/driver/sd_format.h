@@ -12,13 +12,18 @@
  * Invariants: a feature bit is set only for what the driver does: today the
  * transfer path (copies of every claimed format; blits and clears of every
  * claimed format except the 64-bit-channel ones; linear blit filtering for
- * float-class colour formats). Claimed: every core 1.0 uncompressed format
+ * float-class colour formats) and compute shaders' image and texel-buffer
+ * access, claimed only for formats the compiler converts
+ * (sc_image_format_features) and tests/api/test_storage.c covers:
+ * STORAGE_IMAGE for the 16 mandatory storage formats (R32, RG32, RGBA32
+ * UINT/SINT/SFLOAT, RGBA8 UNORM/SNORM/UINT/SINT, RGBA16 UINT/SINT/SFLOAT).
+ * Not yet claimed (untested): image atomics and texel buffers. Claimed: every core 1.0 uncompressed format
  * su_format knows (colour, depth and stencil). Not claimed: compressed formats
  * (no decoders for sampling yet, and no textureCompression* feature), the
  * 1.3 / VK_EXT_4444_formats A4R4G4B4 / A4B4G4R4 formats (the extension is not
- * exposed), multi-planar formats. Image usage: TRANSFER_SRC and TRANSFER_DST
- * only (sampling, attachments and storage arrive with the compiler and the
- * rasterizer). Image create flags: MUTABLE_FORMAT and CUBE_COMPATIBLE (2D
+ * exposed), multi-planar formats. Image usage: TRANSFER_SRC and TRANSFER_DST,
+ * and STORAGE where the format has STORAGE_IMAGE (sampling and attachments
+ * arrive with the sampler routines and the rasterizer). Image create flags: MUTABLE_FORMAT and CUBE_COMPATIBLE (2D
  * only). One sample.
  *
  * Linear tiling has exactly the features and limits of optimal tiling: the two

@@ -1,6 +1,8 @@
 /* VkImage and VkImageView: creation, layout, memory requirements, binding, Android native buffers. */
 #include "sd_image.h"
 
+#include <string.h>
+
 #include "rasterizer/sr_transfer.h"
 #include "sd_alloc.h"
 #include "sd_device.h"
@@ -348,6 +350,41 @@ sd_resolve_swizzle(VkComponentSwizzle s, VkComponentSwizzle identity)
    return s == VK_COMPONENT_SWIZZLE_IDENTITY ? identity : s;
 }
 
+/* The view's shader ABI description. Texel (x, y, z) of view level i is at
+ * abi.base + level_offset[i] + x * texel_size + y * row_pitch[i] +
+ * z * slice_pitch[i]; z is the depth slice of 3D images, the view's array
+ * layer otherwise (layer_pitch). */
+static void
+sd_image_view_fill_abi(struct sd_image_view *view)
+{
+   const struct sd_image *img = view->image;
+   struct shale_image_view_desc *d = &view->abi;
+   const uint32_t base_level = view->range.baseMipLevel;
+   const uint32_t base_layer = view->range.baseArrayLayer;
+   const bool is_3d = img->type == VK_IMAGE_TYPE_3D;
+   const struct sd_image_level_layout *l0 = &img->levels[base_level];
+   const VkDeviceSize base_offset = l0->offset + (VkDeviceSize)base_layer * l0->layer_pitch;
+   const VkExtent3D e = sd_minify_extent(img->extent, base_level);
+
+   memset(d, 0, sizeof(*d));
+   d->base = img->data ? img->data + base_offset : NULL;
+   d->format = view->format;
+   d->view_type = view->view_type;
+   d->width = e.width;
+   d->height = e.height;
+   d->depth = is_3d ? e.depth : 1;
+   d->level_count = view->range.levelCount;
+   d->layer_count = view->range.layerCount;
+   d->samples = img->samples;
+   d->texel_size = view->desc ? view->desc->block_size : 0;
+   for (uint32_t i = 0; i < view->range.levelCount && i < 16; i++) {
+      const struct sd_image_level_layout *l = &img->levels[base_level + i];
+      d->row_pitch[i] = l->row_pitch;
+      d->slice_pitch[i] = is_3d ? l->depth_pitch : l->layer_pitch;
+      d->level_offset[i] = l->offset + (VkDeviceSize)base_layer * l->layer_pitch - base_offset;
+   }
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL
 sd_CreateImageView(VkDevice _device, const VkImageViewCreateInfo *pCreateInfo,
                    const VkAllocationCallbacks *pAllocator, VkImageView *pView)
@@ -374,6 +411,7 @@ sd_CreateImageView(VkDevice _device, const VkImageViewCreateInfo *pCreateInfo,
    view->range = pCreateInfo->subresourceRange;
    view->range.levelCount = sd_image_level_count(img, &pCreateInfo->subresourceRange);
    view->range.layerCount = sd_image_layer_count(img, &pCreateInfo->subresourceRange);
+   sd_image_view_fill_abi(view);
    *pView = sd_image_view_to_handle(view);
    return VK_SUCCESS;
 }

@@ -2,8 +2,9 @@
  * sd_image: VkImage and VkImageView.
  *
  * Owns: an image's creation parameters, its memory layout and its binding
- * (memory + offset); a view's image, type, format, resolved swizzle and
- * resolved subresource range.
+ * (memory + offset); a view's image, type, format, resolved swizzle,
+ * resolved subresource range and its shader ABI description (struct
+ * shale_image_view_desc, which descriptor records point at).
  *
  * Memory layout (the same for OPTIMAL and LINEAR tiling today, so a linear
  * image's vkGetImageSubresourceLayout also describes an optimal one):
@@ -53,6 +54,7 @@
 #include <stdbool.h>
 
 #include "sd_object.h"
+#include "shale/shader_abi.h"
 #include "vulkan/vk_android_native_buffer.h"
 
 struct sd_device_memory;
@@ -111,6 +113,10 @@ struct sd_image_view {
    VkComponentMapping swizzle;
    /* levelCount and layerCount resolved (no VK_REMAINING_*). */
    VkImageSubresourceRange range;
+   /* What compiled code reads through image descriptor records (`view`):
+    * the view's levels and layers in the image's memory, filled at creation
+    * (the image is bound by then, as the spec requires). */
+   struct shale_image_view_desc abi;
 };
 
 SD_DEFINE_NONDISP_HANDLE_CASTS(sd_image, base, VkImage, VK_OBJECT_TYPE_IMAGE)
