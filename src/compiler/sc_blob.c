@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sc_hash.h"
+#include "util/su_sha256.h"
 #include "sc_internal.h"
 #include "sc_llvm.h"
 
@@ -27,7 +27,7 @@ struct sc_blob_header {
    uint32_t blob_version;
    uint32_t abi_version;        /* SHALE_SHADER_ABI_VERSION */
    uint64_t size;               /* of the whole blob */
-   uint8_t digest[SC_SHA256_SIZE];
+   uint8_t digest[SU_SHA256_SIZE];
    uint32_t byte_order;
    uint32_t stage;
    uint32_t simd_width;
@@ -86,17 +86,17 @@ align_up(size_t v)
 /* ------------------------------------------------------------------------ */
 
 static void
-hash_u32(struct sc_sha256 *h, uint32_t v)
+hash_u32(struct su_sha256 *h, uint32_t v)
 {
-   sc_sha256_update(h, &v, sizeof(v));
+   su_sha256_update(h, &v, sizeof(v));
 }
 
 static void
-hash_string(struct sc_sha256 *h, const char *s)
+hash_string(struct su_sha256 *h, const char *s)
 {
    uint32_t len = (uint32_t)strlen(s);
    hash_u32(h, len);
-   sc_sha256_update(h, s, len);
+   su_sha256_update(h, s, len);
 }
 
 enum sc_result
@@ -107,8 +107,8 @@ sc_compile_key(struct sc_compiler *compiler, const struct sc_compile_info *info,
        (!info->spec_constants && info->spec_constant_count) ||
        (!info->set_layouts && info->set_layout_count))
       return SC_ERROR_INTERNAL;
-   struct sc_sha256 h;
-   sc_sha256_init(&h);
+   struct su_sha256 h;
+   su_sha256_init(&h);
    hash_string(&h, "shale compile key");
    hash_string(&h, SC_COMPILER_VERSION);
    hash_u32(&h, SC_BLOB_VERSION);
@@ -121,15 +121,15 @@ sc_compile_key(struct sc_compiler *compiler, const struct sc_compile_info *info,
    hash_u32(&h, info->flags);
    hash_string(&h, info->entry_point);
    uint64_t nwords = info->word_count;
-   sc_sha256_update(&h, &nwords, sizeof(nwords));
+   su_sha256_update(&h, &nwords, sizeof(nwords));
    if (nwords)
-      sc_sha256_update(&h, info->words, info->word_count * sizeof(uint32_t));
+      su_sha256_update(&h, info->words, info->word_count * sizeof(uint32_t));
    hash_u32(&h, info->spec_constant_count);
    for (uint32_t i = 0; i < info->spec_constant_count; i++) {
       const struct sc_spec_constant *c = &info->spec_constants[i];
       hash_u32(&h, c->id);
       hash_u32(&h, c->size);
-      sc_sha256_update(&h, &c->value, sizeof(c->value));
+      su_sha256_update(&h, &c->value, sizeof(c->value));
    }
    hash_u32(&h, info->set_layout_count);
    for (uint32_t s = 0; s < info->set_layout_count; s++) {
@@ -142,7 +142,7 @@ sc_compile_key(struct sc_compiler *compiler, const struct sc_compile_info *info,
          hash_u32(&h, l->bindings[b].array_size);
       }
    }
-   sc_sha256_final(&h, key);
+   su_sha256_final(&h, key);
    return SC_SUCCESS;
 }
 
@@ -207,9 +207,9 @@ sc_shader_serialize(const struct sc_shader *shader, void *data, size_t *size)
    off = align_up(off);
    memcpy(out + off, object, object_size);
    memcpy(out, &h, sizeof(h));
-   size_t hashed = offsetof(struct sc_blob_header, digest) + SC_SHA256_SIZE;
-   sc_sha256(out + hashed, total - hashed, h.digest);
-   memcpy(out + offsetof(struct sc_blob_header, digest), h.digest, SC_SHA256_SIZE);
+   size_t hashed = offsetof(struct sc_blob_header, digest) + SU_SHA256_SIZE;
+   su_sha256(out + hashed, total - hashed, h.digest);
+   memcpy(out + offsetof(struct sc_blob_header, digest), h.digest, SU_SHA256_SIZE);
    *size = total;
    return SC_SUCCESS;
 }
@@ -243,9 +243,9 @@ check_blob(struct sc_compiler *compiler, const uint8_t *in, size_t size,
       set_message(message, message_size, "shader blob of the wrong size (truncated?)");
       return SC_ERROR_INVALID_BLOB;
    }
-   uint8_t digest[SC_SHA256_SIZE];
-   size_t hashed = offsetof(struct sc_blob_header, digest) + SC_SHA256_SIZE;
-   sc_sha256(in + hashed, size - hashed, digest);
+   uint8_t digest[SU_SHA256_SIZE];
+   size_t hashed = offsetof(struct sc_blob_header, digest) + SU_SHA256_SIZE;
+   su_sha256(in + hashed, size - hashed, digest);
    if (memcmp(digest, h->digest, sizeof(digest))) {
       set_message(message, message_size, "shader blob checksum mismatch (corrupted)");
       return SC_ERROR_INVALID_BLOB;

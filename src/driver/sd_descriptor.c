@@ -134,11 +134,11 @@ sd_CreateDescriptorSetLayout(VkDevice _device, const VkDescriptorSetLayoutCreate
       }
    }
 
-   struct sd_sha256 h;
-   sd_sha256_init(&h);
-   sd_sha256_update(&h, &layout->binding_count, sizeof(layout->binding_count));
-   sd_sha256_update(&h, layout->sc_bindings, binding_count * sizeof(struct sc_binding_layout));
-   sd_sha256_final(&h, layout->sha256);
+   struct su_sha256 h;
+   su_sha256_init(&h);
+   su_sha256_update(&h, &layout->binding_count, sizeof(layout->binding_count));
+   su_sha256_update(&h, layout->sc_bindings, binding_count * sizeof(struct sc_binding_layout));
+   su_sha256_final(&h, layout->sha256);
 
    *pSetLayout = sd_descriptor_set_layout_to_handle(layout);
    return VK_SUCCESS;

@@ -184,9 +184,9 @@ sd_result_from_sc(enum sc_result r)
 }
 
 static void
-sd_hash_u32(struct sd_sha256 *h, uint32_t v)
+sd_hash_u32(struct su_sha256 *h, uint32_t v)
 {
-   sd_sha256_update(h, &v, sizeof(v));
+   su_sha256_update(h, &v, sizeof(v));
 }
 
 /* The key of a compiled shader: everything that decides its machine code. */
@@ -194,31 +194,31 @@ static void
 sd_compute_key(const struct sd_shader_module *module, const struct sc_compile_info *info,
                const struct sd_pipeline_layout *layout, uint8_t key[SD_KEY_SIZE])
 {
-   struct sd_sha256 h;
-   sd_sha256_init(&h);
+   struct su_sha256 h;
+   su_sha256_init(&h);
    static const char tag[] = "shale compute shader";
-   sd_sha256_update(&h, tag, sizeof(tag));
+   su_sha256_update(&h, tag, sizeof(tag));
    sd_hash_u32(&h, SHALE_SHADER_ABI_VERSION);
    sd_hash_u32(&h, info->api_version);
    sd_hash_u32(&h, info->simd_width);
    sd_hash_u32(&h, info->flags);
    sd_hash_u32(&h, info->stage);
-   sd_sha256_update(&h, module->sha256, sizeof(module->sha256));
-   sd_sha256_update(&h, info->entry_point, strlen(info->entry_point) + 1);
+   su_sha256_update(&h, module->sha256, sizeof(module->sha256));
+   su_sha256_update(&h, info->entry_point, strlen(info->entry_point) + 1);
    sd_hash_u32(&h, info->spec_constant_count);
    for (uint32_t i = 0; i < info->spec_constant_count; i++) {
       const struct sc_spec_constant *c = &info->spec_constants[i];
       sd_hash_u32(&h, c->id);
       sd_hash_u32(&h, c->size);
-      sd_sha256_update(&h, &c->value, sizeof(c->value));
+      su_sha256_update(&h, &c->value, sizeof(c->value));
    }
    sd_hash_u32(&h, layout->set_count);
    for (uint32_t i = 0; i < layout->set_count; i++) {
       sd_hash_u32(&h, layout->sets[i] != NULL);
       if (layout->sets[i])
-         sd_sha256_update(&h, layout->sets[i]->sha256, sizeof(layout->sets[i]->sha256));
+         su_sha256_update(&h, layout->sets[i]->sha256, sizeof(layout->sets[i]->sha256));
    }
-   sd_sha256_final(&h, key);
+   su_sha256_final(&h, key);
 }
 
 /* Resolves VkSpecializationInfo into the compiler's list (size = map size). */

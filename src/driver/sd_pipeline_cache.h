@@ -51,24 +51,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/su_sha256.h"
+
 #include "sd_object.h"
 
 struct sc_compiler;
 struct sc_shader;
 struct su_thread_pool;
-
-/* ---- SHA-256 (FIPS 180-4) ---- */
-
-struct sd_sha256 {
-   uint32_t h[8];
-   uint64_t length;   /* bytes so far */
-   uint8_t block[64];
-   uint32_t used;
-};
-
-void sd_sha256_init(struct sd_sha256 *s);
-void sd_sha256_update(struct sd_sha256 *s, const void *data, size_t size);
-void sd_sha256_final(struct sd_sha256 *s, uint8_t out[32]);
 
 /* ---- compiled shaders and the runtime ---- */
 

@@ -39,10 +39,10 @@ sd_CreateShaderModule(VkDevice _device, const VkShaderModuleCreateInfo *pCreateI
       for (size_t i = 0; i < module->word_count; i++)
          module->words[i] = sd_bswap32(code[i]);
    }
-   struct sd_sha256 h;
-   sd_sha256_init(&h);
-   sd_sha256_update(&h, module->words, size);
-   sd_sha256_final(&h, module->sha256);
+   struct su_sha256 h;
+   su_sha256_init(&h);
+   su_sha256_update(&h, module->words, size);
+   su_sha256_final(&h, module->sha256);
    *pShaderModule = sd_shader_module_to_handle(module);
    return VK_SUCCESS;
 }

@@ -1,5 +1,5 @@
 /* SHA-256 (FIPS 180-4) for compile keys and blob checksums. */
-#include "sc_hash.h"
+#include "su_sha256.h"
 
 #include <string.h>
 
@@ -21,7 +21,7 @@ rotr(uint32_t v, unsigned n)
 }
 
 static void
-compress(struct sc_sha256 *s, const uint8_t *p)
+compress(struct su_sha256 *s, const uint8_t *p)
 {
    uint32_t w[64];
    for (int i = 0; i < 16; i++)
@@ -52,7 +52,7 @@ compress(struct sc_sha256 *s, const uint8_t *p)
 }
 
 void
-sc_sha256_init(struct sc_sha256 *s)
+su_sha256_init(struct su_sha256 *s)
 {
    static const uint32_t iv[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
@@ -62,7 +62,7 @@ sc_sha256_init(struct sc_sha256 *s)
 }
 
 void
-sc_sha256_update(struct sc_sha256 *s, const void *data, size_t size)
+su_sha256_update(struct su_sha256 *s, const void *data, size_t size)
 {
    const uint8_t *p = data;
    s->length += size;
@@ -84,14 +84,14 @@ sc_sha256_update(struct sc_sha256 *s, const void *data, size_t size)
 }
 
 void
-sc_sha256_final(struct sc_sha256 *s, uint8_t digest[SC_SHA256_SIZE])
+su_sha256_final(struct su_sha256 *s, uint8_t digest[SU_SHA256_SIZE])
 {
    uint64_t bits = s->length * 8;
    uint8_t pad[72] = { 0x80 };
    size_t npad = (s->used < 56 ? 56 : 120) - s->used;
    for (int i = 0; i < 8; i++)
       pad[npad + i] = (uint8_t)(bits >> (56 - 8 * i));
-   sc_sha256_update(s, pad, npad + 8);
+   su_sha256_update(s, pad, npad + 8);
    for (int i = 0; i < 8; i++) {
       digest[4 * i] = (uint8_t)(s->h[i] >> 24);
       digest[4 * i + 1] = (uint8_t)(s->h[i] >> 16);
@@ -101,10 +101,10 @@ sc_sha256_final(struct sc_sha256 *s, uint8_t digest[SC_SHA256_SIZE])
 }
 
 void
-sc_sha256(const void *data, size_t size, uint8_t digest[SC_SHA256_SIZE])
+su_sha256(const void *data, size_t size, uint8_t digest[SU_SHA256_SIZE])
 {
-   struct sc_sha256 s;
-   sc_sha256_init(&s);
-   sc_sha256_update(&s, data, size);
-   sc_sha256_final(&s, digest);
+   struct su_sha256 s;
+   su_sha256_init(&s);
+   su_sha256_update(&s, data, size);
+   su_sha256_final(&s, digest);
 }
