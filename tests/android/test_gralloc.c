@@ -32,21 +32,6 @@ static const struct format_ref formats[] = {
 #define ABI_CPU_WRITE_OFTEN UINT64_C(0x30)
 #define ABI_GPU_SAMPLED_IMAGE UINT64_C(0x100)
 
-static int
-count_fds(void)
-{
-   DIR *d = opendir("/proc/self/fd");
-   if (d == NULL)
-      return -1;
-   int n = 0;
-   struct dirent *e;
-   while ((e = readdir(d)) != NULL)
-      if (e->d_name[0] != '.')
-         n++;
-   closedir(d);
-   return n;   /* includes the directory's own fd, the same every time */
-}
-
 /* A byte pattern that differs for every (buffer, byte) pair. */
 static uint8_t
 pattern(uint32_t seed, uint64_t offset)
@@ -274,7 +259,7 @@ check_import_errors(void)
 int
 main(void)
 {
-   const int fds_before = count_fds();
+   const int fds_before = check_open_fds();
    CHECK(fds_before > 0, "cannot read /proc/self/fd");
 
    check_formats_table();
@@ -303,12 +288,12 @@ main(void)
          bufs[i].backend = NULL;
    }
    CHECK_EQ_INT(live, 32);
-   CHECK_EQ_INT(count_fds(), fds_before + 32);
+   CHECK_EQ_INT(check_open_fds(), fds_before + 32);
    for (int i = 0; i < 32; i++) {
       sh_gralloc_release(&bufs[i]);
       sh_gralloc_host_free(many[i]);
    }
 
-   CHECK_EQ_INT(count_fds(), fds_before);
+   CHECK_EQ_INT(check_open_fds(), fds_before);
    return check_finish();
 }

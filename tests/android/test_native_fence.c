@@ -20,21 +20,6 @@
 
 #define MS 1000000ll
 
-static int
-count_fds(void)
-{
-   DIR *d = opendir("/proc/self/fd");
-   if (d == NULL)
-      return -1;
-   int n = 0;
-   struct dirent *e;
-   while ((e = readdir(d)) != NULL)
-      if (e->d_name[0] != '.')
-         n++;
-   closedir(d);
-   return n;
-}
-
 static int64_t
 now_ns(void)
 {
@@ -295,7 +280,7 @@ check_fd_helpers(void)
 int
 main(void)
 {
-   const int fds_before = count_fds();
+   const int fds_before = check_open_fds();
    CHECK(fds_before > 0, "cannot read /proc/self/fd");
 
    check_fd_helpers();
@@ -342,6 +327,6 @@ main(void)
       sh_fence_timeline_finish(&tl);
    }
 
-   CHECK_EQ_INT(count_fds(), fds_before);
+   CHECK_EQ_INT(check_open_fds(), fds_before);
    return check_finish();
 }

@@ -156,21 +156,6 @@ take_dispatchable(const void *object, const char *what)
       all_found = all_found && (v)->name != NULL;                                       \
    } while (0)
 
-static int
-count_fds(void)
-{
-   DIR *d = opendir("/proc/self/fd");
-   if (!d)
-      return -1;
-   int n = 0;
-   struct dirent *e;
-   while ((e = readdir(d)) != NULL)
-      if (e->d_name[0] != '.')
-         n++;
-   closedir(d);
-   return n;
-}
-
 /* Mappings of host gralloc memfds, the driver's and the test's. */
 static int
 count_gralloc_mappings(void)
@@ -1273,7 +1258,7 @@ check_errors(struct vk *v, const hwvulkan_device_t *hal)
                       VK_SUCCESS);
          record_clear(&v2, s2.cmd, s2.image, green);
          CHECK_EQ_INT(submit(&v2, s2.cmd, acq, done), VK_SUCCESS);
-         const int fds = count_fds();
+         const int fds = check_open_fds();
          for (int fail = 0; fail < 2; fail++) {
             atomic_store(&dctl.fail_in, fail);
             int release_fd = 0x7FFF;
@@ -1281,7 +1266,7 @@ check_errors(struct vk *v, const hwvulkan_device_t *hal)
                                                            &release_fd),
                          VK_ERROR_OUT_OF_HOST_MEMORY);
             CHECK_EQ_INT(release_fd, -1);
-            CHECK_EQ_INT(count_fds(), fds);
+            CHECK_EQ_INT(check_open_fds(), fds);
          }
          atomic_store(&dctl.fail_in, -1);
          int release_fd = -2;
@@ -1329,7 +1314,7 @@ main(int argc, char **argv)
    const hwvulkan_device_t *hal = (const hwvulkan_device_t *)common;
 
    CHECK_EQ_INT(sh_fence_timeline_init(&timeline, SH_FENCE_KIND_EVENTFD), 0);
-   const int fds_before = count_fds();
+   const int fds_before = check_open_fds();
    const int maps_before = count_gralloc_mappings();
 
    struct vk v;
@@ -1373,7 +1358,7 @@ main(int argc, char **argv)
    teardown(&v);
 
    CHECK_EQ_INT(count_gralloc_mappings(), maps_before);
-   CHECK_EQ_INT(count_fds(), fds_before);
+   CHECK_EQ_INT(check_open_fds(), fds_before);
    sh_fence_timeline_finish(&timeline);
    CHECK_EQ_INT(common->close(common), 0);
    return check_finish();

@@ -1192,20 +1192,6 @@ test_report_device_unwind(const struct caps *caps)
 
 /* ---- main ---- */
 
-/* Open file descriptors of this process (-1 when /proc is not there). */
-static int
-count_fds(void)
-{
-   DIR *d = opendir("/proc/self/fd");
-   if (!d)
-      return -1;
-   int n = 0;
-   for (struct dirent *e; (e = readdir(d));)
-      n += e->d_name[0] != '.';
-   closedir(d);
-   return n - 1;   /* the directory's own */
-}
-
 static bool
 listed(const VkExtensionProperties *props, uint32_t n, const char *name)
 {
@@ -1244,7 +1230,7 @@ main(int argc, char **argv)
    vkt_finish(&probe);
    if (!caps.fd && !caps.report)
       SKIP("Shale lists neither VK_KHR_external_memory_fd nor VK_EXT_device_memory_report");
-   const int fds_before = count_fds();
+   const int fds_before = check_open_fds();
 
    if (caps.fd) {
       struct vkt t, t2;
@@ -1279,7 +1265,7 @@ main(int argc, char **argv)
    }
    /* Every memfd the driver made or took is closed with its memory. */
    if (fds_before >= 0)
-      CHECK_EQ_INT(count_fds(), fds_before);
+      CHECK_EQ_INT(check_open_fds(), fds_before);
    CHECK_EQ_INT(vkt_validation_messages(), 0);
    return check_finish();
 }

@@ -51,21 +51,6 @@ struct ctx {
    struct vkt_buffer buf;
 };
 
-static int
-count_fds(void)
-{
-   DIR *d = opendir("/proc/self/fd");
-   if (!d)
-      return -1;
-   int n = 0;
-   struct dirent *e;
-   while ((e = readdir(d)) != NULL)
-      if (e->d_name[0] != '.')
-         n++;
-   closedir(d);
-   return n;
-}
-
 static bool
 fd_ready(int fd, int timeout_ms)
 {
@@ -926,7 +911,7 @@ check_opaque_processes(void)
 int
 main(void)
 {
-   const int fds_before = count_fds();
+   const int fds_before = check_open_fds();
    struct ctx c;
    if (ctx_init(&c, true)) {
       check_capabilities(&c);
@@ -954,7 +939,7 @@ main(void)
    }
    if (both)
       check_opaque_processes();
-   CHECK_EQ_INT(count_fds(), fds_before);
+   CHECK_EQ_INT(check_open_fds(), fds_before);
    CHECK_EQ_INT(vkt_validation_messages(), 0);
    return check_finish();
 }

@@ -6,6 +6,7 @@
 #ifndef SHALE_TEST_CHECK_H
 #define SHALE_TEST_CHECK_H
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -34,6 +35,22 @@ static int check_count;
       fputc('\n', stderr);                                                   \
       exit(77);                                                              \
    } while (0)
+
+/* Open file descriptors of this process, not counting the one this call
+ * uses (-1 without /proc). Leak checks compare two readings. */
+static inline int
+check_open_fds(void)
+{
+   DIR *d = opendir("/proc/self/fd");
+   if (!d)
+      return -1;
+   int n = 0;
+   struct dirent *e;
+   while ((e = readdir(d)) != NULL)
+      n += e->d_name[0] != '.';
+   closedir(d);
+   return n - 1;
+}
 
 /* Call at the end of main(). A program that checked nothing fails. */
 static inline int check_finish(void)
