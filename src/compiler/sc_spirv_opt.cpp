@@ -60,8 +60,14 @@ sc_spirv_legalize(int target_env, const uint32_t *words, size_t word_count,
       opt.RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass());
       opt.RegisterPass(spvtools::CreateUnifyConstantPass());
 
-      // Everything into the entry points, locals into SSA.
+      // Everything into the entry points, locals into SSA. The inliner skips
+      // a function whose return is not its last block (an early return in a
+      // loop or a switch), so merge-return must give every function a single
+      // return first; it wants unreachable blocks gone, hence the dead branch
+      // elimination before it (SPIRV-Tools' own legalization order).
       opt.RegisterPass(spvtools::CreateWrapOpKillPass());
+      opt.RegisterPass(spvtools::CreateDeadBranchElimPass());
+      opt.RegisterPass(spvtools::CreateMergeReturnPass());
       opt.RegisterPass(spvtools::CreateInlineExhaustivePass());
       opt.RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
       opt.RegisterPass(spvtools::CreatePrivateToLocalPass());

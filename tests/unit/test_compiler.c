@@ -22,6 +22,7 @@
 #include "shaders/big_spv.h"
 #include "shaders/composites_spv.h"
 #include "shaders/control_spv.h"
+#include "shaders/early_return_switch_spv.h"
 #include "shaders/floatops_spv.h"
 #include "shaders/glsl450_float_spv.h"
 #include "shaders/glsl450_spv.h"
@@ -1322,6 +1323,61 @@ test_control(void)
       }
    }
    CHECK(bad == 0, "control: %d wrong", bad);
+   sc_shader_destroy(s);
+}
+
+/* Functions returning from inside a switch (and a switch in a loop): they
+ * only inline after merge-return. */
+static uint32_t
+ers_f(uint32_t x)
+{
+   switch (x & 3u) {
+   case 0u: return 1u;
+   case 1u: return x * 3u;
+   default: break;
+   }
+   return x + 7u;
+}
+
+static uint32_t
+ers_g(uint32_t x)
+{
+   uint32_t acc = 0;
+   for (uint32_t n = 0; n < (x & 15u); n++) {
+      switch ((x >> n) & 3u) {
+      case 3u: return acc + 100u;
+      case 2u: acc += n; break;
+      default: acc += 1u; break;
+      }
+   }
+   return acc;
+}
+
+static void
+test_early_return_switch(void)
+{
+   struct sc_shader *s = compile("early_return_switch", SPV(early_return_switch_spv));
+   if (!s)
+      return;
+   enum { GROUPS = 5, N = 16 * GROUPS };
+   static uint32_t a[N], o[N * 2];
+   for (int i = 0; i < N; i++)
+      a[i] = i < 32 ? (uint32_t)i * 0x9u : rng();
+   memset(o, 0xab, sizeof(o));
+   union shale_descriptor set[2];
+   memset(set, 0, sizeof(set));
+   bind(set, 0, a, sizeof(a));
+   bind(set, 1, o, sizeof(o));
+   struct shale_cs_context ctx = { .sets = { set } };
+   dispatch(s, &ctx, GROUPS, 1, 1);
+   int bad = 0;
+   for (int i = 0; i < N; i++) {
+      uint32_t want0 = ers_f(a[i]), want1 = ers_g(a[i]) + ers_f(a[i] >> 2);
+      if ((o[i * 2] != want0 || o[i * 2 + 1] != want1) && bad++ < 10)
+         CHECK(0, "early_return_switch: x=%u got %u %u, expected %u %u", a[i], o[i * 2],
+               o[i * 2 + 1], want0, want1);
+   }
+   CHECK(bad == 0, "early_return_switch: %d wrong", bad);
    sc_shader_destroy(s);
 }
 
@@ -3091,6 +3147,7 @@ main(void)
       test_glsl450_float();
       test_images();
       test_control();
+      test_early_return_switch();
       test_atomics();
       test_big();
       test_composites();
