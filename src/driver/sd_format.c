@@ -23,6 +23,12 @@ static const VkFormat sd_storage_image_formats[] = {
    VK_FORMAT_R8G8B8A8_SINT, VK_FORMAT_R16G16B16A16_UINT, VK_FORMAT_R16G16B16A16_SINT,
    VK_FORMAT_R16G16B16A16_SFLOAT,
 };
+/* Uniform and storage texel buffer features: the formats test_storage.c's
+ * texel-buffer kernel fetches, loads and stores (st_texbuf.comp). */
+static const VkFormat sd_texel_buffer_formats[] = {
+   VK_FORMAT_R32_UINT, VK_FORMAT_R32_SINT, VK_FORMAT_R32_SFLOAT,
+   VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R32G32B32A32_SFLOAT,
+};
 static bool
 sd_format_in(VkFormat format, const VkFormat *list, size_t count)
 {
@@ -42,7 +48,9 @@ sd_format_storage_image_features(VkFormat format)
    VkFormatFeatureFlags f = 0;
    if ((sc & SC_IMAGE_FORMAT_LOAD_STORE) && SD_FORMAT_IN(format, sd_storage_image_formats)) {
       f |= VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT;
-      /* Not yet: STORAGE_IMAGE_ATOMIC (no atomics test yet). */
+      /* R32_UINT / R32_SINT: test_storage.c's st_atomic.comp. */
+      if (sc & SC_IMAGE_FORMAT_ATOMIC)
+         f |= VK_FORMAT_FEATURE_STORAGE_IMAGE_ATOMIC_BIT;
    }
    return f;
 }
@@ -68,7 +76,15 @@ sd_format_image_features(VkFormat format)
 VkFormatFeatureFlags
 sd_format_buffer_features(VkFormat format)
 {
-   return 0; /* no texel-buffer test yet, no vertex input */
+   /* No vertex input yet. */
+   const uint32_t sc = sc_image_format_features(format);
+   VkFormatFeatureFlags f = 0;
+   if ((sc & SC_IMAGE_FORMAT_LOAD_STORE) && SD_FORMAT_IN(format, sd_texel_buffer_formats)) {
+      f |= VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT | VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT;
+      if (sc & SC_IMAGE_FORMAT_ATOMIC)
+         f |= VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_ATOMIC_BIT;
+   }
+   return f;
 }
 
 VKAPI_ATTR void VKAPI_CALL

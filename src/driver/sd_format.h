@@ -16,8 +16,11 @@
  * access, claimed only for formats the compiler converts
  * (sc_image_format_features) and tests/api/test_storage.c covers:
  * STORAGE_IMAGE for the 16 mandatory storage formats (R32, RG32, RGBA32
- * UINT/SINT/SFLOAT, RGBA8 UNORM/SNORM/UINT/SINT, RGBA16 UINT/SINT/SFLOAT).
- * Not yet claimed (untested): image atomics and texel buffers. Claimed: every core 1.0 uncompressed format
+ * UINT/SINT/SFLOAT, RGBA8 UNORM/SNORM/UINT/SINT, RGBA16 UINT/SINT/SFLOAT);
+ * STORAGE_IMAGE_ATOMIC for R32_UINT and R32_SINT; UNIFORM_TEXEL_BUFFER and
+ * STORAGE_TEXEL_BUFFER for R32_UINT, R32_SINT, R32_SFLOAT, RGBA8_UNORM and
+ * RGBA32_SFLOAT, with STORAGE_TEXEL_BUFFER_ATOMIC for R32_UINT and R32_SINT.
+ * Not claimed: vertex buffers. Claimed: every core 1.0 uncompressed format
  * su_format knows (colour, depth and stencil). Not claimed: compressed formats
  * (no decoders for sampling yet, and no textureCompression* feature), the
  * 1.3 / VK_EXT_4444_formats A4R4G4B4 / A4B4G4R4 formats (the extension is not

@@ -9,6 +9,7 @@
 #include "check.h"
 #include "vkt.h"
 
+#include "st_atomic_spv.h"
 #include "st_r32f_spv.h"
 #include "st_r32i_spv.h"
 #include "st_r32ui_spv.h"
@@ -25,6 +26,7 @@
 #include "st_rgba8i_spv.h"
 #include "st_rgba8sn_spv.h"
 #include "st_rgba8ui_spv.h"
+#include "st_texbuf_spv.h"
 
 enum kind { K_F32, K_U32, K_S32, K_UNORM8, K_SNORM8, K_U8, K_S8, K_U16, K_S16, K_F16 };
 
@@ -211,7 +213,7 @@ make_kernel(struct vkt *t, const uint32_t *spv, size_t size, const VkDescriptorS
    VkResult r = vkCreateComputePipelines(t->device, VK_NULL_HANDLE, 1, &ci, NULL, &p);
    CHECK(r == VK_SUCCESS, "vkCreateComputePipelines: %d", r);
    vkDestroyShaderModule(t->device, m, NULL);
-   VkDescriptorPoolSize sizes[8];
+   VkDescriptorPoolSize sizes[24];
    for (uint32_t i = 0; i < n; i++)
       sizes[i] = (VkDescriptorPoolSize) { b[i].descriptorType, 1 };
    VkDescriptorPoolCreateInfo poci = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
@@ -414,6 +416,315 @@ run_format(struct ctx *c, const struct fmt *f, uint8_t **out, size_t *out_size)
    vkt_buffer_destroy(t, &out_buf);
 }
 
+static uint32_t
+rnd32(void)
+{
+   return rnd() << 8 ^ rnd();
+}
+
+static void
+host_barrier(VkCommandBuffer cb)
+{
+   VkMemoryBarrier mb = { VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL, VK_ACCESS_MEMORY_WRITE_BIT,
+                          VK_ACCESS_HOST_READ_BIT };
+   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+                        &mb, 0, NULL, 0, NULL);
+}
+
+/* One atomic op of st_atomic.comp's rows 1-7 on a 32-bit texel, signed or not. */
+static uint32_t
+atomic_ref(int row, bool is_signed, uint32_t old, uint32_t a, uint32_t cmp)
+{
+   switch (row) {
+   case 1: return old == cmp ? a : old;
+   case 2: return a;
+   case 3: return is_signed ? ((int32_t)a < (int32_t)old ? a : old) : (a < old ? a : old);
+   case 4: return is_signed ? ((int32_t)a > (int32_t)old ? a : old) : (a > old ? a : old);
+   case 5: return old & a;
+   case 6: return old | a;
+   default: return old ^ a;
+   }
+}
+
+/* Image atomics on 16x8 R32_UINT and R32_SINT images (st_atomic.comp). */
+static void
+run_atomics(struct ctx *c)
+{
+   struct vkt *t = &c->t;
+   static const VkFormat formats[2] = { VK_FORMAT_R32_UINT, VK_FORMAT_R32_SINT };
+   for (unsigned i = 0; i < 2; i++) {
+      VkFormatProperties fp;
+      vkGetPhysicalDeviceFormatProperties(t->pdev, formats[i], &fp);
+      CHECK(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_ATOMIC_BIT,
+            "%s: format %d STORAGE_IMAGE_ATOMIC", c->name, formats[i]);
+   }
+   const size_t texels = 16 * 8;
+   struct vkt_buffer init_buf, in_buf, out_buf;
+   CHECK(vkt_buffer_create(t, texels * 8, VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                           VK_BUFFER_USAGE_TRANSFER_DST_BIT, &init_buf) == VK_SUCCESS, "buf");
+   CHECK(vkt_buffer_create(t, (texels + 16) * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &in_buf) ==
+         VK_SUCCESS, "buf");
+   CHECK(vkt_buffer_create(t, texels * 8, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &out_buf) ==
+         VK_SUCCESS, "buf");
+   rng_state = 4242;
+   uint32_t *init = init_buf.map, *operand = in_buf.map, *compare = operand + texels;
+   uint32_t ref[2][16 * 8], ret_ref[2][16 * 8];
+   for (size_t i = 0; i < texels * 2; i++)
+      init[i] = rnd32();
+   for (size_t i = 0; i < texels; i++)
+      operand[i] = rnd32();
+   /* Comp-swap: even texels compare equal (in both images), odd ones not. */
+   for (uint32_t x = 0; x < 16; x++) {
+      init[texels + 16 + x] = init[16 + x];
+      compare[x] = x % 2 ? init[16 + x] ^ (1u << x) : init[16 + x];
+   }
+   memset(out_buf.map, 0, texels * 8);
+   for (unsigned s = 0; s < 2; s++) {
+      memcpy(ref[s], init + s * texels, texels * 4);
+      memset(ret_ref[s], 0, sizeof(ret_ref[s]));
+      for (uint32_t g = 0; g < 256; g++)
+         ref[s][g % 4] += s ? (uint32_t)(7 - 3 * (int32_t)g) : g + 1;
+      for (int row = 1; row < 8; row++)
+         for (uint32_t x = 0; x < 16; x++) {
+            uint32_t *v = &ref[s][row * 16 + x];
+            ret_ref[s][row * 16 + x] = *v;
+            *v = atomic_ref(row, s, *v, operand[row * 16 + x], compare[x]);
+         }
+   }
+
+   struct vkt_image imgs[2];
+   VkImageView views[2];
+   for (unsigned i = 0; i < 2; i++) {
+      VkImageCreateInfo ci = {
+         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
+         .format = formats[i], .extent = { 16, 8, 1 }, .mipLevels = 1, .arrayLayers = 1,
+         .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_OPTIMAL,
+         .usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                  VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+      };
+      CHECK(vkt_image_create(t, &ci, &imgs[i]) == VK_SUCCESS, "%s: atomic image", c->name);
+      VkImageViewCreateInfo vi = {
+         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = imgs[i].image,
+         .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = formats[i],
+         .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+      };
+      CHECK(vkCreateImageView(t->device, &vi, NULL, &views[i]) == VK_SUCCESS, "view");
+   }
+   VkDescriptorSetLayoutBinding b[4];
+   for (uint32_t i = 0; i < 4; i++)
+      b[i] = (VkDescriptorSetLayoutBinding) { i, i < 2 ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
+                                                       : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                              1, VK_SHADER_STAGE_COMPUTE_BIT, NULL };
+   VkDescriptorSetLayout sl;
+   VkPipelineLayout pl;
+   VkDescriptorPool pool;
+   VkDescriptorSet set;
+   VkPipeline pipe = make_kernel(t, st_atomic_spv, sizeof(st_atomic_spv), b, 4, &sl, &pl, &pool, &set);
+   VkDescriptorImageInfo ii[2] = { { VK_NULL_HANDLE, views[0], VK_IMAGE_LAYOUT_GENERAL },
+                                   { VK_NULL_HANDLE, views[1], VK_IMAGE_LAYOUT_GENERAL } };
+   VkDescriptorBufferInfo bi[2] = { { in_buf.buffer, 0, VK_WHOLE_SIZE },
+                                    { out_buf.buffer, 0, VK_WHOLE_SIZE } };
+   VkWriteDescriptorSet w[4];
+   for (uint32_t i = 0; i < 4; i++)
+      w[i] = (VkWriteDescriptorSet) { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set,
+                                      .dstBinding = i, .descriptorCount = 1,
+                                      .descriptorType = b[i].descriptorType,
+                                      .pImageInfo = i < 2 ? &ii[i] : NULL,
+                                      .pBufferInfo = i < 2 ? NULL : &bi[i - 2] };
+   vkUpdateDescriptorSets(t->device, 4, w, 0, NULL);
+
+   VkCommandBuffer cb = vkt_begin(t);
+   for (unsigned i = 0; i < 2; i++) {
+      VkBufferImageCopy r = { .bufferOffset = i * texels * 4,
+                              .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+                              .imageExtent = { 16, 8, 1 } };
+      barrier(cb, imgs[i].image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+      vkCmdCopyBufferToImage(cb, init_buf.buffer, imgs[i].image,
+                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &r);
+      barrier(cb, imgs[i].image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL);
+   }
+   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 1, &set, 0, NULL);
+   vkCmdDispatch(cb, 16, 1, 1);
+   for (unsigned i = 0; i < 2; i++) {
+      VkBufferImageCopy r = { .bufferOffset = i * texels * 4,
+                              .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+                              .imageExtent = { 16, 8, 1 } };
+      barrier(cb, imgs[i].image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+      vkCmdCopyImageToBuffer(cb, imgs[i].image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                             init_buf.buffer, 1, &r);
+   }
+   host_barrier(cb);
+   CHECK(vkt_submit_wait(t, cb) == VK_SUCCESS, "%s: atomics submit", c->name);
+
+   const uint32_t *ret = out_buf.map;
+   for (unsigned s = 0; s < 2; s++) {
+      unsigned bad = 0, bad_ret = 0;
+      for (size_t i = 0; i < texels; i++) {
+         /* Texels past x = 15 of rows 1-7 and past x = 3 of row 0 are untouched. */
+         if (init[s * texels + i] != ref[s][i] && bad++ < 4)
+            fprintf(stderr, "%s: %s atomic texel (%zu,%zu) = %#x, want %#x\n", c->name,
+                    s ? "r32i" : "r32ui", i % 16, i / 16, init[s * texels + i], ref[s][i]);
+         if (i >= 16 && ret[s * texels + i] != ret_ref[s][i] && bad_ret++ < 4)
+            fprintf(stderr, "%s: %s atomic returned (%zu,%zu) = %#x, want %#x\n", c->name,
+                    s ? "r32i" : "r32ui", i % 16, i / 16, ret[s * texels + i], ret_ref[s][i]);
+      }
+      CHECK(bad == 0 && bad_ret == 0, "%s: %s image atomics: %u texels, %u returned values differ",
+            c->name, s ? "r32i" : "r32ui", bad, bad_ret);
+   }
+   destroy_kernel(t, pipe, sl, pl, pool);
+   for (unsigned i = 0; i < 2; i++) {
+      vkDestroyImageView(t->device, views[i], NULL);
+      vkt_image_destroy(t, &imgs[i]);
+   }
+   vkt_buffer_destroy(t, &init_buf);
+   vkt_buffer_destroy(t, &in_buf);
+   vkt_buffer_destroy(t, &out_buf);
+}
+
+/* Texel buffers (st_texbuf.comp): views of TB_N texels at a non-zero offset,
+ * with bytes of the buffer before and after them. */
+#define TB_N 20
+#define TB_F 5
+/* R32_UINT, R32_SINT, R32_SFLOAT, RGBA8_UNORM, RGBA32_SFLOAT */
+static const unsigned tb_fmts[TB_F] = { 0, 1, 2, 9, 8 };
+
+static void
+run_texel_buffers(struct ctx *c)
+{
+   struct vkt *t = &c->t;
+   VkPhysicalDeviceProperties props;
+   vkGetPhysicalDeviceProperties(t->pdev, &props);
+   VkDeviceSize align = props.limits.minTexelBufferOffsetAlignment;
+   const VkDeviceSize off = (align > 16 ? align : 16) * 3, tail = 64;
+   const VkBufferUsageFlags usage = VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT |
+                                    VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT;
+   /* Buffers 0-4: sources, 5-9: destinations, 10-11: R32_UINT / R32_SINT
+    * atomics. */
+   struct vkt_buffer bufs[12], out_buf;
+   VkBufferView views[12];
+   uint8_t *expect[12];
+   VkFormat vformat[12];
+   size_t tsize[12];
+   rng_state = 777;
+   for (unsigned i = 0; i < 12; i++) {
+      const struct fmt *f = &fmts[i < 2 * TB_F ? tb_fmts[i % TB_F] : i - 2 * TB_F];
+      vformat[i] = f->format;
+      tsize[i] = (size_t)f->comps * f->comp_bytes;
+      VkFormatProperties fp;
+      vkGetPhysicalDeviceFormatProperties(t->pdev, f->format, &fp);
+      VkFormatFeatureFlags need = i < 2 * TB_F ? VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT |
+                                          VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT
+                                        : VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_ATOMIC_BIT;
+      CHECK((fp.bufferFeatures & need) == need, "%s: %s buffer features %#x", c->name, f->name,
+            fp.bufferFeatures);
+      const VkDeviceSize size = off + TB_N * tsize[i] + tail;
+      CHECK(vkt_buffer_create(t, size, usage, &bufs[i]) == VK_SUCCESS, "buf");
+      uint8_t *m = bufs[i].map;
+      if (i < TB_F) {
+         for (size_t k = 0; k < size; k += f->comp_bytes)
+            gen_component(f, m + k);
+      } else if (i < 2 * TB_F) {
+         for (size_t k = 0; k < size; k++)
+            m[k] = (uint8_t)(k * 37 + 5);
+      } else {
+         for (size_t k = 0; k < size; k += 4) {
+            uint32_t v = rnd32();
+            memcpy(m + k, &v, 4);
+         }
+      }
+      expect[i] = malloc(size);
+      memcpy(expect[i], m, size);
+      VkBufferViewCreateInfo vi = { VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO, NULL, 0,
+                                    bufs[i].buffer, f->format, off, TB_N * tsize[i] };
+      CHECK(vkCreateBufferView(t->device, &vi, NULL, &views[i]) == VK_SUCCESS, "%s: buffer view",
+            c->name);
+   }
+   const size_t out_size = 20 * 4 + TB_F * 32 * 16 + 2 * 32 * 4;
+   CHECK(vkt_buffer_create(t, out_size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &out_buf) == VK_SUCCESS,
+         "buf");
+   memset(out_buf.map, 0, out_size);
+
+   /* Reference: mirrored copies into the destinations' views; atomics. */
+   for (unsigned i = 0; i < TB_F; i++)
+      for (unsigned k = 0; k < TB_N; k++)
+         memcpy(expect[TB_F + i] + off + k * tsize[i],
+                (uint8_t *)bufs[i].map + off + (TB_N - 1 - k) * tsize[i], tsize[i]);
+   uint32_t ret_ref[2][32];
+   memset(ret_ref, 0, sizeof(ret_ref));
+   for (unsigned s = 0; s < 2; s++) {
+      uint32_t *e = (uint32_t *)(expect[2 * TB_F + s] + off);
+      for (uint32_t g = 0; g < 32; g++)
+         e[g % 4] += s ? (uint32_t)(3 - 7 * (int32_t)g) : g * 5 + 1;
+      for (uint32_t g = 4; g < TB_N; g++) {
+         ret_ref[s][g] = e[g];
+         e[g] = s ? (uint32_t)(-(int32_t)g * 1000) : g * 0x01010101u;
+      }
+   }
+
+   VkDescriptorSetLayoutBinding b[18];
+   for (uint32_t i = 0; i < 18; i++)
+      b[i] = (VkDescriptorSetLayoutBinding) {
+         i, i < TB_F ? VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER
+            : i < 17 ? VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         1, VK_SHADER_STAGE_COMPUTE_BIT, NULL };
+   VkDescriptorSetLayout sl;
+   VkPipelineLayout pl;
+   VkDescriptorPool pool;
+   VkDescriptorSet set;
+   VkPipeline pipe = make_kernel(t, st_texbuf_spv, sizeof(st_texbuf_spv), b, 18, &sl, &pl, &pool, &set);
+   VkWriteDescriptorSet w[18];
+   VkDescriptorBufferInfo bi = { out_buf.buffer, 0, VK_WHOLE_SIZE };
+   for (uint32_t i = 0; i < 18; i++)
+      w[i] = (VkWriteDescriptorSet) { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set,
+                                      .dstBinding = i, .descriptorCount = 1,
+                                      .descriptorType = b[i].descriptorType,
+                                      .pBufferInfo = i == 17 ? &bi : NULL,
+                                      .pTexelBufferView = i == 17 ? NULL
+                                                          : &views[i < TB_F ? i : i - TB_F] };
+   vkUpdateDescriptorSets(t->device, 18, w, 0, NULL);
+   VkCommandBuffer cb = vkt_begin(t);
+   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 1, &set, 0, NULL);
+   vkCmdDispatch(cb, 1, 1, 1);
+   host_barrier(cb);
+   CHECK(vkt_submit_wait(t, cb) == VK_SUCCESS, "%s: texel buffer submit", c->name);
+
+   const int32_t *sizes = out_buf.map;
+   for (unsigned i = 0; i < 17; i++)
+      CHECK(sizes[i] == TB_N, "%s: texel buffer size %u = %d", c->name, i, sizes[i]);
+   const uint32_t *fetched = (const uint32_t *)(sizes + 20);
+   for (unsigned i = 0; i < TB_F; i++) {
+      const struct fmt *f = &fmts[tb_fmts[i]];
+      unsigned bad = 0;
+      for (unsigned k = 0; k < 32; k++)
+         for (unsigned ch = 0; ch < 4; ch++) {
+            uint32_t got = fetched[(i * 32 + k) * 4 + ch];
+            uint32_t want = k < TB_N ? decode(f, (uint8_t *)bufs[i].map + off + k * tsize[i], ch) : 0;
+            if (!close_enough(f, got, want) && bad++ < 4)
+               fprintf(stderr, "%s: %s texelFetch %u.%u = %#x, want %#x\n", c->name, f->name, k, ch,
+                       got, want);
+         }
+      CHECK(bad == 0, "%s: %s: %u fetched components differ", c->name, f->name, bad);
+   }
+   for (unsigned i = TB_F; i < 12; i++)
+      CHECK(!memcmp(bufs[i].map, expect[i], off + TB_N * tsize[i] + tail),
+            "%s: texel buffer %u (format %d) differs from the reference", c->name, i, vformat[i]);
+   const uint32_t *ret = fetched + TB_F * 32 * 4;
+   for (unsigned s = 0; s < 2; s++)
+      CHECK(!memcmp(ret + s * 32, ret_ref[s], sizeof(ret_ref[s])),
+            "%s: texel buffer atomic exchange returned values differ (%s)", c->name,
+            s ? "r32i" : "r32ui");
+
+   destroy_kernel(t, pipe, sl, pl, pool);
+   for (unsigned i = 0; i < 12; i++) {
+      vkDestroyBufferView(t->device, views[i], NULL);
+      vkt_buffer_destroy(t, &bufs[i]);
+      free(expect[i]);
+   }
+   vkt_buffer_destroy(t, &out_buf);
+}
+
 int
 main(void)
 {
@@ -430,6 +741,8 @@ main(void)
       ran[d] = true;
       for (unsigned i = 0; i < NFMTS; i++)
          run_format(&c, &fmts[i], &blobs[d][i], &sizes[d][i]);
+      run_atomics(&c);
+      run_texel_buffers(&c);
       vkt_finish(&c.t);
    }
    if (ran[0] && ran[1])
