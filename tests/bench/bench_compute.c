@@ -88,7 +88,7 @@ static VkCommandBuffer
 record(struct ctx *c, struct bench_kernel *k, const void *push, uint32_t push_size, uint32_t gx,
        uint32_t gy)
 {
-   VkCommandBuffer cb = bench_begin(&c->t);
+   VkCommandBuffer cb = vkt_begin_flags(&c->t, 0);
    if (!cb)
       return VK_NULL_HANDLE;
    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);

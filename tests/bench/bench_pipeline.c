@@ -124,7 +124,7 @@ scene_dispatch(struct scene *s, VkPipeline p)
 {
    uint32_t *stats = s->buf[3].map;
    memset(stats, 0, 17 * 4);
-   VkCommandBuffer cb = bench_begin(&s->t);
+   VkCommandBuffer cb = vkt_begin_flags(&s->t, 0);
    if (!cb)
       return false;
    struct { uint32_t n; float dt; } push = { PARTICLES, 0.01f };

@@ -217,23 +217,6 @@ bench_kernel_finish(struct vkt *t, struct bench_kernel *k)
    memset(k, 0, sizeof(*k));
 }
 
-VkCommandBuffer
-bench_begin(struct vkt *t)
-{
-   VkCommandBufferAllocateInfo ai = {
-      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-      .commandPool = t->pool,
-      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-      .commandBufferCount = 1,
-   };
-   VkCommandBuffer cb = VK_NULL_HANDLE;
-   if (vkAllocateCommandBuffers(t->device, &ai, &cb) != VK_SUCCESS)
-      return VK_NULL_HANDLE;
-   VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
-   vkBeginCommandBuffer(cb, &bi);
-   return cb;
-}
-
 double
 bench_submit_wait(struct vkt *t, VkCommandBuffer cb, VkFence fence)
 {

@@ -78,9 +78,6 @@ void bench_kernel_finish(struct vkt *t, struct bench_kernel *k);
  * submission to completion in seconds, or a negative value on error. */
 double bench_submit_wait(struct vkt *t, VkCommandBuffer cb, VkFence fence);
 
-/* A primary command buffer begun for repeated submission. */
-VkCommandBuffer bench_begin(struct vkt *t);
-
 /* Sorting helpers for timings. */
 double bench_median(double *v, unsigned n);
 double bench_min(const double *v, unsigned n);

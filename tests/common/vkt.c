@@ -269,6 +269,12 @@ vkt_image_destroy(struct vkt *t, struct vkt_image *img)
 VkCommandBuffer
 vkt_begin(struct vkt *t)
 {
+   return vkt_begin_flags(t, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+}
+
+VkCommandBuffer
+vkt_begin_flags(struct vkt *t, VkCommandBufferUsageFlags flags)
+{
    VkCommandBufferAllocateInfo ai = {
       .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
       .commandPool = t->pool,
@@ -280,7 +286,7 @@ vkt_begin(struct vkt *t)
       return VK_NULL_HANDLE;
    VkCommandBufferBeginInfo bi = {
       .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-      .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+      .flags = flags,
    };
    vkBeginCommandBuffer(cb, &bi);
    return cb;

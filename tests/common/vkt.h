@@ -72,6 +72,8 @@ void vkt_image_destroy(struct vkt *t, struct vkt_image *img);
 /* The index of a memory type with all `flags` allowed by `type_bits`, or -1. */
 int vkt_memory_type(struct vkt *t, uint32_t type_bits, VkMemoryPropertyFlags flags);
 
+/* A primary command buffer, begun with `flags` (VkCommandBufferUsageFlags). */
+VkCommandBuffer vkt_begin_flags(struct vkt *t, VkCommandBufferUsageFlags flags);
 /* A one-time-submit primary command buffer, begun. */
 VkCommandBuffer vkt_begin(struct vkt *t);
 /* Ends, submits, waits for the queue to go idle, frees. Returns the first error. */
