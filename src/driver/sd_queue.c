@@ -339,6 +339,35 @@ sd_submit_descs_get(struct sd_queue *queue, uint32_t count, struct sd_submit_des
                    VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
 }
 
+static void
+sd_submit_descs_put(struct sd_queue *queue, struct sd_submit_desc *descs,
+                    struct sd_submit_desc *stack)
+{
+   if (descs != stack)
+      sd_free(&queue->device->alloc, descs);
+}
+
+/* A batch given as arrays of handles (VkSubmitInfo, VkBindSparseInfo), with
+ * timeline values from a VkTimelineSemaphoreSubmitInfo in `info`'s chain. */
+static struct sd_submit_desc
+sd_submit_desc_arrays(const void *info, uint32_t wait_count, const VkSemaphore *waits,
+                      uint32_t cmd_count, const VkCommandBuffer *cmds, uint32_t signal_count,
+                      const VkSemaphore *signals)
+{
+   const VkTimelineSemaphoreSubmitInfo *tl =
+      sd_find_struct(info, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+   return (struct sd_submit_desc) {
+      .wait_count = wait_count,
+      .wait_sems = waits,
+      .wait_values = tl && tl->waitSemaphoreValueCount ? tl->pWaitSemaphoreValues : NULL,
+      .cmd_count = cmd_count,
+      .cmds = cmds,
+      .signal_count = signal_count,
+      .signal_sems = signals,
+      .signal_values = tl && tl->signalSemaphoreValueCount ? tl->pSignalSemaphoreValues : NULL,
+   };
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL
 sd_QueueSubmit(VkQueue _queue, uint32_t submitCount, const VkSubmitInfo *pSubmits, VkFence fence)
 {
@@ -349,22 +378,12 @@ sd_QueueSubmit(VkQueue _queue, uint32_t submitCount, const VkSubmitInfo *pSubmit
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
    for (uint32_t i = 0; i < submitCount; i++) {
       const VkSubmitInfo *si = &pSubmits[i];
-      const VkTimelineSemaphoreSubmitInfo *tl =
-         sd_find_struct(si, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
-      descs[i] = (struct sd_submit_desc) {
-         .wait_count = si->waitSemaphoreCount,
-         .wait_sems = si->pWaitSemaphores,
-         .wait_values = tl && tl->waitSemaphoreValueCount ? tl->pWaitSemaphoreValues : NULL,
-         .cmd_count = si->commandBufferCount,
-         .cmds = si->pCommandBuffers,
-         .signal_count = si->signalSemaphoreCount,
-         .signal_sems = si->pSignalSemaphores,
-         .signal_values = tl && tl->signalSemaphoreValueCount ? tl->pSignalSemaphoreValues : NULL,
-      };
+      descs[i] = sd_submit_desc_arrays(si, si->waitSemaphoreCount, si->pWaitSemaphores,
+                                       si->commandBufferCount, si->pCommandBuffers,
+                                       si->signalSemaphoreCount, si->pSignalSemaphores);
    }
    VkResult result = sd_queue_submit(queue, submitCount, descs, fence);
-   if (descs != stack)
-      sd_free(&queue->device->alloc, descs);
+   sd_submit_descs_put(queue, descs, stack);
    return result;
 }
 
@@ -388,8 +407,7 @@ sd_QueueSubmit2(VkQueue _queue, uint32_t submitCount, const VkSubmitInfo2 *pSubm
       };
    }
    VkResult result = sd_queue_submit(queue, submitCount, descs, fence);
-   if (descs != stack)
-      sd_free(&queue->device->alloc, descs);
+   sd_submit_descs_put(queue, descs, stack);
    return result;
 }
 
@@ -406,20 +424,11 @@ sd_QueueBindSparse(VkQueue _queue, uint32_t bindInfoCount, const VkBindSparseInf
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
    for (uint32_t i = 0; i < bindInfoCount; i++) {
       const VkBindSparseInfo *bi = &pBindInfo[i];
-      const VkTimelineSemaphoreSubmitInfo *tl =
-         sd_find_struct(bi, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
-      descs[i] = (struct sd_submit_desc) {
-         .wait_count = bi->waitSemaphoreCount,
-         .wait_sems = bi->pWaitSemaphores,
-         .wait_values = tl && tl->waitSemaphoreValueCount ? tl->pWaitSemaphoreValues : NULL,
-         .signal_count = bi->signalSemaphoreCount,
-         .signal_sems = bi->pSignalSemaphores,
-         .signal_values = tl && tl->signalSemaphoreValueCount ? tl->pSignalSemaphoreValues : NULL,
-      };
+      descs[i] = sd_submit_desc_arrays(bi, bi->waitSemaphoreCount, bi->pWaitSemaphores, 0, NULL,
+                                       bi->signalSemaphoreCount, bi->pSignalSemaphores);
    }
    VkResult result = sd_queue_submit(queue, bindInfoCount, descs, fence);
-   if (descs != stack)
-      sd_free(&queue->device->alloc, descs);
+   sd_submit_descs_put(queue, descs, stack);
    return result;
 }
 
