@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ref_format.h"
 #include "vkt.h"
 
 /* Smallest bytes per texel (or block) a format can take: colour formats'
@@ -16,42 +17,22 @@
 static uint32_t
 texel_size(VkFormat f)
 {
-   if (f == VK_FORMAT_R4G4_UNORM_PACK8 || (f >= VK_FORMAT_R8_UNORM && f <= VK_FORMAT_R8_SRGB) ||
-       f == VK_FORMAT_S8_UINT)
+   switch (f) {
+   case VK_FORMAT_S8_UINT:
       return 1;
-   if ((f >= VK_FORMAT_R4G4B4A4_UNORM_PACK16 && f <= VK_FORMAT_A1R5G5B5_UNORM_PACK16) ||
-       (f >= VK_FORMAT_R8G8_UNORM && f <= VK_FORMAT_R8G8_SRGB) ||
-       (f >= VK_FORMAT_R16_UNORM && f <= VK_FORMAT_R16_SFLOAT) || f == VK_FORMAT_D16_UNORM ||
-       f == VK_FORMAT_A4R4G4B4_UNORM_PACK16 || f == VK_FORMAT_A4B4G4R4_UNORM_PACK16)
+   case VK_FORMAT_D16_UNORM:
       return 2;
-   if ((f >= VK_FORMAT_R8G8B8_UNORM && f <= VK_FORMAT_B8G8R8_SRGB) ||
-       f == VK_FORMAT_D16_UNORM_S8_UINT)
+   case VK_FORMAT_D16_UNORM_S8_UINT:
       return 3;
-   if ((f >= VK_FORMAT_R8G8B8A8_UNORM && f <= VK_FORMAT_A2B10G10R10_SINT_PACK32) ||
-       (f >= VK_FORMAT_R16G16_UNORM && f <= VK_FORMAT_R16G16_SFLOAT) ||
-       (f >= VK_FORMAT_R32_UINT && f <= VK_FORMAT_R32_SFLOAT) ||
-       f == VK_FORMAT_B10G11R11_UFLOAT_PACK32 || f == VK_FORMAT_E5B9G9R9_UFLOAT_PACK32 ||
-       f == VK_FORMAT_X8_D24_UNORM_PACK32 || f == VK_FORMAT_D32_SFLOAT ||
-       f == VK_FORMAT_D24_UNORM_S8_UINT)
+   case VK_FORMAT_X8_D24_UNORM_PACK32:
+   case VK_FORMAT_D32_SFLOAT:
+   case VK_FORMAT_D24_UNORM_S8_UINT:
       return 4;
-   if (f == VK_FORMAT_D32_SFLOAT_S8_UINT)
+   case VK_FORMAT_D32_SFLOAT_S8_UINT:
       return 5;
-   if (f >= VK_FORMAT_R16G16B16_UNORM && f <= VK_FORMAT_R16G16B16_SFLOAT)
-      return 6;
-   if ((f >= VK_FORMAT_R16G16B16A16_UNORM && f <= VK_FORMAT_R16G16B16A16_SFLOAT) ||
-       (f >= VK_FORMAT_R32G32_UINT && f <= VK_FORMAT_R32G32_SFLOAT) ||
-       (f >= VK_FORMAT_R64_UINT && f <= VK_FORMAT_R64_SFLOAT))
-      return 8;
-   if (f >= VK_FORMAT_R32G32B32_UINT && f <= VK_FORMAT_R32G32B32_SFLOAT)
-      return 12;
-   if ((f >= VK_FORMAT_R32G32B32A32_UINT && f <= VK_FORMAT_R32G32B32A32_SFLOAT) ||
-       (f >= VK_FORMAT_R64G64_UINT && f <= VK_FORMAT_R64G64_SFLOAT))
-      return 16;
-   if (f >= VK_FORMAT_R64G64B64_UINT && f <= VK_FORMAT_R64G64B64_SFLOAT)
-      return 24;
-   if (f >= VK_FORMAT_R64G64B64A64_UINT && f <= VK_FORMAT_R64G64B64A64_SFLOAT)
-      return 32;
-   return 0;
+   default:
+      return ref_color_texel_size(f);
+   }
 }
 
 static uint32_t

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ref_format.h"
 #include "vkt.h"
 
 #define LSRC VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL
@@ -100,42 +101,6 @@ is_d24(VkFormat f)
    return f == VK_FORMAT_X8_D24_UNORM_PACK32 || f == VK_FORMAT_D24_UNORM_S8_UINT;
 }
 
-/* Bytes per texel of an uncompressed colour format (the spec's format
- * definitions); 0 for others. */
-static uint32_t
-color_texel_size(VkFormat f)
-{
-   if (f == VK_FORMAT_R4G4_UNORM_PACK8 || (f >= VK_FORMAT_R8_UNORM && f <= VK_FORMAT_R8_SRGB))
-      return 1;
-   if ((f >= VK_FORMAT_R4G4B4A4_UNORM_PACK16 && f <= VK_FORMAT_A1R5G5B5_UNORM_PACK16) ||
-       (f >= VK_FORMAT_R8G8_UNORM && f <= VK_FORMAT_R8G8_SRGB) ||
-       (f >= VK_FORMAT_R16_UNORM && f <= VK_FORMAT_R16_SFLOAT))
-      return 2;
-   if (f >= VK_FORMAT_R8G8B8_UNORM && f <= VK_FORMAT_B8G8R8_SRGB)
-      return 3;
-   if ((f >= VK_FORMAT_R8G8B8A8_UNORM && f <= VK_FORMAT_A2B10G10R10_SINT_PACK32) ||
-       (f >= VK_FORMAT_R16G16_UNORM && f <= VK_FORMAT_R16G16_SFLOAT) ||
-       (f >= VK_FORMAT_R32_UINT && f <= VK_FORMAT_R32_SFLOAT) ||
-       f == VK_FORMAT_B10G11R11_UFLOAT_PACK32 || f == VK_FORMAT_E5B9G9R9_UFLOAT_PACK32)
-      return 4;
-   if (f >= VK_FORMAT_R16G16B16_UNORM && f <= VK_FORMAT_R16G16B16_SFLOAT)
-      return 6;
-   if ((f >= VK_FORMAT_R16G16B16A16_UNORM && f <= VK_FORMAT_R16G16B16A16_SFLOAT) ||
-       (f >= VK_FORMAT_R32G32_UINT && f <= VK_FORMAT_R32G32_SFLOAT) ||
-       (f >= VK_FORMAT_R64_UINT && f <= VK_FORMAT_R64_SFLOAT))
-      return 8;
-   if (f >= VK_FORMAT_R32G32B32_UINT && f <= VK_FORMAT_R32G32B32_SFLOAT)
-      return 12;
-   if ((f >= VK_FORMAT_R32G32B32A32_UINT && f <= VK_FORMAT_R32G32B32A32_SFLOAT) ||
-       (f >= VK_FORMAT_R64G64_UINT && f <= VK_FORMAT_R64G64_SFLOAT))
-      return 16;
-   if (f >= VK_FORMAT_R64G64B64_UINT && f <= VK_FORMAT_R64G64B64_SFLOAT)
-      return 24;
-   if (f >= VK_FORMAT_R64G64B64A64_UINT && f <= VK_FORMAT_R64G64B64A64_SFLOAT)
-      return 32;
-   return 0;
-}
-
 /* The numeric class a colour format reads and writes as. */
 enum tclass { C_FLOAT, C_UINT, C_SINT };
 
@@ -174,7 +139,7 @@ aspect_texel_size(VkFormat f, VkImageAspectFlags aspect)
       return 1;
    if (aspect == VK_IMAGE_ASPECT_DEPTH_BIT)
       return f == VK_FORMAT_D16_UNORM || f == VK_FORMAT_D16_UNORM_S8_UINT ? 2 : 4;
-   return color_texel_size(f);
+   return ref_color_texel_size(f);
 }
 
 static uint16_t
@@ -2065,7 +2030,7 @@ decoded_texel(VkFormat f, const VkClearColorValue *v, uint8_t out[16])
 static void
 r64_texel(VkFormat f, const VkClearColorValue *v, uint8_t *out)
 {
-   const unsigned n = color_texel_size(f) / 8;
+   const unsigned n = ref_color_texel_size(f) / 8;
    const enum tclass cl = color_class(f);
    for (unsigned c = 0; c < n; c++) {
       uint64_t b;
@@ -2252,8 +2217,8 @@ sweep_formats(void)
       if (!fp.optimalTilingFeatures)
          continue;
       const VkImageAspectFlags a = format_aspects(f);
-      CHECK(a != COLOR || color_texel_size(f), "format %d claimed but unknown to the test", fi);
-      if (a == COLOR && !color_texel_size(f))
+      CHECK(a != COLOR || ref_color_texel_size(f), "format %d claimed but unknown to the test", fi);
+      if (a == COLOR && !ref_color_texel_size(f))
          continue;
       sweep_format(f, fp.optimalTilingFeatures);
       n++;
