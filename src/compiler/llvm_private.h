@@ -259,6 +259,9 @@ bool sc_store_value(struct sc_xlate *x, const struct sc_ptr *p, const struct sc_
 struct sc_access sc_address(struct sc_xlate *x, const struct sc_ptr *p, uint32_t rel,
                             uint32_t bytes, bool vector_ok);
 
+/* llvm_subgroup.c: subgroup instructions; *handled false for others. */
+bool sc_emit_subgroup(struct sc_xlate *x, const struct sc_inst *inst, bool *handled);
+
 /* llvm_atomic.c */
 bool sc_emit_atomic(struct sc_xlate *x, const struct sc_inst *inst);
 

@@ -673,6 +673,10 @@ emit_instruction(struct sc_xlate *x, const struct sc_inst *inst)
       return false;
    if (handled)
       return true;
+   if (!sc_emit_subgroup(x, inst, &handled))
+      return false;
+   if (handled)
+      return true;
    if (!sc_emit_op(x, inst, &handled))
       return false;
    if (handled)

@@ -1,5 +1,6 @@
 /* Structured block order, loop ranges, uniformity and slot analysis. */
 #include "sc_cfg.h"
+#include "sc_subgroup.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -458,7 +459,12 @@ analyze_values(struct sc_cfg *cfg)
                         v = true;
                }
                break;
-            default:
+            default: {
+               int sg = sc_subgroup_result_varying(m, inst);
+               if (sg == 0 || sg == 1) {
+                  v = sg == 1;
+                  break;
+               }
                for (unsigned k = 0; k < inst->noperands && !v; k++) {
                   const struct sc_operand *op = &m->operands[inst->first_operand + k];
                   uint32_t id = inst->w[op->offset];
@@ -466,6 +472,7 @@ analyze_values(struct sc_cfg *cfg)
                      v = true;
                }
                break;
+            }
             }
             if (v) {
                cfg->varying[r] = 1;

@@ -1,0 +1,2 @@
+/* Sampled-image instructions (placeholder: none translated yet). */
+#include "llvm_private.h"
