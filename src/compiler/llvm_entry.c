@@ -43,7 +43,10 @@ sc_emit_barrier(struct sc_xlate *x)
    LLVMBuildStore(x->b, x->mask, x->cur_mask);
    LLVMBuildBr(x->b, r->save);
    LLVMPositionBuilderAtEnd(x->b, r->cont);
-   x->mask = LLVMBuildLoad2(x->b, mt, x->cur_mask, "mask");
+   if (x->block != SC_NONE && x->cfg->full[x->block])
+      x->mask = x->entry_mask;
+   else
+      x->mask = LLVMBuildLoad2(x->b, mt, x->cur_mask, "mask");
    x->seg = x->nseg++;
    return true;
 }
@@ -178,12 +181,41 @@ build_body(struct sc_xlate *x)
    x->bb_head = sc_alloc(x, nb * sizeof(LLVMBasicBlockRef));
    if (!x->inmask || !x->bb_head)
       return false;
+   x->reach = sc_alloc(x, nb * sizeof(LLVMValueRef));
+   x->bb_body = sc_alloc(x, nb * sizeof(LLVMBasicBlockRef));
+   if (!x->reach || !x->bb_body)
+      return false;
    LLVMTypeRef mt = sc_vec_type(x, x->t_i1);
+   /* Full blocks entered only through uniform branches of full blocks are
+    * jumped to directly and need no "reached" flag. */
+   uint8_t *flagged = sc_alloc(x, nb);
+   if (!flagged)
+      return false;
+   flagged[x->cfg->order[0]] = 1;
    for (uint32_t p = 0; p < x->cfg->norder; p++) {
       uint32_t b = x->cfg->order[p];
-      x->inmask[b] = sc_persistent_alloca(x, mt, 1);
-      LLVMBuildStore(x->ib, LLVMConstNull(mt), x->inmask[b]);
+      const struct sc_inst *t = &x->m->insts[x->f->blocks[b].term];
+      bool uniform_edges = x->cfg->full[b] &&
+         (t->opcode == SpvOpBranch ||
+          ((t->opcode == SpvOpBranchConditional || t->opcode == SpvOpSwitch) &&
+           (t->w[1] >= x->m->bound || !x->cfg->varying[t->w[1]])));
+      for (uint32_t i = x->cfg->succ_start[b]; i < x->cfg->succ_start[b + 1]; i++)
+         if (!uniform_edges)
+            flagged[x->cfg->succ[i]] = 1;
+   }
+   for (uint32_t p = 0; p < x->cfg->norder; p++) {
+      uint32_t b = x->cfg->order[p];
+      if (x->cfg->full[b] && !flagged[b]) {
+         /* x->reach[b] stays NULL. */
+      } else if (x->cfg->full[b]) {
+         x->reach[b] = sc_persistent_alloca(x, x->t_i1, 1);
+         LLVMBuildStore(x->ib, LLVMConstNull(x->t_i1), x->reach[b]);
+      } else {
+         x->inmask[b] = sc_persistent_alloca(x, mt, 1);
+         LLVMBuildStore(x->ib, LLVMConstNull(mt), x->inmask[b]);
+      }
       x->bb_head[b] = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "block");
+      x->bb_body[b] = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "body");
    }
    LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "exit");
 
@@ -193,11 +225,18 @@ build_body(struct sc_xlate *x)
    if (total % x->W == 0) {
       init = LLVMConstAllOnes(mt);
    } else {
-      LLVMValueRef first = LLVMBuildMul(x->ib, x->arg_sg, sc_const_i32(x, x->W), "");
-      LLVMValueRef idx = LLVMBuildAdd(x->ib, sc_splat_with(x, x->ib, first), x->lane_ids, "");
-      init = LLVMBuildICmp(x->ib, LLVMIntULT, idx, sc_splat(x, sc_const_i32(x, total)), "");
+      /* In the entry block, which every call (and resume) runs. */
+      LLVMValueRef first = LLVMBuildMul(x->eb, x->arg_sg, sc_const_i32(x, x->W), "");
+      LLVMValueRef idx = LLVMBuildAdd(x->eb, sc_splat_with(x, x->eb, first), x->lane_ids, "");
+      init = LLVMBuildICmp(x->eb, LLVMIntULT, idx, sc_splat_with(x, x->eb, sc_const_i32(x, total)),
+                           "entry_mask");
    }
-   LLVMBuildStore(x->ib, init, x->inmask[x->cfg->order[0]]);
+   x->entry_mask = init;
+   uint32_t b0 = x->cfg->order[0];
+   if (x->cfg->full[b0])
+      LLVMBuildStore(x->ib, LLVMConstInt(x->t_i1, 1, false), x->reach[b0]);
+   else
+      LLVMBuildStore(x->ib, init, x->inmask[b0]);
 
    x->block = SC_NONE;
    x->seg = x->nseg++;

@@ -15,6 +15,8 @@
 /* Per-lane variables beyond this many bytes go to scratch memory rather
  * than the stack. */
 #define SC_MAX_STACK_LANE_BYTES (16u * 1024u)
+/* With barriers: largest per-lane variable (all lanes) copied at each barrier. */
+#define SC_MAX_PERSIST_LANE_BYTES 2048u
 
 static uint32_t
 scalar_bytes(struct sc_xlate *x, uint32_t scalar_type)
@@ -288,13 +290,20 @@ sc_memory_init(struct sc_xlate *x)
       uint32_t bytes = (size ? size : 4) * x->W;
       x->lane_bytes += bytes;
       LLVMValueRef a;
-      if (x->barrier_mode || bytes > SC_MAX_STACK_LANE_BYTES - x->lane_stack_bytes) {
+      if ((x->barrier_mode && bytes > SC_MAX_PERSIST_LANE_BYTES) ||
+          bytes > SC_MAX_STACK_LANE_BYTES - x->lane_stack_bytes) {
          /* In the subgroup's frame (scratch memory): it lives across
-          * barriers, or is too large for the stack. */
+          * barriers and is too large to copy at each, or is too large for
+          * the stack. */
          uint32_t off = (x->lane_frame_size + 63) & ~63u;
          x->lane_frame_size = off + bytes;
          LLVMValueRef o = LLVMConstInt(x->t_i64, off, false);
          a = LLVMBuildGEP2(x->eb, x->t_i8, x->arg_frame, &o, 1, "");
+      } else if (x->barrier_mode) {
+         /* A small variable stays on the stack, where LLVM can keep it in
+          * registers, and is saved to the frame at barriers. */
+         a = sc_persistent_alloca(x, LLVMArrayType(x->t_i8, bytes), 64);
+         x->lane_stack_bytes += bytes;
       } else {
          a = sc_entry_alloca(x, LLVMArrayType(x->t_i8, bytes), 64);
          x->lane_stack_bytes += bytes;

@@ -14,7 +14,11 @@
  * Control flow: blocks are emitted in sc_cfg order, each guarded by its lane
  * mask (OR of the masks of the edges into it, kept in a per-block stack
  * slot); a block none of whose lanes is active is skipped; each loop range
- * ends with "go back to the header while any lane took a back edge". Values
+ * ends with "go back to the header while any lane took a back edge". Full
+ * blocks (sc_cfg: only uniform branches decide whether they run) use the
+ * entry mask and a scalar "reached" flag instead, and their uniform branches
+ * pass scalar conditions, so uniform loops reach LLVM as ordinary counted
+ * loops (unrolled, values in registers). Values
  * crossing blocks go through stack slots (sc_cfg.slot), which LLVM's SROA
  * turns back into SSA.
  *
@@ -160,8 +164,12 @@ struct sc_xlate {
    uint32_t frame_size;
 
    struct sc_idinfo *ids;   /* [bound] */
-   LLVMValueRef *inmask;    /* [nblocks] <W x i1> slots */
+   LLVMValueRef *inmask;    /* [nblocks] <W x i1> slots (blocks that are not full) */
+   LLVMValueRef *reach;     /* [nblocks] i1 "reached" slots of full blocks (sc_cfg), NULL
+                             * for those only ever jumped to directly (uniform edges) */
+   LLVMValueRef entry_mask; /* <W x i1> lanes that entered: the mask of full blocks */
    LLVMBasicBlockRef *bb_head;   /* [nblocks] mask check of each block */
+   LLVMBasicBlockRef *bb_body;   /* [nblocks] its code; full blocks jump here directly */
    struct sc_val *builtin_cache[64];
    LLVMValueRef zero_page;  /* global of zeros for out-of-range loads */
    LLVMValueRef atomic_tmp; /* <W x i64> slot for per-lane atomic results */

@@ -491,9 +491,10 @@ phi_slots(struct sc_xlate *x, const struct sc_inst *phi)
    return ii->phi_in;
 }
 
-/* Stores the values block x->block passes to target's phis on an edge. */
+/* Stores the values block x->block passes to target's phis on an edge taken
+ * by the lanes in edge, or by every lane (all: from a full block). */
 static bool
-phi_edge(struct sc_xlate *x, uint32_t target, LLVMValueRef edge)
+phi_edge(struct sc_xlate *x, uint32_t target, LLVMValueRef edge, bool all)
 {
    const struct sc_block *tb = &x->f->blocks[target];
    uint32_t label = x->f->blocks[x->block].label;
@@ -516,26 +517,38 @@ phi_edge(struct sc_xlate *x, uint32_t target, LLVMValueRef edge)
       if (!varying && !v->uniform)
          return sc_fail(x, SC_ERROR_INTERNAL, "uniform phi %%%u with a varying input",
                         phi->result_id);
-      if (!varying && !any)
-         any = sc_any(x, edge);
+      LLVMValueRef cond = NULL;
+      if (!all)
+         cond = varying ? edge : any ? any : (any = sc_any(x, edge));
       for (uint32_t c = 0; c < v->n; c++) {
          LLVMValueRef nv = sc_comp(x, v, c, varying);
-         LLVMValueRef old = LLVMBuildLoad2(x->b, LLVMTypeOf(nv), slots[c], "");
-         LLVMBuildStore(x->b, LLVMBuildSelect(x->b, varying ? edge : any, nv, old, ""),
-                        slots[c]);
+         if (cond) {
+            LLVMValueRef old = LLVMBuildLoad2(x->b, LLVMTypeOf(nv), slots[c], "");
+            nv = LLVMBuildSelect(x->b, cond, nv, old, "");
+         }
+         LLVMBuildStore(x->b, nv, slots[c]);
       }
    }
    return true;
 }
 
+/* Takes the edge to label for the lanes in edge (from a block that is not
+ * full, or a divergent branch of one that is). */
 static bool
 take_edge(struct sc_xlate *x, uint32_t label, LLVMValueRef edge)
 {
    uint32_t target = label < x->m->bound ? x->m->label_block[label] : SC_NONE;
    if (target == SC_NONE || target >= x->f->nblocks)
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "branch to a bad label");
-   or_into(x, target, edge);
-   return phi_edge(x, target, edge);
+   if (x->cfg->full[target]) {
+      if (!x->reach[target])
+         return sc_fail(x, SC_ERROR_INTERNAL, "block %u has no reached flag", target);
+      LLVMValueRef old = LLVMBuildLoad2(x->b, x->t_i1, x->reach[target], "");
+      LLVMBuildStore(x->b, LLVMBuildOr(x->b, old, sc_any(x, edge), ""), x->reach[target]);
+   } else {
+      or_into(x, target, edge);
+   }
+   return phi_edge(x, target, edge, false);
 }
 
 static LLVMValueRef
@@ -626,6 +639,89 @@ emit_terminator(struct sc_xlate *x, const struct sc_inst *t)
    }
 }
 
+/* Takes the edge to label for every lane, from a full block: a full target
+ * runs next (a direct jump to its code: every other block until it has no
+ * lanes); another target gets the lanes in its mask and waits its turn. */
+static bool
+take_full_edge(struct sc_xlate *x, uint32_t label, LLVMBasicBlockRef end)
+{
+   uint32_t target = label < x->m->bound ? x->m->label_block[label] : SC_NONE;
+   if (target == SC_NONE || target >= x->f->nblocks)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "branch to a bad label");
+   if (!x->cfg->full[target])
+      or_into(x, target, x->mask);
+   bool ok = phi_edge(x, target, x->mask, true);
+   LLVMBuildBr(x->b, x->cfg->full[target] ? x->bb_body[target] : end);
+   return ok;
+}
+
+/* The terminator of a full block: uniform branches become LLVM branches. */
+static bool
+emit_full_terminator(struct sc_xlate *x, const struct sc_inst *t, LLVMBasicBlockRef end)
+{
+   LLVMBasicBlockRef edge_bb[2];
+   switch (t->opcode) {
+   case SpvOpBranch:
+      if (!take_full_edge(x, t->w[1], end))
+         return false;
+      break;
+   case SpvOpBranchConditional: {
+      const struct sc_val *c = sc_get(x, t->w[1]);
+      if (!c)
+         return false;
+      if (!c->uniform && t->w[2] != t->w[3])
+         return emit_terminator(x, t);
+      if (t->w[2] == t->w[3]) {
+         if (!take_full_edge(x, t->w[2], end))
+            return false;
+         break;
+      }
+      for (int k = 0; k < 2; k++)
+         edge_bb[k] = LLVMAppendBasicBlockInContext(x->ctx, x->fn, k ? "else" : "then");
+      LLVMBuildCondBr(x->b, c->c[0], edge_bb[0], edge_bb[1]);
+      for (int k = 0; k < 2; k++) {
+         LLVMPositionBuilderAtEnd(x->b, edge_bb[k]);
+         if (!take_full_edge(x, t->w[2 + k], end))
+            return false;
+      }
+      break;
+   }
+   case SpvOpSwitch: {
+      const struct sc_val *sel = sc_get(x, t->w[1]);
+      if (!sel)
+         return false;
+      if (!sel->uniform)
+         return emit_terminator(x, t);
+      LLVMValueRef s = sel->c[0];
+      LLVMTypeRef st = LLVMTypeOf(s);
+      unsigned lit_words = LLVMGetIntTypeWidth(st) > 32 ? 2 : 1;
+      uint32_t ncase = (t->nwords - 3) / (lit_words + 1);
+      LLVMBasicBlockRef def = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "default");
+      LLVMValueRef sw = LLVMBuildSwitch(x->b, s, def, ncase);
+      LLVMPositionBuilderAtEnd(x->b, def);
+      if (!take_full_edge(x, t->w[2], end))
+         return false;
+      for (uint32_t k = 3; k + lit_words < t->nwords; k += lit_words + 1) {
+         uint64_t lit = t->w[k];
+         if (lit_words == 2)
+            lit |= (uint64_t)t->w[k + 1] << 32;
+         LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "case");
+         LLVMAddCase(sw, LLVMConstInt(st, lit, false), bb);
+         LLVMPositionBuilderAtEnd(x->b, bb);
+         if (!take_full_edge(x, t->w[k + lit_words], end))
+            return false;
+      }
+      break;
+   }
+   default:
+      return emit_terminator(x, t);
+   }
+   /* Every path above ended in a branch: continue in a dead block, for the
+    * caller's closing branch. */
+   LLVMPositionBuilderAtEnd(x->b, LLVMAppendBasicBlockInContext(x->ctx, x->fn, "dead"));
+   return true;
+}
+
 static bool
 emit_instruction(struct sc_xlate *x, const struct sc_inst *inst)
 {
@@ -694,11 +790,22 @@ sc_emit_block(struct sc_xlate *x, uint32_t pos, LLVMBasicBlockRef next)
    x->block = b;
    x->seg = x->nseg++;
    LLVMPositionBuilderAtEnd(x->b, x->bb_head[b]);
-   LLVMValueRef mask = LLVMBuildLoad2(x->b, mt, x->inmask[b], "mask");
-   LLVMBuildStore(x->b, LLVMConstNull(mt), x->inmask[b]);
-   LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "body");
+   LLVMBasicBlockRef body = x->bb_body[b];
    LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "end");
-   LLVMBuildCondBr(x->b, sc_any(x, mask), body, end);
+   LLVMValueRef mask;
+   if (x->cfg->full[b] && !x->reach[b]) {
+      LLVMBuildBr(x->b, end);   /* only entered by direct jumps */
+      mask = x->entry_mask;
+   } else if (x->cfg->full[b]) {
+      LLVMValueRef reached = LLVMBuildLoad2(x->b, x->t_i1, x->reach[b], "reached");
+      LLVMBuildStore(x->b, LLVMConstNull(x->t_i1), x->reach[b]);
+      LLVMBuildCondBr(x->b, reached, body, end);
+      mask = x->entry_mask;
+   } else {
+      mask = LLVMBuildLoad2(x->b, mt, x->inmask[b], "mask");
+      LLVMBuildStore(x->b, LLVMConstNull(mt), x->inmask[b]);
+      LLVMBuildCondBr(x->b, sc_any(x, mask), body, end);
+   }
    LLVMPositionBuilderAtEnd(x->b, body);
    x->mask = mask;
 
@@ -721,7 +828,8 @@ sc_emit_block(struct sc_xlate *x, uint32_t pos, LLVMBasicBlockRef next)
    for (; i < blk->term; i++)
       if (!emit_instruction(x, &x->m->insts[i]))
          return false;
-   if (!emit_terminator(x, &x->m->insts[blk->term]))
+   if (x->cfg->full[b] ? !emit_full_terminator(x, &x->m->insts[blk->term], end)
+                       : !emit_terminator(x, &x->m->insts[blk->term]))
       return false;
    LLVMBuildBr(x->b, end);
 
@@ -729,9 +837,11 @@ sc_emit_block(struct sc_xlate *x, uint32_t pos, LLVMBasicBlockRef next)
    LLVMPositionBuilderAtEnd(x->b, end);
    for (uint32_t l = x->cfg->loop_ending[pos]; l != SC_NONE; l = x->cfg->loop_next_ending[l]) {
       uint32_t h = x->cfg->loops[l].header;
-      LLVMValueRef again = LLVMBuildLoad2(x->b, mt, x->inmask[h], "");
+      LLVMValueRef again = x->cfg->full[h] && !x->reach[h] ? LLVMConstInt(x->t_i1, 0, false)
+         : x->cfg->full[h] ? LLVMBuildLoad2(x->b, x->t_i1, x->reach[h], "")
+         : sc_any(x, LLVMBuildLoad2(x->b, mt, x->inmask[h], ""));
       LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "loop_exit");
-      LLVMBuildCondBr(x->b, sc_any(x, again), x->bb_head[h], out);
+      LLVMBuildCondBr(x->b, again, x->bb_head[h], out);
       LLVMPositionBuilderAtEnd(x->b, out);
    }
    LLVMBuildBr(x->b, next);

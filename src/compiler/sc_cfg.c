@@ -552,6 +552,116 @@ analyze_values(struct sc_cfg *cfg)
    return SC_SUCCESS;
 }
 
+/* Blocks whose lane mask is always the entry mask ("full"): a block runs
+ * for all the lanes that entered the function unless it is control
+ * dependent on a divergent branch, or on a branch in a block that is not
+ * full itself. Control dependence comes from post-dominators (bit sets,
+ * with a virtual exit after every block without successors). Without an
+ * exit from some block (an infinite loop), nothing is full. */
+static enum sc_result
+analyze_full(struct sc_cfg *cfg)
+{
+   uint32_t nb = cfg->nblocks;
+   cfg->full = calloc(nb, 1);
+   if (!cfg->full)
+      return SC_ERROR_OUT_OF_MEMORY;
+   if (nb > 4096)
+      return SC_SUCCESS;   /* quadratic sets: too big to be worth it */
+   uint32_t words = (nb + 63) / 64;
+   uint64_t *pd = malloc((size_t)nb * words * sizeof(uint64_t));
+   uint64_t *tmp = malloc(words * sizeof(uint64_t));
+   if (!pd || !tmp) {
+      free(pd), free(tmp);
+      return SC_ERROR_OUT_OF_MEMORY;
+   }
+#define PD(b) (pd + (size_t)(b) * words)
+#define HAS(set, i) (((set)[(i) / 64] >> ((i) % 64)) & 1)
+   /* Post-dominator sets to a fixed point, from "everything" down. */
+   for (uint32_t b = 0; b < nb; b++) {
+      bool exit = cfg->succ_start[b] == cfg->succ_start[b + 1];
+      for (uint32_t w = 0; w < words; w++)
+         PD(b)[w] = exit ? 0 : ~0ull;
+      PD(b)[b / 64] |= 1ull << (b % 64);
+   }
+   bool changed = true;
+   while (changed) {
+      changed = false;
+      for (uint32_t p = cfg->norder; p-- > 0;) {
+         uint32_t b = cfg->order[p];
+         if (cfg->succ_start[b] == cfg->succ_start[b + 1])
+            continue;
+         for (uint32_t w = 0; w < words; w++)
+            tmp[w] = ~0ull;
+         for (uint32_t i = cfg->succ_start[b]; i < cfg->succ_start[b + 1]; i++)
+            for (uint32_t w = 0; w < words; w++)
+               tmp[w] &= PD(cfg->succ[i])[w];
+         tmp[b / 64] |= 1ull << (b % 64);
+         for (uint32_t w = 0; w < words; w++) {
+            if (tmp[w] != PD(b)[w]) {
+               PD(b)[w] = tmp[w];
+               changed = true;
+            }
+         }
+      }
+   }
+   /* A block that reaches no exit keeps "everything": give up. Reuse full
+    * as "reaches an exit" meanwhile. */
+   changed = true;
+   while (changed) {
+      changed = false;
+      for (uint32_t p = cfg->norder; p-- > 0;) {
+         uint32_t b = cfg->order[p];
+         bool r = cfg->succ_start[b] == cfg->succ_start[b + 1];
+         for (uint32_t i = cfg->succ_start[b]; i < cfg->succ_start[b + 1] && !r; i++)
+            r = cfg->full[cfg->succ[i]];
+         if (r && !cfg->full[b]) {
+            cfg->full[b] = 1;
+            changed = true;
+         }
+      }
+   }
+   for (uint32_t p = 0; p < cfg->norder; p++) {
+      if (!cfg->full[cfg->order[p]]) {
+         memset(cfg->full, 0, nb);
+         free(pd), free(tmp);
+         return SC_SUCCESS;
+      }
+   }
+   for (uint32_t p = 0; p < cfg->norder; p++)
+      cfg->full[cfg->order[p]] = 1;
+   /* b depends on branch a when b post-dominates a successor of a but does
+    * not strictly post-dominate a. */
+   changed = true;
+   while (changed) {
+      changed = false;
+      for (uint32_t p = 0; p < cfg->norder; p++) {
+         uint32_t a = cfg->order[p];
+         uint32_t first = cfg->succ_start[a], end = cfg->succ_start[a + 1];
+         bool branch = false;
+         for (uint32_t i = first + 1; i < end; i++)
+            if (cfg->succ[i] != cfg->succ[first])
+               branch = true;
+         if (!branch || (cfg->full[a] && !block_diverges(cfg, a)))
+            continue;
+         for (uint32_t i = first; i < end; i++) {
+            const uint64_t *ps = PD(cfg->succ[i]);
+            for (uint32_t b = 0; b < nb; b++) {
+               if (!cfg->full[b] || !HAS(ps, b))
+                  continue;
+               if (b != a && HAS(PD(a), b))
+                  continue;
+               cfg->full[b] = 0;
+               changed = true;
+            }
+         }
+      }
+   }
+#undef PD
+#undef HAS
+   free(pd), free(tmp);
+   return SC_SUCCESS;
+}
+
 enum sc_result
 sc_cfg_build(struct sc_cfg *cfg, const struct sc_module *m, const struct sc_function *f,
              char *message, size_t message_size)
@@ -580,6 +690,8 @@ sc_cfg_build(struct sc_cfg *cfg, const struct sc_module *m, const struct sc_func
       r = build_order(cfg, message, message_size);
    if (r == SC_SUCCESS)
       r = analyze_values(cfg);
+   if (r == SC_SUCCESS)
+      r = analyze_full(cfg);
    return r;
 }
 
@@ -601,5 +713,6 @@ sc_cfg_free(struct sc_cfg *cfg)
    free(cfg->seg_last);
    free(cfg->varying);
    free(cfg->slot);
+   free(cfg->full);
    memset(cfg, 0, sizeof(*cfg));
 }

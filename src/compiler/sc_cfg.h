@@ -21,6 +21,11 @@
  * operands, through phis at joins of divergent branches, and out of loops
  * that lanes leave in different iterations.
  *
+ * Full blocks: a block control dependent only on uniform branches of full
+ * blocks (post-dominator based) always runs with the lanes that entered the
+ * function, so the translator gives it the entry mask and a scalar "reached"
+ * flag; loops made of such blocks become plain scalar loops LLVM can unroll.
+ *
  * Slots: a value used in another block than its definition lives in a slot
  * (a stack variable the optimizer turns back into SSA), because a block may
  * be skipped at run time when none of its lanes is active. Blocks are split
@@ -64,6 +69,7 @@ struct sc_cfg {
    uint32_t *seg_last;       /* [nblocks] segment of each block's terminator */
    uint8_t *varying;         /* [bound] */
    uint8_t *slot;            /* [bound] 0: none, 1: slot, 2: masked slot */
+   uint8_t *full;            /* [nblocks] runs with every lane that entered, or not at all */
    bool has_barrier;
 };
 
