@@ -72,6 +72,8 @@ finish_barriers(struct sc_xlate *x)
       LLVMTypeRef t = LLVMGetAllocatedType(x->persist[i]);
       uint32_t size = (uint32_t)LLVMABISizeOfType(td, t);
       uint32_t align = LLVMABIAlignmentOfType(td, t);
+      if (LLVMGetAlignment(x->persist[i]) > align)
+         align = LLVMGetAlignment(x->persist[i]);   /* byte arrays of vectors */
       off = (off + align - 1) / align * align;
       offs[i] = off;
       off += size;

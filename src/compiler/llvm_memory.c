@@ -329,7 +329,9 @@ sc_memory_init(struct sc_xlate *x)
             return false;
       }
    }
-   x->shared_size = shared;
+   /* Slack after the last variable: a contiguous access clamped to a
+    * variable's end (sc_address) may run one vector past it. */
+   x->shared_size = shared ? shared + SHALE_MAX_SIMD_WIDTH * 8 : 0;
    return true;
 }
 
@@ -652,7 +654,15 @@ sc_address(struct sc_xlate *x, const struct sc_ptr *p, uint32_t rel, uint32_t by
        * one address (stride 0). Lanes outside the variable are masked off. */
       LLVMValueRef lo = LLVMBuildAdd(b, p->lin_base, relc, "");
       LLVMValueRef ok = x->mask;
-      if (p->kind == SC_PTR_LANE || p->limit) {
+      if (p->kind == SC_PTR_MEM && p->limit) {
+         /* Workgroup memory: out-of-range accesses are undefined but must
+          * stay inside it. Clamping the first lane's offset keeps a vector
+          * within the variable plus the slack after the last variable, and
+          * needs no per-lane test. */
+         uint32_t last = p->limit >= bytes ? p->limit - bytes : 0;
+         LLVMValueRef lc = sc_const_i32(x, p->lin_stride == 0 ? last : p->limit);
+         lo = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, lo, lc, ""), lc, lo, "");
+      } else if (p->kind == SC_PTR_LANE || p->limit) {
          uint32_t last = p->limit >= bytes ? p->limit - bytes : 0;
          ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntULE, off,
                                                 sc_splat(x, sc_const_i32(x, last)), ""), "");

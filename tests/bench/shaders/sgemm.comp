@@ -2,9 +2,12 @@
 // SGEMM C = A * B (n x n, row-major, n a multiple of 64) with shared-memory
 // tiling: a 16x16 workgroup computes a 64x64 tile of C, each invocation a
 // 4x4 block (rows ty + 16i, columns tx + 16j, so neighbouring invocations
-// touch neighbouring columns). Per step of 16 along k the workgroup stages a
-// 64x16 tile of A and a 16x64 tile of B in shared memory (each invocation
-// loads 4 + 4 floats, coalesced), then runs 16 x 16 FMAs per invocation.
+// touch neighbouring columns). Per step of TK along k the workgroup stages a
+// 64xTK tile of A and a TKx64 tile of B in shared memory (rows indexed by
+// ty, columns by tx: each invocation loads 4 * TK / 16 + 4 * TK / 16 floats,
+// neighbours neighbouring addresses), then runs TK x 16 FMAs per invocation.
+// TK = 64 fills the 32 KiB of shared memory Vulkan guarantees: the longest
+// runs along each row of A and the fewest barriers.
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(push_constant) uniform Params { uint n; } pc;
 layout(std430, set = 0, binding = 0) readonly buffer A { float a[]; };
@@ -12,7 +15,7 @@ layout(std430, set = 0, binding = 1) readonly buffer B { float b[]; };
 layout(std430, set = 0, binding = 2) writeonly buffer C { float c[]; };
 
 const uint TS = 64u;   // tile of C per workgroup
-const uint TK = 16u;   // step along k
+const uint TK = 64u;   // step along k
 shared float as[TS][TK];
 shared float bs[TK][TS];
 
@@ -20,7 +23,6 @@ void main()
 {
    uint n = pc.n;
    uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y;
-   uint lid = gl_LocalInvocationIndex;
    uint row0 = gl_WorkGroupID.y * TS, col0 = gl_WorkGroupID.x * TS;
    float acc[4][4];
    for (int i = 0; i < 4; i++)
@@ -28,11 +30,11 @@ void main()
          acc[i][j] = 0.0;
 
    for (uint k0 = 0u; k0 < n; k0 += TK) {
-      for (uint e = lid; e < TS * TK; e += 256u) {
-         uint ar = e / TK, ak = e % TK;
-         as[ar][ak] = a[(row0 + ar) * n + k0 + ak];
-         uint bk = e / TS, bc = e % TS;
-         bs[bk][bc] = b[(k0 + bk) * n + col0 + bc];
+      for (uint h = 0u; h < TK / 16u; h++) {
+         for (uint i = 0u; i < 4u; i++) {
+            as[ty + 16u * i][tx + 16u * h] = a[(row0 + ty + 16u * i) * n + k0 + tx + 16u * h];
+            bs[ty + 16u * h][tx + 16u * i] = b[(k0 + ty + 16u * h) * n + col0 + tx + 16u * i];
+         }
       }
       barrier();
       for (uint k = 0u; k < TK; k++) {
