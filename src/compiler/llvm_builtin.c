@@ -1,5 +1,5 @@
-/* Compute built-ins (invocation, workgroup and subgroup ids) with their
- * linear forms, computed once per body in the entry block. */
+/* Compute built-ins (invocation, workgroup and subgroup ids, subgroup lane
+ * masks) with their linear forms, computed once per body in the entry block. */
 #include "llvm_private.h"
 
 #include <stddef.h>
@@ -118,6 +118,33 @@ sc_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
       v.c[0] = x->lane_ids;
       sc_set_lin(x, &v, 0, sc_const_i32(x, 0), 1);
       break;
+   case SpvBuiltInSubgroupEqMask:
+   case SpvBuiltInSubgroupGeMask:
+   case SpvBuiltInSubgroupGtMask:
+   case SpvBuiltInSubgroupLeMask:
+   case SpvBuiltInSubgroupLtMask: {
+      /* uvec4 of lane bits; lanes are bits 0 .. W-1 of the first word. */
+      v = sc_new_val(x, 4, false);
+      if (!v.c)
+         return false;
+      LLVMValueRef e[SHALE_MAX_SIMD_WIDTH];
+      uint64_t all = (1ull << x->W) - 1;
+      for (uint32_t l = 0; l < x->W; l++) {
+         uint64_t below = (1ull << l) - 1, eq = 1ull << l, bits;
+         switch (builtin) {
+         case SpvBuiltInSubgroupEqMask: bits = eq; break;
+         case SpvBuiltInSubgroupGeMask: bits = all & ~below; break;
+         case SpvBuiltInSubgroupGtMask: bits = all & ~(below | eq); break;
+         case SpvBuiltInSubgroupLeMask: bits = below | eq; break;
+         default: bits = below; break;
+         }
+         e[l] = sc_const_i32(x, (uint32_t)bits);
+      }
+      v.c[0] = LLVMConstVector(e, x->W);
+      for (int k = 1; k < 4; k++)
+         v.c[k] = LLVMConstNull(LLVMVectorType(x->t_i32, x->W));
+      break;
+   }
    default:
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported built-in %u", builtin);
    }
