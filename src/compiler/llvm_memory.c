@@ -852,15 +852,20 @@ load_value(struct sc_xlate *x, const struct sc_ptr *p, uint32_t type, struct sc_
 {
    uint32_t n = sc_ncomp(x, type);
    if (p->kind == SC_PTR_BUILTIN) {
-      if (p->builtin >= 64)
+      /* Cache slots: built-ins 0 .. 43, then SubgroupEqMask .. LtMask (SPIR-V
+       * numbers no built-in between 44 and 63). */
+      uint32_t slot = p->builtin;
+      if (slot >= SpvBuiltInSubgroupEqMask && slot <= SpvBuiltInSubgroupLtMask)
+         slot = 44 + slot - SpvBuiltInSubgroupEqMask;
+      else if (slot >= 44)
          return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported built-in %u", p->builtin);
-      if (!x->builtin_cache[p->builtin]) {
+      if (!x->builtin_cache[slot]) {
          struct sc_val *keep = sc_alloc(x, sizeof(*keep));
          if (!keep || !sc_builtin_value(x, p->builtin, keep))
             return false;
-         x->builtin_cache[p->builtin] = keep;
+         x->builtin_cache[slot] = keep;
       }
-      struct sc_val bv = *x->builtin_cache[p->builtin];
+      struct sc_val bv = *x->builtin_cache[slot];
       uint32_t first = p->offset ? (uint32_t)LLVMConstIntGetZExtValue(p->offset) : 0;
       if (first + n > bv.n)
          return sc_fail(x, SC_ERROR_INVALID_SPIRV, "bad built-in access");

@@ -2,6 +2,8 @@
  * structured control flow (see llvm_private.h). */
 #include "llvm_private.h"
 
+#include <llvm-c/Target.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,7 +257,9 @@ LLVMValueRef
 sc_entry_alloca(struct sc_xlate *x, LLVMTypeRef type, uint32_t align)
 {
    LLVMValueRef a = LLVMBuildAlloca(x->eb, type, "");
-   LLVMSetAlignment(a, align);
+   /* Loads and stores of the slot assume the type's own alignment. */
+   uint32_t abi = LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(x->mod), type);
+   LLVMSetAlignment(a, align > abi ? align : abi);
    return a;
 }
 

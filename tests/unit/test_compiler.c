@@ -24,6 +24,7 @@
 #include "shaders/control_spv.h"
 #include "shaders/early_return_switch_spv.h"
 #include "shaders/floatops_spv.h"
+#include "shaders/shared_oob_spv.h"
 #include "shaders/glsl450_float_spv.h"
 #include "shaders/glsl450_spv.h"
 #include "shaders/image_atomics_spv.h"
@@ -3114,6 +3115,71 @@ cpuinfo_width(void)
    return w;
 }
 
+/* Out-of-range workgroup-memory indices: values are undefined, but accesses
+ * must stay inside the workgroup's memory. Shale's clamping keeps elements
+ * 0..62 intact when every lane of a vector access is out of range (it goes
+ * to the slack after the variable) and sends a single out-of-range address
+ * or lane to the last element; the rest is only required not to crash or
+ * write elsewhere. */
+static void
+test_shared_oob(void)
+{
+   struct sc_shader *s = compile("shared_oob", SPV(shared_oob_spv));
+   if (!s)
+      return;
+   enum { GROUPS = 3, PER = 192 };
+   static const uint32_t offs[] = { 0, 64, 1000, 0x7fffffffu, 0xfffffff0u, 0xffffffffu };
+   static uint32_t o[GROUPS * PER + GUARD];
+   for (unsigned k = 0; k < sizeof(offs) / sizeof(offs[0]); k++) {
+      uint32_t off = offs[k];
+      for (unsigned i = 0; i < GROUPS * PER + GUARD; i++)
+         o[i] = 0xdeadbeefu;
+      uint8_t push[SHALE_MAX_PUSH_CONSTANTS_SIZE] = { 0 };
+      memcpy(push, &off, 4);
+      union shale_descriptor set[1];
+      memset(set, 0, sizeof(set));
+      bind(set, 0, o, GROUPS * PER * 4);
+      struct shale_cs_context ctx = { .sets = { set }, .push_constants = push };
+      dispatch(s, &ctx, GROUPS, 1, 1);
+      int bad = 0;
+      for (unsigned i = GROUPS * PER; i < GROUPS * PER + GUARD; i++)
+         bad += o[i] != 0xdeadbeefu;
+      CHECK(bad == 0, "shared_oob(%#x): %d words written past the buffer", off, bad);
+      for (uint32_t g = 0; g < GROUPS; g++) {
+         const uint32_t *r = &o[g * PER];
+         bad = 0;
+         for (uint32_t l = 0; l < 64; l++) {
+            uint32_t idx = (l * 37u + off) % 200u;
+            /* Element l after the four phases, where it is defined. */
+            uint32_t want = l * 3u;
+            bool known = true;
+            if (off == 0) {
+               /* Out-of-range lanes of the scatter land on the last element. */
+               want = l == 0 ? 2000u : 1000u + l;
+               known = l < 63;
+            } else if (off == 64 || off == 1000) {   /* no wrap-around in byte offsets */
+               known = l < 63;
+            } else {
+               known = false;
+            }
+            for (uint32_t m = 0; m < 64; m++)
+               if ((m * 37u + off) % 200u == l)
+                  want = 5000u + m;
+            if (known && r[l] != want && bad++ < 3)
+               CHECK(0, "shared_oob(%#x) W=%u group %u: s[%u] = %u, expected %u", off, width,
+                     g, l, r[l], want);
+            if (off == 0 && r[64 + l] != r[l] && bad++ < 3)
+               CHECK(0, "shared_oob(0) W=%u: s[l + 0] = %u, s[l] = %u", width, r[64 + l], r[l]);
+            if (idx < 63 && r[128 + l] != 5000u + l && bad++ < 3)
+               CHECK(0, "shared_oob(%#x) W=%u: scattered s[%u] = %u, expected %u", off, width,
+                     idx, r[128 + l], 5000u + l);
+         }
+         CHECK(bad == 0, "shared_oob(%#x) W=%u group %u: %d wrong", off, width, g, bad);
+      }
+   }
+   sc_shader_destroy(s);
+}
+
 int
 main(void)
 {
@@ -3157,6 +3223,7 @@ main(void)
       test_private_big();
       test_phi_swap();
       test_shared_small();
+      test_shared_oob();
       test_barrier();
       test_errors();
       test_cache(true);
