@@ -18,6 +18,9 @@
 #include <llvm/Config/llvm-config.h>
 
 #include "llvm_private.h"
+#include "sc_internal.h"
+
+#define SC_JIT_MAX_IDLE_TMS 16
 
 struct sc_jit {
    /* Code is generated per compile, in parallel, outside the lock; only
@@ -36,6 +39,12 @@ struct sc_jit {
    LLVMOrcJITDylibRef *free_dylibs;
    uint32_t nfree, cap_free;
    uint32_t ndylibs;
+   /* Target machines of finished compiles, for the next ones: a target
+    * machine serves one compile at a time, and making one (with its
+    * subtarget, built at its first use) is work every compile would
+    * repeat. */
+   LLVMTargetMachineRef free_tms[SC_JIT_MAX_IDLE_TMS];
+   uint32_t ntms;
 };
 
 struct sc_jit_code {
@@ -184,6 +193,8 @@ sc_jit_destroy(struct sc_jit *jit)
       if (err)
          LLVMConsumeError(err);
    }
+   for (uint32_t i = 0; i < jit->ntms; i++)
+      LLVMDisposeTargetMachine(jit->free_tms[i]);
    free(jit->free_dylibs);
    free(jit->triple);
    free(jit->identity);
@@ -362,11 +373,189 @@ sc_jit_load(struct sc_jit *jit, const void *object, size_t size, struct sc_jit_c
    return SC_SUCCESS;
 }
 
-/* Verifies, optimizes (O2) and generates an object file for the host. */
+/* A target machine for one compile (give it back with put_tm). */
+static LLVMTargetMachineRef
+take_tm(struct sc_jit *jit)
+{
+   LLVMTargetMachineRef tm = NULL;
+   pthread_mutex_lock(&jit->lock);
+   if (jit->ntms)
+      tm = jit->free_tms[--jit->ntms];
+   pthread_mutex_unlock(&jit->lock);
+   if (!tm)
+      tm = LLVMCreateTargetMachine(jit->target, jit->triple, jit->cpu, jit->features,
+                                   LLVMCodeGenLevelDefault, LLVMRelocDefault,
+                                   LLVMCodeModelJITDefault);
+   return tm;
+}
+
+static void
+put_tm(struct sc_jit *jit, LLVMTargetMachineRef tm)
+{
+   pthread_mutex_lock(&jit->lock);
+   if (jit->ntms < SC_JIT_MAX_IDLE_TMS) {
+      jit->free_tms[jit->ntms++] = tm;
+      tm = NULL;
+   }
+   pthread_mutex_unlock(&jit->lock);
+   if (tm)
+      LLVMDisposeTargetMachine(tm);
+}
+
+/* A malloc'ed, NUL-terminated copy of an LLVM string (disposed). */
+static char *
+take_llvm_string(char *text)
+{
+   char *copy = text ? strdup(text) : NULL;
+   LLVMDisposeMessage(text);
+   return copy;
+}
+
+/* The optimization pipeline. LLVM's default<O2> runs its whole function
+ * simplification pipeline on the subgroup body, then again on the entry
+ * point once the body is inlined there, and adds passes SPMD code gets
+ * nothing from (the loop vectorizer, loop unswitching, interprocedural
+ * passes). Here the simplification runs once per function (the body is
+ * simplified alone: its resume switch and frame accesses come out as O2
+ * makes them), the body is inlined into the entry point's subgroup loop,
+ * and a short cleanup follows (LICM hoists what is uniform across
+ * subgroups). Kept from O2: SROA, EarlyCSE, InstCombine, SimplifyCFG,
+ * JumpThreading and CorrelatedValuePropagation, Reassociate, LICM (with
+ * scalar promotion), LoopRotate, IndVars, full unrolling of constant-trip
+ * loops, GVN, SCCP, ADCE, MemCpyOpt, DSE, O2's partial unrolling and the
+ * SLP vectorizer (it merges the scalar stores and loads that save and
+ * restore state at barriers). On tests/bench's kernels: the same inner
+ * loops as default<O2> in about half its time. */
+static const char sc_passes[] =
+   "function("
+   "sroa,early-cse<memssa>,simplifycfg,instcombine,"
+   "jump-threading,correlated-propagation,simplifycfg,reassociate,"
+   "loop-mssa(licm,loop-rotate,licm),simplifycfg,instcombine,"
+   "loop(loop-idiom,indvars,loop-deletion,loop-unroll-full),"
+   "sroa,gvn,sccp,instcombine,jump-threading,correlated-propagation,adce,memcpyopt,dse,"
+   "loop-mssa(licm),simplifycfg,"
+   "loop-unroll<O2>,sroa,instcombine,"
+   "slp-vectorizer,vector-combine,instcombine,simplifycfg),"
+   "always-inline,"
+   "function(sroa,early-cse<memssa>,instcombine,loop-mssa(licm),simplifycfg),"
+   "globaldce";
+
+/* Internal functions called once (the subgroup body) are marked to be
+ * inlined by the pipeline's always-inline step. */
+static void
+inline_single_calls(LLVMModuleRef mod)
+{
+   LLVMContextRef ctx = LLVMGetModuleContext(mod);
+   unsigned kind = LLVMGetEnumAttributeKindForName("alwaysinline", strlen("alwaysinline"));
+   for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn)) {
+      if (LLVMIsDeclaration(fn) || LLVMGetLinkage(fn) != LLVMInternalLinkage)
+         continue;
+      LLVMUseRef use = LLVMGetFirstUse(fn);
+      if (!use || LLVMGetNextUse(use) || !LLVMIsACallInst(LLVMGetUser(use)))
+         continue;
+      LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                              LLVMCreateEnumAttribute(ctx, kind, 0));
+   }
+}
+
+/* True when nothing between load and store (same block) writes memory. */
+static bool
+adjacent_copy(LLVMValueRef load, LLVMValueRef store)
+{
+   for (LLVMValueRef i = LLVMGetNextInstruction(load); i; i = LLVMGetNextInstruction(i)) {
+      if (i == store)
+         return true;
+      if (!LLVMIsAGetElementPtrInst(i) && !LLVMIsACastInst(i))
+         return false;
+   }
+   return false;
+}
+
+/* Aggregate copies (a load of an array or struct stored elsewhere) and
+ * aggregate zero stores become llvm.memmove / llvm.memset before any pass
+ * runs. SROA splits a first-class aggregate value element by element (a
+ * [1024 x i8] copy into 1024 one-byte slices, which every later pass and
+ * the code generator then pay for), while it turns memory intrinsics
+ * between allocas and memory into a few wide accesses of the types the
+ * alloca is used with. The translator saves and restores state at
+ * barriers with such copies. */
+static void
+lower_aggregate_copies(LLVMModuleRef mod)
+{
+   LLVMContextRef ctx = LLVMGetModuleContext(mod);
+   LLVMTargetDataRef td = LLVMGetModuleDataLayout(mod);
+   LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
+   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+   for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn)) {
+      for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+         LLVMValueRef next;
+         for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = next) {
+            next = LLVMGetNextInstruction(inst);
+            if (!LLVMIsAStoreInst(inst) || LLVMGetVolatile(inst))
+               continue;
+            LLVMValueRef v = LLVMGetOperand(inst, 0), dst = LLVMGetOperand(inst, 1);
+            LLVMTypeKind kind = LLVMGetTypeKind(LLVMTypeOf(v));
+            if (kind != LLVMArrayTypeKind && kind != LLVMStructTypeKind)
+               continue;
+            LLVMValueRef size = LLVMConstInt(i64, LLVMABISizeOfType(td, LLVMTypeOf(v)), false);
+            LLVMPositionBuilderBefore(b, inst);
+            if (LLVMIsConstant(v) && LLVMIsNull(v)) {
+               LLVMBuildMemSet(b, dst, LLVMConstInt(i8, 0, false), size, LLVMGetAlignment(inst));
+               LLVMInstructionEraseFromParent(inst);
+            } else if (LLVMIsALoadInst(v) && !LLVMGetVolatile(v) &&
+                       LLVMGetInstructionParent(v) == bb && !LLVMGetNextUse(LLVMGetFirstUse(v)) &&
+                       adjacent_copy(v, inst)) {
+               /* memmove: nothing here says the two do not overlap. */
+               LLVMBuildMemMove(b, dst, LLVMGetAlignment(inst), LLVMGetOperand(v, 0),
+                                LLVMGetAlignment(v), size);
+               LLVMInstructionEraseFromParent(inst);
+               LLVMInstructionEraseFromParent(v);
+            }
+         }
+      }
+   }
+   LLVMDisposeBuilder(b);
+}
+
+/* Native assembly of mod as the code generator would emit it. Code
+ * generation rewrites the IR it runs on, so it runs on a copy: the object
+ * made afterwards from mod is the one a compile without the dump makes. */
+static char *
+emit_assembly(LLVMTargetMachineRef tm, LLVMModuleRef mod)
+{
+   LLVMModuleRef clone = LLVMCloneModule(mod);
+   if (!clone)
+      return NULL;
+   char *errmsg = NULL;
+   LLVMMemoryBufferRef buffer = NULL;
+   char *text = NULL;
+   if (!LLVMTargetMachineEmitToMemoryBuffer(tm, clone, LLVMAssemblyFile, &errmsg, &buffer)) {
+      size_t size = LLVMGetBufferSize(buffer);
+      text = malloc(size + 1);
+      if (text) {
+         memcpy(text, LLVMGetBufferStart(buffer), size);
+         text[size] = '\0';
+      }
+      LLVMDisposeMemoryBuffer(buffer);
+   } else {
+      char *why = NULL;
+      if (asprintf(&why, "; code generation failed: %s\n", errmsg ? errmsg : "?") > 0)
+         text = why;
+   }
+   LLVMDisposeMessage(errmsg);
+   LLVMDisposeModule(clone);
+   return text;
+}
+
+/* Verifies, optimizes and generates an object file for the host; records
+ * the optimize and codegen phases, and the dump's optimized IR and
+ * assembly when asked for. */
 static enum sc_result
-optimize(struct sc_jit *jit, LLVMModuleRef mod, LLVMMemoryBufferRef *object, char *message,
+optimize(struct sc_jit *jit, LLVMModuleRef mod, struct sc_compile_dump *dump,
+         double phase_ms[SC_PHASE_COUNT], LLVMMemoryBufferRef *object, char *message,
          size_t message_size)
 {
+   double t = sc_now_ms();
    char *errmsg = NULL;
    if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &errmsg)) {
       if (message && message_size)
@@ -377,24 +566,33 @@ optimize(struct sc_jit *jit, LLVMModuleRef mod, LLVMMemoryBufferRef *object, cha
       return SC_ERROR_INTERNAL;
    }
    LLVMDisposeMessage(errmsg);
-   LLVMTargetMachineRef tm =
-      LLVMCreateTargetMachine(jit->target, jit->triple, jit->cpu, jit->features,
-                              LLVMCodeGenLevelDefault, LLVMRelocDefault, LLVMCodeModelJITDefault);
+   LLVMTargetMachineRef tm = take_tm(jit);
    if (!tm)
       return SC_ERROR_INTERNAL;
+   inline_single_calls(mod);
+   lower_aggregate_copies(mod);
    LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
-   LLVMErrorRef err = LLVMRunPasses(mod, "default<O2>", tm, opts);
+   LLVMErrorRef err = LLVMRunPasses(mod, sc_passes, tm, opts);
    LLVMDisposePassBuilderOptions(opts);
    if (err) {
-      LLVMDisposeTargetMachine(tm);
+      put_tm(jit, tm);
       error_message(err, message, message_size, "LLVM passes");
       return SC_ERROR_INTERNAL;
    }
+   phase_ms[SC_PHASE_OPTIMIZE] = sc_now_ms() - t;
    if (getenv("SHALE_DUMP_IR"))
       LLVMDumpModule(mod);
+   /* Debugging output is not part of any phase's time. */
+   if (dump && dump->want_ir)
+      dump->ir_opt = take_llvm_string(LLVMPrintModuleToString(mod));
+   if (dump && dump->want_asm)
+      dump->assembly = emit_assembly(tm, mod);
+
+   t = sc_now_ms();
    errmsg = NULL;
    LLVMBool failed = LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMObjectFile, &errmsg, object);
-   LLVMDisposeTargetMachine(tm);
+   put_tm(jit, tm);
+   phase_ms[SC_PHASE_CODEGEN] = sc_now_ms() - t;
    if (failed) {
       if (message && message_size)
          snprintf(message, message_size, "internal: code generation: %.200s", errmsg ? errmsg : "");
@@ -410,6 +608,7 @@ sc_jit_compile(struct sc_jit *jit, const struct sc_module *m, const struct sc_cf
                uint32_t simd_width, const uint32_t local_size[3], struct sc_shader *shader,
                char *message, size_t message_size)
 {
+   double t = sc_now_ms();
    LLVMContextRef ctx = LLVMContextCreate();
    LLVMContextSetOpaquePointers(ctx, 1);
    LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("shale_shader", ctx);
@@ -430,11 +629,14 @@ sc_jit_compile(struct sc_jit *jit, const struct sc_module *m, const struct sc_cf
       .message_size = message_size,
    };
    enum sc_result r = sc_translate(&x, ep, SC_ENTRY_SYMBOL);
+   shader->phase_ms[SC_PHASE_TRANSLATE] = sc_now_ms() - t;
    if (getenv("SHALE_DUMP_IR") && r == SC_SUCCESS)
       LLVMDumpModule(mod);
+   if (info->dump && info->dump->want_ir && r == SC_SUCCESS)
+      info->dump->ir = take_llvm_string(LLVMPrintModuleToString(mod));
    LLVMMemoryBufferRef object = NULL;
    if (r == SC_SUCCESS)
-      r = optimize(jit, mod, &object, message, message_size);
+      r = optimize(jit, mod, info->dump, shader->phase_ms, &object, message, message_size);
    LLVMDisposeModule(mod);
    LLVMContextDispose(ctx);
    if (r != SC_SUCCESS) {
@@ -456,9 +658,11 @@ sc_jit_compile(struct sc_jit *jit, const struct sc_module *m, const struct sc_cf
    sc_xlate_finish(&x);
 
    void *entry = NULL;
+   t = sc_now_ms();
    r = sc_jit_load(jit, LLVMGetBufferStart(object), LLVMGetBufferSize(object), &shader->code,
                    &entry, message, message_size);
    LLVMDisposeMemoryBuffer(object);
+   shader->phase_ms[SC_PHASE_LINK] = sc_now_ms() - t;
    if (r != SC_SUCCESS)
       return r;
    shader->fn.cs = (shale_cs_fn)(uintptr_t)entry;

@@ -30,6 +30,29 @@ sc_result_string(enum sc_result result)
    return "unknown result";
 }
 
+const char *
+sc_phase_name(enum sc_phase phase)
+{
+   static const char *const names[SC_PHASE_COUNT] = {
+      [SC_PHASE_VALIDATE] = "validate",   [SC_PHASE_LEGALIZE] = "legalize",
+      [SC_PHASE_PARSE] = "parse",         [SC_PHASE_TRANSLATE] = "translate",
+      [SC_PHASE_OPTIMIZE] = "optimize",   [SC_PHASE_CODEGEN] = "codegen",
+      [SC_PHASE_LINK] = "link",
+   };
+   return (unsigned)phase < SC_PHASE_COUNT ? names[phase] : "?";
+}
+
+void
+sc_compile_dump_finish(struct sc_compile_dump *dump)
+{
+   if (!dump)
+      return;
+   free(dump->ir);
+   free(dump->ir_opt);
+   free(dump->assembly);
+   dump->ir = dump->ir_opt = dump->assembly = NULL;
+}
+
 enum sc_result
 sc_compiler_create(struct sc_compiler **out)
 {
@@ -135,15 +158,19 @@ sc_compile(struct sc_compiler *compiler, const struct sc_compile_info *info,
       return SC_ERROR_UNSUPPORTED;
    }
 
+   double phase_ms[SC_PHASE_COUNT] = { 0 };
+   double t = sc_now_ms();
    int env = sc_spirv_target_env(info->words, info->word_count, info->api_version);
    enum sc_result r = sc_spirv_validate(env, info->words, info->word_count, info->flags,
                                         message, message_size);
+   phase_ms[SC_PHASE_VALIDATE] = sc_now_ms() - t;
    if (r != SC_SUCCESS)
       return r;
 
    /* The workgroup size, from the module as given: legalization may drop
     * the WorkgroupSize constant once nothing else uses it. */
    uint32_t local_size[3] = { 1, 1, 1 };
+   t = sc_now_ms();
    if (model == SpvExecutionModelGLCompute) {
       uint32_t *copy = malloc(info->word_count * sizeof(uint32_t));
       if (!copy)
@@ -170,6 +197,9 @@ sc_compile(struct sc_compiler *compiler, const struct sc_compile_info *info,
          return r;
    }
 
+   phase_ms[SC_PHASE_PARSE] = sc_now_ms() - t;
+
+   t = sc_now_ms();
    uint32_t *words = NULL;
    size_t nwords = 0;
    int lr = sc_spirv_legalize(env, info->words, info->word_count, info->spec_constants,
@@ -180,7 +210,9 @@ sc_compile(struct sc_compiler *compiler, const struct sc_compile_info *info,
       /* Specialization values of the wrong size fail here too. */
       return SC_ERROR_INVALID_SPIRV;
    }
+   phase_ms[SC_PHASE_LEGALIZE] = sc_now_ms() - t;
 
+   t = sc_now_ms();
    struct sc_module m;
    struct sc_cfg cfg;
    memset(&cfg, 0, sizeof(cfg));
@@ -202,6 +234,7 @@ sc_compile(struct sc_compiler *compiler, const struct sc_compile_info *info,
    }
    if (r == SC_SUCCESS)
       r = sc_cfg_build(&cfg, &m, f, message, message_size);
+   phase_ms[SC_PHASE_PARSE] += sc_now_ms() - t;
    if (r == SC_SUCCESS) {
       shader = calloc(1, sizeof(*shader));
       if (!shader)
@@ -210,6 +243,7 @@ sc_compile(struct sc_compiler *compiler, const struct sc_compile_info *info,
    if (r == SC_SUCCESS) {
       shader->stage = info->stage;
       shader->simd_width = simd_width;
+      memcpy(shader->phase_ms, phase_ms, sizeof(phase_ms));
       r = sc_jit_compile(compiler->jit, &m, &cfg, ep, info, simd_width, local_size, shader,
                          message, message_size);
    }

@@ -12,7 +12,10 @@
  * (SPIRV-Tools optimizer: specialization constants frozen, everything inlined
  * into the entry point, locals in SSA form) -> translate to LLVM IR in SPMD
  * form (W lanes per call, execution masks for structured control flow) ->
- * LLVM O2 -> relocatable object -> ORC JIT link. The compiled code obeys
+ * LLVM optimization (O2's function passes, trimmed for SPMD code: see
+ * llvm_jit.c) -> relocatable object -> ORC JIT link. Each compile records
+ * the wall time of its phases (enum sc_phase) and, when asked, its LLVM IR
+ * and native assembly (struct sc_compile_dump). The compiled code obeys
  * include/shale/shader_abi.h (descriptor records for buffers, storage
  * images and texel buffers).
  *
@@ -87,6 +90,37 @@ enum sc_compile_flags {
    SC_COMPILE_LOCAL_SIZE_ID = 1u << 3,
 };
 
+/* The phases of sc_compile, in order (sc_shader.phase_ms). */
+enum sc_phase {
+   SC_PHASE_VALIDATE,    /* SPIRV-Tools validator */
+   SC_PHASE_LEGALIZE,    /* SPIRV-Tools optimizer (legalization, specialization) */
+   SC_PHASE_PARSE,       /* our SPIR-V parser and control-flow analysis */
+   SC_PHASE_TRANSLATE,   /* SPIR-V -> LLVM IR */
+   SC_PHASE_OPTIMIZE,    /* IR verification and LLVM's pass pipeline */
+   SC_PHASE_CODEGEN,     /* LLVM's code generator: the relocatable object */
+   SC_PHASE_LINK,        /* ORC JIT link and entry point lookup */
+   SC_PHASE_COUNT
+};
+
+/* "validate", "legalize", ... */
+const char *sc_phase_name(enum sc_phase phase);
+
+/* Debugging output of one sc_compile (requested through
+ * sc_compile_info.dump; never part of the compile key: asking for it does
+ * not change the generated code). The texts are malloc'ed, NUL-terminated,
+ * NULL when not asked for or when the compile failed before producing them;
+ * release them with sc_compile_dump_finish. */
+struct sc_compile_dump {
+   bool want_ir;         /* in: LLVM IR as translated and as optimized */
+   bool want_asm;        /* in: native assembly of the optimized module */
+   char *ir;             /* out: IR as translated, before any pass */
+   char *ir_opt;         /* out: IR after the pass pipeline (the code generator's input) */
+   char *assembly;       /* out: the object's code as assembly (SC_ENTRY_SYMBOL
+                          * "shale_entry" is the entry point) */
+};
+
+void sc_compile_dump_finish(struct sc_compile_dump *dump);
+
 struct sc_compile_info {
    const uint32_t *words;
    size_t word_count;
@@ -106,6 +140,8 @@ struct sc_compile_info {
    /* 4, 8 or 16; 0 picks SHALE_SIMD_WIDTH from the environment if set, else
     * the CPU's vector width (16 with AVX-512, 8 with AVX2, 4 otherwise). */
    uint32_t simd_width;
+   /* Debugging output wanted, or NULL (not hashed by sc_compile_key). */
+   struct sc_compile_dump *dump;
 };
 
 /* A descriptor binding the shader uses. */
@@ -134,6 +170,8 @@ struct sc_shader {
    struct sc_binding_use *bindings;
    double compile_ms;           /* wall time of the sc_compile or sc_shader_deserialize
                                  * that made the shader */
+   double phase_ms[SC_PHASE_COUNT];   /* sc_compile: its phases' wall times;
+                                       * all zero for a deserialized shader */
    struct sc_jit_code *code;    /* private */
 };
 

@@ -10,6 +10,8 @@
  * Objects: each compiled shader is one relocatable object for the host that
  * defines SC_ENTRY_SYMBOL; sc_jit_load links such an object (freshly
  * generated or from a blob) without running any IR pass or code generator.
+ * Target machines: one per compile in flight; finished compiles leave theirs
+ * to the next (a target machine is never used by two compiles at once).
  * Threading: sc_jit_compile may be called from several threads; the session
  * serializes what LLVM needs serialized.
  */
@@ -31,7 +33,9 @@ void sc_jit_destroy(struct sc_jit *jit);
 uint32_t sc_jit_host_simd_width(void);
 
 /* Translates entry point ep of m (already analysed in cfg) and JITs it;
- * fills shader's function pointer and metadata. */
+ * fills shader's function pointer, metadata and the phase_ms of the
+ * translate, optimize, codegen and link phases, and info->dump's texts
+ * when it asks for them. */
 enum sc_result sc_jit_compile(struct sc_jit *jit, const struct sc_module *m,
                               const struct sc_cfg *cfg, const struct sc_entry_point *ep,
                               const struct sc_compile_info *info, uint32_t simd_width,

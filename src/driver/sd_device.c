@@ -9,6 +9,7 @@
 #include "sd_instance.h"
 #include "sd_memory.h"
 #include "sd_physical_device.h"
+#include "sd_pipeline_cache.h"
 #include "sd_queue.h"
 #include "sd_util.h"
 
@@ -191,15 +192,20 @@ sd_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pCrea
    pthread_condattr_destroy(&attr);
    pthread_mutex_init(&device->sync_mutex, NULL);
 
-   if (pCreateInfo->queueCreateInfoCount) {
+   /* Started here, not at the first pipeline: the memory cache of compiled
+    * shaders lives as long as the device. */
+   result = sd_runtime_acquire(&device->runtime);
+   if (result == VK_SUCCESS && pCreateInfo->queueCreateInfoCount) {
       result = sd_queue_create(device, &device->queue);
-      if (result != VK_SUCCESS) {
-         pthread_cond_destroy(&device->sync_cond);
-         pthread_mutex_destroy(&device->sync_mutex);
-         sd_free(&device->alloc, device);
-         return result;
-      }
-      device->queue_count = 1;
+      if (result == VK_SUCCESS)
+         device->queue_count = 1;
+   }
+   if (result != VK_SUCCESS) {
+      sd_runtime_release(device->runtime);
+      pthread_cond_destroy(&device->sync_cond);
+      pthread_mutex_destroy(&device->sync_mutex);
+      sd_free(&device->alloc, device);
+      return result;
    }
    *pDevice = sd_device_to_handle(device);
    return VK_SUCCESS;
@@ -213,6 +219,7 @@ sd_DestroyDevice(VkDevice _device, const VkAllocationCallbacks *pAllocator)
       return;
    if (device->queue)
       sd_queue_destroy(device->queue);
+   sd_runtime_release(device->runtime);
    pthread_cond_destroy(&device->sync_cond);
    pthread_mutex_destroy(&device->sync_mutex);
    VkAllocationCallbacks alloc = device->alloc;

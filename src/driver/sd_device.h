@@ -3,8 +3,12 @@
  *
  * Owns: the device's allocator, enabled extensions and features, dispatch
  * table, its one queue (with the queue's submission thread), the memory
- * allocation counter behind maxMemoryAllocationCount, and the device-wide
- * sync lock every fence, semaphore and event signals under.
+ * allocation counter behind maxMemoryAllocationCount, the device-wide
+ * sync lock every fence, semaphore and event signals under, and a
+ * reference to the process's shader runtime (sd_pipeline_cache.h) for the
+ * device's whole life: the compiler, the worker threads and the memory
+ * cache of compiled shaders start with the first device and stay while
+ * any device exists, whatever pipelines come and go.
  *
  * Invariants: `lost` is set once and never cleared; after it, every wait and
  * submit returns VK_ERROR_DEVICE_LOST. Destroying the device joins the queue
@@ -27,6 +31,7 @@
 struct sd_physical_device;
 struct sd_instance;
 struct sd_queue;
+struct sd_runtime;
 
 struct sd_device {
    struct sd_object base;
@@ -39,6 +44,7 @@ struct sd_device {
    struct sd_dispatch_table dispatch;
    struct sd_queue *queue;
    uint32_t queue_count;
+   struct sd_runtime *runtime;
 
    atomic_uint memory_allocation_count;
    atomic_bool lost;

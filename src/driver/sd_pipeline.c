@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,36 +80,33 @@ sd_DestroyPipelineLayout(VkDevice _device, VkPipelineLayout _layout,
 enum sd_dump_flag {
    SD_DUMP_SPIRV = 1u << 0,
    SD_DUMP_TIME = 1u << 1,
+   SD_DUMP_IR = 1u << 2,
+   SD_DUMP_ASM = 1u << 3,
 };
 
-static uint32_t sd_dump_flags;
-static pthread_once_t sd_dump_once = PTHREAD_ONCE_INIT;
-
-static void
-sd_dump_parse(void)
+/* SHALE_SHADER_DUMP, read at each pipeline creation (a debugger or a test
+ * may switch it on for one pipeline). */
+static uint32_t
+sd_dump(void)
 {
    const char *env = getenv("SHALE_SHADER_DUMP");
    if (!env)
-      return;
+      return 0;
+   uint32_t flags = 0;
    static const struct { const char *name; uint32_t flag; } names[] = {
-      { "spirv", SD_DUMP_SPIRV }, { "time", SD_DUMP_TIME }, { "all", ~0u },
+      { "spirv", SD_DUMP_SPIRV }, { "time", SD_DUMP_TIME }, { "ir", SD_DUMP_IR },
+      { "asm", SD_DUMP_ASM },     { "all", ~0u },
    };
    for (const char *p = env; *p;) {
       size_t len = strcspn(p, ",");
       for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
          if (strlen(names[i].name) == len && !strncmp(p, names[i].name, len))
-            sd_dump_flags |= names[i].flag;
+            flags |= names[i].flag;
       p += len;
       if (*p == ',')
          p++;
    }
-}
-
-static uint32_t
-sd_dump(void)
-{
-   pthread_once(&sd_dump_once, sd_dump_parse);
-   return sd_dump_flags;
+   return flags;
 }
 
 static void
@@ -118,6 +114,21 @@ sd_key_string(const uint8_t key[SD_KEY_SIZE], char out[17])
 {
    for (int i = 0; i < 8; i++)
       snprintf(out + 2 * i, 3, "%02x", key[i]);
+}
+
+/* SHALE_SHADER_DUMP_DIR, when set and files may be written here (once per
+ * shader it says so when they may not); NULL otherwise. */
+static const char *
+sd_dump_dir(void)
+{
+   const char *dir = getenv("SHALE_SHADER_DUMP_DIR");
+   if (!dir || !*dir)
+      return NULL;
+   if (!su_debug_files_allowed()) {
+      su_log("shader dump: SHALE_SHADER_DUMP_DIR ignored (files not allowed here)");
+      return NULL;
+   }
+   return dir;
 }
 
 static void
@@ -131,13 +142,30 @@ sd_dump_write_file(const char *dir, const char *name, const char *ext, const voi
       su_log("shader dump: cannot write %s: %s", path, strerror(errno));
       return;
    }
-   fwrite(data, 1, size, f);
-   fclose(f);
+   bool ok = fwrite(data, 1, size, f) == size;
+   if (fclose(f) != 0 || !ok)
+      su_log("shader dump: cannot write %s: %s", path, strerror(errno));
 }
 
-/* The SPIR-V of a compiled shader: disassembly to stderr, and files. */
+/* One text of a compiled shader: to <dir>/<key>.<ext>, or to stderr when
+ * there is no directory. */
 static void
-sd_dump_spirv(const struct sd_shader_module *module, const char *entry, const char *key)
+sd_dump_text(const char *dir, const char *key, const char *entry, const char *what,
+             const char *ext, const char *text)
+{
+   if (!text)
+      su_log("shader dump: shader %s: no %s", key, what);
+   else if (dir)
+      sd_dump_write_file(dir, key, ext, text, strlen(text));
+   else
+      fprintf(stderr, "shale: ---- shader %s, entry point \"%s\": %s ----\n%s", key, entry, what,
+              text);
+}
+
+/* The SPIR-V of a compiled shader: its disassembly, and the binary. */
+static void
+sd_dump_spirv(const char *dir, const struct sd_shader_module *module, const char *entry,
+              const char *key)
 {
    spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
    spv_text text = NULL;
@@ -145,25 +173,63 @@ sd_dump_spirv(const struct sd_shader_module *module, const char *entry, const ch
    if (spvBinaryToText(ctx, module->words, module->word_count,
                        SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT,
                        &text, &diag) == SPV_SUCCESS) {
-      fprintf(stderr, "shale: ---- shader %s, entry point \"%s\": SPIR-V ----\n%s", key, entry,
-              text->str);
+      sd_dump_text(dir, key, entry, "SPIR-V", "spvasm", text->str);
    } else {
       fprintf(stderr, "shale: shader %s: SPIR-V does not disassemble: %s\n", key,
               diag && diag->error ? diag->error : "?");
    }
-   const char *dir = getenv("SHALE_SHADER_DUMP_DIR");
-   if (dir && *dir) {
-      if (su_debug_files_allowed()) {
-         sd_dump_write_file(dir, key, "spv", module->words, module->word_count * 4);
-         if (text)
-            sd_dump_write_file(dir, key, "spvasm", text->str, text->length);
-      } else {
-         su_log("shader dump: SHALE_SHADER_DUMP_DIR ignored (files not allowed here)");
-      }
-   }
+   if (dir)
+      sd_dump_write_file(dir, key, "spv", module->words, module->word_count * 4);
    spvTextDestroy(text);
    spvDiagnosticDestroy(diag);
    spvContextDestroy(ctx);
+}
+
+/* "validate 1.20, legalize 3.40, ..." (ms) of a compiled shader. */
+static void
+sd_phase_string(const struct sc_shader *shader, char *out, size_t size)
+{
+   size_t used = 0;
+   out[0] = '\0';
+   for (unsigned i = 0; i < SC_PHASE_COUNT && used < size; i++) {
+      int n = snprintf(out + used, size - used, "%s%s %.2f", i ? ", " : "",
+                       sc_phase_name((enum sc_phase)i), shader->phase_ms[i]);
+      if (n < 0)
+         break;
+      used += (size_t)n;
+   }
+}
+
+/* Everything SHALE_SHADER_DUMP asks for about a freshly compiled shader. */
+static void
+sd_dump_compiled(uint32_t flags, const struct sd_shader_module *module, const char *entry,
+                 const char *key, const struct sc_shader *shader,
+                 const struct sc_compile_dump *dump)
+{
+   const char *dir = sd_dump_dir();
+   if (dir && (flags & (SD_DUMP_SPIRV | SD_DUMP_IR | SD_DUMP_ASM | SD_DUMP_TIME)))
+      su_log("shader dump: shader %s (\"%s\") written to %s/%s.*", key, entry, dir, key);
+   if (flags & SD_DUMP_SPIRV)
+      sd_dump_spirv(dir, module, entry, key);
+   if (flags & SD_DUMP_IR) {
+      sd_dump_text(dir, key, entry, "LLVM IR (translated)", "ll", dump->ir);
+      sd_dump_text(dir, key, entry, "LLVM IR (optimized)", "opt.ll", dump->ir_opt);
+   }
+   if (flags & SD_DUMP_ASM)
+      sd_dump_text(dir, key, entry, "assembly", "s", dump->assembly);
+   if ((flags & SD_DUMP_TIME) && dir) {
+      char text[1024];
+      int n = snprintf(text, sizeof(text), "shader %s, entry point \"%s\", SIMD width %u\n",
+                       key, entry, shader->simd_width);
+      for (unsigned i = 0; i < SC_PHASE_COUNT && n > 0 && (size_t)n < sizeof(text); i++)
+         n += snprintf(text + n, sizeof(text) - (size_t)n, "%-10s %9.3f ms\n",
+                       sc_phase_name((enum sc_phase)i), shader->phase_ms[i]);
+      if (n > 0 && (size_t)n < sizeof(text))
+         n += snprintf(text + n, sizeof(text) - (size_t)n, "%-10s %9.3f ms\n", "sc_compile",
+                       shader->compile_ms);
+      if (n > 0 && (size_t)n < sizeof(text))
+         sd_dump_write_file(dir, key, "time", text, (size_t)n);
+   }
 }
 
 /* ---- compute pipelines ---- */
@@ -313,9 +379,17 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
    pipeline->compute = sd_shader_cache_find(rt, cache, key, &hit, &result);
    uint64_t lookup_end = sd_now_ns();
    double compile_ms = 0.0;
+   char phases[256] = "";
+   uint32_t dump = sd_dump();
    if (!pipeline->compute && result == VK_SUCCESS) {
       struct sc_shader *shader = NULL;
       char message[256];
+      struct sc_compile_dump cdump = {
+         .want_ir = (dump & SD_DUMP_IR) != 0,
+         .want_asm = (dump & SD_DUMP_ASM) != 0,
+      };
+      if (cdump.want_ir || cdump.want_asm)
+         info.dump = &cdump;
       enum sc_result r = sc_compile(rt->compiler, &info, &shader, message, sizeof(message));
       if (r != SC_SUCCESS) {
          char why[400];
@@ -324,10 +398,15 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
          result = sd_errorf(sd_result_from_sc(r), why);
       } else {
          compile_ms = shader->compile_ms;
+         sd_phase_string(shader, phases, sizeof(phases));
+         /* Before the cache may drop it (another thread's won). */
+         if (dump)
+            sd_dump_compiled(dump, module, stage->pName, key_str, shader, &cdump);
          pipeline->compute = sd_shader_cache_add(rt, cache, key, shader);
          if (!pipeline->compute)
             result = sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
       }
+      sc_compile_dump_finish(&cdump);
    }
    sd_free(alloc, spec);
    if (result != VK_SUCCESS) {
@@ -344,21 +423,19 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
    };
    if (su_debug(SU_DEBUG_INFO)) {
       if (hit == SD_CACHE_MISS)
-         su_log("pipeline: compute shader %s (\"%s\"): LLVM compile %.2f ms, compilation #%u",
-                key_str, stage->pName, compile_ms, atomic_load(&rt->compilations));
+         su_log("pipeline: compute shader %s (\"%s\"): LLVM compile %.2f ms (%s), "
+                "compilation #%u", key_str, stage->pName, compile_ms, phases,
+                atomic_load(&rt->compilations));
       else
          su_log("pipeline: compute shader %s (\"%s\"): %s in %.3f ms, no LLVM", key_str,
                 stage->pName, hit_names[hit], (lookup_end - lookup_start) / 1e6);
    }
-   uint32_t dump = sd_dump();
-   if ((dump & SD_DUMP_SPIRV) && hit == SD_CACHE_MISS)
-      sd_dump_spirv(module, stage->pName, key_str);
    if (dump & SD_DUMP_TIME)
       fprintf(stderr,
-              "shale: shader %s (\"%s\"): %s; key and lookup %.3f ms, sc_compile %.2f ms, "
+              "shale: shader %s (\"%s\"): %s; key and lookup %.3f ms, sc_compile %.2f ms%s%s%s, "
               "pipeline total %.2f ms\n",
               key_str, stage->pName, hit_names[hit], (lookup_end - start) / 1e6, compile_ms,
-              (end - start) / 1e6);
+              phases[0] ? " (" : "", phases, phases[0] ? ")" : "", (end - start) / 1e6);
 
    const VkPipelineCreationFeedbackCreateInfo *fb =
       sd_find_struct(ci, VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO);

@@ -18,15 +18,15 @@
  * logged with SHALE_DEBUG=errors); that pipeline's handle is
  * VK_NULL_HANDLE and the others are still created, as the spec requires.
  *
- * Debugging: SHALE_DEBUG=info logs each compilation and cache hit (with a
- * running count of LLVM compilations, which the tests read). SHALE_SHADER_DUMP
- * (comma-separated: spirv, time, all) prints per compiled shader its SPIR-V
- * disassembly, and per pipeline its creation timings (key and lookup,
- * sc_compile, total), to stderr; with SHALE_SHADER_DUMP_DIR set, and only
- * where su_debug_files_allowed() says so, the SPIR-V and its disassembly are
- * also written there as <key>.spv / <key>.spvasm. LLVM IR comes from the
- * compiler's own SHALE_DUMP_IR (stderr); machine-code listings and
- * per-phase compile timings need compiler support that does not exist yet.
+ * Debugging: SHALE_DEBUG=info logs each compilation, with its phase timings
+ * (validate, legalize, parse, translate, optimize, codegen, link), and each
+ * cache hit (with a running count of LLVM compilations, which the tests
+ * read). SHALE_SHADER_DUMP (comma-separated: spirv, ir, asm, time, all) dumps
+ * per compiled shader its SPIR-V disassembly, LLVM IR (translated and
+ * optimized), native assembly (entry symbol shale_entry) and timings, to
+ * stderr; with SHALE_SHADER_DUMP_DIR set, and only where
+ * su_debug_files_allowed() says so, to files <key>.spv / .spvasm / .ll /
+ * .opt.ll / .s / .time instead. Dumping does not change the code.
  *
  * Owns: layouts hold references to their set layouts; pipelines hold a
  * reference to their layout (so the application may destroy the layout

@@ -554,6 +554,7 @@ sd_GetPipelineCacheData(VkDevice _device, VkPipelineCache _cache, size_t *pDataS
       *pDataSize = 0;
       return VK_INCOMPLETE;
    }
+   uint64_t start = sd_now_ns();
    uint8_t *p = pData;
    sd_cache_write_header(cache, p);
    size_t used = SD_CACHE_HEADER_SIZE;
@@ -587,6 +588,10 @@ sd_GetPipelineCacheData(VkDevice _device, VkPipelineCache _cache, size_t *pDataS
    sd_put32(preamble + 8, SHALE_SHADER_ABI_VERSION);
    sd_put32(preamble + 12, written);
    pthread_mutex_unlock(&cache->lock);
+   /* Compiled shaders are serialized here, not when they are compiled. */
+   if (su_debug(SU_DEBUG_INFO))
+      su_log("pipeline cache: data written, %u of %u entries, %zu bytes, in %.3f ms "
+             "(serializing included)", written, count, used, (sd_now_ns() - start) / 1e6);
    *pDataSize = used;
    return written < count ? VK_INCOMPLETE : VK_SUCCESS;
 }

@@ -2,19 +2,22 @@
  * sd_pipeline_cache: the shader runtime (compiler, worker threads and the
  * in-memory cache of compiled shaders) and VkPipelineCache.
  *
- * Runtime: one per process, reference counted. Every pipeline and every
- * VkPipelineCache holds a reference; the first reference creates the
- * compiler (an LLVM ORC session) and the thread pool (su_thread_pool: size
- * from the CPU count, SHALE_THREADS overrides), the last one tears them down
- * together with every cached shader. Its memory cache maps a 32-byte key
+ * Runtime: one per process, reference counted. Every device holds a
+ * reference for its whole life (sd_device.h), and every pipeline and every
+ * VkPipelineCache one of its own; the first reference (the first
+ * vkCreateDevice) creates the compiler (an LLVM ORC session) and the thread
+ * pool (su_thread_pool: size from the CPU count, SHALE_THREADS overrides),
+ * the last one (the last vkDestroyDevice) tears them down together with
+ * every cached shader. Its memory cache maps a 32-byte key
  * (SHA-256 of everything that decides the machine code: SPIR-V, entry point,
  * stage, specialization, descriptor layouts, compile flags, SIMD width, ABI
  * version; built by sd_pipeline.c) to a compiled shader; it keeps at most
  * SD_MEMORY_CACHE_MAX shaders that no pipeline uses (least recently used
  * ones go first). The runtime is process infrastructure shared by every
- * device, so it allocates with malloc, not an application's callbacks; an
- * application that destroys every pipeline and cache drops the memory cache
- * with it (keep a VkPipelineCache to keep shaders warm).
+ * device, so it allocates with malloc, not an application's callbacks. The
+ * memory cache stays warm while a device exists, whatever pipelines and
+ * caches come and go; only VkPipelineCache data carries shaders past the
+ * last device.
  *
  * VkPipelineCache: a set of entries, each a key and the compiled shader
  * (a reference), or, for entries read from cache data and not used yet, the

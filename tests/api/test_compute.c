@@ -18,16 +18,21 @@
  * barriers, contended atomics, a dispatch of 2^20 invocations, indirect and
  * base dispatches, invalid SPIR-V (without the validation layer), robust
  * buffer access, allocation failures in every new create path, the thread
- * pool's size from SHALE_THREADS, and the pipeline cache (header, data,
- * merge, truncation, foreign and damaged data, re-creation from data after
- * the memory cache is gone: LLVM compilations counted from SHALE_DEBUG=info
- * logs, times printed, never asserted).
+ * pool's size from SHALE_THREADS, the pipeline cache (header, data,
+ * merge, truncation, foreign and damaged data, the memory cache kept by the
+ * device after every pipeline and cache is gone, re-creation from data on
+ * a new device once the last one took the memory cache with it: LLVM
+ * compilations counted from SHALE_DEBUG=info logs, times printed, never
+ * asserted), and shader dumps (SHALE_SHADER_DUMP with a directory: SPIR-V,
+ * LLVM IR, native assembly, compile-phase timings, also in the info log;
+ * the same code with and without the dump).
  *
  * Parts that need something Shale does not claim yet (update templates,
  * vkCmdDispatchBase, robustBufferAccess, buffer-array dynamic indexing,
  * VK_KHR_maintenance1 for pool exhaustion under the validation layer,
  * creation feedback) run when the claim is there and say so when not.
  */
+#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1563,30 +1568,50 @@ cached_pipeline(struct vkt *t, VkPipelineCache cache, VkShaderModule module,
    return p;
 }
 
+/* A Shale device and spec.comp's module and layout, without a pipeline. */
+static bool
+spec_kernel_begin(struct dev *d, struct kernel *k)
+{
+   memset(k, 0, sizeof(*k));
+   if (!dev_init(d, VKT_SHALE, false, true)) {
+      CHECK(false, "no Shale device");
+      return false;
+   }
+   struct vkt *t = &d->t;
+   const VkDescriptorSetLayoutBinding b[] = { BINDING(0, STORAGE, 1), BINDING(1, STORAGE, 1) };
+   k->module = make_module(t, spec_spv, sizeof(spec_spv));
+   k->set_layouts[0] = make_set_layout(t, b, 2);
+   k->set_count = 1;
+   VkPipelineLayoutCreateInfo lci = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+      .setLayoutCount = 1,
+      .pSetLayouts = k->set_layouts,
+   };
+   CHECK(vkCreatePipelineLayout(t->device, &lci, NULL, &k->layout) == VK_SUCCESS, "layout");
+   return true;
+}
+
+/* Destroys the kernel (its pipeline too) and the device: with no Shale
+ * device left in the process, the shader runtime and its memory cache are
+ * gone. */
+static void
+spec_kernel_end(struct dev *d, struct kernel *k)
+{
+   kernel_destroy(&d->t, k);
+   dev_finish(d);
+}
+
 static void
 test_pipeline_cache(void)
 {
    struct dev d;
-   if (!dev_init(&d, VKT_SHALE, false, true)) {
-      CHECK(false, "no Shale device");
+   struct kernel k;
+   if (!spec_kernel_begin(&d, &k))
       return;
-   }
    struct vkt *t = &d.t;
    /* Values no other part of this test uses, so nothing is cached yet. */
    const struct spec_values sv = { 64, 12347, VK_FALSE, 0.25f, 4 };
    const VkSpecializationInfo spec = { ARRAY_SIZE(spec_map), spec_map, sizeof(sv), &sv };
-   const VkDescriptorSetLayoutBinding b[] = { BINDING(0, STORAGE, 1), BINDING(1, STORAGE, 1) };
-   struct kernel k;
-   memset(&k, 0, sizeof(k));
-   k.module = make_module(t, spec_spv, sizeof(spec_spv));
-   k.set_layouts[0] = make_set_layout(t, b, 2);
-   k.set_count = 1;
-   VkPipelineLayoutCreateInfo lci = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-      .setLayoutCount = 1,
-      .pSetLayouts = k.set_layouts,
-   };
-   CHECK(vkCreatePipelineLayout(t->device, &lci, NULL, &k.layout) == VK_SUCCESS, "layout");
 
    /* An empty cache: the header the spec defines. */
    VkPipelineCache c1 = make_cache(t, NULL, 0);
@@ -1686,15 +1711,29 @@ test_pipeline_cache(void)
    vkDestroyPipelineCache(t->device, c2, NULL);
    vkDestroyPipelineCache(t->device, c3, NULL);
 
-   /* Nothing holds the runtime now: its memory cache is gone. A cache made
-    * from the data links the machine code it carries: still no LLVM. */
+   /* No pipeline or cache is left, but the device holds the runtime: its
+    * memory cache still has the shader. */
+   VkPipeline p5 = cached_pipeline(t, VK_NULL_HANDLE, k.module, k.layout, &spec, &compiles,
+                                   &app_hits, &mem_hits, &hit_ms, NULL);
+   CHECK(compiles == 0 && mem_hits == 1,
+         "after every pipeline and cache is gone, same device: %u compilations, %u memory hits",
+         compiles, mem_hits);
+   k.pipeline = p5;
+   spec_kernel_end(&d, &k);
+
+   /* A fresh device in a process with no other: the runtime started again,
+    * its memory cache empty. A cache made from the data links the machine
+    * code it carries: still no LLVM. */
+   if (!spec_kernel_begin(&d, &k))
+      goto out;
+   t = &d.t;
    VkPipelineCache c5 = make_cache(t, data1, size1);
-   VkPipeline p5 = cached_pipeline(t, c5, k.module, k.layout, &spec, &compiles, &app_hits,
-                                   &mem_hits, &hit_ms, d.feedback ? &fbi : NULL);
-   CHECK(compiles == 0 && app_hits == 1, "from reloaded data: %u compilations, %u hits",
-         compiles, app_hits);
-   fprintf(stderr, "pipeline creation from reloaded cache data (memory cache empty): %.3f ms\n",
-           hit_ms);
+   p5 = cached_pipeline(t, c5, k.module, k.layout, &spec, &compiles, &app_hits, &mem_hits, &hit_ms,
+                        d.feedback ? &fbi : NULL);
+   CHECK(compiles == 0 && app_hits == 1 && mem_hits == 0,
+         "from reloaded data, new device: %u compilations, %u hits, %u memory hits", compiles,
+         app_hits, mem_hits);
+   fprintf(stderr, "pipeline creation from reloaded cache data (new device): %.3f ms\n", hit_ms);
    if (d.feedback)
       CHECK(fb.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT,
             "feedback: hit from data");
@@ -1705,12 +1744,15 @@ test_pipeline_cache(void)
    uint8_t *data5 = cache_data(t, c5, &size5);
    CHECK(size5 == size1, "data after linking: %zu bytes, was %zu", size5, size1);
    free(data5);
-   vkDestroyPipeline(t->device, p5, NULL);
    vkDestroyPipelineCache(t->device, c5, NULL);
+   spec_kernel_end(&d, &k);
 
-   /* Damaged machine code in otherwise valid data: the blob is refused
-    * (the compiler checks a digest), the shader compiled again, and the
-    * pipeline works. Nothing else holds the runtime here either. */
+   /* Damaged machine code in otherwise valid data, on a fresh device again
+    * (so no memory cache can answer): the blob is refused (the compiler
+    * checks a digest), the shader compiled again, and the pipeline works. */
+   if (!spec_kernel_begin(&d, &k))
+      goto out;
+   t = &d.t;
    uint8_t *damaged = malloc(size1);
    memcpy(damaged, data1, size1);
    damaged[size1 - 100] ^= 0x40;
@@ -1721,17 +1763,174 @@ test_pipeline_cache(void)
          app_hits);
    k.pipeline = p6;
    spec_verify(&d, NULL, &k, &sv, 2);
-   vkDestroyPipeline(t->device, p6, NULL);
    vkDestroyPipelineCache(t->device, c6, NULL);
    free(damaged);
-   k.pipeline = VK_NULL_HANDLE;
+   spec_kernel_end(&d, &k);
 
+out:
    free(empty);
    free(data1);
    free(data2);
    free(data3);
-   kernel_destroy(t, &k);
-   dev_finish(&d);
+}
+
+/* ---- shader dumps and compile-phase timings (Shale) ---- */
+
+static char *
+read_whole_file(const char *path, size_t *size)
+{
+   *size = 0;
+   FILE *f = fopen(path, "rb");
+   if (!f)
+      return NULL;
+   fseek(f, 0, SEEK_END);
+   long n = ftell(f);
+   rewind(f);
+   char *data = calloc(1, n > 0 ? (size_t)n + 1 : 1);
+   if (n > 0 && fread(data, 1, (size_t)n, f) != (size_t)n)
+      n = 0;
+   fclose(f);
+   *size = n > 0 ? (size_t)n : 0;
+   return data;
+}
+
+/* Files in dir; removes them too when `remove` is set. */
+static unsigned
+dir_files(const char *dir, bool remove)
+{
+   unsigned n = 0;
+   DIR *dp = opendir(dir);
+   if (!dp)
+      return 0;
+   for (struct dirent *e; (e = readdir(dp));) {
+      if (e->d_name[0] == '.')
+         continue;
+      n++;
+      if (remove) {
+         char path[512];
+         snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+         unlink(path);
+      }
+   }
+   closedir(dp);
+   return n;
+}
+
+/* SHALE_SHADER_DUMP=all with SHALE_SHADER_DUMP_DIR: a compiled shader's
+ * SPIR-V, its disassembly, its LLVM IR (translated and optimized), the
+ * native assembly and the phase timings land there; the SHALE_DEBUG=info
+ * compile line carries the phase timings. Dumping does not change the
+ * code: the cache data of the same pipeline compiled without the dump, on
+ * a fresh device, is byte for byte the same. */
+static void
+test_shader_dump(void)
+{
+   char dir[] = "/tmp/shale-dump-XXXXXX";
+   if (!mkdtemp(dir)) {
+      CHECK(false, "mkdtemp");
+      return;
+   }
+   struct dev d;
+   struct kernel k;
+   if (!spec_kernel_begin(&d, &k)) {
+      rmdir(dir);
+      return;
+   }
+   struct vkt *t = &d.t;
+   /* Values no other part of this test uses: this compiles. */
+   const struct spec_values sv = { 48, 4243, VK_TRUE, 1.5f, 2 };
+   const VkSpecializationInfo spec = { ARRAY_SIZE(spec_map), spec_map, sizeof(sv), &sv };
+
+   setenv("SHALE_SHADER_DUMP", "all", 1);
+   setenv("SHALE_SHADER_DUMP_DIR", dir, 1);
+   VkPipelineCache c1 = make_cache(t, NULL, 0);
+   struct capture cap;
+   capture_begin(&cap);
+   double t0 = now_ms();
+   k.pipeline = make_pipeline(t, c1, k.module, k.layout, &spec, 0, NULL, NULL);
+   double outer_ms = now_ms() - t0;
+   char *log = capture_end(&cap);
+   unsetenv("SHALE_SHADER_DUMP");
+   unsetenv("SHALE_SHADER_DUMP_DIR");
+
+   /* The info line: total and every phase, none above the total, the
+    * total within the time vkCreateComputePipelines took. */
+   char key[17] = "";
+   double total = -1.0, ph[7] = { -1, -1, -1, -1, -1, -1, -1 };
+   const char *line = strstr(log, "pipeline: compute shader ");
+   int got = line ? sscanf(line,
+                           "pipeline: compute shader %16[0-9a-f] (\"main\"): LLVM compile %lf ms "
+                           "(validate %lf, legalize %lf, parse %lf, translate %lf, optimize %lf, "
+                           "codegen %lf, link %lf)",
+                           key, &total, &ph[0], &ph[1], &ph[2], &ph[3], &ph[4], &ph[5], &ph[6])
+                  : 0;
+   CHECK(got == 9, "compile line with phase timings not found in the info log (%d fields)", got);
+   double sum = 0.0;
+   for (int i = 0; i < 7; i++) {
+      CHECK(ph[i] >= 0.0, "phase %d: %.3f ms", i, ph[i]);
+      sum += ph[i];
+   }
+   CHECK(got == 9 && sum <= total + 0.05 && total <= outer_ms + 0.05,
+         "phases %.3f ms, compile %.3f ms, vkCreateComputePipelines %.3f ms", sum, total,
+         outer_ms);
+   fprintf(stderr, "compile phases (ms): validate %.2f, legalize %.2f, parse %.2f, "
+           "translate %.2f, optimize %.2f, codegen %.2f, link %.2f; sc_compile %.2f\n",
+           ph[0], ph[1], ph[2], ph[3], ph[4], ph[5], ph[6], total);
+   free(log);
+
+   /* The files, named by the key the log gave. */
+   static const struct { const char *ext, *want; } files[] = {
+      { "spv", NULL },                           /* compared with the module */
+      { "spvasm", "OpEntryPoint GLCompute" },
+      { "ll", "@shale_entry(" },                 /* as translated */
+      { "opt.ll", "define void @shale_entry(" },
+      { "s", "shale_entry:" },                   /* the entry point's label */
+      { "time", "codegen" },
+   };
+   for (unsigned i = 0; i < ARRAY_SIZE(files) && got == 9; i++) {
+      char path[512];
+      snprintf(path, sizeof(path), "%s/%s.%s", dir, key, files[i].ext);
+      size_t size;
+      char *text = read_whole_file(path, &size);
+      CHECK(text && size > 0, "dump: %s missing or empty", path);
+      if (text && !files[i].want)
+         CHECK(size == sizeof(spec_spv) && !memcmp(text, spec_spv, size),
+               "dump: %s is not the module's SPIR-V", path);
+      else if (text)
+         CHECK(strstr(text, files[i].want) != NULL, "dump: %s lacks \"%s\"", path,
+               files[i].want);
+      free(text);
+   }
+   unsigned dumped = dir_files(dir, false);
+   CHECK(dumped == ARRAY_SIZE(files), "dump: %u files written, expected %zu", dumped,
+         ARRAY_SIZE(files));
+   spec_verify(&d, NULL, &k, &sv, 2);
+   size_t size1;
+   uint8_t *data1 = cache_data(t, c1, &size1);
+   vkDestroyPipelineCache(t->device, c1, NULL);
+   spec_kernel_end(&d, &k);
+   dir_files(dir, true);
+   CHECK(rmdir(dir) == 0, "rmdir %s", dir);
+
+   /* The same pipeline without the dump, on a fresh device (the memory
+    * cache is gone with the first): compiled again, the same code. */
+   if (spec_kernel_begin(&d, &k)) {
+      t = &d.t;
+      VkPipelineCache c2 = make_cache(t, NULL, 0);
+      unsigned compiles, app_hits, mem_hits;
+      double ms;
+      k.pipeline = cached_pipeline(t, c2, k.module, k.layout, &spec, &compiles, &app_hits,
+                                   &mem_hits, &ms, NULL);
+      CHECK(compiles == 1, "without the dump: %u compilations", compiles);
+      size_t size2;
+      uint8_t *data2 = cache_data(t, c2, &size2);
+      CHECK(size2 == size1 && !memcmp(data1, data2, size1),
+            "cache data differs with and without the dump (%zu vs %zu bytes)", size1, size2);
+      free(data2);
+      vkDestroyPipelineCache(t->device, c2, NULL);
+      spec_kernel_end(&d, &k);
+   }
+   free(data1);
 }
 
 /* ---- robust buffer access (Shale, when claimed) ---- */
@@ -2010,7 +2209,7 @@ run_suite(struct dev *d, struct outputs *out)
 
 /* The pool sizes from SHALE_THREADS: one participant (the queue thread
  * alone) and more threads than CPUs. The runtime reads it when it starts,
- * which is when the first pipeline exists again. */
+ * which is when the first device exists again (no other is alive here). */
 static void
 test_threads(void)
 {
@@ -2018,15 +2217,17 @@ test_threads(void)
    for (unsigned i = 0; i < ARRAY_SIZE(sizes); i++) {
       setenv("SHALE_THREADS", sizes[i], 1);
       struct dev d;
-      if (!dev_init(&d, VKT_SHALE, false, true)) {
+      struct capture cap;
+      capture_begin(&cap);
+      bool ok = dev_init(&d, VKT_SHALE, false, true);
+      char *log = capture_end(&cap);
+      if (!ok) {
+         free(log);
          CHECK(false, "no Shale device");
          break;
       }
       struct outputs out = { 0 };
-      struct capture cap;
-      capture_begin(&cap);
       test_atomics(&d, &out);
-      char *log = capture_end(&cap);
       char want[64];
       snprintf(want, sizeof(want), "runtime: %s worker threads", sizes[i]);
       CHECK(strstr(log, want) != NULL, "SHALE_THREADS=%s: \"%s\" not logged", sizes[i], want);
@@ -2087,6 +2288,7 @@ main(void)
    test_pools();
    test_invalid_spirv();
    test_pipeline_cache();
+   test_shader_dump();
    test_robust();
    test_alloc_failures();
    test_threads();
