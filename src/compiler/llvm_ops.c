@@ -817,6 +817,197 @@ composite_op(struct sc_xlate *x, const struct sc_inst *inst)
    }
 }
 
+/* ------------------------------------------------------------------------ */
+/* OpSpecConstantOp                                                          */
+/* ------------------------------------------------------------------------ */
+
+/* Two's complement helpers on values of w <= 64 bits held in uint64_t. */
+static uint64_t
+width_mask(unsigned w)
+{
+   return w >= 64 ? ~0ull : (1ull << w) - 1;
+}
+
+static int64_t
+sign_extend(uint64_t v, unsigned w)
+{
+   return w >= 64 ? (int64_t)v : (int64_t)((v ^ (1ull << (w - 1))) & width_mask(w)) -
+                                     (int64_t)(1ull << (w - 1));
+}
+
+/* One component of an integer or logical OpSpecConstantOp: a, c of width
+ * w (c is the shift amount, of its own width cw, for shifts). Results the
+ * SPIR-V leaves undefined (division by zero, over-wide shifts) are chosen
+ * as the translated instructions choose them. */
+static bool
+spec_int_op(uint32_t op, uint64_t a, uint64_t c, unsigned w, unsigned cw, uint64_t *r)
+{
+   int64_t sa = sign_extend(a, w), sc = sign_extend(c, w);
+   uint64_t m = width_mask(w);
+   bool bad = (c & m) == 0 || (sa == sign_extend(1ull << (w - 1), w) && sc == -1);
+   switch (op) {
+   case SpvOpSNegate: *r = 0 - a; break;
+   case SpvOpNot:
+   case SpvOpLogicalNot: *r = ~a; break;
+   case SpvOpIAdd: *r = a + c; break;
+   case SpvOpISub: *r = a - c; break;
+   case SpvOpIMul: *r = a * c; break;
+   case SpvOpUDiv: *r = (c & m) ? (a & m) / (c & m) : a; break;
+   case SpvOpUMod: *r = (c & m) ? (a & m) % (c & m) : 0; break;
+   case SpvOpSDiv: *r = bad ? (uint64_t)sa : (uint64_t)(sa / sc); break;
+   case SpvOpSRem: *r = bad ? 0 : (uint64_t)(sa % sc); break;
+   case SpvOpSMod: {
+      int64_t rem = bad ? 0 : sa % sc;
+      *r = (uint64_t)(rem != 0 && (rem < 0) != (sc < 0) ? rem + sc : rem);
+      break;
+   }
+   case SpvOpShiftLeftLogical: *r = a << ((c & width_mask(cw)) % w); break;
+   case SpvOpShiftRightLogical: *r = (a & m) >> ((c & width_mask(cw)) % w); break;
+   case SpvOpShiftRightArithmetic: *r = (uint64_t)(sa >> ((c & width_mask(cw)) % w)); break;
+   case SpvOpBitwiseOr:
+   case SpvOpLogicalOr: *r = a | c; break;
+   case SpvOpBitwiseXor:
+   case SpvOpLogicalNotEqual: *r = a ^ c; break;
+   case SpvOpBitwiseAnd:
+   case SpvOpLogicalAnd: *r = a & c; break;
+   case SpvOpLogicalEqual: *r = ((a ^ c) & 1) == 0; break;
+   case SpvOpIEqual: *r = (a & m) == (c & m); break;
+   case SpvOpINotEqual: *r = (a & m) != (c & m); break;
+   case SpvOpULessThan: *r = (a & m) < (c & m); break;
+   case SpvOpUGreaterThan: *r = (a & m) > (c & m); break;
+   case SpvOpULessThanEqual: *r = (a & m) <= (c & m); break;
+   case SpvOpUGreaterThanEqual: *r = (a & m) >= (c & m); break;
+   case SpvOpSLessThan: *r = sa < sc; break;
+   case SpvOpSGreaterThan: *r = sa > sc; break;
+   case SpvOpSLessThanEqual: *r = sa <= sc; break;
+   case SpvOpSGreaterThanEqual: *r = sa >= sc; break;
+   default: return false;
+   }
+   return true;
+}
+
+static bool
+is_const_int(LLVMValueRef v)
+{
+   return v && LLVMIsAConstantInt(v);
+}
+
+/* The n components of OpSpecConstantOp d after specialization. The
+ * legalizer (SPIRV-Tools 2023.1) folds those on 32-bit integers but leaves
+ * 16- and 64-bit ones and conversions between widths; operands are
+ * constants (or other such operations), so everything is computed here. */
+bool
+sc_const_spec_op(struct sc_xlate *x, const struct sc_inst *d, LLVMValueRef *out, uint32_t n)
+{
+   if (d->nwords < 5)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "OpSpecConstantOp without an opcode");
+   uint32_t op = d->w[3];
+   const uint32_t *ops = &d->w[4];
+   uint32_t nops = d->nwords - 4u;
+   const struct sc_val *v[3] = { NULL, NULL, NULL };
+   for (uint32_t k = 0; k < nops && k < 3; k++) {
+      /* Composite instructions take literal indices after the first ids. */
+      if ((op == SpvOpCompositeExtract && k >= 1) || (op == SpvOpCompositeInsert && k >= 2) ||
+          (op == SpvOpVectorShuffle && k >= 2))
+         break;
+      if (!(v[k] = sc_get(x, ops[k])))
+         return false;
+   }
+   switch (op) {
+   case SpvOpCompositeExtract: {
+      const struct sc_inst *cd = sc_module_def(x->m, ops[0]);
+      uint32_t first, et;
+      if (!cd || nops < 2 || !composite_index(x, cd->type_id, &ops[1], nops - 1, &first, &et))
+         return false;
+      if (first + n > v[0]->n)
+         return sc_fail(x, SC_ERROR_INVALID_SPIRV, "OpSpecConstantOp CompositeExtract size");
+      memcpy(out, v[0]->c + first, n * sizeof(LLVMValueRef));
+      return true;
+   }
+   case SpvOpCompositeInsert: {
+      uint32_t first, et;
+      if (nops < 3 || !v[1] || !composite_index(x, d->type_id, &ops[2], nops - 2, &first, &et))
+         return false;
+      if (v[1]->n != n || first + v[0]->n > n)
+         return sc_fail(x, SC_ERROR_INVALID_SPIRV, "OpSpecConstantOp CompositeInsert size");
+      memcpy(out, v[1]->c, n * sizeof(LLVMValueRef));
+      memcpy(out + first, v[0]->c, v[0]->n * sizeof(LLVMValueRef));
+      return true;
+   }
+   case SpvOpVectorShuffle:
+      if (nops < 2 + n || !v[1])
+         return sc_fail(x, SC_ERROR_INVALID_SPIRV, "OpSpecConstantOp VectorShuffle operands");
+      for (uint32_t i = 0; i < n; i++) {
+         uint32_t s = ops[2 + i];
+         out[i] = s < v[0]->n ? v[0]->c[s]
+                  : s - v[0]->n < v[1]->n ? v[1]->c[s - v[0]->n]
+                  : LLVMConstNull(sc_llvm_scalar(x, sc_scalar_at(x, d->type_id, i)));
+      }
+      return true;
+   default:
+      break;
+   }
+   for (uint32_t i = 0; i < n; i++) {
+      LLVMTypeRef rt = sc_llvm_scalar(x, sc_scalar_at(x, d->type_id, i));
+      LLVMValueRef a = v[0] && i < v[0]->n ? v[0]->c[i] : NULL;
+      LLVMValueRef c = v[1] ? v[1]->c[v[1]->n == 1 ? 0 : i] : NULL;
+      switch (op) {
+      case SpvOpSConvert:
+      case SpvOpUConvert:
+         if (!is_const_int(a))
+            goto unsupported;
+         out[i] = op == SpvOpSConvert
+                     ? LLVMConstInt(rt, (uint64_t)sign_extend(LLVMConstIntGetZExtValue(a),
+                                                              LLVMGetIntTypeWidth(LLVMTypeOf(a))),
+                                    false)
+                     : LLVMConstInt(rt, LLVMConstIntGetZExtValue(a), false);
+         continue;
+      case SpvOpFConvert:
+      case SpvOpQuantizeToF16: {
+         if (!a || !LLVMIsAConstantFP(a))
+            goto unsupported;
+         LLVMBool lossy;
+         double f = LLVMConstRealGetDouble(a, &lossy);
+         if (op == SpvOpQuantizeToF16) {
+            /* Through half: rounded, too small for a normal half gives a
+             * zero of the same sign, too large an infinity. */
+            LLVMValueRef h = LLVMConstFPCast(a, x->t_f16);
+            f = LLVMConstRealGetDouble(h, &lossy);
+            if (f != 0.0 && f > -0x1p-14 && f < 0x1p-14)
+               f = f < 0 ? -0.0 : 0.0;
+         }
+         out[i] = LLVMConstReal(rt, f);
+         continue;
+      }
+      case SpvOpSelect: {
+         const struct sc_val *e = v[2];
+         if (!e || !c || i >= e->n)
+            goto unsupported;
+         LLVMValueRef cond = v[0]->c[v[0]->n == 1 ? 0 : i];
+         if (!is_const_int(cond))
+            goto unsupported;
+         out[i] = LLVMConstIntGetZExtValue(cond) ? c : e->c[i];
+         continue;
+      }
+      default:
+         break;
+      }
+      if (!is_const_int(a) || (c && !is_const_int(c)))
+         goto unsupported;
+      LLVMTypeRef at = LLVMTypeOf(a);
+      unsigned w = LLVMGetIntTypeWidth(at);
+      unsigned cw = c ? LLVMGetIntTypeWidth(LLVMTypeOf(c)) : w;
+      uint64_t r;
+      if (!spec_int_op(op, LLVMConstIntGetZExtValue(a), c ? LLVMConstIntGetZExtValue(c) : 0,
+                       w, cw, &r))
+         goto unsupported;
+      out[i] = LLVMConstInt(rt, r & width_mask(LLVMGetIntTypeWidth(rt)), false);
+   }
+   return true;
+unsupported:
+   return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported OpSpecConstantOp %s", sc_opcode_name(op));
+}
+
 bool
 sc_emit_op(struct sc_xlate *x, const struct sc_inst *inst, bool *handled)
 {

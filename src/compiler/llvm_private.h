@@ -235,6 +235,8 @@ LLVMValueRef sc_splat_with(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef sc
 
 /* llvm_ops.c: arithmetic, logic, conversions, composites. */
 bool sc_emit_op(struct sc_xlate *x, const struct sc_inst *inst, bool *handled);
+/* The value of an OpSpecConstantOp from its constant operands (n components). */
+bool sc_const_spec_op(struct sc_xlate *x, const struct sc_inst *d, LLVMValueRef *out, uint32_t n);
 /* Lane-wise call of a scalar libm function (e.g. "tanf"). */
 LLVMValueRef sc_libm(struct sc_xlate *x, const char *name, LLVMValueRef *args,
                      unsigned nargs, LLVMTypeRef type);

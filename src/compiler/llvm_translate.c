@@ -350,6 +350,8 @@ const_components(struct sc_xlate *x, uint32_t id, LLVMValueRef *out, uint32_t n,
       }
       return true;
    }
+   case SpvOpSpecConstantOp:
+      return sc_const_spec_op(x, d, out, n);
    case SpvOpConstantNull:
    case SpvOpUndef:
       for (uint32_t i = 0; i < n; i++)

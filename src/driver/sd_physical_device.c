@@ -235,11 +235,15 @@ void
 sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDeviceFeatures2 *f)
 {
    /* Compute only, so far: robust buffer access and dynamically indexed
-    * buffer arrays are what compiled shaders honour (api/compute). */
+    * buffer arrays are what compiled shaders honour (api/compute); 64-bit
+    * integers and floats and 16-bit integers in shaders (api/types). */
    memset(&f->features, 0, sizeof(f->features));
    f->features.robustBufferAccess = VK_TRUE;
    f->features.shaderUniformBufferArrayDynamicIndexing = VK_TRUE;
    f->features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
+   f->features.shaderFloat64 = VK_TRUE;
+   f->features.shaderInt64 = VK_TRUE;
+   f->features.shaderInt16 = VK_TRUE;
    const struct sd_device_extension_table *ext = &sd_device_extensions_supported;
    sd_foreach_struct_out(s, f->pNext) {
       switch ((int)s->sType) {

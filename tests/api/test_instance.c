@@ -106,6 +106,33 @@ test_errors(void)
    }
    CHECK(refused == unsupported, "%u of %u unsupported features refused", refused, unsupported);
 
+   /* Every feature Shale reports true is accepted, alone and all together. */
+   unsigned accepted = 0, supported_count = 0;
+   for (unsigned i = 0; i < sizeof(supported) / sizeof(VkBool32); i++) {
+      if (!bits[i])
+         continue;
+      supported_count++;
+      VkPhysicalDeviceFeatures want = { 0 };
+      ((VkBool32 *)&want)[i] = VK_TRUE;
+      VkDeviceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+                                 .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci,
+                                 .pEnabledFeatures = &want };
+      device = VK_NULL_HANDLE;
+      if (vkCreateDevice(pdev, &fci, NULL, &device) == VK_SUCCESS) {
+         accepted++;
+         vkDestroyDevice(device, NULL);
+      }
+   }
+   CHECK(accepted == supported_count, "%u of %u supported features accepted", accepted,
+         supported_count);
+   VkDeviceCreateInfo all = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+                              .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci,
+                              .pEnabledFeatures = &supported };
+   device = VK_NULL_HANDLE;
+   CHECK_EQ_INT(vkCreateDevice(pdev, &all, NULL, &device), VK_SUCCESS);
+   if (device)
+      vkDestroyDevice(device, NULL);
+
    /* The same through VkPhysicalDeviceFeatures2 in pNext. */
    VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2 };
    if (!supported.robustBufferAccess) {
