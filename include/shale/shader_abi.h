@@ -74,7 +74,7 @@
 extern "C" {
 #endif
 
-#define SHALE_SHADER_ABI_VERSION 2
+#define SHALE_SHADER_ABI_VERSION 3
 
 /* Widest SPMD call: 16 lanes (AVX-512). */
 #define SHALE_MAX_SIMD_WIDTH 16
@@ -107,7 +107,12 @@ struct shale_texel_buffer_descriptor {
 };
 
 /* Image view as the sampling and image load/store routines see it. Owned by
- * the driver's image view object; records point at it. */
+ * the driver's image view object; records point at it. Level i of the view
+ * (its image's level baseMipLevel + i) is max(1, width >> i) x
+ * max(1, height >> i) x max(1, depth >> i) texels; texel (x, y, z) of it is
+ * at base + level_offset[i] + x * texel_size + y * row_pitch[i] +
+ * z * slice_pitch[i], z being the depth slice (3D) or the view's layer
+ * (cube views: layer * 6 + face). */
 struct shale_image_view_desc {
    uint8_t *base;              /* texel (0,0,0) of the view's base level/layer */
    uint32_t format;            /* VkFormat */
@@ -115,13 +120,17 @@ struct shale_image_view_desc {
    uint32_t width, height, depth;   /* of the base level */
    uint32_t level_count, layer_count, samples;
    uint32_t texel_size;        /* bytes per texel (block for compressed) */
-   uint32_t reserved;
+   uint32_t aspect;            /* VkImageAspectFlagBits read: COLOR, DEPTH or STENCIL */
+   uint32_t swizzle[4];        /* VkComponentSwizzle of R, G, B, A; never IDENTITY */
    uint64_t row_pitch[16];     /* per level, bytes */
    uint64_t slice_pitch[16];   /* per level: z slice or array layer, bytes */
    uint64_t level_offset[16];  /* per level, from base */
 };
 
-/* Sampler state as the sampling routines see it. Owned by the driver. */
+/* Sampler state as the sampling routines see it. Owned by the driver (the
+ * sampler object, or the set layout for immutable samplers). Members the
+ * spec says are ignored are normalised: max_anisotropy is 1 without
+ * anisotropy, compare_op ALWAYS without comparison. */
 struct shale_sampler_desc {
    uint32_t mag_filter, min_filter, mipmap_mode;    /* VkFilter / VkSamplerMipmapMode */
    uint32_t address_mode[3];                        /* VkSamplerAddressMode */
@@ -132,11 +141,58 @@ struct shale_sampler_desc {
    uint32_t custom_border[4];
 };
 
+/* ------------------------------------------------------------------------ */
+/* Sampling                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* One sampling instruction for up to SHALE_MAX_SIMD_WIDTH lanes. Compiled
+ * code fills a struct shale_sample_args (lane i of an array at index i),
+ * calls the image record's sample_fn with the record's view and the
+ * sampler record's sampler, and reads result[][] for the lanes it asked
+ * for. Everything is per lane except the header. */
+enum shale_sample_op {
+   SHALE_SAMPLE_LOD = 0,      /* OpImageSample*ExplicitLod with Lod (lod[]) */
+   SHALE_SAMPLE_GRAD = 1,     /* OpImageSample*ExplicitLod with Grad (grad[][]) */
+   SHALE_SAMPLE_FETCH = 2,    /* OpImageFetch: integer coord and lod; sampler unused */
+   SHALE_SAMPLE_GATHER = 3,   /* OpImageGather (component) / OpImageDrefGather */
+};
+#define SHALE_SAMPLE_OP_MASK 0xffu
+#define SHALE_SAMPLE_DREF (1u << 8)             /* depth comparison against dref[] */
+#define SHALE_SAMPLE_OFFSET (1u << 9)           /* offset[][] is added (ConstOffset, Offset) */
+#define SHALE_SAMPLE_GATHER_OFFSETS (1u << 10)  /* gather_offsets (ConstOffsets) */
+
+struct shale_sample_args {
+   uint32_t op;                      /* enum shale_sample_op | SHALE_SAMPLE_* flags */
+   uint32_t lanes;                   /* bit i set: compute lane i; others untouched */
+   uint32_t component;               /* OpImageGather's Component */
+   uint32_t reserved;
+   int32_t gather_offsets[4][2];     /* ConstOffsets: (i, j) of each gathered texel */
+   uint32_t pad[4];
+   /* The Coordinate operand's components in order (s, t, r, array layer as
+    * the view type has them; cube: the direction x, y, z, then the cube
+    * index), floats; FETCH: integers. Proj is already divided out. */
+   float coord[4][SHALE_MAX_SIMD_WIDTH];
+   float lod[SHALE_MAX_SIMD_WIDTH];  /* FETCH: an integer */
+   float dref[SHALE_MAX_SIMD_WIDTH];
+   float grad[2][3][SHALE_MAX_SIMD_WIDTH];   /* d/dx then d/dy of (s, t, r) */
+   int32_t offset[3][SHALE_MAX_SIMD_WIDTH];
+   /* Out: the texel's R, G, B, A as 32-bit float or integer bits by the
+    * view's format (Dref: the filtered comparison result in result[0]). */
+   uint32_t result[4][SHALE_MAX_SIMD_WIDTH];
+};
+
+/* Reentrant; reads only the view's memory; never allocates or blocks. A
+ * NULL sampler (or view) gives zeros for sampling operations. */
+typedef void (*shale_sample_fn)(const struct shale_image_view_desc *view,
+                                const struct shale_sampler_desc *sampler,
+                                struct shale_sample_args *args);
+
 /* Sampled image, storage image, combined image sampler, input attachment,
  * sampler. The storage image fields (base .. samples) describe the view's
- * base level so image load/store need no second pointer. sample_fn
- * is a routine the compiler generated for (format, sampler state); NULL
- * until a shader needs it.
+ * base level so image load/store need no second pointer. sample_fn samples
+ * the view (Sampling above); it is set in sampled-image and combined
+ * records, NULL elsewhere. `sampler` is set in sampler and combined
+ * records (immutable samplers included), NULL elsewhere.
  *
  * Storage images: texel (x, y, z) of the view is at
  *    base + x * texel_size + y * row_pitch + z * slice_pitch
@@ -156,7 +212,7 @@ struct shale_sampler_desc {
 struct shale_image_descriptor {
    const struct shale_image_view_desc *view;
    const struct shale_sampler_desc *sampler;
-   void *sample_fn;
+   shale_sample_fn sample_fn;
    uint8_t *base;
    uint32_t row_pitch, slice_pitch;
    uint32_t width, height, depth_or_layers;   /* of the view's base level */

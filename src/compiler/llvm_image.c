@@ -1,6 +1,7 @@
 /* Storage images, texel buffers and image queries for the SPMD translator:
  * texel addresses from descriptor records (shader_abi.h), bounds checks,
- * and format conversion through llvm_texel.c. */
+ * and format conversion through llvm_texel.c. Sampling instructions go to
+ * llvm_sample.c. */
 #include "llvm_private.h"
 
 #include <stddef.h>
@@ -275,8 +276,6 @@ emit_read(struct sc_xlate *x, const struct sc_inst *inst)
    int extend;
    if (!image_of(x, inst->w[3], &a) || !image_operands(x, inst, 5, &extend))
       return false;
-   if (inst->opcode == SpvOpImageFetch && a.it.dim != SpvDimBuffer)
-      return sc_fail(x, SC_ERROR_UNSUPPORTED, "OpImageFetch on sampled images");
    const struct sc_val *c = sc_get(x, inst->w[4]);
    if (!c || !address(x, &a, c))
       return false;
@@ -462,14 +461,40 @@ sc_image_texel_pointer(struct sc_xlate *x, const struct sc_inst *inst, struct sc
    return true;
 }
 
+
+static bool
+is_buffer_image(struct sc_xlate *x, uint32_t id)
+{
+   const struct sc_inst *d = sc_module_def(x->m, id);
+   struct sc_image_type it;
+   return d && sc_module_image_type(x->m, d->type_id, &it) && it.dim == SpvDimBuffer;
+}
+
 bool
 sc_emit_image(struct sc_xlate *x, const struct sc_inst *inst, bool *handled)
 {
    *handled = true;
    switch (inst->opcode) {
    case SpvOpImageRead:
-   case SpvOpImageFetch:
       return emit_read(x, inst);
+   case SpvOpImageFetch:
+      /* Texel buffers here; sampled images through their sampling routine. */
+      return is_buffer_image(x, inst->w[3]) ? emit_read(x, inst) : sc_emit_sample(x, inst);
+   case SpvOpImageSampleExplicitLod:
+   case SpvOpImageSampleDrefExplicitLod:
+   case SpvOpImageSampleProjExplicitLod:
+   case SpvOpImageSampleProjDrefExplicitLod:
+   case SpvOpImageGather:
+   case SpvOpImageDrefGather:
+      return sc_emit_sample(x, inst);
+   case SpvOpImageSampleImplicitLod:
+   case SpvOpImageSampleDrefImplicitLod:
+   case SpvOpImageSampleProjImplicitLod:
+   case SpvOpImageSampleProjDrefImplicitLod:
+   case SpvOpImageQueryLod:
+      return sc_fail(x, SC_ERROR_UNSUPPORTED,
+                     "%s: implicit LOD needs derivatives, which only fragment shaders have",
+                     sc_opcode_name(inst->opcode));
    case SpvOpImageWrite:
       return emit_write(x, inst);
    case SpvOpImageQuerySize:
@@ -481,8 +506,8 @@ sc_emit_image(struct sc_xlate *x, const struct sc_inst *inst, bool *handled)
       return true;   /* computed where used (sc_get_ptr) */
    case SpvOpSampledImage:
    case SpvOpImage: {
-      /* The image's record stands for the pair (sampling is not compiled
-       * yet, so the sampler is not needed). */
+      /* The image's record stands for the pair; sampling instructions look
+       * through OpSampledImage to its sampler (llvm_sample.c). */
       const struct sc_val *v = sc_get(x, inst->w[3]);
       if (!v)
          return false;

@@ -32,7 +32,7 @@
  * the address of its descriptor record (a pointer, or W pointers when the
  * descriptor array is indexed per lane); image instructions load the
  * record's fields where they are used (llvm_image.c) and convert texels by
- * format (llvm_texel.c).
+ * format (llvm_texel.c); sampling calls the record's sample_fn (llvm_sample.c).
  *
  * Math: 32-bit transcendentals are IR of their own (llvm_math.c), so they
  * run on whole vectors instead of one libm call per lane.
@@ -284,6 +284,10 @@ VkDescriptorType sc_image_descriptor_type(struct sc_xlate *x, uint32_t type_id);
 /* OpImageTexelPointer: a per-lane pointer to a texel of a storage image or
  * texel buffer (for atomics); lanes out of bounds are cleared in p->valid. */
 bool sc_image_texel_pointer(struct sc_xlate *x, const struct sc_inst *inst, struct sc_ptr *p);
+
+/* llvm_sample.c: sampled-image instructions (explicit LOD, fetch, gather),
+ * each one call through the descriptor record's sample_fn (sr_sample). */
+bool sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst);
 
 /* llvm_texel.c: texel format conversion. Texels at addr (ptr, or <W x ptr>
  * with the lane mask <W x i1>; mask is i1 for a single address) in format f,

@@ -10,6 +10,7 @@
 #include "sd_pipeline_cache.h"
 #include "sd_sampler.h"
 #include "sd_util.h"
+#include "rasterizer/sr_sample.h"
 #include "util/su_format.h"
 
 static bool
@@ -23,25 +24,6 @@ sd_descriptor_type_dynamic(VkDescriptorType type)
 {
    return type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
           type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
-}
-
-static void
-sd_sampler_desc_init(struct shale_sampler_desc *d, const struct sd_sampler_state *s)
-{
-   *d = (struct shale_sampler_desc) {
-      .mag_filter = s->mag_filter,
-      .min_filter = s->min_filter,
-      .mipmap_mode = s->mipmap_mode,
-      .address_mode = { s->address_u, s->address_v, s->address_w },
-      .mip_lod_bias = s->mip_lod_bias,
-      .min_lod = s->min_lod,
-      .max_lod = s->max_lod,
-      .max_anisotropy = s->max_anisotropy,
-      .compare_enable = s->compare_enable,
-      .compare_op = s->compare_op,
-      .border_color = s->border_color,
-      .unnormalized_coordinates = s->unnormalized_coordinates,
-   };
 }
 
 /* ---- set layouts ---- */
@@ -129,8 +111,7 @@ sd_CreateDescriptorSetLayout(VkDevice _device, const VkDescriptorSetLayoutCreate
          continue;
       for (uint32_t j = 0; j < b->count; j++) {
          SD_FROM_HANDLE(sd_sampler, sampler, src->pImmutableSamplers[j]);
-         sd_sampler_desc_init(&layout->immutable_samplers[b->first_immutable + j],
-                              &sampler->state);
+         layout->immutable_samplers[b->first_immutable + j] = sampler->desc;
       }
    }
 
@@ -419,9 +400,10 @@ sd_write_texel_buffer(union shale_descriptor *rec, VkBufferView _view)
 }
 
 /* Image kinds: the storage-image copy of the view's base level. `sampler`
- * (already in the record for immutable samplers) is kept. */
+ * (already in the record for immutable samplers) is kept. Sampled kinds
+ * get the sampling routine. */
 static void
-sd_write_image(union shale_descriptor *rec, VkImageView _view)
+sd_write_image(union shale_descriptor *rec, VkImageView _view, bool sampled)
 {
    SD_FROM_HANDLE(sd_image_view, view, _view);
    const struct shale_sampler_desc *sampler = rec->image.sampler;
@@ -446,6 +428,19 @@ sd_write_image(union shale_descriptor *rec, VkImageView _view)
    rec->image.level_count = (uint16_t)view->range.levelCount;
    rec->image.samples = (uint16_t)img->samples;
    rec->image.view = &view->abi;
+   if (sampled)
+      rec->image.sample_fn = sr_sample;
+}
+
+/* A written (not immutable) sampler: the sampler object's description. */
+static void
+sd_write_sampler(union shale_descriptor *rec, const struct sd_descriptor_binding *b,
+                 const VkDescriptorImageInfo *info)
+{
+   if (b->first_immutable != UINT32_MAX)
+      return;
+   SD_FROM_HANDLE(sd_sampler, sampler, info->sampler);
+   rec->image.sampler = sampler ? &sampler->desc : NULL;
 }
 
 /* Writes element `element` of binding `b`; `i` picks the array entry of the
@@ -458,20 +453,19 @@ sd_write_one(struct sd_descriptor_set *set, const struct sd_descriptor_binding *
    union shale_descriptor *rec = &set->records[b->first_record + element];
    switch (b->type) {
    case VK_DESCRIPTOR_TYPE_SAMPLER:
-      /* Immutable samplers stay; a written sampler's description lives in
-       * the sampler object once it carries one (see the design note). */
-      if (b->first_immutable == UINT32_MAX)
-         rec->image.sampler = NULL;
+      /* Immutable samplers stay (the spec ignores pImageInfo's then). */
+      sd_write_sampler(rec, b, image);
       break;
    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
-      if (b->first_immutable == UINT32_MAX)
-         rec->image.sampler = NULL;
-      sd_write_image(rec, image->imageView);
+      sd_write_sampler(rec, b, image);
+      sd_write_image(rec, image->imageView, true);
       break;
    case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+      sd_write_image(rec, image->imageView, true);
+      break;
    case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
    case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
-      sd_write_image(rec, image->imageView);
+      sd_write_image(rec, image->imageView, false);
       break;
    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
    case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:

@@ -15,10 +15,11 @@
  * its views are destroyed, as the spec already requires). Dynamic buffers
  * hold the offset-free base; binding a set makes a bind copy with the
  * dynamic offsets added (below).
- * Not yet: a written sampler's `sampler` pointer, which the ABI wants to
- * point at a description owned by the sampler object, is NULL until that
- * object carries one; immutable samplers do point at copies the set layout
- * owns. Inline uniform blocks
+ * Sampler and combined records point `sampler` at the description the
+ * sampler object owns (so, as for views, a set must not be used after its
+ * samplers are destroyed), immutable samplers at copies the set layout
+ * owns; sampled-image and combined records hold `sample_fn` = sr_sample
+ * (src/rasterizer/sr_sample.h). Inline uniform blocks
  * (Vulkan 1.3) are not supported: their bindings get no records.
  *
  * Pools: one block of records, sized by the sum of the pool's descriptor

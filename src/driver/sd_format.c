@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "compiler/sc_compiler.h"
+#include "rasterizer/sr_sample.h"
 
 #include "sd_entrypoints.h"
 #include "sd_external.h"
@@ -29,6 +30,44 @@ static const VkFormat sd_texel_buffer_formats[] = {
    VK_FORMAT_R32_UINT, VK_FORMAT_R32_SINT, VK_FORMAT_R32_SFLOAT,
    VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R32G32B32A32_SFLOAT,
 };
+/* SAMPLED_IMAGE: formats sr_sample decodes that tests/api/test_sampling.c
+ * samples (nearest, and linear where FILTER_LINEAR is claimed) against its
+ * C reference and lavapipe. Every format Vulkan requires SAMPLED_IMAGE on is
+ * here. Not here: SCALED formats, R4G4 / R4G4B4A4, the 24- and 48-bit RGB
+ * formats, R8/R8G8 sRGB, 64-bit channels, D16_UNORM_S8_UINT (lavapipe, the
+ * reference, has none of them), compressed formats. */
+static const VkFormat sd_sampled_formats[] = {
+   VK_FORMAT_B4G4R4A4_UNORM_PACK16, VK_FORMAT_R5G6B5_UNORM_PACK16, VK_FORMAT_B5G6R5_UNORM_PACK16,
+   VK_FORMAT_R5G5B5A1_UNORM_PACK16, VK_FORMAT_B5G5R5A1_UNORM_PACK16,
+   VK_FORMAT_A1R5G5B5_UNORM_PACK16,
+   VK_FORMAT_R8_UNORM, VK_FORMAT_R8_SNORM, VK_FORMAT_R8_UINT, VK_FORMAT_R8_SINT,
+   VK_FORMAT_R8G8_UNORM, VK_FORMAT_R8G8_SNORM, VK_FORMAT_R8G8_UINT, VK_FORMAT_R8G8_SINT,
+   VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SNORM, VK_FORMAT_R8G8B8A8_UINT,
+   VK_FORMAT_R8G8B8A8_SINT, VK_FORMAT_R8G8B8A8_SRGB,
+   VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_B8G8R8A8_SNORM, VK_FORMAT_B8G8R8A8_UINT,
+   VK_FORMAT_B8G8R8A8_SINT, VK_FORMAT_B8G8R8A8_SRGB,
+   VK_FORMAT_A8B8G8R8_UNORM_PACK32, VK_FORMAT_A8B8G8R8_SNORM_PACK32,
+   VK_FORMAT_A8B8G8R8_UINT_PACK32, VK_FORMAT_A8B8G8R8_SINT_PACK32,
+   VK_FORMAT_A8B8G8R8_SRGB_PACK32,
+   VK_FORMAT_A2R10G10B10_UNORM_PACK32, VK_FORMAT_A2R10G10B10_SNORM_PACK32,
+   VK_FORMAT_A2R10G10B10_UINT_PACK32,
+   VK_FORMAT_A2B10G10R10_UNORM_PACK32, VK_FORMAT_A2B10G10R10_SNORM_PACK32,
+   VK_FORMAT_A2B10G10R10_UINT_PACK32,
+   VK_FORMAT_R16_UNORM, VK_FORMAT_R16_SNORM, VK_FORMAT_R16_UINT, VK_FORMAT_R16_SINT,
+   VK_FORMAT_R16_SFLOAT,
+   VK_FORMAT_R16G16_UNORM, VK_FORMAT_R16G16_SNORM, VK_FORMAT_R16G16_UINT, VK_FORMAT_R16G16_SINT,
+   VK_FORMAT_R16G16_SFLOAT,
+   VK_FORMAT_R16G16B16A16_UNORM, VK_FORMAT_R16G16B16A16_SNORM, VK_FORMAT_R16G16B16A16_UINT,
+   VK_FORMAT_R16G16B16A16_SINT, VK_FORMAT_R16G16B16A16_SFLOAT,
+   VK_FORMAT_R32_UINT, VK_FORMAT_R32_SINT, VK_FORMAT_R32_SFLOAT,
+   VK_FORMAT_R32G32_UINT, VK_FORMAT_R32G32_SINT, VK_FORMAT_R32G32_SFLOAT,
+   VK_FORMAT_R32G32B32_UINT, VK_FORMAT_R32G32B32_SINT, VK_FORMAT_R32G32B32_SFLOAT,
+   VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_SINT, VK_FORMAT_R32G32B32A32_SFLOAT,
+   VK_FORMAT_B10G11R11_UFLOAT_PACK32, VK_FORMAT_E5B9G9R9_UFLOAT_PACK32,
+   VK_FORMAT_D16_UNORM, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D32_SFLOAT, VK_FORMAT_S8_UINT,
+   VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D32_SFLOAT_S8_UINT,
+};
+
 static bool
 sd_format_in(VkFormat format, const VkFormat *list, size_t count)
 {
@@ -55,6 +94,22 @@ sd_format_storage_image_features(VkFormat format)
    return f;
 }
 
+/* Sampling (src/rasterizer/sr_sample): SAMPLED_IMAGE for the tested list.
+ * FILTER_LINEAR: float-class colour formats have it below (linear blits and
+ * linear sampling both filter them); formats with depth get it here (linear
+ * filtering of depth values and of depth comparisons, tested on Shale
+ * against the reference only: lavapipe filters neither). */
+static VkFormatFeatureFlags
+sd_format_sampled_features(VkFormat format, const struct su_format_desc *d)
+{
+   if (!sr_sample_format_supported(format) || !SD_FORMAT_IN(format, sd_sampled_formats))
+      return 0;
+   VkFormatFeatureFlags f = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
+   if (d->aspects & VK_IMAGE_ASPECT_DEPTH_BIT)
+      f |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+   return f;
+}
+
 VkFormatFeatureFlags
 sd_format_image_features(VkFormat format)
 {
@@ -70,7 +125,7 @@ sd_format_image_features(VkFormat format)
    f |= VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT;
    if (!su_format_is_depth_stencil(d) && su_format_class(d) == SU_CLASS_FLOAT)
       f |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
-   return f | sd_format_storage_image_features(format);
+   return f | sd_format_sampled_features(format, d) | sd_format_storage_image_features(format);
 }
 
 VkFormatFeatureFlags
@@ -129,6 +184,8 @@ sd_format_image_properties(const struct sd_physical_device *pdev, VkFormat forma
       supported_usage |= VK_IMAGE_USAGE_TRANSFER_DST_BIT;
    if (f & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT)
       supported_usage |= VK_IMAGE_USAGE_STORAGE_BIT;
+   if (f & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)
+      supported_usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
    const VkImageCreateFlags supported_flags =
       VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
 

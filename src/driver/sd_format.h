@@ -20,14 +20,21 @@
  * STORAGE_IMAGE_ATOMIC for R32_UINT and R32_SINT; UNIFORM_TEXEL_BUFFER and
  * STORAGE_TEXEL_BUFFER for R32_UINT, R32_SINT, R32_SFLOAT, RGBA8_UNORM and
  * RGBA32_SFLOAT, with STORAGE_TEXEL_BUFFER_ATOMIC for R32_UINT and R32_SINT.
+ * SAMPLED_IMAGE (compute shaders through src/rasterizer/sr_sample) for the
+ * formats tests/api/sampling/test_sampling.c samples against its reference
+ * sampler and lavapipe: every format Vulkan requires it on, the other
+ * non-scaled 8/16/32-bit-channel formats lavapipe also samples, and the
+ * depth/stencil formats but D16_UNORM_S8_UINT (sd_sampled_formats);
+ * SAMPLED_IMAGE_FILTER_LINEAR on the float-class colour formats and the
+ * formats with depth.
  * Not claimed: vertex buffers. Claimed: every core 1.0 uncompressed format
  * su_format knows (colour, depth and stencil). Not claimed: compressed formats
  * (no decoders for sampling yet, and no textureCompression* feature), the
  * 1.3 / VK_EXT_4444_formats A4R4G4B4 / A4B4G4R4 formats (the extension is not
  * exposed), multi-planar formats. Image usage: TRANSFER_SRC and TRANSFER_DST,
- * and STORAGE where the format has STORAGE_IMAGE (sampling and attachments
- * arrive with the sampler routines and the rasterizer). Image create flags: MUTABLE_FORMAT and CUBE_COMPATIBLE (2D
- * only). One sample.
+ * STORAGE where the format has STORAGE_IMAGE and SAMPLED where it has
+ * SAMPLED_IMAGE (attachments arrive with the rasterizer). Image create flags:
+ * MUTABLE_FORMAT and CUBE_COMPATIBLE (2D only). One sample.
  *
  * Linear tiling has exactly the features and limits of optimal tiling: the two
  * share one memory layout (see sd_image.h), so nothing the spec lets linear

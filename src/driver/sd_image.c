@@ -353,7 +353,7 @@ sd_resolve_swizzle(VkComponentSwizzle s, VkComponentSwizzle identity)
 /* The view's shader ABI description. Texel (x, y, z) of view level i is at
  * abi.base + level_offset[i] + x * texel_size + y * row_pitch[i] +
  * z * slice_pitch[i]; z is the depth slice of 3D images, the view's array
- * layer otherwise (layer_pitch). */
+ * layer otherwise (layer_pitch). Swizzles are resolved (no IDENTITY). */
 static void
 sd_image_view_fill_abi(struct sd_image_view *view)
 {
@@ -377,6 +377,16 @@ sd_image_view_fill_abi(struct sd_image_view *view)
    d->layer_count = view->range.layerCount;
    d->samples = img->samples;
    d->texel_size = view->desc ? view->desc->block_size : 0;
+   /* One aspect: depth/stencil views read the aspect they name (depth
+    * when they name both, which only non-sampling uses may). */
+   const VkImageAspectFlags aspects = view->range.aspectMask;
+   d->aspect = (aspects & VK_IMAGE_ASPECT_DEPTH_BIT)     ? VK_IMAGE_ASPECT_DEPTH_BIT
+               : (aspects & VK_IMAGE_ASPECT_STENCIL_BIT) ? VK_IMAGE_ASPECT_STENCIL_BIT
+                                                         : VK_IMAGE_ASPECT_COLOR_BIT;
+   d->swizzle[0] = view->swizzle.r;
+   d->swizzle[1] = view->swizzle.g;
+   d->swizzle[2] = view->swizzle.b;
+   d->swizzle[3] = view->swizzle.a;
    for (uint32_t i = 0; i < view->range.levelCount && i < 16; i++) {
       const struct sd_image_level_layout *l = &img->levels[base_level + i];
       d->row_pitch[i] = l->row_pitch;

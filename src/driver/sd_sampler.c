@@ -1,9 +1,28 @@
-/* VkSampler: creation and destruction (the state is kept for sampling). */
+/* VkSampler: creation and destruction, and the description sampling reads. */
 #include "sd_sampler.h"
 
 #include "sd_alloc.h"
 #include "sd_device.h"
 #include "sd_util.h"
+
+void
+sd_sampler_desc_fill(struct shale_sampler_desc *d, const struct sd_sampler_state *s)
+{
+   *d = (struct shale_sampler_desc) {
+      .mag_filter = s->mag_filter,
+      .min_filter = s->min_filter,
+      .mipmap_mode = s->mipmap_mode,
+      .address_mode = { s->address_u, s->address_v, s->address_w },
+      .mip_lod_bias = s->mip_lod_bias,
+      .min_lod = s->min_lod,
+      .max_lod = s->max_lod,
+      .max_anisotropy = s->max_anisotropy,
+      .compare_enable = s->compare_enable,
+      .compare_op = s->compare_op,
+      .border_color = s->border_color,
+      .unnormalized_coordinates = s->unnormalized_coordinates,
+   };
+}
 
 VKAPI_ATTR VkResult VKAPI_CALL
 sd_CreateSampler(VkDevice _device, const VkSamplerCreateInfo *pCreateInfo,
@@ -36,6 +55,7 @@ sd_CreateSampler(VkDevice _device, const VkSamplerCreateInfo *pCreateInfo,
       .unnormalized_coordinates = ci->unnormalizedCoordinates,
       .flags = ci->flags,
    };
+   sd_sampler_desc_fill(&sampler->desc, &sampler->state);
    *pSampler = sd_sampler_to_handle(sampler);
    return VK_SUCCESS;
 }

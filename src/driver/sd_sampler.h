@@ -2,8 +2,11 @@
  * sd_sampler: VkSampler.
  *
  * Owns: the sampler's whole fixed-function state, copied from
- * VkSamplerCreateInfo at creation, for the sampling routines the compiler
- * will specialise on it (sampling itself does not exist yet).
+ * VkSamplerCreateInfo at creation, and its shader ABI description (struct
+ * shale_sampler_desc), which sampler and combined image sampler descriptor
+ * records point at and the sampling routine (src/rasterizer/sr_sample)
+ * reads. Immutable samplers are copied into their set layout
+ * (sd_sampler_desc_fill), so a layout outlives the sampler objects.
  *
  * Invariants: immutable after creation. Extension state (reduction modes,
  * custom border colours, Y'CbCr conversions) is not claimed and not stored;
@@ -17,6 +20,7 @@
 #include <stdbool.h>
 
 #include "sd_object.h"
+#include "shale/shader_abi.h"
 
 struct sd_sampler_state {
    VkFilter mag_filter, min_filter;
@@ -36,7 +40,11 @@ struct sd_sampler_state {
 struct sd_sampler {
    struct sd_object base;
    struct sd_sampler_state state;
+   struct shale_sampler_desc desc;   /* what descriptor records point at */
 };
+
+/* The ABI description of a sampler state. */
+void sd_sampler_desc_fill(struct shale_sampler_desc *d, const struct sd_sampler_state *s);
 
 SD_DEFINE_NONDISP_HANDLE_CASTS(sd_sampler, base, VkSampler, VK_OBJECT_TYPE_SAMPLER)
 

@@ -445,7 +445,7 @@ test_without_layer(void)
       nbad++;                                                                 \
    } while (0)
    BAD("compressed format", format, VK_FORMAT_BC1_RGB_UNORM_BLOCK);
-   BAD("sampled usage", usage, TRANSFER_USAGE | VK_IMAGE_USAGE_SAMPLED_BIT);
+   BAD("color attachment usage", usage, TRANSFER_USAGE | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
    BAD("too many mips", mipLevels, 6);
    BAD("too wide", extent.width, t.props.limits.maxImageDimension2D + 1);
    BAD("4 samples", samples, VK_SAMPLE_COUNT_4_BIT);
@@ -465,8 +465,8 @@ test_without_layer(void)
                                                   TRANSFER_USAGE, 0, &p) < 0, "BC1 query");
    CHECK(vkGetPhysicalDeviceImageFormatProperties(t.pdev, VK_FORMAT_R8G8B8A8_UNORM,
                                                   VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
-                                                  TRANSFER_USAGE | VK_IMAGE_USAGE_SAMPLED_BIT,
-                                                  0, &p) < 0, "sampled query");
+                                                  TRANSFER_USAGE | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+                                                  0, &p) < 0, "color attachment query");
 
    /* Allocator use: image, views of every type, sampler. */
    struct counter c = { 0, 0 };

@@ -1,0 +1,699 @@
+/* Texture sampling for compiled shaders: the spec's image operations on W lanes. */
+#include "rasterizer/sr_sample.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/su_format.h"
+
+/* Compiled code stores whole lane vectors at these offsets. */
+_Static_assert(offsetof(struct shale_sample_args, coord) % 64 == 0, "lane arrays 64-aligned");
+_Static_assert(offsetof(struct shale_sample_args, result) % 64 == 0, "lane arrays 64-aligned");
+
+union texel {
+   float f[4];
+   uint32_t u[4];
+   int32_t i[4];
+};
+
+enum cls { CLS_FLOAT, CLS_UINT, CLS_SINT };
+
+/* What one call needs about its view and sampler. */
+struct ctx {
+   const struct shale_image_view_desc *v;
+   const struct shale_sampler_desc *s;
+   const struct su_format_desc *fmt;
+   enum cls cls;
+   bool depth, stencil;        /* the aspect read from a depth/stencil format */
+   bool dref, unorm_depth;
+   bool cube, arrayed;
+   unsigned dims;              /* texel coordinates within a layer (cube: 2, on a face) */
+   unsigned layer_coord;       /* index of the array coordinate */
+   uint32_t layers;            /* array layers (cubes for cube views) */
+   union texel border;         /* border texel after component substitution */
+};
+
+/* A lane's coordinates once face and layer are resolved. */
+struct lane {
+   float s, t, r;              /* normalized (s, t, r), or face (s, t) for cubes */
+   uint32_t layer;             /* view layer of the texels (cube: cube * 6 + face) */
+   uint32_t face;
+   float dref;
+   int32_t off[3];
+};
+
+static uint32_t
+minify(uint32_t v, uint32_t level)
+{
+   v >>= level;
+   return v ? v : 1;
+}
+
+/* floor(x) as an integer, kept to +-2^30 (NaN gives 0) so that wrapping
+ * arithmetic cannot overflow; such coordinates have lost every sub-texel
+ * bit anyway. */
+static int32_t
+ifloor(float x)
+{
+   double d = floor((double)x);
+   if (d != d)
+      return 0;
+   if (d < -1073741824.0)
+      return -1073741824;
+   if (d > 1073741824.0)
+      return 1073741824;
+   return (int32_t)d;
+}
+
+/* Wrapping Operation: the texel coordinate, or -1 for a border texel. */
+static int32_t
+wrap(int32_t i, int32_t n, uint32_t mode)
+{
+   switch (mode) {
+   case VK_SAMPLER_ADDRESS_MODE_REPEAT: {
+      int32_t m = i % n;
+      return m < 0 ? m + n : m;
+   }
+   case VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT: {
+      int32_t m = i % (2 * n);
+      if (m < 0)
+         m += 2 * n;
+      m -= n;
+      int32_t mirror = m >= 0 ? m : -(1 + m);
+      return (n - 1) - mirror;
+   }
+   case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER:
+      return i < 0 || i >= n ? -1 : i;
+   case VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE: {
+      int32_t mirror = i >= 0 ? i : -(1 + i);
+      return mirror < n ? mirror : n - 1;
+   }
+   default:   /* CLAMP_TO_EDGE */
+      return i < 0 ? 0 : i >= n ? n - 1 : i;
+   }
+}
+
+/* ---- texels ------------------------------------------------------------- */
+
+static void
+decode(const struct ctx *c, const uint8_t *p, union texel *t)
+{
+   if (c->depth) {
+      t->f[0] = su_unpack_depth(c->fmt, p);
+      t->f[1] = t->f[2] = 0.0f;
+      t->f[3] = 1.0f;
+   } else if (c->stencil) {
+      t->u[0] = su_unpack_stencil(c->fmt, p);
+      t->u[1] = t->u[2] = 0;
+      t->u[3] = 1;
+   } else if (c->cls == CLS_FLOAT) {
+      su_unpack_float(c->fmt, p, t->f);
+   } else if (c->cls == CLS_UINT) {
+      su_unpack_uint(c->fmt, p, t->u);
+   } else {
+      su_unpack_sint(c->fmt, p, t->i);
+   }
+}
+
+/* Texel (x, y) of level `level`, slice or layer z; all in range. */
+static void
+read_texel(const struct ctx *c, uint32_t level, uint32_t x, uint32_t y, uint32_t z,
+           union texel *t)
+{
+   const struct shale_image_view_desc *v = c->v;
+   const uint8_t *p = v->base + v->level_offset[level] + (uint64_t)z * v->slice_pitch[level] +
+                      (uint64_t)y * v->row_pitch[level] + (uint64_t)x * v->texel_size;
+   decode(c, p, t);
+}
+
+/* Border Replacement: the border colour's components for the components
+ * the format has; component substitution gives the others. */
+static void
+border_init(struct ctx *c)
+{
+   uint32_t bc = c->s->border_color;
+   bool opaque = bc == VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK || bc == VK_BORDER_COLOR_INT_OPAQUE_BLACK ||
+                 bc == VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE || bc == VK_BORDER_COLOR_INT_OPAQUE_WHITE;
+   bool white = bc == VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE || bc == VK_BORDER_COLOR_INT_OPAQUE_WHITE;
+   union texel b;
+   if (bc == VK_BORDER_COLOR_FLOAT_CUSTOM_EXT || bc == VK_BORDER_COLOR_INT_CUSTOM_EXT) {
+      memcpy(b.u, c->s->custom_border, sizeof(b.u));
+   } else {
+      /* The numbers 0 and 1 in the format's class, whichever kind the
+       * enum names (a mismatch is invalid; this is one defined answer). */
+      for (int k = 0; k < 4; k++) {
+         bool one = k < 3 ? white : opaque;
+         if (c->cls == CLS_FLOAT)
+            b.f[k] = one ? 1.0f : 0.0f;
+         else
+            b.u[k] = one ? 1 : 0;
+      }
+   }
+   unsigned n = c->depth || c->stencil ? 1 : c->fmt->num_channels;
+   for (unsigned k = 0; k < 4; k++) {
+      if (k < n)
+         c->border.u[k] = b.u[k];
+      else if (c->cls == CLS_FLOAT)
+         c->border.f[k] = k == 3 ? 1.0f : 0.0f;
+      else
+         c->border.u[k] = k == 3 ? 1 : 0;
+   }
+}
+
+static bool
+compare(uint32_t op, float ref, float test)
+{
+   switch (op) {
+   case VK_COMPARE_OP_NEVER: return false;
+   case VK_COMPARE_OP_LESS: return ref < test;
+   case VK_COMPARE_OP_EQUAL: return ref == test;
+   case VK_COMPARE_OP_LESS_OR_EQUAL: return ref <= test;
+   case VK_COMPARE_OP_GREATER: return ref > test;
+   case VK_COMPARE_OP_NOT_EQUAL: return ref != test;
+   case VK_COMPARE_OP_GREATER_OR_EQUAL: return ref >= test;
+   default: return true;
+   }
+}
+
+/* Depth comparison, then the view's component swizzle. */
+static void
+finish_texel(const struct ctx *c, const struct lane *ln, union texel *t)
+{
+   if (c->dref)
+      t->f[0] = compare(c->s->compare_op, ln->dref, t->f[0]) ? 1.0f : 0.0f;
+   union texel in = *t;
+   for (unsigned k = 0; k < 4; k++) {
+      uint32_t sw = c->v->swizzle[k];
+      if (sw == VK_COMPONENT_SWIZZLE_ZERO)
+         t->u[k] = 0;
+      else if (sw == VK_COMPONENT_SWIZZLE_ONE)
+         t->u[k] = c->cls == CLS_FLOAT ? 0x3f800000u : 1u;
+      else if (sw >= VK_COMPONENT_SWIZZLE_R && sw <= VK_COMPONENT_SWIZZLE_A)
+         t->u[k] = in.u[sw - VK_COMPONENT_SWIZZLE_R];
+      else
+         t->u[k] = in.u[k];
+   }
+}
+
+/* ---- cube maps ------------------------------------------------------------ */
+
+/* Face f's major axis direction, and the directions of its s and t axes
+ * (Cube Map Face and Coordinate Selection: s_c, t_c per face). */
+static const int8_t cube_axes[6][3][3] = {
+   { { 1, 0, 0 }, { 0, 0, -1 }, { 0, -1, 0 } },    /* +X: sc = -rz, tc = -ry */
+   { { -1, 0, 0 }, { 0, 0, 1 }, { 0, -1, 0 } },    /* -X: sc = +rz, tc = -ry */
+   { { 0, 1, 0 }, { 1, 0, 0 }, { 0, 0, 1 } },      /* +Y: sc = +rx, tc = +rz */
+   { { 0, -1, 0 }, { 1, 0, 0 }, { 0, 0, -1 } },    /* -Y: sc = +rx, tc = -rz */
+   { { 0, 0, 1 }, { 1, 0, 0 }, { 0, -1, 0 } },     /* +Z: sc = +rx, tc = -ry */
+   { { 0, 0, -1 }, { -1, 0, 0 }, { 0, -1, 0 } },   /* -Z: sc = -rx, tc = -ry */
+};
+
+static int32_t
+dot3i(const int32_t a[3], const int8_t b[3])
+{
+   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* Cube Map Face Selection: ties go to z, then y. */
+static uint32_t
+cube_face(float x, float y, float z)
+{
+   float ax = fabsf(x), ay = fabsf(y), az = fabsf(z);
+   if (az >= ax && az >= ay)
+      return z < 0 ? 5 : 4;
+   if (ay >= ax)
+      return y < 0 ? 3 : 2;
+   return x < 0 ? 1 : 0;
+}
+
+/* The face of direction dir and its s_c, t_c and |r_c|. */
+static uint32_t
+cube_coords(const float dir[3], float *sc, float *tc, float *rc)
+{
+   uint32_t f = cube_face(dir[0], dir[1], dir[2]);
+   const int8_t(*ax)[3] = cube_axes[f];
+   *sc = *tc = *rc = 0.0f;
+   for (int k = 0; k < 3; k++) {
+      *sc += ax[1][k] * dir[k];
+      *tc += ax[2][k] * dir[k];
+      *rc += ax[0][k] * dir[k];
+   }
+   return f;
+}
+
+/* The texel beyond one edge of face *f (exactly one of i, j is -1 or n):
+ * the adjacent texel on the neighbouring face. In units of half texels
+ * from the cube's centre, texel (i, j) of face f has the direction
+ * n * major + (2i + 1 - n) * s_axis + (2j + 1 - n) * t_axis; one step past
+ * the edge that direction's largest component moves to the other axis,
+ * which is the neighbour's major axis; the old major component becomes
+ * the neighbour's edge row. */
+static void
+cube_neighbour(uint32_t *f, int32_t *i, int32_t *j, int32_t n)
+{
+   const int8_t(*ax)[3] = cube_axes[*f];
+   int32_t a = 2 * *i + 1 - n, b = 2 * *j + 1 - n;
+   int32_t d[3];
+   for (int k = 0; k < 3; k++)
+      d[k] = n * ax[0][k] + a * ax[1][k] + b * ax[2][k];
+   /* The axis that left the face, and the old major axis. */
+   int out = 0, major = 0;
+   for (int k = 0; k < 3; k++) {
+      if (ax[0][k])
+         major = k;
+      if (abs(d[k]) > n)
+         out = k;
+   }
+   uint32_t nf = (uint32_t)out * 2 + (d[out] < 0);
+   d[out] = d[out] < 0 ? -n : n;
+   d[major] = d[major] < 0 ? -(n - 1) : n - 1;
+   *f = nf;
+   *i = (dot3i(d, cube_axes[nf][1]) + n - 1) / 2;
+   *j = (dot3i(d, cube_axes[nf][2]) + n - 1) / 2;
+}
+
+/* Texel (i, j) of face `face` of the lane's cube, i and j in [-1, n]
+ * (Cube Map Edge Handling; corners average their three neighbours). */
+static void
+cube_texel(const struct ctx *c, uint32_t level, uint32_t cube_layer, uint32_t face, int32_t i,
+           int32_t j, union texel *t)
+{
+   int32_t n = (int32_t)minify(c->v->width, level);
+   /* Only gathers with (invalid) offsets reach further than one texel. */
+   i = i < -1 ? -1 : i > n ? n : i;
+   j = j < -1 ? -1 : j > n ? n : j;
+   bool out_i = i < 0 || i >= n, out_j = j < 0 || j >= n;
+   if (!out_i && !out_j) {
+      read_texel(c, level, (uint32_t)i, (uint32_t)j, cube_layer + face, t);
+      return;
+   }
+   if (out_i != out_j) {
+      cube_neighbour(&face, &i, &j, n);
+      read_texel(c, level, (uint32_t)i, (uint32_t)j, cube_layer + face, t);
+      return;
+   }
+   /* A corner: the texel on this face at the corner, and the two texels
+    * across its edges, averaged. */
+   int32_t ci = i < 0 ? 0 : n - 1, cj = j < 0 ? 0 : n - 1;
+   union texel s[3];
+   read_texel(c, level, (uint32_t)ci, (uint32_t)cj, cube_layer + face, &s[0]);
+   uint32_t f1 = face, f2 = face;
+   int32_t i1 = i, j1 = cj, i2 = ci, j2 = j;
+   cube_neighbour(&f1, &i1, &j1, n);
+   cube_neighbour(&f2, &i2, &j2, n);
+   read_texel(c, level, (uint32_t)i1, (uint32_t)j1, cube_layer + f1, &s[1]);
+   read_texel(c, level, (uint32_t)i2, (uint32_t)j2, cube_layer + f2, &s[2]);
+   if (c->cls != CLS_FLOAT) {
+      *t = s[0];
+      return;
+   }
+   for (int k = 0; k < 4; k++)
+      t->f[k] = (s[0].f[k] + s[1].f[k] + s[2].f[k]) * (1.0f / 3.0f);
+}
+
+/* ---- filtering ---------------------------------------------------------- */
+
+/* Texel (i, j, k) of `level` for the lane, through wrapping (or cube edge
+ * handling), border replacement, depth comparison and swizzle. */
+static void
+get_texel(const struct ctx *c, const struct lane *ln, uint32_t level, int32_t i, int32_t j,
+          int32_t k, union texel *t)
+{
+   const struct shale_image_view_desc *v = c->v;
+   if (c->cube) {
+      cube_texel(c, level, ln->layer, ln->face, i, j, t);
+   } else {
+      const uint32_t *mode = c->s->address_mode;
+      int32_t x = wrap(i, (int32_t)minify(v->width, level), mode[0]);
+      int32_t y = c->dims >= 2 ? wrap(j, (int32_t)minify(v->height, level), mode[1]) : 0;
+      int32_t z = c->dims >= 3 ? wrap(k, (int32_t)minify(v->depth, level), mode[2])
+                               : (int32_t)ln->layer;
+      if (x < 0 || y < 0 || z < 0)
+         *t = c->border;
+      else
+         read_texel(c, level, (uint32_t)x, (uint32_t)y, (uint32_t)z, t);
+   }
+   finish_texel(c, ln, t);
+}
+
+/* Texel Nearest / Linear Filtering at unnormalized (u, v, w) of one level. */
+static void
+filter_level(const struct ctx *c, const struct lane *ln, uint32_t level, uint32_t filter, float u,
+             float v, float w, union texel *out)
+{
+   bool linear = filter == VK_FILTER_LINEAR && c->cls == CLS_FLOAT;
+   if (c->cube && !linear) {
+      /* Nearest within a cube face is CLAMP_TO_EDGE on that face. */
+      int32_t n = (int32_t)minify(c->v->width, level);
+      int32_t i = ifloor(u), j = ifloor(v);
+      i = i < 0 ? 0 : i >= n ? n - 1 : i;
+      j = j < 0 ? 0 : j >= n ? n - 1 : j;
+      get_texel(c, ln, level, i, j, 0, out);
+      return;
+   }
+   if (!linear) {
+      get_texel(c, ln, level, ifloor(u), ifloor(v), ifloor(w), out);
+      return;
+   }
+   float uu = u - 0.5f, vv = v - 0.5f, ww = w - 0.5f;
+   int32_t i0 = ifloor(uu), j0 = ifloor(vv), k0 = ifloor(ww);
+   float wi[2], wj[2] = { 1.0f, 0.0f }, wk[2] = { 1.0f, 0.0f };
+   float a = uu - floorf(uu);
+   wi[0] = 1.0f - a;
+   wi[1] = a;
+   if (c->dims >= 2) {
+      float b = vv - floorf(vv);
+      wj[0] = 1.0f - b;
+      wj[1] = b;
+   }
+   if (c->dims >= 3) {
+      float g = ww - floorf(ww);
+      wk[0] = 1.0f - g;
+      wk[1] = g;
+   }
+   float acc[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+   for (int dk = 0; dk < (c->dims >= 3 ? 2 : 1); dk++)
+      for (int dj = 0; dj < (c->dims >= 2 ? 2 : 1); dj++)
+         for (int di = 0; di < 2; di++) {
+            float weight = wi[di] * wj[dj] * wk[dk];
+            union texel t;
+            get_texel(c, ln, level, i0 + di, j0 + dj, k0 + dk, &t);
+            for (int q = 0; q < 4; q++)
+               acc[q] += weight * t.f[q];
+         }
+   memcpy(out->f, acc, sizeof(acc));
+}
+
+/* Scale Factor and LOD Operations: lambda of a GRAD lane. */
+static float
+lambda_grad(const struct ctx *c, const struct shale_sample_args *args, unsigned l, float x,
+            float y, float z)
+{
+   float d[2][3];
+   for (int e = 0; e < 2; e++)
+      for (int k = 0; k < 3; k++)
+         d[e][k] = k < (int)c->dims || c->cube ? args->grad[e][k][l] : 0.0f;
+   if (c->cube) {
+      /* Cube Map Derivative Transformation, the face's (s_c, t_c, r_c)
+       * derivatives selected by the same table as the coordinates. */
+      float dir[3] = { x, y, z }, sc, tc, rc;
+      const int8_t(*ax)[3] = cube_axes[cube_coords(dir, &sc, &tc, &rc)];
+      for (int e = 0; e < 2; e++) {
+         float dsc = 0, dtc = 0, drc = 0;
+         for (int k = 0; k < 3; k++) {
+            dsc += ax[1][k] * d[e][k];
+            dtc += ax[2][k] * d[e][k];
+            drc += ax[0][k] * d[e][k];
+         }
+         float rr = rc * rc;
+         d[e][0] = 0.5f * (rc * dsc - sc * drc) / rr;
+         d[e][1] = 0.5f * (rc * dtc - tc * drc) / rr;
+         d[e][2] = 0.0f;
+      }
+   }
+   const struct shale_image_view_desc *v = c->v;
+   float size[3] = { (float)v->width, (float)v->height, (float)v->depth };
+   float rho[2];
+   for (int e = 0; e < 2; e++) {
+      float sum = 0.0f;
+      for (int k = 0; k < 3; k++) {
+         float m = d[e][k] * size[k];
+         sum += m * m;
+      }
+      rho[e] = sqrtf(sum);
+   }
+   return log2f(rho[0] > rho[1] ? rho[0] : rho[1]);
+}
+
+/* The lane's coordinates: cube face and face coordinates, array layer. */
+static void
+lane_coords(const struct ctx *c, const struct shale_sample_args *args, unsigned l, struct lane *ln)
+{
+   ln->s = args->coord[0][l];
+   ln->t = c->dims >= 2 ? args->coord[1][l] : 0.0f;
+   ln->r = c->dims >= 3 || c->cube ? args->coord[2][l] : 0.0f;
+   uint32_t layer = 0;
+   if (c->arrayed) {
+      /* clamp(RNE(a), 0, layers - 1) */
+      float a = args->coord[c->layer_coord][l];
+      if (a >= 0.0f) {
+         float rne = nearbyintf(a);
+         layer = rne >= (float)(c->layers - 1) ? c->layers - 1 : (uint32_t)rne;
+      }
+   }
+   ln->face = 0;
+   if (c->cube) {
+      float dir[3] = { ln->s, ln->t, ln->r }, sc, tc, rc;
+      uint32_t f = cube_coords(dir, &sc, &tc, &rc);
+      ln->s = 0.5f * sc / rc + 0.5f;
+      ln->t = 0.5f * tc / rc + 0.5f;
+      ln->r = 0.0f;
+      ln->face = f;
+      layer *= 6;
+   }
+   ln->layer = layer;
+   /* UNORM depth compares against D_ref clamped to [0, 1]. */
+   float dref = c->dref ? args->dref[l] : 0.0f;
+   if (c->unorm_depth)
+      dref = dref > 0.0f ? (dref < 1.0f ? dref : 1.0f) : 0.0f;
+   ln->dref = dref;
+   for (int k = 0; k < 3; k++)
+      ln->off[k] = args->op & SHALE_SAMPLE_OFFSET ? args->offset[k][l] : 0;
+}
+
+/* OpImageSample*: LOD, level selection, filtering and mipmap filtering. */
+static void
+sample_lane(const struct ctx *c, const struct shale_sample_args *args, unsigned l, union texel *out)
+{
+   const struct shale_sampler_desc *s = c->s;
+   const struct shale_image_view_desc *v = c->v;
+   struct lane ln;
+   float x = args->coord[0][l], y = args->coord[1][l], z = args->coord[2][l];
+   lane_coords(c, args, l, &ln);
+   float lambda = (args->op & SHALE_SAMPLE_OP_MASK) == SHALE_SAMPLE_GRAD
+                     ? lambda_grad(c, args, l, x, y, z)
+                     : args->lod[l];
+   lambda += s->mip_lod_bias;
+   lambda = fminf(fmaxf(lambda, s->min_lod), s->max_lod);
+   uint32_t filter = lambda <= 0.0f ? s->mag_filter : s->min_filter;
+   float q = (float)(v->level_count - 1);
+   float dl = lambda > 0.0f ? (lambda < q ? lambda : q) : 0.0f;
+   uint32_t level[2];
+   float delta = 0.0f;
+   unsigned nlevels = 1;
+   if (s->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_NEAREST || s->unnormalized_coordinates) {
+      level[0] = (uint32_t)(ceilf(dl + 0.5f) - 1.0f);
+   } else {
+      level[0] = (uint32_t)floorf(dl);
+      level[1] = level[0] + 1 < v->level_count ? level[0] + 1 : level[0];
+      delta = dl - (float)level[0];
+      nlevels = delta > 0.0f && c->cls == CLS_FLOAT ? 2 : 1;
+   }
+   union texel tau[2];
+   for (unsigned n = 0; n < nlevels; n++) {
+      uint32_t d = level[n];
+      float u, vv, w;
+      if (s->unnormalized_coordinates) {
+         u = ln.s;
+         vv = ln.t;
+         w = 0.0f;
+      } else {
+         u = ln.s * (float)minify(v->width, d) + (float)ln.off[0];
+         vv = ln.t * (float)minify(v->height, d) + (float)ln.off[1];
+         w = ln.r * (float)minify(v->depth, d) + (float)ln.off[2];
+      }
+      filter_level(c, &ln, d, filter, u, vv, w, &tau[n]);
+   }
+   if (nlevels == 1) {
+      *out = tau[0];
+      return;
+   }
+   for (int k = 0; k < 4; k++)
+      out->f[k] = (1.0f - delta) * tau[0].f[k] + delta * tau[1].f[k];
+}
+
+/* Texel Gathering: four texels of the base level's linear footprint. */
+static void
+gather_lane(const struct ctx *c, const struct shale_sample_args *args, unsigned l, union texel *out)
+{
+   const struct shale_image_view_desc *v = c->v;
+   struct lane ln;
+   lane_coords(c, args, l, &ln);
+   float u = ln.s, vv = ln.t;
+   if (!c->s->unnormalized_coordinates) {
+      u = u * (float)v->width + (float)ln.off[0];
+      vv = vv * (float)v->height + (float)ln.off[1];
+   }
+   int32_t i0 = ifloor(u - 0.5f), j0 = ifloor(vv - 0.5f);
+   /* (i0, j1), (i1, j1), (i1, j0), (i0, j0) */
+   static const int32_t corner[4][2] = { { 0, 1 }, { 1, 1 }, { 1, 0 }, { 0, 0 } };
+   uint32_t comp = c->dref ? 0 : args->component & 3;
+   for (int n = 0; n < 4; n++) {
+      int32_t i = i0 + corner[n][0], j = j0 + corner[n][1];
+      if (args->op & SHALE_SAMPLE_GATHER_OFFSETS) {
+         i = i0 + args->gather_offsets[n][0];
+         j = j0 + args->gather_offsets[n][1];
+      }
+      union texel t;
+      get_texel(c, &ln, 0, i, j, 0, &t);
+      out->u[n] = t.u[comp];
+   }
+}
+
+/* OpImageFetch: integer coordinates and level, no sampler. Out of range:
+ * (0, 0, 0, 1), unswizzled. */
+static void
+fetch_lane(const struct ctx *c, const struct shale_sample_args *args, unsigned l, union texel *out)
+{
+   const struct shale_image_view_desc *v = c->v;
+   int32_t ci[4];
+   for (int k = 0; k < 4; k++)
+      memcpy(&ci[k], &args->coord[k][l], 4);
+   int32_t lod;
+   memcpy(&lod, &args->lod[l], 4);
+   int32_t x = ci[0], y = 0, z = 0;
+   switch (v->view_type) {
+   case VK_IMAGE_VIEW_TYPE_1D:
+      break;
+   case VK_IMAGE_VIEW_TYPE_1D_ARRAY:
+      z = ci[1];
+      break;
+   case VK_IMAGE_VIEW_TYPE_2D:
+      y = ci[1];
+      break;
+   default:   /* 2D array, 3D, and cube views as arrays of faces */
+      y = ci[1];
+      z = ci[2];
+      break;
+   }
+   if (args->op & SHALE_SAMPLE_OFFSET) {
+      x += args->offset[0][l];
+      if (v->view_type != VK_IMAGE_VIEW_TYPE_1D && v->view_type != VK_IMAGE_VIEW_TYPE_1D_ARRAY)
+         y += args->offset[1][l];
+      if (v->view_type == VK_IMAGE_VIEW_TYPE_3D)
+         z += args->offset[2][l];
+   }
+   uint32_t zmax = v->view_type == VK_IMAGE_VIEW_TYPE_3D ? 0 : v->layer_count;
+   bool in = lod >= 0 && (uint32_t)lod < v->level_count;
+   if (in) {
+      if (!zmax)
+         zmax = minify(v->depth, (uint32_t)lod);
+      in = x >= 0 && (uint32_t)x < minify(v->width, (uint32_t)lod) && y >= 0 &&
+           (uint32_t)y < minify(v->height, (uint32_t)lod) && z >= 0 && (uint32_t)z < zmax;
+   }
+   if (!in) {
+      out->u[0] = out->u[1] = out->u[2] = 0;
+      out->u[3] = c->cls == CLS_FLOAT ? 0x3f800000u : 1u;
+      return;
+   }
+   read_texel(c, (uint32_t)lod, (uint32_t)x, (uint32_t)y, (uint32_t)z, out);
+   struct lane ln = { 0 };
+   finish_texel(c, &ln, out);
+}
+
+/* ---- entry -------------------------------------------------------------- */
+
+bool
+sr_sample_format_supported(VkFormat format)
+{
+   const struct su_format_desc *d = su_format_desc(format);
+   if (!d || d->kind == SU_KIND_COMPRESSED)
+      return false;
+   if (su_format_is_depth_stencil(d))
+      return true;
+   return d->bits[0] != 64;
+}
+
+static bool
+ctx_init(struct ctx *c, const struct shale_image_view_desc *view,
+         const struct shale_sampler_desc *sampler, uint32_t op)
+{
+   memset(c, 0, sizeof(*c));
+   c->v = view;
+   c->s = sampler;
+   if (!view || !view->base || !view->level_count || view->level_count > 16 ||
+       !view->layer_count || !sr_sample_format_supported(view->format))
+      return false;
+   if (op != SHALE_SAMPLE_FETCH && !sampler)
+      return false;
+   c->fmt = su_format_desc(view->format);
+   if (su_format_is_depth_stencil(c->fmt)) {
+      bool has_depth = (c->fmt->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0;
+      bool want_stencil = view->aspect == VK_IMAGE_ASPECT_STENCIL_BIT || !has_depth;
+      c->stencil = want_stencil && (c->fmt->aspects & VK_IMAGE_ASPECT_STENCIL_BIT);
+      c->depth = !c->stencil;
+      c->cls = c->stencil ? CLS_UINT : CLS_FLOAT;
+      c->unorm_depth = c->depth && su_format_depth_bits(c->fmt) != 32;
+   } else {
+      enum su_numeric_class k = su_format_class(c->fmt);
+      c->cls = k == SU_CLASS_UINT ? CLS_UINT : k == SU_CLASS_SINT ? CLS_SINT : CLS_FLOAT;
+   }
+   switch (view->view_type) {
+   case VK_IMAGE_VIEW_TYPE_1D_ARRAY:
+      c->arrayed = true;
+      c->layer_coord = 1;
+      /* fallthrough */
+   case VK_IMAGE_VIEW_TYPE_1D:
+      c->dims = 1;
+      break;
+   case VK_IMAGE_VIEW_TYPE_2D_ARRAY:
+      c->arrayed = true;
+      c->layer_coord = 2;
+      c->dims = 2;
+      break;
+   case VK_IMAGE_VIEW_TYPE_3D:
+      c->dims = 3;
+      break;
+   case VK_IMAGE_VIEW_TYPE_CUBE_ARRAY:
+      c->arrayed = true;
+      c->layer_coord = 3;
+      /* fallthrough */
+   case VK_IMAGE_VIEW_TYPE_CUBE:
+      c->cube = true;
+      c->dims = 2;
+      break;
+   default:
+      c->dims = 2;
+      break;
+   }
+   c->layers = c->cube ? view->layer_count / 6 : view->layer_count;
+   if (c->cube && (!c->layers || view->width != view->height))
+      return false;
+   if (op == SHALE_SAMPLE_FETCH)
+      return true;
+   border_init(c);
+   return true;
+}
+
+void
+sr_sample(const struct shale_image_view_desc *view, const struct shale_sampler_desc *sampler,
+          struct shale_sample_args *args)
+{
+   uint32_t op = args->op & SHALE_SAMPLE_OP_MASK;
+   struct ctx c;
+   bool ok = ctx_init(&c, view, sampler, op);
+   c.dref = ok && op != SHALE_SAMPLE_FETCH && (args->op & SHALE_SAMPLE_DREF) && c.depth;
+   for (unsigned l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+      if (!(args->lanes & (1u << l)))
+         continue;
+      union texel t = { .u = { 0, 0, 0, 0 } };
+      if (ok) {
+         switch (op) {
+         case SHALE_SAMPLE_FETCH:
+            fetch_lane(&c, args, l, &t);
+            break;
+         case SHALE_SAMPLE_GATHER:
+            gather_lane(&c, args, l, &t);
+            break;
+         default:
+            sample_lane(&c, args, l, &t);
+            break;
+         }
+      }
+      for (int k = 0; k < 4; k++)
+         args->result[k][l] = t.u[k];
+   }
+}

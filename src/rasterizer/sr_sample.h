@@ -1,0 +1,43 @@
+/*
+ * sr_sample: texture sampling for compiled shaders, in plain C.
+ *
+ * Design note
+ * -----------
+ * Owns: sr_sample(), the generic shale_sample_fn (include/shale/shader_abi.h)
+ * that image descriptor records point at. It implements the spec's "Image
+ * Operations" for explicit-LOD sampling, fetches and gathers on W lanes:
+ * coordinate systems (normalized and unnormalized), cube face selection and
+ * seamless cube edges (corner texels are the average of their three
+ * neighbours), scale factor and LOD from gradients, mipLodBias, minLod,
+ * maxLod, nearest/linear filters and mipmap modes, every address mode and
+ * border colour, depth comparison with every compare op (filtered as a
+ * weighted average of the pass/fail results), view swizzles and the view's
+ * base level and layer. Texels are decoded by src/util/su_format (sRGB to
+ * linear, SNORM, half floats, packed and shared-exponent formats, depth and
+ * stencil aspects). Arithmetic is single-precision float on unquantized
+ * weights, within the 8 sub-texel and mipmap bits the device reports.
+ * Specialised routines per (format, sampler state) can later replace it
+ * record by record; this one stays the reference.
+ *
+ * Invariants: never reads outside the view's levels and layers whatever the
+ * coordinates (NaN and infinities included); integer formats (and stencil)
+ * are never interpolated: a linear filter on them acts as nearest.
+ *
+ * Threading: reentrant, no state; never allocates.
+ */
+#ifndef SR_SAMPLE_H
+#define SR_SAMPLE_H
+
+#include <stdbool.h>
+#include <vulkan/vulkan_core.h>
+
+#include "shale/shader_abi.h"
+
+void sr_sample(const struct shale_image_view_desc *view, const struct shale_sampler_desc *sampler,
+               struct shale_sample_args *args);
+
+/* Whether sr_sample decodes views of `format` (uncompressed colour formats
+ * without 64-bit channels, and depth/stencil formats). */
+bool sr_sample_format_supported(VkFormat format);
+
+#endif
