@@ -58,6 +58,28 @@ frame_slot(struct sc_xlate *x, LLVMBuilderRef b, uint32_t offset)
    return LLVMBuildGEP2(b, x->t_i8, x->arg_frame, &off, 1, "");
 }
 
+/* Copies persistent slot a between its stack home and its frame place (src
+ * to dst; the frame side is byte-aligned). Arrays (per-lane variables) are
+ * copied with memcpy: SROA would split an array load and store into one
+ * access per element. */
+static void
+copy_slot(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef dst, LLVMValueRef src,
+          LLVMValueRef a)
+{
+   LLVMTypeRef t = LLVMGetAllocatedType(a);
+   bool to_frame = src == a;
+   if (LLVMGetTypeKind(t) == LLVMArrayTypeKind) {
+      uint64_t size = LLVMABISizeOfType(LLVMGetModuleDataLayout(x->mod), t);
+      unsigned align = LLVMGetAlignment(a);
+      LLVMBuildMemCpy(b, dst, to_frame ? 1 : align, src, to_frame ? align : 1,
+                      LLVMConstInt(x->t_i64, size, false));
+      return;
+   }
+   LLVMValueRef v = LLVMBuildLoad2(b, t, src, "");
+   LLVMValueRef st = LLVMBuildStore(b, v, dst);
+   LLVMSetAlignment(to_frame ? st : v, 1);
+}
+
 /* Lays out the persistent slots after the per-lane variables and writes
  * each barrier's save and reload code. */
 static void
@@ -82,20 +104,12 @@ finish_barriers(struct sc_xlate *x)
    LLVMBuilderRef b = LLVMCreateBuilderInContext(x->ctx);
    for (uint32_t k = 0; k < x->nresumes; k++) {
       LLVMPositionBuilderAtEnd(b, x->resumes[k].save);
-      for (uint32_t i = 0; i < x->npersist; i++) {
-         LLVMTypeRef t = LLVMGetAllocatedType(x->persist[i]);
-         LLVMValueRef v = LLVMBuildLoad2(b, t, x->persist[i], "");
-         LLVMValueRef st = LLVMBuildStore(b, v, frame_slot(x, b, offs[i]));
-         LLVMSetAlignment(st, 1);
-      }
+      for (uint32_t i = 0; i < x->npersist; i++)
+         copy_slot(x, b, frame_slot(x, b, offs[i]), x->persist[i], x->persist[i]);
       LLVMBuildRet(b, sc_const_i32(x, k + 1));
       LLVMPositionBuilderAtEnd(b, x->resumes[k].resume);
-      for (uint32_t i = 0; i < x->npersist; i++) {
-         LLVMTypeRef t = LLVMGetAllocatedType(x->persist[i]);
-         LLVMValueRef v = LLVMBuildLoad2(b, t, frame_slot(x, b, offs[i]), "");
-         LLVMSetAlignment(v, 1);
-         LLVMBuildStore(b, v, x->persist[i]);
-      }
+      for (uint32_t i = 0; i < x->npersist; i++)
+         copy_slot(x, b, x->persist[i], frame_slot(x, b, offs[i]), x->persist[i]);
       LLVMBuildBr(b, x->resumes[k].cont);
    }
    LLVMDisposeBuilder(b);

@@ -458,65 +458,6 @@ inline_single_calls(LLVMModuleRef mod)
    }
 }
 
-/* True when nothing between load and store (same block) writes memory. */
-static bool
-adjacent_copy(LLVMValueRef load, LLVMValueRef store)
-{
-   for (LLVMValueRef i = LLVMGetNextInstruction(load); i; i = LLVMGetNextInstruction(i)) {
-      if (i == store)
-         return true;
-      if (!LLVMIsAGetElementPtrInst(i) && !LLVMIsACastInst(i))
-         return false;
-   }
-   return false;
-}
-
-/* Aggregate copies (a load of an array or struct stored elsewhere) and
- * aggregate zero stores become llvm.memmove / llvm.memset before any pass
- * runs. SROA splits a first-class aggregate value element by element (a
- * [1024 x i8] copy into 1024 one-byte slices, which every later pass and
- * the code generator then pay for), while it turns memory intrinsics
- * between allocas and memory into a few wide accesses of the types the
- * alloca is used with. The translator saves and restores state at
- * barriers with such copies. */
-static void
-lower_aggregate_copies(LLVMModuleRef mod)
-{
-   LLVMContextRef ctx = LLVMGetModuleContext(mod);
-   LLVMTargetDataRef td = LLVMGetModuleDataLayout(mod);
-   LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
-   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
-   for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn)) {
-      for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
-         LLVMValueRef next;
-         for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = next) {
-            next = LLVMGetNextInstruction(inst);
-            if (!LLVMIsAStoreInst(inst) || LLVMGetVolatile(inst))
-               continue;
-            LLVMValueRef v = LLVMGetOperand(inst, 0), dst = LLVMGetOperand(inst, 1);
-            LLVMTypeKind kind = LLVMGetTypeKind(LLVMTypeOf(v));
-            if (kind != LLVMArrayTypeKind && kind != LLVMStructTypeKind)
-               continue;
-            LLVMValueRef size = LLVMConstInt(i64, LLVMABISizeOfType(td, LLVMTypeOf(v)), false);
-            LLVMPositionBuilderBefore(b, inst);
-            if (LLVMIsConstant(v) && LLVMIsNull(v)) {
-               LLVMBuildMemSet(b, dst, LLVMConstInt(i8, 0, false), size, LLVMGetAlignment(inst));
-               LLVMInstructionEraseFromParent(inst);
-            } else if (LLVMIsALoadInst(v) && !LLVMGetVolatile(v) &&
-                       LLVMGetInstructionParent(v) == bb && !LLVMGetNextUse(LLVMGetFirstUse(v)) &&
-                       adjacent_copy(v, inst)) {
-               /* memmove: nothing here says the two do not overlap. */
-               LLVMBuildMemMove(b, dst, LLVMGetAlignment(inst), LLVMGetOperand(v, 0),
-                                LLVMGetAlignment(v), size);
-               LLVMInstructionEraseFromParent(inst);
-               LLVMInstructionEraseFromParent(v);
-            }
-         }
-      }
-   }
-   LLVMDisposeBuilder(b);
-}
-
 /* Native assembly of mod as the code generator would emit it. Code
  * generation rewrites the IR it runs on, so it runs on a copy: the object
  * made afterwards from mod is the one a compile without the dump makes. */
@@ -570,7 +511,6 @@ optimize(struct sc_jit *jit, LLVMModuleRef mod, struct sc_compile_dump *dump,
    if (!tm)
       return SC_ERROR_INTERNAL;
    inline_single_calls(mod);
-   lower_aggregate_copies(mod);
    LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
    LLVMErrorRef err = LLVMRunPasses(mod, sc_passes, tm, opts);
    LLVMDisposePassBuilderOptions(opts);

@@ -268,8 +268,16 @@ sc_persistent_alloca(struct sc_xlate *x, LLVMTypeRef type, uint32_t align)
 {
    LLVMValueRef a = sc_entry_alloca(x, type, align);
    /* Defined contents: inactive lanes read it, and undefined values must not
-    * reach operations whose undefined inputs are undefined behaviour. */
-   LLVMBuildStore(x->ib, LLVMConstNull(type), a);
+    * reach operations whose undefined inputs are undefined behaviour. Arrays
+    * (per-lane variables) are cleared with memset: SROA would split a zero
+    * array store into one store per element. */
+   if (LLVMGetTypeKind(type) == LLVMArrayTypeKind) {
+      uint64_t size = LLVMABISizeOfType(LLVMGetModuleDataLayout(x->mod), type);
+      LLVMBuildMemSet(x->ib, a, LLVMConstInt(x->t_i8, 0, false),
+                      LLVMConstInt(x->t_i64, size, false), LLVMGetAlignment(a));
+   } else {
+      LLVMBuildStore(x->ib, LLVMConstNull(type), a);
+   }
    if (!x->barrier_mode)
       return a;
    if (x->npersist == x->cap_persist) {
