@@ -200,14 +200,12 @@ emit_unary(struct sc_xlate *x, uint32_t op, LLVMValueRef a, LLVMTypeRef rt)
    case SpvOpIsNan: return LLVMBuildFCmp(b, LLVMRealUNO, a, a, "");
    case SpvOpIsInf:
       return LLVMBuildFCmp(b, LLVMRealOEQ, fabs_of(x, a), float_const_like(x, a, __builtin_inf()), "");
-   case SpvOpConvertFToU: {
-      LLVMTypeRef ov[2] = { rt, at };
-      return sc_intrinsic(x, "llvm.fptoui.sat", ov, 2, &a, 1);
-   }
-   case SpvOpConvertFToS: {
-      LLVMTypeRef ov[2] = { rt, at };
-      return sc_intrinsic(x, "llvm.fptosi.sat", ov, 2, &a, 1);
-   }
+   /* Out-of-range values and NaN convert to undefined values (the spec's
+    * conversion rules): the native conversion's result, frozen so that it is
+    * one fixed value rather than LLVM poison. Saturating intrinsics would be
+    * scalarised lane by lane on x86. */
+   case SpvOpConvertFToU: return LLVMBuildFreeze(b, LLVMBuildFPToUI(b, a, rt, ""), "");
+   case SpvOpConvertFToS: return LLVMBuildFreeze(b, LLVMBuildFPToSI(b, a, rt, ""), "");
    case SpvOpConvertSToF: return LLVMBuildSIToFP(b, a, rt, "");
    case SpvOpConvertUToF: return LLVMBuildUIToFP(b, a, rt, "");
    case SpvOpUConvert:
