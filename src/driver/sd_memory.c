@@ -225,13 +225,44 @@ sd_memory_import_memfd(struct sd_device_memory *mem, int fd)
    return VK_SUCCESS;
 }
 
+/* Zeroed anonymous pages for a payload of `bytes` (a page multiple). Large
+ * payloads start on a 2 MiB boundary and ask for transparent huge pages:
+ * shaders walk big buffers and images with strides of many pages (a matrix
+ * column, an image column), and with 4 KiB pages a 2048x2048 float matrix
+ * alone outgrows the TLB. The kernel may still use small pages; that costs
+ * speed, never correctness. */
+static void *
+sd_map_anonymous(size_t bytes)
+{
+   const size_t huge = (size_t)2 << 20;
+   if (bytes < huge) {
+      void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      return p == MAP_FAILED ? NULL : p;
+   }
+   /* Map one huge page more, then trim both ends to an aligned range. */
+   uint8_t *p = mmap(NULL, bytes + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+   if (p == MAP_FAILED)
+      return NULL;
+   uint8_t *aligned = (uint8_t *)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
+   if (aligned > p)
+      munmap(p, (size_t)(aligned - p));
+   size_t tail = (size_t)(p + bytes + huge - (aligned + bytes));
+   if (tail)
+      munmap(aligned + bytes, tail);
+#ifdef MADV_HUGEPAGE
+   madvise(aligned, bytes, MADV_HUGEPAGE);
+#endif
+   return aligned;
+}
+
 /* A private payload: zeroed anonymous pages (untouched pages cost nothing). */
 static VkResult
 sd_memory_create_anonymous(struct sd_device_memory *mem)
 {
    size_t bytes = sd_payload_bytes(mem->size, sd_page_size());
-   void *data = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-   if (data == MAP_FAILED)
+   void *data = sd_map_anonymous(bytes);
+   if (!data)
       return sd_error(VK_ERROR_OUT_OF_DEVICE_MEMORY);
    mem->data = data;
    mem->mapped_size = bytes;
