@@ -202,6 +202,8 @@ geometric(struct sc_xlate *x, const struct sc_inst *inst, uint32_t op,
       uniform &= ops[k]->uniform;
    uint32_t n = ops[0]->n;
    LLVMValueRef c[4][4];
+   if (n == 0)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "geometric instruction on an empty value");
    for (unsigned k = 0; k < nops; k++) {
       if (ops[k]->n > 4)
          return sc_fail(x, SC_ERROR_INVALID_SPIRV, "vector of more than 4 components");

@@ -58,8 +58,9 @@ sd_query_result_is64(VkQueryResultFlags flags)
    return (flags & VK_QUERY_RESULT_64_BIT) != 0;
 }
 
-/* Bytes one query's results take: the value, then the availability word. */
-static size_t
+/* Bytes one query's results take: the value, then the availability word
+ * (used by assertions only). */
+static inline size_t
 sd_query_result_size(VkQueryResultFlags flags)
 {
    size_t word = sd_query_result_is64(flags) ? 8 : 4;
