@@ -112,6 +112,43 @@ load_buffer_record(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef rec, LLVMV
    *range = LLVMBuildTrunc(b, r, x->t_i32, "");
 }
 
+/* Records a descriptor variable's binding (its set and binding
+ * decorations, array size, kind) in p and sets *rec to the address of its
+ * first record in the set, or to NULL for a descriptor array, which p then
+ * points at as a whole (SC_PTR_BINDINGS; access chains pick the record). */
+static bool
+bind_descriptor(struct sc_xlate *x, struct sc_ptr *p, uint32_t id, VkDescriptorType type,
+                LLVMValueRef *rec)
+{
+   const struct sc_module *m = x->m;
+   uint32_t set, binding;
+   *rec = NULL;
+   if (!sc_module_decoration(m, id, SC_NONE, SpvDecorationDescriptorSet, &set) ||
+       !sc_module_decoration(m, id, SC_NONE, SpvDecorationBinding, &binding))
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "descriptor without set/binding");
+   if (set >= SHALE_MAX_DESCRIPTOR_SETS)
+      return sc_fail(x, SC_ERROR_UNSUPPORTED, "descriptor set %u", set);
+   const struct sc_type *t = sc_module_type(m, p->type);
+   bool arrayed = t && (t->kind == SC_T_ARRAY || t->kind == SC_T_RUNTIME_ARRAY);
+   uint32_t count = !arrayed ? 1 : t->kind == SC_T_ARRAY ? t->count : 0;
+   p->binding_use = add_binding(x, set, binding, count, type);
+   if (p->binding_use == SC_NONE)
+      return false;
+   p->set = set;
+   p->binding = binding;
+   p->first_record = first_record(x, set, binding);
+   LLVMValueRef setp = sc_ctx_field(x, x->arg_ctx, 8 * set, x->t_ptr);
+   LLVMSetAlignment(setp, 8);
+   if (arrayed) {
+      p->kind = SC_PTR_BINDINGS;
+      p->base = setp;
+      return true;
+   }
+   *rec = gep8(x, x->eb, setp,
+               LLVMConstInt(x->t_i64, (uint64_t)p->first_record * SHALE_DESCRIPTOR_SIZE, false));
+   return true;
+}
+
 static bool
 var_ptr(struct sc_xlate *x, const struct sc_inst *var, struct sc_ptr *p)
 {
@@ -132,74 +169,34 @@ var_ptr(struct sc_xlate *x, const struct sc_inst *var, struct sc_ptr *p)
    switch (p->storage) {
    case SpvStorageClassStorageBuffer:
    case SpvStorageClassUniform: {
-      uint32_t set, binding;
-      if (!sc_module_decoration(m, id, SC_NONE, SpvDecorationDescriptorSet, &set) ||
-          !sc_module_decoration(m, id, SC_NONE, SpvDecorationBinding, &binding))
-         return sc_fail(x, SC_ERROR_INVALID_SPIRV, "buffer without set/binding");
-      if (set >= SHALE_MAX_DESCRIPTOR_SETS)
-         return sc_fail(x, SC_ERROR_UNSUPPORTED, "descriptor set %u", set);
       const struct sc_type *t = sc_module_type(m, p->type);
-      uint32_t block_type = p->type;
-      uint32_t count = 1;
       bool arrayed = t && (t->kind == SC_T_ARRAY || t->kind == SC_T_RUNTIME_ARRAY);
-      if (arrayed) {
-         block_type = t->elem;
-         count = t->kind == SC_T_ARRAY ? t->count : 0;
-      }
+      uint32_t block_type = arrayed ? t->elem : p->type;
       bool ssbo = p->storage == SpvStorageClassStorageBuffer ||
                   sc_module_decoration(m, block_type, SC_NONE, SpvDecorationBufferBlock, NULL);
-      p->binding_use = add_binding(x, set, binding, count,
-                                   ssbo ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
-                                        : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
-      if (p->binding_use == SC_NONE)
+      LLVMValueRef rec;
+      if (!bind_descriptor(x, p, id,
+                           ssbo ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+                                : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, &rec))
          return false;
-      p->set = set;
-      p->binding = binding;
-      p->first_record = first_record(x, set, binding);
-      LLVMValueRef setp = sc_ctx_field(x, x->arg_ctx, 8 * set, x->t_ptr);
-      LLVMSetAlignment(setp, 8);
-      if (arrayed) {
-         p->kind = SC_PTR_BINDINGS;
-         p->base = setp;
-         return true;
-      }
-      LLVMValueRef rec = gep8(x, x->eb, setp,
-                              LLVMConstInt(x->t_i64, (uint64_t)p->first_record * SHALE_DESCRIPTOR_SIZE,
-                                           false));
+      if (!rec)
+         return true;   /* an array of buffers */
       p->kind = SC_PTR_MEM;
       load_buffer_record(x, x->eb, rec, &p->base, &p->range);
       return true;
    }
    case SpvStorageClassUniformConstant: {
       /* Images, samplers, texel buffers: records of the set. */
-      uint32_t set, binding;
       VkDescriptorType type = sc_image_descriptor_type(x, p->type);
       if (type == VK_DESCRIPTOR_TYPE_MAX_ENUM)
          return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported UniformConstant variable");
-      if (!sc_module_decoration(m, id, SC_NONE, SpvDecorationDescriptorSet, &set) ||
-          !sc_module_decoration(m, id, SC_NONE, SpvDecorationBinding, &binding))
-         return sc_fail(x, SC_ERROR_INVALID_SPIRV, "descriptor without set/binding");
-      if (set >= SHALE_MAX_DESCRIPTOR_SETS)
-         return sc_fail(x, SC_ERROR_UNSUPPORTED, "descriptor set %u", set);
-      const struct sc_type *t = sc_module_type(m, p->type);
-      bool arrayed = t && (t->kind == SC_T_ARRAY || t->kind == SC_T_RUNTIME_ARRAY);
-      uint32_t count = !arrayed ? 1 : t->kind == SC_T_ARRAY ? t->count : 0;
-      p->binding_use = add_binding(x, set, binding, count, type);
-      if (p->binding_use == SC_NONE)
+      LLVMValueRef rec;
+      if (!bind_descriptor(x, p, id, type, &rec))
          return false;
-      p->set = set;
-      p->binding = binding;
-      p->first_record = first_record(x, set, binding);
-      LLVMValueRef setp = sc_ctx_field(x, x->arg_ctx, 8 * set, x->t_ptr);
-      LLVMSetAlignment(setp, 8);
-      if (arrayed) {
-         p->kind = SC_PTR_BINDINGS;
-         p->base = setp;
-         return true;
-      }
+      if (!rec)
+         return true;   /* an array of descriptors */
       p->kind = SC_PTR_DESCRIPTOR;
-      p->base = gep8(x, x->eb, setp,
-                     LLVMConstInt(x->t_i64, (uint64_t)p->first_record * SHALE_DESCRIPTOR_SIZE, false));
+      p->base = rec;
       return true;
    }
    case SpvStorageClassPushConstant:
@@ -992,6 +989,8 @@ bool
 sc_emit_memory(struct sc_xlate *x, const struct sc_inst *inst, bool *handled)
 {
    *handled = true;
+   if (sc_opcode_is_atomic(inst->opcode))
+      return sc_emit_atomic(x, inst);
    switch (inst->opcode) {
    case SpvOpVariable:
       return true;   /* storage made by sc_memory_init */
@@ -1027,26 +1026,6 @@ sc_emit_memory(struct sc_xlate *x, const struct sc_inst *inst, bool *handled)
    }
    case SpvOpArrayLength:
       return emit_array_length(x, inst);
-   case SpvOpAtomicLoad:
-   case SpvOpAtomicStore:
-   case SpvOpAtomicExchange:
-   case SpvOpAtomicCompareExchange:
-   case SpvOpAtomicCompareExchangeWeak:
-   case SpvOpAtomicIIncrement:
-   case SpvOpAtomicIDecrement:
-   case SpvOpAtomicIAdd:
-   case SpvOpAtomicISub:
-   case SpvOpAtomicSMin:
-   case SpvOpAtomicUMin:
-   case SpvOpAtomicSMax:
-   case SpvOpAtomicUMax:
-   case SpvOpAtomicAnd:
-   case SpvOpAtomicOr:
-   case SpvOpAtomicXor:
-   case SpvOpAtomicFAddEXT:
-   case SpvOpAtomicFMinEXT:
-   case SpvOpAtomicFMaxEXT:
-      return sc_emit_atomic(x, inst);
    case SpvOpCopyObject:
    case SpvOpCopyLogical:
       if (sc_cfg_is_pointer(x->m, inst->result_id))

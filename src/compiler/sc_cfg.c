@@ -422,26 +422,6 @@ analyze_values(struct sc_cfg *cfg)
             case SpvOpVariable:
                v = is_varying_variable(m, inst);
                break;
-            case SpvOpAtomicLoad:
-            case SpvOpAtomicExchange:
-            case SpvOpAtomicCompareExchange:
-            case SpvOpAtomicCompareExchangeWeak:
-            case SpvOpAtomicIIncrement:
-            case SpvOpAtomicIDecrement:
-            case SpvOpAtomicIAdd:
-            case SpvOpAtomicISub:
-            case SpvOpAtomicSMin:
-            case SpvOpAtomicUMin:
-            case SpvOpAtomicSMax:
-            case SpvOpAtomicUMax:
-            case SpvOpAtomicAnd:
-            case SpvOpAtomicOr:
-            case SpvOpAtomicXor:
-            case SpvOpAtomicFAddEXT:
-            case SpvOpAtomicFMinEXT:
-            case SpvOpAtomicFMaxEXT:
-               v = true;
-               break;
             case SpvOpPhi:
                if (join[b]) {
                   v = true;
@@ -460,6 +440,10 @@ analyze_values(struct sc_cfg *cfg)
                }
                break;
             default: {
+               if (sc_opcode_is_atomic(inst->opcode)) {
+                  v = true;   /* each lane sees its own order of the updates */
+                  break;
+               }
                int sg = sc_subgroup_result_varying(m, inst);
                if (sg == 0 || sg == 1) {
                   v = sg == 1;

@@ -641,3 +641,32 @@ sc_module_free(struct sc_module *m)
    free(m->words);
    memset(m, 0, sizeof(*m));
 }
+
+bool
+sc_opcode_is_atomic(uint32_t opcode)
+{
+   switch (opcode) {
+   case SpvOpAtomicLoad:
+   case SpvOpAtomicStore:
+   case SpvOpAtomicExchange:
+   case SpvOpAtomicCompareExchange:
+   case SpvOpAtomicCompareExchangeWeak:
+   case SpvOpAtomicIIncrement:
+   case SpvOpAtomicIDecrement:
+   case SpvOpAtomicIAdd:
+   case SpvOpAtomicISub:
+   case SpvOpAtomicSMin:
+   case SpvOpAtomicUMin:
+   case SpvOpAtomicSMax:
+   case SpvOpAtomicUMax:
+   case SpvOpAtomicAnd:
+   case SpvOpAtomicOr:
+   case SpvOpAtomicXor:
+   case SpvOpAtomicFAddEXT:
+   case SpvOpAtomicFMinEXT:
+   case SpvOpAtomicFMaxEXT:
+      return true;
+   default:
+      return false;
+   }
+}

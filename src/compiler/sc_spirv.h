@@ -182,6 +182,11 @@ struct sc_image_type {
 
 bool sc_module_image_type(const struct sc_module *m, uint32_t type_id, struct sc_image_type *out);
 
+/* Whether opcode is one of the atomic instructions Shale translates
+ * (OpAtomicLoad .. OpAtomicXor, OpAtomicStore included, and the float
+ * add/min/max of SPV_EXT_shader_atomic_float*). */
+bool sc_opcode_is_atomic(uint32_t opcode);
+
 /* "OpFoo" for an opcode ("OpUnknown" if the grammar lacks it); GLSL.std.450
  * instruction names likewise (sc_spirv_names.c, generated). */
 const char *sc_opcode_name(uint32_t opcode);
