@@ -31,6 +31,7 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_external_fence_fd = true,
    .KHR_descriptor_update_template = true,
    .EXT_pipeline_creation_feedback = true,
+   .KHR_sampler_mirror_clamp_to_edge = true,
 };
 
 void
@@ -114,8 +115,8 @@ sd_fill_limits(VkPhysicalDeviceLimits *l)
       .minStorageBufferOffsetAlignment = 16,
       .minTexelOffset = -8,
       .maxTexelOffset = 7,
-      .minTexelGatherOffset = 0,
-      .maxTexelGatherOffset = 0,
+      .minTexelGatherOffset = -8,
+      .maxTexelGatherOffset = 7,
       .minInterpolationOffset = 0.0f,
       .maxInterpolationOffset = 0.0f,
       .subPixelInterpolationOffsetBits = 0,
@@ -238,7 +239,10 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
 {
    /* Compute only, so far: robust buffer access and dynamically indexed
     * buffer arrays are what compiled shaders honour (api/compute); 64-bit
-    * integers and floats and 16-bit integers in shaders (api/types). */
+    * integers and floats and 16-bit integers in shaders (api/types);
+    * gathers with offsets and ConstOffsets, cube array views (sampled and
+    * storage) and dynamically indexed arrays of samplers and sampled images
+    * (api/sampling, api/sampling_arrays). */
    memset(&f->features, 0, sizeof(f->features));
    f->features.robustBufferAccess = VK_TRUE;
    f->features.shaderUniformBufferArrayDynamicIndexing = VK_TRUE;
@@ -246,6 +250,9 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
    f->features.shaderFloat64 = VK_TRUE;
    f->features.shaderInt64 = VK_TRUE;
    f->features.shaderInt16 = VK_TRUE;
+   f->features.shaderImageGatherExtended = VK_TRUE;
+   f->features.imageCubeArray = VK_TRUE;
+   f->features.shaderSampledImageArrayDynamicIndexing = VK_TRUE;
    const struct sd_device_extension_table *ext = &sd_device_extensions_supported;
    sd_foreach_struct_out(s, f->pNext) {
       switch ((int)s->sType) {

@@ -2,11 +2,15 @@
 // Sampling kernel of test_sampling.c, compiled once per variant with
 //   SAMPLER, TEXTURE the GLSL types (e.g. usampler2D, utexture2D)
 //   DIM 1 = 1D, 2 = 1D array, 3 = 2D, 4 = 2D array, 5 = 3D, 6 = cube,
-//   7 = cube array (no depth comparison)
+//   7 = cube array (depth comparison: gathers only)
 //   TY 0 = float, 1 = int, 2 = uint results
 //   SHADOW 1: a depth-comparison sampler (float results in .x)
 //   UNNORM 1: only what unnormalized-coordinate samplers allow
-//   GEXT 1: gathers with offsets (shaderImageGatherExtended)
+//   GEXT 1: gathers with offsets (shaderImageGatherExtended): constant
+//     offsets, ConstOffsets and dynamic offsets (in dx.xy) at the
+//     minTexelGatherOffset / maxTexelGatherOffset limits -8 and 7
+// Constant offsets of the other ops (OFF_A, OFF_B) reach the spec's
+// minimum minTexelOffset / maxTexelOffset, -8 and 7, in every component.
 // Invocation i runs query q[i] (its op, coordinates, LOD, gradients, D_ref)
 // on binding 0 (combined image sampler), or 1 + 4 (separate image and
 // sampler), and writes r[i].
@@ -24,23 +28,23 @@ layout(local_size_x = 64) in;
 #define P q[i].c.x
 #define G(v) v.x
 #define IP int(q[i].c.x)
-#define OFF_A 3
-#define OFF_B (-4)
+#define OFF_A 7
+#define OFF_B (-8)
 #define SIZE4(s) ivec4(s, 0, 0, 0)
 #define PROJ vec2(q[i].c.x, q[i].dx.w)
 #elif DIM == 2
 #define P q[i].c.xy
 #define G(v) v.x
 #define IP ivec2(q[i].c.xy)
-#define OFF_A 3
-#define OFF_B (-4)
+#define OFF_A 7
+#define OFF_B (-8)
 #define SIZE4(s) ivec4(s, 0, 0)
 #elif DIM == 3
 #define P q[i].c.xy
 #define G(v) v.xy
 #define IP ivec2(q[i].c.xy)
-#define OFF_A ivec2(3, -2)
-#define OFF_B ivec2(-4, 5)
+#define OFF_A ivec2(7, -8)
+#define OFF_B ivec2(-8, 7)
 #define SIZE4(s) ivec4(s, 0, 0)
 #define PROJ vec3(q[i].c.xy, q[i].dx.w)
 #define GATHER 1
@@ -48,16 +52,16 @@ layout(local_size_x = 64) in;
 #define P q[i].c.xyz
 #define G(v) v.xy
 #define IP ivec3(q[i].c.xyz)
-#define OFF_A ivec2(3, -2)
-#define OFF_B ivec2(-4, 5)
+#define OFF_A ivec2(7, -8)
+#define OFF_B ivec2(-8, 7)
 #define SIZE4(s) ivec4(s, 0)
 #define GATHER 1
 #elif DIM == 5
 #define P q[i].c.xyz
 #define G(v) v.xyz
 #define IP ivec3(q[i].c.xyz)
-#define OFF_A ivec3(3, -2, 1)
-#define OFF_B ivec3(-4, 5, -1)
+#define OFF_A ivec3(7, -8, 7)
+#define OFF_B ivec3(-8, 7, -8)
 #define SIZE4(s) ivec4(s, 0)
 #define PROJ vec4(q[i].c.xyz, q[i].dx.w)
 #elif DIM == 6
@@ -74,6 +78,8 @@ layout(local_size_x = 64) in;
 #define NO_OFFSET 1
 #endif
 
+#define GOFFS ivec2[4](ivec2(-8, 7), ivec2(7, -8), ivec2(0, 0), ivec2(-3, 5))
+
 #if SHADOW
 #define SMP samplerShadow
 #else
@@ -82,7 +88,7 @@ layout(local_size_x = 64) in;
 
 struct Query {
    vec4 c;      // coordinates (integers for fetches), homogeneous for Proj;
-                // 2D gathers with dynamic offsets: the offset in .zw
+                // (gathers with dynamic offsets: the offset in dx.xy)
    vec4 dx;     // d/dx; .w: q of Proj
    vec4 dy;     // .w: the LOD of size queries
    float lod;
@@ -123,6 +129,12 @@ void main()
       res.x = textureGradOffset(tex, vec3(P, dref), G(q[i].dx), G(q[i].dy), OFF_B);
    else if (op == 6)
       res = textureGather(tex, P, dref);
+#if GEXT
+   else if (op == 14)
+      res = textureGatherOffsets(tex, P, dref, GOFFS);
+   else if (op == 15)
+      res = textureGatherOffset(tex, P, dref, ivec2(q[i].dx.xy));
+#endif
 #elif DIM == 4
    if (op == 1)
       res.x = textureGrad(tex, vec4(P, dref), G(q[i].dx), G(q[i].dy));
@@ -132,12 +144,16 @@ void main()
       res.x = textureGrad(SAMPLER(img, smp), vec4(P, dref), G(q[i].dx), G(q[i].dy));
    else if (op == 6)
       res = textureGather(tex, P, dref);
-#else
+#elif DIM == 6
    if (op == 1)
       res.x = textureGrad(tex, vec4(P, dref), G(q[i].dx), G(q[i].dy));
    else if (op == 12)
       res.x = textureGrad(SAMPLER(img, smp), vec4(P, dref), G(q[i].dx), G(q[i].dy));
    else if (op == 6)
+      res = textureGather(tex, P, dref);
+#else
+   // Cube arrays: no explicit-LOD comparison in GLSL; gathers only.
+   if (op == 6)
       res = textureGather(tex, P, dref);
 #endif
 #else
@@ -173,11 +189,11 @@ void main()
       res = textureGather(tex, P, 3);
 #if GEXT && !NO_OFFSET
    else if (op == 10)
-      res = textureGatherOffset(tex, P, ivec2(-3, 2), 1);
+      res = textureGatherOffset(tex, P, ivec2(-8, 7), 1);
    else if (op == 14)
-      res = textureGatherOffsets(tex, P, ivec2[4](ivec2(0, 0), ivec2(2, -1), ivec2(-2, 1), ivec2(1, 3)), 2);
+      res = textureGatherOffsets(tex, P, GOFFS, 2);
    else if (op == 15)
-      res = textureGatherOffset(tex, P, ivec2(q[i].c.zw), 3);
+      res = textureGatherOffset(tex, P, ivec2(q[i].dx.xy), 3);
 #endif
 #endif
 #endif
