@@ -844,6 +844,151 @@ store_component(struct sc_xlate *x, const struct sc_ptr *p, uint32_t rel, uint32
    scatter(x, v_uniform ? sc_splat(x, v) : v, addr, bytes, mask);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Interleaved accesses                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* A vector per lane in a buffer whose lanes' elements follow each other
+ * (a[gl_GlobalInvocationID.x] with a vec4 or vec3 a: lane offsets base +
+ * lane * stride, stride a small multiple of the component size) is one
+ * block of W * s components: masked vector loads and stores of the block
+ * plus shuffles between it and one vector per component, instead of one
+ * gather or scatter per component. s (the stride in components, at most
+ * 4) is returned in *per_lane. Buffers only: workgroup and per-lane memory
+ * keep their own clamping. */
+static bool
+interleaved_shape(struct sc_xlate *x, const struct sc_ptr *p, const uint32_t *offs,
+                  const uint32_t *types, uint32_t n, uint32_t *per_lane)
+{
+   if (n < 2 || p->kind != SC_PTR_MEM || p->base_varying || !p->offset_varying ||
+       !p->lin_base || p->limit || p->valid)
+      return false;
+   if (sc_llvm_scalar(x, types[0]) == x->t_i1)
+      return false;   /* bools are converted component by component */
+   uint32_t bytes = scalar_bytes(x, types[0]);
+   for (uint32_t i = 1; i < n; i++)
+      if (types[i] != types[0] || offs[i] != offs[0] + i * bytes)
+         return false;
+   if (p->lin_stride <= 0 || p->lin_stride % bytes)
+      return false;
+   int64_t s = p->lin_stride / bytes;
+   if (s < n || s > 4)
+      return false;
+   *per_lane = (uint32_t)s;
+   return true;
+}
+
+/* <count x i32> constants. */
+static LLVMValueRef
+const_indices(struct sc_xlate *x, const uint32_t *v, uint32_t count)
+{
+   LLVMValueRef e[4 * SHALE_MAX_SIMD_WIDTH];
+   for (uint32_t i = 0; i < count; i++)
+      e[i] = sc_const_i32(x, v[i]);
+   return LLVMConstVector(e, count);
+}
+
+/* The block's element mask: element j belongs to lane j / s and is
+ * component j % s of it; components past n are never touched; lanes out of
+ * the mask, and (robust buffer access) components past the buffer's range,
+ * are off. */
+static LLVMValueRef
+interleaved_mask(struct sc_xlate *x, const struct sc_ptr *p, uint32_t rel, uint32_t bytes,
+                 uint32_t n, uint32_t s)
+{
+   LLVMBuilderRef b = x->b;
+   uint32_t total = x->W * s;
+   uint32_t lane_of[4 * SHALE_MAX_SIMD_WIDTH];
+   LLVMValueRef comp_ok[4 * SHALE_MAX_SIMD_WIDTH];
+   for (uint32_t j = 0; j < total; j++) {
+      lane_of[j] = j / s;
+      comp_ok[j] = LLVMConstInt(x->t_i1, j % s < n, false);
+   }
+   LLVMValueRef spread = const_indices(x, lane_of, total);
+   LLVMValueRef mask = LLVMBuildShuffleVector(b, x->mask, LLVMGetPoison(LLVMTypeOf(x->mask)),
+                                              spread, "");
+   mask = LLVMBuildAnd(b, mask, LLVMConstVector(comp_ok, total), "");
+   if (p->range && (x->info->flags & SC_COMPILE_ROBUST_BUFFER_ACCESS)) {
+      LLVMValueRef off = LLVMBuildShuffleVector(b, zext64(x, p->offset),
+                                                LLVMGetPoison(LLVMVectorType(x->t_i64, x->W)),
+                                                spread, "");
+      LLVMValueRef ends[4 * SHALE_MAX_SIMD_WIDTH];
+      for (uint32_t j = 0; j < total; j++)
+         ends[j] = LLVMConstInt(x->t_i64, rel + (j % s) * bytes + bytes, false);
+      LLVMValueRef end = LLVMBuildAdd(b, off, LLVMConstVector(ends, total), "");
+      LLVMTypeRef rt = LLVMVectorType(x->t_i64, total);
+      LLVMValueRef range = LLVMBuildInsertElement(b, LLVMGetPoison(rt), zext64(x, p->range),
+                                                  sc_const_i32(x, 0), "");
+      range = LLVMBuildShuffleVector(b, range, LLVMGetPoison(rt),
+                                     LLVMConstNull(LLVMVectorType(x->t_i32, total)), "");
+      mask = LLVMBuildAnd(b, mask, LLVMBuildICmp(b, LLVMIntULE, end, range, ""), "");
+   }
+   return mask;
+}
+
+/* Loads n components at rel of every lane's element (interleaved_shape). */
+static void
+load_interleaved(struct sc_xlate *x, const struct sc_ptr *p, uint32_t rel, uint32_t stype,
+                 uint32_t n, uint32_t s, LLVMValueRef *out)
+{
+   LLVMBuilderRef b = x->b;
+   LLVMTypeRef st = sc_llvm_scalar(x, stype);
+   uint32_t bytes = scalar_bytes(x, stype);
+   uint32_t total = x->W * s;
+   LLVMValueRef lo = LLVMBuildAdd(b, p->lin_base, sc_const_i32(x, rel), "");
+   LLVMValueRef addr = gep8(x, b, p->base, zext64(x, lo));
+   LLVMTypeRef bt = LLVMVectorType(st, total);
+   LLVMTypeRef ov[2] = { bt, x->t_ptr };
+   LLVMValueRef args[4] = { addr, sc_const_i32(x, bytes), interleaved_mask(x, p, rel, bytes, n, s),
+                            LLVMConstNull(bt) };
+   LLVMValueRef block = sc_intrinsic(x, "llvm.masked.load", ov, 2, args, 4);
+   for (uint32_t i = 0; i < n; i++) {
+      uint32_t pick[SHALE_MAX_SIMD_WIDTH];
+      for (uint32_t l = 0; l < x->W; l++)
+         pick[l] = l * s + i;
+      out[i] = LLVMBuildShuffleVector(b, block, LLVMGetPoison(bt), const_indices(x, pick, x->W), "");
+   }
+}
+
+/* Stores n components (vectors, or scalars when uniform) at rel of every
+ * lane's element. */
+static void
+store_interleaved(struct sc_xlate *x, const struct sc_ptr *p, uint32_t rel, uint32_t stype,
+                  uint32_t n, uint32_t s, LLVMValueRef const *c, bool uniform)
+{
+   LLVMBuilderRef b = x->b;
+   uint32_t bytes = scalar_bytes(x, stype);
+   uint32_t W = x->W, total = W * s;
+   LLVMTypeRef vt = sc_vec_type(x, sc_llvm_scalar(x, stype));
+   LLVMValueRef comp[4];
+   for (uint32_t i = 0; i < 4; i++)
+      comp[i] = i < n ? (uniform ? sc_splat(x, c[i]) : c[i]) : LLVMGetPoison(vt);
+   /* Components side by side (component i at i * W), then interleaved. */
+   uint32_t cat[2 * SHALE_MAX_SIMD_WIDTH];
+   for (uint32_t j = 0; j < 2 * W; j++)
+      cat[j] = j;
+   LLVMValueRef cat2 = const_indices(x, cat, 2 * W);
+   LLVMValueRef wide = LLVMBuildShuffleVector(b, comp[0], comp[1], cat2, "");
+   if (s > 2) {
+      LLVMValueRef hi = LLVMBuildShuffleVector(b, comp[2], comp[3], cat2, "");
+      uint32_t cat4[4 * SHALE_MAX_SIMD_WIDTH];
+      for (uint32_t j = 0; j < 4 * W; j++)
+         cat4[j] = j;
+      wide = LLVMBuildShuffleVector(b, wide, hi, const_indices(x, cat4, 4 * W), "");
+   }
+   uint32_t pick[4 * SHALE_MAX_SIMD_WIDTH];
+   for (uint32_t j = 0; j < total; j++)
+      pick[j] = (j % s) * W + j / s;
+   LLVMValueRef block = LLVMBuildShuffleVector(b, wide, LLVMGetPoison(LLVMTypeOf(wide)),
+                                               const_indices(x, pick, total), "");
+   LLVMValueRef lo = LLVMBuildAdd(b, p->lin_base, sc_const_i32(x, rel), "");
+   LLVMValueRef addr = gep8(x, b, p->base, zext64(x, lo));
+   LLVMTypeRef ov[2] = { LLVMTypeOf(block), x->t_ptr };
+   LLVMValueRef args[4] = { block, addr, sc_const_i32(x, bytes),
+                            interleaved_mask(x, p, rel, bytes, n, s) };
+   sc_intrinsic(x, "llvm.masked.store", ov, 2, args, 4);
+}
+
 static bool
 load_value(struct sc_xlate *x, const struct sc_ptr *p, uint32_t type, struct sc_val *out)
 {
@@ -904,6 +1049,13 @@ load_value(struct sc_xlate *x, const struct sc_ptr *p, uint32_t type, struct sc_
    walk_layout(x, type, 0, p->row_major, p->mat_stride, p->in_row_major, offs, types, &k, n);
    if (k != n)
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "load of an unsized type");
+   uint32_t per_lane;
+   if (interleaved_shape(x, p, offs, types, n, &per_lane)) {
+      load_interleaved(x, p, offs[0], types[0], n, per_lane, v.c);
+      v.uniform = false;
+      *out = v;
+      return true;
+   }
    for (uint32_t i = 0; i < n; i++) {
       bool u;
       v.c[i] = load_component(x, p, offs[i], types[i], &u);
@@ -940,6 +1092,11 @@ sc_store_value(struct sc_xlate *x, const struct sc_ptr *p, const struct sc_val *
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "store of a mismatched value");
    if (p->binding_use != SC_NONE)
       x->bindings[p->binding_use].written = true;
+   uint32_t per_lane;
+   if (interleaved_shape(x, p, offs, types, n, &per_lane)) {
+      store_interleaved(x, p, offs[0], types[0], n, per_lane, v->c, v->uniform);
+      return true;
+   }
    for (uint32_t i = 0; i < n; i++)
       store_component(x, p, offs[i], types[i], v->c[i], v->uniform);
    return true;

@@ -26,7 +26,9 @@
  * stride, struct sc_lin) from the invocation ids through adds, multiplies
  * and access chains, so a[gl_GlobalInvocationID.x] becomes one masked vector
  * load instead of a gather, and a per-lane index that is the same for the
- * whole subgroup becomes one scalar access.
+ * whole subgroup becomes one scalar access. A vector per lane whose lanes'
+ * elements follow each other in a buffer (vec4 a[] indexed by the
+ * invocation id) is loaded and stored as one block plus shuffles.
  *
  * Descriptors: an image, sampler or sampled-image value is one component,
  * the address of its descriptor record (a pointer, or W pointers when the

@@ -32,6 +32,7 @@
 #include "shaders/image_formats_spv.h"
 #include "shaders/image_nonuniform_spv.h"
 #include "shaders/image_query_spv.h"
+#include "shaders/interleaved_spv.h"
 #include "shaders/intops_spv.h"
 #include "shaders/misc_spv.h"
 #include "shaders/modf_struct_spv.h"
@@ -241,6 +242,83 @@ test_robust(void)
          CHECK(0, "robust saxpy y[%d] = %g, expected %g", i, y[i], want);
    }
    CHECK(bad == 0, "robust: %d wrong", bad);
+   sc_shader_destroy(s);
+}
+
+/* Interleaved per-lane vectors (vec4/vec3/ivec2 elements of consecutive
+ * lanes side by side): block loads and stores give the same results as one
+ * access per component, including short ranges under robust buffer access
+ * (components past the range read 0 and are not written), divergent stores
+ * and the untouched fourth word of vec3 elements. */
+static void
+test_interleaved(void)
+{
+   struct sc_compile_info info = {
+      .words = interleaved_spv,
+      .word_count = sizeof(interleaved_spv) / 4,
+      .flags = SC_COMPILE_ROBUST_BUFFER_ACCESS,
+   };
+   struct sc_shader *s = compile_info("interleaved", &info);
+   if (!s)
+      return;
+   enum { N = 256 };
+   /* Ranges end inside an element: 4 bytes into element R4, 8 into R3. */
+   const size_t r4 = 200 * 16 + 4, r3 = 150 * 16 + 8, ro4 = 230 * 16 + 12, ro3 = 170 * 16 + 4;
+   const size_t ro2 = 240 * 8 + 4, rou = N * 16;
+   static float a4[N][4], a3[N][4], o4[N][4], ou[N][4];
+   static uint32_t o3[N][4];
+   static int32_t o2[N][2];
+   for (int i = 0; i < N; i++) {
+      for (int c = 0; c < 4; c++) {
+         a4[i][c] = (float)(i * 4 + c) * 0.5f - 100.0f;
+         a3[i][c] = c == 3 ? -7.0f : (float)(i + c * 1000);
+         o4[i][c] = -1.0f;
+         ou[i][c] = -1.0f;
+         o3[i][c] = 0xdeadbeef;
+      }
+      o2[i][0] = o2[i][1] = 0x5a5a5a5a;
+   }
+   float k = 3.25f;
+   uint8_t push[SHALE_MAX_PUSH_CONSTANTS_SIZE] = { 0 };
+   memcpy(push, &k, sizeof(k));
+   union shale_descriptor set[6];
+   memset(set, 0, sizeof(set));
+   bind(set, 0, a4, r4);
+   bind(set, 1, a3, r3);
+   bind(set, 2, o4, ro4);
+   bind(set, 3, o3, ro3);
+   bind(set, 4, o2, ro2);
+   bind(set, 5, ou, rou);
+   struct shale_cs_context ctx = { .sets = { set }, .push_constants = push };
+   dispatch(s, &ctx, N / 64, 1, 1);
+   int bad = 0;
+   for (int i = 0; i < N; i++) {
+      float v[4], w[3];
+      for (int c = 0; c < 4; c++)
+         v[c] = (size_t)(i * 16 + c * 4 + 4) <= r4 ? a4[i][c] : 0.0f;
+      for (int c = 0; c < 3; c++)
+         w[c] = (size_t)(i * 16 + c * 4 + 4) <= r3 ? a3[i][c] : 0.0f;
+      for (int c = 0; c < 4; c++) {
+         bool in = (size_t)(i * 16 + c * 4 + 4) <= ro4 && i % 3 != 1;
+         float want = in ? v[c] * 2.0f + (c < 3 ? w[c] : 1.0f) : -1.0f;
+         if (o4[i][c] != want && bad++ < 8)
+            CHECK(0, "interleaved W=%u: o4[%d].%d = %g, expected %g", width, i, c, o4[i][c], want);
+         float wu = k + (float)c;
+         if (ou[i][c] != wu && bad++ < 8)
+            CHECK(0, "interleaved W=%u: ou[%d].%d = %g, expected %g", width, i, c, ou[i][c], wu);
+         uint32_t want3 = c < 3 && (size_t)(i * 16 + c * 4 + 4) <= ro3 ? (uint32_t)(w[c] * 4.0f)
+                                                                       : 0xdeadbeef;
+         if (o3[i][c] != want3 && bad++ < 8)
+            CHECK(0, "interleaved W=%u: o3[%d].%d = %#x, expected %#x", width, i, c, o3[i][c], want3);
+      }
+      for (int c = 0; c < 2; c++) {
+         int32_t want = (size_t)(i * 8 + c * 4 + 4) <= ro2 ? (c ? -i : i) + (int32_t)v[c]
+                                                            : 0x5a5a5a5a;
+         if (o2[i][c] != want && bad++ < 8)
+            CHECK(0, "interleaved W=%u: o2[%d].%d = %d, expected %d", width, i, c, o2[i][c], want);
+      }
+   }
+   CHECK(bad == 0, "interleaved W=%u: %d wrong", width, bad);
    sc_shader_destroy(s);
 }
 
@@ -3224,6 +3302,7 @@ main(void)
       test_phi_swap();
       test_shared_small();
       test_shared_oob();
+      test_interleaved();
       test_barrier();
       test_errors();
       test_cache(true);
