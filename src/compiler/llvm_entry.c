@@ -80,6 +80,203 @@ copy_slot(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef dst, LLVMValueRef s
    LLVMSetAlignment(to_frame ? st : v, 1);
 }
 
+/* ---- Which slots each barrier must keep ----
+ *
+ * A slot needs saving at a barrier only when, after the resume, some path
+ * reads it before writing all of it: liveness of the slots' allocas over
+ * the body's LLVM blocks, computed before the save and reload code exists.
+ * Reads are loads and the masked, memset and memcpy intrinsics; only a store
+ * of the whole alloca kills. A slot whose address reaches anything else
+ * (a call, a stored pointer, a select) counts as live everywhere. */
+
+typedef uint32_t BITSET_WORD;
+#define BITSET_WORDS(n) (((n) + 31) / 32)
+#define BITSET_TEST(s, i) (((s)[(i) / 32] >> ((i) % 32)) & 1u)
+#define BITSET_SET(s, i) ((s)[(i) / 32] |= 1u << ((i) % 32))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Open-addressing map from LLVM objects (values, blocks) to indices. */
+struct ptr_map {
+   const void **keys;
+   uint32_t *vals;
+   uint32_t mask;
+};
+
+static bool
+ptr_map_init(struct sc_xlate *x, struct ptr_map *m, uint32_t count)
+{
+   uint32_t cap = 16;
+   while (cap < 2 * count)
+      cap *= 2;
+   m->keys = sc_alloc(x, cap * sizeof(*m->keys));
+   m->vals = sc_alloc(x, cap * sizeof(*m->vals));
+   m->mask = cap - 1;
+   return m->keys && m->vals;
+}
+
+static uint32_t *
+ptr_map_slot(struct ptr_map *m, const void *key, bool insert)
+{
+   uint32_t h = (uint32_t)(((uintptr_t)key >> 4) * 2654435761u) & m->mask;
+   while (m->keys[h] && m->keys[h] != key)
+      h = (h + 1) & m->mask;
+   if (!m->keys[h]) {
+      if (!insert)
+         return NULL;
+      m->keys[h] = key;
+   }
+   return &m->vals[h];
+}
+
+static bool
+is_intrinsic_call(LLVMValueRef inst, const char *const *names, unsigned count)
+{
+   LLVMValueRef callee = LLVMGetCalledValue(inst);
+   if (!callee || !LLVMIsAFunction(callee))
+      return false;
+   size_t len;
+   const char *name = LLVMGetValueName2(callee, &len);
+   for (unsigned i = 0; i < count; i++)
+      if (strncmp(name, names[i], strlen(names[i])) == 0)
+         return true;
+   return false;
+}
+
+static const char *const slot_readers[] = {
+   "llvm.masked.load.", "llvm.masked.store.", "llvm.masked.gather.", "llvm.masked.scatter.",
+   "llvm.memset.", "llvm.memcpy.", "llvm.lifetime.",
+};
+
+/* Records v (an alloca, or an address computed from it) as slot i's, and
+ * checks that every use of it is one the liveness below understands. */
+static bool
+map_slot_addresses(struct sc_xlate *x, struct ptr_map *addr, LLVMValueRef v, uint32_t i,
+                   unsigned depth)
+{
+   *ptr_map_slot(addr, v, true) = i;
+   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      switch (LLVMGetInstructionOpcode(user)) {
+      case LLVMLoad:
+         break;
+      case LLVMStore:
+         if (LLVMGetOperand(user, 0) == v)
+            return false;   /* the address itself is stored */
+         break;
+      case LLVMGetElementPtr:
+      case LLVMBitCast:
+         if (LLVMGetOperand(user, 0) != v || depth > 8 ||
+             !map_slot_addresses(x, addr, user, i, depth + 1))
+            return false;
+         break;
+      case LLVMCall:
+         if (!is_intrinsic_call(user, slot_readers, ARRAY_SIZE(slot_readers)))
+            return false;
+         break;
+      default:
+         return false;
+      }
+   }
+   return true;
+}
+
+/* Sets live[k * words ..] to the slots that barrier k must save: those live
+ * on entry to the block it resumes in. */
+static bool
+barrier_liveness(struct sc_xlate *x, BITSET_WORD *live, uint32_t words)
+{
+   uint32_t nblocks = LLVMCountBasicBlocks(x->fn);
+   uint32_t ninst = 0;
+   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(x->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+         ninst++;
+   struct ptr_map addr, blocks;
+   if (!ptr_map_init(x, &addr, ninst + x->npersist) || !ptr_map_init(x, &blocks, nblocks))
+      return false;
+   BITSET_WORD *always = sc_alloc(x, words * sizeof(BITSET_WORD));
+   BITSET_WORD *use = sc_alloc(x, (size_t)nblocks * words * sizeof(BITSET_WORD));
+   BITSET_WORD *def = sc_alloc(x, (size_t)nblocks * words * sizeof(BITSET_WORD));
+   BITSET_WORD *in = sc_alloc(x, (size_t)nblocks * words * sizeof(BITSET_WORD));
+   LLVMBasicBlockRef *order = sc_alloc(x, nblocks * sizeof(*order));
+   if (!always || !use || !def || !in || !order)
+      return false;
+   for (uint32_t i = 0; i < x->npersist; i++)
+      if (!map_slot_addresses(x, &addr, x->persist[i], i, 0))
+         BITSET_SET(always, i);
+   uint32_t n = 0;
+   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(x->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+      *ptr_map_slot(&blocks, bb, true) = n;
+      order[n] = bb;
+      BITSET_WORD *u = use + (size_t)n * words, *d = def + (size_t)n * words;
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+         unsigned nops = (unsigned)LLVMGetNumOperands(i);
+         LLVMOpcode op = LLVMGetInstructionOpcode(i);
+         for (unsigned k = 0; k < nops; k++) {
+            uint32_t *slot = ptr_map_slot(&addr, LLVMGetOperand(i, k), false);
+            if (!slot || BITSET_TEST(d, *slot))
+               continue;
+            LLVMValueRef a = x->persist[*slot];
+            if (op == LLVMStore && k == 1) {
+               /* A store to the alloca itself of its whole type kills. */
+               if (LLVMGetOperand(i, 1) == a &&
+                   LLVMTypeOf(LLVMGetOperand(i, 0)) == LLVMGetAllocatedType(a))
+                  BITSET_SET(d, *slot);
+               continue;
+            }
+            if (op == LLVMGetElementPtr || op == LLVMBitCast)
+               continue;   /* an address, not an access */
+            BITSET_SET(u, *slot);
+         }
+      }
+      n++;
+   }
+   LLVMBasicBlockRef *cont_of = sc_alloc(x, n * sizeof(*cont_of));
+   if (!cont_of)
+      return false;
+   for (uint32_t k = 0; k < x->nresumes; k++) {
+      uint32_t *si = ptr_map_slot(&blocks, x->resumes[k].save, false);
+      if (si)
+         cont_of[*si] = x->resumes[k].cont;
+   }
+   /* in = use | (out & ~def), out = union of the successors' in. */
+   BITSET_WORD *out = sc_alloc(x, words * sizeof(BITSET_WORD));
+   if (!out)
+      return false;
+   bool changed = true;
+   while (changed) {
+      changed = false;
+      for (uint32_t b = n; b-- > 0;) {
+         memset(out, 0, words * sizeof(BITSET_WORD));
+         LLVMValueRef term = LLVMGetBasicBlockTerminator(order[b]);
+         unsigned nsucc = term ? LLVMGetNumSuccessors(term) : 1;
+         for (unsigned s = 0; s < nsucc; s++) {
+            /* A barrier's save block (no terminator yet) goes on, after the
+             * resume, where the barrier's code continues. */
+            LLVMBasicBlockRef succ = term ? LLVMGetSuccessor(term, s) : cont_of[b];
+            uint32_t *si = succ ? ptr_map_slot(&blocks, succ, false) : NULL;
+            if (!si)
+               continue;
+            for (uint32_t w = 0; w < words; w++)
+               out[w] |= in[(size_t)*si * words + w];
+         }
+         for (uint32_t w = 0; w < words; w++) {
+            size_t at = (size_t)b * words + w;
+            BITSET_WORD v = use[at] | (out[w] & ~def[at]);
+            if (v != in[at]) {
+               in[at] = v;
+               changed = true;
+            }
+         }
+      }
+   }
+   for (uint32_t k = 0; k < x->nresumes; k++) {
+      uint32_t *bi = ptr_map_slot(&blocks, x->resumes[k].cont, false);
+      for (uint32_t w = 0; w < words; w++)
+         live[(size_t)k * words + w] = always[w] | (bi ? in[(size_t)*bi * words + w] : ~(BITSET_WORD)0);
+   }
+   return true;
+}
+
 /* Lays out the persistent slots after the per-lane variables and writes
  * each barrier's save and reload code. */
 static void
@@ -101,15 +298,25 @@ finish_barriers(struct sc_xlate *x)
       off += size;
    }
    x->frame_size = (off + 63) & ~63u;
+   uint32_t words = BITSET_WORDS(x->npersist ? x->npersist : 1);
+   BITSET_WORD *live = sc_alloc(x, (size_t)(x->nresumes ? x->nresumes : 1) * words *
+                                      sizeof(BITSET_WORD));
+   if (!live)
+      return;
+   if (!barrier_liveness(x, live, words))
+      memset(live, 0xff, (size_t)x->nresumes * words * sizeof(BITSET_WORD));
    LLVMBuilderRef b = LLVMCreateBuilderInContext(x->ctx);
    for (uint32_t k = 0; k < x->nresumes; k++) {
+      const BITSET_WORD *keep = live + (size_t)k * words;
       LLVMPositionBuilderAtEnd(b, x->resumes[k].save);
       for (uint32_t i = 0; i < x->npersist; i++)
-         copy_slot(x, b, frame_slot(x, b, offs[i]), x->persist[i], x->persist[i]);
+         if (BITSET_TEST(keep, i))
+            copy_slot(x, b, frame_slot(x, b, offs[i]), x->persist[i], x->persist[i]);
       LLVMBuildRet(b, sc_const_i32(x, k + 1));
       LLVMPositionBuilderAtEnd(b, x->resumes[k].resume);
       for (uint32_t i = 0; i < x->npersist; i++)
-         copy_slot(x, b, x->persist[i], frame_slot(x, b, offs[i]), x->persist[i]);
+         if (BITSET_TEST(keep, i))
+            copy_slot(x, b, x->persist[i], frame_slot(x, b, offs[i]), x->persist[i]);
       LLVMBuildBr(b, x->resumes[k].cont);
    }
    LLVMDisposeBuilder(b);
