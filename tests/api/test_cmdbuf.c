@@ -715,15 +715,7 @@ main(int argc, char **argv)
       return check_finish();
    }
    /* With VK_KHR_maintenance1 listed, a device with it (for trimming). */
-   uint32_t n = 0;
-   vkEnumerateDeviceExtensionProperties(t.pdev, NULL, &n, NULL);
-   VkExtensionProperties *props = calloc(n ? n : 1, sizeof(*props));
-   vkEnumerateDeviceExtensionProperties(t.pdev, NULL, &n, props);
-   bool m1 = false;
-   for (uint32_t i = 0; i < n; i++)
-      m1 |= strcmp(props[i].extensionName, VK_KHR_MAINTENANCE_1_EXTENSION_NAME) == 0;
-   free(props);
-   if (m1) {
+   if (vkt_has_device_extension(t.pdev, VK_KHR_MAINTENANCE_1_EXTENSION_NAME)) {
       static const char *const exts[] = { VK_KHR_MAINTENANCE_1_EXTENSION_NAME };
       vkt_finish(&t);
       opts.device_extensions = exts;

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "outputs.h"
 #include "vkt.h"
 
 #include "atomics_spv.h"
@@ -69,15 +70,6 @@ struct dev {
    PFN_vkCmdDispatchBaseKHR dispatch_base;
 };
 
-static bool
-has_ext(const VkExtensionProperties *props, uint32_t n, const char *name)
-{
-   for (uint32_t i = 0; i < n; i++)
-      if (!strcmp(props[i].extensionName, name))
-         return true;
-   return false;
-}
-
 /* A device of `driver` with every optional extension this test uses that
  * the driver offers; robustBufferAccess only when `robust`. */
 static bool
@@ -88,41 +80,30 @@ dev_init(struct dev *d, enum vkt_driver driver, bool robust, bool validation)
    struct vkt_options probe = { .driver = driver, .no_validation = true };
    if (!vkt_init(&d->t, &probe))
       return false;
-   uint32_t n = 0;
-   vkEnumerateDeviceExtensionProperties(d->t.pdev, NULL, &n, NULL);
-   VkExtensionProperties *props = calloc(n ? n : 1, sizeof(*props));
-   vkEnumerateDeviceExtensionProperties(d->t.pdev, NULL, &n, props);
+   VkPhysicalDevice pdev = d->t.pdev;
    VkPhysicalDeviceFeatures feats;
-   vkGetPhysicalDeviceFeatures(d->t.pdev, &feats);
-   vkt_finish(&d->t);
-
-   uint32_t in = 0;
-   vkEnumerateInstanceExtensionProperties(NULL, &in, NULL);
-   VkExtensionProperties *iprops = calloc(in ? in : 1, sizeof(*iprops));
-   vkEnumerateInstanceExtensionProperties(NULL, &in, iprops);
-
+   vkGetPhysicalDeviceFeatures(pdev, &feats);
    const char *exts[8], *iexts[2];
    uint32_t ne = 0, ni = 0;
-   if (has_ext(props, n, "VK_KHR_descriptor_update_template")) {
+   if (vkt_has_device_extension(pdev, "VK_KHR_descriptor_update_template")) {
       exts[ne++] = "VK_KHR_descriptor_update_template";
       d->templates = true;
    }
-   if (has_ext(props, n, "VK_KHR_maintenance1")) {
+   if (vkt_has_device_extension(pdev, "VK_KHR_maintenance1")) {
       exts[ne++] = "VK_KHR_maintenance1";
       d->maintenance1 = true;
    }
-   if (has_ext(props, n, "VK_EXT_pipeline_creation_feedback")) {
+   if (vkt_has_device_extension(pdev, "VK_EXT_pipeline_creation_feedback")) {
       exts[ne++] = "VK_EXT_pipeline_creation_feedback";
       d->feedback = true;
    }
-   if (has_ext(props, n, "VK_KHR_device_group") &&
-       has_ext(iprops, in, "VK_KHR_device_group_creation")) {
+   if (vkt_has_device_extension(pdev, "VK_KHR_device_group") &&
+       vkt_has_instance_extension("VK_KHR_device_group_creation")) {
       exts[ne++] = "VK_KHR_device_group";
       iexts[ni++] = "VK_KHR_device_group_creation";
       d->device_group = true;
    }
-   free(props);
-   free(iprops);
+   vkt_finish(&d->t);
    VkPhysicalDeviceFeatures want = { 0 };
    if (feats.shaderUniformBufferArrayDynamicIndexing &&
        feats.shaderStorageBufferArrayDynamicIndexing) {
@@ -223,125 +204,74 @@ now_ms(void)
    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* ---- objects ---- */
-
-struct kernel {
-   VkShaderModule module;
-   VkDescriptorSetLayout set_layouts[2];
-   uint32_t set_count;
-   VkPipelineLayout layout;
-   VkPipeline pipeline;
-};
+/* ---- objects (vkt's creators; a failure is a failed CHECK here) ---- */
 
 static VkShaderModule
 make_module(struct vkt *t, const uint32_t *code, size_t size)
 {
-   VkShaderModuleCreateInfo ci = {
-      .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-      .codeSize = size,
-      .pCode = code,
-   };
-   VkShaderModule m = VK_NULL_HANDLE;
-   VkResult r = vkCreateShaderModule(t->device, &ci, NULL, &m);
-   CHECK(r == VK_SUCCESS, "vkCreateShaderModule: %d", r);
+   VkShaderModule m;
+   CHECK(vkt_shader_module(t, code, size, &m) == VK_SUCCESS, "shader module");
    return m;
 }
 
 static VkDescriptorSetLayout
 make_set_layout(struct vkt *t, const VkDescriptorSetLayoutBinding *b, uint32_t n)
 {
-   VkDescriptorSetLayoutCreateInfo ci = {
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-      .bindingCount = n,
-      .pBindings = b,
-   };
-   VkDescriptorSetLayout l = VK_NULL_HANDLE;
-   VkResult r = vkCreateDescriptorSetLayout(t->device, &ci, NULL, &l);
-   CHECK(r == VK_SUCCESS, "vkCreateDescriptorSetLayout: %d", r);
+   VkDescriptorSetLayout l;
+   CHECK(vkt_set_layout(t, b, n, &l) == VK_SUCCESS, "set layout of %u bindings", n);
    return l;
 }
 
 static VkPipeline
 make_pipeline(struct vkt *t, VkPipelineCache cache, VkShaderModule module, VkPipelineLayout layout,
-              const VkSpecializationInfo *spec, VkPipelineCreateFlags flags, const void *pnext,
-              VkResult *result)
+              const VkSpecializationInfo *spec, const void *pnext)
 {
-   VkComputePipelineCreateInfo ci = {
-      .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-      .pNext = pnext,
-      .flags = flags,
-      .stage = {
-         .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-         .module = module,
-         .pName = "main",
-         .pSpecializationInfo = spec,
-      },
-      .layout = layout,
-   };
-   VkPipeline p = VK_NULL_HANDLE;
-   VkResult r = vkCreateComputePipelines(t->device, cache, 1, &ci, NULL, &p);
-   if (result)
-      *result = r;
-   else
-      CHECK(r == VK_SUCCESS, "vkCreateComputePipelines: %d", r);
+   VkPipeline p;
+   VkResult r = vkt_compute_pipeline(t, cache, module, layout, spec, 0, pnext, &p);
+   CHECK(r == VK_SUCCESS, "vkCreateComputePipelines: %d", r);
    return p;
 }
 
 #define BINDING(n, type, count) \
    { (n), (type), (count), VK_SHADER_STAGE_COMPUTE_BIT, NULL }
 
+#define STORAGE VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+#define UNIFORM VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+#define STORAGE_DYN VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC
+#define UNIFORM_DYN VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC
+
+/* Bindings 0 and 1: the layout of most shaders here. */
+static const VkDescriptorSetLayoutBinding two_storage[] = {
+   BINDING(0, STORAGE, 1), BINDING(1, STORAGE, 1),
+};
+
 /* A kernel with one or two set layouts (b1 may be NULL), push constants of
  * `push` bytes, specialization `spec`. */
 static void
-kernel_create(struct vkt *t, struct kernel *k, const uint32_t *code, size_t size,
+kernel_create(struct vkt *t, struct vkt_kernel *k, const uint32_t *code, size_t size,
               const VkDescriptorSetLayoutBinding *b0, uint32_t n0,
               const VkDescriptorSetLayoutBinding *b1, uint32_t n1, uint32_t push,
               const VkSpecializationInfo *spec, VkPipelineCreateFlags flags)
 {
-   memset(k, 0, sizeof(*k));
-   k->module = make_module(t, code, size);
-   k->set_layouts[0] = make_set_layout(t, b0, n0);
-   k->set_count = 1;
-   if (b1)
-      k->set_layouts[k->set_count++] = make_set_layout(t, b1, n1);
-   VkPushConstantRange range = { VK_SHADER_STAGE_COMPUTE_BIT, 0, push };
-   VkPipelineLayoutCreateInfo ci = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-      .setLayoutCount = k->set_count,
-      .pSetLayouts = k->set_layouts,
-      .pushConstantRangeCount = push ? 1 : 0,
-      .pPushConstantRanges = &range,
+   const struct vkt_kernel_info info = {
+      .code = code,
+      .code_size = size,
+      .bindings = { b0, b1 },
+      .binding_counts = { n0, n1 },
+      .push_size = push,
+      .spec = spec,
+      .flags = flags,
    };
-   VkResult r = vkCreatePipelineLayout(t->device, &ci, NULL, &k->layout);
-   CHECK(r == VK_SUCCESS, "vkCreatePipelineLayout: %d", r);
-   k->pipeline = make_pipeline(t, VK_NULL_HANDLE, k->module, k->layout, spec, flags, NULL, NULL);
-}
-
-static void
-kernel_destroy(struct vkt *t, struct kernel *k)
-{
-   vkDestroyPipeline(t->device, k->pipeline, NULL);
-   vkDestroyPipelineLayout(t->device, k->layout, NULL);
-   for (uint32_t i = 0; i < k->set_count; i++)
-      vkDestroyDescriptorSetLayout(t->device, k->set_layouts[i], NULL);
-   vkDestroyShaderModule(t->device, k->module, NULL);
+   VkResult r = vkt_kernel_create(t, &info, k);
+   CHECK(r == VK_SUCCESS, "kernel of %zu bytes of SPIR-V: %d", size, r);
 }
 
 static VkDescriptorPool
 make_pool(struct vkt *t, uint32_t max_sets, const VkDescriptorPoolSize *sizes, uint32_t n,
           VkDescriptorPoolCreateFlags flags)
 {
-   VkDescriptorPoolCreateInfo ci = {
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-      .flags = flags,
-      .maxSets = max_sets,
-      .poolSizeCount = n,
-      .pPoolSizes = sizes,
-   };
-   VkDescriptorPool p = VK_NULL_HANDLE;
-   VkResult r = vkCreateDescriptorPool(t->device, &ci, NULL, &p);
-   CHECK(r == VK_SUCCESS, "vkCreateDescriptorPool: %d", r);
+   VkDescriptorPool p;
+   CHECK(vkt_descriptor_pool(t, max_sets, sizes, n, flags, &p) == VK_SUCCESS, "descriptor pool");
    return p;
 }
 
@@ -358,42 +288,13 @@ make_big_pool(struct vkt *t)
    return make_pool(t, 32, sizes, ARRAY_SIZE(sizes), 0);
 }
 
-static VkResult
-alloc_sets(struct vkt *t, VkDescriptorPool pool, const VkDescriptorSetLayout *layouts, uint32_t n,
-           VkDescriptorSet *out)
-{
-   VkDescriptorSetAllocateInfo ai = {
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-      .descriptorPool = pool,
-      .descriptorSetCount = n,
-      .pSetLayouts = layouts,
-   };
-   return vkAllocateDescriptorSets(t->device, &ai, out);
-}
-
 static VkDescriptorSet
 alloc_set(struct vkt *t, VkDescriptorPool pool, VkDescriptorSetLayout layout)
 {
    VkDescriptorSet s = VK_NULL_HANDLE;
-   VkResult r = alloc_sets(t, pool, &layout, 1, &s);
+   VkResult r = vkt_alloc_sets(t, pool, &layout, 1, &s);
    CHECK(r == VK_SUCCESS, "vkAllocateDescriptorSets: %d", r);
    return s;
-}
-
-static void
-write_buffers(struct vkt *t, VkDescriptorSet set, uint32_t binding, uint32_t element,
-              VkDescriptorType type, const VkDescriptorBufferInfo *infos, uint32_t n)
-{
-   VkWriteDescriptorSet w = {
-      .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-      .dstSet = set,
-      .dstBinding = binding,
-      .dstArrayElement = element,
-      .descriptorCount = n,
-      .descriptorType = type,
-      .pBufferInfo = infos,
-   };
-   vkUpdateDescriptorSets(t->device, 1, &w, 0, NULL);
 }
 
 static void
@@ -401,7 +302,7 @@ write_buffer(struct vkt *t, VkDescriptorSet set, uint32_t binding, VkDescriptorT
              VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range)
 {
    VkDescriptorBufferInfo info = { buffer, offset, range };
-   write_buffers(t, set, binding, 0, type, &info, 1);
+   vkt_write_buffers(t, set, binding, 0, type, &info, 1);
 }
 
 static struct vkt_buffer
@@ -419,39 +320,58 @@ make_buffer(struct vkt *t, VkDeviceSize size)
    return b;
 }
 
-/* Everything written before is visible to what comes after, the host too. */
+/* Two buffers bound whole as storage buffers 0 and 1 of a set of their
+ * own pool: what most shaders here read and write. */
+struct io {
+   struct vkt_buffer buf[2];
+   VkDescriptorPool pool;
+   VkDescriptorSet set;
+};
+
 static void
-barrier_all(VkCommandBuffer cb)
+io_create(struct vkt *t, struct io *io, VkDescriptorSetLayout layout, VkDeviceSize size0,
+          VkDeviceSize size1)
 {
-   VkMemoryBarrier mb = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-      .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-      .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-                       VK_ACCESS_HOST_READ_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT |
-                       VK_ACCESS_TRANSFER_READ_BIT,
-   };
-   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_HOST_BIT |
-                           VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                        0, 1, &mb, 0, NULL, 0, NULL);
+   io->buf[0] = make_buffer(t, size0);
+   io->buf[1] = make_buffer(t, size1);
+   io->pool = make_big_pool(t);
+   io->set = alloc_set(t, io->pool, layout);
+   const VkBuffer bufs[2] = { io->buf[0].buffer, io->buf[1].buffer };
+   vkt_bind_buffers(t, io->set, NULL, bufs, 2);
+}
+
+static void
+io_destroy(struct vkt *t, struct io *io)
+{
+   vkDestroyDescriptorPool(t->device, io->pool, NULL);
+   vkt_buffer_destroy(t, &io->buf[0]);
+   vkt_buffer_destroy(t, &io->buf[1]);
 }
 
 /* Binds a kernel and its sets, dispatches, waits. */
 static void
-run_kernel(struct vkt *t, const struct kernel *k, const VkDescriptorSet *sets, uint32_t nsets,
+run_kernel(struct vkt *t, const struct vkt_kernel *k, const VkDescriptorSet *sets, uint32_t nsets,
            const void *push, uint32_t push_size, uint32_t x, uint32_t y, uint32_t z)
 {
    if (!k->pipeline)
       return;   /* creation failed (already reported) */
-   VkCommandBuffer cb = vkt_begin(t);
-   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
-   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, nsets, sets, 0, NULL);
-   if (push_size)
-      vkCmdPushConstants(cb, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size, push);
-   vkCmdDispatch(cb, x, y, z);
-   barrier_all(cb);
-   VkResult r = vkt_submit_wait(t, cb);
+   VkResult r = vkt_dispatch(t, k, sets, nsets, push, push_size, x, y, z);
    CHECK(r == VK_SUCCESS, "submit: %d", r);
+}
+
+/* One dispatch of one workgroup with sets bound from 0 with two dynamic
+ * offsets, and the barrier; submits and waits. */
+static void
+run_once(struct dev *d, const struct vkt_kernel *k, const VkDescriptorSet *sets, uint32_t nsets,
+         const uint32_t offsets[2])
+{
+   VkCommandBuffer cb = vkt_begin(&d->t);
+   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
+   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, nsets, sets, 2,
+                           offsets);
+   vkCmdDispatch(cb, 1, 1, 1);
+   vkt_compute_barrier(cb);
+   CHECK(vkt_submit_wait(&d->t, cb) == VK_SUCCESS, "%s: submit", d->name);
 }
 
 static uint32_t
@@ -465,38 +385,6 @@ hash32(uint32_t x)
    return x;
 }
 
-/* Results a driver produced, compared between drivers at the end. */
-struct outputs {
-   uint32_t *data[32];
-   size_t size[32];
-   const char *what[32];
-   unsigned count;
-};
-
-static void
-keep(struct outputs *o, const char *what, const void *data, size_t size)
-{
-   if (o->count >= ARRAY_SIZE(o->data))
-      return;
-   o->data[o->count] = malloc(size);
-   memcpy(o->data[o->count], data, size);
-   o->size[o->count] = size;
-   o->what[o->count] = what;
-   o->count++;
-}
-
-static void
-outputs_free(struct outputs *o)
-{
-   for (unsigned i = 0; i < o->count; i++)
-      free(o->data[i]);
-   memset(o, 0, sizeof(*o));
-}
-
-#define STORAGE VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
-#define UNIFORM VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
-#define STORAGE_DYN VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC
-#define UNIFORM_DYN VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC
 
 /* ---- SAXPY and push constants ---- */
 
@@ -510,16 +398,14 @@ test_saxpy(struct dev *d, struct outputs *out)
 {
    struct vkt *t = &d->t;
    const uint32_t n = 100003;   /* not a multiple of the workgroup */
-   const VkDescriptorSetLayoutBinding b[] = { BINDING(0, STORAGE, 1), BINDING(1, STORAGE, 1) };
-   struct kernel k;
-   kernel_create(t, &k, saxpy_spv, sizeof(saxpy_spv), b, 2, NULL, 0, sizeof(struct saxpy_pc),
-                 NULL, 0);
-   struct vkt_buffer x = make_buffer(t, n * 4), y = make_buffer(t, n * 4 + 64);
-   VkDescriptorPool pool = make_big_pool(t);
-   VkDescriptorSet set = alloc_set(t, pool, k.set_layouts[0]);
-   write_buffer(t, set, 0, STORAGE, x.buffer, 0, VK_WHOLE_SIZE);
-   write_buffer(t, set, 1, STORAGE, y.buffer, 0, n * 4);
-   float *xs = x.map, *ys = y.map;
+   struct vkt_kernel k;
+   kernel_create(t, &k, saxpy_spv, sizeof(saxpy_spv), two_storage, 2, NULL, 0,
+                 sizeof(struct saxpy_pc), NULL, 0);
+   struct io io;
+   io_create(t, &io, k.set_layouts[0], n * 4, n * 4 + 64);
+   VkDescriptorSet set = io.set;
+   write_buffer(t, set, 1, STORAGE, io.buf[1].buffer, 0, n * 4);   /* y[n] is outside */
+   float *xs = io.buf[0].map, *ys = io.buf[1].map;
 
    /* Exact by construction: a * x is a multiple of 1/16 below 2^8, the sum
     * stays below 2^17, so every product and sum is representable. */
@@ -538,7 +424,7 @@ test_saxpy(struct dev *d, struct outputs *out)
    }
    CHECK(bad == 0, "%s: %u wrong SAXPY results", d->name, bad);
    CHECK(ys[n] == 12345.0f, "%s: SAXPY wrote past n", d->name);
-   keep(out, "saxpy (exact)", ys, n * 4);
+   outputs_keep(out, "saxpy (exact)", ys, n * 4);
 
    /* Rounding: each multiply and add correctly rounded, or fused: within
     * one ulp of the product plus one of the result of the exact value. */
@@ -571,10 +457,10 @@ test_saxpy(struct dev *d, struct outputs *out)
    vkCmdPushConstants(cb, k.layout, VK_SHADER_STAGE_COMPUTE_BIT, 4, 4, &n);
    vkCmdPushConstants(cb, k.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &a1);
    vkCmdDispatch(cb, (n + 63) / 64, 1, 1);
-   barrier_all(cb);
+   vkt_compute_barrier(cb);
    vkCmdPushConstants(cb, k.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &a2);
    vkCmdDispatch(cb, (n + 63) / 64, 1, 1);
-   barrier_all(cb);
+   vkt_compute_barrier(cb);
    CHECK(vkt_submit_wait(t, cb) == VK_SUCCESS, "submit");
    bad = 0;
    for (uint32_t i = 0; i < n; i++) {
@@ -584,12 +470,9 @@ test_saxpy(struct dev *d, struct outputs *out)
          CHECK(false, "%s push constants: y[%u] = %g, expected %g", d->name, i, ys[i], want);
    }
    CHECK(bad == 0, "%s: %u wrong results with partial push constant updates", d->name, bad);
-   keep(out, "saxpy (push constant updates)", ys, n * 4);
-
-   vkDestroyDescriptorPool(t->device, pool, NULL);
-   vkt_buffer_destroy(t, &x);
-   vkt_buffer_destroy(t, &y);
-   kernel_destroy(t, &k);
+   outputs_keep(out, "saxpy (push constant updates)", ys, n * 4);
+   io_destroy(t, &io);
+   vkt_kernel_destroy(t, &k);
 }
 
 /* ---- shared memory and barriers: reduction and prefix sum ---- */
@@ -599,19 +482,15 @@ test_reduce(struct dev *d, struct outputs *out)
 {
    struct vkt *t = &d->t;
    const uint32_t groups = 4096, n = groups * 256;
-   const VkDescriptorSetLayoutBinding b[] = { BINDING(0, STORAGE, 1), BINDING(1, STORAGE, 1) };
-   struct kernel k;
-   kernel_create(t, &k, reduce_spv, sizeof(reduce_spv), b, 2, NULL, 0, 0, NULL, 0);
-   struct vkt_buffer in = make_buffer(t, n * 4), res = make_buffer(t, (groups + 1) * 4);
-   VkDescriptorPool pool = make_big_pool(t);
-   VkDescriptorSet set = alloc_set(t, pool, k.set_layouts[0]);
-   write_buffer(t, set, 0, STORAGE, in.buffer, 0, VK_WHOLE_SIZE);
-   write_buffer(t, set, 1, STORAGE, res.buffer, 0, VK_WHOLE_SIZE);
-   uint32_t *v = in.map, *r = res.map;
+   struct vkt_kernel k;
+   kernel_create(t, &k, reduce_spv, sizeof(reduce_spv), two_storage, 2, NULL, 0, 0, NULL, 0);
+   struct io io;
+   io_create(t, &io, k.set_layouts[0], n * 4, (groups + 1) * 4);
+   uint32_t *v = io.buf[0].map, *r = io.buf[1].map;
    for (uint32_t i = 0; i < n; i++)
       v[i] = hash32(i);
    memset(r, 0, (groups + 1) * 4);
-   run_kernel(t, &k, &set, 1, NULL, 0, groups, 1, 1);
+   run_kernel(t, &k, &io.set, 1, NULL, 0, groups, 1, 1);
    uint32_t total = 0, bad = 0;
    for (uint32_t g = 0; g < groups; g++) {
       uint32_t s = 0;
@@ -623,11 +502,9 @@ test_reduce(struct dev *d, struct outputs *out)
    }
    CHECK(bad == 0, "%s: %u wrong partial sums", d->name, bad);
    CHECK(r[0] == total, "%s reduce: total %u, expected %u", d->name, r[0], total);
-   keep(out, "reduction", r, (groups + 1) * 4);
-   vkDestroyDescriptorPool(t->device, pool, NULL);
-   vkt_buffer_destroy(t, &in);
-   vkt_buffer_destroy(t, &res);
-   kernel_destroy(t, &k);
+   outputs_keep(out, "reduction", r, (groups + 1) * 4);
+   io_destroy(t, &io);
+   vkt_kernel_destroy(t, &k);
 }
 
 static void
@@ -635,18 +512,14 @@ test_scan(struct dev *d, struct outputs *out)
 {
    struct vkt *t = &d->t;
    const uint32_t groups = 512, n = groups * 128;
-   const VkDescriptorSetLayoutBinding b[] = { BINDING(0, STORAGE, 1), BINDING(1, STORAGE, 1) };
-   struct kernel k;
-   kernel_create(t, &k, scan_spv, sizeof(scan_spv), b, 2, NULL, 0, 0, NULL, 0);
-   struct vkt_buffer in = make_buffer(t, n * 4), res = make_buffer(t, n * 4);
-   VkDescriptorPool pool = make_big_pool(t);
-   VkDescriptorSet set = alloc_set(t, pool, k.set_layouts[0]);
-   write_buffer(t, set, 0, STORAGE, in.buffer, 0, VK_WHOLE_SIZE);
-   write_buffer(t, set, 1, STORAGE, res.buffer, 0, VK_WHOLE_SIZE);
-   uint32_t *v = in.map, *r = res.map;
+   struct vkt_kernel k;
+   kernel_create(t, &k, scan_spv, sizeof(scan_spv), two_storage, 2, NULL, 0, 0, NULL, 0);
+   struct io io;
+   io_create(t, &io, k.set_layouts[0], n * 4, n * 4);
+   uint32_t *v = io.buf[0].map, *r = io.buf[1].map;
    for (uint32_t i = 0; i < n; i++)
       v[i] = hash32(i + 7) & 0xffff;
-   run_kernel(t, &k, &set, 1, NULL, 0, groups, 1, 1);
+   run_kernel(t, &k, &io.set, 1, NULL, 0, groups, 1, 1);
    uint32_t bad = 0, sum = 0;
    for (uint32_t i = 0; i < n; i++) {
       sum = (i % 128 ? sum : 0) + (hash32(i + 7) & 0xffff);
@@ -654,11 +527,9 @@ test_scan(struct dev *d, struct outputs *out)
          CHECK(false, "%s scan[%u] = %u, expected %u", d->name, i, r[i], sum);
    }
    CHECK(bad == 0, "%s: %u wrong prefix sums", d->name, bad);
-   keep(out, "prefix sum", r, n * 4);
-   vkDestroyDescriptorPool(t->device, pool, NULL);
-   vkt_buffer_destroy(t, &in);
-   vkt_buffer_destroy(t, &res);
-   kernel_destroy(t, &k);
+   outputs_keep(out, "prefix sum", r, n * 4);
+   io_destroy(t, &io);
+   vkt_kernel_destroy(t, &k);
 }
 
 /* ---- atomics contended across workgroups ---- */
@@ -668,22 +539,18 @@ test_atomics(struct dev *d, struct outputs *out)
 {
    struct vkt *t = &d->t;
    const uint32_t groups = 256, n = groups * 64;
-   const VkDescriptorSetLayoutBinding b[] = { BINDING(0, STORAGE, 1), BINDING(1, STORAGE, 1) };
-   struct kernel k;
-   kernel_create(t, &k, atomics_spv, sizeof(atomics_spv), b, 2, NULL, 0, 0, NULL, 0);
-   struct vkt_buffer cbuf = make_buffer(t, 64), sbuf = make_buffer(t, n * 4);
-   VkDescriptorPool pool = make_big_pool(t);
-   VkDescriptorSet set = alloc_set(t, pool, k.set_layouts[0]);
-   write_buffer(t, set, 0, STORAGE, cbuf.buffer, 0, VK_WHOLE_SIZE);
-   write_buffer(t, set, 1, STORAGE, sbuf.buffer, 0, VK_WHOLE_SIZE);
-   uint32_t *c = cbuf.map, *slot = sbuf.map;
+   struct vkt_kernel k;
+   kernel_create(t, &k, atomics_spv, sizeof(atomics_spv), two_storage, 2, NULL, 0, 0, NULL, 0);
+   struct io io;
+   io_create(t, &io, k.set_layouts[0], 64, n * 4);
+   uint32_t *c = io.buf[0].map, *slot = io.buf[1].map;
    memset(c, 0, 64);
    c[3] = 0xffffffffu;
    c[6] = 0xffffffffu;
    c[8] = (uint32_t)INT32_MAX;
    c[9] = (uint32_t)INT32_MIN;
    memset(slot, 0, n * 4);
-   run_kernel(t, &k, &set, 1, NULL, 0, groups, 1, 1);
+   run_kernel(t, &k, &io.set, 1, NULL, 0, groups, 1, 1);
 
    uint32_t want[11] = { n + (n << 16), 0, 0, 0xffffffffu, 0, 0, 0xffffffffu, n,
                          (uint32_t)INT32_MAX, (uint32_t)INT32_MIN, 3 * (n / 4) };
@@ -714,11 +581,9 @@ test_atomics(struct dev *d, struct outputs *out)
    }
    CHECK(bad == 0, "%s atomics: %u ticket slots wrong", d->name, bad);
    free(seen);
-   keep(out, "atomics", c, 11 * 4);
-   vkDestroyDescriptorPool(t->device, pool, NULL);
-   vkt_buffer_destroy(t, &cbuf);
-   vkt_buffer_destroy(t, &sbuf);
-   kernel_destroy(t, &k);
+   outputs_keep(out, "atomics", c, 11 * 4);
+   io_destroy(t, &io);
+   vkt_kernel_destroy(t, &k);
 }
 
 /* ---- built-ins: a 2^20-invocation dispatch, indirect and base dispatches ---- */
@@ -741,9 +606,10 @@ ids_expected(const uint32_t g[3], const uint32_t n[3], uint32_t o[4])
 }
 
 struct ids_run {
-   struct kernel k;
-   struct vkt_buffer out, count, args;
-   VkDescriptorPool pool;
+   struct vkt_kernel k;
+   struct io io;              /* the entries, the invocation count */
+   uint32_t *out, *count;     /* their maps */
+   struct vkt_buffer args;
    VkDescriptorSet set;
 };
 
@@ -751,28 +617,23 @@ static void
 ids_setup(struct dev *d, struct ids_run *r, uint64_t entries, VkPipelineCreateFlags flags)
 {
    struct vkt *t = &d->t;
-   const VkDescriptorSetLayoutBinding b[] = { BINDING(0, STORAGE, 1), BINDING(1, STORAGE, 1) };
-   kernel_create(t, &r->k, ids_spv, sizeof(ids_spv), b, 2, NULL, 0, 16, NULL, flags);
-   r->out = make_buffer(t, entries * 16);
-   r->count = make_buffer(t, 16);
+   kernel_create(t, &r->k, ids_spv, sizeof(ids_spv), two_storage, 2, NULL, 0, 16, NULL, flags);
+   io_create(t, &r->io, r->k.set_layouts[0], entries * 16, 16);
+   r->set = r->io.set;
+   r->out = r->io.buf[0].map;
+   r->count = r->io.buf[1].map;
    r->args = make_buffer(t, 64);
-   r->pool = make_big_pool(t);
-   r->set = alloc_set(t, r->pool, r->k.set_layouts[0]);
-   write_buffer(t, r->set, 0, STORAGE, r->out.buffer, 0, VK_WHOLE_SIZE);
-   write_buffer(t, r->set, 1, STORAGE, r->count.buffer, 0, VK_WHOLE_SIZE);
-   memset(r->out.map, 0xff, entries * 16);
-   memset(r->count.map, 0, 16);
+   memset(r->out, 0xff, entries * 16);
+   memset(r->count, 0, 16);
 }
 
 static void
 ids_teardown(struct dev *d, struct ids_run *r)
 {
    struct vkt *t = &d->t;
-   vkDestroyDescriptorPool(t->device, r->pool, NULL);
-   vkt_buffer_destroy(t, &r->out);
-   vkt_buffer_destroy(t, &r->count);
+   io_destroy(t, &r->io);
    vkt_buffer_destroy(t, &r->args);
-   kernel_destroy(t, &r->k);
+   vkt_kernel_destroy(t, &r->k);
 }
 
 /* Checks the grid `dim` (invocations): entries of workgroups in
@@ -781,7 +642,7 @@ static uint32_t
 ids_check(struct dev *d, const struct ids_run *r, const uint32_t dim[3], const uint32_t base[3],
           const uint32_t n[3], uint32_t *checksum)
 {
-   const uint32_t *o = r->out.map;
+   const uint32_t *o = r->out;
    const uint32_t ls[3] = { 8, 4, 2 };
    uint32_t bad = 0, sum = 2166136261u;
    for (uint32_t z = 0; z < dim[2]; z++) {
@@ -809,6 +670,33 @@ ids_check(struct dev *d, const struct ids_run *r, const uint32_t dim[3], const u
    return bad;
 }
 
+/* Binds ids.comp's pipeline and set, pushes the grid `dim`. */
+static void
+ids_bind(VkCommandBuffer cb, const struct ids_run *r, const uint32_t dim[4])
+{
+   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, r->k.pipeline);
+   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, r->k.layout, 0, 1, &r->set, 0,
+                           NULL);
+   vkCmdPushConstants(cb, r->k.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 16, dim);
+}
+
+/* Submits cb (its dispatches ran workgroups [base, base + n) of 64
+ * invocations), checks the count and the grid, keeps the checksum under
+ * the name `kept`, tears r down. */
+static void
+ids_finish(struct dev *d, struct ids_run *r, VkCommandBuffer cb, struct outputs *out,
+           const char *what, const char *kept, const uint32_t dim[4], const uint32_t base[3], const uint32_t n[3])
+{
+   vkt_compute_barrier(cb);
+   CHECK(vkt_submit_wait(&d->t, cb) == VK_SUCCESS, "%s %s: submit", d->name, what);
+   uint32_t want = n[0] * n[1] * n[2] * 64;
+   CHECK(*r->count == want, "%s %s: %u invocations, expected %u", d->name, what, *r->count, want);
+   uint32_t sum;
+   CHECK(ids_check(d, r, dim, base, n, &sum) == 0, "%s: %s", d->name, what);
+   outputs_keep(out, kept, &sum, 4);
+   ids_teardown(d, r);
+}
+
 static void
 test_big_dispatch(struct dev *d, struct outputs *out)
 {
@@ -824,12 +712,12 @@ test_big_dispatch(struct dev *d, struct outputs *out)
    fprintf(stderr, "%s: dispatch of %llu invocations (%u workgroups): %.1f ms incl. submit\n",
            d->name, (unsigned long long)invocations, n[0] * n[1] * n[2], ms);
    CHECK(invocations >= 1u << 20, "big enough");
-   CHECK(*(uint32_t *)r.count.map == invocations, "%s: %u invocations counted, expected %llu",
-         d->name, *(uint32_t *)r.count.map, (unsigned long long)invocations);
+   CHECK(*r.count == invocations, "%s: %u invocations counted, expected %llu",
+         d->name, *r.count, (unsigned long long)invocations);
    uint32_t sum;
    uint32_t bad = ids_check(d, &r, dim, base, n, &sum);
    CHECK(bad == 0, "%s: %u wrong entries in the big dispatch", d->name, bad);
-   keep(out, "big dispatch (checksum)", &sum, 4);
+   outputs_keep(out, "big dispatch (checksum)", &sum, 4);
    ids_teardown(d, &r);
 }
 
@@ -849,20 +737,11 @@ test_indirect(struct dev *d, struct outputs *out)
    VkCommandBuffer cb = vkt_begin(t);
    vkCmdUpdateBuffer(cb, r.args.buffer, 16, sizeof(args), args);
    vkCmdUpdateBuffer(cb, r.args.buffer, 32, sizeof(zero), zero);
-   barrier_all(cb);
-   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, r.k.pipeline);
-   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, r.k.layout, 0, 1, &r.set, 0, NULL);
-   vkCmdPushConstants(cb, r.k.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 16, dim);
+   vkt_compute_barrier(cb);
+   ids_bind(cb, &r, dim);
    vkCmdDispatchIndirect(cb, r.args.buffer, 16);
    vkCmdDispatchIndirect(cb, r.args.buffer, 32);   /* x = 0: nothing runs */
-   barrier_all(cb);
-   CHECK(vkt_submit_wait(t, cb) == VK_SUCCESS, "submit");
-   CHECK(*(uint32_t *)r.count.map == 2 * 3 * 1 * 64, "%s indirect: %u invocations", d->name,
-         *(uint32_t *)r.count.map);
-   uint32_t sum;
-   CHECK(ids_check(d, &r, dim, base, n, &sum) == 0, "%s: indirect dispatch", d->name);
-   keep(out, "indirect dispatch (checksum)", &sum, 4);
-   ids_teardown(d, &r);
+   ids_finish(d, &r, cb, out, "indirect dispatch", "indirect dispatch (checksum)", dim, base, n);
 }
 
 static void
@@ -873,24 +752,14 @@ test_dispatch_base(struct dev *d, struct outputs *out)
               d->name);
       return;
    }
-   struct vkt *t = &d->t;
    const uint32_t n[3] = { 2, 1, 3 }, base[3] = { 1, 2, 0 };
    const uint32_t dim[4] = { 4 * 8, 4 * 4, 4 * 2, 0 };
    struct ids_run r;
    ids_setup(d, &r, (uint64_t)dim[0] * dim[1] * dim[2], VK_PIPELINE_CREATE_DISPATCH_BASE_BIT);
-   VkCommandBuffer cb = vkt_begin(t);
-   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, r.k.pipeline);
-   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, r.k.layout, 0, 1, &r.set, 0, NULL);
-   vkCmdPushConstants(cb, r.k.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 16, dim);
+   VkCommandBuffer cb = vkt_begin(&d->t);
+   ids_bind(cb, &r, dim);
    d->dispatch_base(cb, base[0], base[1], base[2], n[0], n[1], n[2]);
-   barrier_all(cb);
-   CHECK(vkt_submit_wait(t, cb) == VK_SUCCESS, "submit");
-   CHECK(*(uint32_t *)r.count.map == 2 * 1 * 3 * 64, "%s base: %u invocations", d->name,
-         *(uint32_t *)r.count.map);
-   uint32_t sum;
-   CHECK(ids_check(d, &r, dim, base, n, &sum) == 0, "%s: vkCmdDispatchBase", d->name);
-   keep(out, "dispatch base (checksum)", &sum, 4);
-   ids_teardown(d, &r);
+   ids_finish(d, &r, cb, out, "dispatch base", "dispatch base (checksum)", dim, base, n);
 }
 
 /* ---- specialization constants ---- */
@@ -914,19 +783,16 @@ static const VkSpecializationMapEntry spec_map[] = {
 /* Runs spec.comp's pipeline `k` specialised with `v` over `groups`
  * workgroups and checks everything it wrote against the C reference. */
 static void
-spec_verify(struct dev *d, struct outputs *out, const struct kernel *k,
+spec_verify(struct dev *d, struct outputs *out, const struct vkt_kernel *k,
             const struct spec_values *v, uint32_t groups)
 {
    struct vkt *t = &d->t;
    uint32_t n = v->wg * groups;
-   struct vkt_buffer o = make_buffer(t, n * 4), inf = make_buffer(t, (n + 1) * 4);
-   VkDescriptorPool pool = make_big_pool(t);
-   VkDescriptorSet set = alloc_set(t, pool, k->set_layouts[0]);
-   write_buffer(t, set, 0, STORAGE, o.buffer, 0, VK_WHOLE_SIZE);
-   write_buffer(t, set, 1, STORAGE, inf.buffer, 0, VK_WHOLE_SIZE);
-   run_kernel(t, k, &set, 1, NULL, 0, groups, 1, 1);
-   const float *of = o.map;
-   const uint32_t *info_out = inf.map;
+   struct io io;
+   io_create(t, &io, k->set_layouts[0], n * 4, (n + 1) * 4);
+   run_kernel(t, k, &io.set, 1, NULL, 0, groups, 1, 1);
+   const float *of = io.buf[0].map;
+   const uint32_t *info_out = io.buf[1].map;
    int32_t mul2 = v->mul * 3 + 1;
    uint32_t mask = (1u << v->shift) - 1u;
    bool both = v->negate && v->mul > 4;
@@ -945,12 +811,10 @@ spec_verify(struct dev *d, struct outputs *out, const struct kernel *k,
    CHECK(info_out[n] == v->wg, "%s: gl_WorkGroupSize.x = %u, expected %u", d->name, info_out[n],
          v->wg);
    if (out) {
-      keep(out, "specialization (floats)", of, n * 4);
-      keep(out, "specialization (ints)", info_out, (n + 1) * 4);
+      outputs_keep(out, "specialization (floats)", of, n * 4);
+      outputs_keep(out, "specialization (ints)", info_out, (n + 1) * 4);
    }
-   vkDestroyDescriptorPool(t->device, pool, NULL);
-   vkt_buffer_destroy(t, &o);
-   vkt_buffer_destroy(t, &inf);
+   io_destroy(t, &io);
 }
 
 static void
@@ -958,11 +822,11 @@ spec_run(struct dev *d, struct outputs *out, const struct spec_values *sv, uint3
 {
    const VkSpecializationInfo info = { ARRAY_SIZE(spec_map), spec_map, sizeof(*sv), sv };
    const struct spec_values defaults = { 1, 2, VK_FALSE, 0.5f, 3 };
-   const VkDescriptorSetLayoutBinding b[] = { BINDING(0, STORAGE, 1), BINDING(1, STORAGE, 1) };
-   struct kernel k;
-   kernel_create(&d->t, &k, spec_spv, sizeof(spec_spv), b, 2, NULL, 0, 0, sv ? &info : NULL, 0);
+   struct vkt_kernel k;
+   kernel_create(&d->t, &k, spec_spv, sizeof(spec_spv), two_storage, 2, NULL, 0, 0,
+                 sv ? &info : NULL, 0);
    spec_verify(d, out, &k, sv ? sv : &defaults, groups);
-   kernel_destroy(&d->t, &k);
+   vkt_kernel_destroy(&d->t, &k);
 }
 
 static void
@@ -1033,7 +897,7 @@ test_select(struct dev *d, struct outputs *out)
    const VkDescriptorSetLayoutBinding b1[] = {
       BINDING(0, UNIFORM_DYN, 1), BINDING(1, STORAGE_DYN, 1),
    };
-   struct kernel k;
+   struct vkt_kernel k;
    kernel_create(t, &k, select_spv, sizeof(select_spv), b0, 3, b1, 2, 0, NULL, 0);
    struct vkt_buffer data = make_buffer(t, SEL_SIZE), ob = make_buffer(t, 96 * 4);
    VkDescriptorPool pool = make_big_pool(t);
@@ -1050,7 +914,7 @@ test_select(struct dev *d, struct outputs *out)
       { db, SEL_A(0), 64 }, { db, SEL_A(1), 64 }, { db, SEL_A(2), 64 },
       { ob.buffer, 0, VK_WHOLE_SIZE },
    };
-   write_buffers(t, set0, 1, 0, STORAGE, roll, 4);
+   vkt_write_buffers(t, set0, 1, 0, STORAGE, roll, 4);
    write_buffer(t, set1, 0, UNIFORM_DYN, db, SEL_DU(0), 16);
    write_buffer(t, set1, 1, STORAGE_DYN, db, SEL_DS(0), 64);
    VkDescriptorSet sets[2] = { set0, set1 };
@@ -1058,35 +922,29 @@ test_select(struct dev *d, struct outputs *out)
    memcpy(ds0, dm + SEL_DS(0) / 4, 64);
    memcpy(ds1, dm + SEL_DS(1) / 4, 64);
    memcpy(ds2, dm + SEL_DS(2) / 4, 64);
-   VkCommandBuffer cb = vkt_begin(t);
-   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.pipeline);
    const uint32_t zero_offsets[2] = { 0, 0 };
-   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.layout, 0, 2, sets, 2,
-                           zero_offsets);
-   vkCmdDispatch(cb, 1, 1, 1);
-   barrier_all(cb);
-   CHECK(vkt_submit_wait(t, cb) == VK_SUCCESS, "submit");
+   run_once(d, &k, sets, 2, zero_offsets);
    const uint32_t a012[3] = { SEL_A(0), SEL_A(1), SEL_A(2) };
    sel_check(d, "writes", o, a012, SEL_DU(0), ds0);
-   keep(out, "descriptor writes", o, 96 * 4);
+   outputs_keep(out, "descriptor writes", o, 96 * 4);
    for (uint32_t i = 0; i < 16; i++)
       ds0[i] = ds0[i] * 2 + 1;
    CHECK(!memcmp(dm + SEL_DS(0) / 4, ds0, 64), "%s: dynamic storage write (offset 0)", d->name);
 
    /* b. Dynamic offsets: two binds of set 1 with different offsets in one
     * command buffer; each dispatch reads and writes its own regions. */
-   cb = vkt_begin(t);
+   VkCommandBuffer cb = vkt_begin(t);
    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.pipeline);
    const uint32_t off1[2] = { 256, 256 }, off2[2] = { 512, 512 };
    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.layout, 0, 2, sets, 2, off1);
    vkCmdDispatch(cb, 1, 1, 1);
-   barrier_all(cb);
+   vkt_compute_barrier(cb);
    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.layout, 1, 1, &set1, 2, off2);
    vkCmdDispatch(cb, 1, 1, 1);
-   barrier_all(cb);
+   vkt_compute_barrier(cb);
    CHECK(vkt_submit_wait(t, cb) == VK_SUCCESS, "submit");
    sel_check(d, "dynamic offsets", o, a012, SEL_DU(2), ds2);
-   keep(out, "dynamic offsets", o, 96 * 4);
+   outputs_keep(out, "dynamic offsets", o, 96 * 4);
    for (uint32_t i = 0; i < 16; i++) {
       ds1[i] = ds1[i] * 2 + 1;
       ds2[i] = ds2[i] * 2 + 1;
@@ -1106,15 +964,10 @@ test_select(struct dev *d, struct outputs *out)
    };
    vkUpdateDescriptorSets(t->device, 0, NULL, ARRAY_SIZE(copies), copies);
    VkDescriptorSet csets[2] = { copy0, set1 };
-   cb = vkt_begin(t);
-   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.pipeline);
-   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.layout, 0, 2, csets, 2, off1);
-   vkCmdDispatch(cb, 1, 1, 1);
-   barrier_all(cb);
-   CHECK(vkt_submit_wait(t, cb) == VK_SUCCESS, "submit");
+   run_once(d, &k, csets, 2, off1);
    const uint32_t a102[3] = { SEL_A(1), SEL_A(0), SEL_A(2) };
    sel_check(d, "copies", o, a102, SEL_DU(1), ds1);
-   keep(out, "descriptor copies", o, 96 * 4);
+   outputs_keep(out, "descriptor copies", o, 96 * 4);
    for (uint32_t i = 0; i < 16; i++)
       ds1[i] = ds1[i] * 2 + 1;
 
@@ -1150,15 +1003,10 @@ test_select(struct dev *d, struct outputs *out)
       d->update_with_template(t->device, tset, tmpl, &tdata);
       d->destroy_template(t->device, tmpl, NULL);
       VkDescriptorSet tsets[2] = { tset, set1 };
-      cb = vkt_begin(t);
-      vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.pipeline);
-      vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.layout, 0, 2, tsets, 2, off2);
-      vkCmdDispatch(cb, 1, 1, 1);
-      barrier_all(cb);
-      CHECK(vkt_submit_wait(t, cb) == VK_SUCCESS, "submit");
+      run_once(d, &k, tsets, 2, off2);
       const uint32_t a210[3] = { SEL_A(2), SEL_A(1), SEL_A(0) };
       sel_check(d, "update template", o, a210, SEL_DU(2), ds2);
-      keep(out, "update template", o, 96 * 4);
+      outputs_keep(out, "update template", o, 96 * 4);
    } else {
       fprintf(stderr, "%s: no VK_KHR_descriptor_update_template: template part skipped\n",
               d->name);
@@ -1167,7 +1015,7 @@ test_select(struct dev *d, struct outputs *out)
    vkDestroyDescriptorPool(t->device, pool, NULL);
    vkt_buffer_destroy(t, &data);
    vkt_buffer_destroy(t, &ob);
-   kernel_destroy(t, &k);
+   vkt_kernel_destroy(t, &k);
 }
 
 /* Arrays of buffers indexed with dynamically uniform values. */
@@ -1182,7 +1030,7 @@ test_dynamic_indexing(struct dev *d, struct outputs *out)
    const VkDescriptorSetLayoutBinding b[] = {
       BINDING(0, STORAGE, 3), BINDING(1, UNIFORM, 2), BINDING(2, STORAGE, 1),
    };
-   struct kernel k;
+   struct vkt_kernel k;
    kernel_create(t, &k, dynidx_spv, sizeof(dynidx_spv), b, 3, NULL, 0, 4, NULL, 0);
    struct vkt_buffer data = make_buffer(t, SEL_SIZE), ob = make_buffer(t, 6 * 16 * 4);
    sel_fill(data.map);
@@ -1195,8 +1043,8 @@ test_dynamic_indexing(struct dev *d, struct outputs *out)
    const VkDescriptorBufferInfo ubo[2] = {
       { data.buffer, SEL_DU(1), 16 }, { data.buffer, SEL_U, 16 },
    };
-   write_buffers(t, set, 0, 0, STORAGE, arr, 3);
-   write_buffers(t, set, 1, 0, UNIFORM, ubo, 2);
+   vkt_write_buffers(t, set, 0, 0, STORAGE, arr, 3);
+   vkt_write_buffers(t, set, 1, 0, UNIFORM, ubo, 2);
    write_buffer(t, set, 2, STORAGE, ob.buffer, 0, VK_WHOLE_SIZE);
    const uint32_t sel = 1;
    run_kernel(t, &k, &set, 1, &sel, 4, 6, 1, 1);
@@ -1212,11 +1060,11 @@ test_dynamic_indexing(struct dev *d, struct outputs *out)
       }
    }
    CHECK(bad == 0, "%s: %u wrong reads through dynamically indexed arrays", d->name, bad);
-   keep(out, "dynamic indexing", o, 6 * 16 * 4);
+   outputs_keep(out, "dynamic indexing", o, 6 * 16 * 4);
    vkDestroyDescriptorPool(t->device, pool, NULL);
    vkt_buffer_destroy(t, &data);
    vkt_buffer_destroy(t, &ob);
-   kernel_destroy(t, &k);
+   vkt_kernel_destroy(t, &k);
 }
 
 /* One descriptor set bound at set numbers 0 and 1 with different dynamic
@@ -1226,7 +1074,7 @@ test_two_sets(struct dev *d, struct outputs *out)
 {
    struct vkt *t = &d->t;
    const VkDescriptorSetLayoutBinding b[] = { BINDING(0, STORAGE_DYN, 1) };
-   struct kernel k;
+   struct vkt_kernel k;
    memset(&k, 0, sizeof(k));
    k.module = make_module(t, twosets_spv, sizeof(twosets_spv));
    k.set_layouts[0] = make_set_layout(t, b, 1);
@@ -1238,7 +1086,7 @@ test_two_sets(struct dev *d, struct outputs *out)
       .pSetLayouts = both,
    };
    CHECK(vkCreatePipelineLayout(t->device, &ci, NULL, &k.layout) == VK_SUCCESS, "layout");
-   k.pipeline = make_pipeline(t, VK_NULL_HANDLE, k.module, k.layout, NULL, 0, NULL, NULL);
+   k.pipeline = make_pipeline(t, VK_NULL_HANDLE, k.module, k.layout, NULL, NULL);
    struct vkt_buffer buf = make_buffer(t, 512);
    uint32_t *m = buf.map;
    for (uint32_t i = 0; i < 128; i++)
@@ -1248,22 +1096,17 @@ test_two_sets(struct dev *d, struct outputs *out)
    write_buffer(t, set, 0, STORAGE_DYN, buf.buffer, 0, 16);
    const VkDescriptorSet sets[2] = { set, set };
    const uint32_t offsets[2] = { 0, 256 };
-   VkCommandBuffer cb = vkt_begin(t);
-   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.pipeline);
-   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.layout, 0, 2, sets, 2, offsets);
-   vkCmdDispatch(cb, 1, 1, 1);
-   barrier_all(cb);
-   CHECK(vkt_submit_wait(t, cb) == VK_SUCCESS, "submit");
+   run_once(d, &k, sets, 2, offsets);
    for (uint32_t i = 0; i < 4; i++) {
       CHECK(m[i] == 5 + i * 3, "%s two sets: a[%u] changed", d->name, i);
       CHECK(m[64 + i] == (5 + i * 3) * 10 + i, "%s two sets: b[%u] = %u, expected %u", d->name, i,
             m[64 + i], (5 + i * 3) * 10 + i);
    }
    CHECK(m[68] == 5 + 68 * 3, "%s two sets: wrote past the range", d->name);
-   keep(out, "one set at two set numbers", m, 512);
+   outputs_keep(out, "one set at two set numbers", m, 512);
    vkDestroyDescriptorPool(t->device, pool, NULL);
    vkt_buffer_destroy(t, &buf);
-   kernel_destroy(t, &k);
+   vkt_kernel_destroy(t, &k);
 }
 
 /* ---- descriptor pools ---- */
@@ -1302,56 +1145,56 @@ test_pools(void)
    const VkDescriptorPoolSize sizes[] = { { STORAGE, 3 }, { UNIFORM, 1 } };
    VkDescriptorPool pool = make_pool(t, 2, sizes, ARRAY_SIZE(sizes), 0);
    VkDescriptorSet s[4];
-   CHECK(alloc_sets(t, pool, &l2, 1, &s[0]) == VK_SUCCESS, "first set");
+   CHECK(vkt_alloc_sets(t, pool, &l2, 1, &s[0]) == VK_SUCCESS, "first set");
    s[1] = (VkDescriptorSet)(uintptr_t)0x1234;
-   CHECK_EQ_INT(alloc_sets(t, pool, &l2, 1, &s[1]), VK_ERROR_OUT_OF_POOL_MEMORY);
+   CHECK_EQ_INT(vkt_alloc_sets(t, pool, &l2, 1, &s[1]), VK_ERROR_OUT_OF_POOL_MEMORY);
    CHECK(s[1] == VK_NULL_HANDLE, "failed allocation left a handle");
-   CHECK_EQ_INT(alloc_sets(t, pool, &lm, 1, &s[1]), VK_ERROR_OUT_OF_POOL_MEMORY);   /* no dynamic */
-   CHECK(alloc_sets(t, pool, &l1, 1, &s[1]) == VK_SUCCESS, "last storage buffer");
-   CHECK_EQ_INT(alloc_sets(t, pool, &l0, 1, &s[2]), VK_ERROR_OUT_OF_POOL_MEMORY);   /* maxSets */
+   CHECK_EQ_INT(vkt_alloc_sets(t, pool, &lm, 1, &s[1]), VK_ERROR_OUT_OF_POOL_MEMORY);   /* no dynamic */
+   CHECK(vkt_alloc_sets(t, pool, &l1, 1, &s[1]) == VK_SUCCESS, "last storage buffer");
+   CHECK_EQ_INT(vkt_alloc_sets(t, pool, &l0, 1, &s[2]), VK_ERROR_OUT_OF_POOL_MEMORY);   /* maxSets */
    CHECK(vkResetDescriptorPool(t->device, pool, 0) == VK_SUCCESS, "reset");
    /* All or nothing: the second of two fails, the first is given back. */
    const VkDescriptorSetLayout pair[2] = { l2, l2 };
    s[0] = s[1] = (VkDescriptorSet)(uintptr_t)0x1234;
-   CHECK_EQ_INT(alloc_sets(t, pool, pair, 2, s), VK_ERROR_OUT_OF_POOL_MEMORY);
+   CHECK_EQ_INT(vkt_alloc_sets(t, pool, pair, 2, s), VK_ERROR_OUT_OF_POOL_MEMORY);
    CHECK(s[0] == VK_NULL_HANDLE && s[1] == VK_NULL_HANDLE, "handles of a failed allocation");
    const VkDescriptorSetLayout fits[2] = { l2, l1 };
-   CHECK(alloc_sets(t, pool, fits, 2, s) == VK_SUCCESS, "pool holds 2 + 1 after the failure");
+   CHECK(vkt_alloc_sets(t, pool, fits, 2, s) == VK_SUCCESS, "pool holds 2 + 1 after the failure");
    vkDestroyDescriptorPool(t->device, pool, NULL);
 
    /* Free: four single-descriptor sets; freeing gives the space back. */
    const VkDescriptorPoolSize four[] = { { STORAGE, 4 } };
    pool = make_pool(t, 4, four, 1, VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT);
    const VkDescriptorSetLayout ones[4] = { l1, l1, l1, l1 };
-   CHECK(alloc_sets(t, pool, ones, 4, s) == VK_SUCCESS, "four sets");
+   CHECK(vkt_alloc_sets(t, pool, ones, 4, s) == VK_SUCCESS, "four sets");
    VkDescriptorSet extra[4];
-   CHECK_EQ_INT(alloc_sets(t, pool, &l1, 1, extra), VK_ERROR_OUT_OF_POOL_MEMORY);
+   CHECK_EQ_INT(vkt_alloc_sets(t, pool, &l1, 1, extra), VK_ERROR_OUT_OF_POOL_MEMORY);
    CHECK(extra[0] == VK_NULL_HANDLE, "handle");
-   CHECK(alloc_sets(t, pool, ones, 4, extra) == VK_ERROR_OUT_OF_POOL_MEMORY, "full");
+   CHECK(vkt_alloc_sets(t, pool, ones, 4, extra) == VK_ERROR_OUT_OF_POOL_MEMORY, "full");
    vkResetDescriptorPool(t->device, pool, 0);
-   CHECK(alloc_sets(t, pool, ones, 4, s) == VK_SUCCESS, "four sets after reset");
+   CHECK(vkt_alloc_sets(t, pool, ones, 4, s) == VK_SUCCESS, "four sets after reset");
    CHECK(vkFreeDescriptorSets(t->device, pool, 1, &s[1]) == VK_SUCCESS, "free");
    VkDescriptorSet again;
-   CHECK(alloc_sets(t, pool, &l1, 1, &again) == VK_SUCCESS, "same-size set after a free");
+   CHECK(vkt_alloc_sets(t, pool, &l1, 1, &again) == VK_SUCCESS, "same-size set after a free");
    s[1] = again;
    /* Free two sets that are not neighbours: two descriptors are free but
     * not contiguous, so a two-descriptor set does not fit. */
    const VkDescriptorSet odd[2] = { s[0], s[2] };
    CHECK(vkFreeDescriptorSets(t->device, pool, 2, odd) == VK_SUCCESS, "free two");
    VkDescriptorSet big = (VkDescriptorSet)(uintptr_t)0x1234;
-   CHECK_EQ_INT(alloc_sets(t, pool, &l2, 1, &big), VK_ERROR_FRAGMENTED_POOL);
+   CHECK_EQ_INT(vkt_alloc_sets(t, pool, &l2, 1, &big), VK_ERROR_FRAGMENTED_POOL);
    CHECK(big == VK_NULL_HANDLE, "handle after fragmentation");
    const VkDescriptorSet rest[3] = { s[1], VK_NULL_HANDLE, s[3] };
    CHECK(vkFreeDescriptorSets(t->device, pool, 3, rest) == VK_SUCCESS, "free with a null handle");
-   CHECK(alloc_sets(t, pool, &l2, 1, &big) == VK_SUCCESS, "two after everything was freed");
+   CHECK(vkt_alloc_sets(t, pool, &l2, 1, &big) == VK_SUCCESS, "two after everything was freed");
    const VkDescriptorSetLayout two_ones[2] = { l1, l1 };
-   CHECK(alloc_sets(t, pool, two_ones, 2, s) == VK_SUCCESS, "and two more");
+   CHECK(vkt_alloc_sets(t, pool, two_ones, 2, s) == VK_SUCCESS, "and two more");
    vkDestroyDescriptorPool(t->device, pool, NULL);   /* frees the live sets */
 
    /* Empty layouts take no descriptors, only a set. */
    pool = make_pool(t, 3, four, 1, 0);
    const VkDescriptorSetLayout empties[3] = { l0, l0, l0 };
-   CHECK(alloc_sets(t, pool, empties, 3, s) == VK_SUCCESS, "empty sets");
+   CHECK(vkt_alloc_sets(t, pool, empties, 3, s) == VK_SUCCESS, "empty sets");
    vkDestroyDescriptorPool(t->device, pool, NULL);
 
    vkDestroyDescriptorSetLayout(t->device, l0, NULL);
@@ -1372,18 +1215,18 @@ test_invalid_spirv(void)
       return;
    }
    struct vkt *t = &d.t;
-   const VkDescriptorSetLayoutBinding b[] = { BINDING(0, STORAGE, 1), BINDING(1, STORAGE, 1) };
-   VkDescriptorSetLayout sl = make_set_layout(t, b, 2);
-   VkPushConstantRange range = { VK_SHADER_STAGE_COMPUTE_BIT, 0, 8 };
-   VkPipelineLayoutCreateInfo lci = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-      .setLayoutCount = 1,
-      .pSetLayouts = &sl,
-      .pushConstantRangeCount = 1,
-      .pPushConstantRanges = &range,
+   /* SAXPY's valid module and its layout. */
+   const struct vkt_kernel_info info = {
+      .code = saxpy_spv,
+      .code_size = sizeof(saxpy_spv),
+      .bindings = { two_storage },
+      .binding_counts = { 2 },
+      .push_size = 8,
+      .no_pipeline = true,
    };
-   VkPipelineLayout layout;
-   CHECK(vkCreatePipelineLayout(t->device, &lci, NULL, &layout) == VK_SUCCESS, "layout");
+   struct vkt_kernel saxpy;
+   CHECK(vkt_kernel_create(t, &info, &saxpy) == VK_SUCCESS, "saxpy's module and layout");
+   const VkPipelineLayout layout = saxpy.layout;
    const size_t nwords = sizeof(saxpy_spv) / 4;
    uint32_t *words = malloc(sizeof(saxpy_spv));
 
@@ -1442,7 +1285,7 @@ test_invalid_spirv(void)
    }
 
    /* A batch with a bad pipeline in the middle: the others are made. */
-   VkShaderModule good = make_module(t, saxpy_spv, sizeof(saxpy_spv));
+   const VkShaderModule good = saxpy.module;
    VkComputePipelineCreateInfo batch[3];
    for (int i = 0; i < 3; i++)
       batch[i] = (VkComputePipelineCreateInfo) {
@@ -1493,10 +1336,8 @@ test_invalid_spirv(void)
    fprintf(stderr, "damaged SPIR-V: %u refused, %u still valid and compiled\n", errors, made);
    CHECK(errors > 0, "random damage never detected");
 
-   vkDestroyShaderModule(t->device, good, NULL);
    free(words);
-   vkDestroyPipelineLayout(t->device, layout, NULL);
-   vkDestroyDescriptorSetLayout(t->device, sl, NULL);
+   vkt_kernel_destroy(t, &saxpy);
    dev_finish(&d);
 }
 
@@ -1537,13 +1378,8 @@ check_header(struct vkt *t, const uint8_t *data, size_t size, const char *what)
 static VkPipelineCache
 make_cache(struct vkt *t, const void *data, size_t size)
 {
-   VkPipelineCacheCreateInfo ci = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
-      .initialDataSize = size,
-      .pInitialData = data,
-   };
-   VkPipelineCache c = VK_NULL_HANDLE;
-   VkResult r = vkCreatePipelineCache(t->device, &ci, NULL, &c);
+   VkPipelineCache c;
+   VkResult r = vkt_pipeline_cache(t, data, size, &c);
    CHECK(r == VK_SUCCESS, "vkCreatePipelineCache: %d", r);
    return c;
 }
@@ -1558,7 +1394,7 @@ cached_pipeline(struct vkt *t, VkPipelineCache cache, VkShaderModule module,
    struct capture cap;
    capture_begin(&cap);
    double t0 = now_ms();
-   VkPipeline p = make_pipeline(t, cache, module, layout, spec, 0, pnext, NULL);
+   VkPipeline p = make_pipeline(t, cache, module, layout, spec, pnext);
    *ms = now_ms() - t0;
    char *log = capture_end(&cap);
    *compiles = count_of(log, "LLVM compile");
@@ -1570,24 +1406,21 @@ cached_pipeline(struct vkt *t, VkPipelineCache cache, VkShaderModule module,
 
 /* A Shale device and spec.comp's module and layout, without a pipeline. */
 static bool
-spec_kernel_begin(struct dev *d, struct kernel *k)
+spec_kernel_begin(struct dev *d, struct vkt_kernel *k)
 {
    memset(k, 0, sizeof(*k));
    if (!dev_init(d, VKT_SHALE, false, true)) {
       CHECK(false, "no Shale device");
       return false;
    }
-   struct vkt *t = &d->t;
-   const VkDescriptorSetLayoutBinding b[] = { BINDING(0, STORAGE, 1), BINDING(1, STORAGE, 1) };
-   k->module = make_module(t, spec_spv, sizeof(spec_spv));
-   k->set_layouts[0] = make_set_layout(t, b, 2);
-   k->set_count = 1;
-   VkPipelineLayoutCreateInfo lci = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-      .setLayoutCount = 1,
-      .pSetLayouts = k->set_layouts,
+   const struct vkt_kernel_info info = {
+      .code = spec_spv,
+      .code_size = sizeof(spec_spv),
+      .bindings = { two_storage },
+      .binding_counts = { 2 },
+      .no_pipeline = true,
    };
-   CHECK(vkCreatePipelineLayout(t->device, &lci, NULL, &k->layout) == VK_SUCCESS, "layout");
+   CHECK(vkt_kernel_create(&d->t, &info, k) == VK_SUCCESS, "spec.comp's module and layout");
    return true;
 }
 
@@ -1595,9 +1428,9 @@ spec_kernel_begin(struct dev *d, struct kernel *k)
  * device left in the process, the shader runtime and its memory cache are
  * gone. */
 static void
-spec_kernel_end(struct dev *d, struct kernel *k)
+spec_kernel_end(struct dev *d, struct vkt_kernel *k)
 {
-   kernel_destroy(&d->t, k);
+   vkt_kernel_destroy(&d->t, k);
    dev_finish(d);
 }
 
@@ -1605,7 +1438,7 @@ static void
 test_pipeline_cache(void)
 {
    struct dev d;
-   struct kernel k;
+   struct vkt_kernel k;
    if (!spec_kernel_begin(&d, &k))
       return;
    struct vkt *t = &d.t;
@@ -1831,7 +1664,7 @@ test_shader_dump(void)
       return;
    }
    struct dev d;
-   struct kernel k;
+   struct vkt_kernel k;
    if (!spec_kernel_begin(&d, &k)) {
       rmdir(dir);
       return;
@@ -1847,7 +1680,7 @@ test_shader_dump(void)
    struct capture cap;
    capture_begin(&cap);
    double t0 = now_ms();
-   k.pipeline = make_pipeline(t, c1, k.module, k.layout, &spec, 0, NULL, NULL);
+   k.pipeline = make_pipeline(t, c1, k.module, k.layout, &spec, NULL);
    double outer_ms = now_ms() - t0;
    char *log = capture_end(&cap);
    unsetenv("SHALE_SHADER_DUMP");
@@ -1944,28 +1777,23 @@ test_robust(void)
       return;
    }
    struct vkt *t = &d.t;
-   const VkDescriptorSetLayoutBinding b[] = { BINDING(0, STORAGE, 1), BINDING(1, STORAGE, 1) };
-   struct kernel k;
-   kernel_create(t, &k, robust_spv, sizeof(robust_spv), b, 2, NULL, 0, 4, NULL, 0);
-   struct vkt_buffer in = make_buffer(t, 512), ob = make_buffer(t, 256);
-   uint32_t *v = in.map, *o = ob.map;
+   struct vkt_kernel k;
+   kernel_create(t, &k, robust_spv, sizeof(robust_spv), two_storage, 2, NULL, 0, 4, NULL, 0);
+   struct io io;
+   io_create(t, &io, k.set_layouts[0], 512, 256);
+   uint32_t *v = io.buf[0].map, *o = io.buf[1].map;
    for (uint32_t i = 0; i < 128; i++)
       v[i] = 1000 + i;
    memset(o, 0xab, 256);
-   VkDescriptorPool pool = make_big_pool(t);
-   VkDescriptorSet set = alloc_set(t, pool, k.set_layouts[0]);
-   write_buffer(t, set, 0, STORAGE, in.buffer, 64, 40);   /* elements 16 .. 25 */
-   write_buffer(t, set, 1, STORAGE, ob.buffer, 0, VK_WHOLE_SIZE);
+   write_buffer(t, io.set, 0, STORAGE, io.buf[0].buffer, 64, 40);   /* elements 16 .. 25 */
    const uint32_t count = 10;
-   run_kernel(t, &k, &set, 1, &count, 4, 1, 1, 1);
+   run_kernel(t, &k, &io.set, 1, &count, 4, 1, 1, 1);
    for (uint32_t i = 0; i < 64; i++)
       CHECK(o[i] == (i < 10 ? 1016 + i : 0), "robust read [%u] = %u", i, o[i]);
    for (uint32_t i = 0; i < 128; i++)
       CHECK(v[i] == 1000 + i, "robust: out-of-range write landed at element %u", i);
-   vkDestroyDescriptorPool(t->device, pool, NULL);
-   vkt_buffer_destroy(t, &in);
-   vkt_buffer_destroy(t, &ob);
-   kernel_destroy(t, &k);
+   io_destroy(t, &io);
+   vkt_kernel_destroy(t, &k);
    dev_finish(&d);
 }
 
@@ -2044,7 +1872,7 @@ test_alloc_failures(void)
    CHECK(vkCreatePipelineLayout(dev, &lci, NULL, &pl) == VK_SUCCESS, "layout");
    VkShaderModule module = make_module(t, saxpy_spv, sizeof(saxpy_spv));
    VkPipelineCache seeded = make_cache(t, NULL, 0);
-   VkPipeline seed = make_pipeline(t, seeded, module, pl, NULL, 0, NULL, NULL);
+   VkPipeline seed = make_pipeline(t, seeded, module, pl, NULL, NULL);
    size_t seed_size;
    uint8_t *seed_data = cache_data(t, seeded, &seed_size);
 
@@ -2111,7 +1939,7 @@ test_alloc_failures(void)
             pool_fa.calls = 0;
             pool_fa.fail_at = n;
             const VkDescriptorSetLayout three[3] = { sl, sl, sl };
-            r = alloc_sets(t, pool, three, 3, sets);
+            r = vkt_alloc_sets(t, pool, three, 3, sets);
             if (r != VK_SUCCESS) {
                CHECK(!sets[0] && !sets[1] && !sets[2], "handles after a failed allocation");
                CHECK(pool_fa.live == base, "%s: %u blocks left after failure %u",
@@ -2243,26 +2071,7 @@ test_threads(void)
 static void
 compare(const struct outputs *a, const struct outputs *b)
 {
-   bool used[ARRAY_SIZE(b->data)] = { false };
-   unsigned compared = 0;
-   for (unsigned i = 0; i < a->count; i++) {
-      for (unsigned j = 0; j < b->count; j++) {
-         if (used[j] || strcmp(a->what[i], b->what[j]))
-            continue;
-         used[j] = true;
-         compared++;
-         CHECK(a->size[i] == b->size[j], "%s: sizes differ", a->what[i]);
-         if (a->size[i] != b->size[j])
-            break;
-         size_t words = a->size[i] / 4, diff = 0, first = 0;
-         for (size_t w = 0; w < words; w++)
-            if (a->data[i][w] != b->data[j][w] && !diff++)
-               first = w;
-         CHECK(diff == 0, "%s: Shale and lavapipe differ in %zu words (first: [%zu] %08x vs %08x)",
-               a->what[i], diff, first, a->data[i][first], b->data[j][first]);
-         break;
-      }
-   }
+   unsigned compared = outputs_compare("compute", a, b);
    fprintf(stderr, "lavapipe comparison: %u of %u results compared\n", compared, a->count);
    CHECK(compared >= 10, "too few results compared with lavapipe");
 }

@@ -1192,16 +1192,6 @@ test_report_device_unwind(const struct caps *caps)
 
 /* ---- main ---- */
 
-static bool
-listed(const VkExtensionProperties *props, uint32_t n, const char *name)
-{
-   for (uint32_t i = 0; i < n; i++) {
-      if (strcmp(props[i].extensionName, name) == 0)
-         return true;
-   }
-   return false;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -1216,17 +1206,12 @@ main(int argc, char **argv)
       CHECK(false, "vkt_init");
       return check_finish();
    }
-   uint32_t n = 0;
-   vkEnumerateDeviceExtensionProperties(probe.pdev, NULL, &n, NULL);
-   VkExtensionProperties *props = calloc(n ? n : 1, sizeof(*props));
-   vkEnumerateDeviceExtensionProperties(probe.pdev, NULL, &n, props);
-   caps.fd = listed(props, n, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
-   caps.foreign = listed(props, n, VK_EXT_QUEUE_FAMILY_FOREIGN_EXTENSION_NAME);
-   caps.report = listed(props, n, VK_EXT_DEVICE_MEMORY_REPORT_EXTENSION_NAME);
+   caps.fd = vkt_has_device_extension(probe.pdev, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+   caps.foreign = vkt_has_device_extension(probe.pdev, VK_EXT_QUEUE_FAMILY_FOREIGN_EXTENSION_NAME);
+   caps.report = vkt_has_device_extension(probe.pdev, VK_EXT_DEVICE_MEMORY_REPORT_EXTENSION_NAME);
    if (caps.fd)
-      CHECK(listed(props, n, VK_KHR_EXTERNAL_MEMORY_EXTENSION_NAME),
+      CHECK(vkt_has_device_extension(probe.pdev, VK_KHR_EXTERNAL_MEMORY_EXTENSION_NAME),
             "VK_KHR_external_memory_fd comes with VK_KHR_external_memory");
-   free(props);
    vkt_finish(&probe);
    if (!caps.fd && !caps.report)
       SKIP("Shale lists neither VK_KHR_external_memory_fd nor VK_EXT_device_memory_report");

@@ -66,15 +66,6 @@ sleep_ms(unsigned ms)
 }
 
 static bool
-listed(const VkExtensionProperties *p, uint32_t n, const char *name)
-{
-   for (uint32_t i = 0; i < n; i++)
-      if (strcmp(p[i].extensionName, name) == 0)
-         return true;
-   return false;
-}
-
-static bool
 ctx_init(struct ctx *c, bool validation)
 {
    memset(c, 0, sizeof(*c));
@@ -84,12 +75,8 @@ ctx_init(struct ctx *c, bool validation)
       VK_KHR_EXTERNAL_SEMAPHORE_CAPABILITIES_EXTENSION_NAME,
       VK_KHR_EXTERNAL_FENCE_CAPABILITIES_EXTENSION_NAME,
    };
-   uint32_t ni = 0;
-   vkEnumerateInstanceExtensionProperties(NULL, &ni, NULL);
-   VkExtensionProperties *iprops = calloc(ni ? ni : 1, sizeof(*iprops));
-   vkEnumerateInstanceExtensionProperties(NULL, &ni, iprops);
-   bool inst_ok = listed(iprops, ni, inst_exts[1]) && listed(iprops, ni, inst_exts[2]);
-   free(iprops);
+   bool inst_ok = vkt_has_instance_extension(inst_exts[1]) &&
+                  vkt_has_instance_extension(inst_exts[2]);
    /* The capability extensions only where some driver lists them (the
     * loader refuses the instance otherwise); their absence fails below
     * when the device lists the fd extensions. */
@@ -102,19 +89,15 @@ ctx_init(struct ctx *c, bool validation)
       CHECK(false, "no Shale device");
       return false;
    }
-   uint32_t n = 0;
-   vkEnumerateDeviceExtensionProperties(c->t.pdev, NULL, &n, NULL);
-   VkExtensionProperties *props = calloc(n ? n : 1, sizeof(*props));
-   vkEnumerateDeviceExtensionProperties(c->t.pdev, NULL, &n, props);
-   c->sem_fd = listed(props, n, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
-   c->fence_fd = listed(props, n, VK_KHR_EXTERNAL_FENCE_FD_EXTENSION_NAME);
+   VkPhysicalDevice pdev = c->t.pdev;
+   c->sem_fd = vkt_has_device_extension(pdev, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
+   c->fence_fd = vkt_has_device_extension(pdev, VK_KHR_EXTERNAL_FENCE_FD_EXTENSION_NAME);
    if (c->sem_fd)
-      CHECK(listed(props, n, VK_KHR_EXTERNAL_SEMAPHORE_EXTENSION_NAME),
+      CHECK(vkt_has_device_extension(pdev, VK_KHR_EXTERNAL_SEMAPHORE_EXTENSION_NAME),
             "VK_KHR_external_semaphore_fd without VK_KHR_external_semaphore");
    if (c->fence_fd)
-      CHECK(listed(props, n, VK_KHR_EXTERNAL_FENCE_EXTENSION_NAME),
+      CHECK(vkt_has_device_extension(pdev, VK_KHR_EXTERNAL_FENCE_EXTENSION_NAME),
             "VK_KHR_external_fence_fd without VK_KHR_external_fence");
-   free(props);
    vkt_finish(&c->t);
    if (!c->sem_fd && !c->fence_fd)
       SKIP("VK_KHR_external_semaphore_fd and VK_KHR_external_fence_fd are not listed");
@@ -216,32 +199,39 @@ filled_with(struct ctx *c, uint32_t value)
    return true;
 }
 
+#define SEM_SYNC_FD VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_SYNC_FD_BIT
+#define SEM_OPAQUE_FD VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT
+#define FENCE_SYNC_FD VK_EXTERNAL_FENCE_HANDLE_TYPE_SYNC_FD_BIT
+#define FENCE_OPAQUE_FD VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT
+
+/* A semaphore exportable as `types` (0: not exportable). */
 static VkSemaphore
-sem_create(struct ctx *c, bool exportable)
+sem_create_as(struct ctx *c, VkExternalSemaphoreHandleTypeFlags types)
 {
    const VkExportSemaphoreCreateInfo ex = {
       .sType = VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO,
-      .handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_SYNC_FD_BIT,
+      .handleTypes = types,
    };
    const VkSemaphoreCreateInfo ci = {
       .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO,
-      .pNext = exportable ? &ex : NULL,
+      .pNext = types ? &ex : NULL,
    };
    VkSemaphore s = VK_NULL_HANDLE;
    CHECK_EQ_INT(vkCreateSemaphore(c->t.device, &ci, NULL, &s), VK_SUCCESS);
    return s;
 }
 
+/* A fence exportable as `types` (0: not exportable). */
 static VkFence
-fence_create(struct ctx *c, bool exportable, bool signaled)
+fence_create_as(struct ctx *c, VkExternalFenceHandleTypeFlags types, bool signaled)
 {
    const VkExportFenceCreateInfo ex = {
       .sType = VK_STRUCTURE_TYPE_EXPORT_FENCE_CREATE_INFO,
-      .handleTypes = VK_EXTERNAL_FENCE_HANDLE_TYPE_SYNC_FD_BIT,
+      .handleTypes = types,
    };
    const VkFenceCreateInfo ci = {
       .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO,
-      .pNext = exportable ? &ex : NULL,
+      .pNext = types ? &ex : NULL,
       .flags = signaled ? VK_FENCE_CREATE_SIGNALED_BIT : 0,
    };
    VkFence f = VK_NULL_HANDLE;
@@ -249,140 +239,144 @@ fence_create(struct ctx *c, bool exportable, bool signaled)
    return f;
 }
 
+/* Exports s as `type`: a close-on-exec fd. */
 static int
-sem_export(struct ctx *c, VkSemaphore s)
+sem_export_as(struct ctx *c, VkSemaphore s, VkExternalSemaphoreHandleTypeFlagBits type)
 {
    const VkSemaphoreGetFdInfoKHR gi = {
       .sType = VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR,
       .semaphore = s,
-      .handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_SYNC_FD_BIT,
+      .handleType = type,
    };
    int fd = -2;
    CHECK_EQ_INT(c->get_sem_fd(c->t.device, &gi, &fd), VK_SUCCESS);
-   CHECK(fd >= 0, "exported semaphore fd %d", fd);
+   const char *what = type == SEM_SYNC_FD ? "SYNC_FD" : "OPAQUE_FD";
+   CHECK(fd >= 0, "exported semaphore %s %d", what, fd);
    if (fd >= 0)
-      CHECK(fcntl(fd, F_GETFD) & FD_CLOEXEC, "exported fd %d is not close-on-exec", fd);
+      CHECK(fcntl(fd, F_GETFD) & FD_CLOEXEC, "exported %s %d is not close-on-exec", what, fd);
    return fd;
 }
 
 static VkResult
-sem_import(struct ctx *c, VkSemaphore s, int fd)
+sem_import_as(struct ctx *c, VkSemaphore s, int fd, VkExternalSemaphoreHandleTypeFlagBits type,
+              VkSemaphoreImportFlags flags)
 {
    const VkImportSemaphoreFdInfoKHR ii = {
       .sType = VK_STRUCTURE_TYPE_IMPORT_SEMAPHORE_FD_INFO_KHR,
       .semaphore = s,
-      .flags = VK_SEMAPHORE_IMPORT_TEMPORARY_BIT,
-      .handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_SYNC_FD_BIT,
+      .flags = flags,
+      .handleType = type,
       .fd = fd,
    };
    return c->import_sem_fd(c->t.device, &ii);
 }
 
+/* Exports f as `type`. A SYNC_FD may be -1 (already signaled); an
+ * OPAQUE_FD is a close-on-exec fd. */
 static int
-fence_export(struct ctx *c, VkFence f)
+fence_export_as(struct ctx *c, VkFence f, VkExternalFenceHandleTypeFlagBits type)
 {
    const VkFenceGetFdInfoKHR gi = {
       .sType = VK_STRUCTURE_TYPE_FENCE_GET_FD_INFO_KHR,
       .fence = f,
-      .handleType = VK_EXTERNAL_FENCE_HANDLE_TYPE_SYNC_FD_BIT,
+      .handleType = type,
    };
    int fd = -2;
    CHECK_EQ_INT(c->get_fence_fd(c->t.device, &gi, &fd), VK_SUCCESS);
-   CHECK(fd >= -1, "exported fence fd %d", fd);
+   if (type == FENCE_SYNC_FD)
+      CHECK(fd >= -1, "exported fence fd %d", fd);
+   else
+      CHECK(fd >= 0 && (fcntl(fd, F_GETFD) & FD_CLOEXEC), "exported OPAQUE_FD %d", fd);
    return fd;
+}
+
+static VkResult
+fence_import_as(struct ctx *c, VkFence f, int fd, VkExternalFenceHandleTypeFlagBits type,
+                VkFenceImportFlags flags)
+{
+   const VkImportFenceFdInfoKHR ii = {
+      .sType = VK_STRUCTURE_TYPE_IMPORT_FENCE_FD_INFO_KHR,
+      .fence = f,
+      .flags = flags,
+      .handleType = type,
+      .fd = fd,
+   };
+   return c->import_fence_fd(c->t.device, &ii);
+}
+
+/* SYNC_FD: copy transference, always temporary imports. */
+static VkSemaphore
+sem_create(struct ctx *c, bool exportable)
+{
+   return sem_create_as(c, exportable ? SEM_SYNC_FD : 0);
+}
+
+static VkFence
+fence_create(struct ctx *c, bool exportable, bool signaled)
+{
+   return fence_create_as(c, exportable ? FENCE_SYNC_FD : 0, signaled);
+}
+
+static int
+sem_export(struct ctx *c, VkSemaphore s)
+{
+   return sem_export_as(c, s, SEM_SYNC_FD);
+}
+
+static VkResult
+sem_import(struct ctx *c, VkSemaphore s, int fd)
+{
+   return sem_import_as(c, s, fd, SEM_SYNC_FD, VK_SEMAPHORE_IMPORT_TEMPORARY_BIT);
+}
+
+static int
+fence_export(struct ctx *c, VkFence f)
+{
+   return fence_export_as(c, f, FENCE_SYNC_FD);
 }
 
 static VkResult
 fence_import(struct ctx *c, VkFence f, int fd)
 {
-   const VkImportFenceFdInfoKHR ii = {
-      .sType = VK_STRUCTURE_TYPE_IMPORT_FENCE_FD_INFO_KHR,
-      .fence = f,
-      .flags = VK_FENCE_IMPORT_TEMPORARY_BIT,
-      .handleType = VK_EXTERNAL_FENCE_HANDLE_TYPE_SYNC_FD_BIT,
-      .fd = fd,
-   };
-   return c->import_fence_fd(c->t.device, &ii);
+   return fence_import_as(c, f, fd, FENCE_SYNC_FD, VK_FENCE_IMPORT_TEMPORARY_BIT);
 }
 
 /* OPAQUE_FD: objects that share their payload by reference. */
 static VkSemaphore
 sem_create_opaque(struct ctx *c)
 {
-   const VkExportSemaphoreCreateInfo ex = {
-      .sType = VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO,
-      .handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT,
-   };
-   const VkSemaphoreCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &ex };
-   VkSemaphore s = VK_NULL_HANDLE;
-   CHECK_EQ_INT(vkCreateSemaphore(c->t.device, &ci, NULL, &s), VK_SUCCESS);
-   return s;
+   return sem_create_as(c, SEM_OPAQUE_FD);
 }
 
 static VkFence
 fence_create_opaque(struct ctx *c)
 {
-   const VkExportFenceCreateInfo ex = {
-      .sType = VK_STRUCTURE_TYPE_EXPORT_FENCE_CREATE_INFO,
-      .handleTypes = VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT,
-   };
-   const VkFenceCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, .pNext = &ex };
-   VkFence f = VK_NULL_HANDLE;
-   CHECK_EQ_INT(vkCreateFence(c->t.device, &ci, NULL, &f), VK_SUCCESS);
-   return f;
+   return fence_create_as(c, FENCE_OPAQUE_FD, false);
 }
 
 static int
 sem_export_opaque(struct ctx *c, VkSemaphore s)
 {
-   const VkSemaphoreGetFdInfoKHR gi = {
-      .sType = VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR,
-      .semaphore = s,
-      .handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT,
-   };
-   int fd = -2;
-   CHECK_EQ_INT(c->get_sem_fd(c->t.device, &gi, &fd), VK_SUCCESS);
-   CHECK(fd >= 0 && (fcntl(fd, F_GETFD) & FD_CLOEXEC), "exported OPAQUE_FD %d", fd);
-   return fd;
+   return sem_export_as(c, s, SEM_OPAQUE_FD);
 }
 
 static VkResult
 sem_import_opaque(struct ctx *c, VkSemaphore s, int fd, bool temporary)
 {
-   const VkImportSemaphoreFdInfoKHR ii = {
-      .sType = VK_STRUCTURE_TYPE_IMPORT_SEMAPHORE_FD_INFO_KHR,
-      .semaphore = s,
-      .flags = temporary ? VK_SEMAPHORE_IMPORT_TEMPORARY_BIT : 0,
-      .handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT,
-      .fd = fd,
-   };
-   return c->import_sem_fd(c->t.device, &ii);
+   return sem_import_as(c, s, fd, SEM_OPAQUE_FD,
+                        temporary ? VK_SEMAPHORE_IMPORT_TEMPORARY_BIT : 0);
 }
 
 static int
 fence_export_opaque(struct ctx *c, VkFence f)
 {
-   const VkFenceGetFdInfoKHR gi = {
-      .sType = VK_STRUCTURE_TYPE_FENCE_GET_FD_INFO_KHR,
-      .fence = f,
-      .handleType = VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT,
-   };
-   int fd = -2;
-   CHECK_EQ_INT(c->get_fence_fd(c->t.device, &gi, &fd), VK_SUCCESS);
-   CHECK(fd >= 0 && (fcntl(fd, F_GETFD) & FD_CLOEXEC), "exported OPAQUE_FD %d", fd);
-   return fd;
+   return fence_export_as(c, f, FENCE_OPAQUE_FD);
 }
 
 static VkResult
 fence_import_opaque(struct ctx *c, VkFence f, int fd)
 {
-   const VkImportFenceFdInfoKHR ii = {
-      .sType = VK_STRUCTURE_TYPE_IMPORT_FENCE_FD_INFO_KHR,
-      .fence = f,
-      .handleType = VK_EXTERNAL_FENCE_HANDLE_TYPE_OPAQUE_FD_BIT,
-      .fd = fd,
-   };
-   return c->import_fence_fd(c->t.device, &ii);
+   return fence_import_as(c, f, fd, FENCE_OPAQUE_FD, 0);
 }
 
 /* ---- capability queries ---- */

@@ -541,26 +541,10 @@ test_wait(struct ctx *c)
 
 /* ---- host reset (VK_EXT_host_query_reset) ---- */
 
-static bool
-has_device_extension(VkPhysicalDevice pdev, const char *name)
-{
-   uint32_t n = 0;
-   vkEnumerateDeviceExtensionProperties(pdev, NULL, &n, NULL);
-   VkExtensionProperties props[256];
-   if (n > 256)
-      n = 256;
-   vkEnumerateDeviceExtensionProperties(pdev, NULL, &n, props);
-   for (uint32_t i = 0; i < n; i++) {
-      if (!strcmp(props[i].extensionName, name))
-         return true;
-   }
-   return false;
-}
-
 static void
 test_host_reset(struct ctx *c)
 {
-   if (!has_device_extension(c->t.pdev, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME)) {
+   if (!vkt_has_device_extension(c->t.pdev, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME)) {
       fprintf(stderr, "SKIP host reset part on %s: %s not exposed\n", c->name,
               VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
       return;

@@ -34,15 +34,6 @@ struct dev {
 };
 
 static bool
-has_ext(const VkExtensionProperties *props, uint32_t n, const char *name)
-{
-   for (uint32_t i = 0; i < n; i++)
-      if (!strcmp(props[i].extensionName, name))
-         return true;
-   return false;
-}
-
-static bool
 dev_init(struct dev *d, enum vkt_driver driver)
 {
    memset(d, 0, sizeof(*d));
@@ -50,32 +41,28 @@ dev_init(struct dev *d, enum vkt_driver driver)
    struct vkt_options probe = { .driver = driver, .no_validation = true };
    if (!vkt_init(&d->t, &probe))
       return false;
-   uint32_t n = 0;
-   vkEnumerateDeviceExtensionProperties(d->t.pdev, NULL, &n, NULL);
-   VkExtensionProperties *props = calloc(n ? n : 1, sizeof(*props));
-   vkEnumerateDeviceExtensionProperties(d->t.pdev, NULL, &n, props);
    VkPhysicalDeviceFeatures feats;
    vkGetPhysicalDeviceFeatures(d->t.pdev, &feats);
+   d->vote = vkt_has_device_extension(d->t.pdev, VK_EXT_SHADER_SUBGROUP_VOTE_EXTENSION_NAME);
+   bool has_ballot =
+      vkt_has_device_extension(d->t.pdev, VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME);
    vkt_finish(&d->t);
 
    const char *exts[2];
    uint32_t ne = 0;
    VkPhysicalDeviceFeatures want = { 0 };
-   d->vote = has_ext(props, n, VK_EXT_SHADER_SUBGROUP_VOTE_EXTENSION_NAME);
    if (d->vote)
       exts[ne++] = VK_EXT_SHADER_SUBGROUP_VOTE_EXTENSION_NAME;
-   d->ballot = has_ext(props, n, VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME) &&
-               feats.shaderInt64;
+   d->ballot = has_ballot && feats.shaderInt64;
    if (d->ballot) {
       exts[ne++] = VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME;
       want.shaderInt64 = VK_TRUE;
    }
-   if (!has_ext(props, n, VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME))
+   if (!has_ballot)
       fprintf(stderr, "%s: no VK_EXT_shader_subgroup_ballot: ballot part skipped\n", d->name);
    else if (!feats.shaderInt64)
       fprintf(stderr, "%s: no shaderInt64 (GL_ARB_shader_ballot needs it): ballot part "
               "skipped\n", d->name);
-   free(props);
    struct vkt_options opts = {
       .driver = driver,
       .device_extensions = exts,
@@ -85,14 +72,8 @@ dev_init(struct dev *d, enum vkt_driver driver)
    if (!vkt_init(&d->t, &opts))
       return false;
    VkDescriptorPoolSize size = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8 };
-   VkDescriptorPoolCreateInfo pci = {
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-      .flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT,
-      .maxSets = 4,
-      .poolSizeCount = 1,
-      .pPoolSizes = &size,
-   };
-   VkResult r = vkCreateDescriptorPool(d->t.device, &pci, NULL, &d->pool);
+   VkResult r = vkt_descriptor_pool(&d->t, 4, &size, 1,
+                                    VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT, &d->pool);
    CHECK(r == VK_SUCCESS, "%s: vkCreateDescriptorPool: %d", d->name, r);
    return r == VK_SUCCESS;
 }
@@ -111,116 +92,49 @@ static bool
 run(struct dev *d, const uint32_t *code, size_t size, const uint32_t *p, uint32_t *out,
     uint32_t nout)
 {
-   VkDevice dv = d->t.device;
-   struct vkt_buffer in_buf = { 0 }, out_buf = { 0 };
-   VkShaderModule module = VK_NULL_HANDLE;
-   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-   VkPipelineLayout layout = VK_NULL_HANDLE;
-   VkPipeline pipeline = VK_NULL_HANDLE;
-   VkDescriptorSet set = VK_NULL_HANDLE;
-   bool ok = false;
-   VkDeviceSize out_size = (VkDeviceSize)N * nout * 4;
-   VkResult r = vkt_buffer_create(&d->t, N * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &in_buf);
-   if (r == VK_SUCCESS)
-      r = vkt_buffer_create(&d->t, out_size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &out_buf);
-   CHECK(r == VK_SUCCESS, "%s: buffers: %d", d->name, r);
-   if (r != VK_SUCCESS)
-      goto out;
-   memcpy(in_buf.map, p, N * 4);
-   memset(out_buf.map, 0xa5, out_size);
-
-   VkShaderModuleCreateInfo mci = {
-      .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-      .codeSize = size,
-      .pCode = code,
-   };
-   r = vkCreateShaderModule(dv, &mci, NULL, &module);
-   CHECK(r == VK_SUCCESS, "%s: vkCreateShaderModule: %d", d->name, r);
-   VkDescriptorSetLayoutBinding b[2] = {
+   static const VkDescriptorSetLayoutBinding b[2] = {
       { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
       { 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
    };
-   VkDescriptorSetLayoutCreateInfo lci = {
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-      .bindingCount = 2,
-      .pBindings = b,
+   const struct vkt_kernel_info info = {
+      .code = code,
+      .code_size = size,
+      .bindings = { b },
+      .binding_counts = { 2 },
    };
+   struct vkt_buffer bufs[2] = { { 0 } };
+   struct vkt_kernel k = { 0 };
+   VkDescriptorSet set = VK_NULL_HANDLE;
+   bool ok = false;
+   VkDeviceSize out_size = (VkDeviceSize)N * nout * 4;
+   VkResult r = vkt_buffer_create(&d->t, N * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &bufs[0]);
    if (r == VK_SUCCESS)
-      r = vkCreateDescriptorSetLayout(dv, &lci, NULL, &set_layout);
-   VkPipelineLayoutCreateInfo plci = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-      .setLayoutCount = 1,
-      .pSetLayouts = &set_layout,
-   };
-   if (r == VK_SUCCESS)
-      r = vkCreatePipelineLayout(dv, &plci, NULL, &layout);
-   VkComputePipelineCreateInfo ci = {
-      .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-      .stage = {
-         .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-         .module = module,
-         .pName = "main",
-      },
-      .layout = layout,
-   };
-   if (r == VK_SUCCESS) {
-      r = vkCreateComputePipelines(dv, VK_NULL_HANDLE, 1, &ci, NULL, &pipeline);
-      CHECK(r == VK_SUCCESS, "%s: vkCreateComputePipelines: %d", d->name, r);
-   }
-   VkDescriptorSetAllocateInfo ai = {
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-      .descriptorPool = d->pool,
-      .descriptorSetCount = 1,
-      .pSetLayouts = &set_layout,
-   };
-   if (r == VK_SUCCESS)
-      r = vkAllocateDescriptorSets(dv, &ai, &set);
+      r = vkt_buffer_create(&d->t, out_size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &bufs[1]);
+   CHECK(r == VK_SUCCESS, "%s: buffers: %d", d->name, r);
    if (r != VK_SUCCESS)
       goto out;
-   VkDescriptorBufferInfo bi[2] = {
-      { in_buf.buffer, 0, VK_WHOLE_SIZE },
-      { out_buf.buffer, 0, VK_WHOLE_SIZE },
-   };
-   VkWriteDescriptorSet w[2];
-   for (int i = 0; i < 2; i++)
-      w[i] = (VkWriteDescriptorSet){
-         .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-         .dstSet = set,
-         .dstBinding = (uint32_t)i,
-         .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-         .pBufferInfo = &bi[i],
-      };
-   vkUpdateDescriptorSets(dv, 2, w, 0, NULL);
-   VkCommandBuffer cb = vkt_begin(&d->t);
-   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
-   vkCmdDispatch(cb, GROUPS, 1, 1);
-   VkMemoryBarrier mb = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-      .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
-      .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
-   };
-   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
-                        1, &mb, 0, NULL, 0, NULL);
-   r = vkt_submit_wait(&d->t, cb);
+   memcpy(bufs[0].map, p, N * 4);
+   memset(bufs[1].map, 0xa5, out_size);
+   r = vkt_kernel_create(&d->t, &info, &k);
+   CHECK(r == VK_SUCCESS, "%s: kernel: %d", d->name, r);
+   if (r == VK_SUCCESS)
+      r = vkt_alloc_sets(&d->t, d->pool, k.set_layouts, 1, &set);
+   if (r != VK_SUCCESS)
+      goto out;
+   const VkBuffer buffers[2] = { bufs[0].buffer, bufs[1].buffer };
+   vkt_bind_buffers(&d->t, set, NULL, buffers, 2);
+   r = vkt_dispatch(&d->t, &k, &set, 1, NULL, 0, GROUPS, 1, 1);
    CHECK(r == VK_SUCCESS, "%s: submit: %d", d->name, r);
    if (r == VK_SUCCESS) {
-      memcpy(out, out_buf.map, out_size);
+      memcpy(out, bufs[1].map, out_size);
       ok = true;
    }
 out:
    if (set)
-      vkFreeDescriptorSets(dv, d->pool, 1, &set);
-   vkDestroyPipeline(dv, pipeline, NULL);
-   vkDestroyPipelineLayout(dv, layout, NULL);
-   vkDestroyDescriptorSetLayout(dv, set_layout, NULL);
-   vkDestroyShaderModule(dv, module, NULL);
-   if (in_buf.buffer)
-      vkt_buffer_destroy(&d->t, &in_buf);
-   if (out_buf.buffer)
-      vkt_buffer_destroy(&d->t, &out_buf);
+      vkFreeDescriptorSets(d->t.device, d->pool, 1, &set);
+   vkt_kernel_destroy(&d->t, &k);
+   for (int i = 0; i < 2; i++)
+      vkt_buffer_destroy(&d->t, &bufs[i]);
    return ok;
 }
 

@@ -44,20 +44,6 @@ sleep_ms(unsigned ms)
    nanosleep(&ts, NULL);
 }
 
-static bool
-has_device_extension(VkPhysicalDevice pdev, const char *name)
-{
-   uint32_t n = 0;
-   vkEnumerateDeviceExtensionProperties(pdev, NULL, &n, NULL);
-   VkExtensionProperties *props = calloc(n ? n : 1, sizeof(*props));
-   vkEnumerateDeviceExtensionProperties(pdev, NULL, &n, props);
-   bool found = false;
-   for (uint32_t i = 0; i < n; i++)
-      found |= strcmp(props[i].extensionName, name) == 0;
-   free(props);
-   return found;
-}
-
 /* Creates the device, with VK_KHR_timeline_semaphore and
  * VK_KHR_synchronization2 (and their features) when the driver lists them. */
 static bool
@@ -86,8 +72,8 @@ ctx_init(struct ctx *c, enum vkt_driver driver, bool validation)
    };
    VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
                                     .pNext = &s2_supported };
-   bool tl = has_device_extension(c->t.pdev, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
-   bool s2 = has_device_extension(c->t.pdev, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME);
+   bool tl = vkt_has_device_extension(c->t.pdev, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+   bool s2 = vkt_has_device_extension(c->t.pdev, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME);
    if (get_features2)
       get_features2(c->t.pdev, &f2);
    if (tl)

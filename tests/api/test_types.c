@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "outputs.h"
 #include "vkt.h"
 
 #include "ty_ctl_spv.h"
@@ -103,14 +104,8 @@ dev_init(struct dev *d, enum vkt_driver driver, bool robust)
       { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 64 },
       { VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 8 },
    };
-   VkDescriptorPoolCreateInfo pci = {
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-      .flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT,
-      .maxSets = 16,
-      .poolSizeCount = ARRAY_SIZE(sizes),
-      .pPoolSizes = sizes,
-   };
-   VkResult r = vkCreateDescriptorPool(d->t.device, &pci, NULL, &d->pool);
+   VkResult r = vkt_descriptor_pool(&d->t, 16, sizes, ARRAY_SIZE(sizes),
+                                    VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT, &d->pool);
    CHECK(r == VK_SUCCESS, "%s: vkCreateDescriptorPool: %d", d->name, r);
    return r == VK_SUCCESS;
 }
@@ -126,11 +121,8 @@ dev_finish(struct dev *d)
 #define MAX_BINDINGS 8
 
 struct kernel {
-   VkShaderModule module;
-   VkDescriptorSetLayout set_layout;
-   VkPipelineLayout layout;
-   VkPipeline pipeline;
-   VkDescriptorSet set;
+   struct vkt_kernel vk;
+   VkDescriptorSet set;   /* from the device's pool */
    uint32_t push_size;
 };
 
@@ -141,72 +133,34 @@ kernel_create(struct dev *d, struct kernel *k, const uint32_t *code, size_t size
               const VkDescriptorType *types, uint32_t n, uint32_t push_size,
               const VkSpecializationInfo *spec)
 {
-   VkDevice dv = d->t.device;
    memset(k, 0, sizeof(*k));
    k->push_size = push_size;
-   VkShaderModuleCreateInfo mci = {
-      .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-      .codeSize = size,
-      .pCode = code,
-   };
-   VkResult r = vkCreateShaderModule(dv, &mci, NULL, &k->module);
-   CHECK(r == VK_SUCCESS, "%s: vkCreateShaderModule: %d", d->name, r);
    VkDescriptorSetLayoutBinding b[MAX_BINDINGS];
    for (uint32_t i = 0; i < n; i++)
       b[i] = (VkDescriptorSetLayoutBinding){ i, types[i], 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL };
-   VkDescriptorSetLayoutCreateInfo lci = {
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-      .bindingCount = n,
-      .pBindings = b,
+   const struct vkt_kernel_info info = {
+      .code = code,
+      .code_size = size,
+      .bindings = { b },
+      .binding_counts = { n },
+      .push_size = push_size,
+      .spec = spec,
    };
-   r = vkCreateDescriptorSetLayout(dv, &lci, NULL, &k->set_layout);
-   CHECK(r == VK_SUCCESS, "%s: vkCreateDescriptorSetLayout: %d", d->name, r);
-   VkPushConstantRange range = { VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size };
-   VkPipelineLayoutCreateInfo plci = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-      .setLayoutCount = 1,
-      .pSetLayouts = &k->set_layout,
-      .pushConstantRangeCount = push_size ? 1 : 0,
-      .pPushConstantRanges = &range,
-   };
-   r = vkCreatePipelineLayout(dv, &plci, NULL, &k->layout);
-   CHECK(r == VK_SUCCESS, "%s: vkCreatePipelineLayout: %d", d->name, r);
-   VkComputePipelineCreateInfo ci = {
-      .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-      .stage = {
-         .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-         .module = k->module,
-         .pName = "main",
-         .pSpecializationInfo = spec,
-      },
-      .layout = k->layout,
-   };
-   r = vkCreateComputePipelines(dv, VK_NULL_HANDLE, 1, &ci, NULL, &k->pipeline);
-   CHECK(r == VK_SUCCESS, "%s: vkCreateComputePipelines: %d", d->name, r);
+   VkResult r = vkt_kernel_create(&d->t, &info, &k->vk);
+   CHECK(r == VK_SUCCESS, "%s: kernel: %d", d->name, r);
    if (r != VK_SUCCESS)
-      k->pipeline = VK_NULL_HANDLE;
-   VkDescriptorSetAllocateInfo ai = {
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-      .descriptorPool = d->pool,
-      .descriptorSetCount = 1,
-      .pSetLayouts = &k->set_layout,
-   };
-   r = vkAllocateDescriptorSets(dv, &ai, &k->set);
+      return false;
+   r = vkt_alloc_sets(&d->t, d->pool, k->vk.set_layouts, 1, &k->set);
    CHECK(r == VK_SUCCESS, "%s: vkAllocateDescriptorSets: %d", d->name, r);
-   return k->pipeline != VK_NULL_HANDLE && r == VK_SUCCESS;
+   return r == VK_SUCCESS;
 }
 
 static void
 kernel_destroy(struct dev *d, struct kernel *k)
 {
-   VkDevice dv = d->t.device;
    if (k->set)
-      vkFreeDescriptorSets(dv, d->pool, 1, &k->set);
-   vkDestroyPipeline(dv, k->pipeline, NULL);
-   vkDestroyPipelineLayout(dv, k->layout, NULL);
-   vkDestroyDescriptorSetLayout(dv, k->set_layout, NULL);
-   vkDestroyShaderModule(dv, k->module, NULL);
+      vkFreeDescriptorSets(d->t.device, d->pool, 1, &k->set);
+   vkt_kernel_destroy(&d->t, &k->vk);
 }
 
 /* Binds buffer bufs[i] (whole) to binding i as types[i]. */
@@ -214,42 +168,20 @@ static void
 kernel_bind(struct dev *d, struct kernel *k, const VkDescriptorType *types,
             const struct vkt_buffer *const *bufs, uint32_t n)
 {
-   VkDescriptorBufferInfo info[MAX_BINDINGS];
-   VkWriteDescriptorSet w[MAX_BINDINGS];
-   for (uint32_t i = 0; i < n; i++) {
-      info[i] = (VkDescriptorBufferInfo){ bufs[i]->buffer, 0, VK_WHOLE_SIZE };
-      w[i] = (VkWriteDescriptorSet){
-         .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-         .dstSet = k->set,
-         .dstBinding = i,
-         .descriptorCount = 1,
-         .descriptorType = types[i],
-         .pBufferInfo = &info[i],
-      };
-   }
-   vkUpdateDescriptorSets(d->t.device, n, w, 0, NULL);
+   VkBuffer buffers[MAX_BINDINGS];
+   for (uint32_t i = 0; i < n; i++)
+      buffers[i] = bufs[i]->buffer;
+   if (k->set)
+      vkt_bind_buffers(&d->t, k->set, types, buffers, n);
 }
 
 /* Dispatches `groups` workgroups with the push constants, waits. */
 static void
 kernel_run(struct dev *d, const struct kernel *k, const void *push, uint32_t groups)
 {
-   if (!k->pipeline)
+   if (!k->vk.pipeline || !k->set)
       return;
-   VkCommandBuffer cb = vkt_begin(&d->t);
-   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
-   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &k->set, 0, NULL);
-   if (k->push_size)
-      vkCmdPushConstants(cb, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, k->push_size, push);
-   vkCmdDispatch(cb, groups, 1, 1);
-   VkMemoryBarrier mb = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-      .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
-      .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
-   };
-   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
-                        1, &mb, 0, NULL, 0, NULL);
-   VkResult r = vkt_submit_wait(&d->t, cb);
+   VkResult r = vkt_dispatch(&d->t, &k->vk, &k->set, 1, push, k->push_size, groups, 1, 1);
    CHECK(r == VK_SUCCESS, "%s: submit: %d", d->name, r);
 }
 
@@ -270,34 +202,6 @@ make_buffer(struct dev *d, VkDeviceSize size)
 #define STORAGE VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
 #define UNIFORM VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
 
-/* ---- results kept for the comparison between drivers ---- */
-
-struct outputs {
-   void *data[16];
-   size_t size[16];
-   const char *what[16];
-   unsigned count;
-};
-
-static void
-keep(struct outputs *o, const char *what, const void *data, size_t size)
-{
-   if (o->count >= ARRAY_SIZE(o->data))
-      return;
-   o->data[o->count] = malloc(size);
-   memcpy(o->data[o->count], data, size);
-   o->size[o->count] = size;
-   o->what[o->count] = what;
-   o->count++;
-}
-
-static void
-outputs_free(struct outputs *o)
-{
-   for (unsigned i = 0; i < o->count; i++)
-      free(o->data[i]);
-   memset(o, 0, sizeof(*o));
-}
 
 /* Counts failures of one check; prints the first few. */
 struct report {
@@ -550,7 +454,7 @@ test_i64(struct dev *d, struct outputs *out)
          }
          report_end(&rep, checked);
       }
-      keep(out, p ? "i64 (second push constants)" : "i64", res.map, out_size);
+      outputs_keep(out, p ? "i64 (second push constants)" : "i64", res.map, out_size);
    }
    vkt_buffer_destroy(&d->t, &lanes);
    vkt_buffer_destroy(&d->t, &grp);
@@ -705,7 +609,7 @@ test_i16(struct dev *d, struct outputs *out)
       }
       report_end(&rep, checked);
    }
-   keep(out, "i16", res.map, out_size);
+   outputs_keep(out, "i16", res.map, out_size);
    vkt_buffer_destroy(&d->t, &lanes);
    vkt_buffer_destroy(&d->t, &grp);
    vkt_buffer_destroy(&d->t, &res);
@@ -1254,8 +1158,8 @@ test_f64(struct dev *d, struct outputs *out)
       }
       report_end(&rep, checked);
    }
-   keep(out, "f64", rd.map, dsize);
-   keep(out, "f64 integers", ri.map, isize);
+   outputs_keep(out, "f64", rd.map, dsize);
+   outputs_keep(out, "f64 integers", ri.map, isize);
    vkt_buffer_destroy(&d->t, &lanes);
    vkt_buffer_destroy(&d->t, &grp);
    vkt_buffer_destroy(&d->t, &rd);
@@ -1550,10 +1454,10 @@ test_layout(struct dev *d, struct outputs *out)
       }
    }
    report_end(&srep, checked);
-   keep(out, "layout reads", res.map, (size_t)n * LAYOUT_NO * 8);
-   keep(out, "layout std140 stores", w140.map, (size_t)n * S_SIZE140);
-   keep(out, "layout std430 stores", w430.map, (size_t)n * S_SIZE430);
-   keep(out, "layout row-major stores", wr.map, (size_t)n * 48);
+   outputs_keep(out, "layout reads", res.map, (size_t)n * LAYOUT_NO * 8);
+   outputs_keep(out, "layout std140 stores", w140.map, (size_t)n * S_SIZE140);
+   outputs_keep(out, "layout std430 stores", w430.map, (size_t)n * S_SIZE430);
+   outputs_keep(out, "layout row-major stores", wr.map, (size_t)n * 48);
    vkt_buffer_destroy(&d->t, &ubo);
    vkt_buffer_destroy(&d->t, &ssbo);
    vkt_buffer_destroy(&d->t, &res);
@@ -1745,7 +1649,7 @@ test_ctl(struct dev *d, struct outputs *out)
          }
       }
       report_end(&rep, checked);
-      keep(out, pass ? "ctl specialized" : "ctl", res.map, (size_t)n * CTL_NO * 8);
+      outputs_keep(out, pass ? "ctl specialized" : "ctl", res.map, (size_t)n * CTL_NO * 8);
       kernel_destroy(d, &k);
    }
    vkt_buffer_destroy(&d->t, &in);
@@ -1869,7 +1773,7 @@ test_switch(struct dev *d, struct outputs *out)
       report_end(&rep, n * SW_NO);
       static const char *const names[] = { "switch", "switch (specialized)",
                                            "switch (specialized again)" };
-      keep(out, names[pass], res.map, (size_t)n * SW_NO * 8);
+      outputs_keep(out, names[pass], res.map, (size_t)n * SW_NO * 8);
       kernel_destroy(d, &k);
    }
    vkt_buffer_destroy(&d->t, &in);
@@ -2004,25 +1908,7 @@ capture_end(struct capture *c)
 static void
 compare(const char *label, const struct outputs *a, const struct outputs *b)
 {
-   unsigned compared = 0;
-   for (unsigned i = 0; i < a->count; i++) {
-      for (unsigned j = 0; j < b->count; j++) {
-         if (strcmp(a->what[i], b->what[j]))
-            continue;
-         compared++;
-         CHECK(a->size[i] == b->size[j], "%s: sizes differ", a->what[i]);
-         if (a->size[i] != b->size[j])
-            break;
-         const uint32_t *x = a->data[i], *y = b->data[j];
-         size_t words = a->size[i] / 4, diff = 0, first = 0;
-         for (size_t w = 0; w < words; w++)
-            if (x[w] != y[w] && !diff++)
-               first = w;
-         CHECK(diff == 0, "%s: %s: Shale and lavapipe differ in %zu words (first: [%zu] %08x vs %08x)",
-               label, a->what[i], diff, first, x[first], y[first]);
-         break;
-      }
-   }
+   unsigned compared = outputs_compare(label, a, b);
    CHECK(compared == a->count && compared == b->count, "%s: %u of %u results compared", label,
          compared, a->count);
 }

@@ -158,14 +158,8 @@ scene_dispatch(struct scene *s, VkPipeline p)
 static VkPipelineCache
 make_cache(struct scene *s, const void *data, size_t size)
 {
-   VkPipelineCacheCreateInfo ci = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
-      .initialDataSize = size,
-      .pInitialData = data,
-   };
-   VkPipelineCache c = VK_NULL_HANDLE;
-   if (vkCreatePipelineCache(s->t.device, &ci, NULL, &c) != VK_SUCCESS)
-      fprintf(stderr, "vkCreatePipelineCache failed\n");
+   VkPipelineCache c;
+   vkt_pipeline_cache(&s->t, data, size, &c);   /* prints a failure */
    return c;
 }
 

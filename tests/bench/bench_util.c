@@ -97,14 +97,8 @@ bench_in_child(bool (*fn)(void *arg, double *out), void *arg, double *out, unsig
 VkShaderModule
 bench_module(struct vkt *t, const uint32_t *code, size_t size)
 {
-   VkShaderModuleCreateInfo ci = {
-      .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-      .codeSize = size,
-      .pCode = code,
-   };
-   VkShaderModule m = VK_NULL_HANDLE;
-   if (vkCreateShaderModule(t->device, &ci, NULL, &m) != VK_SUCCESS)
-      fprintf(stderr, "vkCreateShaderModule failed\n");
+   VkShaderModule m;
+   vkt_shader_module(t, code, size, &m);   /* prints a failure */
    return m;
 }
 
@@ -113,9 +107,6 @@ bench_kernel_init(struct vkt *t, struct bench_kernel *k, const uint32_t *code, s
                   uint32_t buffers, uint32_t push_size)
 {
    memset(k, 0, sizeof(*k));
-   k->module = bench_module(t, code, size);
-   if (!k->module)
-      return false;
    VkDescriptorSetLayoutBinding b[8];
    if (buffers > BENCH_ARRAY_SIZE(b))
       return false;
@@ -123,82 +114,40 @@ bench_kernel_init(struct vkt *t, struct bench_kernel *k, const uint32_t *code, s
       b[i] = (VkDescriptorSetLayoutBinding) {
          i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL,
       };
-   VkDescriptorSetLayoutCreateInfo sci = {
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-      .bindingCount = buffers,
-      .pBindings = b,
+   const struct vkt_kernel_info info = {
+      .code = code,
+      .code_size = size,
+      .bindings = { b },
+      .binding_counts = { buffers },
+      .push_size = push_size,
+      .no_pipeline = true,
    };
-   if (vkCreateDescriptorSetLayout(t->device, &sci, NULL, &k->set_layout) != VK_SUCCESS)
-      return false;
-   VkPushConstantRange push = { VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size };
-   VkPipelineLayoutCreateInfo lci = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-      .setLayoutCount = 1,
-      .pSetLayouts = &k->set_layout,
-      .pushConstantRangeCount = push_size ? 1 : 0,
-      .pPushConstantRanges = &push,
-   };
-   if (vkCreatePipelineLayout(t->device, &lci, NULL, &k->layout) != VK_SUCCESS)
+   struct vkt_kernel vk;
+   VkResult r = vkt_kernel_create(t, &info, &vk);
+   k->module = vk.module;
+   k->set_layout = vk.set_layouts[0];
+   k->layout = vk.layout;
+   if (r != VK_SUCCESS)
       return false;
    VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, buffers };
-   VkDescriptorPoolCreateInfo pci = {
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-      .maxSets = 1,
-      .poolSizeCount = 1,
-      .pPoolSizes = &ps,
-   };
-   if (vkCreateDescriptorPool(t->device, &pci, NULL, &k->pool) != VK_SUCCESS)
+   if (vkt_descriptor_pool(t, 1, &ps, 1, 0, &k->pool) != VK_SUCCESS)
       return false;
-   VkDescriptorSetAllocateInfo ai = {
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-      .descriptorPool = k->pool,
-      .descriptorSetCount = 1,
-      .pSetLayouts = &k->set_layout,
-   };
-   return vkAllocateDescriptorSets(t->device, &ai, &k->set) == VK_SUCCESS;
+   return vkt_alloc_sets(t, k->pool, &k->set_layout, 1, &k->set) == VK_SUCCESS;
 }
 
 VkPipeline
 bench_pipeline(struct vkt *t, const struct bench_kernel *k, VkPipelineCache cache,
                const VkSpecializationInfo *spec)
 {
-   VkComputePipelineCreateInfo ci = {
-      .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-      .stage = {
-         .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-         .module = k->module,
-         .pName = "main",
-         .pSpecializationInfo = spec,
-      },
-      .layout = k->layout,
-   };
-   VkPipeline p = VK_NULL_HANDLE;
-   VkResult r = vkCreateComputePipelines(t->device, cache, 1, &ci, NULL, &p);
-   if (r != VK_SUCCESS) {
-      fprintf(stderr, "%s: vkCreateComputePipelines: %d\n", vkt_driver_name(t->driver), r);
-      return VK_NULL_HANDLE;
-   }
+   VkPipeline p;
+   vkt_compute_pipeline(t, cache, k->module, k->layout, spec, 0, NULL, &p);   /* prints */
    return p;
 }
 
 void
 bench_kernel_bind(struct vkt *t, struct bench_kernel *k, const VkBuffer *buffers, uint32_t count)
 {
-   VkDescriptorBufferInfo info[8];
-   VkWriteDescriptorSet w[8];
-   for (uint32_t i = 0; i < count && i < BENCH_ARRAY_SIZE(info); i++) {
-      info[i] = (VkDescriptorBufferInfo) { buffers[i], 0, VK_WHOLE_SIZE };
-      w[i] = (VkWriteDescriptorSet) {
-         .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-         .dstSet = k->set,
-         .dstBinding = i,
-         .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-         .pBufferInfo = &info[i],
-      };
-   }
-   vkUpdateDescriptorSets(t->device, count, w, 0, NULL);
+   vkt_bind_buffers(t, k->set, NULL, buffers, count);
 }
 
 void

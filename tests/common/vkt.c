@@ -185,6 +185,22 @@ vkt_memory_type(struct vkt *t, uint32_t type_bits, VkMemoryPropertyFlags flags)
    return -1;
 }
 
+/* Memory for `req` of a type with `flags`. */
+static VkResult
+vkt_allocate(struct vkt *t, const VkMemoryRequirements *req, VkMemoryPropertyFlags flags,
+             VkDeviceMemory *out)
+{
+   int type = vkt_memory_type(t, req->memoryTypeBits, flags);
+   if (type < 0)
+      return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+   VkMemoryAllocateInfo mai = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+      .allocationSize = req->size,
+      .memoryTypeIndex = (uint32_t)type,
+   };
+   return vkAllocateMemory(t->device, &mai, NULL, out);
+}
+
 VkResult
 vkt_buffer_create(struct vkt *t, VkDeviceSize size, VkBufferUsageFlags usage, struct vkt_buffer *out)
 {
@@ -200,16 +216,9 @@ vkt_buffer_create(struct vkt *t, VkDeviceSize size, VkBufferUsageFlags usage, st
       return r;
    VkMemoryRequirements req;
    vkGetBufferMemoryRequirements(t->device, out->buffer, &req);
-   int type = vkt_memory_type(t, req.memoryTypeBits,
-                              VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-   if (type < 0)
-      return VK_ERROR_OUT_OF_DEVICE_MEMORY;
-   VkMemoryAllocateInfo mai = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-      .allocationSize = req.size,
-      .memoryTypeIndex = (uint32_t)type,
-   };
-   r = vkAllocateMemory(t->device, &mai, NULL, &out->memory);
+   r = vkt_allocate(t, &req,
+                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                    &out->memory);
    if (r != VK_SUCCESS)
       return r;
    r = vkBindBufferMemory(t->device, out->buffer, out->memory, 0);
@@ -242,15 +251,7 @@ vkt_image_create(struct vkt *t, const VkImageCreateInfo *info, struct vkt_image 
                                    ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
                                         VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
                                    : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-   int type = vkt_memory_type(t, req.memoryTypeBits, want);
-   if (type < 0)
-      return VK_ERROR_OUT_OF_DEVICE_MEMORY;
-   VkMemoryAllocateInfo mai = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-      .allocationSize = req.size,
-      .memoryTypeIndex = (uint32_t)type,
-   };
-   r = vkAllocateMemory(t->device, &mai, NULL, &out->memory);
+   r = vkt_allocate(t, &req, want, &out->memory);
    if (r != VK_SUCCESS)
       return r;
    return vkBindImageMemory(t->device, out->image, out->memory, 0);
@@ -328,4 +329,234 @@ vkt_image_barrier(VkCommandBuffer cb, VkImage image, VkImageAspectFlags aspect, 
    };
    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
                         0, 0, NULL, 0, NULL, 1, &b);
+}
+
+bool
+vkt_has_device_extension(VkPhysicalDevice pdev, const char *name)
+{
+   uint32_t n = 0;
+   vkEnumerateDeviceExtensionProperties(pdev, NULL, &n, NULL);
+   VkExtensionProperties *props = calloc(n ? n : 1, sizeof(*props));
+   vkEnumerateDeviceExtensionProperties(pdev, NULL, &n, props);
+   bool found = false;
+   for (uint32_t i = 0; i < n && !found; i++)
+      found = strcmp(props[i].extensionName, name) == 0;
+   free(props);
+   return found;
+}
+
+bool
+vkt_has_instance_extension(const char *name)
+{
+   uint32_t n = 0;
+   vkEnumerateInstanceExtensionProperties(NULL, &n, NULL);
+   VkExtensionProperties *props = calloc(n ? n : 1, sizeof(*props));
+   vkEnumerateInstanceExtensionProperties(NULL, &n, props);
+   bool found = false;
+   for (uint32_t i = 0; i < n && !found; i++)
+      found = strcmp(props[i].extensionName, name) == 0;
+   free(props);
+   return found;
+}
+
+/* ---- compute ---- */
+
+/* Prints a failed creation; returns r. */
+static VkResult
+vkt_report(struct vkt *t, const char *call, VkResult r)
+{
+   if (r != VK_SUCCESS)
+      fprintf(stderr, "%s: %s: %d\n", vkt_driver_name(t->driver), call, r);
+   return r;
+}
+
+VkResult
+vkt_shader_module(struct vkt *t, const uint32_t *code, size_t size, VkShaderModule *out)
+{
+   VkShaderModuleCreateInfo ci = {
+      .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+      .codeSize = size,
+      .pCode = code,
+   };
+   *out = VK_NULL_HANDLE;
+   return vkt_report(t, "vkCreateShaderModule", vkCreateShaderModule(t->device, &ci, NULL, out));
+}
+
+VkResult
+vkt_set_layout(struct vkt *t, const VkDescriptorSetLayoutBinding *b, uint32_t n,
+               VkDescriptorSetLayout *out)
+{
+   VkDescriptorSetLayoutCreateInfo ci = {
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+      .bindingCount = n,
+      .pBindings = b,
+   };
+   *out = VK_NULL_HANDLE;
+   return vkt_report(t, "vkCreateDescriptorSetLayout",
+                     vkCreateDescriptorSetLayout(t->device, &ci, NULL, out));
+}
+
+VkResult
+vkt_compute_pipeline(struct vkt *t, VkPipelineCache cache, VkShaderModule module,
+                     VkPipelineLayout layout, const VkSpecializationInfo *spec,
+                     VkPipelineCreateFlags flags, const void *pnext, VkPipeline *out)
+{
+   VkComputePipelineCreateInfo ci = {
+      .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+      .pNext = pnext,
+      .flags = flags,
+      .stage = {
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+         .module = module,
+         .pName = "main",
+         .pSpecializationInfo = spec,
+      },
+      .layout = layout,
+   };
+   *out = VK_NULL_HANDLE;
+   VkResult r = vkCreateComputePipelines(t->device, cache, 1, &ci, NULL, out);
+   if (r != VK_SUCCESS)
+      *out = VK_NULL_HANDLE;
+   return vkt_report(t, "vkCreateComputePipelines", r);
+}
+
+VkResult
+vkt_kernel_create(struct vkt *t, const struct vkt_kernel_info *info, struct vkt_kernel *k)
+{
+   memset(k, 0, sizeof(*k));
+   VkResult r = vkt_shader_module(t, info->code, info->code_size, &k->module);
+   for (uint32_t i = 0; i < 2 && r == VK_SUCCESS; i++) {
+      if (i > 0 && !info->bindings[i])
+         break;
+      r = vkt_set_layout(t, info->bindings[i], info->binding_counts[i], &k->set_layouts[i]);
+      k->set_count += r == VK_SUCCESS;
+   }
+   if (r != VK_SUCCESS)
+      return r;
+   VkPushConstantRange range = { VK_SHADER_STAGE_COMPUTE_BIT, 0, info->push_size };
+   VkPipelineLayoutCreateInfo ci = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+      .setLayoutCount = k->set_count,
+      .pSetLayouts = k->set_layouts,
+      .pushConstantRangeCount = info->push_size ? 1 : 0,
+      .pPushConstantRanges = &range,
+   };
+   r = vkt_report(t, "vkCreatePipelineLayout",
+                  vkCreatePipelineLayout(t->device, &ci, NULL, &k->layout));
+   if (r != VK_SUCCESS || info->no_pipeline)
+      return r;
+   return vkt_compute_pipeline(t, VK_NULL_HANDLE, k->module, k->layout, info->spec, info->flags,
+                               NULL, &k->pipeline);
+}
+
+void
+vkt_kernel_destroy(struct vkt *t, struct vkt_kernel *k)
+{
+   vkDestroyPipeline(t->device, k->pipeline, NULL);
+   vkDestroyPipelineLayout(t->device, k->layout, NULL);
+   for (uint32_t i = 0; i < k->set_count; i++)
+      vkDestroyDescriptorSetLayout(t->device, k->set_layouts[i], NULL);
+   vkDestroyShaderModule(t->device, k->module, NULL);
+   memset(k, 0, sizeof(*k));
+}
+
+VkResult
+vkt_pipeline_cache(struct vkt *t, const void *data, size_t size, VkPipelineCache *out)
+{
+   VkPipelineCacheCreateInfo ci = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
+      .initialDataSize = size,
+      .pInitialData = data,
+   };
+   *out = VK_NULL_HANDLE;
+   return vkt_report(t, "vkCreatePipelineCache", vkCreatePipelineCache(t->device, &ci, NULL, out));
+}
+
+VkResult
+vkt_descriptor_pool(struct vkt *t, uint32_t max_sets, const VkDescriptorPoolSize *sizes, uint32_t n,
+                    VkDescriptorPoolCreateFlags flags, VkDescriptorPool *out)
+{
+   VkDescriptorPoolCreateInfo ci = {
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+      .flags = flags,
+      .maxSets = max_sets,
+      .poolSizeCount = n,
+      .pPoolSizes = sizes,
+   };
+   *out = VK_NULL_HANDLE;
+   return vkt_report(t, "vkCreateDescriptorPool",
+                     vkCreateDescriptorPool(t->device, &ci, NULL, out));
+}
+
+VkResult
+vkt_alloc_sets(struct vkt *t, VkDescriptorPool pool, const VkDescriptorSetLayout *layouts,
+               uint32_t n, VkDescriptorSet *out)
+{
+   VkDescriptorSetAllocateInfo ai = {
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+      .descriptorPool = pool,
+      .descriptorSetCount = n,
+      .pSetLayouts = layouts,
+   };
+   return vkAllocateDescriptorSets(t->device, &ai, out);
+}
+
+void
+vkt_write_buffers(struct vkt *t, VkDescriptorSet set, uint32_t binding, uint32_t element,
+                  VkDescriptorType type, const VkDescriptorBufferInfo *infos, uint32_t n)
+{
+   VkWriteDescriptorSet w = {
+      .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+      .dstSet = set,
+      .dstBinding = binding,
+      .dstArrayElement = element,
+      .descriptorCount = n,
+      .descriptorType = type,
+      .pBufferInfo = infos,
+   };
+   vkUpdateDescriptorSets(t->device, 1, &w, 0, NULL);
+}
+
+void
+vkt_bind_buffers(struct vkt *t, VkDescriptorSet set, const VkDescriptorType *types,
+                 const VkBuffer *buffers, uint32_t n)
+{
+   for (uint32_t i = 0; i < n; i++) {
+      VkDescriptorBufferInfo info = { buffers[i], 0, VK_WHOLE_SIZE };
+      vkt_write_buffers(t, set, i, 0, types ? types[i] : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                        &info, 1);
+   }
+}
+
+void
+vkt_compute_barrier(VkCommandBuffer cb)
+{
+   VkMemoryBarrier mb = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+      .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+      .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                       VK_ACCESS_HOST_READ_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT |
+                       VK_ACCESS_TRANSFER_READ_BIT,
+   };
+   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_HOST_BIT |
+                           VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                        0, 1, &mb, 0, NULL, 0, NULL);
+}
+
+VkResult
+vkt_dispatch(struct vkt *t, const struct vkt_kernel *k, const VkDescriptorSet *sets, uint32_t nsets,
+             const void *push, uint32_t push_size, uint32_t x, uint32_t y, uint32_t z)
+{
+   VkCommandBuffer cb = vkt_begin(t);
+   if (!cb)
+      return vkt_report(t, "vkAllocateCommandBuffers", VK_ERROR_OUT_OF_HOST_MEMORY);
+   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
+   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, nsets, sets, 0, NULL);
+   if (push_size)
+      vkCmdPushConstants(cb, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size, push);
+   vkCmdDispatch(cb, x, y, z);
+   vkt_compute_barrier(cb);
+   return vkt_report(t, "submit", vkt_submit_wait(t, cb));
 }

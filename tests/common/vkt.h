@@ -83,4 +83,72 @@ VkResult vkt_submit_wait(struct vkt *t, VkCommandBuffer cb);
 void vkt_image_barrier(VkCommandBuffer cb, VkImage image, VkImageAspectFlags aspect,
                        VkImageLayout from, VkImageLayout to);
 
+/* Whether the physical device (or, for the instance, the loader with its
+ * drivers and layers) lists the extension. */
+bool vkt_has_device_extension(VkPhysicalDevice pdev, const char *name);
+bool vkt_has_instance_extension(const char *name);
+
+/* ---- compute ---- */
+
+/* The creators below print which call failed (with the driver's name) and
+ * return its result; the test asserts on that result. */
+
+/* A compute kernel: a module, one or two descriptor set layouts, a
+ * pipeline layout (push constants of push_size bytes from offset 0) and
+ * a pipeline. Destroying it destroys whatever of it was made. */
+struct vkt_kernel {
+   VkShaderModule module;
+   VkDescriptorSetLayout set_layouts[2];
+   uint32_t set_count;
+   VkPipelineLayout layout;
+   VkPipeline pipeline;
+};
+
+struct vkt_kernel_info {
+   const uint32_t *code;                             /* SPIR-V */
+   size_t code_size;                                 /* bytes */
+   const VkDescriptorSetLayoutBinding *bindings[2];  /* set 0; set 1 or NULL */
+   uint32_t binding_counts[2];
+   uint32_t push_size;
+   const VkSpecializationInfo *spec;
+   VkPipelineCreateFlags flags;
+   bool no_pipeline;                                 /* module and layouts only */
+};
+
+VkResult vkt_shader_module(struct vkt *t, const uint32_t *code, size_t size, VkShaderModule *out);
+VkResult vkt_set_layout(struct vkt *t, const VkDescriptorSetLayoutBinding *b, uint32_t n,
+                        VkDescriptorSetLayout *out);
+VkResult vkt_kernel_create(struct vkt *t, const struct vkt_kernel_info *info, struct vkt_kernel *k);
+void vkt_kernel_destroy(struct vkt *t, struct vkt_kernel *k);
+/* A compute pipeline of `module` ("main") and `layout`; *out is
+ * VK_NULL_HANDLE on failure. */
+VkResult vkt_compute_pipeline(struct vkt *t, VkPipelineCache cache, VkShaderModule module,
+                              VkPipelineLayout layout, const VkSpecializationInfo *spec,
+                              VkPipelineCreateFlags flags, const void *pnext, VkPipeline *out);
+
+/* A pipeline cache from `size` bytes of initial data (0: empty). */
+VkResult vkt_pipeline_cache(struct vkt *t, const void *data, size_t size, VkPipelineCache *out);
+
+VkResult vkt_descriptor_pool(struct vkt *t, uint32_t max_sets, const VkDescriptorPoolSize *sizes,
+                             uint32_t n, VkDescriptorPoolCreateFlags flags, VkDescriptorPool *out);
+/* Does not print: tests of pool exhaustion expect failures. */
+VkResult vkt_alloc_sets(struct vkt *t, VkDescriptorPool pool, const VkDescriptorSetLayout *layouts,
+                        uint32_t n, VkDescriptorSet *out);
+/* Writes n buffer descriptors from (binding, element) on. */
+void vkt_write_buffers(struct vkt *t, VkDescriptorSet set, uint32_t binding, uint32_t element,
+                       VkDescriptorType type, const VkDescriptorBufferInfo *infos, uint32_t n);
+/* Points bindings 0..n-1 at whole buffers, binding i as types[i] (types
+ * NULL: all storage buffers). */
+void vkt_bind_buffers(struct vkt *t, VkDescriptorSet set, const VkDescriptorType *types,
+                      const VkBuffer *buffers, uint32_t n);
+
+/* Shader and transfer writes before it are visible to shaders, indirect
+ * arguments, transfers and the host after it. */
+void vkt_compute_barrier(VkCommandBuffer cb);
+/* Binds k and its sets (from set 0), pushes push_size bytes, dispatches,
+ * adds vkt_compute_barrier, submits and waits. */
+VkResult vkt_dispatch(struct vkt *t, const struct vkt_kernel *k, const VkDescriptorSet *sets,
+                      uint32_t nsets, const void *push, uint32_t push_size, uint32_t x, uint32_t y,
+                      uint32_t z);
+
 #endif
