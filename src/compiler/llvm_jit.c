@@ -43,8 +43,8 @@ struct sc_jit {
     * machine serves one compile at a time, and making one (with its
     * subtarget, built at its first use) is work every compile would
     * repeat. */
-   LLVMTargetMachineRef free_tms[SC_JIT_MAX_IDLE_TMS];
-   uint32_t ntms;
+   LLVMTargetMachineRef free_tms[2][SC_JIT_MAX_IDLE_TMS];   /* [baseline] */
+   uint32_t ntms[2];
 };
 
 struct sc_jit_code {
@@ -193,8 +193,9 @@ sc_jit_destroy(struct sc_jit *jit)
       if (err)
          LLVMConsumeError(err);
    }
-   for (uint32_t i = 0; i < jit->ntms; i++)
-      LLVMDisposeTargetMachine(jit->free_tms[i]);
+   for (uint32_t l = 0; l < 2; l++)
+      for (uint32_t i = 0; i < jit->ntms[l]; i++)
+         LLVMDisposeTargetMachine(jit->free_tms[l][i]);
    free(jit->free_dylibs);
    free(jit->triple);
    free(jit->identity);
@@ -373,28 +374,29 @@ sc_jit_load(struct sc_jit *jit, const void *object, size_t size, struct sc_jit_c
    return SC_SUCCESS;
 }
 
-/* A target machine for one compile (give it back with put_tm). */
+/* A target machine for one compile (give it back with put_tm): LLVM's
+ * default code generation level, or its lowest for baseline code. */
 static LLVMTargetMachineRef
-take_tm(struct sc_jit *jit)
+take_tm(struct sc_jit *jit, bool baseline)
 {
    LLVMTargetMachineRef tm = NULL;
    pthread_mutex_lock(&jit->lock);
-   if (jit->ntms)
-      tm = jit->free_tms[--jit->ntms];
+   if (jit->ntms[baseline])
+      tm = jit->free_tms[baseline][--jit->ntms[baseline]];
    pthread_mutex_unlock(&jit->lock);
    if (!tm)
       tm = LLVMCreateTargetMachine(jit->target, jit->triple, jit->cpu, jit->features,
-                                   LLVMCodeGenLevelDefault, LLVMRelocDefault,
-                                   LLVMCodeModelJITDefault);
+                                   baseline ? LLVMCodeGenLevelNone : LLVMCodeGenLevelDefault,
+                                   LLVMRelocDefault, LLVMCodeModelJITDefault);
    return tm;
 }
 
 static void
-put_tm(struct sc_jit *jit, LLVMTargetMachineRef tm)
+put_tm(struct sc_jit *jit, LLVMTargetMachineRef tm, bool baseline)
 {
    pthread_mutex_lock(&jit->lock);
-   if (jit->ntms < SC_JIT_MAX_IDLE_TMS) {
-      jit->free_tms[jit->ntms++] = tm;
+   if (jit->ntms[baseline] < SC_JIT_MAX_IDLE_TMS) {
+      jit->free_tms[baseline][jit->ntms[baseline]++] = tm;
       tm = NULL;
    }
    pthread_mutex_unlock(&jit->lock);
@@ -439,6 +441,10 @@ static const char sc_passes[] =
    "always-inline,"
    "function(sroa,early-cse<memssa>,instcombine,loop-mssa(licm),simplifycfg),"
    "globaldce";
+
+/* Baseline code (SC_COMPILE_BASELINE): the translator's stack slots become
+ * registers and the body is inlined into the subgroup loop; nothing else. */
+static const char sc_baseline_passes[] = "always-inline,function(sroa)";
 
 /* Internal functions called once (the subgroup body) are marked to be
  * inlined by the pipeline's always-inline step. */
@@ -492,7 +498,7 @@ emit_assembly(LLVMTargetMachineRef tm, LLVMModuleRef mod)
  * the optimize and codegen phases, and the dump's optimized IR and
  * assembly when asked for. */
 static enum sc_result
-optimize(struct sc_jit *jit, LLVMModuleRef mod, struct sc_compile_dump *dump,
+optimize(struct sc_jit *jit, LLVMModuleRef mod, bool baseline, struct sc_compile_dump *dump,
          double phase_ms[SC_PHASE_COUNT], LLVMMemoryBufferRef *object, char *message,
          size_t message_size)
 {
@@ -507,15 +513,15 @@ optimize(struct sc_jit *jit, LLVMModuleRef mod, struct sc_compile_dump *dump,
       return SC_ERROR_INTERNAL;
    }
    LLVMDisposeMessage(errmsg);
-   LLVMTargetMachineRef tm = take_tm(jit);
+   LLVMTargetMachineRef tm = take_tm(jit, baseline);
    if (!tm)
       return SC_ERROR_INTERNAL;
    inline_single_calls(mod);
    LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
-   LLVMErrorRef err = LLVMRunPasses(mod, sc_passes, tm, opts);
+   LLVMErrorRef err = LLVMRunPasses(mod, baseline ? sc_baseline_passes : sc_passes, tm, opts);
    LLVMDisposePassBuilderOptions(opts);
    if (err) {
-      put_tm(jit, tm);
+      put_tm(jit, tm, baseline);
       error_message(err, message, message_size, "LLVM passes");
       return SC_ERROR_INTERNAL;
    }
@@ -531,7 +537,7 @@ optimize(struct sc_jit *jit, LLVMModuleRef mod, struct sc_compile_dump *dump,
    t = sc_now_ms();
    errmsg = NULL;
    LLVMBool failed = LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMObjectFile, &errmsg, object);
-   put_tm(jit, tm);
+   put_tm(jit, tm, baseline);
    phase_ms[SC_PHASE_CODEGEN] = sc_now_ms() - t;
    if (failed) {
       if (message && message_size)
@@ -576,7 +582,8 @@ sc_jit_compile(struct sc_jit *jit, const struct sc_module *m, const struct sc_cf
       info->dump->ir = take_llvm_string(LLVMPrintModuleToString(mod));
    LLVMMemoryBufferRef object = NULL;
    if (r == SC_SUCCESS)
-      r = optimize(jit, mod, info->dump, shader->phase_ms, &object, message, message_size);
+      r = optimize(jit, mod, (info->flags & SC_COMPILE_BASELINE) != 0, info->dump,
+                   shader->phase_ms, &object, message, message_size);
    LLVMDisposeModule(mod);
    LLVMContextDispose(ctx);
    if (r != SC_SUCCESS) {

@@ -118,7 +118,7 @@ sc_compile_key(struct sc_compiler *compiler, const struct sc_compile_info *info,
    hash_u32(&h, info->simd_width ? info->simd_width : sc_default_simd_width());
    hash_u32(&h, (uint32_t)info->stage);
    hash_u32(&h, info->api_version);
-   hash_u32(&h, info->flags);
+   hash_u32(&h, info->flags & ~(uint32_t)SC_COMPILE_BASELINE);
    hash_string(&h, info->entry_point);
    uint64_t nwords = info->word_count;
    su_sha256_update(&h, &nwords, sizeof(nwords));

@@ -256,6 +256,7 @@ sc_compile(struct sc_compiler *compiler, const struct sc_compile_info *info,
       set_message(message, message_size, sc_result_string(r));
       return r;
    }
+   shader->baseline = (info->flags & SC_COMPILE_BASELINE) != 0;
    shader->compile_ms = sc_now_ms() - start;
    *out = shader;
    return SC_SUCCESS;

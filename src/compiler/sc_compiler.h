@@ -88,6 +88,11 @@ enum sc_compile_flags {
    SC_COMPILE_SCALAR_BLOCK_LAYOUT = 1u << 1,
    SC_COMPILE_UBO_STANDARD_LAYOUT = 1u << 2,
    SC_COMPILE_LOCAL_SIZE_ID = 1u << 3,
+   /* Baseline code: the same translation, with only SROA and inlining and
+    * LLVM's lowest code generation level, in about a third of the time and
+    * slower to run. Made to be replaced by the optimized code later; not
+    * part of sc_compile_key (both are the same shader). */
+   SC_COMPILE_BASELINE = 1u << 4,
 };
 
 /* The phases of sc_compile, in order (sc_shader.phase_ms). */
@@ -168,6 +173,7 @@ struct sc_shader {
    uint32_t push_constant_size; /* bytes of push constants read (max offset) */
    uint32_t binding_count;
    struct sc_binding_use *bindings;
+   bool baseline;               /* compiled with SC_COMPILE_BASELINE */
    double compile_ms;           /* wall time of the sc_compile or sc_shader_deserialize
                                  * that made the shader */
    double phase_ms[SC_PHASE_COUNT];   /* sc_compile: its phases' wall times;

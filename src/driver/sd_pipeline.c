@@ -390,6 +390,11 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
       };
       if (cdump.want_ir || cdump.want_asm)
          info.dump = &cdump;
+      /* Baseline code now and optimized code from the optimizer, unless
+       * turned off or dumping (the dumps show the code that stays). */
+      bool baseline = sd_optimizer_enabled() && !dump;
+      if (baseline)
+         info.flags |= SC_COMPILE_BASELINE;
       enum sc_result r = sc_compile(rt->compiler, &info, &shader, message, sizeof(message));
       if (r != SC_SUCCESS) {
          char why[400];
@@ -405,6 +410,8 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
          pipeline->compute = sd_shader_cache_add(rt, cache, key, shader);
          if (!pipeline->compute)
             result = sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+         else if (baseline && atomic_load(&pipeline->compute->shader) == shader)
+            sd_optimizer_queue(rt, pipeline->compute, &info);   /* failure: stays baseline */
       }
       sc_compile_dump_finish(&cdump);
    }
@@ -424,8 +431,10 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
    if (su_debug(SU_DEBUG_INFO)) {
       if (hit == SD_CACHE_MISS)
          su_log("pipeline: compute shader %s (\"%s\"): LLVM compile %.2f ms (%s), "
-                "compilation #%u", key_str, stage->pName, compile_ms, phases,
-                atomic_load(&rt->compilations));
+                "compilation #%u%s", key_str, stage->pName, compile_ms, phases,
+                atomic_load(&rt->compilations),
+                info.flags & SC_COMPILE_BASELINE ? ", baseline code (optimized code follows)"
+                                                 : "");
       else
          su_log("pipeline: compute shader %s (\"%s\"): %s in %.3f ms, no LLVM", key_str,
                 stage->pName, hit_names[hit], (lookup_end - lookup_start) / 1e6);

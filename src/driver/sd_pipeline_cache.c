@@ -20,7 +20,8 @@ static unsigned sd_runtime_refs;
 static void
 sd_compiled_shader_free(struct sd_compiled_shader *cs)
 {
-   sc_shader_destroy(cs->shader);
+   sc_shader_destroy(atomic_load(&cs->shader));
+   sc_shader_destroy(cs->baseline);
    free(cs);
 }
 
@@ -60,6 +61,7 @@ sd_runtime_acquire(struct sd_runtime **out)
                           "shader runtime: compiler or threads unavailable");
       }
       pthread_mutex_init(&rt->lock, NULL);
+      pthread_cond_init(&rt->optimized, NULL);
       atomic_init(&rt->compilations, 0);
       /* Asking LLVM for the host's features costs ~0.1 ms: once. */
       rt->simd_width = sc_default_simd_width();
@@ -87,8 +89,9 @@ sd_runtime_release(struct sd_runtime *rt)
    }
    sd_runtime_instance = NULL;
    pthread_mutex_unlock(&sd_runtime_lock);
+   sd_optimizer_stop(rt);
    /* Nothing else references the cached shaders now: pipelines and caches
-    * each held a runtime reference. */
+    * each held a runtime reference, the optimizer's jobs are gone. */
    for (struct sd_compiled_shader *cs = rt->lru_first, *next; cs; cs = next) {
       next = cs->lru_next;
       assert(atomic_load(&cs->refcount) == 1);
@@ -96,6 +99,7 @@ sd_runtime_release(struct sd_runtime *rt)
    }
    su_thread_pool_destroy(rt->pool);
    sc_compiler_destroy(rt->compiler);
+   pthread_cond_destroy(&rt->optimized);
    pthread_mutex_destroy(&rt->lock);
    free(rt);
 }
@@ -534,6 +538,11 @@ sd_GetPipelineCacheData(VkDevice _device, VkPipelineCache _cache, size_t *pDataS
 {
    SD_FROM_HANDLE(sd_pipeline_cache, cache, _cache);
    pthread_mutex_lock(&cache->lock);
+   /* Only optimized code is written, and the size asked for first must be
+    * the size written next: pending optimized code lands now. */
+   for (struct sd_cache_entry *e = cache->first; e; e = e->next)
+      if (e->shader)
+         sd_compiled_shader_settle(cache->runtime, e->shader);
    size_t full = SD_CACHE_HEADER_SIZE + SD_CACHE_PREAMBLE_SIZE;
    uint32_t count = 0;
    for (struct sd_cache_entry *e = cache->first; e; e = e->next) {

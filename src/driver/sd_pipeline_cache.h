@@ -37,8 +37,19 @@
  * Entries are a list searched linearly: meant for caches of hundreds of
  * pipelines, not hundreds of thousands.
  *
+ * Two tiers (sd_optimizer.c): a pipeline that misses every cache is
+ * created with baseline code (SC_COMPILE_BASELINE: about a third of the
+ * compile time) and the runtime's optimizer thread compiles the optimized
+ * code in the background; it replaces the baseline code in the compiled
+ * shader (an atomic pointer: each dispatch reads it once, so it runs one
+ * code or the other whole) and the baseline code stays until the compiled
+ * shader goes. Only optimized code is ever serialized: writing cache data
+ * waits for the pending optimized code of its entries. SHALE_JIT_BASELINE=0
+ * compiles optimized code at creation instead; so do shader dumps.
+ *
  * Invariants: an entry's shader, when set, has the entry's key. Compiled
- * shaders are immutable and live while referenced.
+ * shaders live while referenced; their code changes at most once, from
+ * baseline to optimized.
  *
  * Threading: the runtime's table is guarded by its mutex; each
  * VkPipelineCache by its own (the spec lets several threads use one cache).
@@ -70,7 +81,9 @@ struct su_thread_pool;
 struct sd_compiled_shader {
    uint8_t key[SD_KEY_SIZE];
    atomic_uint refcount;
-   struct sc_shader *shader;
+   struct sc_shader *_Atomic shader;   /* the code dispatches run */
+   struct sc_shader *baseline;         /* replaced baseline code (kept) */
+   bool optimizing;                    /* under the runtime's lock */
    /* Runtime table (under its mutex). */
    struct sd_compiled_shader *hash_next;
    struct sd_compiled_shader *lru_prev, *lru_next;
@@ -83,6 +96,12 @@ struct sd_runtime {
    atomic_uint compilations;   /* sc_compile calls that succeeded */
    atomic_uint loads;          /* blobs linked by sc_shader_deserialize */
    pthread_mutex_t lock;
+   /* The optimizer (sd_optimizer.c), under `lock`: its thread, started at
+    * the first job, and the queue of optimized compiles to do. */
+   pthread_t optimizer;
+   bool optimizer_started, optimizer_stop;
+   pthread_cond_t optimized;   /* a job queued, or a shader's optimizing ended */
+   struct sd_optimize_job *jobs_first, *jobs_last;
    struct sd_compiled_shader *buckets[256];
    struct sd_compiled_shader *lru_first, *lru_last;   /* most recent first */
    uint32_t count;
@@ -121,6 +140,27 @@ struct sd_compiled_shader *sd_shader_cache_add(struct sd_runtime *rt,
                                                struct sd_pipeline_cache *cache,
                                                const uint8_t key[SD_KEY_SIZE],
                                                struct sc_shader *shader);
+
+/* ---- the optimizer ---- */
+
+struct sc_compile_info;
+
+/* Whether pipelines start with baseline code (SHALE_JIT_BASELINE, read
+ * once; the default is yes). */
+bool sd_optimizer_enabled(void);
+
+/* Queues the optimized compile of cs, whose code is baseline, from info
+ * (copied: the caller's memory may go). VK_ERROR_OUT_OF_HOST_MEMORY leaves
+ * cs on baseline code, which is correct, only slower. */
+VkResult sd_optimizer_queue(struct sd_runtime *rt, struct sd_compiled_shader *cs,
+                            const struct sc_compile_info *info);
+
+/* Returns once cs runs its final code (optimized, or baseline when the
+ * optimized compile failed or was dropped). */
+void sd_compiled_shader_settle(struct sd_runtime *rt, struct sd_compiled_shader *cs);
+
+/* Stops the optimizer thread and drops the queued work (runtime teardown). */
+void sd_optimizer_stop(struct sd_runtime *rt);
 
 /* ---- VkPipelineCache ---- */
 

@@ -1434,6 +1434,66 @@ spec_kernel_end(struct dev *d, struct vkt_kernel *k)
    dev_finish(d);
 }
 
+/* Two tiers: a pipeline that misses every cache runs baseline code at once
+ * while the optimizer compiles its optimized code; writing cache data
+ * waits for the optimized code, and both codes compute the same results
+ * (SHALE_JIT_BASELINE=0 turns the baseline tier off). */
+static void
+test_tiers(void)
+{
+   const char *env = getenv("SHALE_JIT_BASELINE");
+   bool tiers = !(env && strcmp(env, "0") == 0);
+   struct dev d;
+   struct vkt_kernel k;
+   if (!spec_kernel_begin(&d, &k))
+      return;
+   struct vkt *t = &d.t;
+   const struct spec_values sv = { 32, 7919, VK_TRUE, -1.5f, 5 };
+   const VkSpecializationInfo spec = { ARRAY_SIZE(spec_map), spec_map, sizeof(sv), &sv };
+   VkPipelineCache c1 = make_cache(t, NULL, 0);
+
+   struct capture cap;
+   capture_begin(&cap);
+   k.pipeline = make_pipeline(t, c1, k.module, k.layout, &spec, NULL);
+   spec_verify(&d, NULL, &k, &sv, 4);   /* at once: usually baseline code */
+   size_t size1;
+   uint8_t *data1 = cache_data(t, c1, &size1);   /* waits for the optimized code */
+   char *log = capture_end(&cap);
+   unsigned baseline = count_of(log, "baseline code (optimized code follows)");
+   unsigned optimized = count_of(log, "optimized code in place");
+   free(log);
+   if (tiers)
+      CHECK(baseline == 1 && optimized == 1,
+            "two tiers: %u baseline compiles, %u optimized codes placed before the cache data",
+            baseline, optimized);
+   else
+      CHECK(baseline == 0 && optimized == 0, "SHALE_JIT_BASELINE=0: %u baseline, %u optimized",
+            baseline, optimized);
+   spec_verify(&d, NULL, &k, &sv, 4);   /* optimized code now */
+
+   /* The data holds the optimized code: a new device links it, no LLVM. */
+   vkDestroyPipeline(t->device, k.pipeline, NULL);
+   k.pipeline = VK_NULL_HANDLE;
+   vkDestroyPipelineCache(t->device, c1, NULL);
+   spec_kernel_end(&d, &k);
+   if (!spec_kernel_begin(&d, &k)) {
+      free(data1);
+      return;
+   }
+   t = &d.t;
+   VkPipelineCache c2 = make_cache(t, data1, size1);
+   unsigned compiles, app_hits, mem_hits;
+   double ms;
+   k.pipeline = cached_pipeline(t, c2, k.module, k.layout, &spec, &compiles, &app_hits,
+                                &mem_hits, &ms, NULL);
+   CHECK(compiles == 0 && app_hits == 1, "reloaded optimized code: %u compilations, %u hits",
+         compiles, app_hits);
+   spec_verify(&d, NULL, &k, &sv, 4);
+   vkDestroyPipelineCache(t->device, c2, NULL);
+   spec_kernel_end(&d, &k);
+   free(data1);
+}
+
 static void
 test_pipeline_cache(void)
 {
@@ -2097,6 +2157,7 @@ main(void)
    test_pools();
    test_invalid_spirv();
    test_pipeline_cache();
+   test_tiers();
    test_shader_dump();
    test_robust();
    test_alloc_failures();

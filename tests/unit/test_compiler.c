@@ -50,6 +50,7 @@
 
 static struct sc_compiler *compiler;
 static uint32_t width;   /* SIMD width of this round */
+static uint32_t round_flags;   /* compile flags of this round (SC_COMPILE_BASELINE) */
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
@@ -67,6 +68,7 @@ try_compile(const uint32_t *words, size_t count, const char *entry, VkShaderStag
       .stage = stage,
       .spec_constants = spec,
       .spec_constant_count = nspec,
+      .flags = round_flags,
    };
    return sc_compile(compiler, &info, out, msg, msg_size);
 }
@@ -78,6 +80,7 @@ compile_info(const char *name, struct sc_compile_info *info)
    struct sc_shader *s = NULL;
    info->entry_point = "main";
    info->stage = VK_SHADER_STAGE_COMPUTE_BIT;
+   info->flags |= round_flags;
    enum sc_result r = sc_compile(compiler, info, &s, msg, sizeof(msg));
    CHECK(r == SC_SUCCESS, "%s: %s (%s)", name, sc_result_string(r), msg);
    return s;
@@ -92,8 +95,10 @@ compile_spec(const char *name, const uint32_t *words, size_t count,
    enum sc_result r = try_compile(words, count, "main", VK_SHADER_STAGE_COMPUTE_BIT, spec, nspec,
                                   &s, msg, sizeof(msg));
    CHECK(r == SC_SUCCESS, "%s: %s (%s)", name, sc_result_string(r), msg);
-   if (s)
+   if (s) {
       CHECK_EQ_INT(s->simd_width, width);
+      CHECK_EQ_INT(s->baseline, round_flags != 0);
+   }
    return s;
 }
 
@@ -3274,12 +3279,15 @@ main(void)
    if (r != SC_SUCCESS)
       return check_finish();
 
-   static const uint32_t widths[] = { 4, 8, 16 };
-   for (int w = 0; w < 3; w++) {
+   /* Optimized code at every width, then baseline code (SC_COMPILE_BASELINE,
+    * what pipelines run until their optimized code is ready) at 16 lanes. */
+   static const uint32_t widths[] = { 4, 8, 16, 16 };
+   for (int w = 0; w < 4; w++) {
       char value[8];
       snprintf(value, sizeof(value), "%u", widths[w]);
       setenv("SHALE_SIMD_WIDTH", value, 1);
       width = widths[w];
+      round_flags = w == 3 ? SC_COMPILE_BASELINE : 0;
       CHECK_EQ_INT(sc_default_simd_width(), width);
       test_saxpy(w == 0);
       test_robust();

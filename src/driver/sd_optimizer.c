@@ -1,0 +1,198 @@
+/* The runtime's optimizer: optimized code, compiled in the background, for
+ * shaders that run baseline code meanwhile (see sd_pipeline_cache.h). */
+#include "sd_pipeline_cache.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/sc_compiler.h"
+#include "sd_util.h"
+#include "util/su_log.h"
+
+/* One optimized compile to do: the compiled shader (a reference) and its
+ * compile info, copied into the job's own allocation. */
+struct sd_optimize_job {
+   struct sd_optimize_job *next;
+   struct sd_compiled_shader *cs;
+   struct sc_compile_info info;
+};
+
+bool
+sd_optimizer_enabled(void)
+{
+   static int enabled = -1;
+   if (enabled < 0) {
+      const char *v = getenv("SHALE_JIT_BASELINE");
+      enabled = !(v && strcmp(v, "0") == 0);
+   }
+   return enabled;
+}
+
+/* A copy of info in one malloc'ed block after the job (the caller frees the
+ * job only). */
+static struct sd_optimize_job *
+sd_optimize_job_create(struct sd_compiled_shader *cs, const struct sc_compile_info *info)
+{
+   size_t words = info->word_count * sizeof(uint32_t);
+   size_t name = strlen(info->entry_point) + 1;
+   size_t spec = info->spec_constant_count * sizeof(struct sc_spec_constant);
+   size_t sets = info->set_layout_count * sizeof(struct sc_set_layout);
+   size_t bindings = 0;
+   for (uint32_t i = 0; i < info->set_layout_count; i++)
+      bindings += info->set_layouts[i].binding_count * sizeof(struct sc_binding_layout);
+   /* Every part is a multiple of 4 bytes but the name: it goes last. */
+   struct sd_optimize_job *job = malloc(sizeof(*job) + spec + sets + bindings + words + name);
+   if (!job)
+      return NULL;
+   memset(job, 0, sizeof(*job));
+   job->cs = cs;
+   job->info = *info;
+   job->info.dump = NULL;
+   job->info.flags &= ~(uint32_t)SC_COMPILE_BASELINE;
+   uint8_t *p = (uint8_t *)(job + 1);
+   struct sc_spec_constant *sp = (void *)p;
+   if (spec)
+      memcpy(sp, info->spec_constants, spec);
+   job->info.spec_constants = spec ? sp : NULL;
+   p += spec;
+   struct sc_set_layout *sl = (void *)p;
+   p += sets;
+   for (uint32_t i = 0; i < info->set_layout_count; i++) {
+      size_t n = info->set_layouts[i].binding_count * sizeof(struct sc_binding_layout);
+      sl[i] = info->set_layouts[i];
+      if (n) {
+         memcpy(p, info->set_layouts[i].bindings, n);
+         sl[i].bindings = (const struct sc_binding_layout *)p;
+         p += n;
+      }
+   }
+   job->info.set_layouts = sets ? sl : NULL;
+   if (words)
+      memcpy(p, info->words, words);
+   job->info.words = (const uint32_t *)p;
+   p += words;
+   memcpy(p, info->entry_point, name);
+   job->info.entry_point = (const char *)p;
+   return job;
+}
+
+/* Compiles one job's optimized code and puts it in place. */
+static void
+sd_optimizer_run(struct sd_runtime *rt, struct sd_optimize_job *job)
+{
+   struct sd_compiled_shader *cs = job->cs;
+   struct sc_shader *optimized = NULL;
+   char message[256] = "";
+   char key_str[17];
+   for (int i = 0; i < 8; i++)
+      snprintf(key_str + 2 * i, 3, "%02x", cs->key[i]);
+   /* Nobody but this job uses the shader any more: nothing to improve. */
+   if (atomic_load(&cs->refcount) == 1)
+      return;
+   enum sc_result r = sc_compile(rt->compiler, &job->info, &optimized, message, sizeof(message));
+   if (r != SC_SUCCESS) {
+      /* The baseline code is the same shader: it stays. */
+      su_log("pipeline: compute shader %s: optimized compile failed (%s: %s); baseline code "
+             "stays", key_str, sc_result_string(r), message);
+      return;
+   }
+   atomic_fetch_add(&rt->compilations, 1);
+   pthread_mutex_lock(&rt->lock);
+   cs->baseline = atomic_exchange(&cs->shader, optimized);
+   pthread_mutex_unlock(&rt->lock);
+   if (su_debug(SU_DEBUG_INFO))
+      su_log("pipeline: compute shader %s: optimized code in place, compiled in the "
+             "background in %.2f ms", key_str, optimized->compile_ms);
+}
+
+static void *
+sd_optimizer_main(void *data)
+{
+   struct sd_runtime *rt = data;
+   pthread_mutex_lock(&rt->lock);
+   for (;;) {
+      struct sd_optimize_job *job = rt->jobs_first;
+      if (rt->optimizer_stop)
+         break;
+      if (!job) {
+         pthread_cond_wait(&rt->optimized, &rt->lock);
+         continue;
+      }
+      rt->jobs_first = job->next;
+      if (!rt->jobs_first)
+         rt->jobs_last = NULL;
+      pthread_mutex_unlock(&rt->lock);
+      sd_optimizer_run(rt, job);
+      pthread_mutex_lock(&rt->lock);
+      job->cs->optimizing = false;
+      pthread_cond_broadcast(&rt->optimized);
+      pthread_mutex_unlock(&rt->lock);
+      sd_compiled_shader_unref(job->cs);
+      free(job);
+      pthread_mutex_lock(&rt->lock);
+   }
+   pthread_mutex_unlock(&rt->lock);
+   return NULL;
+}
+
+VkResult
+sd_optimizer_queue(struct sd_runtime *rt, struct sd_compiled_shader *cs,
+                   const struct sc_compile_info *info)
+{
+   struct sd_optimize_job *job = sd_optimize_job_create(cs, info);
+   if (!job)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   sd_compiled_shader_ref(cs);
+   pthread_mutex_lock(&rt->lock);
+   if (!rt->optimizer_started && !rt->optimizer_stop) {
+      if (pthread_create(&rt->optimizer, NULL, sd_optimizer_main, rt) == 0)
+         rt->optimizer_started = true;
+   }
+   if (!rt->optimizer_started || rt->optimizer_stop) {
+      pthread_mutex_unlock(&rt->lock);
+      sd_compiled_shader_unref(cs);
+      free(job);
+      return sd_errorf(VK_ERROR_OUT_OF_HOST_MEMORY, "optimizer thread unavailable");
+   }
+   cs->optimizing = true;
+   if (rt->jobs_last)
+      rt->jobs_last->next = job;
+   else
+      rt->jobs_first = job;
+   rt->jobs_last = job;
+   pthread_cond_broadcast(&rt->optimized);
+   pthread_mutex_unlock(&rt->lock);
+   return VK_SUCCESS;
+}
+
+void
+sd_compiled_shader_settle(struct sd_runtime *rt, struct sd_compiled_shader *cs)
+{
+   pthread_mutex_lock(&rt->lock);
+   while (cs->optimizing)
+      pthread_cond_wait(&rt->optimized, &rt->lock);
+   pthread_mutex_unlock(&rt->lock);
+}
+
+void
+sd_optimizer_stop(struct sd_runtime *rt)
+{
+   pthread_mutex_lock(&rt->lock);
+   rt->optimizer_stop = true;
+   pthread_cond_broadcast(&rt->optimized);
+   bool started = rt->optimizer_started;
+   pthread_mutex_unlock(&rt->lock);
+   if (started)
+      pthread_join(rt->optimizer, NULL);
+   /* The thread is gone: drop what it did not get to. */
+   struct sd_optimize_job *job = rt->jobs_first;
+   rt->jobs_first = rt->jobs_last = NULL;
+   while (job) {
+      struct sd_optimize_job *next = job->next;
+      job->cs->optimizing = false;
+      sd_compiled_shader_unref(job->cs);
+      free(job);
+      job = next;
+   }
+}
