@@ -74,7 +74,7 @@
 extern "C" {
 #endif
 
-#define SHALE_SHADER_ABI_VERSION 3
+#define SHALE_SHADER_ABI_VERSION 4
 
 /* Widest SPMD call: 16 lanes (AVX-512). */
 #define SHALE_MAX_SIMD_WIDTH 16
@@ -106,13 +106,28 @@ struct shale_texel_buffer_descriptor {
    uint32_t element_count;  /* range / element_size, as the shader sees it */
 };
 
+/* One plane of a multi-planar view: texel (x, y) at base + x * texel_size +
+ * y * row_pitch, for x < width and y < height (in the plane's texels). */
+struct shale_plane_desc {
+   uint8_t *base;
+   uint64_t row_pitch;
+   uint32_t width, height;
+   uint32_t format;            /* VkFormat: the plane's compatible format */
+   uint32_t texel_size;
+};
+
 /* Image view as the sampling and image load/store routines see it. Owned by
  * the driver's image view object; records point at it. Level i of the view
  * (its image's level baseMipLevel + i) is max(1, width >> i) x
  * max(1, height >> i) x max(1, depth >> i) texels; texel (x, y, z) of it is
  * at base + level_offset[i] + x * texel_size + y * row_pitch[i] +
  * z * slice_pitch[i], z being the depth slice (3D) or the view's layer
- * (cube views: layer * 6 + face). */
+ * (cube views: layer * 6 + face).
+ * Views of a whole multi-planar format (sampled through a Y'CbCr
+ * conversion; one level, one layer) have plane_count 2 or 3 and describe
+ * each plane in planes[] (format is the multi-planar VkFormat, width and
+ * height the image's, base the first plane's); plane_count is 0 otherwise
+ * (a view of one plane of a multi-planar image is an ordinary view). */
 struct shale_image_view_desc {
    uint8_t *base;              /* texel (0,0,0) of the view's base level/layer */
    uint32_t format;            /* VkFormat */
@@ -125,12 +140,29 @@ struct shale_image_view_desc {
    uint64_t row_pitch[16];     /* per level, bytes */
    uint64_t slice_pitch[16];   /* per level: z slice or array layer, bytes */
    uint64_t level_offset[16];  /* per level, from base */
+   uint32_t plane_count;
+   uint32_t reserved;
+   struct shale_plane_desc planes[3];
+};
+
+/* Sampler Y'CbCr conversion state (VkSamplerYcbcrConversionCreateInfo):
+ * `swizzle` is components with IDENTITY resolved (R, G, B, A). */
+struct shale_ycbcr_desc {
+   uint32_t format;                                 /* VkFormat */
+   uint32_t model;                                  /* VkSamplerYcbcrModelConversion */
+   uint32_t range;                                  /* VkSamplerYcbcrRange */
+   uint32_t swizzle[4];                             /* VkComponentSwizzle */
+   uint32_t chroma_offset[2];                       /* VkChromaLocation, x then y */
+   uint32_t chroma_filter;                          /* VkFilter */
+   uint32_t explicit_reconstruction;                /* forceExplicitReconstruction */
 };
 
 /* Sampler state as the sampling routines see it. Owned by the driver (the
  * sampler object, or the set layout for immutable samplers). Members the
  * spec says are ignored are normalised: max_anisotropy is 1 without
- * anisotropy, compare_op ALWAYS without comparison. */
+ * anisotropy, compare_op ALWAYS without comparison. With `ycbcr` set the
+ * sampler carries a Y'CbCr conversion (`conversion`); such samplers only
+ * reach shaders as immutable samplers of combined image samplers. */
 struct shale_sampler_desc {
    uint32_t mag_filter, min_filter, mipmap_mode;    /* VkFilter / VkSamplerMipmapMode */
    uint32_t address_mode[3];                        /* VkSamplerAddressMode */
@@ -139,6 +171,8 @@ struct shale_sampler_desc {
    uint32_t border_color;                           /* VkBorderColor */
    uint32_t unnormalized_coordinates;
    uint32_t custom_border[4];
+   uint32_t ycbcr;
+   struct shale_ycbcr_desc conversion;
 };
 
 /* ------------------------------------------------------------------------ */

@@ -5,6 +5,14 @@
 #include "sd_exec.h"
 #include "sd_image.h"
 
+/* The aspect sr_transfer moves: a plane of a multi-planar image is an image
+ * of the plane's compatible (colour) format, sd_image_level describes it. */
+static VkImageAspectFlags
+sd_copy_aspect(VkImageAspectFlags aspect)
+{
+   return su_plane_of_aspect(aspect) >= 0 ? VK_IMAGE_ASPECT_COLOR_BIT : aspect;
+}
+
 /* Slices or layers a region moves, and how: 3D <-> 3D copies move
  * extent.depth z slices of one "layer"; copies between a 3D and a 2D image
  * (maintenance1 semantics) move extent.depth slices, each an array layer on
@@ -25,8 +33,10 @@ sd_copy_image_region(struct sd_image *src, struct sd_image *dst,
       layers = 1;
    else
       box.d = 1;
+   /* Planes and single-plane colour images copy whole texels; depth and
+    * stencil aspects name the same aspect on both sides. */
    sr_copy_image(&s, ss->baseArrayLayer, &box, &d, ds->baseArrayLayer, dof.x, dof.y, dof.z, layers,
-                 ss->aspectMask);
+                 sd_copy_aspect(ss->aspectMask));
 }
 
 void
@@ -73,12 +83,13 @@ sd_copy_buffer_image_region(struct sd_buffer *buf, struct sd_image *img, bool to
    if (!image_height)
       image_height = extent.height;
    uint8_t *b = buf->data + buffer_offset;
+   const VkImageAspectFlags aspect = sd_copy_aspect(sub->aspectMask);
    if (to_image)
       sr_copy_buffer_to_image(b, row_length, image_height, &lvl, sub->baseArrayLayer, layers, &box,
-                              sub->aspectMask);
+                              aspect);
    else
-      sr_copy_image_to_buffer(&lvl, sub->baseArrayLayer, layers, &box, sub->aspectMask, b,
-                              row_length, image_height);
+      sr_copy_image_to_buffer(&lvl, sub->baseArrayLayer, layers, &box, aspect, b, row_length,
+                              image_height);
 }
 
 void
@@ -144,6 +155,9 @@ sd_blit_region(struct sd_image *src, struct sd_image *dst, const VkImageSubresou
                const VkOffset3D so[2], const VkImageSubresourceLayers *ds, const VkOffset3D dof[2],
                VkFilter filter)
 {
+   /* Blits of multi-planar formats are invalid usage: nothing to do. */
+   if (src->plane_count || dst->plane_count)
+      return;
    struct sr_image_level s, d;
    sd_image_level(src, ss->mipLevel, ss->aspectMask, &s);
    sd_image_level(dst, ds->mipLevel, ds->aspectMask, &d);
@@ -186,6 +200,9 @@ void
 sd_exec_ClearColorImage(struct sd_exec_state *state, const struct sd_cmd_ClearColorImage *cmd)
 {
    struct sd_image *img = sd_image_from_handle(cmd->image);
+   /* Clears of multi-planar formats are invalid usage: nothing to do. */
+   if (img->plane_count)
+      return;
    for (uint32_t i = 0; i < cmd->rangeCount; i++) {
       const VkImageSubresourceRange *r = &cmd->pRanges[i];
       const uint32_t levels = sd_image_level_count(img, r);
@@ -203,6 +220,8 @@ sd_exec_ClearDepthStencilImage(struct sd_exec_state *state,
                                const struct sd_cmd_ClearDepthStencilImage *cmd)
 {
    struct sd_image *img = sd_image_from_handle(cmd->image);
+   if (img->plane_count)   /* invalid usage: no depth or stencil */
+      return;
    for (uint32_t i = 0; i < cmd->rangeCount; i++) {
       const VkImageSubresourceRange *r = &cmd->pRanges[i];
       const uint32_t levels = sd_image_level_count(img, r);

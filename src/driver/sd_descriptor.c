@@ -411,22 +411,20 @@ sd_write_image(union shale_descriptor *rec, VkImageView _view, bool sampled)
    rec->image.sampler = sampler;
    if (!view)
       return;
-   const struct sd_image *img = view->image;
-   uint32_t level = view->range.baseMipLevel;
-   const struct sd_image_level_layout *l = &img->levels[level];
-   VkExtent3D e = sd_minify_extent(img->extent, level);
-   bool is_3d = img->type == VK_IMAGE_TYPE_3D;
-   rec->image.base =
-      img->data + l->offset + (VkDeviceSize)view->range.baseArrayLayer * l->layer_pitch;
-   rec->image.row_pitch = (uint32_t)l->row_pitch;
-   rec->image.slice_pitch = (uint32_t)(is_3d ? l->depth_pitch : l->layer_pitch);
-   rec->image.width = e.width;
-   rec->image.height = e.height;
-   rec->image.depth_or_layers = is_3d ? e.depth : view->range.layerCount;
+   /* The view's description already resolves levels, layers, 2D views of
+    * 3D images and planes: its base level is the storage view. */
+   const struct shale_image_view_desc *d = &view->abi;
+   bool is_3d = d->view_type == VK_IMAGE_VIEW_TYPE_3D;
+   rec->image.base = d->base;
+   rec->image.row_pitch = (uint32_t)d->row_pitch[0];
+   rec->image.slice_pitch = (uint32_t)d->slice_pitch[0];
+   rec->image.width = d->width;
+   rec->image.height = d->height;
+   rec->image.depth_or_layers = is_3d ? d->depth : d->layer_count;
    rec->image.format = view->format;
-   rec->image.texel_size = view->desc ? view->desc->block_size : 0;
-   rec->image.level_count = (uint16_t)view->range.levelCount;
-   rec->image.samples = (uint16_t)img->samples;
+   rec->image.texel_size = d->texel_size;
+   rec->image.level_count = (uint16_t)d->level_count;
+   rec->image.samples = (uint16_t)d->samples;
    rec->image.view = &view->abi;
    if (sampled)
       rec->image.sample_fn = sr_sample;

@@ -10,7 +10,10 @@
  * offset and the effective range (VK_WHOLE_SIZE resolved); texel buffers
  * their view's base, range, format and element count; image kinds the
  * storage-image fields of the view's base level (base, pitches, extent,
- * format, texel size, level count, samples) and `view`, pointing at the
+ * format, texel size, level count, samples; taken from the view's
+ * description, so a view of one plane of a multi-planar image is that
+ * plane, and a view of a whole multi-planar format has texel size 0) and
+ * `view`, pointing at the
  * description the image view object owns (so a set must not be used after
  * its views are destroyed, as the spec already requires). Dynamic buffers
  * hold the offset-free base; binding a set makes a bind copy with the

@@ -110,9 +110,38 @@ sd_format_sampled_features(VkFormat format, const struct su_format_desc *d)
    return f;
 }
 
+/* Multi-planar formats (VK_KHR_sampler_ycbcr_conversion), the ones
+ * tests/api/ycbcr samples through every conversion setting, copies plane
+ * by plane and binds disjoint: sampled only through a Y'CbCr conversion
+ * (sr_sample reconstructs chroma implicitly, or explicitly when forced,
+ * with either chroma location and either filter, the luma filter separate
+ * from the chroma filter), copied plane by plane, disjoint planes. No blits
+ * (the spec forbids them on these formats), no storage. */
+static const VkFormat sd_ycbcr_formats[] = {
+   VK_FORMAT_G8_B8_R8_3PLANE_420_UNORM,
+   VK_FORMAT_G8_B8R8_2PLANE_420_UNORM,
+};
+
+static VkFormatFeatureFlags
+sd_format_multiplanar_features(VkFormat format)
+{
+   if (!su_format_multiplanar(format) || !SD_FORMAT_IN(format, sd_ycbcr_formats))
+      return 0;
+   return VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
+          VK_FORMAT_FEATURE_TRANSFER_DST_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
+          VK_FORMAT_FEATURE_COSITED_CHROMA_SAMPLES_BIT |
+          VK_FORMAT_FEATURE_MIDPOINT_CHROMA_SAMPLES_BIT |
+          VK_FORMAT_FEATURE_SAMPLED_IMAGE_YCBCR_CONVERSION_LINEAR_FILTER_BIT |
+          VK_FORMAT_FEATURE_SAMPLED_IMAGE_YCBCR_CONVERSION_SEPARATE_RECONSTRUCTION_FILTER_BIT |
+          VK_FORMAT_FEATURE_SAMPLED_IMAGE_YCBCR_CONVERSION_CHROMA_RECONSTRUCTION_EXPLICIT_FORCEABLE_BIT |
+          VK_FORMAT_FEATURE_DISJOINT_BIT;
+}
+
 VkFormatFeatureFlags
 sd_format_image_features(VkFormat format)
 {
+   if (su_format_multiplanar(format))
+      return sd_format_multiplanar_features(format);
    const struct su_format_desc *d = su_format_desc(format);
    /* Compressed formats: not claimed. Formats past the core 1.0 range (the
     * A4 formats of 1.3 / VK_EXT_4444_formats) only once that is exposed. */
@@ -186,14 +215,25 @@ sd_format_image_properties(const struct sd_physical_device *pdev, VkFormat forma
       supported_usage |= VK_IMAGE_USAGE_STORAGE_BIT;
    if (f & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)
       supported_usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
-   const VkImageCreateFlags supported_flags =
-      VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
+   const bool multiplanar = su_format_multiplanar(format) != NULL;
+   VkImageCreateFlags supported_flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+   if (multiplanar)
+      supported_flags |= (f & VK_FORMAT_FEATURE_DISJOINT_BIT) ? VK_IMAGE_CREATE_DISJOINT_BIT : 0;
+   else
+      supported_flags |= VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT | VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT;
 
    if (tiling != VK_IMAGE_TILING_OPTIMAL && tiling != VK_IMAGE_TILING_LINEAR)
       goto unsupported;
    if (!f || (usage & ~supported_usage) || (flags & ~supported_flags))
       goto unsupported;
    if ((flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_2D)
+      goto unsupported;
+   /* maintenance1: 2D and 2D array views of a 3D image's slices. */
+   if ((flags & VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT) && type != VK_IMAGE_TYPE_3D)
+      goto unsupported;
+   /* Formats that need a Y'CbCr conversion: 2D, one level, one layer, one
+    * sample (the spec's image creation limits for them). */
+   if (multiplanar && type != VK_IMAGE_TYPE_2D)
       goto unsupported;
 
    switch (type) {
@@ -218,6 +258,10 @@ sd_format_image_properties(const struct sd_physical_device *pdev, VkFormat forma
    /* A full mip chain of the largest extent (the largest dimension is the
     * width for every type). */
    props->maxMipLevels = sd_log2_plus1(props->maxExtent.width);
+   if (multiplanar) {
+      props->maxMipLevels = 1;
+      props->maxArrayLayers = 1;
+   }
    props->sampleCounts = VK_SAMPLE_COUNT_1_BIT;
    props->maxResourceSize = pdev->memory.memoryHeaps[0].size;
    return VK_SUCCESS;
@@ -266,6 +310,11 @@ sd_GetPhysicalDeviceImageFormatProperties2(VkPhysicalDevice physicalDevice,
          VkExternalImageFormatProperties *e = (VkExternalImageFormatProperties *)s;
          e->externalMemoryProperties =
             r == VK_SUCCESS ? ext_props : (VkExternalMemoryProperties) { 0 };
+      } else if (s->sType == VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_IMAGE_FORMAT_PROPERTIES) {
+         /* A combined image sampler of any format is one descriptor record:
+          * the view's description covers every plane. */
+         ((VkSamplerYcbcrConversionImageFormatProperties *)s)->combinedImageSamplerDescriptorCount =
+            r == VK_SUCCESS ? 1 : 0;
       }
    }
    return r;

@@ -31,10 +31,18 @@
  * su_format knows (colour, depth and stencil). Not claimed: compressed formats
  * (no decoders for sampling yet, and no textureCompression* feature), the
  * 1.3 / VK_EXT_4444_formats A4R4G4B4 / A4B4G4R4 formats (the extension is not
- * exposed), multi-planar formats. Image usage: TRANSFER_SRC and TRANSFER_DST,
+ * exposed). Multi-planar formats (VK_KHR_sampler_ycbcr_conversion):
+ * G8_B8_R8_3PLANE_420_UNORM and G8_B8R8_2PLANE_420_UNORM, the ones
+ * tests/api/ycbcr covers, with SAMPLED_IMAGE (through a Y'CbCr conversion),
+ * SAMPLED_IMAGE_FILTER_LINEAR, TRANSFER_SRC/DST, COSITED and MIDPOINT chroma
+ * samples, the conversion's LINEAR_FILTER, SEPARATE_RECONSTRUCTION_FILTER and
+ * CHROMA_RECONSTRUCTION_EXPLICIT_FORCEABLE (implicit reconstruction unless
+ * forced) and DISJOINT; their images are 2D, one level, one layer.
+ * Image usage: TRANSFER_SRC and TRANSFER_DST,
  * STORAGE where the format has STORAGE_IMAGE and SAMPLED where it has
  * SAMPLED_IMAGE (attachments arrive with the rasterizer). Image create flags:
- * MUTABLE_FORMAT and CUBE_COMPATIBLE (2D only). One sample.
+ * MUTABLE_FORMAT; CUBE_COMPATIBLE (2D only); 2D_ARRAY_COMPATIBLE (3D only,
+ * VK_KHR_maintenance1); DISJOINT (multi-planar formats). One sample.
  *
  * Linear tiling has exactly the features and limits of optimal tiling: the two
  * share one memory layout (see sd_image.h), so nothing the spec lets linear

@@ -9,6 +9,7 @@
 #include "sd_format.h"
 #include "sd_memory.h"
 #include "sd_physical_device.h"
+#include "sd_sampler.h"
 #include "sd_util.h"
 #include "util/su_format.h"
 
@@ -63,6 +64,8 @@ sd_image_check_native(const VkImageCreateInfo *ci)
        (ci->flags & (VK_IMAGE_CREATE_SPARSE_BINDING_BIT | VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT)))
       return sd_errorf(VK_ERROR_FORMAT_NOT_SUPPORTED,
                        "a native-buffer image is 2D with one level, layer and sample");
+   if (su_format_multiplanar(ci->format))
+      return sd_errorf(VK_ERROR_FORMAT_NOT_SUPPORTED, "no multi-planar native-buffer images");
    return VK_SUCCESS;
 }
 
@@ -108,11 +111,54 @@ sd_image_compute_layout(const struct su_format_desc *desc, VkExtent3D extent, ui
    return offset;
 }
 
+/* The planes of a multi-planar image of `extent`; returns the bytes a
+ * non-disjoint image needs (planes back to back), and leaves every plane at
+ * offset 0 for a disjoint one. */
+static VkDeviceSize
+sd_image_plane_layout(const struct su_multiplanar_desc *mp, VkExtent3D extent, bool disjoint,
+                      struct sd_image_plane *planes)
+{
+   VkDeviceSize offset = 0;
+   for (uint32_t p = 0; p < mp->plane_count; p++) {
+      const struct su_plane_desc *pd = &mp->planes[p];
+      struct sd_image_plane *pl = &planes[p];
+      memset(pl, 0, sizeof(*pl));
+      pl->desc = su_format_desc(pd->format);
+      pl->extent = (VkExtent3D) { (extent.width + pd->width_divisor - 1) / pd->width_divisor,
+                                  (extent.height + pd->height_divisor - 1) / pd->height_divisor,
+                                  1 };
+      pl->row_pitch = sd_align64((uint64_t)pl->extent.width * pl->desc->block_size,
+                                 SD_IMAGE_ROW_ALIGNMENT);
+      pl->size = sd_align64(pl->row_pitch * pl->extent.height, SD_IMAGE_ALIGNMENT);
+      pl->offset = disjoint ? 0 : offset;
+      offset += pl->size;
+   }
+   return offset;
+}
+
 void
 sd_image_level(const struct sd_image *img, uint32_t level, VkImageAspectFlags aspect,
                struct sr_image_level *out)
 {
    assert(level < img->mip_levels);
+   const int plane = su_plane_of_aspect(aspect);
+   if (img->plane_count) {
+      assert(plane >= 0 && (uint32_t)plane < img->plane_count && level == 0);
+      const struct sd_image_plane *pl = &img->planes[plane];
+      assert(pl->data);
+      *out = (struct sr_image_level) {
+         .base = pl->data,
+         .format = pl->desc,
+         .width = pl->extent.width,
+         .height = pl->extent.height,
+         .depth = 1,
+         .layers = 1,
+         .row_pitch = (size_t)pl->row_pitch,
+         .depth_pitch = (size_t)(pl->row_pitch * pl->extent.height),
+         .layer_pitch = (size_t)pl->size,
+      };
+      return;
+   }
    assert(img->data);
    assert(aspect && !(aspect & ~img->desc->aspects));
    const struct sd_image_level_layout *lv = &img->levels[level];
@@ -156,6 +202,15 @@ sd_image_check(const struct sd_physical_device *pdev, const VkImageCreateInfo *c
       return sd_errorf(VK_ERROR_FORMAT_NOT_SUPPORTED, "vkCreateImage: mipLevels out of range");
    if (ci->arrayLayers == 0 || ci->arrayLayers > p->maxArrayLayers)
       return sd_errorf(VK_ERROR_FORMAT_NOT_SUPPORTED, "vkCreateImage: arrayLayers out of range");
+   /* _420 formats need even widths and heights (their chroma planes halve
+    * both). */
+   const struct su_multiplanar_desc *mp = su_format_multiplanar(ci->format);
+   for (uint32_t i = 0; mp && i < mp->plane_count; i++) {
+      if (ci->extent.width % mp->planes[i].width_divisor ||
+          ci->extent.height % mp->planes[i].height_divisor)
+         return sd_errorf(VK_ERROR_FORMAT_NOT_SUPPORTED,
+                          "vkCreateImage: a multi-planar extent its planes do not divide");
+   }
    if (!(ci->samples & p->sampleCounts))
       return sd_errorf(VK_ERROR_FORMAT_NOT_SUPPORTED, "vkCreateImage: sample count not supported");
    return VK_SUCCESS;
@@ -168,7 +223,6 @@ sd_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
    SD_FROM_HANDLE(sd_device, device, _device);
    const struct sd_physical_device *pdev = device->physical_device;
    const VkImageCreateInfo *ci = pCreateInfo;
-
    /* pNext: VK_ANDROID_native_buffer's structs (below); unknown structs are
     * ignored. */
    struct sd_image_android_info android;
@@ -182,9 +236,24 @@ sd_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
       return r;
 
    struct sd_image_level_layout levels[SD_MAX_MIP_LEVELS];
+   struct sd_image_plane planes[3];
    const struct su_format_desc *desc = su_format_desc(ci->format);
-   const VkDeviceSize size =
-      sd_image_compute_layout(desc, ci->extent, ci->mipLevels, ci->arrayLayers, levels);
+   const struct su_multiplanar_desc *mp = su_format_multiplanar(ci->format);
+   const bool disjoint = mp && (ci->flags & VK_IMAGE_CREATE_DISJOINT_BIT);
+   VkDeviceSize size;
+   if (mp) {
+      /* levels[0] repeats plane 0 for code that reads levels[] alone. */
+      size = sd_image_plane_layout(mp, ci->extent, disjoint, planes);
+      levels[0] = (struct sd_image_level_layout) {
+         .offset = 0,
+         .row_pitch = planes[0].row_pitch,
+         .depth_pitch = planes[0].row_pitch * planes[0].extent.height,
+         .layer_pitch = planes[0].size,
+         .size = planes[0].size,
+      };
+   } else {
+      size = sd_image_compute_layout(desc, ci->extent, ci->mipLevels, ci->arrayLayers, levels);
+   }
    if (size > p.maxResourceSize)
       return sd_errorf(VK_ERROR_OUT_OF_DEVICE_MEMORY, "vkCreateImage: larger than maxResourceSize");
 
@@ -198,6 +267,11 @@ sd_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
    img->type = ci->imageType;
    img->format = ci->format;
    img->desc = desc;
+   img->mp = mp;
+   img->plane_count = mp ? mp->plane_count : 0;
+   img->disjoint = disjoint;
+   if (mp)
+      memcpy(img->planes, planes, sizeof(planes[0]) * mp->plane_count);
    img->extent = ci->extent;
    img->mip_levels = ci->mipLevels;
    img->array_layers = ci->arrayLayers;
@@ -237,10 +311,14 @@ sd_DestroyImage(VkDevice _device, VkImage _image, const VkAllocationCallbacks *p
    sd_device_object_free(device, pAllocator, img);
 }
 
+/* The whole image's requirements, or (plane >= 0, disjoint images) one
+ * plane's. */
 static void
-sd_image_requirements(const struct sd_image *img, VkMemoryRequirements *req)
+sd_image_requirements(const struct sd_image *img, int plane, VkMemoryRequirements *req)
 {
-   req->size = img->size;
+   req->size = plane >= 0 && img->disjoint && (uint32_t)plane < img->plane_count
+                  ? img->planes[plane].size
+                  : img->size;
    req->alignment = SD_IMAGE_ALIGNMENT;
    req->memoryTypeBits = (1u << SD_MEMORY_TYPE_COUNT) - 1;
 }
@@ -248,16 +326,19 @@ sd_image_requirements(const struct sd_image *img, VkMemoryRequirements *req)
 VKAPI_ATTR void VKAPI_CALL
 sd_GetImageMemoryRequirements(VkDevice _device, VkImage _image, VkMemoryRequirements *pReq)
 {
-   sd_image_requirements(sd_image_from_handle(_image), pReq);
+   sd_image_requirements(sd_image_from_handle(_image), -1, pReq);
 }
 
 VKAPI_ATTR void VKAPI_CALL
 sd_GetImageMemoryRequirements2(VkDevice _device, const VkImageMemoryRequirementsInfo2 *pInfo,
                                VkMemoryRequirements2 *pReq)
 {
-   /* VkImagePlaneMemoryRequirementsInfo needs disjoint multi-planar images,
-    * which are not supported. */
-   sd_image_requirements(sd_image_from_handle(pInfo->image), &pReq->memoryRequirements);
+   /* VkImagePlaneMemoryRequirementsInfo: one plane of a disjoint image. */
+   const VkImagePlaneMemoryRequirementsInfo *plane =
+      sd_find_struct(pInfo, VK_STRUCTURE_TYPE_IMAGE_PLANE_MEMORY_REQUIREMENTS_INFO);
+   sd_image_requirements(sd_image_from_handle(pInfo->image),
+                         plane ? su_plane_of_aspect(plane->planeAspect) : -1,
+                         &pReq->memoryRequirements);
    sd_fill_dedicated_requirements(pReq->pNext);
 }
 
@@ -283,6 +364,11 @@ sd_image_bind(struct sd_image *img, struct sd_device_memory *mem, VkDeviceSize o
    img->memory = mem;
    img->memory_offset = offset;
    img->data = mem->data + offset;
+   for (uint32_t p = 0; p < img->plane_count; p++) {
+      img->planes[p].memory = mem;
+      img->planes[p].memory_offset = offset + img->planes[p].offset;
+      img->planes[p].data = img->data + img->planes[p].offset;
+   }
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL
@@ -296,7 +382,8 @@ VKAPI_ATTR VkResult VKAPI_CALL
 sd_BindImageMemory2(VkDevice _device, uint32_t count, const VkBindImageMemoryInfo *pInfos)
 {
    SD_FROM_HANDLE(sd_device, device, _device);
-   /* pNext: VkBindImagePlaneMemoryInfo (disjoint, unsupported) and device
+   /* pNext: VkBindImagePlaneMemoryInfo binds one plane of a disjoint image
+    * (plane 0's binding is also the image's `memory` and `data`); device
     * groups do not apply. With VK_ANDROID_native_buffer enabled,
     * VkBindImageMemorySwapchainInfoKHR with VkNativeBufferANDROID chained
     * binds a native buffer (the swapchain handle and index are the
@@ -309,6 +396,25 @@ sd_BindImageMemory2(VkDevice _device, uint32_t count, const VkBindImageMemoryInf
                  : NULL;
       const VkNativeBufferANDROID *nb =
          android ? sd_find_struct(&pInfos[i], VK_STRUCTURE_TYPE_NATIVE_BUFFER_ANDROID) : NULL;
+      const VkBindImagePlaneMemoryInfo *plane =
+         sd_find_struct(&pInfos[i], VK_STRUCTURE_TYPE_BIND_IMAGE_PLANE_MEMORY_INFO);
+      if (plane && img->disjoint) {
+         const int p = su_plane_of_aspect(plane->planeAspect);
+         if (p < 0 || (uint32_t)p >= img->plane_count)
+            return sd_errorf(VK_ERROR_OUT_OF_DEVICE_MEMORY,
+                             "vkBindImageMemory2: planeAspect names no plane of the image");
+         struct sd_device_memory *mem = sd_device_memory_from_handle(pInfos[i].memory);
+         struct sd_image_plane *pl = &img->planes[p];
+         pl->memory = mem;
+         pl->memory_offset = pInfos[i].memoryOffset;
+         pl->data = mem->data + pInfos[i].memoryOffset;
+         if (p == 0) {
+            img->memory = mem;
+            img->memory_offset = pInfos[i].memoryOffset;
+            img->data = pl->data;
+         }
+         continue;
+      }
       if (!sc && !nb) {
          sd_image_bind(img, sd_device_memory_from_handle(pInfos[i].memory),
                        pInfos[i].memoryOffset);
@@ -331,6 +437,18 @@ sd_GetImageSubresourceLayout(VkDevice _device, VkImage _image,
                              const VkImageSubresource *pSubresource, VkSubresourceLayout *pLayout)
 {
    SD_FROM_HANDLE(sd_image, img, _image);
+   /* Planes: offsets from the image's start, or from the plane's own
+    * binding in a disjoint image. */
+   const int plane = su_plane_of_aspect(pSubresource->aspectMask);
+   if (img->plane_count && plane >= 0 && (uint32_t)plane < img->plane_count) {
+      const struct sd_image_plane *pl = &img->planes[plane];
+      pLayout->offset = pl->offset;
+      pLayout->size = pl->size;
+      pLayout->rowPitch = pl->row_pitch;
+      pLayout->arrayPitch = pl->size;
+      pLayout->depthPitch = pl->size;
+      return;
+   }
    /* Both tilings share one layout, so this is meaningful for either; depth
     * and stencil aspects of combined formats are interleaved and share it. */
    const struct sd_image_level_layout *lv = &img->levels[pSubresource->mipLevel];
@@ -350,10 +468,46 @@ sd_resolve_swizzle(VkComponentSwizzle s, VkComponentSwizzle identity)
    return s == VK_COMPONENT_SWIZZLE_IDENTITY ? identity : s;
 }
 
+/* Whether a view of a 3D image sees its z slices as array layers (2D and 2D
+ * array views of a 2D_ARRAY_COMPATIBLE image, VK_KHR_maintenance1). */
+static bool
+sd_image_view_slices_as_layers(const struct sd_image *img, VkImageViewType type)
+{
+   return img->type == VK_IMAGE_TYPE_3D && type != VK_IMAGE_VIEW_TYPE_3D;
+}
+
+/* A multi-planar view's planes (every plane of the image, the view covers
+ * the whole format). */
+static void
+sd_image_view_fill_planes(struct sd_image_view *view)
+{
+   const struct sd_image *img = view->image;
+   struct shale_image_view_desc *d = &view->abi;
+   d->plane_count = img->plane_count;
+   for (uint32_t p = 0; p < img->plane_count; p++) {
+      const struct sd_image_plane *pl = &img->planes[p];
+      d->planes[p] = (struct shale_plane_desc) {
+         .base = pl->data,
+         .row_pitch = pl->row_pitch,
+         .width = pl->extent.width,
+         .height = pl->extent.height,
+         .format = pl->desc->format,
+         .texel_size = pl->desc->block_size,
+      };
+   }
+   /* The single-plane fields describe plane 0 (luma), which storage and
+    * fetch paths never reach for these views (texel_size 0). */
+   d->base = img->planes[0].data;
+   d->row_pitch[0] = img->planes[0].row_pitch;
+   d->slice_pitch[0] = img->planes[0].size;
+}
+
 /* The view's shader ABI description. Texel (x, y, z) of view level i is at
  * abi.base + level_offset[i] + x * texel_size + y * row_pitch[i] +
  * z * slice_pitch[i]; z is the depth slice of 3D images, the view's array
- * layer otherwise (layer_pitch). Swizzles are resolved (no IDENTITY). */
+ * layer otherwise (layer_pitch; z slices for 2D views of 3D images). A view
+ * of one plane is an image of the plane's extent. Swizzles are resolved (no
+ * IDENTITY). */
 static void
 sd_image_view_fill_abi(struct sd_image_view *view)
 {
@@ -361,9 +515,11 @@ sd_image_view_fill_abi(struct sd_image_view *view)
    struct shale_image_view_desc *d = &view->abi;
    const uint32_t base_level = view->range.baseMipLevel;
    const uint32_t base_layer = view->range.baseArrayLayer;
-   const bool is_3d = img->type == VK_IMAGE_TYPE_3D;
+   const bool slices = sd_image_view_slices_as_layers(img, view->view_type);
+   const bool is_3d = img->type == VK_IMAGE_TYPE_3D && !slices;
    const struct sd_image_level_layout *l0 = &img->levels[base_level];
-   const VkDeviceSize base_offset = l0->offset + (VkDeviceSize)base_layer * l0->layer_pitch;
+   const VkDeviceSize base_offset =
+      l0->offset + (VkDeviceSize)base_layer * (slices ? l0->depth_pitch : l0->layer_pitch);
    const VkExtent3D e = sd_minify_extent(img->extent, base_level);
 
    memset(d, 0, sizeof(*d));
@@ -387,12 +543,49 @@ sd_image_view_fill_abi(struct sd_image_view *view)
    d->swizzle[1] = view->swizzle.g;
    d->swizzle[2] = view->swizzle.b;
    d->swizzle[3] = view->swizzle.a;
+   if (view->plane >= 0) {
+      const struct sd_image_plane *pl = &img->planes[view->plane];
+      d->base = pl->data;
+      d->width = pl->extent.width;
+      d->height = pl->extent.height;
+      d->row_pitch[0] = pl->row_pitch;
+      d->slice_pitch[0] = pl->size;
+      return;
+   }
+   if (img->plane_count) {
+      sd_image_view_fill_planes(view);
+      return;
+   }
    for (uint32_t i = 0; i < view->range.levelCount && i < 16; i++) {
       const struct sd_image_level_layout *l = &img->levels[base_level + i];
+      const VkDeviceSize layer_pitch = slices ? l->depth_pitch : l->layer_pitch;
       d->row_pitch[i] = l->row_pitch;
-      d->slice_pitch[i] = is_3d ? l->depth_pitch : l->layer_pitch;
-      d->level_offset[i] = l->offset + (VkDeviceSize)base_layer * l->layer_pitch - base_offset;
+      d->slice_pitch[i] = is_3d ? l->depth_pitch : layer_pitch;
+      d->level_offset[i] = l->offset + (VkDeviceSize)base_layer * layer_pitch - base_offset;
    }
+}
+
+/* Which plane a view of a multi-planar image reads (-1: the whole format),
+ * or an error for a view the image cannot have: the whole format under the
+ * COLOR aspect, or one plane in a format compatible with that plane's. */
+static VkResult
+sd_image_view_plane(const struct sd_image *img, const VkImageViewCreateInfo *ci, int *plane)
+{
+   *plane = -1;
+   if (!img->plane_count)
+      return VK_SUCCESS;
+   const VkImageAspectFlags aspect = ci->subresourceRange.aspectMask;
+   if (aspect == VK_IMAGE_ASPECT_COLOR_BIT && ci->format == img->format)
+      return VK_SUCCESS;
+   const int p = su_plane_of_aspect(aspect);
+   const struct su_format_desc *d = su_format_desc(ci->format);
+   if (p < 0 || (uint32_t)p >= img->plane_count || !d ||
+       d->compat_class != img->planes[p].desc->compat_class)
+      return sd_errorf(VK_ERROR_FORMAT_NOT_SUPPORTED,
+                       "vkCreateImageView: neither the whole multi-planar format nor one plane "
+                       "in a format compatible with it");
+   *plane = p;
+   return VK_SUCCESS;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL
@@ -401,8 +594,16 @@ sd_CreateImageView(VkDevice _device, const VkImageViewCreateInfo *pCreateInfo,
 {
    SD_FROM_HANDLE(sd_device, device, _device);
    SD_FROM_HANDLE(sd_image, img, pCreateInfo->image);
-   /* pNext: VkImageViewUsageCreateInfo (maintenance2) and Y'CbCr conversions
-    * are not claimed; unknown structs are ignored. */
+   /* pNext: VkSamplerYcbcrConversionInfo (the conversion a view of a
+    * multi-planar format is sampled with; sampling takes it from the
+    * immutable sampler, which must carry the same); VkImageViewUsageCreateInfo
+    * (maintenance2) is not claimed; unknown structs are ignored. */
+   int plane;
+   VkResult r = sd_image_view_plane(img, pCreateInfo, &plane);
+   if (r != VK_SUCCESS)
+      return r;
+   const VkSamplerYcbcrConversionInfo *conv =
+      sd_find_struct(pCreateInfo, VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_INFO);
    struct sd_image_view *view =
       sd_device_object_alloc(device, pAllocator, sizeof(*view), VK_OBJECT_TYPE_IMAGE_VIEW);
    if (!view)
@@ -411,6 +612,8 @@ sd_CreateImageView(VkDevice _device, const VkImageViewCreateInfo *pCreateInfo,
    view->view_type = pCreateInfo->viewType;
    view->format = pCreateInfo->format;
    view->desc = su_format_desc(pCreateInfo->format);
+   view->plane = plane;
+   view->conversion = conv ? sd_ycbcr_conversion_from_handle(conv->conversion) : NULL;
    const VkComponentMapping *c = &pCreateInfo->components;
    view->swizzle = (VkComponentMapping) {
       sd_resolve_swizzle(c->r, VK_COMPONENT_SWIZZLE_R),
@@ -421,6 +624,10 @@ sd_CreateImageView(VkDevice _device, const VkImageViewCreateInfo *pCreateInfo,
    view->range = pCreateInfo->subresourceRange;
    view->range.levelCount = sd_image_level_count(img, &pCreateInfo->subresourceRange);
    view->range.layerCount = sd_image_layer_count(img, &pCreateInfo->subresourceRange);
+   if (sd_image_view_slices_as_layers(img, view->view_type) &&
+       pCreateInfo->subresourceRange.layerCount == VK_REMAINING_ARRAY_LAYERS)
+      view->range.layerCount =
+         sd_minify_extent(img->extent, view->range.baseMipLevel).depth - view->range.baseArrayLayer;
    sd_image_view_fill_abi(view);
    *pView = sd_image_view_to_handle(view);
    return VK_SUCCESS;

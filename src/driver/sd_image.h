@@ -23,6 +23,20 @@
  *   aspects share one layout (and the same subresource offsets).
  *   The image needs `size` bytes (a multiple of 64), aligned to 64.
  *
+ * Multi-planar formats (VK_KHR_sampler_ycbcr_conversion; 2D, one level, one
+ * layer): each plane is an image of its compatible single-plane format
+ * (su_format_multiplanar) at its own extent, laid out like a level above
+ * (rows of row_pitch bytes, a multiple of 16; size a multiple of 64). The
+ * planes of a non-disjoint image follow each other (plane p at
+ * planes[p].offset from the image's start); each plane of a disjoint image
+ * (VK_IMAGE_CREATE_DISJOINT_BIT) has its own requirements and binding
+ * (VkImagePlaneMemoryRequirementsInfo, VkBindImagePlaneMemoryInfo), offset
+ * 0 from it. Such an image has `desc` NULL (planes[] describe it; levels[0]
+ * repeats plane 0's layout), `mp` its description, `plane_count` 2 or 3.
+ *
+ * VK_KHR_maintenance1: a 3D image created with 2D_ARRAY_COMPATIBLE has 2D
+ * and 2D array views whose layers are z slices of one level.
+ *
  * Android native-buffer images (VK_ANDROID_native_buffer, when the device
  * enabled it): an image created with VkNativeBufferANDROID chained, or
  * created with VkImageSwapchainCreateInfoKHR and later bound through
@@ -59,7 +73,9 @@
 
 struct sd_device_memory;
 struct sd_physical_device;
+struct sd_ycbcr_conversion;
 struct su_format_desc;
+struct su_multiplanar_desc;
 struct sr_image_level;
 
 /* 16384 (maxImageDimension1D/2D/Cube) has 15 levels. */
@@ -75,11 +91,27 @@ struct sd_image_level_layout {
    VkDeviceSize size;          /* layer_pitch * layers */
 };
 
+/* One plane of a multi-planar image. */
+struct sd_image_plane {
+   const struct su_format_desc *desc;   /* the plane's compatible format */
+   VkExtent3D extent;                   /* in the plane's texels (depth 1) */
+   VkDeviceSize offset;                 /* from the image's start (disjoint: 0) */
+   VkDeviceSize row_pitch;
+   VkDeviceSize size;                   /* a multiple of SD_IMAGE_ALIGNMENT */
+   struct sd_device_memory *memory;     /* disjoint planes: their own binding */
+   VkDeviceSize memory_offset;
+   uint8_t *data;                       /* texel (0, 0); NULL until bound */
+};
+
 struct sd_image {
    struct sd_object base;
    VkImageType type;
    VkFormat format;
-   const struct su_format_desc *desc;
+   const struct su_format_desc *desc;   /* NULL for multi-planar formats */
+   const struct su_multiplanar_desc *mp;   /* multi-planar formats only */
+   uint32_t plane_count;                /* 0 unless multi-planar */
+   bool disjoint;
+   struct sd_image_plane planes[3];
    VkExtent3D extent;
    uint32_t mip_levels;
    uint32_t array_layers;
@@ -108,7 +140,12 @@ struct sd_image_view {
    struct sd_image *image;
    VkImageViewType view_type;
    VkFormat format;
+   /* NULL for a view of a whole multi-planar format (sampled through the
+    * Y'CbCr conversion `conversion`); a view of one plane (`plane` >= 0)
+    * has the plane's compatible format or one compatible with it. */
    const struct su_format_desc *desc;
+   int plane;
+   const struct sd_ycbcr_conversion *conversion;
    /* IDENTITY resolved to the component itself (R, G, B or A). */
    VkComponentMapping swizzle;
    /* levelCount and layerCount resolved (no VK_REMAINING_*). */
@@ -174,8 +211,9 @@ VkDeviceSize sd_image_compute_layout(const struct su_format_desc *desc, VkExtent
 /* Describes mip level `level` of a bound image, all its array layers, for the
  * rasterizer's transfer and sampling code. `aspect` is one or more aspects of
  * the image's format (depth and stencil of combined formats share one
- * interleaved layout, so the description is the same for both; multi-planar
- * formats, which would pick a plane, are not supported). */
+ * interleaved layout, so the description is the same for both), or one
+ * VK_IMAGE_ASPECT_PLANE_n_BIT of a multi-planar image: that plane, as an
+ * image of its compatible format. */
 void sd_image_level(const struct sd_image *img, uint32_t level, VkImageAspectFlags aspect,
                     struct sr_image_level *out);
 

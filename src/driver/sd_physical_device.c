@@ -32,6 +32,8 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_descriptor_update_template = true,
    .EXT_pipeline_creation_feedback = true,
    .KHR_sampler_mirror_clamp_to_edge = true,
+   .KHR_maintenance1 = true,
+   .KHR_sampler_ycbcr_conversion = true,
 };
 
 void
@@ -270,6 +272,11 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES:
          ((VkPhysicalDeviceHostQueryResetFeatures *)s)->hostQueryReset = ext->EXT_host_query_reset;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES:
+         /* api/ycbcr */
+         ((VkPhysicalDeviceSamplerYcbcrConversionFeatures *)s)->samplerYcbcrConversion =
+            ext->KHR_sampler_ycbcr_conversion;
          break;
       default:
          break;

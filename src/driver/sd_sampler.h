@@ -1,5 +1,5 @@
 /*
- * sd_sampler: VkSampler.
+ * sd_sampler: VkSampler and VkSamplerYcbcrConversion.
  *
  * Owns: the sampler's whole fixed-function state, copied from
  * VkSamplerCreateInfo at creation, and its shader ABI description (struct
@@ -7,10 +7,23 @@
  * records point at and the sampling routine (src/rasterizer/sr_sample)
  * reads. Immutable samplers are copied into their set layout
  * (sd_sampler_desc_fill), so a layout outlives the sampler objects.
+ * A Y'CbCr conversion (VK_KHR_sampler_ycbcr_conversion) is its creation
+ * parameters as a struct shale_ycbcr_desc; a sampler created with
+ * VkSamplerYcbcrConversionInfo copies them into its own state, so the
+ * conversion object may be destroyed while samplers made with it live.
  *
- * Invariants: immutable after creation. Extension state (reduction modes,
- * custom border colours, Y'CbCr conversions) is not claimed and not stored;
- * those pNext structs are ignored like any unknown struct.
+ * Valid usage checked (VK_ERROR_FORMAT_NOT_SUPPORTED, logged, rather than
+ * an object the sampler cannot honour): a conversion's format must have
+ * cosited or midpoint chroma samples (sd_format), the chroma locations,
+ * chroma filter and forceExplicitReconstruction must be ones its format
+ * features allow, components must be a swizzle the spec allows for _420
+ * formats, and a narrow range needs 8-bit components; a sampler with a
+ * conversion must clamp to edge, use normalized coordinates, no
+ * anisotropy and no comparison.
+ *
+ * Invariants: immutable after creation. Other extension state (reduction
+ * modes, custom border colours) is not claimed and not stored; those pNext
+ * structs are ignored like any unknown struct.
  *
  * Threading: immutable.
  */
@@ -40,12 +53,21 @@ struct sd_sampler_state {
 struct sd_sampler {
    struct sd_object base;
    struct sd_sampler_state state;
-   struct shale_sampler_desc desc;   /* what descriptor records point at */
+   /* What descriptor records point at; a Y'CbCr conversion's parameters
+    * are in desc.conversion (desc.ycbcr set). */
+   struct shale_sampler_desc desc;
+};
+
+struct sd_ycbcr_conversion {
+   struct sd_object base;
+   struct shale_ycbcr_desc desc;
 };
 
 /* The ABI description of a sampler state. */
 void sd_sampler_desc_fill(struct shale_sampler_desc *d, const struct sd_sampler_state *s);
 
 SD_DEFINE_NONDISP_HANDLE_CASTS(sd_sampler, base, VkSampler, VK_OBJECT_TYPE_SAMPLER)
+SD_DEFINE_NONDISP_HANDLE_CASTS(sd_ycbcr_conversion, base, VkSamplerYcbcrConversion,
+                               VK_OBJECT_TYPE_SAMPLER_YCBCR_CONVERSION)
 
 #endif

@@ -594,6 +594,271 @@ fetch_lane(const struct ctx *c, const struct shale_sample_args *args, unsigned l
    finish_texel(c, &ln, out);
 }
 
+/* ---- Y'CbCr conversion ------------------------------------------------- */
+
+/* What one call through a sampler Y'CbCr conversion needs: the planes of
+ * a multi-planar view, or a single-plane view (an unsubsampled UNORM
+ * colour format, as one plane whose channels are R, G, B, A). Components
+ * are numbered as the format names them: 0 R (Cr), 1 G (Y'), 2 B (Cb),
+ * 3 A. */
+struct yctx {
+   const struct shale_image_view_desc *v;
+   const struct shale_sampler_desc *s;
+   const struct shale_ycbcr_desc *y;
+   struct shale_plane_desc planes[3];
+   const struct su_format_desc *pf[3];       /* plane formats */
+   uint8_t wdiv[3], hdiv[3];                 /* plane subsampling */
+   struct su_component_location loc[4];      /* R, G, B, A */
+   bool alpha;                               /* A is read (else 1) */
+   uint32_t bits;                            /* bits per component */
+};
+
+static bool
+yctx_init(struct yctx *c, const struct shale_image_view_desc *v,
+          const struct shale_sampler_desc *s)
+{
+   memset(c, 0, sizeof(*c));
+   if (!v || !s || !s->ycbcr || v->format != s->conversion.format || !v->width || !v->height)
+      return false;
+   c->v = v;
+   c->s = s;
+   c->y = &s->conversion;
+   if (!v->plane_count) {
+      const struct su_format_desc *f = su_format_desc(v->format);
+      if (!f || f->kind != SU_KIND_UNORM || f->bits[0] < 8 || !v->base)
+         return false;
+      c->planes[0] = (struct shale_plane_desc) { v->base, v->row_pitch[0], v->width, v->height,
+                                                 v->format, v->texel_size };
+      c->pf[0] = f;
+      c->wdiv[0] = c->hdiv[0] = 1;
+      for (uint8_t k = 0; k < 4; k++)
+         c->loc[k] = (struct su_component_location) { 0, k };
+      c->alpha = true;
+      c->bits = f->bits[0];
+      return true;
+   }
+   const struct su_multiplanar_desc *mp = su_format_multiplanar(v->format);
+   if (!mp || mp->plane_count != v->plane_count)
+      return false;
+   for (uint32_t p = 0; p < v->plane_count; p++) {
+      c->planes[p] = v->planes[p];
+      c->pf[p] = su_format_desc(v->planes[p].format);
+      c->wdiv[p] = mp->planes[p].width_divisor;
+      c->hdiv[p] = mp->planes[p].height_divisor;
+      if (!c->pf[p] || !v->planes[p].base || !v->planes[p].width || !v->planes[p].height)
+         return false;
+   }
+   c->loc[0] = mp->r;
+   c->loc[1] = mp->g;
+   c->loc[2] = mp->b;
+   c->bits = mp->bits;
+   return true;
+}
+
+static int32_t
+clampi(int32_t i, uint32_t n)
+{
+   return i < 0 ? 0 : (uint32_t)i >= n ? (int32_t)n - 1 : i;
+}
+
+/* Component k of texel (i, j) of its plane, clamped to the plane's edge
+ * (the CLAMP_TO_EDGE every Y'CbCr sampler has). */
+static float
+yc_read(const struct yctx *c, int k, int32_t i, int32_t j)
+{
+   const struct su_component_location *l = &c->loc[k];
+   const struct shale_plane_desc *p = &c->planes[l->plane];
+   i = clampi(i, p->width);
+   j = clampi(j, p->height);
+   const uint8_t *t = p->base + (uint64_t)j * p->row_pitch + (uint64_t)i * p->texel_size;
+   float rgba[4];
+   su_unpack_float(c->pf[l->plane], t, rgba);
+   return rgba[l->channel];
+}
+
+/* Component k filtered (nearest or bilinear) at (u, v) in its plane's
+ * texel space. */
+static float
+yc_filter(const struct yctx *c, int k, uint32_t filter, float u, float v)
+{
+   if (filter != VK_FILTER_LINEAR)
+      return yc_read(c, k, ifloor(u), ifloor(v));
+   float uu = u - 0.5f, vv = v - 0.5f;
+   int32_t i0 = ifloor(uu), j0 = ifloor(vv);
+   float a = uu - floorf(uu), b = vv - floorf(vv);
+   return (1.0f - a) * (1.0f - b) * yc_read(c, k, i0, j0) + a * (1.0f - b) * yc_read(c, k, i0 + 1, j0) +
+          (1.0f - a) * b * yc_read(c, k, i0, j0 + 1) + a * b * yc_read(c, k, i0 + 1, j0 + 1);
+}
+
+/* Sampler Y'CbCr conversion of one texel: component swizzle, range
+ * expansion, model conversion (no clamping). */
+static void
+yc_convert(const struct yctx *c, float t[4])
+{
+   const struct shale_ycbcr_desc *y = c->y;
+   float in[4] = { t[0], t[1], t[2], t[3] };
+   for (int k = 0; k < 4; k++) {
+      uint32_t sw = y->swizzle[k];
+      t[k] = sw == VK_COMPONENT_SWIZZLE_ZERO ? 0.0f
+             : sw == VK_COMPONENT_SWIZZLE_ONE ? 1.0f
+             : sw >= VK_COMPONENT_SWIZZLE_R && sw <= VK_COMPONENT_SWIZZLE_A
+                ? in[sw - VK_COMPONENT_SWIZZLE_R]
+                : in[k];
+   }
+   if (y->model == VK_SAMPLER_YCBCR_MODEL_CONVERSION_RGB_IDENTITY)
+      return;
+   const float n_max = (float)((1u << c->bits) - 1), scale = (float)(1u << (c->bits - 8));
+   float luma, cb, cr;
+   if (y->range == VK_SAMPLER_YCBCR_RANGE_ITU_NARROW) {
+      luma = (t[1] * n_max - 16.0f * scale) / (219.0f * scale);
+      cb = (t[2] * n_max - 128.0f * scale) / (224.0f * scale);
+      cr = (t[0] * n_max - 128.0f * scale) / (224.0f * scale);
+   } else {
+      const float mid = (float)(1u << (c->bits - 1)) / n_max;
+      luma = t[1];
+      cb = t[2] - mid;
+      cr = t[0] - mid;
+   }
+   float kr, kb;
+   switch (y->model) {
+   case VK_SAMPLER_YCBCR_MODEL_CONVERSION_YCBCR_709:
+      kr = 0.2126f;
+      kb = 0.0722f;
+      break;
+   case VK_SAMPLER_YCBCR_MODEL_CONVERSION_YCBCR_601:
+      kr = 0.299f;
+      kb = 0.114f;
+      break;
+   case VK_SAMPLER_YCBCR_MODEL_CONVERSION_YCBCR_2020:
+      kr = 0.2627f;
+      kb = 0.0593f;
+      break;
+   default:   /* YCBCR_IDENTITY: (Cr, Y', Cb, A) */
+      t[0] = cr;
+      t[1] = luma;
+      t[2] = cb;
+      return;
+   }
+   const float kg = 1.0f - kr - kb;
+   t[0] = luma + 2.0f * (1.0f - kr) * cr;
+   t[1] = luma - 2.0f * kb * (1.0f - kb) / kg * cb - 2.0f * kr * (1.0f - kr) / kg * cr;
+   t[2] = luma + 2.0f * (1.0f - kb) * cb;
+}
+
+/* The coordinate of a chroma sample's texel space for luma coordinate x
+ * (Implicit Reconstruction): halved with the chroma location when the
+ * plane is subsampled in that dimension. */
+static float
+yc_chroma_coord(float x, uint32_t divisor, uint32_t location)
+{
+   if (divisor != 2)
+      return x;
+   return location == VK_CHROMA_LOCATION_COSITED_EVEN ? 0.5f * (x + 0.5f) : 0.5f * x;
+}
+
+/* Implicit reconstruction: luma filtered by the sampler's filter, chroma
+ * by chromaFilter at its own sample locations, then the conversion. */
+static void
+yc_sample_implicit(const struct yctx *c, float u, float v, uint32_t filter, float out[4])
+{
+   for (int k = 0; k < 3; k++) {
+      const uint32_t p = c->loc[k].plane;
+      if (k == 1) {
+         out[k] = yc_filter(c, k, filter, u / c->wdiv[p], v / c->hdiv[p]);
+         continue;
+      }
+      out[k] = yc_filter(c, k, c->y->chroma_filter,
+                         yc_chroma_coord(u, c->wdiv[p], c->y->chroma_offset[0]),
+                         yc_chroma_coord(v, c->hdiv[p], c->y->chroma_offset[1]));
+   }
+   out[3] = c->alpha ? yc_filter(c, 3, filter, u, v) : 1.0f;
+   yc_convert(c, out);
+}
+
+/* Explicit reconstruction of chroma component k at full-resolution texel
+ * (i, j), i and j inside the image. */
+static float
+yc_chroma_explicit(const struct yctx *c, int k, int32_t i, int32_t j)
+{
+   const uint32_t p = c->loc[k].plane;
+   if (c->y->chroma_filter != VK_FILTER_LINEAR)
+      return yc_read(c, k, i / c->wdiv[p], j / c->hdiv[p]);
+   float irb = (float)i, jrb = (float)j;
+   if (c->wdiv[p] == 2)
+      irb = c->y->chroma_offset[0] == VK_CHROMA_LOCATION_COSITED_EVEN ? 0.5f * irb
+                                                                       : 0.5f * (irb - 0.5f);
+   if (c->hdiv[p] == 2)
+      jrb = c->y->chroma_offset[1] == VK_CHROMA_LOCATION_COSITED_EVEN ? 0.5f * jrb
+                                                                       : 0.5f * (jrb - 0.5f);
+   int32_t i0 = ifloor(irb), j0 = ifloor(jrb);
+   float a = irb - (float)i0, b = jrb - (float)j0;
+   return (1.0f - a) * (1.0f - b) * yc_read(c, k, i0, j0) + a * (1.0f - b) * yc_read(c, k, i0 + 1, j0) +
+          (1.0f - a) * b * yc_read(c, k, i0, j0 + 1) + a * b * yc_read(c, k, i0 + 1, j0 + 1);
+}
+
+/* tau'(i, j) of explicit reconstruction, converted: texel (i, j) clamped to
+ * the image (CLAMP_TO_EDGE), its chroma reconstructed. */
+static void
+yc_texel_explicit(const struct yctx *c, int32_t i, int32_t j, float out[4])
+{
+   i = clampi(i, c->v->width);
+   j = clampi(j, c->v->height);
+   out[1] = yc_read(c, 1, i, j);
+   out[0] = yc_chroma_explicit(c, 0, i, j);
+   out[2] = yc_chroma_explicit(c, 2, i, j);
+   out[3] = c->alpha ? yc_read(c, 3, i, j) : 1.0f;
+   yc_convert(c, out);
+}
+
+/* Explicit reconstruction: converted full-resolution texels, filtered by the
+ * sampler's filter. */
+static void
+yc_sample_explicit(const struct yctx *c, float u, float v, uint32_t filter, float out[4])
+{
+   if (filter != VK_FILTER_LINEAR) {
+      yc_texel_explicit(c, ifloor(u), ifloor(v), out);
+      return;
+   }
+   float uu = u - 0.5f, vv = v - 0.5f;
+   int32_t i0 = ifloor(uu), j0 = ifloor(vv);
+   float a = uu - floorf(uu), b = vv - floorf(vv);
+   float t[4][4];
+   yc_texel_explicit(c, i0, j0, t[0]);
+   yc_texel_explicit(c, i0 + 1, j0, t[1]);
+   yc_texel_explicit(c, i0, j0 + 1, t[2]);
+   yc_texel_explicit(c, i0 + 1, j0 + 1, t[3]);
+   for (int k = 0; k < 4; k++)
+      out[k] = (1.0f - a) * (1.0f - b) * t[0][k] + a * (1.0f - b) * t[1][k] +
+               (1.0f - a) * b * t[2][k] + a * b * t[3][k];
+}
+
+/* OpImageSample*ExplicitLod through a Y'CbCr conversion (one level: the
+ * LOD only picks the magnification or minification filter). */
+static void
+yc_sample_lane(const struct yctx *c, const struct shale_sample_args *args, unsigned l,
+               float out[4])
+{
+   const struct shale_sampler_desc *s = c->s;
+   float lambda;
+   if ((args->op & SHALE_SAMPLE_OP_MASK) == SHALE_SAMPLE_GRAD) {
+      struct ctx g;
+      memset(&g, 0, sizeof(g));
+      g.v = c->v;
+      g.dims = 2;
+      lambda = lambda_grad(&g, args, l, 0.0f, 0.0f, 0.0f);
+   } else {
+      lambda = args->lod[l];
+   }
+   lambda += s->mip_lod_bias;
+   lambda = fminf(fmaxf(lambda, s->min_lod), s->max_lod);
+   const uint32_t filter = lambda <= 0.0f ? s->mag_filter : s->min_filter;
+   const float u = args->coord[0][l] * (float)c->v->width, v = args->coord[1][l] * (float)c->v->height;
+   if (c->y->explicit_reconstruction)
+      yc_sample_explicit(c, u, v, filter, out);
+   else
+      yc_sample_implicit(c, u, v, filter, out);
+}
+
 /* ---- entry -------------------------------------------------------------- */
 
 bool
@@ -673,6 +938,22 @@ sr_sample(const struct shale_image_view_desc *view, const struct shale_sampler_d
           struct shale_sample_args *args)
 {
    uint32_t op = args->op & SHALE_SAMPLE_OP_MASK;
+   if (sampler && sampler->ycbcr) {
+      /* Only sampling with Lod or Grad may use a conversion; anything else
+       * (and a view the conversion does not fit) reads zeros. */
+      struct yctx y;
+      bool ok = (op == SHALE_SAMPLE_LOD || op == SHALE_SAMPLE_GRAD) && yctx_init(&y, view, sampler);
+      for (unsigned l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+         if (!(args->lanes & (1u << l)))
+            continue;
+         float t[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+         if (ok)
+            yc_sample_lane(&y, args, l, t);
+         for (int k = 0; k < 4; k++)
+            memcpy(&args->result[k][l], &t[k], 4);
+      }
+      return;
+   }
    struct ctx c;
    bool ok = ctx_init(&c, view, sampler, op);
    c.dref = ok && op != SHALE_SAMPLE_FETCH && (args->op & SHALE_SAMPLE_DREF) && c.depth;

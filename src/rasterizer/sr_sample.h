@@ -16,6 +16,16 @@
  * linear, SNORM, half floats, packed and shared-exponent formats, depth and
  * stencil aspects). Arithmetic is single-precision float on unquantized
  * weights, within the 8 sub-texel and mipmap bits the device reports.
+ * Samplers with a Y'CbCr conversion (VK_KHR_sampler_ycbcr_conversion) read
+ * the planes of a multi-planar view: chroma reconstruction, implicit (luma
+ * filtered by the sampler's filter, chroma by chromaFilter at its cosited
+ * or midpoint sample locations) or explicit (chroma rebuilt at every luma
+ * texel, then the converted texels filtered), then the conversion's
+ * component swizzle, range expansion (full or narrow) and model conversion
+ * (RGB identity, Y'CbCr identity, BT.709, BT.601, BT.2020), unclamped; one
+ * level, clamp to edge, explicit-LOD sampling only (fetches and gathers
+ * through a conversion read zeros, as do conversions that do not fit the
+ * view).
  * Specialised routines per (format, sampler state) can later replace it
  * record by record; this one stays the reference.
  *

@@ -828,3 +828,44 @@ void su_pack_stencil(const struct su_format_desc *desc, uint8_t stencil, void *t
    assert(desc->aspects & VK_IMAGE_ASPECT_STENCIL_BIT);
    ((uint8_t *)texel)[desc->stencil_offset] = stencil;
 }
+
+/* ---- multi-planar formats ---- */
+
+static const struct su_multiplanar_desc multiplanar[] = {
+   {
+      .format = VK_FORMAT_G8_B8_R8_3PLANE_420_UNORM,
+      .name = "G8_B8_R8_3PLANE_420_UNORM",
+      .plane_count = 3,
+      .bits = 8,
+      .planes = { { VK_FORMAT_R8_UNORM, 1, 1 }, { VK_FORMAT_R8_UNORM, 2, 2 },
+                  { VK_FORMAT_R8_UNORM, 2, 2 } },
+      .r = { 2, 0 },
+      .g = { 0, 0 },
+      .b = { 1, 0 },
+   },
+   {
+      .format = VK_FORMAT_G8_B8R8_2PLANE_420_UNORM,
+      .name = "G8_B8R8_2PLANE_420_UNORM",
+      .plane_count = 2,
+      .bits = 8,
+      .planes = { { VK_FORMAT_R8_UNORM, 1, 1 }, { VK_FORMAT_R8G8_UNORM, 2, 2 } },
+      .r = { 1, 1 },
+      .g = { 0, 0 },
+      .b = { 1, 0 },
+   },
+};
+
+const struct su_multiplanar_desc *su_format_multiplanar(VkFormat format)
+{
+   for (size_t i = 0; i < sizeof(multiplanar) / sizeof(multiplanar[0]); i++) {
+      if (multiplanar[i].format == format)
+         return &multiplanar[i];
+   }
+   return NULL;
+}
+
+const struct su_multiplanar_desc *su_format_multiplanar_table(uint32_t *count)
+{
+   *count = sizeof(multiplanar) / sizeof(multiplanar[0]);
+   return multiplanar;
+}

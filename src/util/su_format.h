@@ -3,8 +3,10 @@
  * Shale knows.
  *
  * Owns: one static table of struct su_format_desc, indexed by VkFormat (core
- * formats only), and scalar texel conversion to and from 4-channel float,
- * uint32 and int32 values, plus depth and stencil.
+ * formats only), a small table of multi-planar formats (struct
+ * su_multiplanar_desc: their planes and where each component lives), and
+ * scalar texel conversion to and from 4-channel float, uint32 and int32
+ * values, plus depth and stencil.
  *
  * Invariants: a format is "known" when su_format_desc() returns non-NULL; the
  * driver decides separately which known formats it claims (sd_format.c). Image
@@ -143,6 +145,51 @@ float su_unpack_depth(const struct su_format_desc *desc, const void *texel);
 void su_pack_depth(const struct su_format_desc *desc, float depth, void *texel);
 uint8_t su_unpack_stencil(const struct su_format_desc *desc, const void *texel);
 void su_pack_stencil(const struct su_format_desc *desc, uint8_t stencil, void *texel);
+
+/* Multi-planar formats (Vulkan 1.1 / VK_KHR_sampler_ycbcr_conversion) are
+ * not in the table above: su_format_desc() returns NULL for them. Each plane
+ * is a single-plane format of the table (the spec's "compatible format for
+ * the plane") at width / width_divisor x height / height_divisor texels.
+ * The format's G, B and R components (luma and the two chroma components in
+ * Y'CbCr terms) live in channel `channel` (0: the plane format's R, 1: its
+ * G) of plane `plane`. Known: G8_B8_R8_3PLANE_420_UNORM (R8 / R8 / R8, the
+ * last two halved in both dimensions) and G8_B8R8_2PLANE_420_UNORM (R8, then
+ * R8G8 halved, B in its R channel, R in its G channel). */
+struct su_plane_desc {
+   VkFormat format;              /* the plane's compatible format */
+   uint8_t width_divisor;
+   uint8_t height_divisor;
+};
+
+struct su_component_location {
+   uint8_t plane;
+   uint8_t channel;
+};
+
+struct su_multiplanar_desc {
+   VkFormat format;
+   const char *name;             /* "G8_B8R8_2PLANE_420_UNORM" */
+   uint8_t plane_count;          /* 2 or 3 */
+   uint8_t bits;                 /* bits of each component */
+   struct su_plane_desc planes[3];
+   struct su_component_location r, g, b;
+};
+
+/* NULL unless `format` is a known multi-planar format. */
+const struct su_multiplanar_desc *su_format_multiplanar(VkFormat format);
+
+/* Every known multi-planar format; *count receives the number. */
+const struct su_multiplanar_desc *su_format_multiplanar_table(uint32_t *count);
+
+/* The plane a VK_IMAGE_ASPECT_PLANE_n_BIT names (0, 1, 2), or -1 for any
+ * other aspect mask. */
+static inline int su_plane_of_aspect(VkImageAspectFlags aspect)
+{
+   return aspect == VK_IMAGE_ASPECT_PLANE_0_BIT   ? 0
+          : aspect == VK_IMAGE_ASPECT_PLANE_1_BIT ? 1
+          : aspect == VK_IMAGE_ASPECT_PLANE_2_BIT ? 2
+                                                  : -1;
+}
 
 /* Scalar helpers, also used by the rasterizer and tests. The sRGB functions
  * are the spec's exact piecewise curves (computed in double);

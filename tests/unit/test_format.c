@@ -1088,8 +1088,52 @@ static void test_depth_stencil(void)
    CHECK(bad == 0, "depth round trips: %d wrong", bad);
 }
 
+/* Multi-planar formats, as the spec defines them: G8_B8_R8_3PLANE_420 is
+ * G, B and R planes of R8 (the last two halved in both dimensions);
+ * G8_B8R8_2PLANE_420 a G plane of R8 and a halved R8G8 plane holding B in
+ * byte 0 and R in byte 1. Single-plane formats are not multi-planar, and
+ * multi-planar ones are not in the single-plane table. */
+static void test_multiplanar(void)
+{
+   const struct su_multiplanar_desc *p3 = su_format_multiplanar(VK_FORMAT_G8_B8_R8_3PLANE_420_UNORM);
+   const struct su_multiplanar_desc *p2 = su_format_multiplanar(VK_FORMAT_G8_B8R8_2PLANE_420_UNORM);
+   CHECK(p3 && p2, "multi-planar descriptions");
+   if (!p3 || !p2)
+      return;
+   CHECK(p3->plane_count == 3 && p3->bits == 8, "3-plane: count / bits");
+   for (int i = 0; i < 3; i++) {
+      const uint8_t div = i ? 2 : 1;
+      CHECK(p3->planes[i].format == VK_FORMAT_R8_UNORM && p3->planes[i].width_divisor == div &&
+               p3->planes[i].height_divisor == div,
+            "3-plane: plane %d", i);
+   }
+   CHECK(p3->g.plane == 0 && p3->b.plane == 1 && p3->r.plane == 2 && !p3->g.channel &&
+            !p3->b.channel && !p3->r.channel,
+         "3-plane: component locations");
+   CHECK(p2->plane_count == 2 && p2->bits == 8 && p2->planes[0].format == VK_FORMAT_R8_UNORM &&
+            p2->planes[0].width_divisor == 1 && p2->planes[1].format == VK_FORMAT_R8G8_UNORM &&
+            p2->planes[1].width_divisor == 2 && p2->planes[1].height_divisor == 2,
+         "2-plane: planes");
+   CHECK(p2->g.plane == 0 && p2->g.channel == 0 && p2->b.plane == 1 && p2->b.channel == 0 &&
+            p2->r.plane == 1 && p2->r.channel == 1,
+         "2-plane: component locations");
+   uint32_t n;
+   const struct su_multiplanar_desc *t = su_format_multiplanar_table(&n);
+   for (uint32_t i = 0; i < n; i++)
+      CHECK(su_format_multiplanar(t[i].format) == &t[i] && !su_format_desc(t[i].format),
+            "%s: lookup", t[i].name);
+   CHECK(!su_format_multiplanar(VK_FORMAT_R8_UNORM) && !su_format_multiplanar(VK_FORMAT_UNDEFINED),
+         "single-plane formats are not multi-planar");
+   CHECK(su_plane_of_aspect(VK_IMAGE_ASPECT_PLANE_0_BIT) == 0 &&
+            su_plane_of_aspect(VK_IMAGE_ASPECT_PLANE_2_BIT) == 2 &&
+            su_plane_of_aspect(VK_IMAGE_ASPECT_COLOR_BIT) == -1 &&
+            su_plane_of_aspect(VK_IMAGE_ASPECT_PLANE_0_BIT | VK_IMAGE_ASPECT_PLANE_1_BIT) == -1,
+         "plane aspects");
+}
+
 int main(void)
 {
+   test_multiplanar();
    test_table();
    test_compressed();
    test_known_values();
