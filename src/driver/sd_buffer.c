@@ -17,17 +17,19 @@ sd_CreateBuffer(VkDevice _device, const VkBufferCreateInfo *pCreateInfo,
 {
    SD_FROM_HANDLE(sd_device, device, _device);
    /* Sparse flags need sparse features, which are not claimed. */
+   VkExternalMemoryHandleTypeFlags external = 0;
    sd_foreach_struct(s, pCreateInfo->pNext) {
       if (s->sType == VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO) {
          /* Memory of every handle type sd_external offers holds a buffer
-          * exactly like any other memory: same size, alignment and types,
-          * so nothing about the buffer changes. Other types are invalid
-          * usage (vkGetPhysicalDeviceExternalBufferProperties says none). */
-         const VkExternalMemoryBufferCreateInfo *e = (const VkExternalMemoryBufferCreateInfo *)s;
-         assert(!(e->handleTypes & ~(VkExternalMemoryHandleTypeFlags)SD_EXTERNAL_MEMORY_HANDLE_TYPES));
-         (void)e;
+          * like any other memory: same alignment and types. Other types are
+          * invalid usage (vkGetPhysicalDeviceExternalBufferProperties says
+          * none). */
+         external |= ((const VkExternalMemoryBufferCreateInfo *)s)->handleTypes;
       }
    }
+   assert(!(external & ~(VkExternalMemoryHandleTypeFlags)(
+                          SD_EXTERNAL_MEMORY_HANDLE_TYPES |
+                          VK_EXTERNAL_MEMORY_HANDLE_TYPE_ANDROID_HARDWARE_BUFFER_BIT_ANDROID)));
    if (pCreateInfo->size > device->physical_device->memory.memoryHeaps[0].size)
       return sd_error(VK_ERROR_OUT_OF_DEVICE_MEMORY);
    struct sd_buffer *buffer = sd_device_object_alloc(device, pAllocator, sizeof(*buffer),
@@ -37,6 +39,7 @@ sd_CreateBuffer(VkDevice _device, const VkBufferCreateInfo *pCreateInfo,
    buffer->size = pCreateInfo->size;
    buffer->usage = pCreateInfo->usage;
    buffer->flags = pCreateInfo->flags;
+   buffer->external_types = external;
    *pBuffer = sd_buffer_to_handle(buffer);
    return VK_SUCCESS;
 }
@@ -53,7 +56,12 @@ sd_DestroyBuffer(VkDevice _device, VkBuffer _buffer, const VkAllocationCallbacks
 static void
 sd_buffer_requirements(struct sd_buffer *buffer, VkMemoryRequirements *req)
 {
-   req->size = sd_align64(buffer->size, SD_BUFFER_ALIGNMENT);
+   /* Whole multiples of the alignment, so buffers placed one after another
+    * stay aligned; but a buffer that may live in an AHardwareBuffer asks for
+    * its own size only, so a BLOB of exactly that many bytes holds it. */
+   const bool ahb = buffer->external_types &
+                    VK_EXTERNAL_MEMORY_HANDLE_TYPE_ANDROID_HARDWARE_BUFFER_BIT_ANDROID;
+   req->size = ahb ? buffer->size : sd_align64(buffer->size, SD_BUFFER_ALIGNMENT);
    req->alignment = SD_BUFFER_ALIGNMENT;
    req->memoryTypeBits = (1u << SD_MEMORY_TYPE_COUNT) - 1;
 }

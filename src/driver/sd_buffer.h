@@ -1,8 +1,12 @@
 /*
  * sd_buffer: VkBuffer and VkBufferView.
  *
- * Owns: a buffer's size, usage and binding (memory + offset); a view's
- * format and range (VK_WHOLE_SIZE resolved at creation).
+ * Owns: a buffer's size, usage, external handle types and binding (memory
+ * + offset); a view's format and range (VK_WHOLE_SIZE resolved at
+ * creation). Memory requirements: the size rounded up to
+ * SD_BUFFER_ALIGNMENT, except for buffers that may live in an
+ * AHardwareBuffer (their exact size: a BLOB is as many bytes as the app
+ * asked for).
  *
  * Invariants: `data` is NULL until bound, then points at the bound memory
  * plus offset, and never changes again (buffers bind once).
@@ -21,6 +25,7 @@ struct sd_buffer {
    VkDeviceSize size;
    VkBufferUsageFlags usage;
    VkBufferCreateFlags flags;
+   VkExternalMemoryHandleTypeFlags external_types;   /* VkExternalMemoryBufferCreateInfo */
    struct sd_device_memory *memory;
    VkDeviceSize offset;
    uint8_t *data;

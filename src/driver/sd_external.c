@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "sd_ahb.h"
 #include "sd_entrypoints.h"
 #include "sd_util.h"
 
@@ -16,6 +17,16 @@ static const VkExternalMemoryProperties sd_opaque_fd_properties = {
    .compatibleHandleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
 };
 
+/* AHardwareBuffers for buffers: a BLOB holds any buffer, never dedicated
+ * (the spec forbids DEDICATED_ONLY for buffers). Images: sd_ahb.c. */
+#define SD_AHB_TYPE VK_EXTERNAL_MEMORY_HANDLE_TYPE_ANDROID_HARDWARE_BUFFER_BIT_ANDROID
+static const VkExternalMemoryProperties sd_ahb_buffer_properties = {
+   .externalMemoryFeatures =
+      VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT | VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT,
+   .exportFromImportedHandleTypes = SD_AHB_TYPE,
+   .compatibleHandleTypes = SD_AHB_TYPE,
+};
+
 bool
 sd_external_memory_properties(VkExternalMemoryHandleTypeFlagBits type,
                               VkExternalMemoryProperties *out)
@@ -24,10 +35,16 @@ sd_external_memory_properties(VkExternalMemoryHandleTypeFlagBits type,
    case VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT:
       *out = sd_opaque_fd_properties;
       return true;
+   case SD_AHB_TYPE:
+      if (!sd_ahb_supported())
+         break;
+      *out = sd_ahb_buffer_properties;
+      return true;
    default:
-      *out = (VkExternalMemoryProperties) { 0 };
-      return false;
+      break;
    }
+   *out = (VkExternalMemoryProperties) { 0 };
+   return false;
 }
 
 VKAPI_ATTR void VKAPI_CALL
@@ -56,6 +73,9 @@ sd_external_image_properties(VkExternalMemoryHandleTypeFlagBits handle_type,
       *out = (VkExternalMemoryProperties) { 0 };
       return VK_SUCCESS;
    }
+   /* AHardwareBuffers hold only some images, each in a dedicated allocation. */
+   if (handle_type == SD_AHB_TYPE)
+      return sd_ahb_external_image_properties(info, out);
    /* An image's layout is a pure function of its creation parameters
     * (sd_image.h), the same in every process with the same driverUUID, so
     * every image Shale creates may live in shared memory; the image query

@@ -7,17 +7,19 @@
  * vkGetPhysicalDeviceImageFormatProperties2) and the deviceUUID / driverUUID
  * of VkPhysicalDeviceIDProperties.
  *
- * Handle types: VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT only, for every
+ * Handle types: VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT, for every
  * buffer and every image Shale can create: exportable and importable, never
  * dedicated-only, exportable again from an import. The fd is a sealed memfd
  * with a header page that names the driver, the device, the allocation size
  * and the memory type (sd_memory.h describes it); an import checks all of it.
+ * ANDROID_HARDWARE_BUFFER where the extension is offered (the Android HAL
+ * module: sd_ahb.h): every buffer (not dedicated-only), and the images
+ * sd_ahb.c takes (dedicated-only); compatible with itself alone.
  * Not offered: DMA_BUF (a dma-buf's pages may be touched by the CPU only
  * between DMA_BUF_IOCTL_SYNC calls and many exporters cannot be mapped at all,
  * while Shale's "GPU" reads and writes memory at any time; exporting one would
  * need udmabuf or a dma-heap, which applications cannot count on), HOST_*
- * (VK_EXT_external_memory_host is not implemented), ANDROID_HARDWARE_BUFFER
- * (its extension needs VK_KHR_sampler_ycbcr_conversion first).
+ * (VK_EXT_external_memory_host is not implemented).
  *
  * UUIDs: deviceUUID names "the CPU and the host memory of this machine" and
  * never changes (not across driver versions, processes, 32/64-bit builds or
@@ -42,11 +44,12 @@
  * the image layout, a texel encoding, the memfd header. */
 #define SD_EXTERNAL_LAYOUT_VERSION 1
 
-/* Every memory handle type Shale imports and exports. */
+/* Every memory handle type Shale imports and exports in every build (AHBs:
+ * only where sd_ahb_supported(), and only on devices that enable them). */
 #define SD_EXTERNAL_MEMORY_HANDLE_TYPES VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT
 
-/* The properties of one handle type for buffers and images; all zero (and
- * false) for a type Shale does not support. */
+/* The properties of one handle type for buffers (and, but for AHBs, for
+ * images); all zero (and false) for a type Shale does not support. */
 bool sd_external_memory_properties(VkExternalMemoryHandleTypeFlagBits type,
                                    VkExternalMemoryProperties *out);
 

@@ -7,6 +7,7 @@
 #include "compiler/sc_compiler.h"
 #include "rasterizer/sr_sample.h"
 
+#include "sd_ahb.h" /* AHB: image format properties */
 #include "sd_entrypoints.h"
 #include "sd_external.h"
 #include "sd_physical_device.h"
@@ -317,5 +318,7 @@ sd_GetPhysicalDeviceImageFormatProperties2(VkPhysicalDevice physicalDevice,
             r == VK_SUCCESS ? 1 : 0;
       }
    }
+   /* AHB: AHardwareBuffer images have one level and layer; their usage. */
+   sd_ahb_image_format_properties(pInfo, r, pProps);
    return r;
 }

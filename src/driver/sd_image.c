@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rasterizer/sr_transfer.h"
+#include "sd_ahb.h" /* AHB: external formats, image binding and requirements */
 #include "sd_alloc.h"
 #include "sd_device.h"
 #include "sd_format.h"
@@ -223,6 +224,12 @@ sd_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
    SD_FROM_HANDLE(sd_device, device, _device);
    const struct sd_physical_device *pdev = device->physical_device;
    const VkImageCreateInfo *ci = pCreateInfo;
+   /* AHB: an external format (VkExternalFormatANDROID) stands for a real format. */
+   VkImageCreateInfo ahb_ci;
+   VkResult ahb_r = sd_ahb_image_create_info(device, &ci, &ahb_ci);
+   if (ahb_r != VK_SUCCESS)
+      return ahb_r;
+
    /* pNext: VK_ANDROID_native_buffer's structs (below); unknown structs are
     * ignored. */
    struct sd_image_android_info android;
@@ -340,6 +347,8 @@ sd_GetImageMemoryRequirements2(VkDevice _device, const VkImageMemoryRequirements
                          plane ? su_plane_of_aspect(plane->planeAspect) : -1,
                          &pReq->memoryRequirements);
    sd_fill_dedicated_requirements(pReq->pNext);
+   /* AHB: images on AHardwareBuffers need their dedicated allocation. */
+   sd_ahb_image_requirements(sd_image_from_handle(pInfo->image), pReq);
 }
 
 VKAPI_ATTR void VKAPI_CALL
@@ -369,6 +378,8 @@ sd_image_bind(struct sd_image *img, struct sd_device_memory *mem, VkDeviceSize o
       img->planes[p].memory_offset = offset + img->planes[p].offset;
       img->planes[p].data = img->data + img->planes[p].offset;
    }
+   /* AHB: an image on an AHardwareBuffer dedicated to it takes the buffer's layout. */
+   sd_ahb_image_bind(img, mem);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL
@@ -594,6 +605,9 @@ sd_CreateImageView(VkDevice _device, const VkImageViewCreateInfo *pCreateInfo,
 {
    SD_FROM_HANDLE(sd_device, device, _device);
    SD_FROM_HANDLE(sd_image, img, pCreateInfo->image);
+   /* AHB: a view of an external-format image names no format (the image's). */
+   VkImageViewCreateInfo ahb_vi;
+   pCreateInfo = sd_ahb_image_view_create_info(device, img, pCreateInfo, &ahb_vi);
    /* pNext: VkSamplerYcbcrConversionInfo (the conversion a view of a
     * multi-planar format is sampled with; sampling takes it from the
     * immutable sampler, which must carry the same); VkImageViewUsageCreateInfo

@@ -1,4 +1,4 @@
-/* VkDeviceMemory: allocation (anonymous or memfd), opaque-fd export and import, mapping, memory reports. */
+/* VkDeviceMemory: allocation (anonymous, memfd or AHardwareBuffer), opaque-fd export and import, mapping, memory reports. */
 #include "sd_memory.h"
 
 #include <errno.h>
@@ -14,6 +14,7 @@
 #include <linux/memfd.h>
 #endif
 
+#include "sd_ahb.h"
 #include "sd_alloc.h"
 #include "sd_device.h"
 #include "sd_external.h"
@@ -283,8 +284,14 @@ sd_AllocateMemory(VkDevice _device, const VkMemoryAllocateInfo *pAllocateInfo,
       return sd_error(VK_ERROR_OUT_OF_DEVICE_MEMORY);
    const uint32_t heap = pdev->memory.memoryTypes[info->memoryTypeIndex].heapIndex;
 
+   /* AHardwareBuffers only where the device enabled their extension. */
+   const bool ahb_enabled =
+      device->enabled_extensions.ANDROID_external_memory_android_hardware_buffer;
+   const VkExternalMemoryHandleTypeFlags ahb_type =
+      VK_EXTERNAL_MEMORY_HANDLE_TYPE_ANDROID_HARDWARE_BUFFER_BIT_ANDROID;
    VkExternalMemoryHandleTypeFlags export_types = 0;
    const VkImportMemoryFdInfoKHR *import = NULL;
+   struct AHardwareBuffer *ahb_import = NULL;
    sd_foreach_struct(s, info->pNext) {
       switch ((int)s->sType) {
       case VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO:
@@ -295,16 +302,29 @@ sd_AllocateMemory(VkDevice _device, const VkMemoryAllocateInfo *pAllocateInfo,
          if (((const VkImportMemoryFdInfoKHR *)s)->handleType)
             import = (const VkImportMemoryFdInfoKHR *)s;
          break;
+      case VK_STRUCTURE_TYPE_IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID:
+         /* buffer NULL: not an import, per the spec. */
+         if (ahb_enabled)
+            ahb_import = ((const VkImportAndroidHardwareBufferInfoANDROID *)s)->buffer;
+         break;
       default:
-         break; /* dedicated allocation info changes nothing here */
+         break; /* dedicated allocation info: only AHBs (sd_ahb.c) use it */
       }
    }
-   /* Both are invalid usage (the capability queries say what is supported);
-    * refuse them rather than hand out memory that cannot do what was asked. */
-   if (export_types & ~(VkExternalMemoryHandleTypeFlags)SD_EXTERNAL_MEMORY_HANDLE_TYPES)
+   /* All of these are invalid usage (the capability queries say what is
+    * supported); refuse them rather than hand out memory that cannot do what
+    * was asked. An AHB is never exported together with another type (its
+    * compatibleHandleTypes is itself alone). */
+   const VkExternalMemoryHandleTypeFlags exportable =
+      SD_EXTERNAL_MEMORY_HANDLE_TYPES | (ahb_enabled ? ahb_type : 0);
+   if ((export_types & ~exportable) || ((export_types & ahb_type) && export_types != ahb_type))
       return sd_errorf(VK_ERROR_INVALID_EXTERNAL_HANDLE, "export of an unsupported handle type");
    if (import && import->handleType != VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT)
       return sd_errorf(VK_ERROR_INVALID_EXTERNAL_HANDLE, "import of an unsupported handle type");
+   if (import && ahb_import)
+      return sd_errorf(VK_ERROR_INVALID_EXTERNAL_HANDLE, "two imports in one allocation");
+   const bool imported = import || ahb_import;
+   const bool ahb = ahb_import || (export_types & ahb_type);
 
    /* From here on every failure of an allocation (not of an import) is
     * reported as ALLOCATION_FAILED. */
@@ -320,9 +340,12 @@ sd_AllocateMemory(VkDevice _device, const VkMemoryAllocateInfo *pAllocateInfo,
       goto fail_count;
    }
 
+   /* An AHardwareBuffer's state follows the struct, in the same allocation. */
    const VkAllocationCallbacks *alloc = sd_choose_alloc(pAllocator, &device->alloc);
-   struct sd_device_memory *mem = sd_zalloc(alloc, sizeof(*mem), SD_ALIGN_DEFAULT,
-                                            VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   const size_t mem_bytes = sd_align64(sizeof(struct sd_device_memory), SD_ALIGN_DEFAULT);
+   struct sd_device_memory *mem =
+      sd_zalloc(alloc, mem_bytes + (ahb ? sd_ahb_memory_bytes() : 0), SD_ALIGN_DEFAULT,
+                VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
    if (!mem) {
       result = sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
       goto fail_count;
@@ -333,8 +356,11 @@ sd_AllocateMemory(VkDevice _device, const VkMemoryAllocateInfo *pAllocateInfo,
    mem->fd = -1;
    mem->export_types = export_types;
    /* Device memory is not host memory of the object: pAllocator is for the
-    * latter only, so the payload comes from the system. */
-   if (import)
+    * latter only, so the payload comes from the system (or the platform's
+    * gralloc). */
+   if (ahb)
+      result = sd_ahb_memory_init(device, mem, info, ahb_import, (char *)mem + mem_bytes);
+   else if (import)
       result = sd_memory_import_memfd(mem, import->fd);
    else if (export_types)
       result = sd_memory_create_memfd(mem);
@@ -344,9 +370,11 @@ sd_AllocateMemory(VkDevice _device, const VkMemoryAllocateInfo *pAllocateInfo,
       sd_free(alloc, mem);
       goto fail_count;
    }
+   if (ahb)
+      mem->report_id = sd_memory_private_id();   /* nothing names an AHB for reports */
    sd_memory_report_event(device,
-                          import ? VK_DEVICE_MEMORY_REPORT_EVENT_TYPE_IMPORT_EXT
-                                 : VK_DEVICE_MEMORY_REPORT_EVENT_TYPE_ALLOCATE_EXT,
+                          imported ? VK_DEVICE_MEMORY_REPORT_EVENT_TYPE_IMPORT_EXT
+                                   : VK_DEVICE_MEMORY_REPORT_EVENT_TYPE_ALLOCATE_EXT,
                           mem->report_id, mem->size, mem, heap);
    *pMemory = sd_device_memory_to_handle(mem);
    return VK_SUCCESS;
@@ -354,7 +382,7 @@ sd_AllocateMemory(VkDevice _device, const VkMemoryAllocateInfo *pAllocateInfo,
 fail_count:
    atomic_fetch_sub(&device->memory_allocation_count, 1);
 fail:
-   if (!import)
+   if (!imported)
       sd_memory_report_event(device, VK_DEVICE_MEMORY_REPORT_EVENT_TYPE_ALLOCATION_FAILED_EXT, 0,
                              info->allocationSize, NULL, heap);
    return result;
@@ -372,7 +400,10 @@ sd_FreeMemory(VkDevice _device, VkDeviceMemory _mem, const VkAllocationCallbacks
                                         : VK_DEVICE_MEMORY_REPORT_EVENT_TYPE_FREE_EXT,
                           mem->report_id, mem->size, mem,
                           device->physical_device->memory.memoryTypes[mem->type_index].heapIndex);
-   munmap(mem->data, mem->mapped_size);
+   if (mem->ahb)
+      sd_ahb_memory_finish(mem);
+   else
+      munmap(mem->data, mem->mapped_size);
    if (mem->fd >= 0)
       close(mem->fd);
    sd_free(sd_choose_alloc(pAllocator, &device->alloc), mem);

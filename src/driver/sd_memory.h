@@ -25,6 +25,13 @@
  * with the application) on any mismatch; on success the driver owns the fd
  * and closes it when the memory is freed.
  *
+ * AHardwareBuffers (VK_ANDROID_external_memory_android_hardware_buffer,
+ * sd_ahb.h): memory imported from an AHB, or allocated with the AHB type in
+ * VkExportMemoryAllocateInfo, is the buffer's CPU mapping (zero copy); its
+ * state lives after the struct in the memory's own allocation (`ahb`), and
+ * vkFreeMemory releases the memory's one reference to the buffer. Its
+ * payload is not a mapping of ours (mapped_size 0, fd -1).
+ *
  * Memory report (VK_EXT_device_memory_report): every vkAllocateMemory reports
  * ALLOCATE or IMPORT on success and ALLOCATION_FAILED on a failed allocation
  * (not on a failed import: there is no event for it); vkFreeMemory reports
@@ -40,7 +47,8 @@
  * Invariants: `data` stays valid for the allocation's whole life (mapping
  * never moves it). The device's allocation count never exceeds
  * maxMemoryAllocationCount; the heap's size bounds a single allocation.
- * fd >= 0 exactly when the allocation is a memfd.
+ * fd >= 0 exactly when the allocation is a memfd; ahb != NULL exactly when
+ * it is an AHardwareBuffer (then fd is -1).
  *
  * Threading: immutable after creation except the map state, which the app
  * synchronizes (vkMapMemory/vkUnmapMemory on one allocation are externally
@@ -54,6 +62,8 @@
 
 #include "sd_object.h"
 
+struct sd_ahb_memory;
+
 struct sd_device_memory {
    struct sd_object base;
    uint8_t *data;
@@ -65,6 +75,7 @@ struct sd_device_memory {
    bool imported;
    VkExternalMemoryHandleTypeFlags export_types;
    uint64_t report_id;      /* memoryObjectId of the memory report */
+   struct sd_ahb_memory *ahb;   /* AHardwareBuffer state (sd_ahb.h), or NULL */
 };
 
 SD_DEFINE_NONDISP_HANDLE_CASTS(sd_device_memory, base, VkDeviceMemory, VK_OBJECT_TYPE_DEVICE_MEMORY)

@@ -1,6 +1,7 @@
 /* VkSampler and VkSamplerYcbcrConversion: creation and destruction, and the descriptions sampling reads. */
 #include "sd_sampler.h"
 
+#include "sd_ahb.h" /* AHB: external format conversions */
 #include "sd_alloc.h"
 #include "sd_device.h"
 #include "sd_format.h"
@@ -82,6 +83,11 @@ sd_CreateSamplerYcbcrConversion(VkDevice _device, const VkSamplerYcbcrConversion
                                 VkSamplerYcbcrConversion *pYcbcrConversion)
 {
    SD_FROM_HANDLE(sd_device, device, _device);
+   /* AHB: an external format conversion converts the format it stands for. */
+   VkSamplerYcbcrConversionCreateInfo ahb_ci;
+   VkResult ahb_r = sd_ahb_ycbcr_create_info(device, &pCreateInfo, &ahb_ci);
+   if (ahb_r != VK_SUCCESS)
+      return ahb_r;
    /* pNext: nothing is claimed that extends it; unknown structs are
     * ignored. */
    struct shale_ycbcr_desc d;

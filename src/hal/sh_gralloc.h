@@ -3,13 +3,18 @@
  * buffers, the gralloc formats Shale takes, and the usage bits it asks for.
  *
  * Owns: struct sh_gralloc_buffer, an imported gralloc buffer whose CPU
- * mapping (with the buffer's own stride) is the memory of a swapchain image:
- * zero copy, the renderer reads and writes the pixels in place. Two backends
- * fill it: Android (sh_gralloc_android.c: AHardwareBuffer, from the
+ * mapping (with the buffer's own stride) is the memory of a swapchain image
+ * or of a VkDeviceMemory made from an AHardwareBuffer: zero copy, the
+ * renderer reads and writes the pixels in place. Two backends fill it:
+ * Android (sh_gralloc_android.c: AHardwareBuffer, from the
  * VkNativeBufferANDROID's `ahb` or, for older loaders, from its native
- * handle) and the host (sh_gralloc_host.c: a memfd inside a native_handle_t,
- * the platform's allocator as the tests play it). Everything else in the
- * driver calls only the inline functions below.
+ * handle, or an application's AHardwareBuffer) and the host
+ * (sh_gralloc_host.c: a memfd inside a native_handle_t, or inside a host
+ * stand-in for AHardwareBuffer, the platform's allocator as the tests play
+ * it). Both also allocate, describe and count references of
+ * AHardwareBuffers (VK_ANDROID_external_memory_android_hardware_buffer:
+ * src/hal/sh_ahb.c). Everything else in the driver calls only the inline
+ * functions below.
  *
  * Invariants: a buffer is imported once and released once. Pixels may be
  * touched only between sh_gralloc_lock() and sh_gralloc_unlock(); the lock
@@ -41,6 +46,8 @@
 #include <vulkan/vulkan_core.h>
 #include <vulkan/vk_android_native_buffer.h>
 
+#include "shale/ahb.h"
+
 /* HAL_PIXEL_FORMAT_* (AOSP system/core libsystem
  * include/system/graphics-base-v1.0.h, v1.1.h); the NDK's
  * AHARDWAREBUFFER_FORMAT_* (android/hardware_buffer.h) use the same values.
@@ -63,15 +70,8 @@
 #define SH_GRALLOC1_USAGE_CPU_WRITE (UINT64_C(1) << 5)
 #define SH_GRALLOC1_USAGE_CPU_WRITE_OFTEN ((UINT64_C(1) << 6) | SH_GRALLOC1_USAGE_CPU_WRITE)
 
-/* AHARDWAREBUFFER_USAGE_* (NDK android/hardware_buffer.h; the same bits as
+/* AHARDWAREBUFFER_USAGE_* and _FORMAT_*: shale/ahb.h (the same bits as
  * android.hardware.graphics.common BufferUsage, which usage3/usage4 carry). */
-#define SH_AHB_USAGE_CPU_READ_RARELY UINT64_C(0x2)
-#define SH_AHB_USAGE_CPU_READ_OFTEN UINT64_C(0x3)
-#define SH_AHB_USAGE_CPU_READ_MASK UINT64_C(0xF)
-#define SH_AHB_USAGE_CPU_WRITE_RARELY UINT64_C(0x20)
-#define SH_AHB_USAGE_CPU_WRITE_OFTEN UINT64_C(0x30)
-#define SH_AHB_USAGE_CPU_WRITE_MASK UINT64_C(0xF0)
-#define SH_AHB_USAGE_FRONT_BUFFER (UINT64_C(1) << 32)
 
 /* --- formats ------------------------------------------------------------- */
 
@@ -156,6 +156,7 @@ sh_gralloc_format_compatible(int hal_format, VkFormat format)
 /* --- buffers ------------------------------------------------------------- */
 
 struct sh_gralloc_buffer;
+struct sh_gralloc_planes;
 struct AHardwareBuffer;
 
 /* What the platform told the driver about a buffer: VkNativeBufferANDROID
@@ -169,12 +170,44 @@ struct sh_gralloc_import_info {
    uint64_t usage;               /* AHARDWAREBUFFER_USAGE_* (usage3, or converted) */
 };
 
+/* Where a locked buffer's samples are (AHardwareBuffer_Planes): one plane
+ * for RGB and BLOB buffers; Y, Cb, Cr for Y'CbCr ones (Cb and Cr may
+ * interleave: pixel_stride 2, one byte apart). */
+struct sh_gralloc_plane {
+   uint8_t *data;                /* sample (0,0) of the plane, while locked */
+   uint32_t pixel_stride;        /* bytes between horizontally adjacent samples */
+   uint32_t row_stride;          /* bytes between rows */
+};
+
+struct sh_gralloc_planes {
+   uint32_t count;               /* 1 or 3 */
+   struct sh_gralloc_plane planes[3];
+};
+
+/* AHardwareBuffer_Desc's members (VK_ANDROID_external_memory_android_hardware_buffer). */
+struct sh_ahb_desc {
+   uint32_t width, height, layers;
+   uint32_t format;              /* AHARDWAREBUFFER_FORMAT_* (SHALE_AHB_FORMAT_*) */
+   uint64_t usage;               /* AHARDWAREBUFFER_USAGE_* */
+   uint32_t stride;              /* pixels between rows (the allocator's); 0 when asking */
+};
+
 struct sh_gralloc_backend {
    const char *name;
    int (*import)(const struct sh_gralloc_import_info *info, struct sh_gralloc_buffer *out);
    int (*lock)(struct sh_gralloc_buffer *buf, uint64_t usage, void **out_map);
+   int (*lock_planes)(struct sh_gralloc_buffer *buf, uint64_t usage,
+                      struct sh_gralloc_planes *out);
    int (*unlock)(struct sh_gralloc_buffer *buf);
    void (*release)(struct sh_gralloc_buffer *buf);
+   /* AHardwareBuffers: AHardwareBuffer_allocate/_describe/_acquire/_release,
+    * and an import that takes a reference (the buffer then locks, unlocks
+    * and releases like any other). */
+   int (*ahb_allocate)(const struct sh_ahb_desc *desc, struct AHardwareBuffer **out);
+   int (*ahb_describe)(const struct AHardwareBuffer *ahb, struct sh_ahb_desc *out);
+   void (*ahb_acquire)(struct AHardwareBuffer *ahb);
+   void (*ahb_release)(struct AHardwareBuffer *ahb);
+   int (*import_ahb)(struct AHardwareBuffer *ahb, struct sh_gralloc_buffer *out);
 };
 
 struct sh_gralloc_buffer {
@@ -190,6 +223,7 @@ struct sh_gralloc_buffer {
       struct {
          void *base;          /* the whole memfd mapping */
          size_t length;
+         struct AHardwareBuffer *ahb;   /* one reference, ours, or NULL (a native handle) */
       } host;
       struct {
          struct AHardwareBuffer *ahb;   /* one reference, ours */
@@ -212,12 +246,12 @@ sh_gralloc_buffer_extent_bytes(const struct sh_gralloc_buffer *buf)
 static inline bool
 sh_gralloc_lock_usage_ok(uint64_t usage, uint64_t allowed)
 {
-   const uint64_t cpu = SH_AHB_USAGE_CPU_READ_MASK | SH_AHB_USAGE_CPU_WRITE_MASK;
+   const uint64_t cpu = SHALE_AHB_USAGE_CPU_READ_MASK | SHALE_AHB_USAGE_CPU_WRITE_MASK;
    if (usage == 0 || (usage & ~cpu))
       return false;
-   if ((usage & SH_AHB_USAGE_CPU_READ_MASK) && !(allowed & SH_AHB_USAGE_CPU_READ_MASK))
+   if ((usage & SHALE_AHB_USAGE_CPU_READ_MASK) && !(allowed & SHALE_AHB_USAGE_CPU_READ_MASK))
       return false;
-   if ((usage & SH_AHB_USAGE_CPU_WRITE_MASK) && !(allowed & SH_AHB_USAGE_CPU_WRITE_MASK))
+   if ((usage & SHALE_AHB_USAGE_CPU_WRITE_MASK) && !(allowed & SHALE_AHB_USAGE_CPU_WRITE_MASK))
       return false;
    return true;
 }
@@ -247,6 +281,15 @@ sh_gralloc_lock(struct sh_gralloc_buffer *buf, uint64_t usage, void **out_map)
    return buf->backend->lock(buf, usage, out_map);
 }
 
+/* As sh_gralloc_lock, but says where every plane is (AHardwareBuffer_lockPlanes);
+ * the one way to reach a Y'CbCr buffer's samples. Unlock as for any lock. */
+static inline int
+sh_gralloc_lock_planes(struct sh_gralloc_buffer *buf, uint64_t usage,
+                       struct sh_gralloc_planes *out)
+{
+   return buf->backend->lock_planes(buf, usage, out);
+}
+
 /* Ends one lock; the last one publishes CPU writes. 0 or -errno. */
 static inline int
 sh_gralloc_unlock(struct sh_gralloc_buffer *buf)
@@ -261,6 +304,87 @@ sh_gralloc_release(struct sh_gralloc_buffer *buf)
 {
    if (buf->backend)
       buf->backend->release(buf);
+}
+
+/* --- AHardwareBuffers ------------------------------------------------------ */
+
+/* Bytes per pixel of an AHardwareBuffer format Shale maps for the CPU (BLOB:
+ * 1, its width counts bytes; Y8Cb8Cr8_420: 1, the luma plane's, whose
+ * stride is the buffer's); 0 for any other. R8G8B8 is here because the
+ * host allocator makes it (whether Vulkan takes it is the driver's call). */
+static inline uint32_t
+sh_gralloc_ahb_format_bpp(uint32_t ahb_format)
+{
+   switch (ahb_format) {
+   case SHALE_AHB_FORMAT_Y8Cb8Cr8_420:
+      return 1;
+   case SHALE_AHB_FORMAT_R8G8B8A8_UNORM:
+   case SHALE_AHB_FORMAT_R8G8B8X8_UNORM:
+   case SHALE_AHB_FORMAT_R10G10B10A2_UNORM:
+      return 4;
+   case SHALE_AHB_FORMAT_R8G8B8_UNORM:
+      return 3;
+   case SHALE_AHB_FORMAT_R5G6B5_UNORM:
+      return 2;
+   case SHALE_AHB_FORMAT_R16G16B16A16_FLOAT:
+      return 8;
+   case SHALE_AHB_FORMAT_BLOB:
+      return 1;
+   default:
+      return 0;
+   }
+}
+
+/* AHardwareBuffer_allocate: a new buffer holding one reference, the
+ * caller's. 0 or -errno (-ENOTSUP: a description the allocator cannot make). */
+static inline int
+sh_gralloc_ahb_allocate(const struct sh_ahb_desc *desc, struct AHardwareBuffer **out)
+{
+   return SH_GRALLOC_PLATFORM_BACKEND->ahb_allocate(desc, out);
+}
+
+/* AHardwareBuffer_describe. 0, or -EINVAL where the backend can tell that
+ * `ahb` is not a buffer (the host backend; Android's cannot, and trusts it). */
+static inline int
+sh_gralloc_ahb_describe(const struct AHardwareBuffer *ahb, struct sh_ahb_desc *out)
+{
+   return SH_GRALLOC_PLATFORM_BACKEND->ahb_describe(ahb, out);
+}
+
+/* AHardwareBuffer_acquire / AHardwareBuffer_release: one reference more or less. */
+static inline void
+sh_gralloc_ahb_acquire(struct AHardwareBuffer *ahb)
+{
+   SH_GRALLOC_PLATFORM_BACKEND->ahb_acquire(ahb);
+}
+
+static inline void
+sh_gralloc_ahb_release(struct AHardwareBuffer *ahb)
+{
+   SH_GRALLOC_PLATFORM_BACKEND->ahb_release(ahb);
+}
+
+/* Imports an AHardwareBuffer as a gralloc buffer: takes a reference (dropped
+ * by sh_gralloc_release) and describes it into `out` (a BLOB is `width`
+ * bytes: bytes_per_pixel 1, one row). 0, or -EINVAL (not a buffer, or one of
+ * more than one layer), -ENOTSUP (a format Shale does not map). On failure
+ * no reference is kept. */
+static inline int
+sh_gralloc_import_ahb(struct AHardwareBuffer *ahb, struct sh_gralloc_buffer *out)
+{
+   return SH_GRALLOC_PLATFORM_BACKEND->import_ahb(ahb, out);
+}
+
+/* The AHardwareBuffer behind a buffer imported with sh_gralloc_import_ahb
+ * (no new reference). */
+static inline struct AHardwareBuffer *
+sh_gralloc_buffer_ahb(const struct sh_gralloc_buffer *buf)
+{
+#ifdef __ANDROID__
+   return buf->priv.android.ahb;
+#else
+   return buf->priv.host.ahb;
+#endif
 }
 
 /* --- host allocator (tests; not built for Android) ------------------------ */
@@ -285,5 +409,40 @@ int sh_gralloc_host_allocate(uint32_t width, uint32_t height, int format, uint64
                              native_handle_t **out);
 /* Closes the handle's fds and frees it (native_handle_close + _delete). */
 void sh_gralloc_host_free(native_handle_t *handle);
+
+/* Host AHardwareBuffers, the platform's AHardwareBuffer_* as the tests play
+ * them: a reference-counted object around a memfd named
+ * SH_GRALLOC_HOST_AHB_NAME holding the bytes from offset 0, rows stride *
+ * bytes-per-pixel apart (a multiple of 64 bytes and of the pixel size); a
+ * BLOB is exactly `width` bytes (stride = width, height = layers = 1); a
+ * Y8Cb8Cr8_420 buffer is NV12: `height` rows of luma, then ceil(height / 2)
+ * rows of Cb,Cr pairs (Cb first), both planes' rows `stride` bytes apart
+ * (a multiple of 64); with the vendor usage bit SH_GRALLOC_HOST_AHB_USAGE_NV21
+ * the pairs are Cr,Cb, with SH_GRALLOC_HOST_AHB_USAGE_I420 the chroma is
+ * two planes (Cb, then Cr) of rows stride / 2 bytes apart, the layouts a
+ * real allocator may pick by usage (AHardwareBuffer_lockPlanes says which).
+ * Every copy of sh_gralloc_host.c in a process (the driver's, a test's) works on
+ * the same objects: struct AHardwareBuffer's layout and its atomic
+ * reference count are the contract; the last release closes the memfd and
+ * frees the object. One layer only. Descriptions are checked, so a pointer
+ * that is not a live buffer fails with -EINVAL instead of being used. */
+#define SH_GRALLOC_HOST_AHB_NAME "shale-ahb"
+#define SH_GRALLOC_HOST_AHB_USAGE_NV21 (UINT64_C(1) << 28)   /* AHARDWAREBUFFER_USAGE_VENDOR_0 */
+#define SH_GRALLOC_HOST_AHB_USAGE_I420 (UINT64_C(1) << 29)   /* AHARDWAREBUFFER_USAGE_VENDOR_1 */
+#define SH_GRALLOC_HOST_AHB_MAGIC 0x53484142 /* 'SHAB' */
+
+/* AHardwareBuffer_allocate: 0, -ENOTSUP (format, or more than one layer),
+ * -EINVAL (zero or too large extent, a BLOB taller than one row), -ENOMEM,
+ * or the system's -errno. */
+int sh_gralloc_host_ahb_allocate(const struct sh_ahb_desc *desc, struct AHardwareBuffer **out);
+int sh_gralloc_host_ahb_describe(const struct AHardwareBuffer *ahb, struct sh_ahb_desc *out);
+void sh_gralloc_host_ahb_acquire(struct AHardwareBuffer *ahb);
+void sh_gralloc_host_ahb_release(struct AHardwareBuffer *ahb);
+/* AHardwareBuffer_lock / _unlock (no fences, no rectangle): *out = byte 0.
+ * Locks nest; the usage must be CPU bits the buffer allows. 0 or -errno. */
+int sh_gralloc_host_ahb_lock(struct AHardwareBuffer *ahb, uint64_t usage, void **out);
+int sh_gralloc_host_ahb_unlock(struct AHardwareBuffer *ahb);
+/* References held now (tests: who acquired and released what). */
+uint32_t sh_gralloc_host_ahb_refs(const struct AHardwareBuffer *ahb);
 
 #endif

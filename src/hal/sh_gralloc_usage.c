@@ -70,16 +70,16 @@ sh_swapchain_access(VkDevice device, VkFormat format, VkImageUsageFlags usage,
 static uint64_t
 sh_ahb_usage(struct sh_cpu_access a, bool shared)
 {
-   return (a.read ? SH_AHB_USAGE_CPU_READ_OFTEN : 0) |
-          (a.write ? SH_AHB_USAGE_CPU_WRITE_OFTEN : 0) |
-          (shared ? SH_AHB_USAGE_FRONT_BUFFER : 0);
+   return (a.read ? SHALE_AHB_USAGE_CPU_READ_OFTEN : 0) |
+          (a.write ? SHALE_AHB_USAGE_CPU_WRITE_OFTEN : 0) |
+          (shared ? SHALE_AHB_USAGE_FRONT_BUFFER : 0);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL
 sd_GetSwapchainGrallocUsageANDROID(VkDevice device, VkFormat format,
                                    VkImageUsageFlags imageUsage, int *grallocUsage)
 {
-   struct sh_cpu_access a;
+   struct sh_cpu_access a = { false, false };
    VkResult r = sh_swapchain_access(device, format, imageUsage, &a);
    if (r != VK_SUCCESS)
       return r;
@@ -95,7 +95,7 @@ sd_GetSwapchainGrallocUsage2ANDROID(VkDevice device, VkFormat format,
                                     uint64_t *grallocConsumerUsage,
                                     uint64_t *grallocProducerUsage)
 {
-   struct sh_cpu_access a;
+   struct sh_cpu_access a = { false, false };
    VkResult r = sh_swapchain_access(device, format, imageUsage, &a);
    if (r != VK_SUCCESS)
       return r;
@@ -103,7 +103,7 @@ sd_GetSwapchainGrallocUsage2ANDROID(VkDevice device, VkFormat format,
    *grallocConsumerUsage = 0;
    *grallocProducerUsage = (a.read ? SH_GRALLOC1_USAGE_CPU_READ_OFTEN : 0) |
                            (a.write ? SH_GRALLOC1_USAGE_CPU_WRITE_OFTEN : 0) |
-                           (shared ? SH_AHB_USAGE_FRONT_BUFFER : 0);
+                           (shared ? SHALE_AHB_USAGE_FRONT_BUFFER : 0);
    return VK_SUCCESS;
 }
 
@@ -113,7 +113,7 @@ sd_GetSwapchainGrallocUsage3ANDROID(VkDevice device,
                                     uint64_t *grallocUsage)
 {
    assert(grallocUsageInfo->sType == VK_STRUCTURE_TYPE_GRALLOC_USAGE_INFO_ANDROID);
-   struct sh_cpu_access a;
+   struct sh_cpu_access a = { false, false };
    VkResult r = sh_swapchain_access(device, grallocUsageInfo->format,
                                     grallocUsageInfo->imageUsage, &a);
    if (r != VK_SUCCESS)
@@ -128,7 +128,7 @@ sd_GetSwapchainGrallocUsage4ANDROID(VkDevice device,
                                     uint64_t *grallocUsage)
 {
    assert(grallocUsageInfo->sType == VK_STRUCTURE_TYPE_GRALLOC_USAGE_INFO_2_ANDROID);
-   struct sh_cpu_access a;
+   struct sh_cpu_access a = { false, false };
    VkResult r = sh_swapchain_access(device, grallocUsageInfo->format,
                                     grallocUsageInfo->imageUsage, &a);
    if (r != VK_SUCCESS)

@@ -137,9 +137,9 @@ sh_native_buffer_usage(const VkNativeBufferANDROID *nb)
       return nb->usage3;
    uint64_t g1 = nb->usage2.consumer | nb->usage2.producer;
    if (g1) {
-      return ((g1 & SH_GRALLOC1_USAGE_CPU_READ_OFTEN) ? SH_AHB_USAGE_CPU_READ_OFTEN : 0) |
-             ((g1 & SH_GRALLOC1_USAGE_CPU_WRITE_OFTEN) ? SH_AHB_USAGE_CPU_WRITE_OFTEN : 0) |
-             (g1 & SH_AHB_USAGE_FRONT_BUFFER);
+      return ((g1 & SH_GRALLOC1_USAGE_CPU_READ_OFTEN) ? SHALE_AHB_USAGE_CPU_READ_OFTEN : 0) |
+             ((g1 & SH_GRALLOC1_USAGE_CPU_WRITE_OFTEN) ? SHALE_AHB_USAGE_CPU_WRITE_OFTEN : 0) |
+             (g1 & SHALE_AHB_USAGE_FRONT_BUFFER);
    }
    return (uint32_t)nb->usage;
 }
@@ -185,8 +185,8 @@ sh_native_import(const struct sd_image *img, const VkNativeBufferANDROID *nb, vo
    const bool unknown = (img->usage & ~(VkImageUsageFlags)(SH_READ_USAGE | SH_WRITE_USAGE)) != 0;
    const bool read = unknown || (img->usage & SH_READ_USAGE);
    const bool write = unknown || (img->usage & SH_WRITE_USAGE);
-   const uint64_t lock_usage = (read ? SH_AHB_USAGE_CPU_READ_OFTEN : 0) |
-                               (write ? SH_AHB_USAGE_CPU_WRITE_OFTEN : 0);
+   const uint64_t lock_usage = (read ? SHALE_AHB_USAGE_CPU_READ_OFTEN : 0) |
+                               (write ? SHALE_AHB_USAGE_CPU_WRITE_OFTEN : 0);
    void *map = NULL;
    err = sh_gralloc_lock_usage_ok(lock_usage, buf->usage) ? sh_gralloc_lock(buf, lock_usage, &map)
                                                           : -EINVAL;

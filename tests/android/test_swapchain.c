@@ -21,7 +21,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -40,10 +39,9 @@
 #include "hal/sh_native_fence.h"
 
 #include "check.h"
+#include "loader_emu.h"
 
 /* ABI values spelled out rather than taken from the driver's headers. */
-#define ABI_DISPATCH_MAGIC ((uintptr_t)0x01CDC0DE)
-#define ABI_MODULE_TAG 0x48574D54u
 #define ST_NATIVE_BUFFER ((VkStructureType)1000010000)
 #define ST_SWAPCHAIN_IMAGE_CREATE ((VkStructureType)1000010001)
 #define ST_PRESENTATION_PROPERTIES ((VkStructureType)1000010002)
@@ -66,8 +64,6 @@
 #define FRAMES 60
 #define SENTINEL 0x5A /* every byte of a fresh buffer, padding included */
 #define WAIT_MS 5000
-
-static const struct { const void *slots[64]; } fake_loader_table;
 
 /* ---- the driver, as the loader sees it ---- */
 
@@ -126,28 +122,6 @@ struct vk {
    uint32_t coherent_type;
 };
 
-static uintptr_t
-dispatch_word(const void *object)
-{
-   uintptr_t word;
-   memcpy(&word, object, sizeof(word));
-   return word;
-}
-
-/* The loader's check on every dispatchable object a driver returns, then
- * its own table in the slot. */
-static void
-take_dispatchable(const void *object, const char *what)
-{
-   CHECK(object != NULL, "%s is NULL", what);
-   if (!object)
-      return;
-   CHECK(dispatch_word(object) == ABI_DISPATCH_MAGIC, "%s dispatch word 0x%jx", what,
-         (uintmax_t)dispatch_word(object));
-   const void *table = &fake_loader_table;
-   memcpy((void *)object, &table, sizeof(table));
-}
-
 #define IPROC(v, name) (v)->name = (PFN_vk##name)(v)->GetInstanceProcAddr((v)->instance, "vk" #name)
 #define DPROC(v, name)                                                                  \
    do {                                                                                 \
@@ -155,70 +129,6 @@ take_dispatchable(const void *object, const char *what)
       CHECK((v)->name != NULL, "vkGetDeviceProcAddr(vk" #name ") is NULL");             \
       all_found = all_found && (v)->name != NULL;                                       \
    } while (0)
-
-/* Mappings of host gralloc memfds, the driver's and the test's. */
-static int
-count_gralloc_mappings(void)
-{
-   FILE *f = fopen("/proc/self/maps", "r");
-   if (!f)
-      return -1;
-   char line[512];
-   int n = 0;
-   while (fgets(line, sizeof(line), f))
-      if (strstr(line, "shale-gralloc"))
-         n++;
-   fclose(f);
-   return n;
-}
-
-/* ---- allocation callbacks that count, and fail on demand ---- */
-
-struct alloc_ctl {
-   atomic_long live;
-   atomic_int fail_in;   /* fail the allocation this many allocations from now; <0 never */
-};
-
-static void *VKAPI_PTR
-ctl_alloc(void *user, size_t size, size_t align, VkSystemAllocationScope scope)
-{
-   struct alloc_ctl *c = user;
-   if (atomic_load(&c->fail_in) >= 0 && atomic_fetch_sub(&c->fail_in, 1) == 0)
-      return NULL;
-   void *p = NULL;
-   if (posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size ? size : 1))
-      return NULL;
-   atomic_fetch_add(&c->live, 1);
-   return p;
-}
-
-static void VKAPI_PTR
-ctl_free(void *user, void *p)
-{
-   struct alloc_ctl *c = user;
-   if (p) {
-      atomic_fetch_sub(&c->live, 1);
-      free(p);
-   }
-}
-
-static void *VKAPI_PTR
-ctl_realloc(void *user, void *orig, size_t size, size_t align, VkSystemAllocationScope scope)
-{
-   if (!orig)
-      return ctl_alloc(user, size, align, scope);
-   if (size == 0) {
-      ctl_free(user, orig);
-      return NULL;
-   }
-   void *p = ctl_alloc(user, size, align, scope);
-   if (!p)
-      return NULL;
-   size_t old = malloc_usable_size(orig);
-   memcpy(p, orig, old < size ? old : size);
-   ctl_free(user, orig);
-   return p;
-}
 
 /* ---- fence fds signalled late from another thread ---- */
 
@@ -440,13 +350,6 @@ check_clear(const struct swap_image *s, const uint8_t *texel, const char *what)
    }
    CHECK(bad == 0, "%s: %d wrong bytes", what, bad);
    return bad == 0;
-}
-
-static uint8_t
-pattern(uint32_t seed, size_t i)
-{
-   uint64_t x = (i + 1) * 0x9E3779B97F4A7C15ull ^ ((uint64_t)seed << 17);
-   return (uint8_t)(x >> 31);
 }
 
 /* Texel (x,y) of a tightly packed W-wide copy source holds pattern bytes. */
@@ -1163,7 +1066,7 @@ check_errors(struct vk *v, const hwvulkan_device_t *hal)
    uint64_t usage = gralloc_usage(v, s.format, false);
    if (!buffer_alloc(&s, HAL_RGBA_8888, 4, usage))
       return;
-   const int maps = count_gralloc_mappings();
+   const int maps = count_maps("shale-gralloc");
 
    /* A handle that is not a gralloc buffer, a stride that is not the
     * buffer's, a format that is not the image's: refused, nothing mapped. */
@@ -1183,25 +1086,20 @@ check_errors(struct vk *v, const hwvulkan_device_t *hal)
    s.format = VK_FORMAT_B8G8R8A8_UNORM;
    CHECK(image_create(v, &s, false, 0, usage, NULL) != VK_SUCCESS, "BGRA image on RGBA accepted");
    s.format = VK_FORMAT_R8G8B8A8_UNORM;
-   CHECK_EQ_INT(count_gralloc_mappings(), maps);
+   CHECK_EQ_INT(count_maps("shale-gralloc"), maps);
 
    /* An allocator that fails: no image, nothing imported. */
    struct alloc_ctl ctl = { 0, 0 };
-   const VkAllocationCallbacks failing = {
-      .pUserData = &ctl,
-      .pfnAllocation = ctl_alloc,
-      .pfnReallocation = ctl_realloc,
-      .pfnFree = ctl_free,
-   };
+   const VkAllocationCallbacks failing = ctl_callbacks(&ctl);
    CHECK_EQ_INT(image_create(v, &s, false, 0, usage, &failing), VK_ERROR_OUT_OF_HOST_MEMORY);
    atomic_store(&ctl.fail_in, 0);
    CHECK_EQ_INT(image_create(v, &s, true, 0, usage, &failing), VK_ERROR_OUT_OF_HOST_MEMORY);
    CHECK_EQ_INT(atomic_load(&ctl.live), 0);
-   CHECK_EQ_INT(count_gralloc_mappings(), maps);
+   CHECK_EQ_INT(count_maps("shale-gralloc"), maps);
 
    /* The real image, then the acquire's error paths. */
    CHECK_EQ_INT(image_create(v, &s, false, 0, usage, NULL), VK_SUCCESS);
-   CHECK_EQ_INT(count_gralloc_mappings(), maps + 1);
+   CHECK_EQ_INT(count_maps("shale-gralloc"), maps + 1);
    VkSemaphore sem = semaphore(v);
    VkFence fnc = fence(v);
    int closed = eventfd(0, EFD_CLOEXEC);
@@ -1231,18 +1129,13 @@ check_errors(struct vk *v, const hwvulkan_device_t *hal)
    v->DestroyFence(v->device, fnc, NULL);   /* still holding a signalled payload */
    v->DestroySemaphore(v->device, sem, NULL);
    v->DestroyImage(v->device, s.image, NULL);
-   CHECK_EQ_INT(count_gralloc_mappings(), maps);
+   CHECK_EQ_INT(count_maps("shale-gralloc"), maps);
    buffer_free(&s);
 
    /* A release whose allocations fail, on a device whose allocator fails on
     * demand: an error, no fd, nothing consumed or leaked. */
    struct alloc_ctl dctl = { 0, -1 };
-   const VkAllocationCallbacks dalloc = {
-      .pUserData = &dctl,
-      .pfnAllocation = ctl_alloc,
-      .pfnReallocation = ctl_realloc,
-      .pfnFree = ctl_free,
-   };
+   const VkAllocationCallbacks dalloc = ctl_callbacks(&dctl);
    struct vk v2;
    if (setup(&v2, hal, &dalloc)) {
       struct swap_image s2;
@@ -1315,7 +1208,7 @@ main(int argc, char **argv)
 
    CHECK_EQ_INT(sh_fence_timeline_init(&timeline, SH_FENCE_KIND_EVENTFD), 0);
    const int fds_before = check_open_fds();
-   const int maps_before = count_gralloc_mappings();
+   const int maps_before = count_maps("shale-gralloc");
 
    struct vk v;
    if (setup(&v, hal, NULL)) {
@@ -1357,7 +1250,7 @@ main(int argc, char **argv)
    }
    teardown(&v);
 
-   CHECK_EQ_INT(count_gralloc_mappings(), maps_before);
+   CHECK_EQ_INT(count_maps("shale-gralloc"), maps_before);
    CHECK_EQ_INT(check_open_fds(), fds_before);
    sh_fence_timeline_finish(&timeline);
    CHECK_EQ_INT(common->close(common), 0);
