@@ -5,6 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "compiler/sc_compiler.h"
 #include "sd_util.h"
@@ -110,6 +115,11 @@ static void *
 sd_optimizer_main(void *data)
 {
    struct sd_runtime *rt = data;
+#if defined(__linux__)
+   /* Background work: the application's threads (and the compiles of the
+    * pipelines it is creating) come first. Linux niceness is per thread. */
+   setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+#endif
    pthread_mutex_lock(&rt->lock);
    for (;;) {
       struct sd_optimize_job *job = rt->jobs_first;

@@ -40,7 +40,8 @@
  * Two tiers (sd_optimizer.c): a pipeline that misses every cache is
  * created with baseline code (SC_COMPILE_BASELINE: about a third of the
  * compile time) and the runtime's optimizer thread compiles the optimized
- * code in the background; it replaces the baseline code in the compiled
+ * code in the background (at a lower priority than the application's
+ * threads); it replaces the baseline code in the compiled
  * shader (an atomic pointer: each dispatch reads it once, so it runs one
  * code or the other whole) and the baseline code stays until the compiled
  * shader goes. Only optimized code is ever serialized: writing cache data
