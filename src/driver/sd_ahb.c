@@ -170,9 +170,10 @@ sd_ahb_external_format_resolve(uint64_t external, VkFormat *format, VkComponentM
 
 /* Features of an external format's images: those of sampling its format
  * through a Y'CbCr conversion (external-format images are sampled only
- * through one). None where the driver cannot: without conversions, or
- * when its conversions do not take the format (the spec's minimum is
- * SAMPLED_IMAGE and a chroma sample location). */
+ * through one; single-plane RGB formats have them only here). None where
+ * the driver cannot: without conversions, or when its conversions do not
+ * take the format (the spec's minimum is SAMPLED_IMAGE and a chroma sample
+ * location). */
 static VkFormatFeatureFlags
 sd_ahb_external_format_features(uint64_t external)
 {
@@ -188,7 +189,7 @@ sd_ahb_external_format_features(uint64_t external)
       VK_FORMAT_FEATURE_SAMPLED_IMAGE_YCBCR_CONVERSION_SEPARATE_RECONSTRUCTION_FILTER_BIT |
       VK_FORMAT_FEATURE_SAMPLED_IMAGE_YCBCR_CONVERSION_CHROMA_RECONSTRUCTION_EXPLICIT_BIT |
       VK_FORMAT_FEATURE_SAMPLED_IMAGE_YCBCR_CONVERSION_CHROMA_RECONSTRUCTION_EXPLICIT_FORCEABLE_BIT;
-   const VkFormatFeatureFlags f = sd_format_image_features(format) & sampling;
+   const VkFormatFeatureFlags f = sd_format_conversion_features(format) & sampling;
    const VkFormatFeatureFlags chroma =
       VK_FORMAT_FEATURE_MIDPOINT_CHROMA_SAMPLES_BIT | VK_FORMAT_FEATURE_COSITED_CHROMA_SAMPLES_BIT;
    return (f & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) && (f & chroma) ? f : 0;
@@ -224,12 +225,12 @@ sd_ahb_external_formats_complete(void)
 }
 
 void
-sd_ahb_offer(bool without_ycbcr)
+sd_ahb_offer(void)
 {
    /* The extension requires VK_KHR_sampler_ycbcr_conversion, and its
     * external formats sample only through conversions. */
-   if (without_ycbcr || (sd_device_extensions_supported.KHR_sampler_ycbcr_conversion &&
-                         sd_ahb_external_formats_complete()))
+   if (sd_device_extensions_supported.KHR_sampler_ycbcr_conversion &&
+       sd_ahb_external_formats_complete())
       sd_device_extensions_supported.ANDROID_external_memory_android_hardware_buffer = true;
 }
 

@@ -50,11 +50,17 @@
  * externalFormat: the AHB format number, with the Y'CbCr layout in bits
  * 32 and up (never 0; buffers of one external format sample alike). An
  * external-format image or conversion is made for the format it stands for
- * (the conversion with the components the layout needs). Its features are
- * those of sampling that format through a conversion: none where the
- * driver's conversions cannot take the format. The extension is offered
- * only where Y'CbCr conversion is and every external format has them
- * (sd_ahb_offer).
+ * (the conversion with the components the layout needs: RGBX reads X as
+ * one, Cr,Cb pairs swap R and B; the application's are ignored). Its
+ * features are those of sampling that format through a conversion
+ * (sd_format_conversion_features): RGB buffers' single-plane formats too
+ * (SAMPLED_IMAGE, FILTER_LINEAR, both chroma locations, LINEAR_FILTER,
+ * SEPARATE_RECONSTRUCTION_FILTER, EXPLICIT_FORCEABLE), which the plain
+ * formats' own properties never show. Suggested conversions: RGB_IDENTITY,
+ * full range, for RGB buffers; BT.601 narrow, cosited/midpoint, for
+ * Y'CbCr ones. The extension is offered only where Y'CbCr conversion is
+ * and every external format has features (sd_ahb_offer); it is, on the
+ * Android HAL module.
  *
  * Threading: the ops and the offer are set when the library loads; memory
  * state is immutable after allocation.
@@ -134,11 +140,10 @@ struct sd_ahb_ops {
 void sd_ahb_register_ops(const struct sd_ahb_ops *ops);
 
 /* Offers the extension (sd_device_extensions_supported) when its
- * dependency VK_KHR_sampler_ycbcr_conversion is offered; called by the
- * Android HAL module only (the desktop ICD never has AHardwareBuffers).
- * `without_ycbcr` offers it regardless: test builds only, so the rest of
- * the extension is tested before Y'CbCr conversion exists. */
-void sd_ahb_offer(bool without_ycbcr);
+ * dependency VK_KHR_sampler_ycbcr_conversion is offered and every external
+ * format samples through a conversion; called by the Android HAL module
+ * only (the desktop ICD never has AHardwareBuffers). */
+void sd_ahb_offer(void);
 
 /* Whether the handle type is offered (ops registered, extension offered). */
 bool sd_ahb_supported(void);

@@ -158,6 +158,40 @@ sd_format_image_features(VkFormat format)
    return f | sd_format_sampled_features(format, d) | sd_format_storage_image_features(format);
 }
 
+/* Single-plane formats a Y'CbCr conversion samples (sr_sample applies the
+ * conversion's swizzle, range expansion and model to the texel): the
+ * formats of RGB Android hardware buffers' external formats, reached only
+ * through those (sd_ahb), never through these formats' own properties;
+ * tests/android/test_ahb.c samples every one through every model, both
+ * ranges, both reconstructions and both filters. */
+static const VkFormat sd_conversion_single_plane_formats[] = {
+   VK_FORMAT_R8G8B8A8_UNORM,
+   VK_FORMAT_R5G6B5_UNORM_PACK16,
+   VK_FORMAT_A2B10G10R10_UNORM_PACK32,
+   VK_FORMAT_R16G16B16A16_SFLOAT,
+};
+
+VkFormatFeatureFlags
+sd_format_conversion_features(VkFormat format)
+{
+   if (su_format_multiplanar(format))
+      return sd_format_multiplanar_features(format);
+   if (!SD_FORMAT_IN(format, sd_conversion_single_plane_formats))
+      return 0;
+   const VkFormatFeatureFlags own = sd_format_image_features(format);
+   if (!(own & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT))
+      return 0;
+   /* Nothing is subsampled: either chroma location and either chroma
+    * filter are the texel's own samples; the filters stay separate. */
+   return VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
+          (own & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) |
+          VK_FORMAT_FEATURE_COSITED_CHROMA_SAMPLES_BIT |
+          VK_FORMAT_FEATURE_MIDPOINT_CHROMA_SAMPLES_BIT |
+          VK_FORMAT_FEATURE_SAMPLED_IMAGE_YCBCR_CONVERSION_LINEAR_FILTER_BIT |
+          VK_FORMAT_FEATURE_SAMPLED_IMAGE_YCBCR_CONVERSION_SEPARATE_RECONSTRUCTION_FILTER_BIT |
+          VK_FORMAT_FEATURE_SAMPLED_IMAGE_YCBCR_CONVERSION_CHROMA_RECONSTRUCTION_EXPLICIT_FORCEABLE_BIT;
+}
+
 VkFormatFeatureFlags
 sd_format_buffer_features(VkFormat format)
 {

@@ -38,6 +38,9 @@
  * samples, the conversion's LINEAR_FILTER, SEPARATE_RECONSTRUCTION_FILTER and
  * CHROMA_RECONSTRUCTION_EXPLICIT_FORCEABLE (implicit reconstruction unless
  * forced) and DISJOINT; their images are 2D, one level, one layer.
+ * Single-plane formats have no chroma-sample bits of their own: Y'CbCr
+ * conversions of four of them exist only as external-format conversions of
+ * Android hardware buffers (sd_format_conversion_features).
  * Image usage: TRANSFER_SRC and TRANSFER_DST,
  * STORAGE where the format has STORAGE_IMAGE and SAMPLED where it has
  * SAMPLED_IMAGE (attachments arrive with the rasterizer). Image create flags:
@@ -60,6 +63,15 @@ struct sd_physical_device;
 /* Features of a format with optimal or linear tiling (they are identical). */
 VkFormatFeatureFlags sd_format_image_features(VkFormat format);
 VkFormatFeatureFlags sd_format_buffer_features(VkFormat format);
+/* Features of `format` sampled through a Y'CbCr conversion of an external
+ * format (sd_ahb): a multi-planar format's own; for the single-plane
+ * formats of RGB Android hardware buffers (R8G8B8A8_UNORM,
+ * R5G6B5_UNORM_PACK16, A2B10G10R10_UNORM_PACK32, R16G16B16A16_SFLOAT)
+ * SAMPLED_IMAGE, their FILTER_LINEAR, COSITED and MIDPOINT chroma samples,
+ * the conversion's LINEAR_FILTER, SEPARATE_RECONSTRUCTION_FILTER and
+ * CHROMA_RECONSTRUCTION_EXPLICIT_FORCEABLE, which those formats' own
+ * properties never show; 0 for any other format. */
+VkFormatFeatureFlags sd_format_conversion_features(VkFormat format);
 
 /* The body of vkGetPhysicalDeviceImageFormatProperties: VK_SUCCESS with the
  * limits, or VK_ERROR_FORMAT_NOT_SUPPORTED with *props zeroed. */

@@ -37,6 +37,16 @@
  * VK_KHR_maintenance1: a 3D image created with 2D_ARRAY_COMPATIBLE has 2D
  * and 2D array views whose layers are z slices of one level.
  *
+ * External formats (VK_ANDROID_external_memory_android_hardware_buffer,
+ * VkExternalFormatANDROID): such an image is an image of the format its
+ * external format stands for (sd_ahb resolves it before anything else
+ * sees the create info: a multi-planar format for Y'CbCr buffers, a
+ * single-plane one such as R8G8B8A8_UNORM for RGB buffers), sampled only;
+ * its views name VK_FORMAT_UNDEFINED and take the image's format, and are
+ * sampled through the external format's conversion (single-plane views
+ * with a conversion are read by sr_sample as one plane). Bound to the AHB
+ * dedicated to it, it takes the buffer's layout (sd_ahb_image_bind).
+ *
  * Android native-buffer images (VK_ANDROID_native_buffer, when the device
  * enabled it): an image created with VkNativeBufferANDROID chained, or
  * created with VkImageSwapchainCreateInfoKHR and later bound through

@@ -17,14 +17,18 @@ sd_ycbcr_resolve(VkComponentSwizzle s, VkComponentSwizzle identity)
 }
 
 /* The valid-usage rules of VkSamplerYcbcrConversionCreateInfo that depend
- * on the format (see sd_sampler.h); *d receives the conversion. */
+ * on the format (see sd_sampler.h); `external`: an external format
+ * conversion, whose format (already resolved) has the features of its
+ * external format; *d receives the conversion. */
 static VkResult
-sd_ycbcr_check(const VkSamplerYcbcrConversionCreateInfo *ci, struct shale_ycbcr_desc *d)
+sd_ycbcr_check(const VkSamplerYcbcrConversionCreateInfo *ci, bool external,
+               struct shale_ycbcr_desc *d)
 {
-   const VkFormatFeatureFlags f = sd_format_image_features(ci->format);
+   const VkFormatFeatureFlags f = external ? sd_format_conversion_features(ci->format)
+                                           : sd_format_image_features(ci->format);
    const struct su_multiplanar_desc *mp = su_format_multiplanar(ci->format);
-   if (!mp || !(f & (VK_FORMAT_FEATURE_COSITED_CHROMA_SAMPLES_BIT |
-                     VK_FORMAT_FEATURE_MIDPOINT_CHROMA_SAMPLES_BIT)))
+   if (!(f & (VK_FORMAT_FEATURE_COSITED_CHROMA_SAMPLES_BIT |
+              VK_FORMAT_FEATURE_MIDPOINT_CHROMA_SAMPLES_BIT)))
       return sd_errorf(VK_ERROR_FORMAT_NOT_SUPPORTED,
                        "Y'CbCr conversion: the format has no chroma sample locations");
    const VkChromaLocation loc[2] = { ci->xChromaOffset, ci->yChromaOffset };
@@ -48,7 +52,8 @@ sd_ycbcr_check(const VkSamplerYcbcrConversionCreateInfo *ci, struct shale_ycbcr_
        (uint32_t)ci->ycbcrRange > VK_SAMPLER_YCBCR_RANGE_ITU_NARROW)
       return sd_errorf(VK_ERROR_FORMAT_NOT_SUPPORTED, "Y'CbCr conversion: unknown model or range");
    /* _420 formats: g and a stay (a may also be ONE or ZERO); r and b are
-    * both identity or swap with each other. */
+    * both identity or swap with each other. Single-plane formats take any
+    * swizzle. */
    const VkComponentSwizzle sw[4] = {
       sd_ycbcr_resolve(ci->components.r, VK_COMPONENT_SWIZZLE_R),
       sd_ycbcr_resolve(ci->components.g, VK_COMPONENT_SWIZZLE_G),
@@ -57,12 +62,14 @@ sd_ycbcr_check(const VkSamplerYcbcrConversionCreateInfo *ci, struct shale_ycbcr_
    };
    const bool rb_identity = sw[0] == VK_COMPONENT_SWIZZLE_R && sw[2] == VK_COMPONENT_SWIZZLE_B;
    const bool rb_swapped = sw[0] == VK_COMPONENT_SWIZZLE_B && sw[2] == VK_COMPONENT_SWIZZLE_R;
-   if (sw[1] != VK_COMPONENT_SWIZZLE_G || (!rb_identity && !rb_swapped) ||
-       (sw[3] != VK_COMPONENT_SWIZZLE_A && sw[3] != VK_COMPONENT_SWIZZLE_ONE &&
-        sw[3] != VK_COMPONENT_SWIZZLE_ZERO))
+   if (mp && (sw[1] != VK_COMPONENT_SWIZZLE_G || (!rb_identity && !rb_swapped) ||
+              (sw[3] != VK_COMPONENT_SWIZZLE_A && sw[3] != VK_COMPONENT_SWIZZLE_ONE &&
+               sw[3] != VK_COMPONENT_SWIZZLE_ZERO)))
       return sd_errorf(VK_ERROR_FORMAT_NOT_SUPPORTED,
                        "Y'CbCr conversion: components not allowed for a _420 format");
-   if (ci->ycbcrRange == VK_SAMPLER_YCBCR_RANGE_ITU_NARROW && mp->bits < 8)
+   /* Single-plane (external) formats expand each component with its own
+    * bit depth, whatever it is (sr_sample). */
+   if (ci->ycbcrRange == VK_SAMPLER_YCBCR_RANGE_ITU_NARROW && mp && mp->bits < 8)
       return sd_errorf(VK_ERROR_FORMAT_NOT_SUPPORTED,
                        "Y'CbCr conversion: narrow range needs 8-bit components");
    *d = (struct shale_ycbcr_desc) {
@@ -83,15 +90,16 @@ sd_CreateSamplerYcbcrConversion(VkDevice _device, const VkSamplerYcbcrConversion
                                 VkSamplerYcbcrConversion *pYcbcrConversion)
 {
    SD_FROM_HANDLE(sd_device, device, _device);
-   /* AHB: an external format conversion converts the format it stands for. */
+   /* AHB: an external format conversion converts the format it stands for
+    * (pCreateInfo then points at ahb_ci). */
    VkSamplerYcbcrConversionCreateInfo ahb_ci;
    VkResult ahb_r = sd_ahb_ycbcr_create_info(device, &pCreateInfo, &ahb_ci);
    if (ahb_r != VK_SUCCESS)
       return ahb_r;
-   /* pNext: nothing is claimed that extends it; unknown structs are
-    * ignored. */
+   const bool external = pCreateInfo == &ahb_ci;
+   /* pNext: VkExternalFormatANDROID (above); unknown structs are ignored. */
    struct shale_ycbcr_desc d;
-   VkResult r = sd_ycbcr_check(pCreateInfo, &d);
+   VkResult r = sd_ycbcr_check(pCreateInfo, external, &d);
    if (r != VK_SUCCESS)
       return r;
    struct sd_ycbcr_conversion *conv = sd_device_object_alloc(

@@ -17,9 +17,21 @@
  * cosited or midpoint chroma samples (sd_format), the chroma locations,
  * chroma filter and forceExplicitReconstruction must be ones its format
  * features allow, components must be a swizzle the spec allows for _420
- * formats, and a narrow range needs 8-bit components; a sampler with a
- * conversion must clamp to edge, use normalized coordinates, no
- * anisotropy and no comparison.
+ * formats, and a narrow range needs 8-bit components of multi-planar
+ * formats; a sampler with a conversion must clamp to edge, use normalized
+ * coordinates, no anisotropy and no comparison.
+ *
+ * External format conversions (VK_ANDROID_external_memory_android_hardware_
+ * buffer: VkExternalFormatANDROID, format UNDEFINED) are made by sd_ahb for
+ * the format the external format stands for, with the components its
+ * buffers need (the application's are ignored, as the spec says), and have
+ * that external format's features (sd_format_conversion_features): RGB
+ * buffers' conversions sample a single-plane format (R8G8B8A8_UNORM,
+ * R5G6B5_UNORM_PACK16, A2B10G10R10_UNORM_PACK32, R16G16B16A16_SFLOAT) with
+ * no chroma reconstruction, every model and both ranges; a narrow range
+ * expands each component with its own bit depth (5 and 6 bits for R5G6B5:
+ * the spec's 8-bit minimum speaks of `format`, UNDEFINED here). Plain
+ * single-plane formats take no conversion.
  *
  * Invariants: immutable after creation. Other extension state (reduction
  * modes, custom border colours) is not claimed and not stored; those pNext

@@ -1,8 +1,6 @@
 /* Android Vulkan HAL module: HMI, the only symbol vulkan.shale.so exports. */
 #include <errno.h>
-#include <stdbool.h>
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <hardware/hwvulkan.h>
@@ -73,21 +71,6 @@ sh_hal_close(struct hw_device_t *device)
    return device == &sh_hal_device.common ? 0 : -EINVAL;
 }
 
-/* Test builds may offer the AHardwareBuffer extension before its
- * dependency, Y'CbCr conversion, exists (SHALE_TEST_AHB_WITHOUT_YCBCR=1),
- * so tests/android/test_ahb.c runs the rest of it; production builds never
- * do. */
-static bool
-sh_hal_test_ahb_without_ycbcr(void)
-{
-#ifdef SHALE_ALLOC_FAIL_INJECTION
-   const char *env = getenv("SHALE_TEST_AHB_WITHOUT_YCBCR");
-   return env && strcmp(env, "1") == 0;
-#else
-   return false;
-#endif
-}
-
 /* The Android loader builds VK_KHR_swapchain on VK_ANDROID_native_buffer,
  * and AHardwareBuffers exist only on Android: this module, and only this
  * one, offers both extensions. Runs when the module loads, before any
@@ -96,5 +79,5 @@ __attribute__((constructor)) static void
 sh_hal_offer_native_buffer(void)
 {
    sd_physical_device_offer_android_native_buffer();
-   sd_ahb_offer(sh_hal_test_ahb_without_ycbcr());
+   sd_ahb_offer();
 }

@@ -597,10 +597,12 @@ fetch_lane(const struct ctx *c, const struct shale_sample_args *args, unsigned l
 /* ---- Y'CbCr conversion ------------------------------------------------- */
 
 /* What one call through a sampler Y'CbCr conversion needs: the planes of
- * a multi-planar view, or a single-plane view (an unsubsampled UNORM
- * colour format, as one plane whose channels are R, G, B, A). Components
- * are numbered as the format names them: 0 R (Cr), 1 G (Y'), 2 B (Cb),
- * 3 A. */
+ * a multi-planar view, or a single-plane view (an unsubsampled UNORM or
+ * SFLOAT colour format, as one plane whose channels are R, G, B, A: what
+ * external-format conversions of RGB AHardwareBuffers sample). Source
+ * components are numbered as the format names them: 0 R (Cr), 1 G (Y'),
+ * 2 B (Cb), 3 A; output components are those after the conversion's
+ * swizzle. */
 struct yctx {
    const struct shale_image_view_desc *v;
    const struct shale_sampler_desc *s;
@@ -610,8 +612,29 @@ struct yctx {
    uint8_t wdiv[3], hdiv[3];                 /* plane subsampling */
    struct su_component_location loc[4];      /* R, G, B, A */
    bool alpha;                               /* A is read (else 1) */
-   uint32_t bits;                            /* bits per component */
+   uint8_t src_bits[4];                      /* bits of each source component */
+   float n_max[3], scale[3];                 /* range expansion per output R, G, B: */
+                                             /* 2^n - 1 and 2^(n-8), n its source's bits */
 };
+
+/* Bit depth n of output component k (the source its swizzle picks; the
+ * format's widest component for ZERO and ONE, which only the RGB identity
+ * model may use, and it expands nothing). */
+static void
+yctx_init_range(struct yctx *c)
+{
+   uint8_t widest = 0;
+   for (int k = 0; k < 4; k++)
+      widest = c->src_bits[k] > widest ? c->src_bits[k] : widest;
+   for (int k = 0; k < 3; k++) {
+      const uint32_t sw = c->y->swizzle[k];
+      const int n = sw >= VK_COMPONENT_SWIZZLE_R && sw <= VK_COMPONENT_SWIZZLE_A
+                       ? c->src_bits[sw - VK_COMPONENT_SWIZZLE_R]
+                       : widest;
+      c->n_max[k] = ldexpf(1.0f, n) - 1.0f;
+      c->scale[k] = ldexpf(1.0f, n - 8);
+   }
+}
 
 static bool
 yctx_init(struct yctx *c, const struct shale_image_view_desc *v,
@@ -625,16 +648,21 @@ yctx_init(struct yctx *c, const struct shale_image_view_desc *v,
    c->y = &s->conversion;
    if (!v->plane_count) {
       const struct su_format_desc *f = su_format_desc(v->format);
-      if (!f || f->kind != SU_KIND_UNORM || f->bits[0] < 8 || !v->base)
+      if (!f || (f->kind != SU_KIND_UNORM && f->kind != SU_KIND_SFLOAT) || f->scaled ||
+          f->block_width != 1 || su_format_is_depth_stencil(f) || f->bits[0] > 32 || !v->base ||
+          v->texel_size != f->block_size)
          return false;
       c->planes[0] = (struct shale_plane_desc) { v->base, v->row_pitch[0], v->width, v->height,
                                                  v->format, v->texel_size };
       c->pf[0] = f;
       c->wdiv[0] = c->hdiv[0] = 1;
-      for (uint8_t k = 0; k < 4; k++)
+      for (uint8_t k = 0; k < 4; k++) {
          c->loc[k] = (struct su_component_location) { 0, k };
+         c->src_bits[k] = f->bits[k];
+      }
+      /* A format without alpha reads it as one (su_unpack_float). */
       c->alpha = true;
-      c->bits = f->bits[0];
+      yctx_init_range(c);
       return true;
    }
    const struct su_multiplanar_desc *mp = su_format_multiplanar(v->format);
@@ -651,7 +679,9 @@ yctx_init(struct yctx *c, const struct shale_image_view_desc *v,
    c->loc[0] = mp->r;
    c->loc[1] = mp->g;
    c->loc[2] = mp->b;
-   c->bits = mp->bits;
+   for (int k = 0; k < 3; k++)
+      c->src_bits[k] = mp->bits;
+   yctx_init_range(c);
    return true;
 }
 
@@ -661,11 +691,14 @@ clampi(int32_t i, uint32_t n)
    return i < 0 ? 0 : (uint32_t)i >= n ? (int32_t)n - 1 : i;
 }
 
-/* Component k of texel (i, j) of its plane, clamped to the plane's edge
- * (the CLAMP_TO_EDGE every Y'CbCr sampler has). */
+/* Source component k of texel (i, j) of its plane, clamped to the plane's
+ * edge (the CLAMP_TO_EDGE every Y'CbCr sampler has); alpha is one where
+ * the format has none. */
 static float
 yc_read(const struct yctx *c, int k, int32_t i, int32_t j)
 {
+   if (k == 3 && !c->alpha)
+      return 1.0f;
    const struct su_component_location *l = &c->loc[k];
    const struct shale_plane_desc *p = &c->planes[l->plane];
    i = clampi(i, p->width);
@@ -676,8 +709,8 @@ yc_read(const struct yctx *c, int k, int32_t i, int32_t j)
    return rgba[l->channel];
 }
 
-/* Component k filtered (nearest or bilinear) at (u, v) in its plane's
- * texel space. */
+/* Source component k filtered (nearest or bilinear) at (u, v) in its
+ * plane's texel space. */
 static float
 yc_filter(const struct yctx *c, int k, uint32_t filter, float u, float v)
 {
@@ -690,34 +723,37 @@ yc_filter(const struct yctx *c, int k, uint32_t filter, float u, float v)
           (1.0f - a) * b * yc_read(c, k, i0, j0 + 1) + a * b * yc_read(c, k, i0 + 1, j0 + 1);
 }
 
-/* Sampler Y'CbCr conversion of one texel: component swizzle, range
- * expansion, model conversion (no clamping). */
+/* Component Swizzle of the conversion: output k from source components
+ * `in` (indexed as the format names them). */
+static float
+yc_swizzle_one(const struct yctx *c, int k, const float in[4])
+{
+   const uint32_t sw = c->y->swizzle[k];
+   return sw == VK_COMPONENT_SWIZZLE_ZERO ? 0.0f
+          : sw == VK_COMPONENT_SWIZZLE_ONE ? 1.0f
+          : sw >= VK_COMPONENT_SWIZZLE_R && sw <= VK_COMPONENT_SWIZZLE_A
+             ? in[sw - VK_COMPONENT_SWIZZLE_R]
+             : in[k];
+}
+
+/* Sampler Y'CbCr range expansion and model conversion of one swizzled
+ * texel (no clamping). Each of R, G, B expands with its own bit depth. */
 static void
-yc_convert(const struct yctx *c, float t[4])
+yc_expand(const struct yctx *c, float t[4])
 {
    const struct shale_ycbcr_desc *y = c->y;
-   float in[4] = { t[0], t[1], t[2], t[3] };
-   for (int k = 0; k < 4; k++) {
-      uint32_t sw = y->swizzle[k];
-      t[k] = sw == VK_COMPONENT_SWIZZLE_ZERO ? 0.0f
-             : sw == VK_COMPONENT_SWIZZLE_ONE ? 1.0f
-             : sw >= VK_COMPONENT_SWIZZLE_R && sw <= VK_COMPONENT_SWIZZLE_A
-                ? in[sw - VK_COMPONENT_SWIZZLE_R]
-                : in[k];
-   }
    if (y->model == VK_SAMPLER_YCBCR_MODEL_CONVERSION_RGB_IDENTITY)
       return;
-   const float n_max = (float)((1u << c->bits) - 1), scale = (float)(1u << (c->bits - 8));
    float luma, cb, cr;
    if (y->range == VK_SAMPLER_YCBCR_RANGE_ITU_NARROW) {
-      luma = (t[1] * n_max - 16.0f * scale) / (219.0f * scale);
-      cb = (t[2] * n_max - 128.0f * scale) / (224.0f * scale);
-      cr = (t[0] * n_max - 128.0f * scale) / (224.0f * scale);
+      luma = (t[1] * c->n_max[1] - 16.0f * c->scale[1]) / (219.0f * c->scale[1]);
+      cb = (t[2] * c->n_max[2] - 128.0f * c->scale[2]) / (224.0f * c->scale[2]);
+      cr = (t[0] * c->n_max[0] - 128.0f * c->scale[0]) / (224.0f * c->scale[0]);
    } else {
-      const float mid = (float)(1u << (c->bits - 1)) / n_max;
+      /* 2^(n-1) / (2^n - 1) = 128 * 2^(n-8) / (2^n - 1). */
       luma = t[1];
-      cb = t[2] - mid;
-      cr = t[0] - mid;
+      cb = t[2] - 128.0f * c->scale[2] / c->n_max[2];
+      cr = t[0] - 128.0f * c->scale[0] / c->n_max[0];
    }
    float kr, kb;
    switch (y->model) {
@@ -756,32 +792,39 @@ yc_chroma_coord(float x, uint32_t divisor, uint32_t location)
    return location == VK_CHROMA_LOCATION_COSITED_EVEN ? 0.5f * (x + 0.5f) : 0.5f * x;
 }
 
-/* Implicit reconstruction: luma filtered by the sampler's filter, chroma
- * by chromaFilter at its own sample locations, then the conversion. */
+/* Implicit reconstruction: each output component is its swizzled source
+ * filtered where that source's samples are, chroma (the swizzled R and B,
+ * which chroma reconstruction follows) by chromaFilter, the others by the
+ * sampler's filter; then range expansion and model conversion. A
+ * single-plane format is subsampled nowhere, so only the filters differ. */
 static void
 yc_sample_implicit(const struct yctx *c, float u, float v, uint32_t filter, float out[4])
 {
-   for (int k = 0; k < 3; k++) {
-      const uint32_t p = c->loc[k].plane;
-      if (k == 1) {
-         out[k] = yc_filter(c, k, filter, u / c->wdiv[p], v / c->hdiv[p]);
+   for (int k = 0; k < 4; k++) {
+      const uint32_t sw = c->y->swizzle[k];
+      if (sw == VK_COMPONENT_SWIZZLE_ZERO || sw == VK_COMPONENT_SWIZZLE_ONE) {
+         out[k] = sw == VK_COMPONENT_SWIZZLE_ONE ? 1.0f : 0.0f;
          continue;
       }
-      out[k] = yc_filter(c, k, c->y->chroma_filter,
+      const int src = sw >= VK_COMPONENT_SWIZZLE_R && sw <= VK_COMPONENT_SWIZZLE_A
+                         ? (int)(sw - VK_COMPONENT_SWIZZLE_R)
+                         : k;
+      const uint32_t p = c->loc[src].plane;
+      out[k] = yc_filter(c, src, k == 0 || k == 2 ? c->y->chroma_filter : filter,
                          yc_chroma_coord(u, c->wdiv[p], c->y->chroma_offset[0]),
                          yc_chroma_coord(v, c->hdiv[p], c->y->chroma_offset[1]));
    }
-   out[3] = c->alpha ? yc_filter(c, 3, filter, u, v) : 1.0f;
-   yc_convert(c, out);
+   yc_expand(c, out);
 }
 
-/* Explicit reconstruction of chroma component k at full-resolution texel
- * (i, j), i and j inside the image. */
+/* Explicit reconstruction of source component k at full-resolution texel
+ * (i, j), i and j inside the image (a component that is not subsampled is
+ * its own texel). */
 static float
 yc_chroma_explicit(const struct yctx *c, int k, int32_t i, int32_t j)
 {
    const uint32_t p = c->loc[k].plane;
-   if (c->y->chroma_filter != VK_FILTER_LINEAR)
+   if (c->y->chroma_filter != VK_FILTER_LINEAR || (c->wdiv[p] == 1 && c->hdiv[p] == 1))
       return yc_read(c, k, i / c->wdiv[p], j / c->hdiv[p]);
    float irb = (float)i, jrb = (float)j;
    if (c->wdiv[p] == 2)
@@ -797,17 +840,20 @@ yc_chroma_explicit(const struct yctx *c, int k, int32_t i, int32_t j)
 }
 
 /* tau'(i, j) of explicit reconstruction, converted: texel (i, j) clamped to
- * the image (CLAMP_TO_EDGE), its chroma reconstructed. */
+ * the image (CLAMP_TO_EDGE), its chroma reconstructed, swizzled. */
 static void
 yc_texel_explicit(const struct yctx *c, int32_t i, int32_t j, float out[4])
 {
    i = clampi(i, c->v->width);
    j = clampi(j, c->v->height);
-   out[1] = yc_read(c, 1, i, j);
-   out[0] = yc_chroma_explicit(c, 0, i, j);
-   out[2] = yc_chroma_explicit(c, 2, i, j);
-   out[3] = c->alpha ? yc_read(c, 3, i, j) : 1.0f;
-   yc_convert(c, out);
+   float in[4];
+   in[1] = yc_read(c, 1, i, j);
+   in[0] = yc_chroma_explicit(c, 0, i, j);
+   in[2] = yc_chroma_explicit(c, 2, i, j);
+   in[3] = yc_read(c, 3, i, j);
+   for (int k = 0; k < 4; k++)
+      out[k] = yc_swizzle_one(c, k, in);
+   yc_expand(c, out);
 }
 
 /* Explicit reconstruction: converted full-resolution texels, filtered by the

@@ -17,15 +17,22 @@
  * stencil aspects). Arithmetic is single-precision float on unquantized
  * weights, within the 8 sub-texel and mipmap bits the device reports.
  * Samplers with a Y'CbCr conversion (VK_KHR_sampler_ycbcr_conversion) read
- * the planes of a multi-planar view: chroma reconstruction, implicit (luma
- * filtered by the sampler's filter, chroma by chromaFilter at its cosited
- * or midpoint sample locations) or explicit (chroma rebuilt at every luma
- * texel, then the converted texels filtered), then the conversion's
- * component swizzle, range expansion (full or narrow) and model conversion
- * (RGB identity, Y'CbCr identity, BT.709, BT.601, BT.2020), unclamped; one
- * level, clamp to edge, explicit-LOD sampling only (fetches and gathers
- * through a conversion read zeros, as do conversions that do not fit the
- * view).
+ * the planes of a multi-planar view, or the one plane of a single-plane
+ * UNORM or SFLOAT view (the RGB formats external-format conversions of
+ * Android hardware buffers stand for: R8G8B8A8, R5G6B5, A2B10G10R10,
+ * R16G16B16A16_SFLOAT): chroma reconstruction, implicit (luma filtered by
+ * the sampler's filter, chroma by chromaFilter at its cosited or midpoint
+ * sample locations; chroma is the R and B the conversion's swizzle
+ * outputs) or explicit (chroma rebuilt at every luma texel, then the
+ * converted texels filtered), the conversion's component swizzle, range
+ * expansion (full or narrow; each of R, G, B with the bit depth n of the
+ * component its swizzle picks, 16 for half floats) and model conversion
+ * (RGB identity, Y'CbCr identity, BT.709, BT.601, BT.2020), unclamped. A
+ * single-plane format is subsampled nowhere: reconstruction is the texel
+ * itself and the chroma locations change nothing, chromaFilter still
+ * filters R and B under implicit reconstruction. One level, clamp to edge,
+ * explicit-LOD sampling only (fetches and gathers through a conversion
+ * read zeros, as do conversions that do not fit the view).
  * Specialised routines per (format, sampler state) can later replace it
  * record by record; this one stays the reference.
  *

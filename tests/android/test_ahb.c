@@ -5,10 +5,10 @@
  * AHardwareBuffers come from the host gralloc backend (sh_gralloc_host.c,
  * compiled into this program: memfd-backed buffers whose objects the
  * driver's copy of the same file shares). Checked:
- *  - the offer: the extension is listed exactly when its dependency
- *    VK_KHR_sampler_ycbcr_conversion is, or when the test-only switch
- *    SHALE_TEST_AHB_WITHOUT_YCBCR=1 is set (meson runs both ways); unlisted,
- *    its commands are absent and the handle type is not offered;
+ *  - the offer (android/ahb_offer, `--offer`): the HAL module lists the
+ *    extension, spec version 5, with VK_KHR_sampler_ycbcr_conversion and
+ *    what else it requires; the handle type is offered; its commands exist
+ *    exactly on devices that enable it; the desktop ICD does not list it;
  *  - properties of buffers of every format (allocationSize from the
  *    buffer's own stride, memory types, the equivalent format, a non-zero
  *    external format), refusals (not a buffer, no CPU access, mipmapped,
@@ -22,6 +22,16 @@
  *  - exports (BLOB and dedicated images) read back through the lock, the
  *    same buffer on every vkGetMemoryAndroidHardwareBufferANDROID, and a
  *    round trip (export, import into another memory);
+ *  - every RGB format (RGBA8, RGBX8, RGB565, RGBA16F, RGBA1010102) sampled
+ *    through its external format: an external-format image on the buffer,
+ *    a view of format UNDEFINED and an external format conversion in an
+ *    immutable combined image sampler, every model, both ranges, both
+ *    reconstructions, separate chroma and luma filters, magnification and
+ *    minification, off texel centres; each texel against a C reference of
+ *    the spec's filtering, range expansion (n per component) and model
+ *    conversion; the plain formats keep no conversion of their own;
+ *  - Y'CbCr 4:2:0 buffers (NV12, NV21, I420) through their external
+ *    formats and their multi-planar formats;
  *  - error paths and failing allocation callbacks, with the buffers'
  *    reference counts, the live host buffers (their memfds), their
  *    mappings, the process's fds and the allocator's live blocks counted
@@ -31,7 +41,8 @@
  *
  * References are the test's own: expected texels written out by hand from
  * the format definitions, copies from a byte pattern, the AHB numbers and
- * the usage table spelled out from the NDK and the spec.
+ * the usage table spelled out from the NDK and the spec, sampling and
+ * Y'CbCr conversion computed in double from the spec's formulas.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -176,7 +187,6 @@ struct vk {
    uint32_t type_count;
    uint32_t coherent_type;
    bool ycbcr;          /* VK_KHR_sampler_ycbcr_conversion listed, with what it requires */
-   bool forced;         /* offered through the test-only switch */
 };
 
 #define IPROC(v, name) (v)->name = (PFN_vk##name)(v)->GetInstanceProcAddr((v)->instance, "vk" #name)
@@ -199,7 +209,7 @@ has_extension(const VkExtensionProperties *props, uint32_t count, const char *na
 
 /* Instance and physical device; *listed: the AHB extension is offered. */
 static bool
-setup_instance(struct vk *v, const hwvulkan_device_t *hal, bool *listed)
+setup_instance(struct vk *v, const hwvulkan_device_t *hal, bool *listed, uint32_t *spec_version)
 {
    memset(v, 0, sizeof(*v));
    v->GetInstanceProcAddr = hal->GetInstanceProcAddr;
@@ -237,6 +247,10 @@ setup_instance(struct vk *v, const hwvulkan_device_t *hal, bool *listed)
    uint32_t n = 256;
    v->EnumerateDeviceExtensionProperties(v->pdev, NULL, &n, props);
    *listed = has_extension(props, n, "VK_ANDROID_external_memory_android_hardware_buffer");
+   for (uint32_t i = 0; i < n; i++) {
+      if (!strcmp(props[i].extensionName, "VK_ANDROID_external_memory_android_hardware_buffer"))
+         *spec_version = props[i].specVersion;
+   }
    v->ycbcr = has_extension(props, n, "VK_KHR_sampler_ycbcr_conversion");
    if (v->ycbcr)
       CHECK(has_extension(props, n, "VK_KHR_maintenance1") &&
@@ -762,21 +776,15 @@ fill_sentinel(struct ahb *a)
 /* ---- properties ---- */
 
 /* External-format images are sampled only through Y'CbCr conversions:
- * without them no features; with them none (a format the driver's
- * conversions cannot take yet) or at least what the spec requires, which
- * every external format must have where the extension is really offered. */
+ * every external format has at least what the spec requires of it,
+ * SAMPLED_IMAGE and a chroma sample location. */
 static void
 check_external_features(struct vk *v, VkFormatFeatureFlags features, uint32_t what)
 {
    const VkFormatFeatureFlags chroma =
       VK_FORMAT_FEATURE_MIDPOINT_CHROMA_SAMPLES_BIT | VK_FORMAT_FEATURE_COSITED_CHROMA_SAMPLES_BIT;
    const bool complete = (features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) && (features & chroma);
-   if (!v->ycbcr)
-      CHECK(features == 0, "0x%x: external format features 0x%x without conversions", what,
-            features);
-   else
-      CHECK(complete || (features == 0 && v->forced),
-            "0x%x: external format features 0x%x", what, features);
+   CHECK(v->ycbcr && complete, "0x%x: external format features 0x%x", what, features);
 }
 
 static void
@@ -1426,12 +1434,24 @@ ref_601_narrow(uint8_t y8, uint8_t cb8, uint8_t cr8, float rgb[3])
    rgb[2] = (float)(y + 1.772 * cb);
 }
 
+/* How sample_image samples: the sampler's filters, where in each texel
+ * (offset from its corner, in texels), at which LOD. */
+struct sample_params {
+   VkFilter mag, min;
+   float offset[2];
+   float lod;
+};
+
+static const struct sample_params texel_centres = {
+   VK_FILTER_NEAREST, VK_FILTER_NEAREST, { 0.5f, 0.5f }, 0.0f,
+};
+
 /* Every texel of image (w x h) sampled through `conv_ci` (an immutable
- * sampler), nearest, at texel centres, into `out` (w * h RGBA). */
+ * sampler) as `sp` says, into `out` (w * h RGBA). */
 static bool
 sample_image(struct vk *v, struct staging *st, VkImage image, VkFormat view_format,
-             const VkSamplerYcbcrConversionCreateInfo *conv_ci, uint32_t w, uint32_t h,
-             float *out)
+             const VkSamplerYcbcrConversionCreateInfo *conv_ci, const struct sample_params *sp,
+             uint32_t w, uint32_t h, float *out)
 {
    VkSamplerYcbcrConversion conv = VK_NULL_HANDLE;
    CHECK_EQ_INT(v->CreateSamplerYcbcrConversionKHR(v->device, conv_ci, NULL, &conv), VK_SUCCESS);
@@ -1444,12 +1464,13 @@ sample_image(struct vk *v, struct staging *st, VkImage image, VkFormat view_form
    const VkSamplerCreateInfo si = {
       .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
       .pNext = &ci,
-      .magFilter = VK_FILTER_NEAREST,
-      .minFilter = VK_FILTER_NEAREST,
+      .magFilter = sp->mag,
+      .minFilter = sp->min,
       .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
       .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
       .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
       .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+      .maxLod = 0.25f,
    };
    VkSampler sampler = VK_NULL_HANDLE;
    CHECK_EQ_INT(v->CreateSampler(v->device, &si, NULL, &sampler), VK_SUCCESS);
@@ -1474,7 +1495,12 @@ sample_image(struct vk *v, struct staging *st, VkImage image, VkFormat view_form
    };
    VkDescriptorSetLayout dsl = VK_NULL_HANDLE;
    CHECK_EQ_INT(v->CreateDescriptorSetLayout(v->device, &dli, NULL, &dsl), VK_SUCCESS);
-   const VkPushConstantRange pcr = { VK_SHADER_STAGE_COMPUTE_BIT, 0, 8 };
+   struct {
+      uint32_t size[2];
+      float offset[2];
+      float lod;
+   } push = { { w, h }, { sp->offset[0], sp->offset[1] }, sp->lod };
+   const VkPushConstantRange pcr = { VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push) };
    const VkPipelineLayoutCreateInfo pli = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
       .setLayoutCount = 1,
@@ -1544,8 +1570,7 @@ sample_image(struct vk *v, struct staging *st, VkImage image, VkFormat view_form
       v->CmdBindPipeline(v->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
       v->CmdBindDescriptorSets(v->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0,
                                NULL);
-      const uint32_t size[2] = { w, h };
-      v->CmdPushConstants(v->cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(size), size);
+      v->CmdPushConstants(v->cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
       v->CmdDispatch(v->cmd, (w + 7) / 8, (h + 7) / 8, 1);
       submit_wait(v);
       memcpy(out, st->map, (size_t)w * h * 16);
@@ -1638,7 +1663,8 @@ check_sampling(struct vk *v, struct staging *st, struct ahb *a, uint64_t externa
    };
    float *got = calloc((size_t)w * h * 4, sizeof(float));
    if (got &&
-       sample_image(v, st, image, external ? VK_FORMAT_UNDEFINED : format, &cci, w, h, got)) {
+       sample_image(v, st, image, external ? VK_FORMAT_UNDEFINED : format, &cci, &texel_centres,
+                    w, h, got)) {
       int bad = 0;
       for (uint32_t i = 0; i < w * h; i++) {
          for (int c = 0; c < 4; c++) {
@@ -1653,6 +1679,427 @@ check_sampling(struct vk *v, struct staging *st, struct ahb *a, uint64_t externa
    free(got);
    v->DestroyImage(v->device, image, NULL);
    v->FreeMemory(v->device, mem, NULL);
+}
+
+/* ---- RGB buffers through their external formats ---- */
+
+/* A picture of an RGB AHB format, built by the test from integer fields
+ * (so its decoded values are exact): each texel's bytes and R, G, B, A as
+ * the format defines them (alpha one where the format has none; RGBX's X
+ * bytes hold junk, which its conversion's ONE hides). */
+struct rgb_picture {
+   uint32_t w, h, bpp;
+   int bits[3];              /* bit depth n of R, G, B (half floats: 16) */
+   uint8_t *bytes;           /* w * h * bpp, tightly packed */
+   double *rgba;             /* w * h * 4 */
+};
+
+/* An exactly representable half float: m / 1024, 0 <= m < 2048. */
+static uint16_t
+half_of_1024ths(uint32_t m)
+{
+   if (m == 0)
+      return 0;
+   int e = 0;   /* m = 1.f * 2^e */
+   while ((m >> (e + 1)) != 0)
+      e++;
+   const uint32_t mant = (m << (10 - e)) & 0x3ff;   /* e <= 10 */
+   return (uint16_t)(((uint32_t)(e - 10 + 15) << 10) | mant);
+}
+
+static bool
+rgb_picture_make(struct rgb_picture *pic, uint32_t ahb_format, uint32_t w, uint32_t h,
+                 uint32_t seed)
+{
+   memset(pic, 0, sizeof(*pic));
+   pic->w = w;
+   pic->h = h;
+   switch (ahb_format) {
+   case AHB_FMT_RGB565:
+      pic->bpp = 2;
+      pic->bits[0] = 5, pic->bits[1] = 6, pic->bits[2] = 5;
+      break;
+   case AHB_FMT_RGBA16F:
+      pic->bpp = 8;
+      pic->bits[0] = pic->bits[1] = pic->bits[2] = 16;
+      break;
+   case AHB_FMT_RGBA1010102:
+      pic->bpp = 4;
+      pic->bits[0] = pic->bits[1] = pic->bits[2] = 10;
+      break;
+   default:   /* RGBA8, RGBX8 */
+      pic->bpp = 4;
+      pic->bits[0] = pic->bits[1] = pic->bits[2] = 8;
+      break;
+   }
+   pic->bytes = calloc((size_t)w * h, pic->bpp);
+   pic->rgba = calloc((size_t)w * h * 4, sizeof(double));
+   if (!pic->bytes || !pic->rgba)
+      return false;
+   for (uint32_t t = 0; t < w * h; t++) {
+      uint8_t *b = pic->bytes + (size_t)t * pic->bpp;
+      double *c = pic->rgba + (size_t)t * 4;
+      /* Four fields from the byte pattern, two bytes each. */
+      uint32_t f[4];
+      for (int k = 0; k < 4; k++)
+         f[k] = pattern(seed, t * 8 + k * 2) | (uint32_t)pattern(seed, t * 8 + k * 2 + 1) << 8;
+      switch (ahb_format) {
+      case AHB_FMT_RGB565: {
+         const uint32_t r = f[0] % 32, g = f[1] % 64, bl = f[2] % 32;
+         const uint32_t v = r << 11 | g << 5 | bl;
+         b[0] = (uint8_t)v;
+         b[1] = (uint8_t)(v >> 8);
+         c[0] = r / 31.0, c[1] = g / 63.0, c[2] = bl / 31.0, c[3] = 1.0;
+         break;
+      }
+      case AHB_FMT_RGBA16F:
+         /* [0, 1.5): beyond one too (the conversion does not clamp). */
+         for (int k = 0; k < 4; k++) {
+            const uint32_t m = f[k] % 1536;
+            const uint16_t hv = half_of_1024ths(m);
+            b[2 * k] = (uint8_t)hv;
+            b[2 * k + 1] = (uint8_t)(hv >> 8);
+            c[k] = m / 1024.0;
+         }
+         break;
+      case AHB_FMT_RGBA1010102: {
+         const uint32_t r = f[0] % 1024, g = f[1] % 1024, bl = f[2] % 1024, a = f[3] % 4;
+         const uint32_t v = r | g << 10 | bl << 20 | a << 30;
+         memcpy(b, &v, 4);   /* little endian, as the host is */
+         c[0] = r / 1023.0, c[1] = g / 1023.0, c[2] = bl / 1023.0, c[3] = a / 3.0;
+         break;
+      }
+      default:
+         for (int k = 0; k < 4; k++) {
+            b[k] = (uint8_t)f[k];
+            c[k] = k == 3 && ahb_format == AHB_FMT_RGBX8 ? 1.0 : (uint8_t)f[k] / 255.0;
+         }
+         break;
+      }
+   }
+   return true;
+}
+
+static void
+rgb_picture_free(struct rgb_picture *pic)
+{
+   free(pic->bytes);
+   free(pic->rgba);
+}
+
+/* The picture into the buffer through the lock, at its stride. */
+static void
+rgb_picture_store(const struct rgb_picture *pic, struct ahb *a)
+{
+   uint8_t *m = ahb_lock(a);
+   if (!m)
+      return;
+   for (uint32_t y = 0; y < pic->h; y++)
+      memcpy(m + (size_t)y * a->desc.stride * pic->bpp, pic->bytes + (size_t)y * pic->w * pic->bpp,
+             (size_t)pic->w * pic->bpp);
+   ahb_unlock(a);
+}
+
+/* One way of sampling an RGB external format. */
+struct rgb_case {
+   VkSamplerYcbcrModelConversion model;
+   VkSamplerYcbcrRange range;
+   VkChromaLocation location;
+   VkFilter chroma;
+   VkBool32 explicit_reconstruction;
+   struct sample_params sp;
+   const char *name;
+};
+
+static const struct rgb_case rgb_cases[] = {
+   /* The suggested conversion. */
+   { VK_SAMPLER_YCBCR_MODEL_CONVERSION_RGB_IDENTITY, VK_SAMPLER_YCBCR_RANGE_ITU_FULL,
+     VK_CHROMA_LOCATION_MIDPOINT, VK_FILTER_NEAREST, VK_FALSE,
+     { VK_FILTER_NEAREST, VK_FILTER_NEAREST, { 0.5f, 0.5f }, 0.0f }, "RGB identity, full" },
+   /* RGB identity ignores the range. */
+   { VK_SAMPLER_YCBCR_MODEL_CONVERSION_RGB_IDENTITY, VK_SAMPLER_YCBCR_RANGE_ITU_NARROW,
+     VK_CHROMA_LOCATION_COSITED_EVEN, VK_FILTER_LINEAR, VK_FALSE,
+     { VK_FILTER_LINEAR, VK_FILTER_LINEAR, { 0.55f, 0.15f }, 0.0f },
+     "RGB identity, narrow, linear" },
+   { VK_SAMPLER_YCBCR_MODEL_CONVERSION_YCBCR_IDENTITY, VK_SAMPLER_YCBCR_RANGE_ITU_NARROW,
+     VK_CHROMA_LOCATION_MIDPOINT, VK_FILTER_NEAREST, VK_FALSE,
+     { VK_FILTER_NEAREST, VK_FILTER_NEAREST, { 0.5f, 0.5f }, 0.0f }, "Y'CbCr identity, narrow" },
+   { VK_SAMPLER_YCBCR_MODEL_CONVERSION_YCBCR_IDENTITY, VK_SAMPLER_YCBCR_RANGE_ITU_FULL,
+     VK_CHROMA_LOCATION_COSITED_EVEN, VK_FILTER_NEAREST, VK_FALSE,
+     { VK_FILTER_NEAREST, VK_FILTER_NEAREST, { 0.2f, 0.9f }, 0.0f }, "Y'CbCr identity, full" },
+   /* Every filter linear, off the texel centres. */
+   { VK_SAMPLER_YCBCR_MODEL_CONVERSION_YCBCR_709, VK_SAMPLER_YCBCR_RANGE_ITU_FULL,
+     VK_CHROMA_LOCATION_MIDPOINT, VK_FILTER_LINEAR, VK_FALSE,
+     { VK_FILTER_LINEAR, VK_FILTER_LINEAR, { 0.3f, 0.7f }, 0.0f }, "709, full, linear" },
+   /* Separate filters: chroma (R, B) nearest, G and A linear... */
+   { VK_SAMPLER_YCBCR_MODEL_CONVERSION_YCBCR_601, VK_SAMPLER_YCBCR_RANGE_ITU_NARROW,
+     VK_CHROMA_LOCATION_COSITED_EVEN, VK_FILTER_NEAREST, VK_FALSE,
+     { VK_FILTER_LINEAR, VK_FILTER_LINEAR, { 0.25f, 0.6f }, 0.0f },
+     "601, narrow, chroma nearest, luma linear" },
+   /* ...and the other way round. */
+   { VK_SAMPLER_YCBCR_MODEL_CONVERSION_YCBCR_2020, VK_SAMPLER_YCBCR_RANGE_ITU_NARROW,
+     VK_CHROMA_LOCATION_MIDPOINT, VK_FILTER_LINEAR, VK_FALSE,
+     { VK_FILTER_NEAREST, VK_FILTER_NEAREST, { 0.7f, 0.2f }, 0.0f },
+     "2020, narrow, chroma linear, luma nearest" },
+   /* Explicit reconstruction: nothing to reconstruct, every component
+    * filtered by the sampler's filter. */
+   { VK_SAMPLER_YCBCR_MODEL_CONVERSION_YCBCR_601, VK_SAMPLER_YCBCR_RANGE_ITU_FULL,
+     VK_CHROMA_LOCATION_MIDPOINT, VK_FILTER_NEAREST, VK_TRUE,
+     { VK_FILTER_LINEAR, VK_FILTER_LINEAR, { 0.4f, 0.35f }, 0.0f },
+     "601, full, explicit, luma linear" },
+   /* Minification picks minFilter. */
+   { VK_SAMPLER_YCBCR_MODEL_CONVERSION_YCBCR_709, VK_SAMPLER_YCBCR_RANGE_ITU_NARROW,
+     VK_CHROMA_LOCATION_COSITED_EVEN, VK_FILTER_LINEAR, VK_FALSE,
+     { VK_FILTER_NEAREST, VK_FILTER_LINEAR, { 0.6f, 0.45f }, 1.5f },
+     "709, narrow, minified (linear)" },
+   { VK_SAMPLER_YCBCR_MODEL_CONVERSION_YCBCR_2020, VK_SAMPLER_YCBCR_RANGE_ITU_FULL,
+     VK_CHROMA_LOCATION_MIDPOINT, VK_FILTER_NEAREST, VK_TRUE,
+     { VK_FILTER_LINEAR, VK_FILTER_NEAREST, { 0.85f, 0.65f }, 2.0f },
+     "2020, full, explicit, minified (nearest)" },
+};
+#define RGB_CASES (sizeof(rgb_cases) / sizeof(rgb_cases[0]))
+
+/* Source component `sw` (a swizzle of the external format's components)
+ * of the picture at (u, v), filtered, clamped to the edge. */
+static double
+ref_rgb_filter(const struct rgb_picture *pic, VkComponentSwizzle sw, VkFilter filter, double u,
+               double v)
+{
+   if (sw == VK_COMPONENT_SWIZZLE_ONE)
+      return 1.0;
+   if (sw == VK_COMPONENT_SWIZZLE_ZERO)
+      return 0.0;
+   const int k = sw - VK_COMPONENT_SWIZZLE_R;
+#define REF_TEXEL(i, j)                                                                     \
+   pic->rgba[((size_t)((j) < 0 ? 0 : (j) >= (int)pic->h ? (int)pic->h - 1 : (j)) * pic->w + \
+              (size_t)((i) < 0 ? 0 : (i) >= (int)pic->w ? (int)pic->w - 1 : (i))) * 4 + k]
+   if (filter == VK_FILTER_NEAREST)
+      return REF_TEXEL((int)floor(u), (int)floor(v));
+   const double uu = u - 0.5, vv = v - 0.5;
+   const int i0 = (int)floor(uu), j0 = (int)floor(vv);
+   const double a = uu - i0, b = vv - j0;
+   return (1 - a) * (1 - b) * REF_TEXEL(i0, j0) + a * (1 - b) * REF_TEXEL(i0 + 1, j0) +
+          (1 - a) * b * REF_TEXEL(i0, j0 + 1) + a * b * REF_TEXEL(i0 + 1, j0 + 1);
+#undef REF_TEXEL
+}
+
+/* The spec's range expansion (n per component) and model conversion,
+ * written out (KDFS's BT.709 / BT.601 / BT.2020 matrices from Kr, Kb). */
+static void
+ref_ycbcr_convert(VkSamplerYcbcrModelConversion model, VkSamplerYcbcrRange range,
+                  const int bits[3], double t[4])
+{
+   if (model == VK_SAMPLER_YCBCR_MODEL_CONVERSION_RGB_IDENTITY)
+      return;
+   double e[3];
+   for (int k = 0; k < 3; k++) {
+      const double n_max = ldexp(1.0, bits[k]) - 1.0, s = ldexp(1.0, bits[k] - 8);
+      if (range == VK_SAMPLER_YCBCR_RANGE_ITU_NARROW)
+         e[k] = (t[k] * n_max - (k == 1 ? 16.0 : 128.0) * s) / ((k == 1 ? 219.0 : 224.0) * s);
+      else
+         e[k] = k == 1 ? t[k] : t[k] - ldexp(1.0, bits[k] - 1) / n_max;
+   }
+   const double cr = e[0], y = e[1], cb = e[2];
+   double kr, kb;
+   switch (model) {
+   case VK_SAMPLER_YCBCR_MODEL_CONVERSION_YCBCR_709: kr = 0.2126, kb = 0.0722; break;
+   case VK_SAMPLER_YCBCR_MODEL_CONVERSION_YCBCR_601: kr = 0.299, kb = 0.114; break;
+   case VK_SAMPLER_YCBCR_MODEL_CONVERSION_YCBCR_2020: kr = 0.2627, kb = 0.0593; break;
+   default:   /* Y'CbCr identity: (Cr, Y', Cb) */
+      t[0] = cr, t[1] = y, t[2] = cb;
+      return;
+   }
+   const double kg = 1.0 - kr - kb;
+   t[0] = y + (2 - 2 * kr) * cr;
+   t[1] = y - (2 * kb * (1 - kb) / kg) * cb - (2 * kr * (1 - kr) / kg) * cr;
+   t[2] = y + (2 - 2 * kb) * cb;
+}
+
+/* What a conversion of the external format gives at texel (x, y) +
+ * offset: implicit reconstruction filters R and B (chroma) by chromaFilter,
+ * G and A by the sampler's filter (magnification at LOD 0, else
+ * minification: the image has one level); explicit reconstruction filters
+ * all four by the sampler's; then the conversion. */
+static void
+ref_rgb_sample(const struct rgb_picture *pic, const VkComponentMapping *components,
+               const struct rgb_case *rc, uint32_t x, uint32_t y, double out[4])
+{
+   const VkComponentSwizzle sw[4] = {
+      components->r ? components->r : VK_COMPONENT_SWIZZLE_R,
+      components->g ? components->g : VK_COMPONENT_SWIZZLE_G,
+      components->b ? components->b : VK_COMPONENT_SWIZZLE_B,
+      components->a ? components->a : VK_COMPONENT_SWIZZLE_A,
+   };
+   const VkFilter filter = rc->sp.lod > 0.0f ? rc->sp.min : rc->sp.mag;
+   const double u = x + (double)rc->sp.offset[0], v = y + (double)rc->sp.offset[1];
+   for (int k = 0; k < 4; k++) {
+      const bool chroma = (k == 0 || k == 2) && !rc->explicit_reconstruction;
+      out[k] = ref_rgb_filter(pic, sw[k], chroma ? rc->chroma : filter, u, v);
+   }
+   ref_ycbcr_convert(rc->model, rc->range, pic->bits, out);
+}
+
+/* Every RGB AHB format sampled through its external format with every
+ * case above (the application's components are nonsense: ignored), each
+ * texel against the reference. Also: what the external formats report, and
+ * that the plain formats still have no conversions of their own. */
+static void
+check_rgb_external(struct vk *v, struct staging *st)
+{
+   const VkFormatFeatureFlags chroma =
+      VK_FORMAT_FEATURE_MIDPOINT_CHROMA_SAMPLES_BIT | VK_FORMAT_FEATURE_COSITED_CHROMA_SAMPLES_BIT;
+   const VkFormatFeatureFlags ycbcr_bits =
+      chroma | VK_FORMAT_FEATURE_SAMPLED_IMAGE_YCBCR_CONVERSION_LINEAR_FILTER_BIT |
+      VK_FORMAT_FEATURE_SAMPLED_IMAGE_YCBCR_CONVERSION_SEPARATE_RECONSTRUCTION_FILTER_BIT |
+      VK_FORMAT_FEATURE_SAMPLED_IMAGE_YCBCR_CONVERSION_CHROMA_RECONSTRUCTION_EXPLICIT_BIT |
+      VK_FORMAT_FEATURE_SAMPLED_IMAGE_YCBCR_CONVERSION_CHROMA_RECONSTRUCTION_EXPLICIT_FORCEABLE_BIT;
+   /* What the cases use, each of which the spec conditions on a feature. */
+   const VkFormatFeatureFlags used =
+      VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
+      chroma | VK_FORMAT_FEATURE_SAMPLED_IMAGE_YCBCR_CONVERSION_LINEAR_FILTER_BIT |
+      VK_FORMAT_FEATURE_SAMPLED_IMAGE_YCBCR_CONVERSION_SEPARATE_RECONSTRUCTION_FILTER_BIT |
+      VK_FORMAT_FEATURE_SAMPLED_IMAGE_YCBCR_CONVERSION_CHROMA_RECONSTRUCTION_EXPLICIT_FORCEABLE_BIT;
+   const VkComponentMapping nonsense = { VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_ZERO,
+                                         VK_COMPONENT_SWIZZLE_ONE, VK_COMPONENT_SWIZZLE_R };
+
+   for (size_t i = 0; i < FORMAT_CASES; i++) {
+      const struct format_case *fc = &format_cases[i];
+      char what[160];
+      /* The plain format: no Y'CbCr bits, no conversion of its own. */
+      VkFormatProperties plain;
+      v->GetPhysicalDeviceFormatProperties(v->pdev, fc->vk, &plain);
+      CHECK(!(plain.optimalTilingFeatures & ycbcr_bits) &&
+               !(plain.linearTilingFeatures & ycbcr_bits),
+            "format %d: Y'CbCr features 0x%x of its own", fc->vk, plain.optimalTilingFeatures);
+      const VkSamplerYcbcrConversionCreateInfo plain_ci = {
+         .sType = VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_CREATE_INFO,
+         .format = fc->vk,
+         .ycbcrModel = VK_SAMPLER_YCBCR_MODEL_CONVERSION_RGB_IDENTITY,
+         .ycbcrRange = VK_SAMPLER_YCBCR_RANGE_ITU_FULL,
+         .xChromaOffset = VK_CHROMA_LOCATION_MIDPOINT,
+         .yChromaOffset = VK_CHROMA_LOCATION_MIDPOINT,
+         .chromaFilter = VK_FILTER_NEAREST,
+      };
+      VkSamplerYcbcrConversion conv = VK_NULL_HANDLE;
+      CHECK_EQ_INT(v->CreateSamplerYcbcrConversionKHR(v->device, &plain_ci, NULL, &conv),
+                   VK_ERROR_FORMAT_NOT_SUPPORTED);
+      v->DestroySamplerYcbcrConversionKHR(v->device, conv, NULL);
+
+      struct ahb a;
+      if (!ahb_alloc(&a, W, H, fc->ahb, AHB_GPU_SAMPLED | AHB_CPU_RW))
+         continue;
+      VkAndroidHardwareBufferPropertiesANDROID p;
+      VkAndroidHardwareBufferFormatPropertiesANDROID f;
+      CHECK_EQ_INT(ahb_properties(v, a.buf, &p, &f), VK_SUCCESS);
+      /* The suggested conversion for RGB data, and the features the cases
+       * need; RGBX's undefined X reads as one. */
+      CHECK_EQ_INT(f.suggestedYcbcrModel, VK_SAMPLER_YCBCR_MODEL_CONVERSION_RGB_IDENTITY);
+      CHECK_EQ_INT(f.suggestedYcbcrRange, VK_SAMPLER_YCBCR_RANGE_ITU_FULL);
+      CHECK((f.formatFeatures & used) == used, "format 0x%x: external format features 0x%x",
+            fc->ahb, f.formatFeatures);
+      CHECK_EQ_INT(f.samplerYcbcrConversionComponents.a,
+                   fc->ahb == AHB_FMT_RGBX8 ? VK_COMPONENT_SWIZZLE_ONE
+                                            : VK_COMPONENT_SWIZZLE_IDENTITY);
+      struct rgb_picture pic;
+      float *got = calloc((size_t)W * H * 4, sizeof(float));
+      if (!rgb_picture_make(&pic, fc->ahb, W, H, 40 + (uint32_t)i) || !got) {
+         CHECK(false, "out of memory");
+         free(got);
+         rgb_picture_free(&pic);
+         ahb_free(&a);
+         continue;
+      }
+      rgb_picture_store(&pic, &a);
+
+      VkImage image;
+      CHECK_EQ_INT(external_image_create(v, f.externalFormat, VK_FORMAT_UNDEFINED, W, H,
+                                         VK_IMAGE_USAGE_SAMPLED_BIT, &image),
+                   VK_SUCCESS);
+      VkDeviceMemory mem;
+      CHECK_EQ_INT(import_memory(v, a.buf, p.allocationSize, image, NULL, &mem), VK_SUCCESS);
+      if (image && mem)
+         CHECK_EQ_INT(v->BindImageMemory(v->device, image, mem, 0), VK_SUCCESS);
+      const VkExternalFormatANDROID ef = {
+         .sType = VK_STRUCTURE_TYPE_EXTERNAL_FORMAT_ANDROID,
+         .externalFormat = f.externalFormat,
+      };
+      /* Allocation callbacks that fail: an external format conversion and
+       * an external-format image, neither made nor leaked. */
+      struct alloc_ctl ctl = { 0, 0 };
+      const VkAllocationCallbacks failing = ctl_callbacks(&ctl);
+      const VkSamplerYcbcrConversionCreateInfo suggested = {
+         .sType = VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_CREATE_INFO,
+         .pNext = &ef,
+         .ycbcrModel = f.suggestedYcbcrModel,
+         .ycbcrRange = f.suggestedYcbcrRange,
+         .components = f.samplerYcbcrConversionComponents,
+         .xChromaOffset = f.suggestedXChromaOffset,
+         .yChromaOffset = f.suggestedYChromaOffset,
+         .chromaFilter = VK_FILTER_NEAREST,
+      };
+      CHECK_EQ_INT(v->CreateSamplerYcbcrConversionKHR(v->device, &suggested, &failing, &conv),
+                   VK_ERROR_OUT_OF_HOST_MEMORY);
+      const VkExternalMemoryImageCreateInfo emi = {
+         .sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO,
+         .pNext = &ef,
+         .handleTypes = AHB_TYPE,
+      };
+      const VkImageCreateInfo eci = {
+         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+         .pNext = &emi,
+         .imageType = VK_IMAGE_TYPE_2D,
+         .format = VK_FORMAT_UNDEFINED,
+         .extent = { W, H, 1 },
+         .mipLevels = 1,
+         .arrayLayers = 1,
+         .samples = VK_SAMPLE_COUNT_1_BIT,
+         .tiling = VK_IMAGE_TILING_OPTIMAL,
+         .usage = VK_IMAGE_USAGE_SAMPLED_BIT,
+         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+      };
+      VkImage failed = VK_NULL_HANDLE;
+      atomic_store(&ctl.fail_in, 0);
+      CHECK_EQ_INT(v->CreateImage(v->device, &eci, &failing, &failed), VK_ERROR_OUT_OF_HOST_MEMORY);
+      CHECK_EQ_INT(atomic_load(&ctl.live), 0);
+      for (size_t c = 0; image && mem && c < RGB_CASES; c++) {
+         const struct rgb_case *rc = &rgb_cases[c];
+         snprintf(what, sizeof(what), "AHB format 0x%x external format, %s", fc->ahb, rc->name);
+         const VkSamplerYcbcrConversionCreateInfo cci = {
+            .sType = VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_CREATE_INFO,
+            .pNext = &ef,
+            .format = VK_FORMAT_UNDEFINED,
+            .ycbcrModel = rc->model,
+            .ycbcrRange = rc->range,
+            .components = c % 2 ? nonsense : f.samplerYcbcrConversionComponents,
+            .xChromaOffset = rc->location,
+            .yChromaOffset = rc->location,
+            .chromaFilter = rc->chroma,
+            .forceExplicitReconstruction = rc->explicit_reconstruction,
+         };
+         memset(got, 0, (size_t)W * H * 16);
+         if (!sample_image(v, st, image, VK_FORMAT_UNDEFINED, &cci, &rc->sp, W, H, got))
+            continue;
+         /* Within a thousandth: far below what a wrong filter, model,
+          * range or bit depth changes. */
+         int bad = 0;
+         for (uint32_t t = 0; t < W * H; t++) {
+            double want[4];
+            ref_rgb_sample(&pic, &f.samplerYcbcrConversionComponents, rc, t % W, t / W, want);
+            for (int k = 0; k < 4; k++) {
+               if (fabs(got[t * 4 + k] - want[k]) > 1e-3 && bad++ < 4)
+                  fprintf(stderr, "%s: texel (%u,%u) component %d = %f, expected %f\n", what,
+                          t % W, t / W, k, got[t * 4 + k], want[k]);
+            }
+         }
+         CHECK(bad == 0, "%s: %d wrong components", what, bad);
+      }
+      v->DestroyImage(v->device, image, NULL);
+      v->FreeMemory(v->device, mem, NULL);
+      CHECK_EQ_INT(sh_gralloc_host_ahb_refs(a.buf), 1);
+      free(got);
+      rgb_picture_free(&pic);
+      ahb_free(&a);
+   }
 }
 
 static void
@@ -1805,40 +2252,6 @@ check_yuv(struct vk *v, struct staging *st)
    }
    free(expect);
 
-   /* RGB buffers' external formats, where the driver samples them. */
-   for (size_t i = 0; i < FORMAT_CASES; i++) {
-      const struct format_case *fc = &format_cases[i];
-      if (fc->vk != VK_FORMAT_R8G8B8A8_UNORM)
-         continue;
-      struct ahb a;
-      if (!ahb_alloc(&a, W - 1, H - 1, fc->ahb, AHB_GPU_SAMPLED | AHB_CPU_RW))
-         continue;
-      VkAndroidHardwareBufferPropertiesANDROID p;
-      VkAndroidHardwareBufferFormatPropertiesANDROID f;
-      CHECK_EQ_INT(ahb_properties(v, a.buf, &p, &f), VK_SUCCESS);
-      const uint32_t w = a.desc.width, h = a.desc.height;
-      float *want = calloc((size_t)w * h * 3, sizeof(float));
-      uint8_t *m = ahb_lock(&a);
-      for (uint32_t t = 0; m && want && t < w * h; t++) {
-         for (int c = 0; c < 4; c++) {
-            const uint8_t b = pattern(90, t * 4 + c);
-            m[(t / w) * a.desc.stride * 4 + (t % w) * 4 + c] = b;
-            if (c < 3)
-               want[t * 3 + c] = b / 255.0f;
-         }
-      }
-      if (m)
-         ahb_unlock(&a);
-      /* RGBX reads its X as one; RGBA's alpha is the test's 1 too only when
-       * identical: sample RGBX alone here. */
-      if (f.formatFeatures && fc->ahb == AHB_FMT_RGBX8 && want)
-         check_sampling(v, st, &a, f.externalFormat, VK_FORMAT_UNDEFINED,
-                        VK_SAMPLER_YCBCR_MODEL_CONVERSION_RGB_IDENTITY,
-                        VK_SAMPLER_YCBCR_RANGE_ITU_FULL, want, "RGBX external format");
-      free(want);
-      ahb_free(&a);
-   }
-
    /* Refused: odd 4:2:0 extents; an external format Shale did not hand
     * out; an external-format image with a usage other than sampling. */
    struct ahb odd;
@@ -1973,47 +2386,98 @@ check_errors(struct vk *v)
    CHECK_EQ_INT(check_open_fds(), fds);
 }
 
-/* ---- not offered ---- */
+/* ---- the offer ---- */
 
+/* android/ahb_offer: the HAL module lists the extension (spec version 5,
+ * with what it requires), the handle type is offered, a device that
+ * enables it has its commands, and one that does not has neither them nor
+ * the handle type; the desktop ICD, which never sees AHardwareBuffers, does
+ * not list it. */
 static void
-check_not_offered(struct vk *v)
+check_offer(struct vk *v, uint32_t spec_version, const char *icd_path)
 {
-   /* The handle type is not offered for buffers or images... */
+   CHECK_EQ_INT(spec_version, VK_ANDROID_EXTERNAL_MEMORY_ANDROID_HARDWARE_BUFFER_SPEC_VERSION);
+   CHECK(v->ycbcr, "the AHB extension without VK_KHR_sampler_ycbcr_conversion");
    const VkPhysicalDeviceExternalBufferInfo bi = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO,
       .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
       .handleType = AHB_TYPE,
    };
    VkExternalBufferProperties bp = { .sType = VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES };
-   memset(&bp.externalMemoryProperties, 0x5a, sizeof(bp.externalMemoryProperties));
    v->GetPhysicalDeviceExternalBufferPropertiesKHR(v->pdev, &bi, &bp);
-   CHECK_EQ_INT(bp.externalMemoryProperties.externalMemoryFeatures, 0);
-   VkExternalMemoryProperties e;
-   uint64_t usage;
-   VkImageFormatProperties lim;
-   CHECK_EQ_INT(image_format_query(v, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D,
-                                   VK_IMAGE_TILING_OPTIMAL, IMAGE_USAGE, 0, &e, &usage, &lim),
-                VK_ERROR_FORMAT_NOT_SUPPORTED);
-   CHECK_EQ_INT(e.externalMemoryFeatures, 0);
-   /* ...and a device without the extension has no commands (setup_device
-    * checks) and refuses the import structure's buffer as an export type. */
+   CHECK_EQ_INT(bp.externalMemoryProperties.externalMemoryFeatures,
+                VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT |
+                   VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT);
+   /* Commands present with the extension enabled (setup_device checks),
+    * absent without, and then no AHB exports. */
+   if (setup_device(v, true, NULL)) {
+      v->DestroyCommandPool(v->device, v->pool, NULL);
+      v->DestroyDevice(v->device, NULL);
+      v->device = VK_NULL_HANDLE;
+   }
    if (setup_device(v, false, NULL)) {
       VkDeviceMemory mem = VK_NULL_HANDLE;
       CHECK_EQ_INT(export_memory(v, AHB_TYPE, 4096, VK_NULL_HANDLE, NULL, &mem),
                    VK_ERROR_INVALID_EXTERNAL_HANDLE);
    }
+
+   /* The desktop ICD, through the loader-ICD interface. */
+   void *icd = dlopen(icd_path, RTLD_NOW | RTLD_LOCAL);
+   CHECK(icd != NULL, "dlopen(%s): %s", icd_path, dlerror());
+   if (!icd)
+      return;
+   PFN_vkGetInstanceProcAddr gipa =
+      (PFN_vkGetInstanceProcAddr)dlsym(icd, "vk_icdGetInstanceProcAddr");
+   /* vk_icd.h's PFN_vkNegotiateLoaderICDInterfaceVersion. */
+   typedef VkResult(VKAPI_PTR * negotiate_fn)(uint32_t * version);
+   negotiate_fn negotiate = (negotiate_fn)dlsym(icd, "vk_icdNegotiateLoaderICDInterfaceVersion");
+   CHECK(gipa && negotiate, "the desktop ICD's exports");
+   uint32_t version = 5;
+   PFN_vkCreateInstance create =
+      gipa && negotiate && negotiate(&version) == VK_SUCCESS
+         ? (PFN_vkCreateInstance)gipa(VK_NULL_HANDLE, "vkCreateInstance")
+         : NULL;
+   const VkInstanceCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO };
+   VkInstance instance = VK_NULL_HANDLE;
+   if (create)
+      CHECK_EQ_INT(create(&ici, NULL, &instance), VK_SUCCESS);
+   if (instance) {
+      PFN_vkEnumeratePhysicalDevices enumerate =
+         (PFN_vkEnumeratePhysicalDevices)gipa(instance, "vkEnumeratePhysicalDevices");
+      PFN_vkEnumerateDeviceExtensionProperties exts = (PFN_vkEnumerateDeviceExtensionProperties)
+         gipa(instance, "vkEnumerateDeviceExtensionProperties");
+      PFN_vkDestroyInstance destroy = (PFN_vkDestroyInstance)gipa(instance, "vkDestroyInstance");
+      uint32_t count = 1;
+      VkPhysicalDevice pdev = VK_NULL_HANDLE;
+      VkResult r = enumerate(instance, &count, &pdev);
+      CHECK(r == VK_SUCCESS || r == VK_INCOMPLETE, "desktop vkEnumeratePhysicalDevices: %d", r);
+      VkExtensionProperties props[256];
+      uint32_t n = 256;
+      if (pdev)
+         CHECK_EQ_INT(exts(pdev, NULL, &n, props), VK_SUCCESS);
+      else
+         n = 0;
+      CHECK(has_extension(props, n, "VK_KHR_sampler_ycbcr_conversion"),
+            "the desktop ICD does not list VK_KHR_sampler_ycbcr_conversion");
+      CHECK(!has_extension(props, n, "VK_ANDROID_external_memory_android_hardware_buffer"),
+            "the desktop ICD lists the AHB extension");
+      CHECK(!has_extension(props, n, "VK_ANDROID_native_buffer"),
+            "the desktop ICD lists VK_ANDROID_native_buffer");
+      destroy(instance, NULL);
+   }
+   dlclose(icd);
 }
 
 int
 main(int argc, char **argv)
 {
-   if (argc < 2) {
-      fprintf(stderr, "usage: %s path/to/vulkan.shale.so\n", argv[0]);
+   /* test_ahb MODULE: everything; test_ahb MODULE --offer ICD: the offer. */
+   const bool offer = argc == 4 && strcmp(argv[2], "--offer") == 0;
+   if (argc != 2 && !offer) {
+      fprintf(stderr, "usage: %s path/to/vulkan.shale.so [--offer path/to/libvulkan_shale.so]\n",
+              argv[0]);
       return 1;
    }
-   /* Read by the module when it loads (test builds only). */
-   const char *env = getenv("SHALE_TEST_AHB_WITHOUT_YCBCR");
-   const bool forced = env && strcmp(env, "1") == 0;
    const int live_before = count_live_ahbs();
 
    void *dso = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
@@ -2035,16 +2499,13 @@ main(int argc, char **argv)
 
    struct vk v;
    bool listed = false;
-   if (setup_instance(&v, hal, &listed)) {
-      /* Offered only with its dependency (and then only when every
-       * external format samples: the full run checks), or when forced. */
-      v.forced = forced;
-      CHECK(!listed || v.ycbcr || forced,
-            "AHB extension listed without Y'CbCr conversion (forced %d)", forced);
-      CHECK(listed || !forced, "forced, yet the AHB extension is not listed");
-      if (!listed) {
-         check_not_offered(&v);
-      } else if (setup_device(&v, true, NULL)) {
+   uint32_t spec_version = 0;
+   if (setup_instance(&v, hal, &listed, &spec_version)) {
+      /* Offered by the HAL module, with its dependency. */
+      CHECK(listed, "the AHB extension is not listed");
+      if (offer) {
+         check_offer(&v, spec_version, argv[3]);
+      } else if (listed && setup_device(&v, true, NULL)) {
          struct staging st;
          check_properties(&v);
          check_capabilities(&v);
@@ -2053,6 +2514,7 @@ main(int argc, char **argv)
             check_buffer_import(&v, &st);
             check_blob_export(&v);
             check_image_export(&v, &st);
+            check_rgb_external(&v, &st);
             check_yuv(&v, &st);
             staging_destroy(&v, &st);
          }
