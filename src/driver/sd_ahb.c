@@ -404,6 +404,20 @@ sd_ahb_format_properties(const struct sd_ahb_info *info, struct sd_ahb_format_pr
    p->y_offset = VK_CHROMA_LOCATION_MIDPOINT;
 }
 
+/* VkAndroidHardwareBufferFormatPropertiesANDROID and its _2 version (whose
+ * formatFeatures are VkFormatFeatureFlags2) take the same members. */
+#define SD_AHB_FORMAT_PROPERTIES_FILL(f, p)                                               \
+   do {                                                                                   \
+      (f)->format = (p)->format;                                                          \
+      (f)->externalFormat = (p)->external_format;                                         \
+      (f)->formatFeatures = (p)->features;                                                \
+      (f)->samplerYcbcrConversionComponents = (p)->components;                            \
+      (f)->suggestedYcbcrModel = (p)->model;                                              \
+      (f)->suggestedYcbcrRange = (p)->range;                                              \
+      (f)->suggestedXChromaOffset = (p)->x_offset;                                        \
+      (f)->suggestedYChromaOffset = (p)->y_offset;                                        \
+   } while (0)
+
 VKAPI_ATTR VkResult VKAPI_CALL
 sd_GetAndroidHardwareBufferPropertiesANDROID(VkDevice _device, const struct AHardwareBuffer *buffer,
                                              VkAndroidHardwareBufferPropertiesANDROID *pProperties)
@@ -418,32 +432,12 @@ sd_GetAndroidHardwareBufferPropertiesANDROID(VkDevice _device, const struct AHar
    sd_ahb_format_properties(&info, &p);
    sd_foreach_struct_out(s, pProperties->pNext) {
       switch ((int)s->sType) {
-      case VK_STRUCTURE_TYPE_ANDROID_HARDWARE_BUFFER_FORMAT_PROPERTIES_ANDROID: {
-         VkAndroidHardwareBufferFormatPropertiesANDROID *f =
-            (VkAndroidHardwareBufferFormatPropertiesANDROID *)s;
-         f->format = p.format;
-         f->externalFormat = p.external_format;
-         f->formatFeatures = p.features;
-         f->samplerYcbcrConversionComponents = p.components;
-         f->suggestedYcbcrModel = p.model;
-         f->suggestedYcbcrRange = p.range;
-         f->suggestedXChromaOffset = p.x_offset;
-         f->suggestedYChromaOffset = p.y_offset;
+      case VK_STRUCTURE_TYPE_ANDROID_HARDWARE_BUFFER_FORMAT_PROPERTIES_ANDROID:
+         SD_AHB_FORMAT_PROPERTIES_FILL((VkAndroidHardwareBufferFormatPropertiesANDROID *)s, &p);
          break;
-      }
-      case VK_STRUCTURE_TYPE_ANDROID_HARDWARE_BUFFER_FORMAT_PROPERTIES_2_ANDROID: {
-         VkAndroidHardwareBufferFormatProperties2ANDROID *f =
-            (VkAndroidHardwareBufferFormatProperties2ANDROID *)s;
-         f->format = p.format;
-         f->externalFormat = p.external_format;
-         f->formatFeatures = p.features;
-         f->samplerYcbcrConversionComponents = p.components;
-         f->suggestedYcbcrModel = p.model;
-         f->suggestedYcbcrRange = p.range;
-         f->suggestedXChromaOffset = p.x_offset;
-         f->suggestedYChromaOffset = p.y_offset;
+      case VK_STRUCTURE_TYPE_ANDROID_HARDWARE_BUFFER_FORMAT_PROPERTIES_2_ANDROID:
+         SD_AHB_FORMAT_PROPERTIES_FILL((VkAndroidHardwareBufferFormatProperties2ANDROID *)s, &p);
          break;
-      }
       default:
          break;
       }

@@ -231,6 +231,22 @@ struct sh_gralloc_buffer {
    } priv;
 };
 
+/* What every backend's import records of a buffer `d` describes (width,
+ * height, stride in pixels, format, usage) at `bpp` bytes per pixel; the
+ * backend's own part (priv) is the backend's to fill. */
+static inline void
+sh_gralloc_buffer_init(struct sh_gralloc_buffer *out, const struct sh_gralloc_backend *backend,
+                       const struct sh_ahb_desc *d, uint32_t bpp)
+{
+   out->backend = backend;
+   out->width = d->width;
+   out->height = d->height;
+   out->stride_pixels = d->stride;
+   out->bytes_per_pixel = bpp;
+   out->format = (int)d->format;
+   out->usage = d->usage;
+}
+
 /* Bytes from pixel (0,0) to the end of the last pixel of the last row. */
 static inline uint64_t
 sh_gralloc_buffer_extent_bytes(const struct sh_gralloc_buffer *buf)

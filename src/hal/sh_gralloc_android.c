@@ -49,6 +49,24 @@ android_status(int status)
 }
 
 static int
+android_ahb_describe(const struct AHardwareBuffer *ahb, struct sh_ahb_desc *out)
+{
+   memset(out, 0, sizeof(*out));
+   if (ahb == NULL)
+      return -EINVAL;
+   AHardwareBuffer_Desc d;
+   memset(&d, 0, sizeof(d));
+   AHardwareBuffer_describe(ahb, &d);
+   out->width = d.width;
+   out->height = d.height;
+   out->layers = d.layers;
+   out->format = d.format;
+   out->usage = d.usage;
+   out->stride = d.stride;
+   return 0;
+}
+
+static int
 android_import(const struct sh_gralloc_import_info *info, struct sh_gralloc_buffer *out)
 {
    memset(out, 0, sizeof(*out));
@@ -78,9 +96,8 @@ android_import(const struct sh_gralloc_import_info *info, struct sh_gralloc_buff
       return -EINVAL;
    }
 
-   AHardwareBuffer_Desc d;
-   memset(&d, 0, sizeof(d));
-   AHardwareBuffer_describe(ahb, &d);
+   struct sh_ahb_desc d;
+   android_ahb_describe(ahb, &d);
    uint32_t bpp = sh_gralloc_format_bpp((int)d.format);
    int err = 0;
    if (bpp == 0)
@@ -95,13 +112,7 @@ android_import(const struct sh_gralloc_import_info *info, struct sh_gralloc_buff
       return err;
    }
 
-   out->backend = &sh_gralloc_android_backend;
-   out->width = d.width;
-   out->height = d.height;
-   out->stride_pixels = d.stride;
-   out->bytes_per_pixel = bpp;
-   out->format = (int)d.format;
-   out->usage = d.usage;
+   sh_gralloc_buffer_init(out, &sh_gralloc_android_backend, &d, bpp);
    out->priv.android.ahb = ahb;
    return 0;
 }
@@ -214,24 +225,6 @@ android_ahb_allocate(const struct sh_ahb_desc *desc, struct AHardwareBuffer **ou
    return 0;
 }
 
-static int
-android_ahb_describe(const struct AHardwareBuffer *ahb, struct sh_ahb_desc *out)
-{
-   memset(out, 0, sizeof(*out));
-   if (ahb == NULL)
-      return -EINVAL;
-   AHardwareBuffer_Desc d;
-   memset(&d, 0, sizeof(d));
-   AHardwareBuffer_describe(ahb, &d);
-   out->width = d.width;
-   out->height = d.height;
-   out->layers = d.layers;
-   out->format = d.format;
-   out->usage = d.usage;
-   out->stride = d.stride;
-   return 0;
-}
-
 static void
 android_ahb_acquire(struct AHardwareBuffer *ahb)
 {
@@ -264,13 +257,7 @@ android_import_ahb(struct AHardwareBuffer *ahb, struct sh_gralloc_buffer *out)
        (d.format == SHALE_AHB_FORMAT_BLOB && d.height != 1))
       return -EINVAL;
    AHardwareBuffer_acquire(ahb);
-   out->backend = &sh_gralloc_android_backend;
-   out->width = d.width;
-   out->height = d.height;
-   out->stride_pixels = d.stride;
-   out->bytes_per_pixel = bpp;
-   out->format = (int)d.format;
-   out->usage = d.usage;
+   sh_gralloc_buffer_init(out, &sh_gralloc_android_backend, &d, bpp);
    out->priv.android.ahb = ahb;
    return 0;
 }

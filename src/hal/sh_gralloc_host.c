@@ -23,6 +23,18 @@ host_int(const native_handle_t *h, int index)
    return (uint32_t)h->data[h->numFds + index];
 }
 
+/* The mapping protection the buffer's CPU usage allows; 0 for none. */
+static int
+host_prot(uint64_t usage)
+{
+   int prot = 0;
+   if (usage & SHALE_AHB_USAGE_CPU_READ_MASK)
+      prot |= PROT_READ;
+   if (usage & SHALE_AHB_USAGE_CPU_WRITE_MASK)
+      prot |= PROT_READ | PROT_WRITE;
+   return prot;
+}
+
 static int
 host_import(const struct sh_gralloc_import_info *info, struct sh_gralloc_buffer *out)
 {
@@ -59,11 +71,7 @@ host_import(const struct sh_gralloc_import_info *info, struct sh_gralloc_buffer 
 
    /* Map only what the usage allows, so a write through a read-only
     * allocation faults instead of passing silently. */
-   int prot = 0;
-   if (usage & SHALE_AHB_USAGE_CPU_READ_MASK)
-      prot |= PROT_READ;
-   if (usage & SHALE_AHB_USAGE_CPU_WRITE_MASK)
-      prot |= PROT_READ | PROT_WRITE;
+   const int prot = host_prot(usage);
    void *base = NULL;
    size_t length = (size_t)needed;
    if (prot != 0) {
@@ -72,13 +80,11 @@ host_import(const struct sh_gralloc_import_info *info, struct sh_gralloc_buffer 
          return -errno;
    }
 
-   out->backend = &sh_gralloc_host_backend;
-   out->width = width;
-   out->height = height;
-   out->stride_pixels = stride;
-   out->bytes_per_pixel = bpp;
-   out->format = format;
-   out->usage = usage;
+   const struct sh_ahb_desc d = {
+      .width = width, .height = height, .layers = 1,
+      .format = (uint32_t)format, .usage = usage, .stride = stride,
+   };
+   sh_gralloc_buffer_init(out, &sh_gralloc_host_backend, &d, bpp);
    out->priv.host.base = base;
    out->priv.host.length = length;
    return 0;
@@ -288,18 +294,6 @@ sh_gralloc_host_ahb_refs(const struct AHardwareBuffer *ahb)
    return ahb && ahb->magic == SH_GRALLOC_HOST_AHB_MAGIC ? atomic_load(&ahb->refs) : 0;
 }
 
-/* The mapping protection the buffer's CPU usage allows; 0 for none. */
-static int
-host_prot(uint64_t usage)
-{
-   int prot = 0;
-   if (usage & SHALE_AHB_USAGE_CPU_READ_MASK)
-      prot |= PROT_READ;
-   if (usage & SHALE_AHB_USAGE_CPU_WRITE_MASK)
-      prot |= PROT_READ | PROT_WRITE;
-   return prot;
-}
-
 int
 sh_gralloc_host_ahb_lock(struct AHardwareBuffer *ahb, uint64_t usage, void **out)
 {
@@ -367,13 +361,7 @@ host_import_ahb(struct AHardwareBuffer *ahb, struct sh_gralloc_buffer *out)
          return -errno;
    }
    sh_gralloc_host_ahb_acquire(ahb);
-   out->backend = &sh_gralloc_host_backend;
-   out->width = d.width;
-   out->height = d.height;
-   out->stride_pixels = d.stride;
-   out->bytes_per_pixel = bpp;
-   out->format = (int)d.format;
-   out->usage = d.usage;
+   sh_gralloc_buffer_init(out, &sh_gralloc_host_backend, &d, bpp);
    out->priv.host.base = base;
    out->priv.host.length = (size_t)bytes;
    out->priv.host.ahb = ahb;

@@ -113,45 +113,20 @@ count_live_ahbs(void)
 /* ---- the driver, as the loader sees it ---- */
 
 struct vk {
-   PFN_vkGetInstanceProcAddr GetInstanceProcAddr;
-   PFN_vkDestroyInstance DestroyInstance;
-   PFN_vkEnumeratePhysicalDevices EnumeratePhysicalDevices;
-   PFN_vkEnumerateDeviceExtensionProperties EnumerateDeviceExtensionProperties;
-   PFN_vkGetPhysicalDeviceMemoryProperties GetPhysicalDeviceMemoryProperties;
+   union {
+      struct emu_vk emu;
+      struct { EMU_VK_FIELDS };
+   };
    PFN_vkGetPhysicalDeviceFormatProperties GetPhysicalDeviceFormatProperties;
    PFN_vkGetPhysicalDeviceImageFormatProperties2KHR GetPhysicalDeviceImageFormatProperties2KHR;
    PFN_vkGetPhysicalDeviceExternalBufferPropertiesKHR GetPhysicalDeviceExternalBufferPropertiesKHR;
-   PFN_vkCreateDevice CreateDevice;
-   PFN_vkGetDeviceProcAddr GetDeviceProcAddr;
 
-   PFN_vkDestroyDevice DestroyDevice;
-   PFN_vkGetDeviceQueue GetDeviceQueue;
-   PFN_vkCreateImage CreateImage;
-   PFN_vkDestroyImage DestroyImage;
    PFN_vkBindImageMemory BindImageMemory;
    PFN_vkGetImageMemoryRequirements2KHR GetImageMemoryRequirements2KHR;
-   PFN_vkGetImageSubresourceLayout GetImageSubresourceLayout;
-   PFN_vkCreateBuffer CreateBuffer;
-   PFN_vkDestroyBuffer DestroyBuffer;
-   PFN_vkGetBufferMemoryRequirements GetBufferMemoryRequirements;
-   PFN_vkBindBufferMemory BindBufferMemory;
-   PFN_vkAllocateMemory AllocateMemory;
-   PFN_vkFreeMemory FreeMemory;
-   PFN_vkMapMemory MapMemory;
    PFN_vkUnmapMemory UnmapMemory;
    PFN_vkGetDeviceMemoryCommitment GetDeviceMemoryCommitment;
-   PFN_vkCreateCommandPool CreateCommandPool;
-   PFN_vkDestroyCommandPool DestroyCommandPool;
-   PFN_vkAllocateCommandBuffers AllocateCommandBuffers;
-   PFN_vkBeginCommandBuffer BeginCommandBuffer;
-   PFN_vkEndCommandBuffer EndCommandBuffer;
-   PFN_vkCmdPipelineBarrier CmdPipelineBarrier;
-   PFN_vkCmdClearColorImage CmdClearColorImage;
-   PFN_vkCmdCopyBufferToImage CmdCopyBufferToImage;
    PFN_vkCmdCopyImageToBuffer CmdCopyImageToBuffer;
    PFN_vkCmdCopyBuffer CmdCopyBuffer;
-   PFN_vkQueueSubmit QueueSubmit;
-   PFN_vkQueueWaitIdle QueueWaitIdle;
    PFN_vkGetAndroidHardwareBufferPropertiesANDROID GetAndroidHardwareBufferPropertiesANDROID;
    PFN_vkGetMemoryAndroidHardwareBufferANDROID GetMemoryAndroidHardwareBufferANDROID;
    /* Y'CbCr sampling (only with VK_KHR_sampler_ycbcr_conversion) */
@@ -178,103 +153,40 @@ struct vk {
    PFN_vkCmdPushConstants CmdPushConstants;
    PFN_vkCmdDispatch CmdDispatch;
 
-   VkInstance instance;
-   VkPhysicalDevice pdev;
-   VkDevice device;
-   VkQueue queue;
-   VkCommandPool pool;
    VkCommandBuffer cmd;
-   uint32_t type_count;
-   uint32_t coherent_type;
    bool ycbcr;          /* VK_KHR_sampler_ycbcr_conversion listed, with what it requires */
 };
-
-#define IPROC(v, name) (v)->name = (PFN_vk##name)(v)->GetInstanceProcAddr((v)->instance, "vk" #name)
-#define DPROC(v, name)                                                                  \
-   do {                                                                                 \
-      (v)->name = (PFN_vk##name)(v)->GetDeviceProcAddr((v)->device, "vk" #name);        \
-      CHECK((v)->name != NULL, "vkGetDeviceProcAddr(vk" #name ") is NULL");             \
-      all_found = all_found && (v)->name != NULL;                                       \
-   } while (0)
-
-static bool
-has_extension(const VkExtensionProperties *props, uint32_t count, const char *name)
-{
-   for (uint32_t i = 0; i < count; i++) {
-      if (strcmp(props[i].extensionName, name) == 0)
-         return true;
-   }
-   return false;
-}
 
 /* Instance and physical device; *listed: the AHB extension is offered. */
 static bool
 setup_instance(struct vk *v, const hwvulkan_device_t *hal, bool *listed, uint32_t *spec_version)
 {
    memset(v, 0, sizeof(*v));
-   v->GetInstanceProcAddr = hal->GetInstanceProcAddr;
    const char *iexts[] = { "VK_KHR_get_physical_device_properties2",
                            "VK_KHR_external_memory_capabilities" };
-   const VkApplicationInfo app = {
-      .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-      .pApplicationName = "test_ahb",
-      .apiVersion = VK_API_VERSION_1_0,
-   };
-   const VkInstanceCreateInfo ici = {
-      .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-      .pApplicationInfo = &app,
-      .enabledExtensionCount = 2,
-      .ppEnabledExtensionNames = iexts,
-   };
-   CHECK_EQ_INT(hal->CreateInstance(&ici, NULL, &v->instance), VK_SUCCESS);
-   if (!v->instance)
+   if (!emu_instance_create(&v->emu, hal, "test_ahb", iexts, 2))
       return false;
-   take_dispatchable(v->instance, "instance");
-   IPROC(v, DestroyInstance);
-   IPROC(v, EnumeratePhysicalDevices);
-   IPROC(v, EnumerateDeviceExtensionProperties);
-   IPROC(v, GetPhysicalDeviceMemoryProperties);
    IPROC(v, GetPhysicalDeviceFormatProperties);
    IPROC(v, GetPhysicalDeviceImageFormatProperties2KHR);
    IPROC(v, GetPhysicalDeviceExternalBufferPropertiesKHR);
-   IPROC(v, CreateDevice);
-   IPROC(v, GetDeviceProcAddr);
-   uint32_t count = 1;
-   VkResult r = v->EnumeratePhysicalDevices(v->instance, &count, &v->pdev);
-   CHECK(r == VK_SUCCESS || r == VK_INCOMPLETE, "EnumeratePhysicalDevices: %d", r);
-   take_dispatchable(v->pdev, "physical device");
    VkExtensionProperties props[256];
    uint32_t n = 256;
    v->EnumerateDeviceExtensionProperties(v->pdev, NULL, &n, props);
-   *listed = has_extension(props, n, "VK_ANDROID_external_memory_android_hardware_buffer");
-   for (uint32_t i = 0; i < n; i++) {
-      if (!strcmp(props[i].extensionName, "VK_ANDROID_external_memory_android_hardware_buffer"))
-         *spec_version = props[i].specVersion;
-   }
-   v->ycbcr = has_extension(props, n, "VK_KHR_sampler_ycbcr_conversion");
+   *listed = emu_has_extension(props, n, "VK_ANDROID_external_memory_android_hardware_buffer",
+                               spec_version);
+   v->ycbcr = emu_has_extension(props, n, "VK_KHR_sampler_ycbcr_conversion", NULL);
    if (v->ycbcr)
-      CHECK(has_extension(props, n, "VK_KHR_maintenance1") &&
-               has_extension(props, n, "VK_KHR_bind_memory2"),
+      CHECK(emu_has_extension(props, n, "VK_KHR_maintenance1", NULL) &&
+               emu_has_extension(props, n, "VK_KHR_bind_memory2", NULL),
             "VK_KHR_sampler_ycbcr_conversion listed without what it requires");
    /* What the extension requires is there whenever it is. */
    if (*listed) {
-      CHECK(has_extension(props, n, "VK_KHR_external_memory") &&
-               has_extension(props, n, "VK_KHR_dedicated_allocation") &&
-               has_extension(props, n, "VK_EXT_queue_family_foreign"),
+      CHECK(emu_has_extension(props, n, "VK_KHR_external_memory", NULL) &&
+               emu_has_extension(props, n, "VK_KHR_dedicated_allocation", NULL) &&
+               emu_has_extension(props, n, "VK_EXT_queue_family_foreign", NULL),
             "a dependency of the AHB extension is not listed");
    }
-   VkPhysicalDeviceMemoryProperties mp;
-   v->GetPhysicalDeviceMemoryProperties(v->pdev, &mp);
-   v->type_count = mp.memoryTypeCount;
-   v->coherent_type = UINT32_MAX;
-   for (uint32_t i = 0; i < mp.memoryTypeCount && v->coherent_type == UINT32_MAX; i++) {
-      const VkMemoryPropertyFlags want =
-         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-      if ((mp.memoryTypes[i].propertyFlags & want) == want)
-         v->coherent_type = i;
-   }
-   CHECK(v->coherent_type != UINT32_MAX, "no host-visible coherent memory type");
-   return v->coherent_type != UINT32_MAX;
+   return true;
 }
 
 static bool
@@ -298,53 +210,15 @@ setup_device(struct vk *v, bool enable_ahb, const VkAllocationCallbacks *alloc)
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES,
       .samplerYcbcrConversion = VK_TRUE,
    };
-   const float prio = 1.0f;
-   const VkDeviceQueueCreateInfo qci = {
-      .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-      .queueCount = 1,
-      .pQueuePriorities = &prio,
-   };
-   const VkDeviceCreateInfo dci = {
-      .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-      .pNext = ycbcr ? &yf : NULL,
-      .queueCreateInfoCount = 1,
-      .pQueueCreateInfos = &qci,
-      .enabledExtensionCount = n,
-      .ppEnabledExtensionNames = dexts,
-   };
-   CHECK_EQ_INT(v->CreateDevice(v->pdev, &dci, alloc, &v->device), VK_SUCCESS);
-   if (!v->device)
+   if (!emu_device_create(&v->emu, dexts, n, ycbcr ? &yf : NULL, alloc))
       return false;
-   take_dispatchable(v->device, "device");
    bool all_found = true;
-   DPROC(v, DestroyDevice);
-   DPROC(v, GetDeviceQueue);
-   DPROC(v, CreateImage);
-   DPROC(v, DestroyImage);
    DPROC(v, BindImageMemory);
    DPROC(v, GetImageMemoryRequirements2KHR);
-   DPROC(v, GetImageSubresourceLayout);
-   DPROC(v, CreateBuffer);
-   DPROC(v, DestroyBuffer);
-   DPROC(v, GetBufferMemoryRequirements);
-   DPROC(v, BindBufferMemory);
-   DPROC(v, AllocateMemory);
-   DPROC(v, FreeMemory);
-   DPROC(v, MapMemory);
    DPROC(v, UnmapMemory);
    DPROC(v, GetDeviceMemoryCommitment);
-   DPROC(v, CreateCommandPool);
-   DPROC(v, DestroyCommandPool);
-   DPROC(v, AllocateCommandBuffers);
-   DPROC(v, BeginCommandBuffer);
-   DPROC(v, EndCommandBuffer);
-   DPROC(v, CmdPipelineBarrier);
-   DPROC(v, CmdClearColorImage);
-   DPROC(v, CmdCopyBufferToImage);
    DPROC(v, CmdCopyImageToBuffer);
    DPROC(v, CmdCopyBuffer);
-   DPROC(v, QueueSubmit);
-   DPROC(v, QueueWaitIdle);
    DPROC(v, CreateSampler);
    DPROC(v, DestroySampler);
    DPROC(v, CreateImageView);
@@ -383,13 +257,6 @@ setup_device(struct vk *v, bool enable_ahb, const VkAllocationCallbacks *alloc)
          (void *)v->GetMemoryAndroidHardwareBufferANDROID, enable_ahb ? "enabled" : "not enabled");
    if (!all_found)
       return false;
-   v->GetDeviceQueue(v->device, 0, 0, &v->queue);
-   take_dispatchable(v->queue, "queue");
-   const VkCommandPoolCreateInfo pci = {
-      .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-      .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-   };
-   CHECK_EQ_INT(v->CreateCommandPool(v->device, &pci, NULL, &v->pool), VK_SUCCESS);
    const VkCommandBufferAllocateInfo cai = {
       .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
       .commandPool = v->pool,
@@ -404,12 +271,7 @@ setup_device(struct vk *v, bool enable_ahb, const VkAllocationCallbacks *alloc)
 static void
 teardown(struct vk *v)
 {
-   if (v->device) {
-      v->DestroyCommandPool(v->device, v->pool, NULL);
-      v->DestroyDevice(v->device, NULL);
-   }
-   if (v->instance)
-      v->DestroyInstance(v->instance, NULL);
+   emu_teardown(&v->emu);
 }
 
 /* ---- host buffers ---- */
@@ -555,45 +417,7 @@ copy_buffer(struct vk *v, VkBuffer src, VkBuffer dst, VkDeviceSize size)
 
 /* ---- staging ---- */
 
-struct staging {
-   VkBuffer buffer;
-   VkDeviceMemory memory;
-   uint8_t *map;
-};
-
 #define STAGING_BYTES ((VkDeviceSize)W * H * 16)   /* also W x H vec4s of sampling results */
-
-static bool
-staging_create(struct vk *v, struct staging *st)
-{
-   const VkBufferCreateInfo bi = {
-      .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-      .size = STAGING_BYTES,
-      .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-   };
-   CHECK_EQ_INT(v->CreateBuffer(v->device, &bi, NULL, &st->buffer), VK_SUCCESS);
-   VkMemoryRequirements req;
-   v->GetBufferMemoryRequirements(v->device, st->buffer, &req);
-   const VkMemoryAllocateInfo ai = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-      .allocationSize = req.size,
-      .memoryTypeIndex = v->coherent_type,
-   };
-   CHECK_EQ_INT(v->AllocateMemory(v->device, &ai, NULL, &st->memory), VK_SUCCESS);
-   CHECK_EQ_INT(v->BindBufferMemory(v->device, st->buffer, st->memory, 0), VK_SUCCESS);
-   void *map = NULL;
-   CHECK_EQ_INT(v->MapMemory(v->device, st->memory, 0, VK_WHOLE_SIZE, 0, &map), VK_SUCCESS);
-   st->map = map;
-   return map != NULL;
-}
-
-static void
-staging_destroy(struct vk *v, struct staging *st)
-{
-   v->DestroyBuffer(v->device, st->buffer, NULL);
-   v->FreeMemory(v->device, st->memory, NULL);
-}
 
 /* ---- images and memory on buffers ---- */
 
@@ -601,20 +425,27 @@ staging_destroy(struct vk *v, struct staging *st)
    (VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |                 \
     VK_IMAGE_USAGE_SAMPLED_BIT)
 
+/* An image to bind to a buffer (VkExternalMemoryImageCreateInfo): `external`
+ * non-zero makes it an external-format image (format UNDEFINED, sampled only). */
 static VkResult
-ahb_image_create(struct vk *v, VkFormat format, uint32_t width, uint32_t height,
-                 VkImageUsageFlags usage, VkImage *out)
+image_create(struct vk *v, uint64_t external, VkFormat format, uint32_t w, uint32_t h,
+             VkImageUsageFlags usage, const VkAllocationCallbacks *alloc, VkImage *out)
 {
+   const VkExternalFormatANDROID ef = {
+      .sType = VK_STRUCTURE_TYPE_EXTERNAL_FORMAT_ANDROID,
+      .externalFormat = external,
+   };
    const VkExternalMemoryImageCreateInfo ext = {
       .sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO,
+      .pNext = external ? &ef : NULL,
       .handleTypes = AHB_TYPE,
    };
    const VkImageCreateInfo ci = {
       .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
       .pNext = &ext,
       .imageType = VK_IMAGE_TYPE_2D,
-      .format = format,
-      .extent = { width, height, 1 },
+      .format = external ? VK_FORMAT_UNDEFINED : format,
+      .extent = { w, h, 1 },
       .mipLevels = 1,
       .arrayLayers = 1,
       .samples = VK_SAMPLE_COUNT_1_BIT,
@@ -623,7 +454,29 @@ ahb_image_create(struct vk *v, VkFormat format, uint32_t width, uint32_t height,
       .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
    };
    *out = VK_NULL_HANDLE;
-   return v->CreateImage(v->device, &ci, NULL, out);
+   return v->CreateImage(v->device, &ci, alloc, out);
+}
+
+/* vkAllocateMemory of `size` from memory type `type` with `info` (an import
+ * or export structure, whose pNext this sets) first in the chain, dedicated
+ * to `image` when given. */
+static VkResult
+allocate_memory(struct vk *v, VkBaseOutStructure *info, VkDeviceSize size, uint32_t type,
+                VkImage image, const VkAllocationCallbacks *alloc, VkDeviceMemory *out)
+{
+   VkMemoryDedicatedAllocateInfo ded = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO,
+      .image = image,
+   };
+   info->pNext = image ? (VkBaseOutStructure *)&ded : NULL;
+   const VkMemoryAllocateInfo ai = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+      .pNext = info,
+      .allocationSize = size,
+      .memoryTypeIndex = type,
+   };
+   *out = VK_NULL_HANDLE;
+   return v->AllocateMemory(v->device, &ai, alloc, out);
 }
 
 /* vkAllocateMemory importing `buf`, dedicated to `image` when given. */
@@ -631,23 +484,11 @@ static VkResult
 import_memory(struct vk *v, struct AHardwareBuffer *buf, VkDeviceSize size, VkImage image,
               const VkAllocationCallbacks *alloc, VkDeviceMemory *out)
 {
-   const VkMemoryDedicatedAllocateInfo ded = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO,
-      .image = image,
-   };
-   const VkImportAndroidHardwareBufferInfoANDROID imp = {
+   VkImportAndroidHardwareBufferInfoANDROID imp = {
       .sType = VK_STRUCTURE_TYPE_IMPORT_ANDROID_HARDWARE_BUFFER_INFO_ANDROID,
-      .pNext = image ? &ded : NULL,
       .buffer = buf,
    };
-   const VkMemoryAllocateInfo ai = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-      .pNext = &imp,
-      .allocationSize = size,
-      .memoryTypeIndex = 0,
-   };
-   *out = VK_NULL_HANDLE;
-   return v->AllocateMemory(v->device, &ai, alloc, out);
+   return allocate_memory(v, (VkBaseOutStructure *)&imp, size, 0, image, alloc, out);
 }
 
 /* vkAllocateMemory exporting an AHB (`types` in VkExportMemoryAllocateInfo). */
@@ -655,23 +496,12 @@ static VkResult
 export_memory(struct vk *v, VkExternalMemoryHandleTypeFlags types, VkDeviceSize size,
               VkImage image, const VkAllocationCallbacks *alloc, VkDeviceMemory *out)
 {
-   const VkMemoryDedicatedAllocateInfo ded = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO,
-      .image = image,
-   };
-   const VkExportMemoryAllocateInfo exp = {
+   VkExportMemoryAllocateInfo exp = {
       .sType = VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO,
-      .pNext = image ? &ded : NULL,
       .handleTypes = types,
    };
-   const VkMemoryAllocateInfo ai = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-      .pNext = &exp,
-      .allocationSize = size,
-      .memoryTypeIndex = v->coherent_type,
-   };
-   *out = VK_NULL_HANDLE;
-   return v->AllocateMemory(v->device, &ai, alloc, out);
+   return allocate_memory(v, (VkBaseOutStructure *)&exp, size, v->coherent_type, image, alloc,
+                          out);
 }
 
 static VkResult
@@ -1040,7 +870,7 @@ check_image_import(struct vk *v, struct staging *st)
       VkAndroidHardwareBufferFormatPropertiesANDROID f;
       CHECK_EQ_INT(ahb_properties(v, a.buf, &p, &f), VK_SUCCESS);
       VkImage image;
-      CHECK_EQ_INT(ahb_image_create(v, fc->vk, W, H, IMAGE_USAGE, &image), VK_SUCCESS);
+      CHECK_EQ_INT(image_create(v, 0, fc->vk, W, H, IMAGE_USAGE, NULL, &image), VK_SUCCESS);
       VkDeviceMemory mem;
       CHECK_EQ_INT(import_memory(v, a.buf, p.allocationSize, image, NULL, &mem), VK_SUCCESS);
       if (!mem) {
@@ -1110,6 +940,18 @@ check_image_import(struct vk *v, struct staging *st)
       CHECK_EQ_INT(sh_gralloc_host_ahb_refs(a.buf), 1);
       ahb_free(&a);
    }
+}
+
+static struct AHardwareBuffer *
+get_ahb(struct vk *v, VkDeviceMemory mem)
+{
+   struct AHardwareBuffer *out = NULL;
+   const VkMemoryGetAndroidHardwareBufferInfoANDROID gi = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_GET_ANDROID_HARDWARE_BUFFER_INFO_ANDROID,
+      .memory = mem,
+   };
+   CHECK_EQ_INT(v->GetMemoryAndroidHardwareBufferANDROID(v->device, &gi, &out), VK_SUCCESS);
+   return out;
 }
 
 static VkBuffer
@@ -1196,12 +1038,7 @@ check_buffer_import(struct vk *v, struct staging *st)
 
       /* An imported memory gives back the same buffer, one reference more
        * each time. */
-      struct AHardwareBuffer *out = NULL;
-      const VkMemoryGetAndroidHardwareBufferInfoANDROID gi = {
-         .sType = VK_STRUCTURE_TYPE_MEMORY_GET_ANDROID_HARDWARE_BUFFER_INFO_ANDROID,
-         .memory = mem,
-      };
-      CHECK_EQ_INT(v->GetMemoryAndroidHardwareBufferANDROID(v->device, &gi, &out), VK_SUCCESS);
+      struct AHardwareBuffer *out = get_ahb(v, mem);
       CHECK(out == a.buf, "the import gave back %p, not %p", (void *)out, (void *)a.buf);
       CHECK_EQ_INT(sh_gralloc_host_ahb_refs(a.buf), 3);
       if (out)
@@ -1214,18 +1051,6 @@ check_buffer_import(struct vk *v, struct staging *st)
 }
 
 /* ---- exports ---- */
-
-static struct AHardwareBuffer *
-get_ahb(struct vk *v, VkDeviceMemory mem)
-{
-   struct AHardwareBuffer *out = NULL;
-   const VkMemoryGetAndroidHardwareBufferInfoANDROID gi = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_GET_ANDROID_HARDWARE_BUFFER_INFO_ANDROID,
-      .memory = mem,
-   };
-   CHECK_EQ_INT(v->GetMemoryAndroidHardwareBufferANDROID(v->device, &gi, &out), VK_SUCCESS);
-   return out;
-}
 
 static void
 check_blob_export(struct vk *v)
@@ -1290,7 +1115,7 @@ check_image_export(struct vk *v, struct staging *st)
 {
    const int live = count_live_ahbs();
    VkImage image;
-   CHECK_EQ_INT(ahb_image_create(v, VK_FORMAT_R8G8B8A8_UNORM, W, H, IMAGE_USAGE, &image),
+   CHECK_EQ_INT(image_create(v, 0, VK_FORMAT_R8G8B8A8_UNORM, W, H, IMAGE_USAGE, NULL, &image),
                 VK_SUCCESS);
    VkDeviceMemory mem;
    /* Dedicated to an image: allocationSize 0, the spec says. */
@@ -1334,7 +1159,7 @@ check_image_export(struct vk *v, struct staging *st)
       CHECK_EQ_INT(ahb_properties(v, a.buf, &p, &f), VK_SUCCESS);
       CHECK_EQ_INT(p.allocationSize, committed);
       VkImage image2;
-      CHECK_EQ_INT(ahb_image_create(v, VK_FORMAT_R8G8B8A8_UNORM, W, H, IMAGE_USAGE, &image2),
+      CHECK_EQ_INT(image_create(v, 0, VK_FORMAT_R8G8B8A8_UNORM, W, H, IMAGE_USAGE, NULL, &image2),
                    VK_SUCCESS);
       VkDeviceMemory mem2;
       CHECK_EQ_INT(import_memory(v, a.buf, p.allocationSize, image2, NULL, &mem2), VK_SUCCESS);
@@ -1586,38 +1411,6 @@ sample_image(struct vk *v, struct staging *st, VkImage image, VkFormat view_form
    return ok;
 }
 
-/* An image for a Y'CbCr or external-format buffer: `external` non-zero
- * makes it an external-format image (format UNDEFINED, sampled only). */
-static VkResult
-external_image_create(struct vk *v, uint64_t external, VkFormat format, uint32_t w, uint32_t h,
-                      VkImageUsageFlags usage, VkImage *out)
-{
-   const VkExternalFormatANDROID ef = {
-      .sType = VK_STRUCTURE_TYPE_EXTERNAL_FORMAT_ANDROID,
-      .externalFormat = external,
-   };
-   const VkExternalMemoryImageCreateInfo ext = {
-      .sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO,
-      .pNext = external ? &ef : NULL,
-      .handleTypes = AHB_TYPE,
-   };
-   const VkImageCreateInfo ci = {
-      .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-      .pNext = &ext,
-      .imageType = VK_IMAGE_TYPE_2D,
-      .format = external ? VK_FORMAT_UNDEFINED : format,
-      .extent = { w, h, 1 },
-      .mipLevels = 1,
-      .arrayLayers = 1,
-      .samples = VK_SAMPLE_COUNT_1_BIT,
-      .tiling = VK_IMAGE_TILING_OPTIMAL,
-      .usage = usage,
-      .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-   };
-   *out = VK_NULL_HANDLE;
-   return v->CreateImage(v->device, &ci, NULL, out);
-}
-
 /* Samples a buffer's pictures through its external format (or, `format`
  * not UNDEFINED, through that format with a conversion of the same model)
  * and compares with `expect` (w * h RGB). */
@@ -1631,9 +1424,8 @@ check_sampling(struct vk *v, struct staging *st, struct ahb *a, uint64_t externa
    CHECK_EQ_INT(ahb_properties(v, a->buf, &p, &f), VK_SUCCESS);
    const uint32_t w = a->desc.width, h = a->desc.height;
    VkImage image;
-   CHECK_EQ_INT(
-      external_image_create(v, external, format, w, h, VK_IMAGE_USAGE_SAMPLED_BIT, &image),
-      VK_SUCCESS);
+   CHECK_EQ_INT(image_create(v, external, format, w, h, VK_IMAGE_USAGE_SAMPLED_BIT, NULL, &image),
+                VK_SUCCESS);
    VkDeviceMemory mem;
    CHECK_EQ_INT(import_memory(v, a->buf, p.allocationSize, image, NULL, &mem), VK_SUCCESS);
    if (!image || !mem) {
@@ -2012,8 +1804,8 @@ check_rgb_external(struct vk *v, struct staging *st)
       rgb_picture_store(&pic, &a);
 
       VkImage image;
-      CHECK_EQ_INT(external_image_create(v, f.externalFormat, VK_FORMAT_UNDEFINED, W, H,
-                                         VK_IMAGE_USAGE_SAMPLED_BIT, &image),
+      CHECK_EQ_INT(image_create(v, f.externalFormat, VK_FORMAT_UNDEFINED, W, H,
+                                VK_IMAGE_USAGE_SAMPLED_BIT, NULL, &image),
                    VK_SUCCESS);
       VkDeviceMemory mem;
       CHECK_EQ_INT(import_memory(v, a.buf, p.allocationSize, image, NULL, &mem), VK_SUCCESS);
@@ -2039,27 +1831,11 @@ check_rgb_external(struct vk *v, struct staging *st)
       };
       CHECK_EQ_INT(v->CreateSamplerYcbcrConversionKHR(v->device, &suggested, &failing, &conv),
                    VK_ERROR_OUT_OF_HOST_MEMORY);
-      const VkExternalMemoryImageCreateInfo emi = {
-         .sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO,
-         .pNext = &ef,
-         .handleTypes = AHB_TYPE,
-      };
-      const VkImageCreateInfo eci = {
-         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-         .pNext = &emi,
-         .imageType = VK_IMAGE_TYPE_2D,
-         .format = VK_FORMAT_UNDEFINED,
-         .extent = { W, H, 1 },
-         .mipLevels = 1,
-         .arrayLayers = 1,
-         .samples = VK_SAMPLE_COUNT_1_BIT,
-         .tiling = VK_IMAGE_TILING_OPTIMAL,
-         .usage = VK_IMAGE_USAGE_SAMPLED_BIT,
-         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-      };
       VkImage failed = VK_NULL_HANDLE;
       atomic_store(&ctl.fail_in, 0);
-      CHECK_EQ_INT(v->CreateImage(v->device, &eci, &failing, &failed), VK_ERROR_OUT_OF_HOST_MEMORY);
+      CHECK_EQ_INT(image_create(v, f.externalFormat, VK_FORMAT_UNDEFINED, W, H,
+                                VK_IMAGE_USAGE_SAMPLED_BIT, &failing, &failed),
+                   VK_ERROR_OUT_OF_HOST_MEMORY);
       CHECK_EQ_INT(atomic_load(&ctl.live), 0);
       for (size_t c = 0; image && mem && c < RGB_CASES; c++) {
          const struct rgb_case *rc = &rgb_cases[c];
@@ -2188,7 +1964,7 @@ check_yuv(struct vk *v, struct staging *st)
                          VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT |
                          VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT);
          VkImage image;
-         CHECK_EQ_INT(external_image_create(v, 0, want, YW, YH, copy_usage, &image), VK_SUCCESS);
+         CHECK_EQ_INT(image_create(v, 0, want, YW, YH, copy_usage, NULL, &image), VK_SUCCESS);
          VkDeviceMemory mem;
          CHECK_EQ_INT(import_memory(v, a.buf, p.allocationSize, image, NULL, &mem), VK_SUCCESS);
          if (image && mem) {
@@ -2262,14 +2038,14 @@ check_yuv(struct vk *v, struct staging *st)
       ahb_free(&odd);
    }
    VkImage image = VK_NULL_HANDLE;
-   CHECK(external_image_create(v, UINT64_C(0x7777), VK_FORMAT_UNDEFINED, YW, YH,
-                               VK_IMAGE_USAGE_SAMPLED_BIT, &image) != VK_SUCCESS,
+   CHECK(image_create(v, UINT64_C(0x7777), VK_FORMAT_UNDEFINED, YW, YH,
+                      VK_IMAGE_USAGE_SAMPLED_BIT, NULL, &image) != VK_SUCCESS,
          "an unknown external format made an image");
    v->DestroyImage(v->device, image, NULL);
    if (externals[YUV_NV12]) {
-      CHECK(external_image_create(v, externals[YUV_NV12], VK_FORMAT_UNDEFINED, YW, YH,
-                                  VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                                  &image) != VK_SUCCESS,
+      CHECK(image_create(v, externals[YUV_NV12], VK_FORMAT_UNDEFINED, YW, YH,
+                         VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, NULL,
+                         &image) != VK_SUCCESS,
             "an external-format image with transfer usage");
       v->DestroyImage(v->device, image, NULL);
    }
@@ -2295,13 +2071,13 @@ check_errors(struct vk *v)
    CHECK_EQ_INT(ahb_properties(v, a.buf, &p, &f), VK_SUCCESS);
    const VkDeviceSize size = p.allocationSize;
    VkImage image, small, storage;
-   CHECK_EQ_INT(ahb_image_create(v, VK_FORMAT_R8G8B8A8_UNORM, W, H, IMAGE_USAGE, &image),
+   CHECK_EQ_INT(image_create(v, 0, VK_FORMAT_R8G8B8A8_UNORM, W, H, IMAGE_USAGE, NULL, &image),
                 VK_SUCCESS);
-   CHECK_EQ_INT(ahb_image_create(v, VK_FORMAT_R8G8B8A8_UNORM, W - 1, H, IMAGE_USAGE, &small),
+   CHECK_EQ_INT(image_create(v, 0, VK_FORMAT_R8G8B8A8_UNORM, W - 1, H, IMAGE_USAGE, NULL, &small),
                 VK_SUCCESS);
-   CHECK_EQ_INT(ahb_image_create(v, VK_FORMAT_R8G8B8A8_UNORM, W, H,
-                                 VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                                 &storage),
+   CHECK_EQ_INT(image_create(v, 0, VK_FORMAT_R8G8B8A8_UNORM, W, H,
+                             VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, NULL,
+                             &storage),
                 VK_SUCCESS);
    VkDeviceMemory mem = VK_NULL_HANDLE;
    const VkResult bad_handle = VK_ERROR_INVALID_EXTERNAL_HANDLE;
@@ -2457,11 +2233,12 @@ check_offer(struct vk *v, uint32_t spec_version, const char *icd_path)
          CHECK_EQ_INT(exts(pdev, NULL, &n, props), VK_SUCCESS);
       else
          n = 0;
-      CHECK(has_extension(props, n, "VK_KHR_sampler_ycbcr_conversion"),
+      CHECK(emu_has_extension(props, n, "VK_KHR_sampler_ycbcr_conversion", NULL),
             "the desktop ICD does not list VK_KHR_sampler_ycbcr_conversion");
-      CHECK(!has_extension(props, n, "VK_ANDROID_external_memory_android_hardware_buffer"),
+      CHECK(!emu_has_extension(props, n, "VK_ANDROID_external_memory_android_hardware_buffer",
+                               NULL),
             "the desktop ICD lists the AHB extension");
-      CHECK(!has_extension(props, n, "VK_ANDROID_native_buffer"),
+      CHECK(!emu_has_extension(props, n, "VK_ANDROID_native_buffer", NULL),
             "the desktop ICD lists VK_ANDROID_native_buffer");
       destroy(instance, NULL);
    }
@@ -2480,18 +2257,7 @@ main(int argc, char **argv)
    }
    const int live_before = count_live_ahbs();
 
-   void *dso = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-   CHECK(dso != NULL, "dlopen(%s): %s", argv[1], dlerror());
-   if (!dso)
-      return check_finish();
-   hwvulkan_module_t *hmi = dlsym(dso, "HMI");
-   CHECK(hmi != NULL, "no HMI");
-   if (!hmi)
-      return check_finish();
-   CHECK_EQ_INT(hmi->common.tag, ABI_MODULE_TAG);
-   hmi->common.dso = dso;
-   struct hw_device_t *common = NULL;
-   CHECK_EQ_INT(hmi->common.methods->open(&hmi->common, "vk0", &common), 0);
+   struct hw_device_t *common = emu_hal_open(argv[1]);
    if (!common)
       return check_finish();
    const hwvulkan_device_t *hal = (const hwvulkan_device_t *)common;
@@ -2509,14 +2275,16 @@ main(int argc, char **argv)
          struct staging st;
          check_properties(&v);
          check_capabilities(&v);
-         if (staging_create(&v, &st)) {
+         if (staging_create(&v.emu, &st, STAGING_BYTES,
+                            VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT)) {
             check_image_import(&v, &st);
             check_buffer_import(&v, &st);
             check_blob_export(&v);
             check_image_export(&v, &st);
             check_rgb_external(&v, &st);
             check_yuv(&v, &st);
-            staging_destroy(&v, &st);
+            staging_destroy(&v.emu, &st);
          }
          check_errors(&v);
       }

@@ -68,21 +68,12 @@
 /* ---- the driver, as the loader sees it ---- */
 
 struct vk {
-   PFN_vkGetInstanceProcAddr GetInstanceProcAddr;
-   PFN_vkDestroyInstance DestroyInstance;
-   PFN_vkEnumeratePhysicalDevices EnumeratePhysicalDevices;
-   PFN_vkEnumerateDeviceExtensionProperties EnumerateDeviceExtensionProperties;
+   union {
+      struct emu_vk emu;
+      struct { EMU_VK_FIELDS };
+   };
    PFN_vkGetPhysicalDeviceProperties2KHR GetPhysicalDeviceProperties2KHR;
-   PFN_vkGetPhysicalDeviceMemoryProperties GetPhysicalDeviceMemoryProperties;
-   PFN_vkCreateDevice CreateDevice;
-   PFN_vkGetDeviceProcAddr GetDeviceProcAddr;
-
-   PFN_vkDestroyDevice DestroyDevice;
-   PFN_vkGetDeviceQueue GetDeviceQueue;
-   PFN_vkCreateImage CreateImage;
-   PFN_vkDestroyImage DestroyImage;
    PFN_vkBindImageMemory2KHR BindImageMemory2KHR;
-   PFN_vkGetImageSubresourceLayout GetImageSubresourceLayout;
    PFN_vkCreateSemaphore CreateSemaphore;
    PFN_vkDestroySemaphore DestroySemaphore;
    PFN_vkCreateFence CreateFence;
@@ -90,45 +81,13 @@ struct vk {
    PFN_vkWaitForFences WaitForFences;
    PFN_vkResetFences ResetFences;
    PFN_vkGetFenceStatus GetFenceStatus;
-   PFN_vkCreateCommandPool CreateCommandPool;
-   PFN_vkDestroyCommandPool DestroyCommandPool;
-   PFN_vkAllocateCommandBuffers AllocateCommandBuffers;
-   PFN_vkBeginCommandBuffer BeginCommandBuffer;
-   PFN_vkEndCommandBuffer EndCommandBuffer;
-   PFN_vkCmdPipelineBarrier CmdPipelineBarrier;
-   PFN_vkCmdClearColorImage CmdClearColorImage;
-   PFN_vkCmdCopyBufferToImage CmdCopyBufferToImage;
-   PFN_vkQueueSubmit QueueSubmit;
-   PFN_vkQueueWaitIdle QueueWaitIdle;
-   PFN_vkCreateBuffer CreateBuffer;
-   PFN_vkDestroyBuffer DestroyBuffer;
-   PFN_vkGetBufferMemoryRequirements GetBufferMemoryRequirements;
-   PFN_vkAllocateMemory AllocateMemory;
-   PFN_vkFreeMemory FreeMemory;
-   PFN_vkMapMemory MapMemory;
-   PFN_vkBindBufferMemory BindBufferMemory;
    PFN_vkGetSwapchainGrallocUsageANDROID GetSwapchainGrallocUsageANDROID;
    PFN_vkGetSwapchainGrallocUsage2ANDROID GetSwapchainGrallocUsage2ANDROID;
    PFN_vkGetSwapchainGrallocUsage3ANDROID GetSwapchainGrallocUsage3ANDROID;
    PFN_vkGetSwapchainGrallocUsage4ANDROID GetSwapchainGrallocUsage4ANDROID;
    PFN_vkAcquireImageANDROID AcquireImageANDROID;
    PFN_vkQueueSignalReleaseImageANDROID QueueSignalReleaseImageANDROID;
-
-   VkInstance instance;
-   VkPhysicalDevice pdev;
-   VkDevice device;
-   VkQueue queue;
-   VkCommandPool pool;
-   uint32_t coherent_type;
 };
-
-#define IPROC(v, name) (v)->name = (PFN_vk##name)(v)->GetInstanceProcAddr((v)->instance, "vk" #name)
-#define DPROC(v, name)                                                                  \
-   do {                                                                                 \
-      (v)->name = (PFN_vk##name)(v)->GetDeviceProcAddr((v)->device, "vk" #name);        \
-      CHECK((v)->name != NULL, "vkGetDeviceProcAddr(vk" #name ") is NULL");             \
-      all_found = all_found && (v)->name != NULL;                                       \
-   } while (0)
 
 /* ---- fence fds signalled late from another thread ---- */
 
@@ -372,43 +331,6 @@ check_copy(const struct swap_image *s, uint32_t seed, const char *what)
 
 /* ---- recording ---- */
 
-struct staging {
-   VkBuffer buffer;
-   VkDeviceMemory memory;
-   uint8_t *map;
-};
-
-static bool
-staging_create(struct vk *v, struct staging *st, VkDeviceSize size)
-{
-   VkBufferCreateInfo bi = {
-      .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-      .size = size,
-      .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-   };
-   CHECK_EQ_INT(v->CreateBuffer(v->device, &bi, NULL, &st->buffer), VK_SUCCESS);
-   VkMemoryRequirements req;
-   v->GetBufferMemoryRequirements(v->device, st->buffer, &req);
-   VkMemoryAllocateInfo ai = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-      .allocationSize = req.size,
-      .memoryTypeIndex = v->coherent_type,
-   };
-   CHECK_EQ_INT(v->AllocateMemory(v->device, &ai, NULL, &st->memory), VK_SUCCESS);
-   CHECK_EQ_INT(v->BindBufferMemory(v->device, st->buffer, st->memory, 0), VK_SUCCESS);
-   void *map = NULL;
-   CHECK_EQ_INT(v->MapMemory(v->device, st->memory, 0, VK_WHOLE_SIZE, 0, &map), VK_SUCCESS);
-   st->map = map;
-   return map != NULL;
-}
-
-static void
-staging_destroy(struct vk *v, struct staging *st)
-{
-   v->DestroyBuffer(v->device, st->buffer, NULL);
-   v->FreeMemory(v->device, st->memory, NULL);
-}
-
 static VkCommandBuffer
 cmd_alloc(struct vk *v)
 {
@@ -521,57 +443,19 @@ release_wait(int fd, const char *what)
 /* ---- loader setup ---- */
 
 static bool
-has_extension(const VkExtensionProperties *props, uint32_t count, const char *name,
-              uint32_t *spec)
-{
-   for (uint32_t i = 0; i < count; i++) {
-      if (strcmp(props[i].extensionName, name) == 0) {
-         if (spec)
-            *spec = props[i].specVersion;
-         return true;
-      }
-   }
-   return false;
-}
-
-static bool
 setup(struct vk *v, const hwvulkan_device_t *hal, const VkAllocationCallbacks *device_alloc)
 {
    memset(v, 0, sizeof(*v));
-   v->GetInstanceProcAddr = hal->GetInstanceProcAddr;
    uint32_t n = 0;
    CHECK_EQ_INT(hal->EnumerateInstanceExtensionProperties(NULL, &n, NULL), VK_SUCCESS);
    VkExtensionProperties iprops[64];
    n = n > 64 ? 64 : n;
    hal->EnumerateInstanceExtensionProperties(NULL, &n, iprops);
    const char *iexts[] = { "VK_KHR_get_physical_device_properties2" };
-   const bool props2 = has_extension(iprops, n, iexts[0], NULL);
-   const VkApplicationInfo app = {
-      .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-      .pApplicationName = "test_swapchain",
-      .apiVersion = VK_API_VERSION_1_0,
-   };
-   const VkInstanceCreateInfo ici = {
-      .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-      .pApplicationInfo = &app,
-      .enabledExtensionCount = props2 ? 1 : 0,
-      .ppEnabledExtensionNames = iexts,
-   };
-   CHECK_EQ_INT(hal->CreateInstance(&ici, NULL, &v->instance), VK_SUCCESS);
-   if (!v->instance)
+   const bool props2 = emu_has_extension(iprops, n, iexts[0], NULL);
+   if (!emu_instance_create(&v->emu, hal, "test_swapchain", iexts, props2 ? 1 : 0))
       return false;
-   take_dispatchable(v->instance, "instance");
-   IPROC(v, DestroyInstance);
-   IPROC(v, EnumeratePhysicalDevices);
-   IPROC(v, EnumerateDeviceExtensionProperties);
    IPROC(v, GetPhysicalDeviceProperties2KHR);
-   IPROC(v, GetPhysicalDeviceMemoryProperties);
-   IPROC(v, CreateDevice);
-   IPROC(v, GetDeviceProcAddr);
-   uint32_t count = 1;
-   VkResult r = v->EnumeratePhysicalDevices(v->instance, &count, &v->pdev);
-   CHECK(r == VK_SUCCESS || r == VK_INCOMPLETE, "EnumeratePhysicalDevices: %d", r);
-   take_dispatchable(v->pdev, "physical device");
 
    /* The loader builds its swapchain on VK_ANDROID_native_buffer; without
     * it there is nothing to test. */
@@ -579,12 +463,12 @@ setup(struct vk *v, const hwvulkan_device_t *hal, const VkAllocationCallbacks *d
    n = 128;
    v->EnumerateDeviceExtensionProperties(v->pdev, NULL, &n, dprops);
    uint32_t spec = 0;
-   if (!has_extension(dprops, n, "VK_ANDROID_native_buffer", &spec)) {
+   if (!emu_has_extension(dprops, n, "VK_ANDROID_native_buffer", &spec)) {
       v->DestroyInstance(v->instance, NULL);
       SKIP("VK_ANDROID_native_buffer is not listed by the driver");
    }
    CHECK_EQ_INT(spec, 11);
-   CHECK(has_extension(dprops, n, "VK_KHR_bind_memory2", NULL),
+   CHECK(emu_has_extension(dprops, n, "VK_KHR_bind_memory2", NULL),
          "native-buffer spec 8 binds through vkBindImageMemory2: VK_KHR_bind_memory2 missing");
 
    /* What the loader asks before offering shared presentable images. */
@@ -605,31 +489,10 @@ setup(struct vk *v, const hwvulkan_device_t *hal, const VkAllocationCallbacks *d
 
    /* The loader enables VK_ANDROID_native_buffer itself. */
    const char *dexts[] = { "VK_ANDROID_native_buffer", "VK_KHR_bind_memory2" };
-   const float prio = 1.0f;
-   const VkDeviceQueueCreateInfo qci = {
-      .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-      .queueCount = 1,
-      .pQueuePriorities = &prio,
-   };
-   const VkDeviceCreateInfo dci = {
-      .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-      .queueCreateInfoCount = 1,
-      .pQueueCreateInfos = &qci,
-      .enabledExtensionCount = 2,
-      .ppEnabledExtensionNames = dexts,
-   };
-   CHECK_EQ_INT(v->CreateDevice(v->pdev, &dci, device_alloc, &v->device), VK_SUCCESS);
-   if (!v->device)
+   if (!emu_device_create(&v->emu, dexts, 2, NULL, device_alloc))
       return false;
-   take_dispatchable(v->device, "device");
-
    bool all_found = true;
-   DPROC(v, DestroyDevice);
-   DPROC(v, GetDeviceQueue);
-   DPROC(v, CreateImage);
-   DPROC(v, DestroyImage);
    DPROC(v, BindImageMemory2KHR);
-   DPROC(v, GetImageSubresourceLayout);
    DPROC(v, CreateSemaphore);
    DPROC(v, DestroySemaphore);
    DPROC(v, CreateFence);
@@ -637,61 +500,19 @@ setup(struct vk *v, const hwvulkan_device_t *hal, const VkAllocationCallbacks *d
    DPROC(v, WaitForFences);
    DPROC(v, ResetFences);
    DPROC(v, GetFenceStatus);
-   DPROC(v, CreateCommandPool);
-   DPROC(v, DestroyCommandPool);
-   DPROC(v, AllocateCommandBuffers);
-   DPROC(v, BeginCommandBuffer);
-   DPROC(v, EndCommandBuffer);
-   DPROC(v, CmdPipelineBarrier);
-   DPROC(v, CmdClearColorImage);
-   DPROC(v, CmdCopyBufferToImage);
-   DPROC(v, QueueSubmit);
-   DPROC(v, QueueWaitIdle);
-   DPROC(v, CreateBuffer);
-   DPROC(v, DestroyBuffer);
-   DPROC(v, GetBufferMemoryRequirements);
-   DPROC(v, AllocateMemory);
-   DPROC(v, FreeMemory);
-   DPROC(v, MapMemory);
-   DPROC(v, BindBufferMemory);
    DPROC(v, GetSwapchainGrallocUsageANDROID);
    DPROC(v, GetSwapchainGrallocUsage2ANDROID);
    DPROC(v, GetSwapchainGrallocUsage3ANDROID);
    DPROC(v, GetSwapchainGrallocUsage4ANDROID);
    DPROC(v, AcquireImageANDROID);
    DPROC(v, QueueSignalReleaseImageANDROID);
-   if (!all_found)
-      return false;
-
-   v->GetDeviceQueue(v->device, 0, 0, &v->queue);
-   take_dispatchable(v->queue, "queue");
-   const VkCommandPoolCreateInfo pci = {
-      .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-      .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-   };
-   CHECK_EQ_INT(v->CreateCommandPool(v->device, &pci, NULL, &v->pool), VK_SUCCESS);
-   VkPhysicalDeviceMemoryProperties mp;
-   v->GetPhysicalDeviceMemoryProperties(v->pdev, &mp);
-   v->coherent_type = UINT32_MAX;
-   for (uint32_t i = 0; i < mp.memoryTypeCount && v->coherent_type == UINT32_MAX; i++) {
-      const VkMemoryPropertyFlags want =
-         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-      if ((mp.memoryTypes[i].propertyFlags & want) == want)
-         v->coherent_type = i;
-   }
-   CHECK(v->coherent_type != UINT32_MAX, "no host-visible coherent memory type");
-   return v->coherent_type != UINT32_MAX;
+   return all_found;
 }
 
 static void
 teardown(struct vk *v)
 {
-   if (v->device) {
-      v->DestroyCommandPool(v->device, v->pool, NULL);
-      v->DestroyDevice(v->device, NULL);
-   }
-   if (v->instance)
-      v->DestroyInstance(v->instance, NULL);
+   emu_teardown(&v->emu);
 }
 
 /* The loader's preference: the newest usage query the driver has. Returns
@@ -1189,19 +1010,7 @@ main(int argc, char **argv)
       fprintf(stderr, "usage: %s path/to/vulkan.shale.so\n", argv[0]);
       return 1;
    }
-   void *dso = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-   CHECK(dso != NULL, "dlopen(%s): %s", argv[1], dlerror());
-   if (!dso)
-      return check_finish();
-   hwvulkan_module_t *hmi = dlsym(dso, "HMI");
-   CHECK(hmi != NULL, "no HMI");
-   if (!hmi)
-      return check_finish();
-   CHECK_EQ_INT(hmi->common.tag, ABI_MODULE_TAG);
-   CHECK(hmi->common.id && strcmp(hmi->common.id, "vulkan") == 0, "HMI id");
-   hmi->common.dso = dso;
-   struct hw_device_t *common = NULL;
-   CHECK_EQ_INT(hmi->common.methods->open(&hmi->common, "vk0", &common), 0);
+   struct hw_device_t *common = emu_hal_open(argv[1]);
    if (!common)
       return check_finish();
    const hwvulkan_device_t *hal = (const hwvulkan_device_t *)common;
@@ -1231,11 +1040,11 @@ main(int argc, char **argv)
          }
       }
       struct staging st;
-      if (ok && staging_create(&v, &st, (VkDeviceSize)W * H * 8)) {
+      if (ok && staging_create(&v.emu, &st, (VkDeviceSize)W * H * 8, VK_BUFFER_USAGE_TRANSFER_SRC_BIT)) {
          check_ordering(&v, &imgs[0]);
          present_loop(&v, imgs, &st);
          check_formats(&v, &st);
-         staging_destroy(&v, &st);
+         staging_destroy(&v.emu, &st);
       }
       for (int i = 0; i < NIMAGES; i++) {
          if (imgs[i].image)
