@@ -88,10 +88,10 @@ enum sc_compile_flags {
    SC_COMPILE_SCALAR_BLOCK_LAYOUT = 1u << 1,
    SC_COMPILE_UBO_STANDARD_LAYOUT = 1u << 2,
    SC_COMPILE_LOCAL_SIZE_ID = 1u << 3,
-   /* Baseline code: the same translation, with only SROA and LLVM's
-    * lowest code generation level, in about a third of the time and
-    * slower to run. Made to be replaced by the optimized code later; not
-    * part of sc_compile_key (both are the same shader). */
+   /* Baseline code: the same translation, with only SROA, EarlyCSE and
+    * SimplifyCFG and LLVM's lowest code generation level, in about a third
+    * of the time and slower to run. Made to be replaced by the optimized
+    * code later; not part of sc_compile_key (both are the same shader). */
    SC_COMPILE_BASELINE = 1u << 4,
 };
 
