@@ -119,6 +119,7 @@ sd_optimizer_main(void *data)
    /* Background work: the application's threads (and the compiles of the
     * pipelines it is creating) come first. Linux niceness is per thread. */
    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+   pthread_setname_np(pthread_self(), "shale-optimize");
 #endif
    pthread_mutex_lock(&rt->lock);
    for (;;) {
