@@ -90,8 +90,7 @@ sd_optimizer_run(struct sd_runtime *rt, struct sd_optimize_job *job)
    struct sc_shader *optimized = NULL;
    char message[256] = "";
    char key_str[17];
-   for (int i = 0; i < 8; i++)
-      snprintf(key_str + 2 * i, 3, "%02x", cs->key[i]);
+   sd_key_string(cs->key, key_str);
    /* Nobody but this job uses the shader any more: nothing to improve. */
    if (atomic_load(&cs->refcount) == 1)
       return;

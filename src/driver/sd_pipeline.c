@@ -109,13 +109,6 @@ sd_dump(void)
    return flags;
 }
 
-static void
-sd_key_string(const uint8_t key[SD_KEY_SIZE], char out[17])
-{
-   for (int i = 0; i < 8; i++)
-      snprintf(out + 2 * i, 3, "%02x", key[i]);
-}
-
 /* SHALE_SHADER_DUMP_DIR, when set and files may be written here (once per
  * shader it says so when they may not); NULL otherwise. */
 static const char *

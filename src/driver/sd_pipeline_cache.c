@@ -1,6 +1,7 @@
 /* The shader runtime (compiler, threads, memory cache) and VkPipelineCache. */
 #include "sd_pipeline_cache.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,13 @@ sd_compiled_shader_free(struct sd_compiled_shader *cs)
    sc_shader_destroy(atomic_load(&cs->shader));
    sc_shader_destroy(cs->baseline);
    free(cs);
+}
+
+void
+sd_key_string(const uint8_t key[SD_KEY_SIZE], char out[17])
+{
+   for (int i = 0; i < 8; i++)
+      snprintf(out + 2 * i, 3, "%02x", key[i]);
 }
 
 void

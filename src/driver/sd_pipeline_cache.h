@@ -113,6 +113,9 @@ struct sd_runtime {
 VkResult sd_runtime_acquire(struct sd_runtime **out);
 void sd_runtime_release(struct sd_runtime *rt);
 
+/* The first 8 bytes of a key in hex: how logs and dumps name a shader. */
+void sd_key_string(const uint8_t key[SD_KEY_SIZE], char out[17]);
+
 void sd_compiled_shader_ref(struct sd_compiled_shader *cs);
 void sd_compiled_shader_unref(struct sd_compiled_shader *cs);
 
