@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "sampling_common.h"
 #include "vkt.h"
 
 #include "smp_1d_spv.h"
@@ -607,31 +608,6 @@ rborder(const struct rctx *rc, double out[4])
       out[k] = k < n ? (k < 3 ? rgb : a) : k == 3 ? 1.0 : 0.0;
 }
 
-/* Wrapping Operation; *border when the texel is a border texel. */
-static int64_t
-rwrap(int64_t i, int64_t n, VkSamplerAddressMode m, bool *border)
-{
-   switch (m) {
-   case VK_SAMPLER_ADDRESS_MODE_REPEAT:
-      return ((i % n) + n) % n;
-   case VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT: {
-      int64_t t = ((i % (2 * n)) + 2 * n) % (2 * n) - n;
-      return (n - 1) - (t >= 0 ? t : -(1 + t));
-   }
-   case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER:
-      if (i < 0 || i >= n)
-         *border = true;
-      return i < 0 ? 0 : i >= n ? n - 1 : i;
-   case VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE: {
-      /* clamp(mirror(i), 0, size - 1), mirror(n) = n >= 0 ? n : -(1 + n) */
-      int64_t mirror = i >= 0 ? i : -(1 + i);
-      return mirror >= n ? n - 1 : mirror;
-   }
-   default:
-      return i < 0 ? 0 : i >= n ? n - 1 : i;
-   }
-}
-
 /* Cube Map Face Selection (ties to z, then y) and s_c, t_c, |r_c|. */
 static int
 rface(const double d[3], double *sc, double *tc, double *ma)
@@ -753,9 +729,9 @@ rtexel(const struct rctx *rc, const struct rlane *ln, uint32_t level, int64_t i,
    } else {
       bool border = false;
       const VkSamplerAddressMode *am = rc->tc->am;
-      int64_t x = rwrap(i, mini(rc->vw, level), am[0], &border);
-      int64_t y = rc->dims >= 2 ? rwrap(j, mini(rc->vh, level), am[1], &border) : 0;
-      int64_t z = rc->dims >= 3 ? rwrap(k, mini(rc->vd, level), am[2], &border) : ln->layer;
+      int64_t x = smp_wrap(i, mini(rc->vw, level), am[0], &border);
+      int64_t y = rc->dims >= 2 ? smp_wrap(j, mini(rc->vh, level), am[1], &border) : 0;
+      int64_t z = rc->dims >= 3 ? smp_wrap(k, mini(rc->vd, level), am[2], &border) : ln->layer;
       if (border)
          rborder(rc, out);
       else
@@ -1289,48 +1265,44 @@ make_pipeline(struct vkt *t, const struct variant *v, VkPipelineLayout pl)
    return p;
 }
 
-static bool
-drv_init(struct drv *d, enum vkt_driver which)
+/* Gather offsets (where the limits allow them), cube arrays and
+ * VK_KHR_sampler_mirror_clamp_to_edge, where offered; checks the offset
+ * limits. */
+static void
+drv_choose(struct vkt *t, const VkPhysicalDeviceFeatures *f, VkPhysicalDeviceFeatures *want,
+           struct vkt_options *o, void *ctx)
 {
-   memset(d, 0, sizeof(*d));
-   struct vkt_options o = { .driver = which };
-   if (!vkt_init(&d->t, &o))
-      return false;
-   const char *dn = vkt_driver_name(which);
-   VkPhysicalDeviceFeatures f;
-   vkGetPhysicalDeviceFeatures(d->t.pdev, &f);
-   const VkPhysicalDeviceLimits *l = &d->t.props.limits;
+   struct drv *d = ctx;
+   const char *dn = vkt_driver_name(t->driver);
+   const VkPhysicalDeviceLimits *l = &t->props.limits;
    d->subtexel_bits = l->subTexelPrecisionBits;
    d->mip_bits = l->mipmapPrecisionBits;
    /* The spec's minimum limits: constant offsets of -8 .. 7 always, and
     * gather offsets of -8 .. 7 with shaderImageGatherExtended. */
    CHECK(l->minTexelOffset <= OFF_MIN && l->maxTexelOffset >= OFF_MAX,
          "%s: texel offsets %d .. %u", dn, l->minTexelOffset, l->maxTexelOffset);
-   CHECK(!f.shaderImageGatherExtended ||
+   CHECK(!f->shaderImageGatherExtended ||
             (l->minTexelGatherOffset <= OFF_MIN && l->maxTexelGatherOffset >= OFF_MAX),
          "%s: gather offsets %d .. %u", dn, l->minTexelGatherOffset, l->maxTexelGatherOffset);
-   d->gext = f.shaderImageGatherExtended && l->minTexelGatherOffset <= OFF_MIN &&
+   d->gext = f->shaderImageGatherExtended && l->minTexelGatherOffset <= OFF_MIN &&
              l->maxTexelGatherOffset >= OFF_MAX;
-   d->cube_array = f.imageCubeArray;
-   /* VK_KHR_sampler_mirror_clamp_to_edge, enabled where offered. */
-   uint32_t next = 0;
-   vkEnumerateDeviceExtensionProperties(d->t.pdev, NULL, &next, NULL);
-   VkExtensionProperties *exts = calloc(next ? next : 1, sizeof(*exts));
-   vkEnumerateDeviceExtensionProperties(d->t.pdev, NULL, &next, exts);
-   for (uint32_t i = 0; i < next; i++)
-      d->mirror_clamp |= !strcmp(exts[i].extensionName, VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME);
-   free(exts);
+   d->cube_array = f->imageCubeArray;
+   d->mirror_clamp =
+      vkt_has_device_extension(t->pdev, VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME);
    static const char *const mirror_ext[] = { VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME };
-   VkPhysicalDeviceFeatures want = { .shaderImageGatherExtended = d->gext,
-                                     .imageCubeArray = d->cube_array };
-   if (d->gext || d->cube_array || d->mirror_clamp) {
-      vkt_finish(&d->t);
-      o.features = &want;
-      o.device_extensions = d->mirror_clamp ? mirror_ext : NULL;
-      o.device_extension_count = d->mirror_clamp ? 1 : 0;
-      if (!vkt_init(&d->t, &o))
-         return false;
-   }
+   want->shaderImageGatherExtended = d->gext;
+   want->imageCubeArray = d->cube_array;
+   o->device_extensions = d->mirror_clamp ? mirror_ext : NULL;
+   o->device_extension_count = d->mirror_clamp ? 1 : 0;
+}
+
+static bool
+drv_init(struct drv *d, enum vkt_driver which)
+{
+   memset(d, 0, sizeof(*d));
+   VkPhysicalDeviceFeatures f;
+   if (!smp_open(&d->t, which, &f, drv_choose, d))
+      return false;
    /* Every format claimed sampled is one the sweep samples (and the other
     * way round, run_case checks). */
    for (int fmt = 1; fmt <= VK_FORMAT_ASTC_12x12_SRGB_BLOCK && which == VKT_SHALE; fmt++) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "sampling_common.h"
 #include "vkt.h"
 
 #include "smp_cubestore_spv.h"
@@ -60,27 +61,12 @@ static const struct ssmp sep_smp[NSMP] = {
    { VK_FILTER_LINEAR, VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT },
 };
 
-/* Wrapping Operation for the modes used here. */
-static int64_t
-ref_wrap(int64_t i, int64_t n, VkSamplerAddressMode m)
-{
-   switch (m) {
-   case VK_SAMPLER_ADDRESS_MODE_REPEAT:
-      return ((i % n) + n) % n;
-   case VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT: {
-      int64_t t = ((i % (2 * n)) + 2 * n) % (2 * n) - n;
-      return (n - 1) - (t >= 0 ? t : -(1 + t));
-   }
-   default:
-      return i < 0 ? 0 : i >= n ? n - 1 : i;
-   }
-}
-
 static void
 ref_texel(const struct simg *im, int64_t x, int64_t y, VkSamplerAddressMode m, double out[4])
 {
-   x = ref_wrap(x, im->w, m);
-   y = ref_wrap(y, im->h, m);
+   bool border = false;   /* no CLAMP_TO_BORDER here */
+   x = smp_wrap(x, im->w, m, &border);
+   y = smp_wrap(y, im->h, m, &border);
    const uint8_t *t = &im->texels[(y * im->w + x) * 4];
    for (int k = 0; k < 4; k++)
       out[k] = t[k] / 255.0;
@@ -153,21 +139,23 @@ struct arrays_drv {
    bool dyn;   /* shaderSampledImageArrayDynamicIndexing */
 };
 
+/* Dynamic indexing and cube arrays where offered (both parts of the test). */
+static void
+ar_choose(struct vkt *t, const VkPhysicalDeviceFeatures *have, VkPhysicalDeviceFeatures *want,
+          struct vkt_options *o, void *ctx)
+{
+   want->shaderSampledImageArrayDynamicIndexing = have->shaderSampledImageArrayDynamicIndexing;
+   want->imageCubeArray = have->imageCubeArray;
+}
+
 static bool
 ar_init(struct arrays_drv *d, enum vkt_driver which)
 {
    memset(d, 0, sizeof(*d));
-   struct vkt_options o = { .driver = which };
-   if (!vkt_init(&d->t, &o))
-      return false;
    VkPhysicalDeviceFeatures f;
-   vkGetPhysicalDeviceFeatures(d->t.pdev, &f);
+   bool ok = smp_open(&d->t, which, &f, ar_choose, NULL);
    d->dyn = f.shaderSampledImageArrayDynamicIndexing;
-   VkPhysicalDeviceFeatures want = { .shaderSampledImageArrayDynamicIndexing = d->dyn,
-                                     .imageCubeArray = f.imageCubeArray };
-   vkt_finish(&d->t);
-   o.features = &want;
-   return vkt_init(&d->t, &o);
+   return ok;
 }
 
 /* Runs the index shader (dynamic or constant indices) with written or
@@ -234,29 +222,11 @@ run_arrays(struct vkt *t, const uint32_t *spv, size_t spv_size, bool immutable,
       { 3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
       { 4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
    };
-   VkDescriptorSetLayoutCreateInfo lci = {
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 5,
-      .pBindings = b };
-   VkDescriptorSetLayout sl;
-   VkPipelineLayout pl;
-   CHECK(vkCreateDescriptorSetLayout(dev, &lci, NULL, &sl) == VK_SUCCESS, "%s: set layout", dn);
-   VkPipelineLayoutCreateInfo plci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                       .setLayoutCount = 1, .pSetLayouts = &sl };
-   CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &pl) == VK_SUCCESS, "%s: pipeline layout", dn);
-   VkShaderModuleCreateInfo mci = { VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0, spv_size,
-                                    spv };
-   VkShaderModule m;
-   CHECK(vkCreateShaderModule(dev, &mci, NULL, &m) == VK_SUCCESS, "%s: module", dn);
-   VkComputePipelineCreateInfo cpci = {
-      .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-      .stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                 .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = m, .pName = "main" },
-      .layout = pl,
-   };
-   VkPipeline pipe;
-   r = vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipe);
-   CHECK(r == VK_SUCCESS, "%s: pipeline: %d", dn, r);
-   vkDestroyShaderModule(dev, m, NULL);
+   struct vkt_kernel_info ki = { .code = spv, .code_size = spv_size, .bindings = { b },
+                                 .binding_counts = { 5 } };
+   struct vkt_kernel kern;
+   smp_kernel_create(t, &ki, &kern, dn);
+   const VkDescriptorSetLayout sl = kern.set_layouts[0];
 
    VkDescriptorPoolSize sizes[4] = {
       { VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, NCOMB }, { VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, NTEX },
@@ -309,8 +279,8 @@ run_arrays(struct vkt *t, const uint32_t *spv, size_t spv_size, bool immutable,
       vkt_image_barrier(cb, images[k].image, VK_IMAGE_ASPECT_COLOR_BIT,
                         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, lay);
    }
-   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 1, &set, 0, NULL);
+   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, kern.pipeline);
+   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, kern.layout, 0, 1, &set, 0, NULL);
    vkCmdDispatch(cb, GROUPS, 1, 1);
    VkMemoryBarrier mb = { VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL, VK_ACCESS_SHADER_WRITE_BIT,
                           VK_ACCESS_HOST_READ_BIT };
@@ -321,9 +291,7 @@ run_arrays(struct vkt *t, const uint32_t *spv, size_t spv_size, bool immutable,
    memcpy(results, out.map, NINV * 64);
 
    vkDestroyDescriptorPool(dev, pool, NULL);
-   vkDestroyPipeline(dev, pipe, NULL);
-   vkDestroyPipelineLayout(dev, pl, NULL);
-   vkDestroyDescriptorSetLayout(dev, sl, NULL);
+   vkt_kernel_destroy(t, &kern);
    for (int k = 0; k < NCOMB; k++)
       vkDestroySampler(dev, csmp[k], NULL);
    for (int k = 0; k < NSMP; k++)
@@ -432,22 +400,17 @@ static void
 test_storage_cube_array(enum vkt_driver which)
 {
    struct vkt t;
-   struct vkt_options o = { .driver = which };
-   if (!vkt_init(&t, &o)) {
+   VkPhysicalDeviceFeatures f;
+   if (!smp_open(&t, which, &f, ar_choose, NULL)) {
       CHECK(which == VKT_LAVAPIPE, "Shale device missing");
       return;
    }
    const char *dn = vkt_driver_name(which);
-   VkPhysicalDeviceFeatures f;
-   vkGetPhysicalDeviceFeatures(t.pdev, &f);
    CHECK(f.imageCubeArray || which == VKT_LAVAPIPE, "%s: imageCubeArray not claimed", dn);
-   vkt_finish(&t);
-   if (!f.imageCubeArray)
+   if (!f.imageCubeArray) {
+      vkt_finish(&t);
       return;
-   VkPhysicalDeviceFeatures want = { .imageCubeArray = VK_TRUE };
-   o.features = &want;
-   if (!vkt_init(&t, &o))
-      return;
+   }
    VkDevice dev = t.device;
 
    const size_t layer_bytes = CS_SIZE * CS_SIZE * 4, bytes = layer_bytes * CS_LAYERS;
@@ -488,29 +451,13 @@ test_storage_cube_array(enum vkt_driver which)
       { 1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
       { 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
    };
-   VkDescriptorSetLayoutCreateInfo lci = {
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 3,
-      .pBindings = b };
-   VkDescriptorSetLayout sl;
-   VkPipelineLayout pl;
-   CHECK(vkCreateDescriptorSetLayout(dev, &lci, NULL, &sl) == VK_SUCCESS, "set layout");
-   VkPipelineLayoutCreateInfo plci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                       .setLayoutCount = 1, .pSetLayouts = &sl };
-   CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &pl) == VK_SUCCESS, "pipeline layout");
-   VkShaderModuleCreateInfo mci = { VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0,
-                                    sizeof(smp_cubestore_spv), smp_cubestore_spv };
-   VkShaderModule m;
-   CHECK(vkCreateShaderModule(dev, &mci, NULL, &m) == VK_SUCCESS, "module");
-   VkComputePipelineCreateInfo cpci = {
-      .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-      .stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                 .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = m, .pName = "main" },
-      .layout = pl,
-   };
-   VkPipeline pipe;
-   CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipe) == VK_SUCCESS,
-         "%s: cube store pipeline", dn);
-   vkDestroyShaderModule(dev, m, NULL);
+   struct vkt_kernel_info ki = { .code = smp_cubestore_spv, .code_size = sizeof(smp_cubestore_spv),
+                                 .bindings = { b }, .binding_counts = { 3 } };
+   struct vkt_kernel kern;
+   char what[64];
+   snprintf(what, sizeof(what), "%s: cube store", dn);
+   smp_kernel_create(&t, &ki, &kern, what);
+   const VkDescriptorSetLayout sl = kern.set_layouts[0];
    VkDescriptorPoolSize sizes[2] = { { VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2 },
                                      { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1 } };
    VkDescriptorPoolCreateInfo poci = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
@@ -546,8 +493,8 @@ test_storage_cube_array(enum vkt_driver which)
    for (int k = 0; k < 2; k++)
       vkt_image_barrier(cb, img[k].image, VK_IMAGE_ASPECT_COLOR_BIT,
                         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL);
-   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 1, &set, 0, NULL);
+   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, kern.pipeline);
+   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, kern.layout, 0, 1, &set, 0, NULL);
    vkCmdDispatch(cb, (CS_SIZE + 3) / 4, (CS_SIZE + 3) / 4, CS_VIEW_LAYERS);
    vkt_image_barrier(cb, img[1].image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_GENERAL,
                      VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
@@ -591,9 +538,7 @@ test_storage_cube_array(enum vkt_driver which)
    CHECK(bad_store == 0, "%s: %u storage cube array texels differ after stores", dn, bad_store);
 
    vkDestroyDescriptorPool(dev, pool, NULL);
-   vkDestroyPipeline(dev, pipe, NULL);
-   vkDestroyPipelineLayout(dev, pl, NULL);
-   vkDestroyDescriptorSetLayout(dev, sl, NULL);
+   vkt_kernel_destroy(&t, &kern);
    for (int k = 0; k < 2; k++) {
       vkDestroyImageView(dev, views[k], NULL);
       vkt_image_destroy(&t, &img[k]);

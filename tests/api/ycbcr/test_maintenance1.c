@@ -55,6 +55,20 @@ test_views(struct ydev *d)
    vkt_image_destroy(&d->t, &img);
 }
 
+/* Moves src from src_from to TRANSFER_SRC and dst from dst_from to
+ * TRANSFER_DST (where they differ), then copies region c from src to dst. */
+static void
+copy_image(VkCommandBuffer cb, VkImage src, VkImageLayout src_from, VkImage dst,
+           VkImageLayout dst_from, const VkImageCopy *c)
+{
+   const VkImageLayout SRC = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, DST = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+   if (src_from != SRC)
+      vkt_image_barrier(cb, src, VK_IMAGE_ASPECT_COLOR_BIT, src_from, SRC);
+   if (dst_from != DST)
+      vkt_image_barrier(cb, dst, VK_IMAGE_ASPECT_COLOR_BIT, dst_from, DST);
+   vkCmdCopyImage(cb, src, SRC, dst, DST, 1, c);
+}
+
 /* Runs the copies on one driver; returns the read-back 3D image and 2D
  * array through vol/arr of *out. */
 static bool
@@ -91,19 +105,16 @@ run_copies(struct ydev *d, const struct model *in, struct model *out)
    vkt_image_barrier(cb, arr.image, C, VK_IMAGE_LAYOUT_UNDEFINED, DST);
    vkCmdCopyBufferToImage(cb, up.buffer, vol.image, DST, 1, &rv);
    vkCmdCopyBufferToImage(cb, up.buffer, arr.image, DST, 1, &ra);
-   /* Slices 1..4 of the 3D image into layers 2..5: each slice a layer. */
-   vkt_image_barrier(cb, vol.image, C, DST, SRC);
-   VkImageCopy c1 = { .srcSubresource = { C, 0, 0, 1 }, .srcOffset = { 1, 1, 1 },
-                      .dstSubresource = { C, 0, 2, 4 }, .dstOffset = { 2, 1, 0 },
-                      .extent = { 4, 3, 4 } };
-   vkCmdCopyImage(cb, vol.image, SRC, arr.image, DST, 1, &c1);
-   /* Layers 0..2 (after that copy) into slices 3..5. */
-   vkt_image_barrier(cb, arr.image, C, DST, SRC);
-   vkt_image_barrier(cb, vol.image, C, SRC, DST);
-   VkImageCopy c2 = { .srcSubresource = { C, 0, 0, 3 }, .srcOffset = { 0, 0, 0 },
-                      .dstSubresource = { C, 0, 0, 1 }, .dstOffset = { 3, 2, 3 },
-                      .extent = { 4, 3, 3 } };
-   vkCmdCopyImage(cb, arr.image, SRC, vol.image, DST, 1, &c2);
+   /* Slices 1..4 of the 3D image into layers 2..5: each slice a layer;
+    * then layers 0..2 (after that copy) into slices 3..5. */
+   const VkImageCopy c1 = { .srcSubresource = { C, 0, 0, 1 }, .srcOffset = { 1, 1, 1 },
+                            .dstSubresource = { C, 0, 2, 4 }, .dstOffset = { 2, 1, 0 },
+                            .extent = { 4, 3, 4 } };
+   const VkImageCopy c2 = { .srcSubresource = { C, 0, 0, 3 }, .srcOffset = { 0, 0, 0 },
+                            .dstSubresource = { C, 0, 0, 1 }, .dstOffset = { 3, 2, 3 },
+                            .extent = { 4, 3, 3 } };
+   copy_image(cb, vol.image, DST, arr.image, DST, &c1);
+   copy_image(cb, arr.image, DST, vol.image, SRC, &c2);
    vkt_image_barrier(cb, vol.image, C, DST, SRC);
    vkCmdCopyImageToBuffer(cb, vol.image, SRC, down.buffer, 1, &rv);
    vkCmdCopyImageToBuffer(cb, arr.image, SRC, down.buffer, 1, &ra);
@@ -146,7 +157,7 @@ main(void)
          continue;
       }
       const char *dn = vkt_driver_name(drv);
-      bool m1 = ydev_has_ext(d.t.pdev, VK_KHR_MAINTENANCE_1_EXTENSION_NAME);
+      bool m1 = vkt_has_device_extension(d.t.pdev, VK_KHR_MAINTENANCE_1_EXTENSION_NAME);
       CHECK(m1 || which == 1, "%s: VK_KHR_maintenance1 not listed", dn);
       if (m1) {
          test_views(&d);

@@ -246,40 +246,19 @@ run_queries(struct ydev *d, VkImageView view, VkSampler sampler, bool immutable,
       { 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
       { 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
    };
-   VkDescriptorSetLayoutCreateInfo lci = {
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 3, .pBindings = b };
-   VkDescriptorSetLayout sl;
-   bool ok = vkCreateDescriptorSetLayout(dev, &lci, NULL, &sl) == VK_SUCCESS;
-   VkPushConstantRange pcr = { VK_SHADER_STAGE_COMPUTE_BIT, 0, 4 };
-   VkPipelineLayoutCreateInfo plci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                       .setLayoutCount = 1, .pSetLayouts = &sl,
-                                       .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr };
-   VkPipelineLayout pl;
-   ok &= vkCreatePipelineLayout(dev, &plci, NULL, &pl) == VK_SUCCESS;
-   VkShaderModuleCreateInfo mci = { VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0,
-                                    sizeof(ycbcr_spv), ycbcr_spv };
-   VkShaderModule m;
-   ok &= vkCreateShaderModule(dev, &mci, NULL, &m) == VK_SUCCESS;
-   VkComputePipelineCreateInfo cpci = {
-      .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-      .stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                 .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = m, .pName = "main" },
-      .layout = pl,
-   };
-   VkPipeline pipe;
-   ok &= vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipe) == VK_SUCCESS;
-   vkDestroyShaderModule(dev, m, NULL);
-   CHECK(ok, "%s: layouts and pipeline", dn);
+   struct vkt_kernel_info ki = { .code = ycbcr_spv, .code_size = sizeof(ycbcr_spv),
+                                 .bindings = { b }, .binding_counts = { 3 }, .push_size = 4 };
+   struct vkt_kernel k;
+   VkResult r = vkt_kernel_create(t, &ki, &k);
+   const bool ok = r == VK_SUCCESS;
+   CHECK(ok, "%s: layouts and pipeline: %d", dn, r);
 
    VkDescriptorPoolSize sizes[2] = { { VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1 },
                                      { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 } };
-   VkDescriptorPoolCreateInfo poci = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-                                       .maxSets = 1, .poolSizeCount = 2, .pPoolSizes = sizes };
    VkDescriptorPool pool;
-   CHECK(vkCreateDescriptorPool(dev, &poci, NULL, &pool) == VK_SUCCESS, "%s: pool", dn);
-   VkDescriptorSetAllocateInfo ai = { VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL, pool, 1, &sl };
+   CHECK(vkt_descriptor_pool(t, 1, sizes, 2, 0, &pool) == VK_SUCCESS, "%s: pool", dn);
    VkDescriptorSet set;
-   CHECK(vkAllocateDescriptorSets(dev, &ai, &set) == VK_SUCCESS, "%s: set", dn);
+   CHECK(vkt_alloc_sets(t, pool, k.set_layouts, 1, &set) == VK_SUCCESS, "%s: set", dn);
    struct vkt_buffer in, out;
    CHECK(vkt_buffer_create(t, NQ * sizeof(struct query), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &in) ==
             VK_SUCCESS, "in");
@@ -296,23 +275,12 @@ run_queries(struct ydev *d, VkImageView view, VkSampler sampler, bool immutable,
         NULL, bi, NULL },
    };
    vkUpdateDescriptorSets(dev, 2, w, 0, NULL);
-   VkCommandBuffer cb = vkt_begin(t);
-   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 1, &set, 0, NULL);
-   uint32_t count = NQ;
-   vkCmdPushConstants(cb, pl, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &count);
-   vkCmdDispatch(cb, (NQ + 63) / 64, 1, 1);
-   VkMemoryBarrier mb = { VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL, VK_ACCESS_SHADER_WRITE_BIT,
-                          VK_ACCESS_HOST_READ_BIT };
-   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
-                        0, NULL, 0, NULL);
-   VkResult r = vkt_submit_wait(t, cb);
+   const uint32_t count = NQ;
+   r = vkt_dispatch(t, &k, &set, 1, &count, sizeof(count), (NQ + 63) / 64, 1, 1);
    CHECK(r == VK_SUCCESS, "%s: submit: %d", dn, r);
    memcpy(results, out.map, NQ * 16);
    vkDestroyDescriptorPool(dev, pool, NULL);
-   vkDestroyPipeline(dev, pipe, NULL);
-   vkDestroyPipelineLayout(dev, pl, NULL);
-   vkDestroyDescriptorSetLayout(dev, sl, NULL);
+   vkt_kernel_destroy(t, &k);
    vkt_buffer_destroy(t, &in);
    vkt_buffer_destroy(t, &out);
    return ok && r == VK_SUCCESS;
@@ -335,21 +303,10 @@ create_disjoint(struct ydev *d, const VkImageCreateInfo *ici, uint32_t planes,
       return false;
    VkBindImageMemoryInfo bind[3];
    VkBindImagePlaneMemoryInfo plane[3];
-   for (uint32_t p = 0; p < planes; p++) {
-      VkImagePlaneMemoryRequirementsInfo pi = { VK_STRUCTURE_TYPE_IMAGE_PLANE_MEMORY_REQUIREMENTS_INFO,
-                                                NULL, plane_aspect(p) };
-      VkImageMemoryRequirementsInfo2 ri = { VK_STRUCTURE_TYPE_IMAGE_MEMORY_REQUIREMENTS_INFO_2, &pi,
-                                            out->image };
-      VkMemoryRequirements2 req = { .sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2 };
-      d->image_requirements2(dev, &ri, &req);
-      if (ydev_alloc(d, req.memoryRequirements.size, req.memoryRequirements.memoryTypeBits,
-                     VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &out->memory[p], NULL) != VK_SUCCESS)
+   for (uint32_t p = 0; p < planes; p++)
+      if (ydev_plane_memory(d, out->image, true, p, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, NULL, NULL,
+                            &out->memory[p], NULL, &bind[p], &plane[p]) != VK_SUCCESS)
          return false;
-      plane[p] = (VkBindImagePlaneMemoryInfo) { VK_STRUCTURE_TYPE_BIND_IMAGE_PLANE_MEMORY_INFO, NULL,
-                                                plane_aspect(p) };
-      bind[p] = (VkBindImageMemoryInfo) { VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_INFO, &plane[p],
-                                          out->image, out->memory[p], 0 };
-   }
    return d->bind_image_memory2(dev, planes, bind) == VK_SUCCESS;
 }
 

@@ -72,21 +72,10 @@ mimg_create(struct ydev *d, struct mimg *m, const char *name, const struct yfmt 
    VkBindImageMemoryInfo bind[3];
    VkBindImagePlaneMemoryInfo pinfo[3];
    const uint32_t n = disjoint ? m->planes : 1;
-   for (uint32_t p = 0; p < n; p++) {
-      VkImagePlaneMemoryRequirementsInfo pi = { VK_STRUCTURE_TYPE_IMAGE_PLANE_MEMORY_REQUIREMENTS_INFO,
-                                                NULL, plane_aspect(p) };
-      VkImageMemoryRequirementsInfo2 ri = { VK_STRUCTURE_TYPE_IMAGE_MEMORY_REQUIREMENTS_INFO_2,
-                                            disjoint ? &pi : NULL, m->image };
-      VkMemoryRequirements2 req = { .sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2 };
-      d->image_requirements2(dev, &ri, &req);
-      if (ydev_alloc(d, req.memoryRequirements.size, req.memoryRequirements.memoryTypeBits,
-                     VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &m->memory[p], NULL) != VK_SUCCESS)
+   for (uint32_t p = 0; p < n; p++)
+      if (ydev_plane_memory(d, m->image, disjoint, p, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, NULL,
+                            NULL, &m->memory[p], NULL, &bind[p], &pinfo[p]) != VK_SUCCESS)
          return false;
-      pinfo[p] = (VkBindImagePlaneMemoryInfo) { VK_STRUCTURE_TYPE_BIND_IMAGE_PLANE_MEMORY_INFO, NULL,
-                                                plane_aspect(p) };
-      bind[p] = (VkBindImageMemoryInfo) { VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_INFO,
-                                          disjoint ? &pinfo[p] : NULL, m->image, m->memory[p], 0 };
-   }
    return d->bind_image_memory2(dev, n, bind) == VK_SUCCESS;
 }
 
@@ -109,6 +98,18 @@ model_copy(const struct mimg *src, uint32_t sp, int32_t sx, int32_t sy, struct m
    for (uint32_t y = 0; y < h; y++)
       memcpy(dst->data[dp] + (((size_t)(dy + y)) * dst->pw[dp] + dx) * b,
              src->data[sp] + (((size_t)(sy + y)) * src->pw[sp] + sx) * b, (size_t)w * b);
+}
+
+/* Regions for every plane of m, plane p at buffer offset off[p],
+ * tightly packed; returns how many. */
+static uint32_t
+mimg_regions(const struct mimg *m, const size_t off[3], VkBufferImageCopy r[3])
+{
+   for (uint32_t p = 0; p < m->planes; p++)
+      r[p] = (VkBufferImageCopy) { .bufferOffset = off[p],
+                                   .imageSubresource = { mimg_aspect(m, p), 0, 0, 1 },
+                                   .imageExtent = { m->pw[p], m->ph[p], 1 } };
+   return m->planes;
 }
 
 /* Moves the image to layout `to` (the whole image, each plane of a
@@ -172,11 +173,7 @@ test_copies(struct ydev *d)
    }
    for (int i = 0; i < N; i++) {
       VkBufferImageCopy r[3];
-      for (uint32_t p = 0; p < m[i].planes; p++)
-         r[p] = (VkBufferImageCopy) { .bufferOffset = off[i][p],
-                                      .imageSubresource = { mimg_aspect(&m[i], p), 0, 0, 1 },
-                                      .imageExtent = { m[i].pw[p], m[i].ph[p], 1 } };
-      vkCmdCopyBufferToImage(cb, up.buffer, m[i].image, DST, m[i].planes, r);
+      vkCmdCopyBufferToImage(cb, up.buffer, m[i].image, DST, mimg_regions(&m[i], off[i], r), r);
    }
    /* A sub-region of A's plane 1 from a patch with its own row length and
     * image height. */
@@ -217,12 +214,8 @@ test_copies(struct ydev *d)
    /* Everything back out. */
    for (int i = 0; i < N; i++) {
       VkBufferImageCopy r[3];
-      for (uint32_t p = 0; p < m[i].planes; p++)
-         r[p] = (VkBufferImageCopy) { .bufferOffset = off[i][p],
-                                      .imageSubresource = { mimg_aspect(&m[i], p), 0, 0, 1 },
-                                      .imageExtent = { m[i].pw[p], m[i].ph[p], 1 } };
       mimg_layout(cb, &m[i], &cur[i], SRC);
-      vkCmdCopyImageToBuffer(cb, m[i].image, SRC, down.buffer, m[i].planes, r);
+      vkCmdCopyImageToBuffer(cb, m[i].image, SRC, down.buffer, mimg_regions(&m[i], off[i], r), r);
    }
    VkMemoryBarrier hb = { VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL, VK_ACCESS_TRANSFER_WRITE_BIT,
                           VK_ACCESS_HOST_READ_BIT };
@@ -273,22 +266,13 @@ test_layouts(struct ydev *d, const struct yfmt *f, bool disjoint)
    VkBindImagePlaneMemoryInfo pinfo[3];
    const uint32_t n = disjoint ? f->planes : 1;
    for (uint32_t p = 0; p < n; p++) {
-      VkImagePlaneMemoryRequirementsInfo pi = { VK_STRUCTURE_TYPE_IMAGE_PLANE_MEMORY_REQUIREMENTS_INFO,
-                                                NULL, plane_aspect(p) };
-      VkImageMemoryRequirementsInfo2 ri = { VK_STRUCTURE_TYPE_IMAGE_MEMORY_REQUIREMENTS_INFO_2,
-                                            disjoint ? &pi : NULL, image };
       VkMemoryDedicatedRequirements ded = { .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS };
-      VkMemoryRequirements2 req = { .sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, .pNext = &ded };
-      d->image_requirements2(dev, &ri, &req);
-      req_size[p] = req.memoryRequirements.size;
-      CHECK(ydev_alloc(d, req_size[p], req.memoryRequirements.memoryTypeBits,
-                       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                       &mem[p], (void **)&map[p]) == VK_SUCCESS,
+      CHECK(ydev_plane_memory(d, image, disjoint, p,
+                              VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                 VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                              &ded, &req_size[p], &mem[p], (void **)&map[p], &bind[p],
+                              &pinfo[p]) == VK_SUCCESS,
             "%s %s: host-visible memory", f->name, what);
-      pinfo[p] = (VkBindImagePlaneMemoryInfo) { VK_STRUCTURE_TYPE_BIND_IMAGE_PLANE_MEMORY_INFO, NULL,
-                                                plane_aspect(p) };
-      bind[p] = (VkBindImageMemoryInfo) { VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_INFO,
-                                          disjoint ? &pinfo[p] : NULL, image, mem[p], 0 };
    }
    /* A disjoint image's planes need less than the whole. */
    if (disjoint)

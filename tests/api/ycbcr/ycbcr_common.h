@@ -122,20 +122,6 @@ struct ydev {
    PFN_vkGetPhysicalDeviceFeatures2KHR features2;
 };
 
-static inline bool
-ydev_has_ext(VkPhysicalDevice pdev, const char *name)
-{
-   uint32_t n = 0;
-   vkEnumerateDeviceExtensionProperties(pdev, NULL, &n, NULL);
-   VkExtensionProperties *e = calloc(n ? n : 1, sizeof(*e));
-   vkEnumerateDeviceExtensionProperties(pdev, NULL, &n, e);
-   bool found = false;
-   for (uint32_t i = 0; i < n; i++)
-      found |= !strcmp(e[i].extensionName, name);
-   free(e);
-   return found;
-}
-
 /* A device of `which` with VK_KHR_sampler_ycbcr_conversion, its required
  * extensions and the feature when the driver offers them (want_ycbcr),
  * else the plain required ones it has; `features` as given. */
@@ -156,7 +142,7 @@ ydev_init(struct ydev *d, enum vkt_driver which, bool want_ycbcr, bool no_valida
    };
    bool has[4], all_present = true;
    for (uint32_t i = 0; i < 4; i++) {
-      has[i] = ydev_has_ext(d->t.pdev, all[i]);
+      has[i] = vkt_has_device_extension(d->t.pdev, all[i]);
       all_present &= has[i];
    }
    PFN_vkGetPhysicalDeviceFeatures2KHR f2 = (PFN_vkGetPhysicalDeviceFeatures2KHR)vkGetInstanceProcAddr(
@@ -224,6 +210,37 @@ ydev_alloc(struct ydev *d, VkDeviceSize size, uint32_t bits, VkMemoryPropertyFla
    VkResult r = vkAllocateMemory(d->t.device, &ai, NULL, mem);
    if (r == VK_SUCCESS && map)
       r = vkMapMemory(d->t.device, *mem, 0, VK_WHOLE_SIZE, 0, map);
+   return r;
+}
+
+/* Memory for plane p of a disjoint image (its requirements through
+ * VkImagePlaneMemoryRequirementsInfo) or, not disjoint, for the whole
+ * image: the requirements (req_next chained into VkMemoryRequirements2, may
+ * be NULL; the size into *size, may be NULL), an allocation of them with
+ * `flags` (mapped into *map, may be NULL), and *bind (with *pinfo chained
+ * when disjoint) to bind it with vkBindImageMemory2KHR. */
+static inline VkResult
+ydev_plane_memory(struct ydev *d, VkImage image, bool disjoint, uint32_t p,
+                  VkMemoryPropertyFlags flags, void *req_next, VkDeviceSize *size,
+                  VkDeviceMemory *mem, void **map, VkBindImageMemoryInfo *bind,
+                  VkBindImagePlaneMemoryInfo *pinfo)
+{
+   VkImagePlaneMemoryRequirementsInfo pi = { VK_STRUCTURE_TYPE_IMAGE_PLANE_MEMORY_REQUIREMENTS_INFO,
+                                             NULL, plane_aspect(p) };
+   VkImageMemoryRequirementsInfo2 ri = { VK_STRUCTURE_TYPE_IMAGE_MEMORY_REQUIREMENTS_INFO_2,
+                                         disjoint ? &pi : NULL, image };
+   VkMemoryRequirements2 req = { .sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2,
+                                 .pNext = req_next };
+   d->image_requirements2(d->t.device, &ri, &req);
+   if (size)
+      *size = req.memoryRequirements.size;
+   *pinfo = (VkBindImagePlaneMemoryInfo) { VK_STRUCTURE_TYPE_BIND_IMAGE_PLANE_MEMORY_INFO, NULL,
+                                           plane_aspect(p) };
+   *bind = (VkBindImageMemoryInfo) { VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_INFO,
+                                     disjoint ? pinfo : NULL, image, VK_NULL_HANDLE, 0 };
+   VkResult r = ydev_alloc(d, req.memoryRequirements.size, req.memoryRequirements.memoryTypeBits,
+                           flags, mem, map);
+   bind->memory = *mem;
    return r;
 }
 
