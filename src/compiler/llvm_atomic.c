@@ -1,4 +1,5 @@
-/* Atomics: one LLVM atomic per active lane, in lane order. */
+/* Atomics: one LLVM atomic per active lane, in lane order (a loop over the
+ * lane mask's set bits). */
 #include "llvm_private.h"
 
 #include <spirv/unified1/spirv.h>
@@ -76,55 +77,67 @@ sc_emit_atomic(struct sc_xlate *x, const struct sc_inst *inst)
    struct sc_access a = sc_address(x, p, 0, bytes, false);
    LLVMValueRef lanes_ok = a.scalar ? LLVMBuildAnd(b, x->mask, sc_splat(x, a.mask), "") : a.mask;
    LLVMTypeRef vt = sc_vec_type(x, st);
-   LLVMValueRef res_slot = has_result ? sc_entry_alloca(x, vt, 4) : NULL;
-   if (res_slot)
-      LLVMBuildStore(b, LLVMConstNull(vt), res_slot);
 
-   /* One atomic per active lane, in lane order. */
-   for (uint32_t l = 0; l < x->W; l++) {
-      LLVMValueRef li = sc_const_i32(x, l);
-      LLVMValueRef on = LLVMBuildExtractElement(b, lanes_ok, li, "");
-      LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "atomic");
-      LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "atomic_next");
-      LLVMBuildCondBr(b, on, yes, next);
-      LLVMPositionBuilderAtEnd(b, yes);
-      LLVMValueRef addr = a.scalar ? a.addr : LLVMBuildExtractElement(b, a.addr, li, "");
-      LLVMValueRef v = NULL, c = NULL;
-      if (val)
-         v = val->uniform ? val->c[0] : LLVMBuildExtractElement(b, val->c[0], li, "");
-      if (cmp)
-         c = cmp->uniform ? cmp->c[0] : LLVMBuildExtractElement(b, cmp->c[0], li, "");
-      if (op == SpvOpAtomicIIncrement || op == SpvOpAtomicIDecrement)
-         v = LLVMConstInt(st, 1, false);
-      LLVMValueRef old = NULL;
-      if (is_rmw) {
-         old = LLVMBuildAtomicRMW(b, rmw, addr, v, LLVMAtomicOrderingSequentiallyConsistent, false);
-      } else if (op == SpvOpAtomicCompareExchange || op == SpvOpAtomicCompareExchangeWeak) {
-         LLVMValueRef pair = LLVMBuildAtomicCmpXchg(b, addr, c, v,
-                                                    LLVMAtomicOrderingSequentiallyConsistent,
-                                                    LLVMAtomicOrderingSequentiallyConsistent, false);
-         old = LLVMBuildExtractValue(b, pair, 0, "");
-      } else if (op == SpvOpAtomicLoad) {
-         old = LLVMBuildLoad2(b, st, addr, "");
-         LLVMSetOrdering(old, LLVMAtomicOrderingSequentiallyConsistent);
-         LLVMSetAlignment(old, bytes);
-      } else {
-         LLVMValueRef s = LLVMBuildStore(b, v, addr);
-         LLVMSetOrdering(s, LLVMAtomicOrderingSequentiallyConsistent);
-         LLVMSetAlignment(s, bytes);
-      }
-      if (res_slot) {
-         LLVMValueRef r = LLVMBuildLoad2(b, vt, res_slot, "");
-         LLVMBuildStore(b, LLVMBuildInsertElement(b, r, old, li, ""), res_slot);
-      }
-      LLVMBuildBr(b, next);
-      LLVMPositionBuilderAtEnd(b, next);
+   /* One atomic per active lane, in lane order: a loop over the set bits of
+    * the lane mask (lowest first), so the code does not grow with W. */
+   LLVMValueRef bits0 = LLVMBuildZExt(
+      b, LLVMBuildBitCast(b, lanes_ok, LLVMIntTypeInContext(x->ctx, x->W), ""), x->t_i32, "");
+   LLVMBasicBlockRef before = LLVMGetInsertBlock(b);
+   LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "atomic_lanes");
+   LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "atomic");
+   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "atomic_done");
+   LLVMBuildBr(b, head);
+   LLVMPositionBuilderAtEnd(b, head);
+   LLVMValueRef bits = LLVMBuildPhi(b, x->t_i32, "");
+   LLVMValueRef res = has_result ? LLVMBuildPhi(b, vt, "") : NULL;
+   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, bits, sc_const_i32(x, 0), ""), body, done);
+
+   LLVMPositionBuilderAtEnd(b, body);
+   LLVMValueRef cttz_args[2] = { bits, LLVMConstInt(x->t_i1, 1, false) };
+   LLVMValueRef li = sc_intrinsic(x, "llvm.cttz", &x->t_i32, 1, cttz_args, 2);
+   LLVMValueRef addr = a.scalar ? a.addr : LLVMBuildExtractElement(b, a.addr, li, "");
+   LLVMValueRef v = NULL, c = NULL;
+   if (val)
+      v = val->uniform ? val->c[0] : LLVMBuildExtractElement(b, val->c[0], li, "");
+   if (cmp)
+      c = cmp->uniform ? cmp->c[0] : LLVMBuildExtractElement(b, cmp->c[0], li, "");
+   if (op == SpvOpAtomicIIncrement || op == SpvOpAtomicIDecrement)
+      v = LLVMConstInt(st, 1, false);
+   LLVMValueRef old = NULL;
+   if (is_rmw) {
+      old = LLVMBuildAtomicRMW(b, rmw, addr, v, LLVMAtomicOrderingSequentiallyConsistent, false);
+   } else if (op == SpvOpAtomicCompareExchange || op == SpvOpAtomicCompareExchangeWeak) {
+      LLVMValueRef pair = LLVMBuildAtomicCmpXchg(b, addr, c, v,
+                                                 LLVMAtomicOrderingSequentiallyConsistent,
+                                                 LLVMAtomicOrderingSequentiallyConsistent, false);
+      old = LLVMBuildExtractValue(b, pair, 0, "");
+   } else if (op == SpvOpAtomicLoad) {
+      old = LLVMBuildLoad2(b, st, addr, "");
+      LLVMSetOrdering(old, LLVMAtomicOrderingSequentiallyConsistent);
+      LLVMSetAlignment(old, bytes);
+   } else {
+      LLVMValueRef store = LLVMBuildStore(b, v, addr);
+      LLVMSetOrdering(store, LLVMAtomicOrderingSequentiallyConsistent);
+      LLVMSetAlignment(store, bytes);
    }
+   LLVMValueRef res_next = res ? LLVMBuildInsertElement(b, res, old, li, "") : NULL;
+   LLVMValueRef bits_next = LLVMBuildAnd(b, bits, LLVMBuildSub(b, bits, sc_const_i32(x, 1), ""), "");
+   LLVMBasicBlockRef body_end = LLVMGetInsertBlock(b);
+   LLVMBuildBr(b, head);
+
+   LLVMValueRef bits_in[2] = { bits0, bits_next };
+   LLVMBasicBlockRef from[2] = { before, body_end };
+   LLVMAddIncoming(bits, bits_in, from, 2);
+   if (res) {
+      LLVMValueRef res_in[2] = { LLVMConstNull(vt), res_next };
+      LLVMAddIncoming(res, res_in, from, 2);
+   }
+   LLVMPositionBuilderAtEnd(b, done);
    if (!has_result)
       return true;
    struct sc_val r = sc_new_val(x, 1, false);
    if (!r.c)
       return false;
-   r.c[0] = LLVMBuildLoad2(b, vt, res_slot, "");
+   r.c[0] = res;
    return sc_set(x, inst->result_id, r);
 }
