@@ -1,5 +1,5 @@
 /* Atomics: one LLVM atomic per active lane, in lane order (a loop over the
- * lane mask's set bits). */
+ * lanes, sc_lane_loop). */
 #include "llvm_private.h"
 
 #include <spirv/unified1/spirv.h>
@@ -78,23 +78,14 @@ sc_emit_atomic(struct sc_xlate *x, const struct sc_inst *inst)
    LLVMValueRef lanes_ok = a.scalar ? LLVMBuildAnd(b, x->mask, sc_splat(x, a.mask), "") : a.mask;
    LLVMTypeRef vt = sc_vec_type(x, st);
 
-   /* One atomic per active lane, in lane order: a loop over the set bits of
-    * the lane mask (lowest first), so the code does not grow with W. */
-   LLVMValueRef bits0 = LLVMBuildZExt(
-      b, LLVMBuildBitCast(b, lanes_ok, LLVMIntTypeInContext(x->ctx, x->W), ""), x->t_i32, "");
-   LLVMBasicBlockRef before = LLVMGetInsertBlock(b);
-   LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "atomic_lanes");
-   LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "atomic");
-   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "atomic_done");
-   LLVMBuildBr(b, head);
-   LLVMPositionBuilderAtEnd(b, head);
-   LLVMValueRef bits = LLVMBuildPhi(b, x->t_i32, "");
-   LLVMValueRef res = has_result ? LLVMBuildPhi(b, vt, "") : NULL;
-   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, bits, sc_const_i32(x, 0), ""), body, done);
-
-   LLVMPositionBuilderAtEnd(b, body);
-   LLVMValueRef cttz_args[2] = { bits, LLVMConstInt(x->t_i1, 1, false) };
-   LLVMValueRef li = sc_intrinsic(x, "llvm.cttz", &x->t_i32, 1, cttz_args, 2);
+   /* One atomic per active lane, in lane order, in a loop over the lanes so
+    * the code does not grow with W. */
+   LLVMValueRef res_slot = has_result ? sc_entry_alloca(x, vt, 4) : NULL;
+   if (res_slot)
+      LLVMBuildStore(b, LLVMConstNull(vt), res_slot);
+   struct sc_lane_loop l;
+   sc_lane_loop_begin(x, &l, lanes_ok);
+   LLVMValueRef li = l.lane;
    LLVMValueRef addr = a.scalar ? a.addr : LLVMBuildExtractElement(b, a.addr, li, "");
    LLVMValueRef v = NULL, c = NULL;
    if (val)
@@ -120,24 +111,16 @@ sc_emit_atomic(struct sc_xlate *x, const struct sc_inst *inst)
       LLVMSetOrdering(store, LLVMAtomicOrderingSequentiallyConsistent);
       LLVMSetAlignment(store, bytes);
    }
-   LLVMValueRef res_next = res ? LLVMBuildInsertElement(b, res, old, li, "") : NULL;
-   LLVMValueRef bits_next = LLVMBuildAnd(b, bits, LLVMBuildSub(b, bits, sc_const_i32(x, 1), ""), "");
-   LLVMBasicBlockRef body_end = LLVMGetInsertBlock(b);
-   LLVMBuildBr(b, head);
-
-   LLVMValueRef bits_in[2] = { bits0, bits_next };
-   LLVMBasicBlockRef from[2] = { before, body_end };
-   LLVMAddIncoming(bits, bits_in, from, 2);
-   if (res) {
-      LLVMValueRef res_in[2] = { LLVMConstNull(vt), res_next };
-      LLVMAddIncoming(res, res_in, from, 2);
+   if (res_slot) {
+      LLVMValueRef r = LLVMBuildLoad2(b, vt, res_slot, "");
+      LLVMBuildStore(b, LLVMBuildInsertElement(b, r, old, li, ""), res_slot);
    }
-   LLVMPositionBuilderAtEnd(b, done);
+   sc_lane_loop_end(x, &l, LLVMBuildICmp(b, LLVMIntEQ, x->lane_ids, sc_splat(x, li), ""));
    if (!has_result)
       return true;
    struct sc_val r = sc_new_val(x, 1, false);
    if (!r.c)
       return false;
-   r.c[0] = res;
+   r.c[0] = LLVMBuildLoad2(b, vt, res_slot, "");
    return sc_set(x, inst->result_id, r);
 }

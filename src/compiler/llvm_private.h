@@ -214,6 +214,25 @@ uint32_t sc_ncomp(struct sc_xlate *x, uint32_t type_id);
 LLVMValueRef sc_intrinsic(struct sc_xlate *x, const char *name, LLVMTypeRef *overload,
                           unsigned noverload, LLVMValueRef *args, unsigned nargs);
 LLVMValueRef sc_any(struct sc_xlate *x, LLVMValueRef mask);
+
+/* A loop over the lanes of a mask, lowest lane first, for work that takes
+ * one scalar per call (per-lane atomics, calls per distinct descriptor or
+ * format). sc_lane_loop_begin leaves the builder in the body with `lane`
+ * (i32) the lowest pending lane and `pending` the lanes not handled yet;
+ * the body handles a group of lanes that includes `lane` and ends with
+ * sc_lane_loop_end(group), which retires the group and leaves the builder
+ * after the loop. */
+struct sc_lane_loop {
+   LLVMValueRef slot;        /* <W x i1>: lanes not handled yet */
+   LLVMValueRef pending;     /* its value in this iteration */
+   LLVMValueRef lane;
+   LLVMBasicBlockRef head, done;
+};
+void sc_lane_loop_begin(struct sc_xlate *x, struct sc_lane_loop *l, LLVMValueRef mask);
+/* The pending lanes whose component of v equals lane's (returned in *value). */
+LLVMValueRef sc_lane_loop_same(struct sc_xlate *x, const struct sc_lane_loop *l, LLVMValueRef v,
+                               LLVMValueRef *value);
+void sc_lane_loop_end(struct sc_xlate *x, struct sc_lane_loop *l, LLVMValueRef group);
 LLVMValueRef sc_const_i32(struct sc_xlate *x, uint32_t v);
 LLVMValueRef sc_entry_alloca(struct sc_xlate *x, LLVMTypeRef type, uint32_t align);
 /* A zero-initialized stack slot whose contents live across barriers. */

@@ -216,34 +216,15 @@ emit_calls(struct sc_xlate *x, const struct records *r, LLVMValueRef args)
       call_one(x, r->image, r->sampler, args);
       return;
    }
-   LLVMTypeRef mt = sc_vec_type(x, x->t_i1);
-   LLVMTypeRef bits_t = LLVMIntTypeInContext(x->ctx, x->W);
-   LLVMValueRef pending = sc_entry_alloca(x, mt, 1);
-   LLVMBuildStore(b, x->mask, pending);
-   LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "sample_loop");
-   LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "sample_lanes");
-   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "samples_done");
-   LLVMBuildBr(b, loop);
-   LLVMPositionBuilderAtEnd(b, loop);
-   LLVMValueRef p = LLVMBuildLoad2(b, mt, pending, "");
-   LLVMBuildCondBr(b, sc_any(x, p), body, done);
-   LLVMPositionBuilderAtEnd(b, body);
-   LLVMValueRef pbits = LLVMBuildBitCast(b, p, bits_t, "");
-   LLVMValueRef cargs[2] = { pbits, LLVMConstInt(x->t_i1, 1, 0) };
-   LLVMValueRef lane = sc_intrinsic(x, "llvm.cttz", &bits_t, 1, cargs, 2);
-   lane = LLVMBuildZExtOrBitCast(b, lane, x->t_i32, "");
-   LLVMValueRef img = LLVMBuildExtractElement(b, r->image, lane, "");
-   LLVMValueRef same = LLVMBuildAnd(b, p, LLVMBuildICmp(b, LLVMIntEQ, r->image, sc_splat(x, img), ""), "");
-   LLVMValueRef smp = NULL;
-   if (r->sampler) {
-      smp = LLVMBuildExtractElement(b, r->sampler, lane, "");
-      same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntEQ, r->sampler, sc_splat(x, smp), ""), "");
-   }
+   struct sc_lane_loop l;
+   sc_lane_loop_begin(x, &l, x->mask);
+   LLVMValueRef img, smp = NULL;
+   LLVMValueRef same = sc_lane_loop_same(x, &l, r->image, &img);
+   if (r->sampler)
+      same = LLVMBuildAnd(b, same, sc_lane_loop_same(x, &l, r->sampler, &smp), "");
    store_at(x, args, ARG(lanes), mask_bits(x, same));
    call_one(x, img, smp, args);
-   LLVMBuildStore(b, LLVMBuildAnd(b, p, LLVMBuildNot(b, same, ""), ""), pending);
-   LLVMBuildBr(b, loop);
-   LLVMPositionBuilderAtEnd(b, done);
+   sc_lane_loop_end(x, &l, same);
 }
 
 /* Coordinates the image's Dim has (before the array layer). */

@@ -443,33 +443,18 @@ per_format(struct sc_xlate *x, bool integer, int extend, bool store, LLVMValueRe
            LLVMValueRef mask, LLVMValueRef fmt, LLVMValueRef io[4])
 {
    LLVMBuilderRef b = x->b;
-   LLVMTypeRef mt = sc_vec_type(x, x->t_i1), it = sc_vec_type(x, x->t_i32);
-   LLVMTypeRef bits_t = LLVMIntTypeInContext(x->ctx, x->W);
-   LLVMValueRef pending = sc_entry_alloca(x, mt, 1);
+   LLVMTypeRef it = sc_vec_type(x, x->t_i32);
    LLVMValueRef acc[4] = { NULL };
-   LLVMBuildStore(b, mask, pending);
    if (!store) {
       for (int c = 0; c < 4; c++) {
          acc[c] = sc_entry_alloca(x, it, 4);
          LLVMBuildStore(b, LLVMConstNull(it), acc[c]);
       }
    }
-   LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "format_loop");
-   LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "format_lanes");
-   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "formats_done");
-   LLVMBuildBr(b, loop);
-   LLVMPositionBuilderAtEnd(b, loop);
-   LLVMValueRef p = LLVMBuildLoad2(b, mt, pending, "");
-   LLVMBuildCondBr(b, sc_any(x, p), body, done);
-   LLVMPositionBuilderAtEnd(b, body);
-   LLVMValueRef pbits = LLVMBuildBitCast(b, p, bits_t, "");
-   LLVMValueRef args[2] = { pbits, LLVMConstInt(x->t_i1, 1, 0) };
-   LLVMValueRef lane = sc_intrinsic(x, "llvm.cttz", &bits_t, 1, args, 2);
-   lane = LLVMBuildZExtOrBitCast(b, lane, x->t_i32, "");
-   if (x->W > 32)
-      lane = LLVMBuildTrunc(b, lane, x->t_i32, "");
-   LLVMValueRef f = LLVMBuildExtractElement(b, fmt, lane, "");
-   LLVMValueRef same = LLVMBuildAnd(b, p, LLVMBuildICmp(b, LLVMIntEQ, fmt, sc_splat(x, f), ""), "");
+   struct sc_lane_loop l;
+   sc_lane_loop_begin(x, &l, mask);
+   LLVMValueRef f;
+   LLVMValueRef same = sc_lane_loop_same(x, &l, fmt, &f);
    if (store) {
       call_store(x, true, integer, addr, same, f, io);
    } else {
@@ -480,9 +465,7 @@ per_format(struct sc_xlate *x, bool integer, int extend, bool store, LLVMValueRe
          LLVMBuildStore(b, LLVMBuildSelect(b, same, r[c], old, ""), acc[c]);
       }
    }
-   LLVMBuildStore(b, LLVMBuildAnd(b, p, LLVMBuildNot(b, same, ""), ""), pending);
-   LLVMBuildBr(b, loop);
-   LLVMPositionBuilderAtEnd(b, done);
+   sc_lane_loop_end(x, &l, same);
    if (!store)
       for (int c = 0; c < 4; c++)
          io[c] = LLVMBuildLoad2(b, it, acc[c], "");

@@ -253,6 +253,46 @@ sc_any(struct sc_xlate *x, LLVMValueRef mask)
    return sc_intrinsic(x, "llvm.vector.reduce.or", &t, 1, &mask, 1);
 }
 
+void
+sc_lane_loop_begin(struct sc_xlate *x, struct sc_lane_loop *l, LLVMValueRef mask)
+{
+   LLVMBuilderRef b = x->b;
+   LLVMTypeRef mt = sc_vec_type(x, x->t_i1);
+   LLVMTypeRef bits_t = LLVMIntTypeInContext(x->ctx, x->W);
+   l->slot = sc_entry_alloca(x, mt, 1);
+   LLVMBuildStore(b, mask, l->slot);
+   l->head = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "lanes");
+   LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "lane");
+   l->done = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "lanes_done");
+   LLVMBuildBr(b, l->head);
+   LLVMPositionBuilderAtEnd(b, l->head);
+   l->pending = LLVMBuildLoad2(b, mt, l->slot, "");
+   LLVMBuildCondBr(b, sc_any(x, l->pending), body, l->done);
+   LLVMPositionBuilderAtEnd(b, body);
+   LLVMValueRef args[2] = { LLVMBuildBitCast(b, l->pending, bits_t, ""),
+                            LLVMConstInt(x->t_i1, 1, false) };
+   l->lane = LLVMBuildZExtOrBitCast(b, sc_intrinsic(x, "llvm.cttz", &bits_t, 1, args, 2),
+                                    x->t_i32, "");
+}
+
+LLVMValueRef
+sc_lane_loop_same(struct sc_xlate *x, const struct sc_lane_loop *l, LLVMValueRef v,
+                  LLVMValueRef *value)
+{
+   LLVMBuilderRef b = x->b;
+   *value = LLVMBuildExtractElement(b, v, l->lane, "");
+   return LLVMBuildAnd(b, l->pending, LLVMBuildICmp(b, LLVMIntEQ, v, sc_splat(x, *value), ""), "");
+}
+
+void
+sc_lane_loop_end(struct sc_xlate *x, struct sc_lane_loop *l, LLVMValueRef group)
+{
+   LLVMBuilderRef b = x->b;
+   LLVMBuildStore(b, LLVMBuildAnd(b, l->pending, LLVMBuildNot(b, group, ""), ""), l->slot);
+   LLVMBuildBr(b, l->head);
+   LLVMPositionBuilderAtEnd(b, l->done);
+}
+
 LLVMValueRef
 sc_entry_alloca(struct sc_xlate *x, LLVMTypeRef type, uint32_t align)
 {
