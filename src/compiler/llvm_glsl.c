@@ -220,7 +220,7 @@ geometric(struct sc_xlate *x, const struct sc_inst *inst, uint32_t op,
                       : intr1(x, "llvm.sqrt", dot(x, c[0], c[0], n));
       break;
    case GLSLstd450Distance: {
-      LLVMValueRef d[4];
+      LLVMValueRef d[4] = { NULL };
       for (uint32_t i = 0; i < n; i++)
          d[i] = LLVMBuildFSub(b, c[0][i], c[1][i], "");
       r.c[0] = n == 1 ? intr1(x, "llvm.fabs", d[0]) : intr1(x, "llvm.sqrt", dot(x, d, d, n));
