@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "capture.h"
 #include "outputs.h"
 #include "vkt.h"
 
@@ -152,48 +153,6 @@ static void
 dev_finish(struct dev *d)
 {
    vkt_finish(&d->t);
-}
-
-/* ---- stderr capture (SHALE_DEBUG=info logs) ---- */
-
-struct capture {
-   FILE *file;
-   int saved;
-};
-
-static void
-capture_begin(struct capture *c)
-{
-   fflush(stderr);
-   c->file = tmpfile();
-   c->saved = dup(2);
-   dup2(fileno(c->file), 2);
-}
-
-/* Restores stderr, echoes what was captured, returns it (free it). */
-static char *
-capture_end(struct capture *c)
-{
-   fflush(stderr);
-   dup2(c->saved, 2);
-   close(c->saved);
-   long size = ftell(c->file);
-   char *text = calloc(1, size > 0 ? (size_t)size + 1 : 1);
-   rewind(c->file);
-   if (size > 0 && fread(text, 1, (size_t)size, c->file) != (size_t)size)
-      text[0] = '\0';
-   fclose(c->file);
-   fputs(text, stderr);
-   return text;
-}
-
-static unsigned
-count_of(const char *text, const char *needle)
-{
-   unsigned n = 0;
-   for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle))
-      n++;
-   return n;
 }
 
 static double

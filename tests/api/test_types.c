@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "capture.h"
 #include "outputs.h"
 #include "vkt.h"
 
@@ -1869,40 +1870,6 @@ run_suite(struct dev *d, struct outputs *out)
    test_layout(d, out);
    test_ctl(d, out);
    test_switch(d, out);
-}
-
-struct capture {
-   FILE *file;
-   int saved;
-};
-
-static void
-capture_begin(struct capture *c)
-{
-   fflush(stderr);
-   c->file = tmpfile();
-   c->saved = dup(2);
-   if (c->file)
-      dup2(fileno(c->file), 2);
-}
-
-/* Restores stderr, echoes what was captured, returns it (free it). */
-static char *
-capture_end(struct capture *c)
-{
-   fflush(stderr);
-   dup2(c->saved, 2);
-   close(c->saved);
-   if (!c->file)
-      return calloc(1, 1);
-   long size = ftell(c->file);
-   char *text = calloc(1, size > 0 ? (size_t)size + 1 : 1);
-   rewind(c->file);
-   if (size > 0 && fread(text, 1, (size_t)size, c->file) != (size_t)size)
-      text[0] = '\0';
-   fclose(c->file);
-   fputs(text, stderr);
-   return text;
 }
 
 static void
