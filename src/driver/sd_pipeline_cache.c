@@ -264,6 +264,27 @@ sd_cache_put_locked(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SI
 
 /* Links the blob of `key` in `cache`, if it has one; the blob is dropped
  * when it does not load. */
+/* Wraps shader (taken) under key and adds it to the memory cache; returns a
+ * reference to the cached one: this one, or the one another thread added
+ * first (then this one is freed). NULL when memory ran out (shader freed). */
+static struct sd_compiled_shader *
+sd_runtime_add(struct sd_runtime *rt, const uint8_t key[SD_KEY_SIZE], struct sc_shader *shader)
+{
+   struct sd_compiled_shader *cs = calloc(1, sizeof(*cs));
+   if (!cs) {
+      sc_shader_destroy(shader);
+      return NULL;
+   }
+   memcpy(cs->key, key, SD_KEY_SIZE);
+   atomic_init(&cs->shader, shader);
+   atomic_init(&cs->refcount, 1);
+   pthread_mutex_lock(&rt->lock);
+   struct sd_compiled_shader *cached = sd_runtime_insert_locked(rt, cs);
+   pthread_mutex_unlock(&rt->lock);
+   sd_compiled_shader_unref(cs);   /* ours: frees it when another thread won */
+   return cached;
+}
+
 static struct sd_compiled_shader *
 sd_cache_link_blob(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
                    const uint8_t key[SD_KEY_SIZE], VkResult *result)
@@ -305,20 +326,12 @@ sd_cache_link_blob(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
       pthread_mutex_unlock(&cache->lock);
       return NULL;
    }
-   struct sd_compiled_shader *cs = calloc(1, sizeof(*cs));
-   if (!cs) {
-      sc_shader_destroy(shader);
+   struct sd_compiled_shader *cached = sd_runtime_add(rt, key, shader);
+   if (!cached) {
       *result = sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
       return NULL;
    }
-   memcpy(cs->key, key, SD_KEY_SIZE);
-   cs->shader = shader;
-   atomic_init(&cs->refcount, 1);
    atomic_fetch_add(&rt->loads, 1);
-   pthread_mutex_lock(&rt->lock);
-   struct sd_compiled_shader *cached = sd_runtime_insert_locked(rt, cs);
-   pthread_mutex_unlock(&rt->lock);
-   sd_compiled_shader_unref(cs);   /* ours: `cached` is the one to use */
    /* Cannot fail: the entry exists (an attached shader needs no memory). */
    pthread_mutex_lock(&cache->lock);
    sd_cache_put_locked(cache, key, cached, NULL, 0);
@@ -372,19 +385,10 @@ struct sd_compiled_shader *
 sd_shader_cache_add(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
                     const uint8_t key[SD_KEY_SIZE], struct sc_shader *shader)
 {
-   struct sd_compiled_shader *cs = calloc(1, sizeof(*cs));
-   if (!cs) {
-      sc_shader_destroy(shader);
+   struct sd_compiled_shader *cached = sd_runtime_add(rt, key, shader);
+   if (!cached)
       return NULL;
-   }
-   memcpy(cs->key, key, SD_KEY_SIZE);
-   cs->shader = shader;
-   atomic_init(&cs->refcount, 1);
    atomic_fetch_add(&rt->compilations, 1);
-   pthread_mutex_lock(&rt->lock);
-   struct sd_compiled_shader *cached = sd_runtime_insert_locked(rt, cs);
-   pthread_mutex_unlock(&rt->lock);
-   sd_compiled_shader_unref(cs);   /* frees it when another thread won */
    if (cache) {
       pthread_mutex_lock(&cache->lock);
       sd_cache_put_locked(cache, key, cached, NULL, 0);
