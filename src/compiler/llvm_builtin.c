@@ -24,12 +24,47 @@ local_index(struct sc_xlate *x)
    return LLVMBuildAdd(x->eb, sc_splat_with(x, x->eb, first), x->lane_ids, "");
 }
 
+/* Scalar code (W == 1): the call's one invocation is the subgroup index;
+ * its ids are uniform scalars. */
+static bool
+scalar_invocation_ids(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
+{
+   LLVMBuilderRef b = x->eb;
+   const uint32_t *ls = x->local_size;
+   LLVMValueRef idx = x->arg_sg;
+   struct sc_val v = sc_new_val(x, builtin == SpvBuiltInLocalInvocationIndex ? 1 : 3, true);
+   if (!v.c)
+      return false;
+   if (builtin == SpvBuiltInLocalInvocationIndex) {
+      v.c[0] = idx;
+   } else {
+      LLVMValueRef lx = sc_const_i32(x, ls[0]);
+      v.c[0] = ls[1] * ls[2] == 1 ? idx : LLVMBuildURem(b, idx, lx, "");
+      v.c[1] = ls[1] == 1 ? sc_const_i32(x, 0)
+                          : LLVMBuildURem(b, LLVMBuildUDiv(b, idx, lx, ""),
+                                          sc_const_i32(x, ls[1]), "");
+      v.c[2] = ls[2] == 1 ? sc_const_i32(x, 0)
+                          : LLVMBuildUDiv(b, idx, sc_const_i32(x, ls[0] * ls[1]), "");
+      for (int k = 0; k < 3 && builtin == SpvBuiltInGlobalInvocationId; k++) {
+         LLVMValueRef id = entry_field_u32(x, x->arg_wg,
+                                           offsetof(struct shale_cs_workgroup, workgroup_id) + 4 * k);
+         v.c[k] = LLVMBuildAdd(b, LLVMBuildMul(b, id, sc_const_i32(x, ls[k]), ""), v.c[k], "");
+      }
+   }
+   *out = v;
+   return true;
+}
+
 bool
 sc_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
 {
    LLVMBuilderRef b = x->eb;
    struct sc_val v = { 0 };
    const uint32_t *ls = x->local_size;
+   if (x->W == 1 && (builtin == SpvBuiltInLocalInvocationIndex ||
+                     builtin == SpvBuiltInLocalInvocationId ||
+                     builtin == SpvBuiltInGlobalInvocationId))
+      return scalar_invocation_ids(x, builtin, out);
    switch (builtin) {
    case SpvBuiltInLocalInvocationIndex:
       v = sc_new_val(x, 1, false);

@@ -461,6 +461,18 @@ sc_get(struct sc_xlate *x, uint32_t id)
    return &ii->val;
 }
 
+/* Scalar code (W == 1): a per-lane result of code shared with vector code
+ * (a lane loop, a gather) is its one lane. */
+static void
+sc_make_scalar(struct sc_xlate *x, struct sc_val *v)
+{
+   for (uint32_t i = 0; i < v->n; i++)
+      if (LLVMGetTypeKind(LLVMTypeOf(v->c[i])) == LLVMVectorTypeKind)
+         v->c[i] = LLVMBuildExtractElement(x->b, v->c[i], sc_const_i32(x, 0), "");
+   v->uniform = true;
+   v->lin = NULL;
+}
+
 bool
 sc_set(struct sc_xlate *x, uint32_t id, struct sc_val v)
 {
@@ -469,6 +481,8 @@ sc_set(struct sc_xlate *x, uint32_t id, struct sc_val v)
    struct sc_idinfo *ii = &x->ids[id];
    if (x->cfg->varying[id])
       sc_make_varying(x, &v);
+   else if (!v.uniform && x->W == 1)
+      sc_make_scalar(x, &v);
    else if (!v.uniform)
       return sc_fail(x, SC_ERROR_INTERNAL, "%%%u computed varying but analysed uniform", id);
    ii->val = v;

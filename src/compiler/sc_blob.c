@@ -281,7 +281,7 @@ check_blob(struct sc_compiler *compiler, const uint8_t *in, size_t size,
    /* Metadata as sc_compile makes it. */
    uint64_t invocations = (uint64_t)h->local_size[0] * h->local_size[1] * h->local_size[2];
    uint32_t W = h->simd_width;
-   bool ok = h->stage == VK_SHADER_STAGE_COMPUTE_BIT && (W == 4 || W == 8 || W == 16) &&
+   bool ok = h->stage == VK_SHADER_STAGE_COMPUTE_BIT && (W == 1 || W == 4 || W == 8 || W == 16) &&
              invocations >= 1 && invocations <= SC_BLOB_MAX_INVOCATIONS &&
              h->subgroup_count == (invocations + W - 1) / W &&
              h->shared_size <= SC_BLOB_MAX_SHARED && h->scratch_size <= SC_BLOB_MAX_SCRATCH &&

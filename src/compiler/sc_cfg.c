@@ -399,14 +399,15 @@ analyze_values(struct sc_cfg *cfg)
       cfg->seg_last[b] = seg++;
    }
 
-   /* Uniformity to a fixed point. Global variables start as well. */
-   for (uint32_t i = 0; i < m->ninsts; i++) {
+   /* Uniformity to a fixed point. Global variables start as well. Scalar
+    * code has one invocation per call: nothing varies. */
+   for (uint32_t i = 0; i < m->ninsts && !cfg->scalar; i++) {
       const struct sc_inst *inst = &m->insts[i];
       if (inst->opcode == SpvOpVariable && inst->w[3] != SpvStorageClassFunction &&
           is_varying_variable(m, inst))
          cfg->varying[inst->result_id] = 1;
    }
-   bool changed = true;
+   bool changed = !cfg->scalar;
    while (changed) {
       changed = false;
       for (uint32_t p = 0; p < cfg->norder; p++) {
@@ -567,7 +568,7 @@ analyze_full(struct sc_cfg *cfg)
          PD(b)[w] = exit ? 0 : ~0ull;
       PD(b)[b / 64] |= 1ull << (b % 64);
    }
-   bool changed = true;
+   bool changed = !cfg->scalar;
    while (changed) {
       changed = false;
       for (uint32_t p = cfg->norder; p-- > 0;) {
@@ -646,17 +647,63 @@ analyze_full(struct sc_cfg *cfg)
    return SC_SUCCESS;
 }
 
+/* Subgroup built-ins: their values depend on the SIMD width. */
+static bool
+is_subgroup_builtin(uint32_t builtin)
+{
+   switch (builtin) {
+   case SpvBuiltInSubgroupSize:
+   case SpvBuiltInSubgroupId:
+   case SpvBuiltInNumSubgroups:
+   case SpvBuiltInSubgroupLocalInvocationId:
+   case SpvBuiltInSubgroupEqMask:
+   case SpvBuiltInSubgroupGeMask:
+   case SpvBuiltInSubgroupGtMask:
+   case SpvBuiltInSubgroupLeMask:
+   case SpvBuiltInSubgroupLtMask:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* Scalar code runs one invocation per call, so subgroups would have one
+ * invocation: a shader that can observe its subgroups (subgroup
+ * instructions or built-ins) keeps the width the device reports. */
+static enum sc_result
+check_scalar(const struct sc_module *m, char *message, size_t message_size)
+{
+   for (uint32_t i = 0; i < m->ninsts; i++) {
+      const struct sc_inst *inst = &m->insts[i];
+      uint32_t builtin;
+      if (sc_subgroup_result_varying(m, inst) >= 0 ||
+          (inst->opcode == SpvOpVariable &&
+           sc_module_decoration(m, inst->result_id, SC_NONE, SpvDecorationBuiltIn, &builtin) &&
+           is_subgroup_builtin(builtin))) {
+         set_message(message, message_size, "scalar code: the shader uses subgroups");
+         return SC_ERROR_UNSUPPORTED;
+      }
+   }
+   return SC_SUCCESS;
+}
+
 enum sc_result
 sc_cfg_build(struct sc_cfg *cfg, const struct sc_module *m, const struct sc_function *f,
-             char *message, size_t message_size)
+             bool scalar, char *message, size_t message_size)
 {
    memset(cfg, 0, sizeof(*cfg));
    cfg->m = m;
    cfg->f = f;
    cfg->nblocks = f->nblocks;
+   cfg->scalar = scalar;
    if (!f->nblocks) {
       set_message(message, message_size, "entry point has no body");
       return SC_ERROR_INVALID_SPIRV;
+   }
+   if (scalar) {
+      enum sc_result r = check_scalar(m, message, message_size);
+      if (r != SC_SUCCESS)
+         return r;
    }
    cfg->def_block = malloc(m->bound * sizeof(uint32_t));
    cfg->def_seg = malloc(m->bound * sizeof(uint32_t));

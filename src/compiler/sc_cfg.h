@@ -21,6 +21,11 @@
  * operands, through phis at joins of divergent branches, and out of loops
  * that lanes leave in different iterations.
  *
+ * Scalar code (one invocation per call, SIMD width 1) has no divergence:
+ * every value is uniform and every block of a function with an exit is
+ * full. Shaders that use subgroups are refused (their subgroups would shrink
+ * to one invocation).
+ *
  * Full blocks: a block control dependent only on uniform branches of full
  * blocks (post-dominator based) always runs with the lanes that entered the
  * function, so the translator gives it the entry mask and a scalar "reached"
@@ -71,10 +76,14 @@ struct sc_cfg {
    uint8_t *slot;            /* [bound] 0: none, 1: slot, 2: masked slot */
    uint8_t *full;            /* [nblocks] runs with every lane that entered, or not at all */
    bool has_barrier;
+   bool scalar;              /* one invocation per call: nothing varies */
 };
 
+/* scalar: analysis for scalar code (one invocation per call): every value
+ * is uniform; SC_ERROR_UNSUPPORTED when the shader uses subgroups. */
 enum sc_result sc_cfg_build(struct sc_cfg *cfg, const struct sc_module *m,
-                            const struct sc_function *f, char *message, size_t message_size);
+                            const struct sc_function *f, bool scalar, char *message,
+                            size_t message_size);
 void sc_cfg_free(struct sc_cfg *cfg);
 
 /* Per-invocation built-ins differ per lane; the rest are uniform. */

@@ -153,8 +153,8 @@ sc_compile(struct sc_compiler *compiler, const struct sc_compile_info *info,
       return SC_ERROR_UNSUPPORTED;
    }
    uint32_t simd_width = info->simd_width ? info->simd_width : sc_default_simd_width();
-   if (simd_width != 4 && simd_width != 8 && simd_width != 16) {
-      set_message(message, message_size, "SIMD width must be 4, 8 or 16");
+   if (simd_width != 1 && simd_width != 4 && simd_width != 8 && simd_width != 16) {
+      set_message(message, message_size, "SIMD width must be 1, 4, 8 or 16");
       return SC_ERROR_UNSUPPORTED;
    }
 
@@ -233,7 +233,7 @@ sc_compile(struct sc_compiler *compiler, const struct sc_compile_info *info,
       }
    }
    if (r == SC_SUCCESS)
-      r = sc_cfg_build(&cfg, &m, f, message, message_size);
+      r = sc_cfg_build(&cfg, &m, f, simd_width == 1, message, message_size);
    phase_ms[SC_PHASE_PARSE] += sc_now_ms() - t;
    if (r == SC_SUCCESS) {
       shader = calloc(1, sizeof(*shader));

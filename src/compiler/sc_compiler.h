@@ -143,7 +143,12 @@ struct sc_compile_info {
    uint32_t set_layout_count;
    uint32_t flags;          /* enum sc_compile_flags */
    /* 4, 8 or 16; 0 picks SHALE_SIMD_WIDTH from the environment if set, else
-    * the CPU's vector width (16 with AVX-512, 8 with AVX2, 4 otherwise). */
+    * the CPU's vector width (16 with AVX-512, 8 with AVX2, 4 otherwise).
+    * 1 asks for scalar code: one invocation per call, every value uniform,
+    * no lane masks; LLVM's code generator takes its fast path on such code
+    * (a third of the time of vector code at its lowest level), so baseline
+    * code is scalar where it can be. Shaders that use subgroups are refused
+    * with SC_ERROR_UNSUPPORTED (their subgroups would have one invocation). */
    uint32_t simd_width;
    /* Debugging output wanted, or NULL (not hashed by sc_compile_key). */
    struct sc_compile_dump *dump;

@@ -51,6 +51,9 @@
 static struct sc_compiler *compiler;
 static uint32_t width;   /* SIMD width of this round */
 static uint32_t round_flags;   /* compile flags of this round (SC_COMPILE_BASELINE) */
+/* sc_compile_info.simd_width of this round: 0 (the environment's width) or
+ * 1 (scalar code, what pipelines without subgroups start with). */
+static uint32_t round_simd_width;
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
@@ -69,6 +72,7 @@ try_compile(const uint32_t *words, size_t count, const char *entry, VkShaderStag
       .spec_constants = spec,
       .spec_constant_count = nspec,
       .flags = round_flags,
+      .simd_width = round_simd_width,
    };
    return sc_compile(compiler, &info, out, msg, msg_size);
 }
@@ -81,6 +85,8 @@ compile_info(const char *name, struct sc_compile_info *info)
    info->entry_point = "main";
    info->stage = VK_SHADER_STAGE_COMPUTE_BIT;
    info->flags |= round_flags;
+   if (!info->simd_width)
+      info->simd_width = round_simd_width;
    enum sc_result r = sc_compile(compiler, info, &s, msg, sizeof(msg));
    CHECK(r == SC_SUCCESS, "%s: %s (%s)", name, sc_result_string(r), msg);
    return s;
@@ -2964,7 +2970,7 @@ test_cache_keys(void)
    CHECK(!memcmp(k0, k1, sizeof(k0)), "the same input gives the same key");
    /* The width from the environment is the width in the key. */
    struct sc_compile_info explicit_w = info;
-   explicit_w.simd_width = width;
+   explicit_w.simd_width = sc_default_simd_width();
    CHECK_EQ_INT(sc_compile_key(compiler, &explicit_w, k1), SC_SUCCESS);
    CHECK(!memcmp(k0, k1, sizeof(k0)), "simd_width 0 keys as the default width");
 
@@ -2985,7 +2991,7 @@ test_cache_keys(void)
    v[4].set_layouts = &layout, v[4].set_layout_count = 1;
    v[5].set_layouts = &layout2, v[5].set_layout_count = 1;
    v[6].flags = SC_COMPILE_ROBUST_BUFFER_ACCESS;
-   v[7].simd_width = width == 4 ? 8 : 4;
+   v[7].simd_width = sc_default_simd_width() == 4 ? 8 : 4;
    v[8].stage = VK_SHADER_STAGE_VERTEX_BIT;
    uint8_t keys[10][SC_COMPILE_KEY_SIZE];
    memcpy(keys[9], k0, sizeof(k0));
@@ -3280,15 +3286,17 @@ main(void)
       return check_finish();
 
    /* Optimized code at every width, then baseline code (SC_COMPILE_BASELINE,
-    * what pipelines run until their optimized code is ready) at 16 lanes. */
-   static const uint32_t widths[] = { 4, 8, 16, 16 };
-   for (int w = 0; w < 4; w++) {
+    * what pipelines run until their optimized code is ready) at 16 lanes and
+    * as scalar code (simd_width 1, one invocation per call). */
+   static const uint32_t widths[] = { 4, 8, 16, 16, 1 };
+   for (int w = 0; w < 5; w++) {
       char value[8];
-      snprintf(value, sizeof(value), "%u", widths[w]);
+      snprintf(value, sizeof(value), "%u", widths[w] == 1 ? 16 : widths[w]);
       setenv("SHALE_SIMD_WIDTH", value, 1);
       width = widths[w];
-      round_flags = w == 3 ? SC_COMPILE_BASELINE : 0;
-      CHECK_EQ_INT(sc_default_simd_width(), width);
+      round_flags = w >= 3 ? SC_COMPILE_BASELINE : 0;
+      round_simd_width = widths[w] == 1 ? 1 : 0;
+      CHECK_EQ_INT(sc_default_simd_width(), widths[w] == 1 ? 16 : width);
       test_saxpy(w == 0);
       test_robust();
       test_arraylen();
