@@ -1,4 +1,5 @@
 /* Replay of pipeline and descriptor binding and of the dispatch commands. */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "compiler/sc_compiler.h"
@@ -12,6 +13,7 @@
 #include "sd_pipeline_cache.h"
 #include "sd_queue.h"
 #include "sd_util.h"
+#include "util/su_log.h"
 #include "util/su_thread_pool.h"
 
 static struct sd_exec_bind_point *
@@ -57,36 +59,62 @@ sd_exec_BindDescriptorSets(struct sd_exec_state *state,
 
 /* One dispatch as the workers see it. */
 struct sd_dispatch {
-   const struct sc_shader *shader;
+   const struct sc_shader *shader;   /* the code the dispatch started with */
+   struct sd_compiled_shader *compiled;
    struct shale_cs_context ctx;
    uint32_t base[3], count[3];
    uint8_t *memory;            /* per worker: shared memory, then scratch */
-   size_t shared_size, per_worker;
+   size_t per_worker;
+   atomic_bool took_over;      /* optimized code replaced the baseline code mid-dispatch */
 };
-
-static void
-sd_dispatch_range(void *data, uint64_t begin, uint64_t end, unsigned worker)
-{
-   const struct sd_dispatch *d = data;
-   struct shale_cs_workgroup wg;
-   memset(&wg, 0, sizeof(wg));
-   uint8_t *mem = d->memory ? d->memory + (size_t)worker * d->per_worker : NULL;
-   wg.shared_memory = mem;
-   wg.scratch = mem ? mem + d->shared_size : NULL;
-   const uint64_t cx = d->count[0], cxy = (uint64_t)d->count[0] * d->count[1];
-   for (uint64_t i = begin; i < end; i++) {
-      uint64_t z = i / cxy, rest = i % cxy;
-      wg.workgroup_id[0] = d->base[0] + (uint32_t)(rest % cx);
-      wg.workgroup_id[1] = d->base[1] + (uint32_t)(rest / cx);
-      wg.workgroup_id[2] = d->base[2] + (uint32_t)z;
-      d->shader->fn.cs(&d->ctx, &wg);
-   }
-}
 
 static size_t
 sd_align_size(size_t v)
 {
    return (v + SHALE_MEMORY_ALIGN - 1) & ~(size_t)(SHALE_MEMORY_ALIGN - 1);
+}
+
+static size_t
+sd_workgroup_memory(const struct sc_shader *shader)
+{
+   return sd_align_size(shader->shared_size) + sd_align_size(shader->scratch_size);
+}
+
+/* The code for the next workgroup: baseline code gives way to optimized
+ * code as soon as the optimizer has put it in place (workgroups are
+ * independent; both codes are kept alive by the pipeline), when its shared
+ * memory and scratch fit in what the dispatch allocated. */
+static const struct sc_shader *
+sd_dispatch_code(struct sd_dispatch *d, const struct sc_shader *current)
+{
+   if (!current->baseline)
+      return current;
+   const struct sc_shader *now = atomic_load_explicit(&d->compiled->shader, memory_order_acquire);
+   if (now == current || sd_workgroup_memory(now) > d->per_worker)
+      return current;
+   atomic_store_explicit(&d->took_over, true, memory_order_relaxed);
+   return now;
+}
+
+static void
+sd_dispatch_range(void *data, uint64_t begin, uint64_t end, unsigned worker)
+{
+   struct sd_dispatch *d = data;
+   struct shale_cs_workgroup wg;
+   memset(&wg, 0, sizeof(wg));
+   uint8_t *mem = d->memory ? d->memory + (size_t)worker * d->per_worker : NULL;
+   const struct sc_shader *shader = d->shader;
+   const uint64_t cx = d->count[0], cxy = (uint64_t)d->count[0] * d->count[1];
+   for (uint64_t i = begin; i < end; i++) {
+      shader = sd_dispatch_code(d, shader);
+      wg.shared_memory = mem;
+      wg.scratch = mem ? mem + sd_align_size(shader->shared_size) : NULL;
+      uint64_t z = i / cxy, rest = i % cxy;
+      wg.workgroup_id[0] = d->base[0] + (uint32_t)(rest % cx);
+      wg.workgroup_id[1] = d->base[1] + (uint32_t)(rest / cx);
+      wg.workgroup_id[2] = d->base[2] + (uint32_t)z;
+      shader->fn.cs(&d->ctx, &wg);
+   }
 }
 
 static void
@@ -99,6 +127,7 @@ sd_dispatch_run(struct sd_exec_state *state, const uint32_t base[3], const uint3
    struct su_thread_pool *pool = pipeline->runtime->pool;
    struct sd_dispatch d = {
       .shader = shader,
+      .compiled = pipeline->compute,
       .base = { base[0], base[1], base[2] },
       .count = { count[0], count[1], count[2] },
    };
@@ -112,8 +141,7 @@ sd_dispatch_run(struct sd_exec_state *state, const uint32_t base[3], const uint3
 
    /* Shared memory and scratch for each participant of the pool. */
    unsigned workers = su_thread_pool_size(pool);
-   d.shared_size = sd_align_size(shader->shared_size);
-   d.per_worker = d.shared_size + sd_align_size(shader->scratch_size);
+   d.per_worker = sd_workgroup_memory(shader);
    const VkAllocationCallbacks *alloc = &state->device->alloc;
    if (d.per_worker) {
       d.memory = sd_alloc(alloc, d.per_worker * workers, SHALE_MEMORY_ALIGN,
@@ -126,6 +154,9 @@ sd_dispatch_run(struct sd_exec_state *state, const uint32_t base[3], const uint3
    uint64_t total = (uint64_t)count[0] * count[1] * count[2];
    su_thread_pool_run(pool, total, 0, sd_dispatch_range, &d);
    sd_free(alloc, d.memory);
+   if (atomic_load(&d.took_over) && su_debug(SU_DEBUG_INFO))
+      su_log("dispatch: %llu workgroups: optimized code took over from %s baseline code "
+             "mid-dispatch", (unsigned long long)total, shader->simd_width == 1 ? "scalar" : "vector");
 }
 
 void

@@ -372,6 +372,7 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
    pipeline->compute = sd_shader_cache_find(rt, cache, key, &hit, &result);
    uint64_t lookup_end = sd_now_ns();
    double compile_ms = 0.0;
+   bool scalar = false;
    char phases[256] = "";
    uint32_t dump = sd_dump();
    if (!pipeline->compute && result == VK_SUCCESS) {
@@ -386,9 +387,20 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
       /* Baseline code now and optimized code from the optimizer, unless
        * turned off or dumping (the dumps show the code that stays). */
       bool baseline = sd_optimizer_enabled() && !dump;
-      if (baseline)
+      enum sc_result r = SC_ERROR_UNSUPPORTED;
+      if (baseline) {
+         /* Scalar baseline code where the shader allows it (no subgroups):
+          * LLVM generates it in a third of the time of vector code. */
          info.flags |= SC_COMPILE_BASELINE;
-      enum sc_result r = sc_compile(rt->compiler, &info, &shader, message, sizeof(message));
+         info.simd_width = 1;
+         r = sc_compile(rt->compiler, &info, &shader, message, sizeof(message));
+         info.simd_width = rt->simd_width;
+         if (r != SC_SUCCESS && su_debug(SU_DEBUG_INFO))
+            su_log("pipeline: compute shader %s: no scalar baseline code (%s: %s)", key_str,
+                   sc_result_string(r), message);
+      }
+      if (r == SC_ERROR_UNSUPPORTED || r == SC_ERROR_INTERNAL)
+         r = sc_compile(rt->compiler, &info, &shader, message, sizeof(message));
       if (r != SC_SUCCESS) {
          char why[400];
          snprintf(why, sizeof(why), "compute shader %s (\"%s\"): %s: %s", key_str, stage->pName,
@@ -396,6 +408,7 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
          result = sd_errorf(sd_result_from_sc(r), why);
       } else {
          compile_ms = shader->compile_ms;
+         scalar = shader->simd_width == 1;
          sd_phase_string(shader, phases, sizeof(phases));
          /* Before the cache may drop it (another thread's won). */
          if (dump)
@@ -426,8 +439,9 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
          su_log("pipeline: compute shader %s (\"%s\"): LLVM compile %.2f ms (%s), "
                 "compilation #%u%s", key_str, stage->pName, compile_ms, phases,
                 atomic_load(&rt->compilations),
-                info.flags & SC_COMPILE_BASELINE ? ", baseline code (optimized code follows)"
-                                                 : "");
+                !(info.flags & SC_COMPILE_BASELINE) ? ""
+                : scalar ? ", scalar baseline code (optimized code follows)"
+                         : ", baseline code (optimized code follows)");
       else
          su_log("pipeline: compute shader %s (\"%s\"): %s in %.3f ms, no LLVM", key_str,
                 stage->pName, hit_names[hit], (lookup_end - lookup_start) / 1e6);
