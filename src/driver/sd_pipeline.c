@@ -395,7 +395,7 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
          info.simd_width = 1;
          r = sc_compile(rt->compiler, &info, &shader, message, sizeof(message));
          info.simd_width = rt->simd_width;
-         if (r != SC_SUCCESS && su_debug(SU_DEBUG_INFO))
+         if ((r == SC_ERROR_UNSUPPORTED || r == SC_ERROR_INTERNAL) && su_debug(SU_DEBUG_INFO))
             su_log("pipeline: compute shader %s: no scalar baseline code (%s: %s)", key_str,
                    sc_result_string(r), message);
       }
