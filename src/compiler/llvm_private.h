@@ -22,6 +22,13 @@
  * crossing blocks go through stack slots (sc_cfg.slot), which LLVM's SROA
  * turns back into SSA.
  *
+ * Scalar code (W == 1, sc_cfg.scalar): nothing is varying, so every value
+ * is an LLVM scalar and every block of a function with an exit is full;
+ * code shared with the vector paths that still builds a one-lane vector (a
+ * lane loop, a gather) has its result scalarised by sc_set. The invocation
+ * ids are scalars of the call's index. LLVM's FastISel then selects most of
+ * the code instead of SelectionDAG, which is what baseline code is for.
+ *
  * Addresses: integer components may carry a linear form (base + lane *
  * stride, struct sc_lin) from the invocation ids through adds, multiplies
  * and access chains, so a[gl_GlobalInvocationID.x] becomes one masked vector

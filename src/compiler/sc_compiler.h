@@ -11,7 +11,8 @@
  * Pipeline: validate (SPIRV-Tools, Vulkan target environment) -> legalize
  * (SPIRV-Tools optimizer: specialization constants frozen, everything inlined
  * into the entry point, locals in SSA form) -> translate to LLVM IR in SPMD
- * form (W lanes per call, execution masks for structured control flow) ->
+ * form (W lanes per call, execution masks for structured control flow; or
+ * scalar code, W = 1, one invocation per call, for baseline code) ->
  * LLVM optimization (O2's function passes, trimmed for SPMD code: see
  * llvm_jit.c) -> relocatable object -> ORC JIT link. Each compile records
  * the wall time of its phases (enum sc_phase) and, when asked, its LLVM IR
@@ -90,8 +91,9 @@ enum sc_compile_flags {
    SC_COMPILE_LOCAL_SIZE_ID = 1u << 3,
    /* Baseline code: the same translation, with only SROA, EarlyCSE and
     * SimplifyCFG and LLVM's lowest code generation level, in about a third
-    * of the time and slower to run. Made to be replaced by the optimized
-    * code later; not part of sc_compile_key (both are the same shader). */
+    * of the time and slower to run (a sixth with simd_width 1). Made to be
+    * replaced by the optimized code later; not part of sc_compile_key (both
+    * are the same shader). */
    SC_COMPILE_BASELINE = 1u << 4,
 };
 
