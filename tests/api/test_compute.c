@@ -23,9 +23,12 @@
  * device after every pipeline and cache is gone, re-creation from data on
  * a new device once the last one took the memory cache with it: LLVM
  * compilations counted from SHALE_DEBUG=info logs, times printed, never
- * asserted), and shader dumps (SHALE_SHADER_DUMP with a directory: SPIR-V,
- * LLVM IR, native assembly, compile-phase timings, also in the info log;
- * the same code with and without the dump).
+ * asserted), the two code tiers (scalar baseline code at once, optimized
+ * code from the background; optimized code taking over in the middle of a
+ * pipeline's first dispatch, seen in the info log, every result checked),
+ * and shader dumps (SHALE_SHADER_DUMP with a directory: SPIR-V, LLVM IR,
+ * native assembly, compile-phase timings, also in the info log; the same
+ * code with and without the dump).
  *
  * Parts that need something Shale does not claim yet (update templates,
  * vkCmdDispatchBase, robustBufferAccess, buffer-array dynamic indexing,
@@ -55,6 +58,7 @@
 #include "scan_spv.h"
 #include "select_spv.h"
 #include "spec_spv.h"
+#include "takeover_spv.h"
 #include "twosets_spv.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -1419,15 +1423,22 @@ test_tiers(void)
    uint8_t *data1 = cache_data(t, c1, &size1);   /* waits for the optimized code */
    char *log = capture_end(&cap);
    unsigned baseline = count_of(log, "baseline code (optimized code follows)");
+   unsigned scalar = count_of(log, "scalar baseline code (optimized code follows)");
    unsigned optimized = count_of(log, "optimized code in place");
+   unsigned refused = count_of(log, "no scalar baseline code");
    free(log);
-   if (tiers)
+   if (tiers) {
       CHECK(baseline == 1 && optimized == 1,
             "two tiers: %u baseline compiles, %u optimized codes placed before the cache data",
             baseline, optimized);
-   else
-      CHECK(baseline == 0 && optimized == 0, "SHALE_JIT_BASELINE=0: %u baseline, %u optimized",
-            baseline, optimized);
+      /* spec.comp uses no subgroups: its baseline code is scalar. */
+      CHECK(scalar == 1 && refused == 0, "spec.comp: %u scalar baseline compiles, %u refused",
+            scalar, refused);
+   } else {
+      CHECK(baseline == 0 && optimized == 0 && scalar == 0 && refused == 0,
+            "SHALE_JIT_BASELINE=0: %u baseline (%u scalar, %u refused), %u optimized", baseline,
+            scalar, refused, optimized);
+   }
    spec_verify(&d, NULL, &k, &sv, 4);   /* optimized code now */
 
    /* The data holds the optimized code: a new device links it, no LLVM. */
@@ -1451,6 +1462,177 @@ test_tiers(void)
    vkDestroyPipelineCache(t->device, c2, NULL);
    spec_kernel_end(&d, &k);
    free(data1);
+}
+
+/* ---- optimized code taking over from baseline code mid-dispatch ---- */
+
+/* takeover.comp's rounds for invocation i, its hash chain, and its result
+ * (its chain mixed with its right neighbour's in the workgroup of 64). */
+static uint32_t
+takeover_rounds(uint32_t i)
+{
+   return 32 + (hash32(i + 0x9e3779b9u) & 63);
+}
+
+static uint32_t
+takeover_chain(uint32_t i, uint32_t seed)
+{
+   uint32_t x = i ^ seed, n = takeover_rounds(i);
+   for (uint32_t r = 0; r < n; r++)
+      x = hash32(x) + r;
+   return x;
+}
+
+static void
+takeover_expected(uint32_t *want, uint32_t n, uint32_t seed)
+{
+   for (uint32_t g = 0; g < n; g += 64) {
+      uint32_t chain[64];
+      for (uint32_t l = 0; l < 64; l++)
+         chain[l] = takeover_chain(g + l, seed);
+      for (uint32_t l = 0; l < 64; l++)
+         want[g + l] = chain[l] ^ chain[(l + 1) % 64] * 0x9e3779b9u;
+   }
+}
+
+/* One attempt: a pipeline new to every cache (SEED = seed) and at once one
+ * dispatch of `groups` workgroups; every result checked. Returns whether
+ * the log shows optimized code taking over from scalar baseline code in
+ * that dispatch. */
+static bool
+takeover_attempt(struct dev *d, const struct vkt_kernel *mod, uint32_t seed, uint32_t groups,
+                 bool tiers)
+{
+   struct vkt *t = &d->t;
+   const uint32_t n = groups * 64;
+   struct io io;
+   io_create(t, &io, mod->set_layouts[0], (VkDeviceSize)n * 4, (VkDeviceSize)n * 4);
+   uint32_t *rounds = io.buf[0].map, *o = io.buf[1].map;
+   for (uint32_t i = 0; i < n; i++)
+      rounds[i] = takeover_rounds(i);
+   memset(o, 0xa5, (size_t)n * 4);
+
+   const VkSpecializationMapEntry entry = { 0, 0, 4 };
+   const VkSpecializationInfo spec = { 1, &entry, 4, &seed };
+   struct vkt_kernel k = *mod;
+   VkPipelineCache cache = make_cache(t, NULL, 0);
+   struct capture cap;
+   capture_begin(&cap);
+   double t0 = now_ms();
+   k.pipeline = make_pipeline(t, cache, k.module, k.layout, &spec, NULL);
+   double t1 = now_ms();
+   run_kernel(t, &k, &io.set, 1, NULL, 0, groups, 1, 1);
+   double t2 = now_ms();
+   size_t size;
+   free(cache_data(t, cache, &size));   /* waits for the optimized code */
+   char *log = capture_end(&cap);
+
+   char want[160];
+   snprintf(want, sizeof(want), "dispatch: %u workgroups: optimized code took over from scalar "
+            "baseline code mid-dispatch", groups);
+   unsigned took_over = count_of(log, want);
+   unsigned any = count_of(log, "optimized code took over");
+   unsigned scalar = count_of(log, "scalar baseline code (optimized code follows)");
+   unsigned optimized = count_of(log, "optimized code in place");
+   double optimize_ms = -1.0;
+   const char *p = strstr(log, "compiled in the background in ");
+   if (p)
+      sscanf(p + strlen("compiled in the background in "), "%lf", &optimize_ms);
+   free(log);
+   CHECK(any == took_over && took_over <= 1, "takeover: %u takeover lines, %u as expected (\"%s\")",
+         any, took_over, want);
+   if (tiers)
+      CHECK(scalar == 1 && optimized == 1,
+            "takeover: %u scalar baseline compiles, %u optimized codes placed", scalar, optimized);
+   else
+      CHECK(scalar == 0 && optimized == 0 && any == 0,
+            "SHALE_JIT_BASELINE=0: %u baseline compiles, %u optimized, %u takeovers", scalar,
+            optimized, any);
+
+   uint32_t bad = 0, *ref = malloc((size_t)n * 4);
+   CHECK(ref != NULL, "takeover: reference of %u words", n);
+   if (ref)
+      takeover_expected(ref, n, seed);
+   for (uint32_t i = 0; i < n && ref; i++) {
+      if (o[i] != ref[i] && bad++ < 5)
+         CHECK(false, "takeover (%u workgroups): [%u] = %08x, expected %08x", groups, i, o[i],
+               ref[i]);
+   }
+   free(ref);
+   CHECK(bad == 0, "takeover: %u wrong results of %u (%u workgroups)", bad, n, groups);
+   char compile[64] = "no background compile";
+   if (optimize_ms >= 0.0)
+      snprintf(compile, sizeof(compile), "optimized compile %.1f ms", optimize_ms);
+   fprintf(stderr, "takeover: %u workgroups: create %.1f ms, dispatch %.1f ms incl. submit, "
+           "%s: %s\n", groups, t1 - t0, t2 - t1, compile,
+           took_over ? "optimized code took over" : "no takeover");
+
+   vkDestroyPipeline(t->device, k.pipeline, NULL);
+   vkDestroyPipelineCache(t->device, cache, NULL);
+   io_destroy(t, &io);
+   return took_over == 1;
+}
+
+/* A pipeline that misses every cache and at once runs one long dispatch:
+ * the optimized code, compiled in the background meanwhile, takes over
+ * from the scalar baseline code between workgroups, and every result is
+ * right either way. When the optimizer was done before the dispatch began
+ * or after it ended, another new pipeline runs a dispatch twice as big.
+ * One pool participant (SHALE_THREADS=1): the optimizer thread, niced,
+ * gets the other CPU instead of competing with dispatch workers. */
+static void
+test_takeover(void)
+{
+   const char *env = getenv("SHALE_JIT_BASELINE");
+   bool tiers = !(env && strcmp(env, "0") == 0);
+   const char *threads = getenv("SHALE_THREADS");
+   char *saved = threads ? strdup(threads) : NULL;
+   setenv("SHALE_THREADS", "1", 1);
+   struct dev d;
+   bool ok = dev_init(&d, VKT_SHALE, false, true);
+   if (saved)
+      setenv("SHALE_THREADS", saved, 1);
+   else
+      unsetenv("SHALE_THREADS");
+   free(saved);
+   if (!ok) {
+      CHECK(false, "no Shale device");
+      return;
+   }
+   struct vkt *t = &d.t;
+   struct vkt_kernel mod;
+   const struct vkt_kernel_info info = {
+      .code = takeover_spv,
+      .code_size = sizeof(takeover_spv),
+      .bindings = { two_storage },
+      .binding_counts = { 2 },
+      .no_pipeline = true,
+   };
+   VkResult r = vkt_kernel_create(t, &info, &mod);
+   CHECK(r == VK_SUCCESS, "takeover.comp's module and layout: %d", r);
+   if (r != VK_SUCCESS) {
+      vkt_kernel_destroy(t, &mod);
+      dev_finish(&d);
+      return;
+   }
+
+   enum { FIRST_GROUPS = 2048, ATTEMPTS = 5 };
+   double t0 = now_ms();
+   bool took_over = false;
+   unsigned attempts = 0;
+   for (uint32_t groups = FIRST_GROUPS; attempts < (tiers ? ATTEMPTS : 1) && !took_over;
+        groups *= 2) {
+      /* Values no other test specialises with: a new pipeline each time. */
+      took_over = takeover_attempt(&d, &mod, 0x7a6b0000u + attempts, groups, tiers);
+      attempts++;
+   }
+   fprintf(stderr, "takeover: %s after %u attempt(s), %.0f ms in all\n",
+           took_over ? "seen" : "not seen", attempts, now_ms() - t0);
+   if (tiers)
+      CHECK(took_over, "optimized code never took over mid-dispatch in %u attempts (up to %u "
+            "workgroups)", attempts, FIRST_GROUPS << (ATTEMPTS - 1));
+   vkt_kernel_destroy(t, &mod);
+   dev_finish(&d);
 }
 
 static void
@@ -2121,6 +2303,7 @@ main(void)
    test_robust();
    test_alloc_failures();
    test_threads();
+   test_takeover();
 
    if (dev_init(&d, VKT_LAVAPIPE, false, true)) {
       run_suite(&d, &lvp);

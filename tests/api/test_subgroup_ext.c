@@ -10,12 +10,19 @@
  * needs shaderInt64) runs when the device offers both, likewise checked
  * against references built from the invocations' reported lanes. The same
  * work runs on lavapipe when present, as a check of the test itself.
+ *
+ * Shale's first code for a new pipeline (baseline code, with optimized code
+ * compiled in the background) is scalar only for shaders without subgroups:
+ * from its SHALE_DEBUG=info log, both shaders here must be refused scalar
+ * code and start on vector baseline code (none of it with
+ * SHALE_JIT_BASELINE=0).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture.h"
 #include "check.h"
 #include "vkt.h"
 
@@ -138,6 +145,37 @@ out:
    return ok;
 }
 
+/* run(), and on Shale the check of the code its new pipeline started on,
+ * from the log of the pipeline's creation and dispatch. */
+static bool
+run_logged(struct dev *d, const char *what, const uint32_t *code, size_t size, const uint32_t *p,
+           uint32_t *out, uint32_t nout)
+{
+   if (d->t.driver != VKT_SHALE)
+      return run(d, code, size, p, out, nout);
+   struct capture cap;
+   capture_begin(&cap);
+   bool ok = run(d, code, size, p, out, nout);
+   char *log = capture_end(&cap);
+   unsigned refused = count_of(log, "no scalar baseline code");
+   /* The refusal is the compiler's "unsupported", not another failure. */
+   unsigned unsupported = count_of(log, "no scalar baseline code (unsupported SPIR-V feature");
+   unsigned vector = count_of(log, ", baseline code (optimized code follows)");
+   unsigned scalar = count_of(log, "scalar baseline code (optimized code follows)");
+   free(log);
+   const char *env = getenv("SHALE_JIT_BASELINE");
+   if (!(env && strcmp(env, "0") == 0))
+      CHECK(refused == 1 && unsupported == 1 && vector == 1 && scalar == 0,
+            "%s: %s: scalar code refused %u times (%u as unsupported), %u vector and %u scalar "
+            "baseline compiles; expected the vector baseline", d->name, what, refused,
+            unsupported, vector, scalar);
+   else
+      CHECK(refused == 0 && vector == 0 && scalar == 0,
+            "%s: %s: SHALE_JIT_BASELINE=0: %u scalar refusals, %u vector and %u scalar baseline "
+            "compiles", d->name, what, refused, vector, scalar);
+   return ok;
+}
+
 static uint32_t rng_state = 0x5b6a11;
 
 static uint32_t
@@ -176,7 +214,7 @@ test_vote(struct dev *d)
 {
    static uint32_t p[N], o[N * 8];
    make_predicates(p);
-   if (!run(d, sg_ext_vote_spv, sizeof(sg_ext_vote_spv), p, o, 8))
+   if (!run_logged(d, "vote", sg_ext_vote_spv, sizeof(sg_ext_vote_spv), p, o, 8))
       return;
    int bad = 0;
    unsigned sizes = 0;
@@ -240,7 +278,7 @@ test_ballot(struct dev *d)
 {
    static uint32_t p[N], o[N * 12];
    make_predicates(p);
-   if (!run(d, sg_ext_ballot_spv, sizeof(sg_ext_ballot_spv), p, o, 12))
+   if (!run_logged(d, "ballot", sg_ext_ballot_spv, sizeof(sg_ext_ballot_spv), p, o, 12))
       return;
    int bad = 0;
    for (uint32_t g = 0; g < N; g++) {
@@ -295,6 +333,12 @@ test_ballot(struct dev *d)
 int
 main(void)
 {
+   /* Shale logs which code its pipelines start on with SHALE_DEBUG=info. */
+   const char *dbg = getenv("SHALE_DEBUG");
+   char flags[256];
+   snprintf(flags, sizeof(flags), "%s%sinfo", dbg ? dbg : "", dbg && *dbg ? "," : "");
+   setenv("SHALE_DEBUG", flags, 1);
+
    struct dev d;
    bool ok = dev_init(&d, VKT_SHALE);
    CHECK(ok, "shale device");
