@@ -61,11 +61,15 @@ sd_exec_BindDescriptorSets(struct sd_exec_state *state,
 struct sd_dispatch {
    const struct sc_shader *shader;   /* the code the dispatch started with */
    struct sd_compiled_shader *compiled;
+   struct sd_runtime *runtime;
+   uint64_t total;             /* workgroups */
+   unsigned participants;
    struct shale_cs_context ctx;
    uint32_t base[3], count[3];
    uint8_t *memory;            /* per worker: shared memory, then scratch */
    size_t per_worker;
    atomic_bool took_over;      /* optimized code replaced the baseline code mid-dispatch */
+   bool timed;                 /* worker 1 timed a workgroup of baseline code */
 };
 
 static size_t
@@ -96,6 +100,32 @@ sd_dispatch_code(struct sd_dispatch *d, const struct sc_shader *current)
    return now;
 }
 
+/* Baseline code runs several times slower than optimized code, and the
+ * optimizer thread yields to the dispatch's workers, which hold every CPU.
+ * So one worker (the first that is not the caller) times its first
+ * workgroup of baseline code and, when the rest of the dispatch would run
+ * longer on baseline code than an optimized compile takes (estimated from
+ * the baseline compile's time), moves the compile to the front of the
+ * optimizer's queue and waits for it: the optimizer gets that CPU, and the
+ * worker goes on with optimized code. */
+#define SD_OPTIMIZE_COST_FACTOR 8.0
+
+static void
+sd_dispatch_wait_for_optimized(struct sd_dispatch *d, const struct sc_shader *baseline,
+                               uint64_t next, double first_ms)
+{
+   double left_ms = first_ms * (double)(d->total - next) / d->participants;
+   if (left_ms <= SD_OPTIMIZE_COST_FACTOR * baseline->compile_ms)
+      return;
+   uint64_t t0 = sd_now_ns();
+   sd_optimizer_hurry(d->runtime, d->compiled);
+   sd_compiled_shader_settle(d->runtime, d->compiled);
+   if (su_debug(SU_DEBUG_INFO))
+      su_log("dispatch: %llu workgroups: a worker waited %.2f ms for the optimized code "
+             "(about %.0f ms of baseline work were left)", (unsigned long long)d->total,
+             (sd_now_ns() - t0) / 1e6, left_ms);
+}
+
 static void
 sd_dispatch_range(void *data, uint64_t begin, uint64_t end, unsigned worker)
 {
@@ -113,7 +143,13 @@ sd_dispatch_range(void *data, uint64_t begin, uint64_t end, unsigned worker)
       wg.workgroup_id[0] = d->base[0] + (uint32_t)(rest % cx);
       wg.workgroup_id[1] = d->base[1] + (uint32_t)(rest / cx);
       wg.workgroup_id[2] = d->base[2] + (uint32_t)z;
+      bool timed = worker == 1 && shader->baseline && !d->timed;
+      uint64_t t0 = timed ? sd_now_ns() : 0;
       shader->fn.cs(&d->ctx, &wg);
+      if (timed) {
+         d->timed = true;
+         sd_dispatch_wait_for_optimized(d, shader, i + 1, (sd_now_ns() - t0) / 1e6);
+      }
    }
 }
 
@@ -128,6 +164,7 @@ sd_dispatch_run(struct sd_exec_state *state, const uint32_t base[3], const uint3
    struct sd_dispatch d = {
       .shader = shader,
       .compiled = pipeline->compute,
+      .runtime = pipeline->runtime,
       .base = { base[0], base[1], base[2] },
       .count = { count[0], count[1], count[2] },
    };
@@ -152,6 +189,8 @@ sd_dispatch_run(struct sd_exec_state *state, const uint32_t base[3], const uint3
       }
    }
    uint64_t total = (uint64_t)count[0] * count[1] * count[2];
+   d.total = total;
+   d.participants = workers;
    su_thread_pool_run(pool, total, 0, sd_dispatch_range, &d);
    sd_free(alloc, d.memory);
    if (atomic_load(&d.took_over) && su_debug(SU_DEBUG_INFO))

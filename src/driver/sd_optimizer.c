@@ -177,6 +177,26 @@ sd_optimizer_queue(struct sd_runtime *rt, struct sd_compiled_shader *cs,
 }
 
 void
+sd_optimizer_hurry(struct sd_runtime *rt, struct sd_compiled_shader *cs)
+{
+   pthread_mutex_lock(&rt->lock);
+   struct sd_optimize_job **link = &rt->jobs_first, *prev = NULL;
+   while (*link && (*link)->cs != cs) {
+      prev = *link;
+      link = &(*link)->next;
+   }
+   struct sd_optimize_job *job = *link;
+   if (job && job != rt->jobs_first) {
+      *link = job->next;
+      if (rt->jobs_last == job)
+         rt->jobs_last = prev;
+      job->next = rt->jobs_first;
+      rt->jobs_first = job;
+   }
+   pthread_mutex_unlock(&rt->lock);
+}
+
+void
 sd_compiled_shader_settle(struct sd_runtime *rt, struct sd_compiled_shader *cs)
 {
    pthread_mutex_lock(&rt->lock);

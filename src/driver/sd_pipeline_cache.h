@@ -163,6 +163,10 @@ bool sd_optimizer_enabled(void);
 VkResult sd_optimizer_queue(struct sd_runtime *rt, struct sd_compiled_shader *cs,
                             const struct sc_compile_info *info);
 
+/* Moves cs's optimized compile, if still queued, to the front of the queue
+ * (a dispatch is running its baseline code). */
+void sd_optimizer_hurry(struct sd_runtime *rt, struct sd_compiled_shader *cs);
+
 /* Returns once cs runs its final code (optimized, or baseline when the
  * optimized compile failed or was dropped). */
 void sd_compiled_shader_settle(struct sd_runtime *rt, struct sd_compiled_shader *cs);
