@@ -106,8 +106,8 @@ sd_dispatch_code(struct sd_dispatch *d, const struct sc_shader *current)
  * workgroup of baseline code and, when the rest of the dispatch would run
  * longer on baseline code than an optimized compile takes (estimated from
  * the baseline compile's time), moves the compile to the front of the
- * optimizer's queue and waits for it: the optimizer gets that CPU, and the
- * worker goes on with optimized code. */
+ * optimizer's queue and waits for it (a bounded time): the optimizer gets
+ * that CPU, and the worker goes on with optimized code. */
 #define SD_OPTIMIZE_COST_FACTOR 8.0
 
 static void
@@ -119,11 +119,15 @@ sd_dispatch_wait_for_optimized(struct sd_dispatch *d, const struct sc_shader *ba
       return;
    uint64_t t0 = sd_now_ns();
    sd_optimizer_hurry(d->runtime, d->compiled);
-   sd_compiled_shader_settle(d->runtime, d->compiled);
+   /* A busy machine can slow the compile far beyond the estimate: the
+    * wait is bounded by twice the estimate and by the work left. */
+   double limit = 2.0 * SD_OPTIMIZE_COST_FACTOR * baseline->compile_ms;
+   bool settled = sd_compiled_shader_settle_for(d->runtime, d->compiled,
+                                                limit < left_ms ? limit : left_ms);
    if (su_debug(SU_DEBUG_INFO))
-      su_log("dispatch: %llu workgroups: a worker waited %.2f ms for the optimized code "
+      su_log("dispatch: %llu workgroups: a worker %s %.2f ms for the optimized code "
              "(about %.0f ms of baseline work were left)", (unsigned long long)d->total,
-             (sd_now_ns() - t0) / 1e6, left_ms);
+             settled ? "waited" : "stopped waiting after", (sd_now_ns() - t0) / 1e6, left_ms);
 }
 
 static void

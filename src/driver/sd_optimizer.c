@@ -2,9 +2,11 @@
  * shaders that run baseline code meanwhile (see sd_pipeline_cache.h). */
 #include "sd_pipeline_cache.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #if defined(__linux__)
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -194,6 +196,23 @@ sd_optimizer_hurry(struct sd_runtime *rt, struct sd_compiled_shader *cs)
       rt->jobs_first = job;
    }
    pthread_mutex_unlock(&rt->lock);
+}
+
+bool
+sd_compiled_shader_settle_for(struct sd_runtime *rt, struct sd_compiled_shader *cs, double ms)
+{
+   struct timespec deadline;
+   clock_gettime(CLOCK_REALTIME, &deadline);
+   long long ns = deadline.tv_nsec + (long long)(ms * 1e6);
+   deadline.tv_sec += (time_t)(ns / 1000000000);
+   deadline.tv_nsec = (long)(ns % 1000000000);
+   pthread_mutex_lock(&rt->lock);
+   int err = 0;
+   while (cs->optimizing && err != ETIMEDOUT)
+      err = pthread_cond_timedwait(&rt->optimized, &rt->lock, &deadline);
+   bool settled = !cs->optimizing;
+   pthread_mutex_unlock(&rt->lock);
+   return settled;
 }
 
 void

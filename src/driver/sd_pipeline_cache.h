@@ -167,6 +167,11 @@ VkResult sd_optimizer_queue(struct sd_runtime *rt, struct sd_compiled_shader *cs
  * (a dispatch is running its baseline code). */
 void sd_optimizer_hurry(struct sd_runtime *rt, struct sd_compiled_shader *cs);
 
+/* Like sd_compiled_shader_settle, giving up after `ms` milliseconds;
+ * whether cs runs its final code. */
+bool sd_compiled_shader_settle_for(struct sd_runtime *rt, struct sd_compiled_shader *cs,
+                                   double ms);
+
 /* Returns once cs runs its final code (optimized, or baseline when the
  * optimized compile failed or was dropped). */
 void sd_compiled_shader_settle(struct sd_runtime *rt, struct sd_compiled_shader *cs);
