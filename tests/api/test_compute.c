@@ -1486,16 +1486,24 @@ takeover_chain(uint32_t i, uint32_t seed)
    return x;
 }
 
+/* The results of takeover.comp and hurry.comp: each invocation's value
+ * mixed with its right neighbour's in the workgroup of 64. */
+static void
+neighbour_mix(uint32_t *want, uint32_t n, uint32_t seed, uint32_t (*value)(uint32_t, uint32_t))
+{
+   for (uint32_t g = 0; g < n; g += 64) {
+      uint32_t x[64];
+      for (uint32_t l = 0; l < 64; l++)
+         x[l] = value(g + l, seed);
+      for (uint32_t l = 0; l < 64; l++)
+         want[g + l] = x[l] ^ x[(l + 1) % 64] * 0x9e3779b9u;
+   }
+}
+
 static void
 takeover_expected(uint32_t *want, uint32_t n, uint32_t seed)
 {
-   for (uint32_t g = 0; g < n; g += 64) {
-      uint32_t chain[64];
-      for (uint32_t l = 0; l < 64; l++)
-         chain[l] = takeover_chain(g + l, seed);
-      for (uint32_t l = 0; l < 64; l++)
-         want[g + l] = chain[l] ^ chain[(l + 1) % 64] * 0x9e3779b9u;
-   }
+   neighbour_mix(want, n, seed, takeover_chain);
 }
 
 /* hurry.comp's rounds for invocation i, and its result: x = i ^ seed stepped
@@ -1527,13 +1535,7 @@ hurry_value(uint32_t i, uint32_t seed)
 static void
 hurry_expected(uint32_t *want, uint32_t n, uint32_t seed)
 {
-   for (uint32_t g = 0; g < n; g += 64) {
-      uint32_t x[64];
-      for (uint32_t l = 0; l < 64; l++)
-         x[l] = hurry_value(g + l, seed);
-      for (uint32_t l = 0; l < 64; l++)
-         want[g + l] = x[l] ^ x[(l + 1) % 64] * 0x9e3779b9u;
-   }
+   neighbour_mix(want, n, seed, hurry_value);
 }
 
 /* One way of running a long first dispatch of a new pipeline. */
