@@ -74,7 +74,7 @@
 extern "C" {
 #endif
 
-#define SHALE_SHADER_ABI_VERSION 4
+#define SHALE_SHADER_ABI_VERSION 5
 
 /* Widest SPMD call: 16 lanes (AVX-512). */
 #define SHALE_MAX_SIMD_WIDTH 16
@@ -300,20 +300,77 @@ typedef void (*shale_cs_fn)(const struct shale_cs_context *ctx,
                             const struct shale_cs_workgroup *wg);
 
 /* ------------------------------------------------------------------------ */
-/* Vertex (declared for the rasterizer; not generated yet)                   */
+/* Stage interfaces (vertex and fragment)                                    */
 /* ------------------------------------------------------------------------ */
 
-/* Varying slots, four 32-bit components each, in both vertex outputs and
- * fragment inputs. Built-ins first, user Locations from SHALE_SLOT_USER. */
+/* Varying slots, four 32-bit components each, in vertex outputs. Built-ins
+ * first, user Locations from SHALE_SLOT_USER. A 64-bit or matrix output
+ * takes consecutive Locations as SPIR-V assigns them. */
 enum shale_varying_slot {
-   SHALE_SLOT_POSITION = 0,       /* Position xyzw */
+   SHALE_SLOT_POSITION = 0,       /* Position xyzw (clip coordinates) */
    SHALE_SLOT_POINT_SIZE = 1,     /* x: PointSize */
-   SHALE_SLOT_CLIP_CULL0 = 2,     /* ClipDistance[0..3], then CullDistance */
-   SHALE_SLOT_CLIP_CULL1 = 3,     /* ... up to 8 clip + cull distances in all */
+   SHALE_SLOT_CLIP_CULL0 = 2,     /* ClipDistance[0..n-1] then CullDistance[0..m-1], */
+   SHALE_SLOT_CLIP_CULL1 = 3,     /* packed, n + m <= 8 (shale_vs_info says n, m) */
    SHALE_SLOT_LAYER_VIEWPORT = 4, /* x: Layer, y: ViewportIndex (integers) */
    SHALE_SLOT_USER = 5,           /* Location l is slot SHALE_SLOT_USER + l */
-   SHALE_SLOT_COUNT = SHALE_SLOT_USER + 32,
+   SHALE_MAX_LOCATIONS = 32,
+   SHALE_SLOT_COUNT = SHALE_SLOT_USER + SHALE_MAX_LOCATIONS,
 };
+
+/* Interpolation of one fragment input component (shale_fs_info.interp). */
+enum shale_interp {
+   SHALE_INTERP_NONE = 0,          /* not read */
+   SHALE_INTERP_SMOOTH = 1,        /* perspective-correct */
+   SHALE_INTERP_FLAT = 2,          /* the provoking vertex's value */
+   SHALE_INTERP_NOPERSPECTIVE = 3, /* linear in window space */
+};
+/* Or-ed into enum shale_interp: where SMOOTH / NOPERSPECTIVE evaluate. */
+#define SHALE_INTERP_CENTROID 0x10u
+#define SHALE_INTERP_SAMPLE 0x20u
+#define SHALE_INTERP_KIND_MASK 0x0fu
+
+/* What a compiled vertex shader reads and writes (sc_shader.io.vs). The
+ * rasterizer links the stages from this and from shale_fs_info; it never
+ * parses SPIR-V. */
+struct shale_vs_info {
+   uint64_t outputs_written;     /* bit s: varying slot s written */
+   uint32_t inputs_read;         /* bit l: input Location l read */
+   /* Per input Location: 0 float, 1 signed, 2 unsigned (the type the shader
+    * declares; the fetch converts the attribute's format to it). */
+   uint8_t input_type[SHALE_MAX_LOCATIONS];
+   uint8_t clip_distance_count;  /* ClipDistance array size (0..8) */
+   uint8_t cull_distance_count;  /* CullDistance array size */
+   uint8_t writes_point_size;
+   uint8_t reserved;
+};
+
+/* What a compiled fragment shader reads and writes (sc_shader.io.fs). */
+struct shale_fs_info {
+   /* Per input (Location l, Component c): interp[l * 4 + c], an enum
+    * shale_interp with SHALE_INTERP_CENTROID / _SAMPLE or-ed in. */
+   uint8_t interp[SHALE_MAX_LOCATIONS * 4];
+   uint32_t outputs_written;     /* bit l: colour Location l written (Index 0) */
+   uint32_t dual_source;         /* Location 0 Index 1 written (dual-source blending) */
+   /* Per colour Location: 0 float, 1 signed, 2 unsigned. */
+   uint8_t output_type[8];
+   uint8_t reads_frag_coord, reads_front_facing, reads_point_coord;
+   uint8_t reads_sample_id;      /* SampleId or SamplePosition: runs per sample */
+   uint8_t reads_sample_mask;    /* SampleMask input */
+   uint8_t reads_primitive_id, reads_layer;
+   uint8_t writes_frag_depth;    /* FragDepth */
+   uint8_t writes_sample_mask;   /* SampleMask output */
+   uint8_t writes_stencil;       /* FragStencilRefEXT (not claimed yet) */
+   uint8_t can_discard;          /* OpKill / OpTerminateInvocation / demote */
+   uint8_t early_fragment_tests; /* EarlyFragmentTests execution mode */
+   uint8_t depth_mode;           /* 0 any, 1 DepthGreater, 2 DepthLess, 3 DepthUnchanged */
+   uint8_t has_side_effects;     /* stores or atomics to buffers or images */
+   uint8_t uses_derivatives;     /* derivatives or implicit-LOD sampling */
+   uint8_t reserved;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Vertex                                                                    */
+/* ------------------------------------------------------------------------ */
 
 struct shale_vs_context {
    const union shale_descriptor *sets[SHALE_MAX_DESCRIPTOR_SETS];
@@ -324,12 +381,17 @@ struct shale_vs_context {
    uint32_t view_index;          /* ViewIndex */
 };
 
-/* One batch of up to W vertices. Arrays are structure-of-arrays with the lane
- * as the fastest index: component c of attribute location l for lane i is
- * inputs[(l * 4 + c) * W + i]; the vertex fetcher has already converted each
- * attribute to the 32-bit type the shader reads (float, int or uint bits).
- * 64-bit attributes use two consecutive locations. Outputs use the same
- * layout over varying slots: outputs[(slot * 4 + c) * W + i]. */
+/* One batch of up to W vertices of one instance. Arrays are structure of
+ * arrays with the lane as the fastest index: component c of input Location l
+ * for lane i is inputs[(l * 4 + c) * W + i]; the rasterizer's vertex fetch
+ * has already converted each attribute to the 32-bit type the shader
+ * declares (float, int or uint bits; missing components are 0, 0, 0 and 1).
+ * 64-bit attributes use two consecutive Locations (not claimed yet). Outputs
+ * use the same layout over varying slots: outputs[(slot * 4 + c) * W + i];
+ * slots the shader does not write (shale_vs_info.outputs_written) are left
+ * as they were. inputs and outputs are SHALE_MEMORY_ALIGN-aligned. Lanes
+ * count .. W-1 run with undefined inputs and their outputs are ignored;
+ * their stores and atomics are dropped. */
 struct shale_vs_batch {
    uint32_t count;               /* lanes 0 .. count-1 hold vertices */
    uint32_t instance_index;      /* InstanceIndex (base_instance included) */
@@ -342,10 +404,11 @@ typedef void (*shale_vs_fn)(const struct shale_vs_context *ctx,
                             struct shale_vs_batch *batch);
 
 /* ------------------------------------------------------------------------ */
-/* Fragment (declared for the rasterizer; not generated yet)                 */
+/* Fragment                                                                  */
 /* ------------------------------------------------------------------------ */
 
-/* A linear function of window coordinates: v(x, y) = a * x + b * y + c. */
+/* A linear function of window coordinates: v(x, y) = a * x + b * y + c,
+ * with (x, y) in pixels of the framebuffer (pixel centres at .5). */
 struct shale_fs_plane {
    float a, b, c;
 };
@@ -358,33 +421,55 @@ struct shale_fs_context {
    float sample_positions[32][2];    /* in [0,1) within the pixel */
 };
 
-/* W/4 quads of 2x2 pixels. Lane i belongs to quad i / 4 and covers pixel
- * (x[q] + (i & 1), y[q] + ((i >> 1) & 1)). Derivatives come from lane
- * neighbours: fine dFdx(v)[i] = v[i | 1] - v[i & ~1], fine dFdy(v)[i] =
- * v[i | 2] - v[i & ~2]; coarse ones use the quad's lanes 0, 1 and 2 for all
- * four lanes. A lane whose coverage is 0 is a helper lane: it runs so that
- * derivatives exist, but its stores, atomics and outputs are discarded.
+/* W/4 quads of 2x2 pixels, all of one primitive. Lane i belongs to quad
+ * i / 4 and covers pixel (x[q] + (i & 1), y[q] + ((i >> 1) & 1)).
+ * Derivatives come from lane neighbours: fine dFdx(v)[i] = v[i | 1] -
+ * v[i & ~1], fine dFdy(v)[i] = v[i | 2] - v[i & ~2]; coarse ones use the
+ * quad's lanes 0, 1 and 2 for all four lanes. A lane whose coverage is 0 is
+ * a helper lane (HelperInvocation true): it runs so that derivatives exist,
+ * but its stores and atomics are dropped and its outputs are ignored.
+ * Quads past quad_count run as helpers.
  *
- * Inputs: planes[0] is window z, planes[1] is 1/w; for input component
- * (location l, component c) planes[2 + l * 4 + c] is attr/w (perspective) or
- * the attribute itself (flat: a = b = 0, c = provoking value; noperspective:
- * the attribute, not divided by w). Compiled code evaluates them at the pixel
- * centre, the centroid or the sample position the shader asks for.
- * Outputs: colour location l component c for lane i at
- * color[(l * 4 + c) * W + i]; frag_depth[i]; sample_mask[i]. On return,
- * kill_mask has a bit set for each lane that executed OpKill / was demoted. */
+ * Per-sample shading (sample_id != ~0u): the call shades sample sample_id
+ * of each pixel; coverage[i] has at most that sample's bit; SampleId is
+ * sample_id, SamplePosition and FragCoord.xy use that sample's position, and
+ * every SMOOTH / NOPERSPECTIVE input is evaluated there. Otherwise inputs
+ * are evaluated at the pixel centre (x + .5, y + .5), or with
+ * SHALE_INTERP_CENTROID at centroid[i] (the rasterizer's choice of a point
+ * inside both pixel and primitive), or with SHALE_INTERP_SAMPLE (which
+ * forces per-sample shading) at the sample.
+ *
+ * Inputs: planes[0] is window z (FragCoord.z, before depth bias), planes[1]
+ * is 1/w (FragCoord.w); for input component (Location l, Component c)
+ * planes[2 + l * 4 + c] is, by shale_fs_info.interp: SMOOTH: attr/w (the
+ * compiled code divides by planes[1] at the same point); NOPERSPECTIVE: the
+ * attribute; FLAT: a = b = 0, c = the provoking vertex's value bits
+ * (reinterpret as the input's type). Components not read need no plane.
+ * PointCoord is point_coord[2]'s planes (points only).
+ *
+ * Outputs: colour Location l component c for lane i at
+ * outputs[(l * 4 + c) * W + i] as 32-bit bits of the output's type (float,
+ * int or uint: integer attachments keep every bit); Location 0 Index 1
+ * (dual-source blending) at Location 8, i.e. outputs[(32 + c) * W + i].
+ * frag_depth[i] (FragDepth, when written) and sample_mask[i] (SampleMask
+ * output, when written). On return, kill_mask has a bit set for each lane
+ * that was discarded (OpKill, OpTerminateInvocation, demote). */
+#define SHALE_FS_OUTPUT_LOCATIONS 9
 struct shale_fs_quads {
    uint32_t quad_count;              /* 1 .. W/4 */
    uint32_t front_facing;            /* FrontFacing, whole call */
    uint32_t primitive_id;            /* PrimitiveId */
    uint32_t layer;                   /* Layer */
+   uint32_t sample_id;               /* ~0u unless shading per sample */
+   uint32_t kill_mask;               /* out */
    int32_t x[SHALE_MAX_SIMD_WIDTH / 4], y[SHALE_MAX_SIMD_WIDTH / 4];
-   uint32_t coverage[SHALE_MAX_SIMD_WIDTH];      /* sample mask per lane */
+   uint32_t coverage[SHALE_MAX_SIMD_WIDTH];      /* SampleMaskIn per lane; 0: helper */
+   float centroid[2][SHALE_MAX_SIMD_WIDTH];      /* window x, y per lane (CENTROID inputs) */
    const struct shale_fs_plane *planes;
-   float *color;
-   float *frag_depth;
-   uint32_t *sample_mask;
-   uint32_t kill_mask;
+   const struct shale_fs_plane *point_coord;     /* [2]: s, t; NULL unless points */
+   uint32_t *outputs;                /* SHALE_FS_OUTPUT_LOCATIONS * 4 * W words */
+   float *frag_depth;                /* W floats */
+   uint32_t *sample_mask;            /* W words */
 };
 
 typedef void (*shale_fs_fn)(const struct shale_fs_context *ctx,

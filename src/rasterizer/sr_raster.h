@@ -1,0 +1,328 @@
+/*
+ * sr_raster: draws in plain C state, binned into 64x64 tiles, rasterized
+ * by the worker pool.
+ *
+ * Design note
+ * -----------
+ * Owns: struct sr_context (one per device: the thread pool it borrows, the
+ * per-worker scratch memory) and struct sr_scene (one render pass instance
+ * or dynamic-rendering instance being drawn: its arena, its tiles' command
+ * lists, its post-transform vertices and set-up primitives). Knows no Vulkan
+ * objects: the driver hands it attachments as memory descriptions
+ * (struct sr_surface), pipeline and dynamic state as one plain-C struct of
+ * Vulkan enums (struct sr_draw_state), and per-draw bindings as a snapshot
+ * (struct sr_draw_bindings). Compiled code is reached only through
+ * include/shale/shader_abi.h (shale_vs_fn, shale_fs_fn, shale_vs_info,
+ * shale_fs_info).
+ *
+ * The flow of a draw (sr_scene_draw, on the calling thread, the queue's):
+ *  1. Snapshot: the draw's state and bindings are copied into the scene's
+ *     arena (the state only when it changed since the last draw: the driver
+ *     keeps one struct sr_draw_state per command buffer and marks it dirty),
+ *     so later commands can change anything while the draw waits in the
+ *     bins. The code pointers (baseline or optimized) are read once here:
+ *     a draw never changes code half way.
+ *  2. Vertex shading: the draw's vertices (each index position of an
+ *     indexed draw; a post-transform cache is a later step) in batches of W
+ *     over the pool; per batch the C vertex fetch converts attributes to the
+ *     shader's input types (shale_vs_batch.inputs), the compiled vertex
+ *     shader writes varying slots, then clip codes (view volume, guard band,
+ *     user clip and cull distances) and the viewport transform are computed.
+ *     Results live in the scene arena, one record per vertex, in draw order.
+ *  3. Primitive assembly (every Vulkan 1.0 list, strip and fan topology,
+ *     primitive restart, the provoking vertex), culling by cull distances,
+ *     clipping (only triangles that cross the near/far planes or the guard
+ *     band are clipped, Sutherland-Hodgman in clip space over every varying),
+ *     face culling, polygon mode (FILL; LINE and POINT turn a triangle into
+ *     its edges or vertices as the spec describes).
+ *  4. Setup in fixed point: window coordinates snapped to 1/256 pixel
+ *     (subPixelPrecisionBits 8), edge functions in 64-bit integers with the
+ *     top-left rule as a bias, the bounding box clipped to scissor and render
+ *     area, plane equations (struct shale_fs_plane) for z, 1/w and every
+ *     input component the fragment shader reads, depth bias. Lines are
+ *     parallelograms (non-strict lines, Vulkan's default rasterization) and
+ *     points are squares, both set up as two triangles that share planes.
+ *  5. Binning: the primitive's pointer is appended to the command list of
+ *     every 64x64 tile its bounding box touches (a later step: only tiles
+ *     its edges touch). Bins hold commands in API order: CLEAR (load op,
+ *     vkCmdClearAttachments), PRIM, RESOLVE, and are only appended to.
+ * Steps 3-5 run on the calling thread in this first version; binning in
+ * parallel chunks merged in order is a later step.
+ *
+ * Flush (sr_scene_flush): every tile with commands is rasterized by one
+ * worker at a time (su_thread_pool_run over the tiles); a tile runs its
+ * commands in order: that is how API order per pixel is kept with no locks,
+ * and why a frame is bit-identical for every SHALE_THREADS value (no
+ * floating-point result depends on which worker ran a tile or in which
+ * order tiles ran). For a primitive, the tile worker walks the 4x4-pixel
+ * blocks of its bounding box inside the tile, evaluates the three edge
+ * functions (rejecting and accepting whole blocks from their corners),
+ * builds per-sample coverage masks, groups covered 2x2 quads W/4 at a time
+ * into one shale_fs_quads call (helper lanes fill partial quads), and runs
+ * the per-fragment operations on the results: scissor (already in the
+ * box), sample mask, early depth/stencil when the shader allows it (no
+ * FragDepth, no discard that could change the outcome, or
+ * EarlyFragmentTests), the fragment shader, alpha to coverage, late
+ * depth/stencil (every compare and stencil op, masks, references, depth
+ * bounds), blending (every factor and op, constants, dual source), logic
+ * ops, write masks, sRGB encoding and format packing. Occlusion counts are
+ * kept per worker and added to the draw's counter at the end of the flush.
+ * The fragment back end is C code in this first version (sr_fragment.c),
+ * kept as the reference once per-fragment operations are compiled together
+ * with the fragment shader per state key (the compiler's side of
+ * shader_abi.h), which is the next step.
+ *
+ * Flush points (the driver calls sr_scene_flush, or sr_scene_end): the end
+ * of a render pass instance or dynamic rendering instance, the end of each
+ * subpass (subpasses may read earlier subpasses' attachments as input
+ * attachments; resolves happen there), and before any command inside a
+ * render pass that could see the attachments' memory: a pipeline barrier
+ * or event in a subpass (self-dependency), a query result copy or reset, a
+ * timestamp write. Transfers cannot run inside render passes.
+ *
+ * Memory and attachments: the scene draws straight into the attachments'
+ * memory (linear layout: row pitch, layer pitch). A multisampled surface
+ * keeps a pixel's samples next to each other: sample s of pixel (x, y) of
+ * layer l is at base + l * layer_pitch + y * row_pitch + (x * samples + s)
+ * * texel_size. LOAD_OP_CLEAR and vkCmdClearAttachments are CLEAR tile
+ * commands (a cleared tile is written by its worker, in order with the
+ * draws); LOAD_OP_LOAD and DONT_CARE cost nothing (the memory already holds
+ * the contents); STORE_OP_DONT_CARE costs nothing; resolves are RESOLVE
+ * tile commands (sample 0 for integer formats, the average otherwise, as
+ * Vulkan's rules allow).
+ *
+ * Where MSAA coverage lives: per fragment lane, a sample mask
+ * (shale_fs_quads.coverage); depth/stencil and colour are per sample in
+ * the surfaces; the shader runs once per pixel unless sample shading asks
+ * for more (then once per sample, sample_id set). Sample positions are
+ * Vulkan's standard ones (sr_sample_positions()).
+ *
+ * What is JIT-compiled per state key: today the vertex shader and the
+ * fragment shader (each a shale_*_fn of the compiler, cached like compute
+ * code); next, the vertex fetch fused into the vertex routine and the
+ * per-fragment operations fused into the fragment routine (key: fragment
+ * shader + attachment formats + blend + depth/stencil + samples + write
+ * masks).
+ *
+ * Invariants: a scene's surfaces stay valid until sr_scene_end; every
+ * snapshot lives in the scene's arena until then; sr_scene_draw never
+ * touches attachment memory (only flushes do). Errors: only allocation
+ * failures, reported as VK_ERROR_OUT_OF_HOST_MEMORY; a scene that failed
+ * an allocation drops the commands that failed and stays usable.
+ *
+ * Threading: a scene belongs to one thread (the queue thread) between
+ * begin and end; sr_scene_draw and sr_scene_flush use the context's pool
+ * for their parallel parts (one run at a time on a pool). Compiled shaders
+ * are called from any worker with const contexts.
+ */
+#ifndef SR_RASTER_H
+#define SR_RASTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <vulkan/vulkan_core.h>
+
+#include "shale/shader_abi.h"
+#include "util/su_format.h"
+
+struct su_thread_pool;
+
+#define SR_TILE_SIZE 64
+#define SR_MAX_COLOR_ATTACHMENTS 8
+#define SR_MAX_VERTEX_BINDINGS 16
+#define SR_MAX_VERTEX_ATTRIBUTES 16
+#define SR_MAX_VIEWPORTS 1
+#define SR_SUBPIXEL_BITS 8
+/* Largest framebuffer side (maxFramebufferWidth/Height, maxViewportDimensions)
+ * and the guard band: window coordinates within +-SR_GUARD_BAND pixels need
+ * no clipping in x and y. */
+#define SR_MAX_FRAMEBUFFER_SIZE 8192
+#define SR_GUARD_BAND 32768
+
+/* ---- Attachments ---- */
+
+/* One attachment view: one mip level, `layers` layers, laid out as the
+ * design note says (samples of a pixel adjacent). Depth/stencil formats
+ * keep both aspects interleaved as su_format_desc describes. */
+struct sr_surface {
+   uint8_t *base;                       /* layer 0, pixel (0, 0), sample 0 */
+   const struct su_format_desc *format;
+   VkFormat vk_format;
+   uint32_t width, height, layers;
+   uint32_t samples;                    /* 1, 2, 4, 8 */
+   uint64_t row_pitch, layer_pitch;     /* bytes */
+};
+
+/* The attachments a scene draws into (a subpass, or dynamic rendering).
+ * NULL base: the attachment is unused (VK_ATTACHMENT_UNUSED). depth and
+ * stencil may be the same surface (a combined format) or either absent. */
+struct sr_framebuffer {
+   uint32_t color_count;
+   struct sr_surface color[SR_MAX_COLOR_ATTACHMENTS];
+   struct sr_surface depth, stencil;
+   uint32_t width, height, layers;      /* the framebuffer's */
+   uint32_t samples;                    /* rasterizationSamples of the subpass */
+};
+
+/* ---- Pipeline and dynamic state ---- */
+
+struct sr_vertex_binding {
+   uint32_t stride;
+   VkVertexInputRate input_rate;
+   uint32_t divisor;                    /* 1 unless VK_EXT_vertex_attribute_divisor */
+};
+
+struct sr_vertex_attribute {
+   uint32_t location, binding;
+   VkFormat format;
+   uint32_t offset;
+};
+
+struct sr_stencil_face {
+   VkStencilOp fail_op, pass_op, depth_fail_op;
+   VkCompareOp compare_op;
+   uint32_t compare_mask, write_mask, reference;
+};
+
+struct sr_blend_attachment {
+   bool blend_enable;
+   VkBlendFactor src_color, dst_color, src_alpha, dst_alpha;
+   VkBlendOp color_op, alpha_op;
+   VkColorComponentFlags write_mask;
+};
+
+/* Everything a draw's fixed-function stages and shaders need. The driver
+ * fills it from the pipeline at bind time and patches the dynamic parts from
+ * vkCmdSet*; it is compared and copied as a whole, so keep it free of
+ * padding garbage (memset before filling). */
+struct sr_draw_state {
+   /* Shaders: fs NULL means no fragment shader (depth-only passes). */
+   shale_vs_fn vs;
+   shale_fs_fn fs;
+   uint32_t vs_width, fs_width;         /* SIMD widths the code was compiled for */
+   struct shale_vs_info vs_io;
+   struct shale_fs_info fs_io;
+
+   /* Vertex input and assembly. */
+   uint32_t binding_mask;               /* bit b: bindings[b] valid */
+   struct sr_vertex_binding bindings[SR_MAX_VERTEX_BINDINGS];
+   uint32_t attribute_count;
+   struct sr_vertex_attribute attributes[SR_MAX_VERTEX_ATTRIBUTES];
+   VkPrimitiveTopology topology;
+   bool primitive_restart;
+   bool provoking_last;                 /* VK_EXT_provoking_vertex LAST (default first) */
+
+   /* Viewport, scissor (always applied; the driver passes the render area's
+    * intersection when the application's scissor is wider). */
+   VkViewport viewport;
+   VkRect2D scissor;
+
+   /* Rasterization. */
+   bool rasterizer_discard;
+   bool depth_clamp;
+   VkPolygonMode polygon_mode;
+   VkCullModeFlags cull_mode;
+   VkFrontFace front_face;
+   bool depth_bias_enable;
+   float depth_bias_constant, depth_bias_clamp, depth_bias_slope;
+   float line_width;
+
+   /* Multisampling. */
+   uint32_t samples;                    /* rasterizationSamples */
+   bool sample_shading;
+   float min_sample_shading;
+   uint32_t sample_mask;                /* pSampleMask[0], all ones without one */
+   bool alpha_to_coverage, alpha_to_one;
+
+   /* Depth and stencil. */
+   bool depth_test, depth_write;
+   VkCompareOp depth_compare;
+   bool depth_bounds_test;
+   float min_depth_bounds, max_depth_bounds;
+   bool stencil_test;
+   struct sr_stencil_face stencil[2];   /* front, back */
+
+   /* Colour blending, per colour attachment of the framebuffer. */
+   bool logic_op_enable;
+   VkLogicOp logic_op;
+   float blend_constants[4];
+   struct sr_blend_attachment blend[SR_MAX_COLOR_ATTACHMENTS];
+};
+
+/* ---- Per-draw bindings and the draw ---- */
+
+struct sr_vertex_buffer {
+   const uint8_t *base;                 /* buffer memory + offset */
+   uint64_t size;                       /* bytes readable from base */
+};
+
+/* What a draw reads besides its state; copied into the scene at the draw. */
+struct sr_draw_bindings {
+   const union shale_descriptor *sets[SHALE_MAX_DESCRIPTOR_SETS];
+   _Alignas(16) uint8_t push_constants[SHALE_MAX_PUSH_CONSTANTS_SIZE];
+   struct sr_vertex_buffer vertex_buffers[SR_MAX_VERTEX_BINDINGS];
+   const uint8_t *index_base;           /* buffer memory + offset; indexed draws */
+   uint64_t index_size;                 /* bytes readable from index_base */
+   VkIndexType index_type;
+};
+
+struct sr_draw {
+   bool indexed;
+   uint32_t count;                      /* vertexCount or indexCount */
+   uint32_t instance_count;
+   uint32_t first;                      /* firstVertex or firstIndex */
+   int32_t vertex_offset;               /* vertexOffset (indexed) */
+   uint32_t first_instance;
+   uint32_t draw_index;                 /* DrawIndex (multi-draw indirect) */
+   /* Occlusion query counter the passed samples are added to at the flush,
+    * or NULL. `precise` false allows any nonzero count for nonzero. */
+   uint64_t *occlusion;
+};
+
+/* ---- Context and scene ---- */
+
+struct sr_context;
+struct sr_scene;
+
+/* The pool is borrowed (the driver's runtime owns it). */
+VkResult sr_context_create(struct su_thread_pool *pool, const VkAllocationCallbacks *alloc,
+                           struct sr_context **out);
+void sr_context_destroy(struct sr_context *ctx);
+
+/* Begins drawing into fb within render_area (clipped to the framebuffer).
+ * The scene keeps a copy of fb. */
+VkResult sr_scene_begin(struct sr_context *ctx, const struct sr_framebuffer *fb,
+                        const VkRect2D *render_area, uint32_t layer_count,
+                        struct sr_scene **out);
+
+/* Clears part of an attachment, in order with draws (LOAD_OP_CLEAR on the
+ * render area, vkCmdClearAttachments on its rects). attachment is a colour
+ * index, or SR_ATTACHMENT_DEPTH_STENCIL with aspects DEPTH and/or STENCIL. */
+#define SR_ATTACHMENT_DEPTH_STENCIL 0xffffffffu
+VkResult sr_scene_clear(struct sr_scene *scene, uint32_t attachment, VkImageAspectFlags aspects,
+                        const VkClearValue *value, const VkRect2D *rect,
+                        uint32_t base_layer, uint32_t layer_count);
+
+VkResult sr_scene_draw(struct sr_scene *scene, const struct sr_draw_state *state,
+                       const struct sr_draw_bindings *bindings, const struct sr_draw *draw);
+
+/* Resolves colour attachment `attachment` (all its samples) into dst over
+ * the render area, in order with draws, at the next flush. */
+VkResult sr_scene_resolve(struct sr_scene *scene, uint32_t attachment,
+                          const struct sr_surface *dst);
+
+/* Rasterizes everything binned so far: on return every earlier command's
+ * pixels are in memory. The scene stays open for more commands. */
+void sr_scene_flush(struct sr_scene *scene);
+
+/* Replaces the framebuffer (next subpass) after a flush. */
+void sr_scene_set_framebuffer(struct sr_scene *scene, const struct sr_framebuffer *fb);
+
+/* Flushes and frees the scene. */
+void sr_scene_end(struct sr_scene *scene);
+
+/* Vulkan's standard sample positions for `samples` (1, 2, 4, 8, 16):
+ * positions[s][0..1] in [0, 1). */
+const float (*sr_sample_positions(uint32_t samples))[2];
+
+#endif

@@ -1,0 +1,156 @@
+/*
+ * sr_scene: the rasterizer's private structures shared by its front end
+ * (sr_vertex.c: fetch and vertex shading; sr_setup.c: assembly, clipping,
+ * setup; sr_bin.c: binning) and its back end (sr_tile.c: coverage and
+ * fragment quads; sr_fragment.c: per-fragment operations). Not seen
+ * outside src/rasterizer; sr_raster.h says how a draw flows.
+ *
+ * The boundary between the two ends is the tile command list: the front
+ * end appends commands (struct sr_cmd) to the bins of the tiles they touch,
+ * in API order; the back end runs a tile's list in order on one worker.
+ * Every command and everything it points at lives in the scene's arena
+ * until sr_scene_end, and is immutable once appended.
+ *
+ * Threading: bins are appended to by the thread that called sr_scene_draw
+ * only; during a flush each tile is owned by the one worker running it.
+ */
+#ifndef SR_SCENE_H
+#define SR_SCENE_H
+
+#include "sr_raster.h"
+
+#include <stddef.h>
+
+/* ---- Arena ---- */
+
+struct sr_arena_block;
+struct sr_arena {
+   const VkAllocationCallbacks *alloc;
+   struct sr_arena_block *blocks;
+   uint8_t *cur, *end;
+};
+
+void sr_arena_init(struct sr_arena *a, const VkAllocationCallbacks *alloc);
+/* 16-byte aligned (64 for sizes of 64 or more); NULL when out of memory. */
+void *sr_arena_alloc(struct sr_arena *a, size_t size);
+void sr_arena_finish(struct sr_arena *a);
+
+/* ---- A draw as binned ---- */
+
+/* The immutable snapshot a draw's primitives point at. */
+struct sr_draw_snapshot {
+   const struct sr_draw_state *state;   /* shared by consecutive draws with equal state */
+   struct shale_fs_context fs_ctx;      /* sets, push constants (in the snapshot), samples */
+   uint8_t *push_constants;             /* SHALE_MAX_PUSH_CONSTANTS_SIZE bytes */
+   uint64_t *occlusion;
+   uint32_t fs_input_count;             /* planes per primitive: 2 + used input components */
+   /* fs input component (l * 4 + c) -> index into a primitive's planes, or
+    * 0xff when the shader does not read it. */
+   uint8_t plane_index[SHALE_MAX_LOCATIONS * 4];
+};
+
+/* A set-up triangle (lines and points become two of these). Window
+ * coordinates are fixed point with SR_SUBPIXEL_BITS fraction bits: the
+ * sample point of pixel (x, y) at position (sx, sy) in [0, 1) is
+ * (x * 256 + sx * 256, y * 256 + sy * 256); the pixel centre is +128.
+ * Edge i is E_i(X, Y) = a[i] * X + b[i] * Y + c[i] for such fixed-point
+ * (X, Y); setup orients the edges so that the inside is positive whatever
+ * the winding, and folds the top-left rule into c: a point is covered
+ * exactly when E_i(X, Y) >= 0 for i = 0, 1, 2 (c[i] is one less than the
+ * exact edge function for edges that are neither top nor left). Magnitudes:
+ * |X|, |Y| < (SR_GUARD_BAND + SR_MAX_FRAMEBUFFER_SIZE) << 8, so a, b fit 32
+ * bits and every E_i fits in 64. */
+struct sr_prim {
+   const struct sr_draw_snapshot *draw;
+   int64_t a[3], b[3], c[3];
+   int32_t min_x, min_y, max_x, max_y;  /* pixel box, inclusive, inside scissor */
+   uint32_t layer;
+   bool front_facing;
+   bool is_point, is_line;
+   uint32_t primitive_id;
+   /* Depth: z(x, y) at pixel coordinates, bias included; clamped to the
+    * viewport's depth range (or [0, 1] with depth clamp) per sample. */
+   struct shale_fs_plane z;
+   float depth_min, depth_max;          /* the clamp range */
+   /* planes[0] z (no bias), planes[1] 1/w, then the fragment inputs in
+    * snapshot->plane_index order; point_coord[2] for points. */
+   const struct shale_fs_plane *planes;
+   struct shale_fs_plane point_coord[2];
+};
+
+/* ---- Tile command lists ---- */
+
+enum sr_cmd_kind {
+   SR_CMD_PRIM,
+   SR_CMD_CLEAR,
+   SR_CMD_RESOLVE,
+};
+
+struct sr_clear_cmd {
+   uint32_t attachment;                 /* colour index or SR_ATTACHMENT_DEPTH_STENCIL */
+   VkImageAspectFlags aspects;
+   VkClearValue value;
+   VkRect2D rect;
+   uint32_t base_layer, layer_count;
+};
+
+struct sr_resolve_cmd {
+   uint32_t attachment;
+   struct sr_surface dst;
+   VkRect2D rect;
+   uint32_t layer_count;
+};
+
+struct sr_cmd {
+   enum sr_cmd_kind kind;
+   union {
+      const struct sr_prim *prim;
+      const struct sr_clear_cmd *clear;
+      const struct sr_resolve_cmd *resolve;
+   };
+};
+
+/* A tile's commands: a chain of fixed-size chunks in API order. */
+#define SR_BIN_CHUNK 62
+struct sr_bin_chunk {
+   struct sr_bin_chunk *next;
+   uint32_t count;
+   struct sr_cmd cmds[SR_BIN_CHUNK];
+};
+
+struct sr_bin {
+   struct sr_bin_chunk *first, *last;
+};
+
+struct sr_worker_scratch;
+
+struct sr_context {
+   struct su_thread_pool *pool;
+   const VkAllocationCallbacks *alloc;
+   unsigned workers;
+   struct sr_worker_scratch **scratch;   /* [workers] */
+};
+
+struct sr_scene {
+   struct sr_context *ctx;
+   struct sr_arena arena;
+   struct sr_framebuffer fb;
+   VkRect2D render_area;
+   uint32_t layer_count;
+   uint32_t tiles_x, tiles_y;
+   struct sr_bin *bins;                 /* [layer][tiles_y][tiles_x] */
+   bool dirty;                          /* commands since the last flush */
+   const struct sr_draw_state *last_state;   /* arena copy of the last draw's state */
+   uint32_t primitive_count;            /* PrimitiveId source within a draw */
+};
+
+/* Front end -> bins: appends cmd to every tile (of `layer`) that the pixel
+ * box [x0, x1] x [y0, y1] touches. */
+VkResult sr_bin_box(struct sr_scene *scene, uint32_t layer, int32_t x0, int32_t y0,
+                    int32_t x1, int32_t y1, struct sr_cmd cmd);
+
+/* Back end: runs one tile's commands (flush, on a worker). */
+void sr_tile_run(struct sr_scene *scene, uint32_t layer, uint32_t tx, uint32_t ty,
+                 unsigned worker);
+
+#endif
