@@ -259,6 +259,11 @@ struct sr_vertex_buffer {
 /* What a draw reads besides its state; copied into the scene at the draw. */
 struct sr_draw_bindings {
    const union shale_descriptor *sets[SHALE_MAX_DESCRIPTOR_SETS];
+   /* Records of sets[i] that sr_scene_draw copies into the snapshot: the
+    * driver's bind copies (dynamic offsets applied) are rewritten by the
+    * next bind, so a binned draw keeps its own; 0 when sets[i] stays valid
+    * until the scene ends. */
+   uint32_t set_copy_records[SHALE_MAX_DESCRIPTOR_SETS];
    _Alignas(16) uint8_t push_constants[SHALE_MAX_PUSH_CONSTANTS_SIZE];
    struct sr_vertex_buffer vertex_buffers[SR_MAX_VERTEX_BINDINGS];
    const uint8_t *index_base;           /* buffer memory + offset; indexed draws */
