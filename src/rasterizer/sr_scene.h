@@ -33,7 +33,16 @@ struct sr_arena {
 void sr_arena_init(struct sr_arena *a, const VkAllocationCallbacks *alloc);
 /* 16-byte aligned (64 for sizes of 64 or more); NULL when out of memory. */
 void *sr_arena_alloc(struct sr_arena *a, size_t size);
+/* Forgets every allocation but keeps the first block for reuse (a flush
+ * does this once nothing points into the arena any more). */
+void sr_arena_reset(struct sr_arena *a);
 void sr_arena_finish(struct sr_arena *a);
+
+/* Heap memory of the rasterizer: through `alloc` (scope OBJECT) when it is
+ * non-NULL, else aligned malloc. align is a power of two. */
+void *sr_alloc(const VkAllocationCallbacks *alloc, size_t size, size_t align);
+void *sr_zalloc(const VkAllocationCallbacks *alloc, size_t size, size_t align);
+void sr_free(const VkAllocationCallbacks *alloc, void *ptr);
 
 /* ---- A draw as binned ---- */
 
@@ -122,7 +131,20 @@ struct sr_bin {
    struct sr_bin_chunk *first, *last;
 };
 
-struct sr_worker_scratch;
+/* One worker's memory, used by one worker at a time: the vertex shader's
+ * batch arrays while vertices are shaded, the fragment shader's arrays and a
+ * full plane array (planes[2 + l * 4 + c] as the ABI indexes them, expanded
+ * from a primitive's compact planes) while tiles run. SHALE_MEMORY_ALIGN
+ * aligned. */
+struct sr_worker_scratch {
+   _Alignas(SHALE_MEMORY_ALIGN) uint32_t vs_inputs[SHALE_MAX_LOCATIONS * 4 * SHALE_MAX_SIMD_WIDTH];
+   _Alignas(SHALE_MEMORY_ALIGN) uint32_t vs_outputs[SHALE_SLOT_COUNT * 4 * SHALE_MAX_SIMD_WIDTH];
+   _Alignas(SHALE_MEMORY_ALIGN) uint32_t fs_outputs[SHALE_FS_OUTPUT_LOCATIONS * 4 *
+                                                    SHALE_MAX_SIMD_WIDTH];
+   _Alignas(SHALE_MEMORY_ALIGN) float frag_depth[SHALE_MAX_SIMD_WIDTH];
+   _Alignas(SHALE_MEMORY_ALIGN) uint32_t sample_mask[SHALE_MAX_SIMD_WIDTH];
+   _Alignas(SHALE_MEMORY_ALIGN) struct shale_fs_plane planes[2 + SHALE_MAX_LOCATIONS * 4];
+};
 
 struct sr_context {
    struct su_thread_pool *pool;
@@ -142,6 +164,7 @@ struct sr_scene {
    bool dirty;                          /* commands since the last flush */
    const struct sr_draw_state *last_state;   /* arena copy of the last draw's state */
    uint32_t primitive_count;            /* PrimitiveId source within a draw */
+   struct sr_front *front;              /* the front end's private buffers (sr_front.h) */
 };
 
 /* Front end -> bins: appends cmd to every tile (of `layer`) that the pixel
