@@ -66,7 +66,9 @@
  * depth/stencil (every compare and stencil op, masks, references, depth
  * bounds), blending (every factor and op, constants, dual source), logic
  * ops, write masks, sRGB encoding and format packing. Occlusion counts are
- * kept per worker and added to the draw's counter at the end of the flush.
+ * summed per tile by its worker and added (atomically: integer sums, the
+ * same in any order) to the draw's counter when the tile is done; every
+ * addition has happened when the flush returns.
  * The fragment back end is C code in this first version (sr_fragment.c),
  * kept as the reference once per-fragment operations are compiled together
  * with the fragment shader per state key (the compiler's side of

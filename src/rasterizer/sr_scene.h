@@ -95,6 +95,9 @@ enum sr_cmd_kind {
    SR_CMD_RESOLVE,
 };
 
+/* CLEAR and RESOLVE commands are appended to the bins of every layer they
+ * cover (one command record shared by those bins); the tile of layer L
+ * writes only layer L, so no two workers write the same memory. */
 struct sr_clear_cmd {
    uint32_t attachment;                 /* colour index or SR_ATTACHMENT_DEPTH_STENCIL */
    VkImageAspectFlags aspects;
@@ -107,7 +110,7 @@ struct sr_resolve_cmd {
    uint32_t attachment;
    struct sr_surface dst;
    VkRect2D rect;
-   uint32_t layer_count;
+   uint32_t layer_count;                /* layers 0 .. layer_count-1 of src and dst */
 };
 
 struct sr_cmd {
@@ -172,7 +175,10 @@ struct sr_scene {
 VkResult sr_bin_box(struct sr_scene *scene, uint32_t layer, int32_t x0, int32_t y0,
                     int32_t x1, int32_t y1, struct sr_cmd cmd);
 
-/* Back end: runs one tile's commands (flush, on a worker). */
+/* Back end: runs one tile's commands (flush, on a worker), with
+ * scene->ctx->scratch[worker] for the fragment arrays. Occlusion
+ * counts are summed per tile and added to the draws' counters (atomically)
+ * when the tile is done. sr_tile.c also defines sr_sample_positions(). */
 void sr_tile_run(struct sr_scene *scene, uint32_t layer, uint32_t tx, uint32_t ty,
                  unsigned worker);
 
