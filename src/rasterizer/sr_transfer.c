@@ -597,6 +597,15 @@ sr_clear_color_box(const struct sr_image_level *dst, uint32_t base_layer,
    uint8_t texel[SR_MAX_TEXEL] = {0};
    assert(!su_format_is_depth_stencil(f) && f->block_size <= SR_MAX_TEXEL);
 
+   if (f->bits[0] == 64) {
+      /* 64-bit components: the spec reads elements 0-1 of the value as R
+       * (one 64-bit uint, int or double, the same bits for each class) and
+       * elements 2-3 as G; B and A are out of the union's reach: 0. */
+      const uint32_t n = f->block_size < 16 ? f->block_size : 16;
+      memcpy(texel, value->uint32, n);
+      fill_box(dst, base_layer, layer_count, box, texel, (struct sr_bytes){0, f->block_size});
+      return;
+   }
    switch (su_format_class(f)) {
    case SU_CLASS_FLOAT:
       su_pack_float(f, value->float32, texel);

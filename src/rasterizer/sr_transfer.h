@@ -94,8 +94,10 @@ void sr_blit(const struct sr_image_level *src, uint32_t src_layer,
 /* vkCmdClearColorImage for one level: the whole extent (every z slice of a
  * 3D level) of layers [base_layer, base_layer + layer_count); the caller
  * resolves VK_REMAINING_ARRAY_LAYERS. The value is interpreted by the
- * format's numeric class (float32 / uint32 / int32) and packed once.
- * Uncompressed colour formats only. */
+ * format's numeric class (float32 / uint32 / int32) and packed once; for
+ * 64-bit components (R64*) elements 0-1 are R as one 64-bit value and
+ * elements 2-3 G, as the spec's VkClearColorValue says (B and A, which it
+ * leaves out, are written 0). Uncompressed colour formats only. */
 void sr_clear_color(const struct sr_image_level *dst, uint32_t base_layer,
                     uint32_t layer_count, const VkClearColorValue *value);
 

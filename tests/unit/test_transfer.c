@@ -884,6 +884,36 @@ test_clears(void)
       const uint8_t b[4] = {0xfb, 0xff, 0xd2, 0x04};
       clear_case("clear R16G16_SINT", VK_FORMAT_R16G16_SINT, 6, 6, 1, 2, 1, 1, NULL, &v, b);
    }
+   {
+      /* 64-bit components (the spec's VkClearColorValue: elements 0-1 are R
+       * as one 64-bit value, elements 2-3 G; B and A, which the union does
+       * not reach, are written 0). dEQP-VK.api.image_clearing.core.
+       * clear_color_image.*.r64_uint_*, r64_sint_*, r64g64_uint_*,
+       * r64g64_sint_* clear with 0xFFFFFFFF7FFFFFFF / 0xFFFFFFFF7FFFFFF7. */
+      const uint64_t r = 0xffffffff7fffffffull, g = 0xffffffff7ffffff7ull;
+      VkClearColorValue v;
+      memcpy(&v.uint32[0], &r, 8);
+      memcpy(&v.uint32[2], &g, 8);
+      uint8_t b[32] = {0};
+      memcpy(b, &r, 8);
+      memcpy(b + 8, &g, 8);
+      clear_case("clear R64_UINT", VK_FORMAT_R64_UINT, 5, 3, 1, 2, 0, 2, NULL, &v, b);
+      clear_case("clear R64_SINT", VK_FORMAT_R64_SINT, 5, 3, 1, 1, 0, 1, NULL, &v, b);
+      clear_case("clear R64G64_UINT", VK_FORMAT_R64G64_UINT, 4, 3, 2, 1, 0, 1, NULL, &v, b);
+      const struct sr_box box = {1, 0, 0, 2, 2, 1};
+      clear_case("clear R64G64_SINT box", VK_FORMAT_R64G64_SINT, 4, 3, 1, 2, 1, 1, &box, &v, b);
+      clear_case("clear R64G64B64A64_SINT", VK_FORMAT_R64G64B64A64_SINT, 3, 2, 1, 1, 0, 1, NULL,
+                 &v, b);
+      /* SFLOAT: the doubles' bits. */
+      const double dr = -1.0e300, dg = 0.1;
+      memcpy(&v.uint32[0], &dr, 8);
+      memcpy(&v.uint32[2], &dg, 8);
+      memcpy(b, &dr, 8);
+      memcpy(b + 8, &dg, 8);
+      clear_case("clear R64G64B64_SFLOAT", VK_FORMAT_R64G64B64_SFLOAT, 3, 2, 1, 1, 0, 1, NULL,
+                 &v, b);
+      clear_case("clear R64_SFLOAT", VK_FORMAT_R64_SFLOAT, 3, 2, 1, 1, 0, 1, NULL, &v, b);
+   }
 }
 
 static void
