@@ -148,6 +148,14 @@ sd_format_image_features(VkFormat format)
     * A4 formats of 1.3 / VK_EXT_4444_formats) only once that is exposed. */
    if (!d || d->kind == SU_KIND_COMPRESSED || format > VK_FORMAT_ASTC_12x12_SRGB_BLOCK)
       return 0;
+   /* USCALED / SSCALED images: not claimed. The spec clears them with
+    * float32 values and blits them through float like UNORM; dEQP
+    * (image_clearing, copy_and_blit) clears them with uint32/int32 values
+    * and fails every blit between them and UNORM or float formats, so a
+    * claim can only fail one or the other. Vulkan requires no image
+    * feature on them (their use is vertex input). */
+   if (d->scaled)
+      return 0;
    VkFormatFeatureFlags f = VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
    /* 64-bit channels go through 32-bit values in blits: copies only. */
    if (d->bits[0] == 64)
