@@ -1,0 +1,426 @@
+/*
+ * sr_fragment: per-fragment operations in plain C (depth bounds, stencil,
+ * depth, alpha to coverage, blending, logic ops, write masks, packing).
+ * See sr_fragment.h. Workload: called per covered pixel of every primitive;
+ * the per-state decisions are made once in sr_fragment_setup.
+ */
+#include "sr_fragment.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- Scalar operations ---- */
+
+bool sr_compare_u32(VkCompareOp op, uint32_t ref, uint32_t stored)
+{
+   switch (op) {
+   case VK_COMPARE_OP_NEVER: return false;
+   case VK_COMPARE_OP_LESS: return ref < stored;
+   case VK_COMPARE_OP_EQUAL: return ref == stored;
+   case VK_COMPARE_OP_LESS_OR_EQUAL: return ref <= stored;
+   case VK_COMPARE_OP_GREATER: return ref > stored;
+   case VK_COMPARE_OP_NOT_EQUAL: return ref != stored;
+   case VK_COMPARE_OP_GREATER_OR_EQUAL: return ref >= stored;
+   default: return true;   /* ALWAYS */
+   }
+}
+
+bool sr_compare_f64(VkCompareOp op, double ref, double stored)
+{
+   switch (op) {
+   case VK_COMPARE_OP_NEVER: return false;
+   case VK_COMPARE_OP_LESS: return ref < stored;
+   case VK_COMPARE_OP_EQUAL: return ref == stored;
+   case VK_COMPARE_OP_LESS_OR_EQUAL: return ref <= stored;
+   case VK_COMPARE_OP_GREATER: return ref > stored;
+   case VK_COMPARE_OP_NOT_EQUAL: return ref != stored;
+   case VK_COMPARE_OP_GREATER_OR_EQUAL: return ref >= stored;
+   default: return true;
+   }
+}
+
+uint8_t sr_stencil_op(VkStencilOp op, uint8_t s, uint8_t ref)
+{
+   switch (op) {
+   case VK_STENCIL_OP_KEEP: return s;
+   case VK_STENCIL_OP_ZERO: return 0;
+   case VK_STENCIL_OP_REPLACE: return ref;
+   case VK_STENCIL_OP_INCREMENT_AND_CLAMP: return s == 0xff ? s : (uint8_t)(s + 1);
+   case VK_STENCIL_OP_DECREMENT_AND_CLAMP: return s == 0 ? s : (uint8_t)(s - 1);
+   case VK_STENCIL_OP_INVERT: return (uint8_t)~s;
+   case VK_STENCIL_OP_INCREMENT_AND_WRAP: return (uint8_t)(s + 1);
+   case VK_STENCIL_OP_DECREMENT_AND_WRAP: return (uint8_t)(s - 1);
+   default: return s;
+   }
+}
+
+bool sr_stencil_test(const struct sr_stencil_face *f, uint8_t s)
+{
+   return sr_compare_u32(f->compare_op, f->reference & f->compare_mask & 0xff,
+                         s & f->compare_mask & 0xff);
+}
+
+uint8_t sr_stencil_update(const struct sr_stencil_face *f, uint8_t s, bool stencil_pass,
+                          bool depth_pass)
+{
+   VkStencilOp op = !stencil_pass ? f->fail_op : depth_pass ? f->pass_op : f->depth_fail_op;
+   uint8_t v = sr_stencil_op(op, s, (uint8_t)f->reference);
+   uint8_t wm = (uint8_t)f->write_mask;
+   return (uint8_t)((s & ~wm) | (v & wm));
+}
+
+double sr_depth_key(const struct su_format_desc *desc, const void *texel)
+{
+   const uint8_t *p = (const uint8_t *)texel + desc->depth_offset;
+   switch (su_format_depth_bits(desc)) {
+   case 16: {
+      uint16_t v;
+      memcpy(&v, p, 2);
+      return v;
+   }
+   case 24: {
+      uint32_t v;
+      memcpy(&v, p, 4);
+      return v & 0xffffffu;
+   }
+   default: {
+      float v;
+      memcpy(&v, p, 4);
+      return v;
+   }
+   }
+}
+
+float sr_blend_factor(VkBlendFactor f, int c, const float src[4], const float src1[4],
+                      const float dst[4], const float k[4])
+{
+   switch (f) {
+   case VK_BLEND_FACTOR_ZERO: return 0.0f;
+   case VK_BLEND_FACTOR_ONE: return 1.0f;
+   case VK_BLEND_FACTOR_SRC_COLOR: return src[c];
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR: return 1.0f - src[c];
+   case VK_BLEND_FACTOR_DST_COLOR: return dst[c];
+   case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: return 1.0f - dst[c];
+   case VK_BLEND_FACTOR_SRC_ALPHA: return src[3];
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: return 1.0f - src[3];
+   case VK_BLEND_FACTOR_DST_ALPHA: return dst[3];
+   case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: return 1.0f - dst[3];
+   case VK_BLEND_FACTOR_CONSTANT_COLOR: return k[c];
+   case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR: return 1.0f - k[c];
+   case VK_BLEND_FACTOR_CONSTANT_ALPHA: return k[3];
+   case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return 1.0f - k[3];
+   case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE:
+      return c == 3 ? 1.0f : fminf(src[3], 1.0f - dst[3]);
+   case VK_BLEND_FACTOR_SRC1_COLOR: return src1[c];
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: return 1.0f - src1[c];
+   case VK_BLEND_FACTOR_SRC1_ALPHA: return src1[3];
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA: return 1.0f - src1[3];
+   default: return 0.0f;
+   }
+}
+
+static float blend_op(VkBlendOp op, float s, float sf, float d, float df)
+{
+   switch (op) {
+   case VK_BLEND_OP_ADD: return s * sf + d * df;
+   case VK_BLEND_OP_SUBTRACT: return s * sf - d * df;
+   case VK_BLEND_OP_REVERSE_SUBTRACT: return d * df - s * sf;
+   case VK_BLEND_OP_MIN: return fminf(s, d);
+   case VK_BLEND_OP_MAX: return fmaxf(s, d);
+   default: return s;
+   }
+}
+
+void sr_blend(const struct sr_blend_attachment *b, const float src[4], const float src1[4],
+              const float dst[4], const float k[4], float out[4])
+{
+   for (int c = 0; c < 4; c++) {
+      VkBlendFactor sf = c < 3 ? b->src_color : b->src_alpha;
+      VkBlendFactor df = c < 3 ? b->dst_color : b->dst_alpha;
+      VkBlendOp op = c < 3 ? b->color_op : b->alpha_op;
+      out[c] = blend_op(op, src[c], sr_blend_factor(sf, c, src, src1, dst, k), dst[c],
+                        sr_blend_factor(df, c, src, src1, dst, k));
+   }
+}
+
+uint32_t sr_logic_op(VkLogicOp op, uint32_t s, uint32_t d)
+{
+   switch (op) {
+   case VK_LOGIC_OP_CLEAR: return 0;
+   case VK_LOGIC_OP_AND: return s & d;
+   case VK_LOGIC_OP_AND_REVERSE: return s & ~d;
+   case VK_LOGIC_OP_COPY: return s;
+   case VK_LOGIC_OP_AND_INVERTED: return ~s & d;
+   case VK_LOGIC_OP_NO_OP: return d;
+   case VK_LOGIC_OP_XOR: return s ^ d;
+   case VK_LOGIC_OP_OR: return s | d;
+   case VK_LOGIC_OP_NOR: return ~(s | d);
+   case VK_LOGIC_OP_EQUIVALENT: return ~(s ^ d);
+   case VK_LOGIC_OP_INVERT: return ~d;
+   case VK_LOGIC_OP_OR_REVERSE: return s | ~d;
+   case VK_LOGIC_OP_COPY_INVERTED: return ~s;
+   case VK_LOGIC_OP_OR_INVERTED: return ~s | d;
+   case VK_LOGIC_OP_NAND: return ~(s & d);
+   default: return ~0u;   /* SET */
+   }
+}
+
+uint32_t sr_alpha_to_coverage(float alpha, uint32_t samples)
+{
+   if (!(alpha > 0.0f))
+      return 0;   /* NaN too */
+   if (alpha >= 1.0f)
+      return samples >= 32 ? ~0u : (1u << samples) - 1;
+   uint32_t n = (uint32_t)(alpha * (float)samples + 0.5f);
+   return (1u << n) - 1;
+}
+
+/* ---- Setup ---- */
+
+/* The bits of channel c in a texel of desc: or-ing packed probes with only
+ * channel c set covers every bit of it (all-ones UNORM/UINT/SINT, both
+ * signs of SNORM, the largest finite and infinite values of floats). */
+static void channel_bits(const struct su_format_desc *desc, int c, uint8_t bits[SR_MAX_TEXEL_SIZE])
+{
+   uint8_t t[SR_MAX_TEXEL_SIZE];
+   memset(bits, 0, SR_MAX_TEXEL_SIZE);
+   switch (su_format_class(desc)) {
+   case SU_CLASS_UINT: {
+      uint32_t v[4] = {0, 0, 0, 0};
+      v[c] = ~0u;
+      memset(t, 0, sizeof(t));
+      su_pack_uint(desc, v, t);
+      memcpy(bits, t, desc->block_size);
+      return;
+   }
+   case SU_CLASS_SINT: {
+      int32_t v[4] = {0, 0, 0, 0};
+      v[c] = -1;
+      memset(t, 0, sizeof(t));
+      su_pack_sint(desc, v, t);
+      memcpy(bits, t, desc->block_size);
+      return;
+   }
+   default: {
+      static const float probes[] = {1.0f, -1.0f, -1.5f, 65504.0f, 65024.0f, 64512.0f,
+                                     3.4028235e38f, INFINITY, -INFINITY};
+      for (unsigned p = 0; p < sizeof(probes) / sizeof(probes[0]); p++) {
+         float v[4] = {0, 0, 0, 0};
+         v[c] = probes[p];
+         memset(t, 0, sizeof(t));
+         su_pack_float(desc, v, t);
+         for (unsigned i = 0; i < desc->block_size; i++)
+            bits[i] |= t[i];
+      }
+      return;
+   }
+   }
+}
+
+void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer *fb,
+                       const struct sr_draw_state *state)
+{
+   const struct shale_fs_info *io = &state->fs_io;
+   memset(fs, 0, sizeof(*fs));
+   fs->state = state;
+   fs->samples = state->samples ? state->samples : (fb->samples ? fb->samples : 1);
+
+   if (fb->depth.base && su_format_depth_bits(fb->depth.format) &&
+       (state->depth_test || state->depth_bounds_test)) {
+      fs->depth = &fb->depth;
+      fs->depth_test = state->depth_test;
+      fs->depth_write = state->depth_test && state->depth_write;
+      fs->depth_bounds = state->depth_bounds_test;
+   }
+   if (fb->stencil.base && (fb->stencil.format->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) &&
+       state->stencil_test)
+      fs->stencil = &fb->stencil;
+
+   if (!state->fs) {
+      fs->early = true;
+      return;
+   }
+   fs->early = io->early_fragment_tests ||
+               (!io->writes_frag_depth && !io->can_discard && !io->writes_sample_mask &&
+                !io->writes_stencil && !io->has_side_effects && !state->alpha_to_coverage);
+
+   bool sample_input = false;
+   for (unsigned i = 0; i < SHALE_MAX_LOCATIONS * 4; i++)
+      sample_input |= (io->interp[i] & SHALE_INTERP_SAMPLE) != 0;
+   fs->per_sample = io->reads_sample_id || sample_input ||
+                    (state->sample_shading && state->min_sample_shading * fs->samples > 1.0f);
+   fs->alpha_to_coverage = state->alpha_to_coverage && (io->outputs_written & 1);
+   fs->alpha_to_one = state->alpha_to_one;
+
+   fs->color_count = fb->color_count < SR_MAX_COLOR_ATTACHMENTS ? fb->color_count
+                                                                 : SR_MAX_COLOR_ATTACHMENTS;
+   for (uint32_t c = 0; c < fs->color_count; c++) {
+      const struct sr_surface *s = &fb->color[c];
+      const struct sr_blend_attachment *b = &state->blend[c];
+      struct sr_color_target *t = &fs->color[c];
+      if (!s->base || !s->format || !(io->outputs_written & (1u << c)) || !b->write_mask ||
+          s->format->block_size > SR_MAX_TEXEL_SIZE)
+         continue;
+      const struct su_format_desc *d = s->format;
+      t->surf = s;
+      t->cls = su_format_class(d);
+      bool normalized = d->kind == SU_KIND_UNORM || d->kind == SU_KIND_SNORM;
+      t->logic = state->logic_op_enable && !d->scaled &&
+                 (normalized || t->cls != SU_CLASS_FLOAT);
+      t->blend = b->blend_enable && !state->logic_op_enable && t->cls == SU_CLASS_FLOAT;
+      t->clamp01 = d->kind == SU_KIND_UNORM || d->kind == SU_KIND_SRGB;
+      t->clamp11 = d->kind == SU_KIND_SNORM;
+      t->full_write = true;
+      for (int ch = 0; ch < 4; ch++) {
+         if (!(b->write_mask & (1u << ch))) {
+            if (ch < d->num_channels)
+               t->full_write = false;
+            continue;
+         }
+         uint8_t bits[SR_MAX_TEXEL_SIZE];
+         channel_bits(d, ch, bits);
+         for (unsigned i = 0; i < SR_MAX_TEXEL_SIZE; i++)
+            t->write_bits[i] |= bits[i];
+      }
+   }
+}
+
+/* ---- Depth and stencil ---- */
+
+static float clampf(float v, float lo, float hi)
+{
+   return v < lo ? lo : v > hi ? hi : v;
+}
+
+uint32_t sr_fragment_depth_stencil(const struct sr_fragment_state *fs, const struct sr_prim *prim,
+                                   uint32_t layer, int32_t x, int32_t y, uint32_t cov,
+                                   const float *frag_depth, uint64_t *passed)
+{
+   const struct sr_draw_state *st = fs->state;
+   const float(*pos)[2] = sr_sample_positions(fs->samples);
+   uint32_t out = cov;
+   for (uint32_t m = cov; m; m &= m - 1) {
+      uint32_t s = (uint32_t)__builtin_ctz(m);
+      uint8_t *dt = fs->depth ? sr_surface_texel(fs->depth, layer, x, y, s) : NULL;
+      uint8_t *stt = fs->stencil ? sr_surface_texel(fs->stencil, layer, x, y, s) : NULL;
+
+      if (fs->depth_bounds) {
+         float za = su_unpack_depth(fs->depth->format, dt);
+         if (!(za >= st->min_depth_bounds && za <= st->max_depth_bounds)) {
+            out &= ~(1u << s);
+            continue;
+         }
+      }
+
+      const struct sr_stencil_face *face = &st->stencil[prim->front_facing ? 0 : 1];
+      uint8_t sv = 0;
+      if (stt) {
+         sv = su_unpack_stencil(fs->stencil->format, stt);
+         if (!sr_stencil_test(face, sv)) {
+            su_pack_stencil(fs->stencil->format, sr_stencil_update(face, sv, false, false), stt);
+            out &= ~(1u << s);
+            continue;
+         }
+      }
+
+      bool dpass = true;
+      if (fs->depth_test) {
+         float z;
+         if (frag_depth) {
+            z = *frag_depth;
+            if (st->depth_clamp)
+               z = clampf(z, prim->depth_min, prim->depth_max);
+         } else {
+            double px = x + pos[s][0], py = y + pos[s][1];
+            z = (float)(prim->z.a * px + prim->z.b * py + prim->z.c);
+            z = clampf(z, prim->depth_min, prim->depth_max);
+         }
+         uint8_t q[8];
+         memset(q, 0, sizeof(q));
+         su_pack_depth(fs->depth->format, z, q);
+         dpass = sr_compare_f64(st->depth_compare, sr_depth_key(fs->depth->format, q),
+                                sr_depth_key(fs->depth->format, dt));
+         if (dpass && fs->depth_write)
+            su_pack_depth(fs->depth->format, z, dt);
+      }
+      if (stt)
+         su_pack_stencil(fs->stencil->format, sr_stencil_update(face, sv, true, dpass), stt);
+      if (!dpass)
+         out &= ~(1u << s);
+   }
+   *passed += (uint64_t)__builtin_popcount(out);
+   return out;
+}
+
+/* ---- Colour ---- */
+
+static void clamp4(float v[4], float lo, float hi)
+{
+   for (int c = 0; c < 4; c++)
+      v[c] = clampf(v[c], lo, hi);
+}
+
+void sr_fragment_color(const struct sr_fragment_state *fs, uint32_t layer, int32_t x, int32_t y,
+                       uint32_t cov, const uint32_t *outputs, uint32_t width, uint32_t lane)
+{
+   const struct sr_draw_state *st = fs->state;
+   for (uint32_t c = 0; c < fs->color_count; c++) {
+      const struct sr_color_target *t = &fs->color[c];
+      if (!t->surf)
+         continue;
+      const struct su_format_desc *d = t->surf->format;
+      uint32_t bits[4], bits1[4];
+      for (int k = 0; k < 4; k++) {
+         bits[k] = outputs[(c * 4 + k) * width + lane];
+         bits1[k] = outputs[((SHALE_FS_OUTPUT_LOCATIONS - 1) * 4 + k) * width + lane];
+      }
+      float src[4], src1[4], k4[4];
+      memcpy(src, bits, sizeof(src));
+      memcpy(src1, bits1, sizeof(src1));
+      memcpy(k4, st->blend_constants, sizeof(k4));
+      if (t->cls == SU_CLASS_FLOAT && fs->alpha_to_one)
+         src[3] = 1.0f;
+      if (t->blend && (t->clamp01 || t->clamp11)) {
+         float lo = t->clamp01 ? 0.0f : -1.0f;
+         clamp4(src, lo, 1.0f);
+         clamp4(src1, lo, 1.0f);
+         clamp4(k4, lo, 1.0f);
+      }
+
+      /* The packed source, the same for every sample unless blending. */
+      uint8_t packed[SR_MAX_TEXEL_SIZE];
+      memset(packed, 0, sizeof(packed));
+      if (t->cls == SU_CLASS_UINT)
+         su_pack_uint(d, bits, packed);
+      else if (t->cls == SU_CLASS_SINT)
+         su_pack_sint(d, (const int32_t *)bits, packed);
+      else if (!t->blend)
+         su_pack_float(d, src, packed);
+
+      for (uint32_t m = cov; m; m &= m - 1) {
+         uint32_t s = (uint32_t)__builtin_ctz(m);
+         uint8_t *dst = sr_surface_texel(t->surf, layer, x, y, s);
+         uint8_t val[SR_MAX_TEXEL_SIZE];
+         if (t->blend) {
+            float dv[4], out[4];
+            su_unpack_float(d, dst, dv);
+            if (t->clamp01 || t->clamp11)
+               clamp4(dv, t->clamp01 ? 0.0f : -1.0f, 1.0f);
+            sr_blend(&st->blend[c], src, src1, dv, k4, out);
+            su_pack_float(d, out, val);
+         } else {
+            memcpy(val, packed, d->block_size);
+         }
+         if (t->logic) {
+            for (unsigned i = 0; i < d->block_size; i++)
+               val[i] = (uint8_t)sr_logic_op(st->logic_op, val[i], dst[i]);
+         }
+         if (t->full_write) {
+            memcpy(dst, val, d->block_size);
+         } else {
+            for (unsigned i = 0; i < d->block_size; i++)
+               dst[i] = (uint8_t)((val[i] & t->write_bits[i]) | (dst[i] & ~t->write_bits[i]));
+         }
+      }
+   }
+}

@@ -1,0 +1,106 @@
+/*
+ * sr_fragment: the rasterizer's per-fragment operations in plain C (the
+ * back end's reference: depth/stencil, multisample coverage, blending,
+ * logic ops, write masks, format packing), used by sr_tile.c.
+ *
+ * A tile worker prepares one struct sr_fragment_state per draw state and
+ * framebuffer (sr_fragment_setup: what each attachment needs, decided
+ * once), then calls sr_fragment_depth_stencil and sr_fragment_color per
+ * pixel with a sample coverage mask. The scalar helpers (compare, stencil
+ * op, blend, logic op, depth keys) are exposed for tests/unit/test_fragment.c.
+ * Order of operations is the spec's (sr_raster.h's design note); early or
+ * late depth/stencil is the caller's choice (sr_fragment_state.early).
+ *
+ * Threading: a state is read-only once set up; every function works on the
+ * pixels it is handed, which the caller's tile owns.
+ */
+#ifndef SR_FRAGMENT_H
+#define SR_FRAGMENT_H
+
+#include "sr_scene.h"
+
+/* Largest colour texel the back end packs (R64G64B64A64). */
+#define SR_MAX_TEXEL_SIZE 32
+
+static inline uint8_t *sr_surface_texel(const struct sr_surface *s, uint32_t layer, int32_t x,
+                                        int32_t y, uint32_t sample)
+{
+   return s->base + layer * s->layer_pitch + (uint64_t)y * s->row_pitch +
+          ((uint64_t)x * s->samples + sample) * s->format->block_size;
+}
+
+/* One colour attachment as the fragment operations write it. */
+struct sr_color_target {
+   const struct sr_surface *surf;       /* NULL: nothing written */
+   enum su_numeric_class cls;           /* the attachment's class */
+   bool blend;                          /* blending applies (float/normalized, enabled, no logic op) */
+   bool logic;                          /* the logic op applies (integer or UNORM/SNORM) */
+   bool clamp01, clamp11;               /* UNORM / SNORM: blend inputs clamped */
+   bool full_write;                     /* every channel written */
+   uint8_t write_bits[SR_MAX_TEXEL_SIZE];   /* bits of the written channels */
+};
+
+struct sr_fragment_state {
+   const struct sr_draw_state *state;
+   uint32_t samples;
+   /* Depth/stencil: NULL when the attachment is absent or the test off. */
+   const struct sr_surface *depth;      /* depth test, write or bounds needs it */
+   const struct sr_surface *stencil;    /* stencil test on and a stencil attachment */
+   bool depth_test, depth_write, depth_bounds;
+   /* Tests run before the shader (EarlyFragmentTests, or nothing the shader
+    * does could change their outcome or be observed). */
+   bool early;
+   /* The shader runs once per covered sample. */
+   bool per_sample;
+   bool alpha_to_coverage, alpha_to_one;
+   uint32_t color_count;
+   struct sr_color_target color[SR_MAX_COLOR_ATTACHMENTS];
+};
+
+void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer *fb,
+                       const struct sr_draw_state *state);
+
+/* Depth bounds, stencil and depth tests with their writes, for the samples
+ * of `cov` at pixel (x, y) of `layer`; returns the samples that passed.
+ * Depth per sample: FragDepth `frag_depth` when non-NULL (clamped to the
+ * prim's range with depth clamp), else the prim's z plane at the sample
+ * (clamped to [depth_min, depth_max]). *passed counts the samples passing. */
+uint32_t sr_fragment_depth_stencil(const struct sr_fragment_state *fs, const struct sr_prim *prim,
+                                   uint32_t layer, int32_t x, int32_t y, uint32_t cov,
+                                   const float *frag_depth, uint64_t *passed);
+
+/* Alpha to coverage: the mask for alpha (clamped to [0, 1]) at `samples`
+ * samples: the lowest round(alpha * samples) bits. */
+uint32_t sr_alpha_to_coverage(float alpha, uint32_t samples);
+
+/* Colour: blends / logic-ops / masks and packs lane `lane` of a fragment
+ * shader's outputs (W lanes, SHALE_FS_OUTPUT_LOCATIONS locations) into
+ * every attachment, for the samples of `cov` at pixel (x, y). */
+void sr_fragment_color(const struct sr_fragment_state *fs, uint32_t layer, int32_t x, int32_t y,
+                       uint32_t cov, const uint32_t *outputs, uint32_t width, uint32_t lane);
+
+/* ---- Scalar operations (exposed for tests) ---- */
+
+bool sr_compare_u32(VkCompareOp op, uint32_t ref, uint32_t stored);
+bool sr_compare_f64(VkCompareOp op, double ref, double stored);
+uint8_t sr_stencil_op(VkStencilOp op, uint8_t s, uint8_t ref);
+/* The stencil test and update of one sample: returns whether the stencil
+ * test passed; *s is updated by the op the outcome selects (depth_pass
+ * tells pass from depth fail when the stencil test passed). */
+bool sr_stencil_test(const struct sr_stencil_face *f, uint8_t s);
+uint8_t sr_stencil_update(const struct sr_stencil_face *f, uint8_t s, bool stencil_pass,
+                          bool depth_pass);
+
+/* Depth as the format stores it, as an exactly comparable number (UNORM:
+ * the integer; D32: the float). */
+double sr_depth_key(const struct su_format_desc *desc, const void *texel);
+
+/* Blending of one component: src/dst/src1/constant colours, RGBA.
+ * Returns the blended colour in out (MIN/MAX ignore the factors). */
+float sr_blend_factor(VkBlendFactor f, int c, const float src[4], const float src1[4],
+                      const float dst[4], const float k[4]);
+void sr_blend(const struct sr_blend_attachment *b, const float src[4], const float src1[4],
+              const float dst[4], const float k[4], float out[4]);
+uint32_t sr_logic_op(VkLogicOp op, uint32_t s, uint32_t d);
+
+#endif

@@ -1,0 +1,473 @@
+/*
+ * sr_tile: runs one tile's command list (CLEAR, PRIM, RESOLVE) in API order:
+ * coverage of 4x4-pixel blocks from the edge functions, fragment shader
+ * calls on 2x2 quads, per-fragment operations (sr_fragment.c), clears and
+ * resolves. Workload: every flush runs each tile with commands once, on one
+ * worker (sr_scene.h); a tile's pixels belong to that worker meanwhile.
+ */
+#include "sr_fragment.h"
+
+#include <string.h>
+
+/* Vulkan's standard sample positions (Multisampling: "Standard sample
+ * locations"); 1 sample: the pixel centre. */
+static const float positions_1[1][2] = {{0.5f, 0.5f}};
+static const float positions_2[2][2] = {{0.75f, 0.75f}, {0.25f, 0.25f}};
+static const float positions_4[4][2] = {
+   {0.375f, 0.125f}, {0.875f, 0.375f}, {0.125f, 0.625f}, {0.625f, 0.875f}};
+static const float positions_8[8][2] = {
+   {0.5625f, 0.3125f}, {0.4375f, 0.6875f}, {0.8125f, 0.5625f}, {0.3125f, 0.1875f},
+   {0.1875f, 0.8125f}, {0.0625f, 0.4375f}, {0.6875f, 0.9375f}, {0.9375f, 0.0625f}};
+static const float positions_16[16][2] = {
+   {0.5625f, 0.5625f}, {0.4375f, 0.3125f}, {0.3125f, 0.625f}, {0.75f, 0.4375f},
+   {0.1875f, 0.375f},  {0.625f, 0.8125f},  {0.8125f, 0.6875f}, {0.6875f, 0.1875f},
+   {0.375f, 0.875f},   {0.5f, 0.0625f},    {0.25f, 0.125f},    {0.125f, 0.75f},
+   {0.0f, 0.5f},       {0.9375f, 0.25f},   {0.875f, 0.9375f},  {0.0625f, 0.0f}};
+
+const float (*sr_sample_positions(uint32_t samples))[2]
+{
+   switch (samples) {
+   case 2: return positions_2;
+   case 4: return positions_4;
+   case 8: return positions_8;
+   case 16: return positions_16;
+   default: return positions_1;
+   }
+}
+
+/* A pixel rectangle, inclusive. */
+struct box {
+   int32_t x0, y0, x1, y1;
+};
+
+static bool box_intersect(struct box *b, const struct box *o)
+{
+   if (o->x0 > b->x0) b->x0 = o->x0;
+   if (o->y0 > b->y0) b->y0 = o->y0;
+   if (o->x1 < b->x1) b->x1 = o->x1;
+   if (o->y1 < b->y1) b->y1 = o->y1;
+   return b->x0 <= b->x1 && b->y0 <= b->y1;
+}
+
+static struct box rect_box(const VkRect2D *r)
+{
+   struct box b = {r->offset.x, r->offset.y, r->offset.x + (int32_t)r->extent.width - 1,
+                   r->offset.y + (int32_t)r->extent.height - 1};
+   return b;
+}
+
+struct tile {
+   struct sr_scene *scene;
+   uint32_t layer;
+   struct box box;                      /* the tile's pixels inside the framebuffer */
+   struct sr_worker_scratch *scratch;
+   /* Occlusion: samples counted for `occ_target` since it was last added. */
+   uint64_t *occ_target;
+   uint64_t occ_count;
+   /* Fragment operations of the last primitive's state. */
+   const struct sr_draw_state *frag_key;
+   struct sr_fragment_state frag;
+};
+
+static void occlusion_add(struct tile *t)
+{
+   if (t->occ_target && t->occ_count)
+      __atomic_fetch_add(t->occ_target, t->occ_count, __ATOMIC_RELAXED);
+   t->occ_count = 0;
+}
+
+/* ---- Clears ---- */
+
+/* Writes `texel` to every sample of the box's pixels of `layer`. */
+static void fill_box(const struct sr_surface *s, uint32_t layer, const struct box *b,
+                     const uint8_t *texel)
+{
+   unsigned size = s->format->block_size;
+   uint64_t count = (uint64_t)(b->x1 - b->x0 + 1) * s->samples;
+   bool same = true;
+   for (unsigned i = 1; i < size; i++)
+      same &= texel[i] == texel[0];
+   for (int32_t y = b->y0; y <= b->y1; y++) {
+      uint8_t *row = sr_surface_texel(s, layer, b->x0, y, 0);
+      if (same) {
+         memset(row, texel[0], count * size);
+      } else {
+         for (uint64_t i = 0; i < count; i++)
+            memcpy(row + i * size, texel, size);
+      }
+   }
+}
+
+/* Clears one aspect of a depth/stencil surface, keeping the other aspect
+ * of a combined format. */
+static void clear_aspect(const struct sr_surface *s, uint32_t layer, const struct box *b,
+                         VkImageAspectFlags aspect, const VkClearDepthStencilValue *v)
+{
+   uint8_t texel[SR_MAX_TEXEL_SIZE];
+   memset(texel, 0, sizeof(texel));
+   if (aspect == VK_IMAGE_ASPECT_DEPTH_BIT)
+      su_pack_depth(s->format, v->depth, texel);
+   else
+      su_pack_stencil(s->format, (uint8_t)v->stencil, texel);
+   if (s->format->aspects == aspect) {
+      fill_box(s, layer, b, texel);
+      return;
+   }
+   for (int32_t y = b->y0; y <= b->y1; y++) {
+      for (int32_t x = b->x0; x <= b->x1; x++) {
+         for (uint32_t i = 0; i < s->samples; i++) {
+            uint8_t *p = sr_surface_texel(s, layer, x, y, i);
+            if (aspect == VK_IMAGE_ASPECT_DEPTH_BIT)
+               su_pack_depth(s->format, v->depth, p);
+            else
+               su_pack_stencil(s->format, (uint8_t)v->stencil, p);
+         }
+      }
+   }
+}
+
+static void tile_clear(struct tile *t, const struct sr_clear_cmd *c)
+{
+   const struct sr_framebuffer *fb = &t->scene->fb;
+   if (t->layer < c->base_layer || t->layer - c->base_layer >= c->layer_count)
+      return;
+   struct box b = rect_box(&c->rect);
+   if (!box_intersect(&b, &t->box))
+      return;
+
+   if (c->attachment != SR_ATTACHMENT_DEPTH_STENCIL) {
+      if (c->attachment >= fb->color_count || !fb->color[c->attachment].base)
+         return;
+      const struct sr_surface *s = &fb->color[c->attachment];
+      uint8_t texel[SR_MAX_TEXEL_SIZE];
+      memset(texel, 0, sizeof(texel));
+      switch (su_format_class(s->format)) {
+      case SU_CLASS_UINT: su_pack_uint(s->format, c->value.color.uint32, texel); break;
+      case SU_CLASS_SINT: su_pack_sint(s->format, c->value.color.int32, texel); break;
+      default: su_pack_float(s->format, c->value.color.float32, texel); break;
+      }
+      fill_box(s, t->layer, &b, texel);
+      return;
+   }
+
+   const struct sr_surface *ds = NULL, *ss = NULL;
+   if ((c->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) && fb->depth.base &&
+       su_format_depth_bits(fb->depth.format))
+      ds = &fb->depth;
+   if ((c->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) && fb->stencil.base &&
+       (fb->stencil.format->aspects & VK_IMAGE_ASPECT_STENCIL_BIT))
+      ss = &fb->stencil;
+   if (ds && ss && ds->base == ss->base) {
+      /* Both aspects of one combined surface: whole texels. */
+      uint8_t texel[SR_MAX_TEXEL_SIZE];
+      memset(texel, 0, sizeof(texel));
+      su_pack_depth(ds->format, c->value.depthStencil.depth, texel);
+      su_pack_stencil(ss->format, (uint8_t)c->value.depthStencil.stencil, texel);
+      fill_box(ds, t->layer, &b, texel);
+      return;
+   }
+   if (ds)
+      clear_aspect(ds, t->layer, &b, VK_IMAGE_ASPECT_DEPTH_BIT, &c->value.depthStencil);
+   if (ss)
+      clear_aspect(ss, t->layer, &b, VK_IMAGE_ASPECT_STENCIL_BIT, &c->value.depthStencil);
+}
+
+/* ---- Resolves ---- */
+
+static void tile_resolve(struct tile *t, const struct sr_resolve_cmd *r)
+{
+   const struct sr_framebuffer *fb = &t->scene->fb;
+   if (t->layer >= r->layer_count || r->attachment >= fb->color_count)
+      return;
+   const struct sr_surface *src = &fb->color[r->attachment];
+   const struct sr_surface *dst = &r->dst;
+   if (!src->base || !dst->base)
+      return;
+   struct box b = rect_box(&r->rect);
+   struct box lim = {0, 0, (int32_t)dst->width - 1, (int32_t)dst->height - 1};
+   if (!box_intersect(&b, &t->box) || !box_intersect(&b, &lim))
+      return;
+   bool average = src->samples > 1 && su_format_class(src->format) == SU_CLASS_FLOAT;
+   unsigned size = dst->format->block_size;
+   for (int32_t y = b.y0; y <= b.y1; y++) {
+      for (int32_t x = b.x0; x <= b.x1; x++) {
+         uint8_t *d = sr_surface_texel(dst, t->layer, x, y, 0);
+         if (!average) {
+            memcpy(d, sr_surface_texel(src, t->layer, x, y, 0), size);
+            continue;
+         }
+         float sum[4] = {0, 0, 0, 0};
+         for (uint32_t s = 0; s < src->samples; s++) {
+            float v[4];
+            su_unpack_float(src->format, sr_surface_texel(src, t->layer, x, y, s), v);
+            for (int c = 0; c < 4; c++)
+               sum[c] += v[c];
+         }
+         for (int c = 0; c < 4; c++)
+            sum[c] /= (float)src->samples;
+         su_pack_float(dst->format, sum, d);
+      }
+   }
+}
+
+/* ---- Primitives ---- */
+
+/* One 4x4 block's coverage: cov[py * 4 + px], a sample mask per pixel. */
+struct block {
+   int32_t x, y;
+   uint32_t cov[16];
+};
+
+static int64_t edge_at(const struct sr_prim *p, int i, int64_t X, int64_t Y)
+{
+   return p->a[i] * X + p->b[i] * Y + p->c[i];
+}
+
+/* Coverage of the block at (bx, by) by p, inside `clip`; false when empty. */
+static bool block_coverage(const struct sr_prim *p, const struct box *clip, uint32_t samples,
+                           const int32_t (*off)[2], struct block *blk)
+{
+   int64_t X0 = (int64_t)blk->x << SR_SUBPIXEL_BITS, Y0 = (int64_t)blk->y << SR_SUBPIXEL_BITS;
+   int64_t X1 = X0 + (4 << SR_SUBPIXEL_BITS) - 1, Y1 = Y0 + (4 << SR_SUBPIXEL_BITS) - 1;
+   bool accept = true;
+   for (int i = 0; i < 3; i++) {
+      int64_t e00 = edge_at(p, i, X0, Y0), e10 = edge_at(p, i, X1, Y0);
+      int64_t e01 = edge_at(p, i, X0, Y1), e11 = edge_at(p, i, X1, Y1);
+      int64_t lo = e00, hi = e00;
+      int64_t e[3] = {e10, e01, e11};
+      for (int k = 0; k < 3; k++) {
+         lo = e[k] < lo ? e[k] : lo;
+         hi = e[k] > hi ? e[k] : hi;
+      }
+      if (hi < 0)
+         return false;
+      accept &= lo >= 0;
+   }
+   uint32_t all = samples >= 32 ? ~0u : (1u << samples) - 1;
+   uint32_t any = 0;
+   for (int py = 0; py < 4; py++) {
+      for (int px = 0; px < 4; px++) {
+         int32_t x = blk->x + px, y = blk->y + py;
+         uint32_t m = 0;
+         if (x >= clip->x0 && x <= clip->x1 && y >= clip->y0 && y <= clip->y1) {
+            if (accept) {
+               m = all;
+            } else {
+               for (uint32_t s = 0; s < samples; s++) {
+                  int64_t X = ((int64_t)x << SR_SUBPIXEL_BITS) + off[s][0];
+                  int64_t Y = ((int64_t)y << SR_SUBPIXEL_BITS) + off[s][1];
+                  if (edge_at(p, 0, X, Y) >= 0 && edge_at(p, 1, X, Y) >= 0 &&
+                      edge_at(p, 2, X, Y) >= 0)
+                     m |= 1u << s;
+               }
+            }
+         }
+         blk->cov[py * 4 + px] = m;
+         any |= m;
+      }
+   }
+   return any != 0;
+}
+
+/* Pixel of lane `lane` of quad (qx, qy) within the block: its cov index. */
+static int lane_pixel(int qx, int qy, int lane)
+{
+   return (qy + ((lane >> 1) & 1)) * 4 + qx + (lane & 1);
+}
+
+/* Runs the fragment shader on the quads of blk listed in quads[0..n-1]
+ * (block-relative positions), shading sample `sample_id` or whole pixels
+ * (~0u), then the late operations and the colour writes. */
+static void shade_quads(struct tile *t, const struct sr_prim *p, struct block *blk,
+                        const int (*quads)[2], uint32_t n, uint32_t sample_id)
+{
+   const struct sr_draw_state *st = p->draw->state;
+   const struct sr_fragment_state *fs = &t->frag;
+   struct sr_worker_scratch *sc = t->scratch;
+   uint32_t W = st->fs_width;
+   const float(*pos)[2] = sr_sample_positions(fs->samples);
+   uint32_t all = fs->samples >= 32 ? ~0u : (1u << fs->samples) - 1;
+   uint32_t only = sample_id == ~0u ? all : 1u << sample_id;
+
+   struct shale_fs_quads q;
+   memset(&q, 0, sizeof(q));
+   q.quad_count = n;
+   q.front_facing = p->front_facing;
+   q.primitive_id = p->primitive_id;
+   q.layer = p->layer;
+   q.sample_id = sample_id;
+   q.planes = sc->planes;
+   q.point_coord = p->is_point ? p->point_coord : NULL;
+   q.outputs = sc->fs_outputs;
+   q.frag_depth = sc->frag_depth;
+   q.sample_mask = sc->sample_mask;
+   for (uint32_t k = 0; k < W / 4; k++) {
+      uint32_t qi = k < n ? k : 0;
+      q.x[k] = blk->x + quads[qi][0];
+      q.y[k] = blk->y + quads[qi][1];
+      for (int l = 0; l < 4; l++) {
+         uint32_t i = k * 4 + (uint32_t)l;
+         uint32_t cov = k < n ? blk->cov[lane_pixel(quads[k][0], quads[k][1], l)] & only : 0;
+         float cx = 0.5f, cy = 0.5f;
+         if (sample_id != ~0u) {
+            cx = pos[sample_id][0];
+            cy = pos[sample_id][1];
+         } else if (cov && cov != all) {
+            uint32_t s = (uint32_t)__builtin_ctz(cov);
+            cx = pos[s][0];
+            cy = pos[s][1];
+         }
+         q.coverage[i] = cov;
+         q.centroid[0][i] = (float)(q.x[k] + (l & 1)) + cx;
+         q.centroid[1][i] = (float)(q.y[k] + ((l >> 1) & 1)) + cy;
+      }
+   }
+   st->fs(&p->draw->fs_ctx, &q);
+
+   const struct shale_fs_info *io = &st->fs_io;
+   for (uint32_t k = 0; k < n; k++) {
+      for (int l = 0; l < 4; l++) {
+         uint32_t i = k * 4 + (uint32_t)l;
+         uint32_t cov = q.coverage[i];
+         if (!cov || (q.kill_mask & (1u << i)))
+            continue;
+         int32_t x = q.x[k] + (l & 1), y = q.y[k] + ((l >> 1) & 1);
+         if (io->writes_sample_mask)
+            cov &= sc->sample_mask[i];
+         if (fs->alpha_to_coverage) {
+            float alpha;
+            memcpy(&alpha, &sc->fs_outputs[3 * W + i], sizeof(alpha));
+            cov &= sr_alpha_to_coverage(alpha, fs->samples);
+         }
+         if (!fs->early && cov)
+            cov = sr_fragment_depth_stencil(fs, p, t->layer, x, y, cov,
+                                            io->writes_frag_depth ? &sc->frag_depth[i] : NULL,
+                                            &t->occ_count);
+         if (cov)
+            sr_fragment_color(fs, t->layer, x, y, cov, sc->fs_outputs, W, i);
+      }
+   }
+}
+
+static void shade_block(struct tile *t, const struct sr_prim *p, struct block *blk)
+{
+   const struct sr_draw_state *st = p->draw->state;
+   const struct sr_fragment_state *fs = &t->frag;
+   static const int quad_pos[4][2] = {{0, 0}, {2, 0}, {0, 2}, {2, 2}};
+
+   for (int i = 0; i < 16; i++)
+      blk->cov[i] &= st->sample_mask;
+   if (fs->early) {
+      for (int i = 0; i < 16; i++) {
+         if (blk->cov[i])
+            blk->cov[i] = sr_fragment_depth_stencil(fs, p, t->layer, blk->x + (i & 3),
+                                                    blk->y + (i >> 2), blk->cov[i], NULL,
+                                                    &t->occ_count);
+      }
+   }
+   if (!st->fs)
+      return;
+
+   uint32_t W = st->fs_width ? st->fs_width : 4;
+   uint32_t per_call = W / 4;
+   uint32_t passes = fs->per_sample ? fs->samples : 1;
+   for (uint32_t s = 0; s < passes; s++) {
+      uint32_t only = fs->per_sample ? 1u << s : ~0u;
+      int quads[4][2];
+      uint32_t n = 0;
+      for (int k = 0; k < 4; k++) {
+         uint32_t any = 0;
+         for (int l = 0; l < 4; l++)
+            any |= blk->cov[lane_pixel(quad_pos[k][0], quad_pos[k][1], l)];
+         if (any & only) {
+            quads[n][0] = quad_pos[k][0];
+            quads[n][1] = quad_pos[k][1];
+            n++;
+         }
+      }
+      for (uint32_t first = 0; first < n; first += per_call) {
+         uint32_t count = n - first < per_call ? n - first : per_call;
+         shade_quads(t, p, blk, (const int(*)[2])quads[first], count,
+                     fs->per_sample ? s : ~0u);
+      }
+   }
+}
+
+static void tile_prim(struct tile *t, const struct sr_prim *p)
+{
+   const struct sr_draw_snapshot *snap = p->draw;
+   const struct sr_draw_state *st = snap->state;
+   if (t->frag_key != st) {
+      sr_fragment_setup(&t->frag, &t->scene->fb, st);
+      t->frag_key = st;
+   }
+   if (t->occ_target != snap->occlusion) {
+      occlusion_add(t);
+      t->occ_target = snap->occlusion;
+   }
+   struct box b = {p->min_x, p->min_y, p->max_x, p->max_y};
+   if (!box_intersect(&b, &t->box))
+      return;
+
+   /* The ABI's plane array: z, 1/w, then every input component's slot. */
+   if (st->fs) {
+      struct shale_fs_plane *planes = t->scratch->planes;
+      planes[0] = p->planes[0];
+      planes[1] = p->planes[1];
+      for (unsigned k = 0; k < SHALE_MAX_LOCATIONS * 4; k++) {
+         if (snap->plane_index[k] != 0xff)
+            planes[2 + k] = p->planes[snap->plane_index[k]];
+      }
+   }
+
+   uint32_t samples = t->frag.samples;
+   const float(*pos)[2] = sr_sample_positions(samples);
+   int32_t off[16][2];
+   for (uint32_t s = 0; s < samples && s < 16; s++) {
+      off[s][0] = (int32_t)(pos[s][0] * (1 << SR_SUBPIXEL_BITS));
+      off[s][1] = (int32_t)(pos[s][1] * (1 << SR_SUBPIXEL_BITS));
+   }
+   for (int32_t by = b.y0 & ~3; by <= b.y1; by += 4) {
+      for (int32_t bx = b.x0 & ~3; bx <= b.x1; bx += 4) {
+         struct block blk;
+         blk.x = bx;
+         blk.y = by;
+         if (block_coverage(p, &b, samples, (const int32_t(*)[2])off, &blk))
+            shade_block(t, p, &blk);
+      }
+   }
+}
+
+void sr_tile_run(struct sr_scene *scene, uint32_t layer, uint32_t tx, uint32_t ty,
+                 unsigned worker)
+{
+   struct tile t;
+   memset(&t, 0, sizeof(t));
+   t.scene = scene;
+   t.layer = layer;
+   t.scratch = scene->ctx->scratch[worker];
+   t.box.x0 = (int32_t)(tx * SR_TILE_SIZE);
+   t.box.y0 = (int32_t)(ty * SR_TILE_SIZE);
+   t.box.x1 = t.box.x0 + SR_TILE_SIZE - 1;
+   t.box.y1 = t.box.y0 + SR_TILE_SIZE - 1;
+   if (t.box.x1 >= (int32_t)scene->fb.width)
+      t.box.x1 = (int32_t)scene->fb.width - 1;
+   if (t.box.y1 >= (int32_t)scene->fb.height)
+      t.box.y1 = (int32_t)scene->fb.height - 1;
+   if (t.box.x0 > t.box.x1 || t.box.y0 > t.box.y1)
+      return;
+
+   const struct sr_bin *bin = &scene->bins[((uint64_t)layer * scene->tiles_y + ty) *
+                                           scene->tiles_x + tx];
+   for (const struct sr_bin_chunk *c = bin->first; c; c = c->next) {
+      for (uint32_t i = 0; i < c->count; i++) {
+         const struct sr_cmd *cmd = &c->cmds[i];
+         switch (cmd->kind) {
+         case SR_CMD_PRIM: tile_prim(&t, cmd->prim); break;
+         case SR_CMD_CLEAR: tile_clear(&t, cmd->clear); break;
+         case SR_CMD_RESOLVE: tile_resolve(&t, cmd->resolve); break;
+         }
+      }
+   }
+   occlusion_add(&t);
+}
