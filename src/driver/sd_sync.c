@@ -460,11 +460,13 @@ sd_sync_host_wait(struct sd_device *device, uint64_t timeout_ns, sd_sync_ready_f
 void
 sd_fence_signal_locked(struct sd_device *device, struct sd_fence *fence)
 {
-   /* A signal that was exported while pending goes to its sync fd. A
-    * temporary payload cannot have a queue signal pending (valid usage:
-    * imports need an idle fence), so a signal goes to the permanent one. */
+   /* A signal that was exported while pending goes to its sync fd; any
+    * other goes to the payload in effect, the temporary one while there is
+    * one (a submission made after a temporary import signals what was
+    * imported; imports need an idle fence, so no signal pending then can
+    * land on the wrong payload). */
    if (!sd_diverted_fire(device, &fence->diverted, &fence->diverted_tail))
-      sd_payload_signal(&fence->perm);
+      sd_payload_signal(sd_payload_active(&fence->perm, &fence->temp));
    sd_device_sync_broadcast(device);
 }
 
@@ -701,9 +703,11 @@ sd_semaphore_signal_locked(struct sd_device *device, struct sd_semaphore *sem, u
       if (value > sem->value)
          sem->value = value;
    } else if (!sd_diverted_fire(device, &sem->diverted, &sem->diverted_tail)) {
-      /* Not exported while pending: the signal is the semaphore's. A
-       * temporary payload cannot have a signal pending (valid usage). */
-      sd_payload_signal(&sem->perm);
+      /* Not exported while pending: the signal goes to the payload in
+       * effect, the temporary one while there is one (imports need no
+       * pending signal or wait, so the one signalled is the one that was
+       * in effect when the signal was submitted). */
+      sd_payload_signal(sd_payload_active(&sem->perm, &sem->temp));
    }
    sd_device_sync_broadcast(device);
 }
