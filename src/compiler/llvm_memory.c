@@ -467,6 +467,12 @@ access_chain(struct sc_xlate *x, const struct sc_inst *inst, struct sc_ptr *p)
          continue;
       }
       if (p->kind == SC_PTR_BINDINGS) {
+         /* A constant index past a descriptor array would read another
+          * binding's records or memory past the set: refused. */
+         if (is_const && t->kind == SC_T_ARRAY && c >= t->count)
+            return sc_fail(x, SC_ERROR_INVALID_SPIRV,
+                           "descriptor index %u past the array of %u (set %u, binding %u)", c,
+                           t->count, p->set, p->binding);
          if (!index_bindings(x, p, idx, varying))
             return false;
          continue;
@@ -1009,8 +1015,17 @@ load_value(struct sc_xlate *x, const struct sc_ptr *p, uint32_t type, struct sc_
       }
       struct sc_val bv = *x->builtin_cache[slot];
       uint32_t first = p->offset ? (uint32_t)LLVMConstIntGetZExtValue(p->offset) : 0;
-      if (first + n > bv.n)
-         return sc_fail(x, SC_ERROR_INVALID_SPIRV, "bad built-in access");
+      if (first >= bv.n || n > bv.n - first) {
+         /* A constant index past the built-in's end (spirv-val accepts
+          * gl_GlobalInvocationID[0xffffffff]): an undefined value, zero. */
+         struct sc_val z = sc_new_val(x, n, true);
+         if (!z.c)
+            return false;
+         for (uint32_t i = 0; i < n; i++)
+            z.c[i] = LLVMConstNull(sc_llvm_scalar(x, sc_scalar_at(x, type, i)));
+         *out = z;
+         return true;
+      }
       struct sc_val v = sc_new_val(x, n, bv.uniform);
       if (!v.c)
          return false;

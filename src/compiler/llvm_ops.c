@@ -642,12 +642,14 @@ matrix_op(struct sc_xlate *x, const struct sc_inst *inst)
 /* Composites                                                                */
 /* ------------------------------------------------------------------------ */
 
-/* First flattened component addressed by literal indices w[k0 .. end). */
+/* First flattened component addressed by literal indices w[k0 .. end).
+ * Callers check the range first .. first + n against their value's size as
+ * first > size || n > size - first, which cannot wrap. */
 static bool
 composite_index(struct sc_xlate *x, uint32_t type_id, const uint32_t *w, uint32_t count,
                 uint32_t *first, uint32_t *elem_type)
 {
-   uint32_t start = 0;
+   uint64_t start = 0;   /* 64 bits: index * size of a huge array does not wrap */
    for (uint32_t k = 0; k < count; k++) {
       const struct sc_type *t = sc_module_type(x->m, type_id);
       uint32_t idx = w[k];
@@ -659,7 +661,7 @@ composite_index(struct sc_xlate *x, uint32_t type_id, const uint32_t *w, uint32_
       case SC_T_ARRAY:
          if (idx >= t->count)
             return sc_fail(x, SC_ERROR_INVALID_SPIRV, "composite index out of range");
-         start += idx * sc_ncomp(x, t->elem);
+         start += (uint64_t)idx * sc_ncomp(x, t->elem);
          type_id = t->elem;
          break;
       case SC_T_STRUCT:
@@ -673,7 +675,9 @@ composite_index(struct sc_xlate *x, uint32_t type_id, const uint32_t *w, uint32_
          return sc_fail(x, SC_ERROR_INVALID_SPIRV, "index into a scalar");
       }
    }
-   *first = start;
+   if (start > UINT32_MAX)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "composite index out of range");
+   *first = (uint32_t)start;
    *elem_type = type_id;
    return true;
 }
@@ -715,7 +719,7 @@ composite_op(struct sc_xlate *x, const struct sc_inst *inst)
       uint32_t first, et;
       if (!v || !d || !composite_index(x, d->type_id, &inst->w[4], inst->nwords - 4, &first, &et))
          return false;
-      if (first + n > v->n)
+      if (first > v->n || n > v->n - first)
          return sc_fail(x, SC_ERROR_INVALID_SPIRV, "OpCompositeExtract size");
       struct sc_val r = sc_new_val(x, n, v->uniform);
       if (!r.c)
@@ -731,7 +735,7 @@ composite_op(struct sc_xlate *x, const struct sc_inst *inst)
       uint32_t first, et;
       if (!obj || !v || !composite_index(x, inst->type_id, &inst->w[5], inst->nwords - 5, &first, &et))
          return false;
-      if (first + obj->n > n || v->n != n)
+      if (first > n || obj->n > n - first || v->n != n)
          return sc_fail(x, SC_ERROR_INVALID_SPIRV, "OpCompositeInsert size");
       bool uniform = obj->uniform && v->uniform;
       struct sc_val r = sc_new_val(x, n, uniform);
@@ -756,8 +760,8 @@ composite_op(struct sc_xlate *x, const struct sc_inst *inst)
       struct sc_val r = sc_new_val(x, n, uniform);
       if (!r.c)
          return false;
-      for (uint32_t i = 0; i < n && 5 + i < inst->nwords; i++) {
-         uint32_t s = inst->w[5 + i];
+      for (uint32_t i = 0; i < n; i++) {
+         uint32_t s = 5 + i < inst->nwords ? inst->w[5 + i] : UINT32_MAX;
          if (s < a->n) {
             r.c[i] = sc_comp(x, a, s, !uniform);
             carry_lin(x, &r, i, a, s);
@@ -917,7 +921,7 @@ sc_const_spec_op(struct sc_xlate *x, const struct sc_inst *d, LLVMValueRef *out,
       uint32_t first, et;
       if (!cd || nops < 2 || !composite_index(x, cd->type_id, &ops[1], nops - 1, &first, &et))
          return false;
-      if (first + n > v[0]->n)
+      if (first > v[0]->n || n > v[0]->n - first)
          return sc_fail(x, SC_ERROR_INVALID_SPIRV, "OpSpecConstantOp CompositeExtract size");
       memcpy(out, v[0]->c + first, n * sizeof(LLVMValueRef));
       return true;
@@ -926,7 +930,7 @@ sc_const_spec_op(struct sc_xlate *x, const struct sc_inst *d, LLVMValueRef *out,
       uint32_t first, et;
       if (nops < 3 || !v[1] || !composite_index(x, d->type_id, &ops[2], nops - 2, &first, &et))
          return false;
-      if (v[1]->n != n || first + v[0]->n > n)
+      if (v[1]->n != n || first > n || v[0]->n > n - first)
          return sc_fail(x, SC_ERROR_INVALID_SPIRV, "OpSpecConstantOp CompositeInsert size");
       memcpy(out, v[1]->c, n * sizeof(LLVMValueRef));
       memcpy(out + first, v[0]->c, v[0]->n * sizeof(LLVMValueRef));

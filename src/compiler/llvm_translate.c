@@ -390,7 +390,7 @@ const_components(struct sc_xlate *x, uint32_t id, LLVMValueRef *out, uint32_t n,
          const struct sc_inst *cd = sc_module_def(x->m, d->w[i]);
          if (cd)
             cn = sc_ncomp(x, cd->type_id);
-         if (k + cn > n)
+         if (cn > n - k)   /* k <= n */
             return sc_fail(x, SC_ERROR_INVALID_SPIRV, "bad composite constant");
          if (!const_components(x, d->w[i], out + k, cn, depth + 1))
             return false;

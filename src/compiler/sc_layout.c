@@ -4,10 +4,13 @@
 
 #include <spirv/unified1/spirv.h>
 
+/* Saturates like the helpers below: a huge size must not wrap to a small
+ * stride. */
 static uint32_t
 align_up(uint32_t v, uint32_t a)
 {
-   return a ? (v + a - 1) / a * a : v;
+   uint64_t r = a ? ((uint64_t)v + a - 1) / a * a : v;
+   return r > UINT32_MAX ? UINT32_MAX : (uint32_t)r;
 }
 
 /* Sizes saturate at UINT32_MAX instead of wrapping. */
