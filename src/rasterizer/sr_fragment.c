@@ -268,8 +268,8 @@ void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer
       t->logic = state->logic_op_enable && !d->scaled &&
                  (normalized || t->cls != SU_CLASS_FLOAT);
       t->blend = b->blend_enable && !state->logic_op_enable && t->cls == SU_CLASS_FLOAT;
-      t->clamp01 = d->kind == SU_KIND_UNORM || d->kind == SU_KIND_SRGB;
-      t->clamp11 = d->kind == SU_KIND_SNORM;
+      t->clamp01 = (d->kind == SU_KIND_UNORM && !d->scaled) || d->kind == SU_KIND_SRGB;
+      t->clamp11 = d->kind == SU_KIND_SNORM && !d->scaled;
       t->full_write = true;
       for (int ch = 0; ch < 4; ch++) {
          if (!(b->write_mask & (1u << ch))) {

@@ -242,7 +242,8 @@ static uint32_t g_helpers;              /* helper lanes seen */
 static uint32_t g_calls;
 static uint32_t g_bad_quads;            /* quads off the 2x2 grid */
 static uint32_t g_out[4];               /* colour bits written at Location 0 */
-static float g_depth = -1.0f;           /* FragDepth written when >= 0 */
+static float g_depth = -1.0f;           /* FragDepth written */
+static bool g_kill_odd;                /* discard lanes of odd x */
 
 /* Counts coverage and writes g_out (Location 0) and g_depth (FragDepth). */
 static void fs_count(const struct shale_fs_context *ctx, struct shale_fs_quads *q)
@@ -268,6 +269,10 @@ static void fs_count(const struct shale_fs_context *ctx, struct shale_fs_quads *
       q->frag_depth[i] = g_depth;
    }
    q->kill_mask = 0;
+   if (g_kill_odd) {
+      for (uint32_t k = 0; k < q->quad_count; k++)
+         q->kill_mask |= 0x5u << (k * 4 + 1);   /* lanes 1 and 3: odd x */
+   }
 }
 
 static uint32_t fbits(float f)
@@ -538,6 +543,773 @@ static void test_clears(void)
    free(fb.depth.base);
 }
 
+/* ---- Tests: scalar operations against the spec's tables ---- */
+
+static bool ref_compare(VkCompareOp op, double a, double b)
+{
+   /* Outcome: 0 less, 1 equal, 2 greater, 3 unordered; each op passes a set. */
+   static const unsigned pass[8] = {0x0, 0x1, 0x2, 0x3, 0x4, 0xd, 0x6, 0xf};
+   int o = a < b ? 0 : a == b ? 1 : a > b ? 2 : 3;
+   return (pass[op] >> o) & 1;
+}
+
+static void test_compare_and_stencil_ops(void)
+{
+   static const double vals[] = {0, 1, 0.5, 255, -0.0, NAN};
+   int bad = 0;
+   for (int op = 0; op < 8; op++) {
+      for (unsigned i = 0; i < 6; i++) {
+         for (unsigned j = 0; j < 6; j++) {
+            bad += sr_compare_f64((VkCompareOp)op, vals[i], vals[j]) !=
+                   ref_compare((VkCompareOp)op, vals[i], vals[j]);
+            if (i < 5 && j < 5 && vals[i] >= 0 && vals[j] >= 0)
+               bad += sr_compare_u32((VkCompareOp)op, (uint32_t)vals[i], (uint32_t)vals[j]) !=
+                      ref_compare((VkCompareOp)op, (uint32_t)vals[i], (uint32_t)vals[j]);
+         }
+      }
+   }
+   CHECK(bad == 0, "%d compare results differ from the spec's table", bad);
+
+   /* Stencil: every op, test and update with masks, against the spec. */
+   bad = 0;
+   for (int iter = 0; iter < 20000; iter++) {
+      struct sr_stencil_face f;
+      f.compare_op = (VkCompareOp)(rng() % 8);
+      f.fail_op = (VkStencilOp)(rng() % 8);
+      f.pass_op = (VkStencilOp)(rng() % 8);
+      f.depth_fail_op = (VkStencilOp)(rng() % 8);
+      static const uint32_t special[] = {0, 1, 0x7f, 0x80, 0xfe, 0xff};
+      uint32_t r = rng();
+      f.reference = r & 1 ? special[rng() % 6] : rng() & 0xff;
+      f.compare_mask = r & 2 ? 0xff : rng() & 0xff;
+      f.write_mask = r & 4 ? 0xff : rng() & 0xff;
+      uint8_t sv = (uint8_t)(r & 8 ? special[rng() % 6] : rng() & 0xff);
+      bool dpass = rng() & 1;
+      bool want_pass = ref_compare(f.compare_op, f.reference & f.compare_mask, sv & f.compare_mask);
+      bool got_pass = sr_stencil_test(&f, sv);
+      VkStencilOp op = !want_pass ? f.fail_op : dpass ? f.pass_op : f.depth_fail_op;
+      int v;
+      switch (op) {
+      case VK_STENCIL_OP_KEEP: v = sv; break;
+      case VK_STENCIL_OP_ZERO: v = 0; break;
+      case VK_STENCIL_OP_REPLACE: v = (int)f.reference; break;
+      case VK_STENCIL_OP_INCREMENT_AND_CLAMP: v = sv + 1 > 255 ? 255 : sv + 1; break;
+      case VK_STENCIL_OP_DECREMENT_AND_CLAMP: v = sv - 1 < 0 ? 0 : sv - 1; break;
+      case VK_STENCIL_OP_INVERT: v = 255 - sv; break;
+      case VK_STENCIL_OP_INCREMENT_AND_WRAP: v = (sv + 1) % 256; break;
+      default: v = (sv + 255) % 256; break;
+      }
+      uint8_t want = (uint8_t)((sv & ~f.write_mask) | ((uint32_t)v & f.write_mask));
+      bad += got_pass != want_pass || sr_stencil_update(&f, sv, got_pass, dpass) != want;
+   }
+   CHECK(bad == 0, "%d stencil tests/updates differ from the spec", bad);
+
+   /* Logic ops: the spec's table on single bits. */
+   static const uint8_t table[16] = {0x0, 0x8, 0x4, 0xc, 0x2, 0xa, 0x6, 0xe,
+                                     0x1, 0x9, 0x5, 0xd, 0x3, 0xb, 0x7, 0xf};
+   /* Bit (s * 2 + d) of table[op]: the result for source bit s, destination bit d. */
+   bad = 0;
+   for (int op = 0; op < 16; op++) {
+      for (int sbit = 0; sbit < 2; sbit++) {
+         for (int dbit = 0; dbit < 2; dbit++) {
+            int want = (table[op] >> (sbit * 2 + dbit)) & 1;
+            uint32_t got = sr_logic_op((VkLogicOp)op, sbit ? ~0u : 0, dbit ? ~0u : 0);
+            bad += got != (want ? ~0u : 0u);
+         }
+      }
+   }
+   CHECK(bad == 0, "%d logic op results differ from the spec's table", bad);
+   CHECK_EQ_INT(sr_alpha_to_coverage(0.0f, 4), 0);
+   CHECK_EQ_INT(sr_alpha_to_coverage(1.0f, 4), 0xf);
+   CHECK_EQ_INT(sr_alpha_to_coverage(0.5f, 4), 0x3);
+   CHECK_EQ_INT(sr_alpha_to_coverage(NAN, 8), 0);
+   CHECK_EQ_INT(sr_alpha_to_coverage(0.49f, 1), 0);
+   CHECK_EQ_INT(sr_alpha_to_coverage(0.51f, 1), 1);
+}
+
+/* ---- Tests: colour operations on one texel ---- */
+
+/* The spec's blend factor table, all four components at once. */
+static void ref_factor(VkBlendFactor f, const float s[4], const float s1[4], const float d[4],
+                       const float k[4], float o[4])
+{
+   const float *v = NULL;
+   bool inv = false, alpha = false;
+   switch (f) {
+   case VK_BLEND_FACTOR_ZERO: o[0] = o[1] = o[2] = o[3] = 0; return;
+   case VK_BLEND_FACTOR_ONE: o[0] = o[1] = o[2] = o[3] = 1; return;
+   case VK_BLEND_FACTOR_SRC_COLOR: v = s; break;
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR: v = s; inv = true; break;
+   case VK_BLEND_FACTOR_DST_COLOR: v = d; break;
+   case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: v = d; inv = true; break;
+   case VK_BLEND_FACTOR_SRC_ALPHA: v = s; alpha = true; break;
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: v = s; alpha = inv = true; break;
+   case VK_BLEND_FACTOR_DST_ALPHA: v = d; alpha = true; break;
+   case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: v = d; alpha = inv = true; break;
+   case VK_BLEND_FACTOR_CONSTANT_COLOR: v = k; break;
+   case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR: v = k; inv = true; break;
+   case VK_BLEND_FACTOR_CONSTANT_ALPHA: v = k; alpha = true; break;
+   case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: v = k; alpha = inv = true; break;
+   case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE: {
+      float m = s[3] < 1.0f - d[3] ? s[3] : 1.0f - d[3];
+      o[0] = o[1] = o[2] = m;
+      o[3] = 1;
+      return;
+   }
+   case VK_BLEND_FACTOR_SRC1_COLOR: v = s1; break;
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: v = s1; inv = true; break;
+   case VK_BLEND_FACTOR_SRC1_ALPHA: v = s1; alpha = true; break;
+   default: v = s1; alpha = inv = true; break;   /* ONE_MINUS_SRC1_ALPHA */
+   }
+   for (int c = 0; c < 4; c++) {
+      float x = alpha ? v[3] : v[c];
+      o[c] = inv ? 1.0f - x : x;
+   }
+}
+
+static float ref_op(VkBlendOp op, float s, float sf, float d, float df)
+{
+   if (op == VK_BLEND_OP_MIN)
+      return s < d ? s : d;
+   if (op == VK_BLEND_OP_MAX)
+      return s > d ? s : d;
+   float a = s * sf, b = d * df;
+   return op == VK_BLEND_OP_ADD ? a + b : op == VK_BLEND_OP_SUBTRACT ? a - b : b - a;
+}
+
+/* A 1x1 framebuffer of one colour attachment (and nothing else). */
+struct one_texel {
+   struct sr_framebuffer fb;
+   struct sr_draw_state st;
+   struct sr_fragment_state fs;
+   _Alignas(64) uint32_t outputs[SHALE_FS_OUTPUT_LOCATIONS * 4 * 4];
+};
+
+static void one_init(struct one_texel *o, VkFormat f)
+{
+   memset(o, 0, sizeof(*o));
+   o->fb.width = o->fb.height = o->fb.layers = o->fb.samples = 1;
+   o->fb.color_count = 1;
+   surf_init(&o->fb.color[0], f, 1, 1, 1, 1);
+   state_init(&o->st, fs_count, 4);
+}
+
+/* Writes src (and src1) through sr_fragment_color onto dst; returns the texel. */
+static void one_write(struct one_texel *o, const uint32_t src[4], const uint32_t src1[4],
+                      const uint8_t *dst, uint8_t *out)
+{
+   unsigned size = o->fb.color[0].format->block_size;
+   memcpy(o->fb.color[0].base, dst, size);
+   for (int c = 0; c < 4; c++) {
+      o->outputs[c * 4] = src[c];
+      o->outputs[((SHALE_FS_OUTPUT_LOCATIONS - 1) * 4 + c) * 4] = src1[c];
+   }
+   sr_fragment_setup(&o->fs, &o->fb, &o->st);
+   sr_fragment_color(&o->fs, 0, 0, 0, 1, o->outputs, 4, 0);
+   memcpy(out, o->fb.color[0].base, size);
+}
+
+static float frand(float lo, float hi)
+{
+   return lo + (hi - lo) * (float)(rng() & 0xffff) / 65535.0f;
+}
+
+static void test_blending(void)
+{
+   static const VkFormat formats[] = {
+      VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SNORM,  VK_FORMAT_R8G8B8A8_SRGB,
+      VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT,
+      VK_FORMAT_A2B10G10R10_UNORM_PACK32, VK_FORMAT_R5G6B5_UNORM_PACK16, VK_FORMAT_R16_UNORM,
+      VK_FORMAT_B10G11R11_UFLOAT_PACK32,
+   };
+   int bad = 0, runs = 0;
+   for (unsigned fi = 0; fi < sizeof(formats) / sizeof(formats[0]); fi++) {
+      struct one_texel o;
+      one_init(&o, formats[fi]);
+      const struct su_format_desc *d = o.fb.color[0].format;
+      bool unorm = d->kind == SU_KIND_UNORM || d->kind == SU_KIND_SRGB;
+      bool snorm = d->kind == SU_KIND_SNORM;
+      struct sr_blend_attachment *b = &o.st.blend[0];
+      b->blend_enable = true;
+      for (int sf = 0; sf <= VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA; sf++) {
+         for (int df = 0; df <= VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA; df++) {
+            b->src_color = (VkBlendFactor)sf;
+            b->dst_color = (VkBlendFactor)df;
+            b->src_alpha = (VkBlendFactor)((sf + 7) % 19);
+            b->dst_alpha = (VkBlendFactor)((df + 3) % 19);
+            b->color_op = (VkBlendOp)(rng() % 5);
+            b->alpha_op = (VkBlendOp)(rng() % 5);
+            float src[4], src1[4], k[4];
+            for (int c = 0; c < 4; c++) {
+               src[c] = frand(-0.5f, 1.5f);
+               src1[c] = frand(-0.5f, 1.5f);
+               k[c] = frand(-0.5f, 1.5f);
+               o.st.blend_constants[c] = k[c];
+            }
+            uint8_t dst[16], got[16], want[16];
+            for (int i = 0; i < 16; i++)
+               dst[i] = (uint8_t)rng();
+            if (d->kind == SU_KIND_SFLOAT || d->kind == SU_KIND_UFLOAT) {
+               /* A finite destination: random bits could be NaN. */
+               float dv[4] = {frand(0, 2), frand(0, 2), frand(0, 2), frand(0, 1)};
+               su_pack_float(d, dv, dst);
+            }
+            uint32_t sb[4], s1b[4];
+            memcpy(sb, src, 16);
+            memcpy(s1b, src1, 16);
+            one_write(&o, sb, s1b, dst, got);
+
+            /* Reference: clamp (fixed point), factors, ops, pack. */
+            float dv[4], rs[4], rs1[4], rk[4], fs_[4], fd[4], out[4];
+            su_unpack_float(d, dst, dv);
+            memcpy(rs, src, 16);
+            memcpy(rs1, src1, 16);
+            memcpy(rk, k, 16);
+            if (unorm || snorm) {
+               float lo = unorm ? 0.0f : -1.0f;
+               float *all[4] = {rs, rs1, rk, dv};
+               for (int a = 0; a < 4; a++)
+                  for (int c = 0; c < 4; c++)
+                     all[a][c] = all[a][c] < lo ? lo : all[a][c] > 1 ? 1 : all[a][c];
+            }
+            float sfa[4], dfa[4];
+            ref_factor(b->src_color, rs, rs1, dv, rk, fs_);
+            ref_factor(b->dst_color, rs, rs1, dv, rk, fd);
+            ref_factor(b->src_alpha, rs, rs1, dv, rk, sfa);
+            ref_factor(b->dst_alpha, rs, rs1, dv, rk, dfa);
+            for (int c = 0; c < 3; c++)
+               out[c] = ref_op(b->color_op, rs[c], fs_[c], dv[c], fd[c]);
+            out[3] = ref_op(b->alpha_op, rs[3], sfa[3], dv[3], dfa[3]);
+            memset(want, 0, sizeof(want));
+            su_pack_float(d, out, want);
+            runs++;
+            if (memcmp(got, want, d->block_size) != 0) {
+               if (bad < 5)
+                  fprintf(stderr, "%s: factors %d/%d %d/%d ops %d/%d differ\n", d->name, sf, df,
+                          b->src_alpha, b->dst_alpha, b->color_op, b->alpha_op);
+               bad++;
+            }
+         }
+      }
+      free(o.fb.color[0].base);
+   }
+   CHECK(bad == 0, "%d of %d blends differ from the reference", bad, runs);
+
+   /* sRGB: the destination is decoded, blended linearly, encoded: 50% of
+    * linear 1.0 over sRGB 0 is linear 0.5 = sRGB 188. */
+   struct one_texel o;
+   one_init(&o, VK_FORMAT_R8G8B8A8_SRGB);
+   struct sr_blend_attachment *b = &o.st.blend[0];
+   *b = (struct sr_blend_attachment){true, VK_BLEND_FACTOR_SRC_ALPHA,
+                                     VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_FACTOR_ONE,
+                                     VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD, VK_BLEND_OP_ADD, 0xf};
+   float s[4] = {1.0f, 1.0f, 1.0f, 0.5f};
+   uint32_t sb[4];
+   memcpy(sb, s, 16);
+   uint8_t dst[4] = {0, 0, 0, 0}, got[4];
+   one_write(&o, sb, sb, dst, got);
+   CHECK(got[0] == 188 && got[3] == 128, "sRGB blend gave %u %u", got[0], got[3]);
+   /* Alpha to one: the source alpha becomes 1 before blending. */
+   o.st.alpha_to_one = true;
+   one_write(&o, sb, sb, dst, got);
+   CHECK(got[0] == 255 && got[3] == 255, "alpha to one gave %u %u", got[0], got[3]);
+   free(o.fb.color[0].base);
+}
+
+/* Channel c's bits in a texel of the formats below, from their definitions. */
+static uint64_t ref_channel_bits(VkFormat f, int c)
+{
+   switch (f) {
+   case VK_FORMAT_R8G8B8A8_UNORM:
+   case VK_FORMAT_R8G8B8A8_UINT: return 0xffull << (8 * c);
+   case VK_FORMAT_B8G8R8A8_UNORM: {
+      static const int byte[4] = {2, 1, 0, 3};
+      return 0xffull << (8 * byte[c]);
+   }
+   case VK_FORMAT_R5G6B5_UNORM_PACK16: {
+      static const uint64_t m[4] = {0xf800, 0x07e0, 0x001f, 0};
+      return m[c];
+   }
+   case VK_FORMAT_A2B10G10R10_UNORM_PACK32:
+   case VK_FORMAT_A2B10G10R10_UINT_PACK32: {
+      static const uint64_t m[4] = {0x3ff, 0x3ffull << 10, 0x3ffull << 20, 0x3ull << 30};
+      return m[c];
+   }
+   case VK_FORMAT_R16G16B16A16_SFLOAT:
+   case VK_FORMAT_R16G16B16A16_SNORM: return 0xffffull << (16 * c);
+   case VK_FORMAT_R16G16_SINT: return c < 2 ? 0xffffull << (16 * c) : 0;
+   default: return 0;
+   }
+}
+
+static uint64_t load_bits(const uint8_t *p, unsigned size)
+{
+   uint64_t v = 0;
+   memcpy(&v, p, size);
+   return v;
+}
+
+static void test_write_masks_and_logic_ops(void)
+{
+   static const VkFormat formats[] = {
+      VK_FORMAT_R8G8B8A8_UNORM,      VK_FORMAT_R8G8B8A8_UINT,           VK_FORMAT_B8G8R8A8_UNORM,
+      VK_FORMAT_R5G6B5_UNORM_PACK16, VK_FORMAT_A2B10G10R10_UNORM_PACK32,
+      VK_FORMAT_A2B10G10R10_UINT_PACK32, VK_FORMAT_R16G16B16A16_SFLOAT,
+      VK_FORMAT_R16G16B16A16_SNORM,  VK_FORMAT_R16G16_SINT,
+   };
+   int bad_mask = 0, bad_logic = 0, runs = 0;
+   for (unsigned fi = 0; fi < sizeof(formats) / sizeof(formats[0]); fi++) {
+      struct one_texel o;
+      one_init(&o, formats[fi]);
+      const struct su_format_desc *d = o.fb.color[0].format;
+      enum su_numeric_class cls = su_format_class(d);
+      unsigned size = d->block_size;
+      for (int iter = 0; iter < 64; iter++) {
+         uint32_t src[4];
+         for (int c = 0; c < 4; c++) {
+            float f = frand(-1.2f, 1.2f);
+            src[c] = cls == SU_CLASS_FLOAT ? fbits(f) : rng() % 3 == 0 ? rng() : rng() % 600;
+         }
+         uint8_t dst[16], full[16], got[16];
+         for (int i = 0; i < 16; i++)
+            dst[i] = (uint8_t)rng();
+         /* Write masks: blending off, every mask. */
+         o.st.logic_op_enable = false;
+         o.st.blend[0].blend_enable = false;
+         o.st.blend[0].write_mask = 0xf;
+         one_write(&o, src, src, dst, full);
+         for (uint32_t m = 1; m < 16; m++) {
+            o.st.blend[0].write_mask = m;
+            one_write(&o, src, src, dst, got);
+            uint64_t bits = 0;
+            for (int c = 0; c < 4; c++)
+               if (m & (1u << c))
+                  bits |= ref_channel_bits(formats[fi], c);
+            uint64_t want = (load_bits(full, size) & bits) | (load_bits(dst, size) & ~bits);
+            bad_mask += load_bits(got, size) != want;
+         }
+         /* Logic ops on integer and normalized formats (not float). */
+         if (d->kind == SU_KIND_SFLOAT)
+            continue;
+         o.st.blend[0].write_mask = 0xf;
+         o.st.blend[0].blend_enable = true;   /* treated as disabled */
+         o.st.logic_op_enable = true;
+         for (int op = 0; op < 16; op++) {
+            o.st.logic_op = (VkLogicOp)op;
+            one_write(&o, src, src, dst, got);
+            uint64_t want = 0;
+            for (int c = 0; c < 4; c++) {
+               uint64_t cb = ref_channel_bits(formats[fi], c);
+               if (!cb)
+                  continue;
+               unsigned shift = (unsigned)__builtin_ctzll(cb);
+               uint64_t s = (load_bits(full, size) & cb) >> shift;
+               uint64_t dd = (load_bits(dst, size) & cb) >> shift;
+               uint64_t r = 0;
+               for (unsigned bit = 0; bit < 64; bit++) {
+                  int sb = (s >> bit) & 1, db = (dd >> bit) & 1;
+                  r |= (uint64_t)(sr_logic_op((VkLogicOp)op, sb ? ~0u : 0u, db ? ~0u : 0u) & 1)
+                       << bit;
+               }
+               want |= (r << shift) & cb;
+            }
+            runs++;
+            bad_logic += load_bits(got, size) != want;
+         }
+      }
+      free(o.fb.color[0].base);
+   }
+   CHECK(bad_mask == 0, "%d write-masked texels differ from the channel layout", bad_mask);
+   CHECK(bad_logic == 0, "%d of %d logic ops differ from the per-channel reference", bad_logic,
+         runs);
+
+   /* Float and sRGB attachments pass values through a logic op unchanged
+    * (and blending stays off). */
+   static const VkFormat pass_formats[] = {VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R8G8B8A8_SRGB};
+   for (unsigned fi = 0; fi < 2; fi++) {
+      struct one_texel o;
+      one_init(&o, pass_formats[fi]);
+      const struct su_format_desc *d = o.fb.color[0].format;
+      float s[4] = {0.25f, 0.5f, 0.75f, 0.5f};
+      uint32_t sb[4];
+      memcpy(sb, s, 16);
+      uint8_t dst[16], got[16], want[16];
+      memset(dst, 0x55, sizeof(dst));
+      su_pack_float(d, s, want);
+      o.st.blend[0].blend_enable = true;
+      o.st.blend[0].src_color = o.st.blend[0].src_alpha = VK_BLEND_FACTOR_ZERO;
+      o.st.blend[0].dst_color = o.st.blend[0].dst_alpha = VK_BLEND_FACTOR_ONE;
+      o.st.logic_op_enable = true;
+      o.st.logic_op = VK_LOGIC_OP_XOR;
+      one_write(&o, sb, sb, dst, got);
+      CHECK(memcmp(got, want, d->block_size) == 0, "%s: logic op not passed through", d->name);
+      free(o.fb.color[0].base);
+   }
+}
+
+/* ---- Tests: depth and stencil in tiles ---- */
+
+static struct sr_prim g_prims[64];
+static unsigned g_prim_count;
+
+/* Two triangles covering [x0, x1) x [y0, y1) at depth z; ccw: front facing. */
+static void draw_rect(struct harness *h, const struct sr_draw_snapshot *snap, float x0, float y0,
+                      float x1, float y1, float z, bool ccw)
+{
+   const float zz[3] = {z, z, z};
+   float a[3][2] = {{x0, y0}, {x1, y0}, {x1, y1}};
+   float b[3][2] = {{x0, y0}, {x1, y1}, {x0, y1}};
+   if (!ccw) {
+      float t[2];
+      memcpy(t, a[1], sizeof(t)); memcpy(a[1], a[2], sizeof(t)); memcpy(a[2], t, sizeof(t));
+      memcpy(t, b[1], sizeof(t)); memcpy(b[1], b[2], sizeof(t)); memcpy(b[2], t, sizeof(t));
+   }
+   struct sr_prim *p = &g_prims[g_prim_count++ % 64];
+   prim_init(p, snap, a, zz, (int32_t)h->scene.fb.width, (int32_t)h->scene.fb.height);
+   h_prim(h, p);
+   p = &g_prims[g_prim_count++ % 64];
+   prim_init(p, snap, b, zz, (int32_t)h->scene.fb.width, (int32_t)h->scene.fb.height);
+   h_prim(h, p);
+}
+
+static uint32_t max_raw(unsigned bits)
+{
+   return bits == 16 ? 0xffffu : 0xffffffu;
+}
+
+/* Incoming depth is quantised to the format (round to nearest) before the
+ * compare; writes store that value and keep the stencil byte. */
+static void test_depth_formats(void)
+{
+   static const VkFormat formats[] = {
+      VK_FORMAT_D16_UNORM, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D32_SFLOAT,
+      VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D32_SFLOAT_S8_UINT, VK_FORMAT_D16_UNORM_S8_UINT,
+   };
+   for (unsigned fi = 0; fi < sizeof(formats) / sizeof(formats[0]); fi++) {
+      struct sr_framebuffer fb;
+      memset(&fb, 0, sizeof(fb));
+      fb.width = 24;
+      fb.height = 4;
+      fb.layers = fb.samples = 1;
+      fb.color_count = 1;
+      surf_init(&fb.color[0], VK_FORMAT_R8G8B8A8_UNORM, 24, 4, 1, 1);
+      surf_init(&fb.depth, formats[fi], 24, 4, 1, 1);
+      const struct su_format_desc *d = fb.depth.format;
+      unsigned bits = su_format_depth_bits(d);
+      bool is_float = bits == 32;
+      memset(fb.color[0].base, 0, fb.color[0].layer_pitch);
+      int bad = 0;
+      for (int op = 0; op < 8; op++) {
+         for (int iter = 0; iter < 4; iter++) {
+            struct harness h;
+            h_init(&h, &fb);
+            struct sr_draw_state st;
+            state_init(&st, fs_count, 4);
+            st.depth_test = st.depth_write = true;
+            st.depth_compare = (VkCompareOp)op;
+            struct sr_draw_snapshot snap;
+            snap_init(&snap, &st);
+            /* Incoming z between two representable values (or on one). */
+            static const float fracs[4] = {0.0f, 0.3f, -0.3f, 0.45f};
+            uint32_t K = 1000 + rng() % 30000;
+            float z = is_float ? (float)K / 65536.0f
+                               : (float)(((double)K + fracs[iter]) / max_raw(bits));
+            uint8_t q[8] = {0};
+            su_pack_depth(d, z, q);
+            double zq = sr_depth_key(d, q);   /* checked below against the rounding */
+            if (!is_float)
+               bad += zq != (double)K;   /* nearest: K + frac rounds to K */
+            /* Stored values around it: below, equal, above. */
+            for (int y = 0; y < 4; y++) {
+               for (int x = 0; x < 24; x++) {
+                  uint8_t *t = sr_surface_texel(&fb.depth, 0, x, y, 0);
+                  int delta = x % 3 - 1;
+                  if (is_float) {
+                     float v = delta < 0 ? nextafterf(z, 0) : delta > 0 ? nextafterf(z, 1) : z;
+                     memcpy(t + d->depth_offset, &v, 4);
+                  } else {
+                     uint32_t v = K + (uint32_t)delta;
+                     if (bits == 16) {
+                        uint16_t v16 = (uint16_t)v;
+                        memcpy(t, &v16, 2);
+                     } else {
+                        uint32_t w;
+                        memcpy(&w, t, 4);
+                        w = (w & 0xff000000u) | v;
+                        memcpy(t, &w, 4);
+                     }
+                  }
+               }
+            }
+            size_t size = fb.depth.layer_pitch;
+            uint8_t *before = malloc(size);
+            memcpy(before, fb.depth.base, size);
+            draw_rect(&h, &snap, 0, 0, 24, 4, z, true);
+            set_out_float(0, 1, 0, 1);
+            memset(g_hits, 0, sizeof(g_hits));
+            g_width = 4;
+            h_run(&h);
+            for (int y = 0; y < 4; y++) {
+               for (int x = 0; x < 24; x++) {
+                  uint8_t *t = sr_surface_texel(&fb.depth, 0, x, y, 0);
+                  const uint8_t *b0 = before + (t - fb.depth.base);
+                  double stored = sr_depth_key(d, b0);
+                  bool pass = ref_compare((VkCompareOp)op, zq, stored);
+                  double now = sr_depth_key(d, t);
+                  bad += now != (pass ? zq : stored);
+                  if (d->aspects & VK_IMAGE_ASPECT_STENCIL_BIT)
+                     bad += t[d->stencil_offset] != b0[d->stencil_offset];
+                  const uint8_t *c = sr_surface_texel(&fb.color[0], 0, x, y, 0);
+                  bad += pass != (c[1] == 255 && c[0] == 0);
+                  memset((uint8_t *)c, 0, 4);
+               }
+            }
+            free(before);
+            h_finish(&h);
+         }
+      }
+      CHECK(bad == 0, "%s: %d depth results differ (quantisation, compare, write)", d->name, bad);
+      free(fb.color[0].base);
+      free(fb.depth.base);
+   }
+}
+
+static void fb_color_depth(struct sr_framebuffer *fb, VkFormat depth, uint32_t w, uint32_t h)
+{
+   memset(fb, 0, sizeof(*fb));
+   fb->width = w;
+   fb->height = h;
+   fb->layers = fb->samples = 1;
+   fb->color_count = 1;
+   surf_init(&fb->color[0], VK_FORMAT_R8G8B8A8_UNORM, w, h, 1, 1);
+   surf_init(&fb->depth, depth, w, h, 1, 1);
+   fb->stencil = fb->depth;
+}
+
+static float depth_at(const struct sr_framebuffer *fb, int x, int y)
+{
+   return su_unpack_depth(fb->depth.format, sr_surface_texel(&fb->depth, 0, x, y, 0));
+}
+
+static bool green_at(const struct sr_framebuffer *fb, int x, int y)
+{
+   const uint8_t *c = sr_surface_texel(&fb->color[0], 0, x, y, 0);
+   return c[0] == 0 && c[1] == 255;
+}
+
+/* Late tests follow discard; EarlyFragmentTests write depth before it; a
+ * shader that cannot tell is rejected early; FragDepth replaces z. */
+static void test_early_late(void)
+{
+   const VkClearValue far = {.depthStencil = {1.0f, 0}};
+   const VkClearValue red = {.color.float32 = {1, 0, 0, 1}};
+   for (int mode = 0; mode < 2; mode++) {
+      struct sr_framebuffer fb;
+      fb_color_depth(&fb, VK_FORMAT_D32_SFLOAT, 16, 4);
+      struct harness h;
+      h_init(&h, &fb);
+      struct sr_draw_state st;
+      state_init(&st, fs_count, 8);
+      st.depth_test = st.depth_write = true;
+      st.depth_compare = VK_COMPARE_OP_LESS;
+      st.fs_io.can_discard = 1;
+      st.fs_io.early_fragment_tests = (uint8_t)mode;
+      uint64_t occ = 0;
+      struct sr_draw_snapshot snap;
+      snap_init(&snap, &st);
+      snap.occlusion = &occ;
+      h_clear(&h, SR_ATTACHMENT_DEPTH_STENCIL, VK_IMAGE_ASPECT_DEPTH_BIT, far, 0, 0, 16, 4);
+      h_clear(&h, 0, VK_IMAGE_ASPECT_COLOR_BIT, red, 0, 0, 16, 4);
+      draw_rect(&h, &snap, 0, 0, 16, 4, 0.5f, true);
+      g_width = 8;
+      g_kill_odd = true;
+      set_out_float(0, 1, 0, 1);
+      h_run(&h);
+      g_kill_odd = false;
+      int bad = 0;
+      for (int y = 0; y < 4; y++) {
+         for (int x = 0; x < 16; x++) {
+            bool even = !(x & 1);
+            bad += green_at(&fb, x, y) != even;
+            bad += depth_at(&fb, x, y) != (even || mode ? 0.5f : 1.0f);
+         }
+      }
+      CHECK(bad == 0, "%s tests with discard: %d pixels wrong", mode ? "early" : "late", bad);
+      CHECK_EQ_INT(occ, mode ? 64 : 32);
+      h_finish(&h);
+      free(fb.color[0].base);
+      free(fb.depth.base);
+   }
+
+   /* Implicit early rejection: not shaded where the depth test fails, unless
+    * the shader has side effects. */
+   for (int side = 0; side < 2; side++) {
+      struct sr_framebuffer fb;
+      fb_color_depth(&fb, VK_FORMAT_D16_UNORM, 16, 4);
+      struct harness h;
+      h_init(&h, &fb);
+      struct sr_draw_state st;
+      state_init(&st, fs_count, 16);
+      st.depth_test = true;
+      st.depth_compare = VK_COMPARE_OP_LESS;
+      st.fs_io.has_side_effects = (uint8_t)side;
+      struct sr_draw_snapshot snap;
+      snap_init(&snap, &st);
+      VkClearValue near = {.depthStencil = {0.25f, 0}};
+      h_clear(&h, SR_ATTACHMENT_DEPTH_STENCIL, VK_IMAGE_ASPECT_DEPTH_BIT, far, 0, 0, 16, 4);
+      h_clear(&h, SR_ATTACHMENT_DEPTH_STENCIL, VK_IMAGE_ASPECT_DEPTH_BIT, near, 0, 0, 8, 4);
+      h_clear(&h, 0, VK_IMAGE_ASPECT_COLOR_BIT, red, 0, 0, 16, 4);
+      draw_rect(&h, &snap, 0, 0, 16, 4, 0.5f, true);
+      g_width = 16;
+      memset(g_hits, 0, sizeof(g_hits));
+      set_out_float(0, 1, 0, 1);
+      h_run(&h);
+      int bad = 0;
+      for (int y = 0; y < 4; y++) {
+         for (int x = 0; x < 16; x++) {
+            bool left = x < 8;
+            bad += green_at(&fb, x, y) == left;
+            bad += g_hits[y][x] != (uint32_t)(!left || side);
+         }
+      }
+      CHECK(bad == 0, "early rejection (side effects %d): %d pixels wrong", side, bad);
+      h_finish(&h);
+      free(fb.color[0].base);
+      free(fb.depth.base);
+   }
+
+   /* FragDepth: late tests use it; EarlyFragmentTests use the interpolated z. */
+   for (int early = 0; early < 2; early++) {
+      struct sr_framebuffer fb;
+      fb_color_depth(&fb, VK_FORMAT_D32_SFLOAT, 8, 2);
+      struct harness h;
+      h_init(&h, &fb);
+      struct sr_draw_state st;
+      state_init(&st, fs_count, 4);
+      st.depth_test = st.depth_write = true;
+      st.depth_compare = VK_COMPARE_OP_LESS;
+      st.fs_io.writes_frag_depth = 1;
+      st.fs_io.early_fragment_tests = (uint8_t)early;
+      struct sr_draw_snapshot snap;
+      snap_init(&snap, &st);
+      VkClearValue mid = {.depthStencil = {0.5f, 0}};
+      h_clear(&h, SR_ATTACHMENT_DEPTH_STENCIL, VK_IMAGE_ASPECT_DEPTH_BIT, mid, 0, 0, 8, 2);
+      h_clear(&h, 0, VK_IMAGE_ASPECT_COLOR_BIT, red, 0, 0, 8, 2);
+      draw_rect(&h, &snap, 0, 0, 8, 2, 0.9f, true);
+      g_width = 4;
+      g_depth = 0.125f;
+      set_out_float(0, 1, 0, 1);
+      h_run(&h);
+      g_depth = -1.0f;
+      int bad = 0;
+      for (int y = 0; y < 2; y++)
+         for (int x = 0; x < 8; x++)
+            bad += green_at(&fb, x, y) == (bool)early ||
+                   depth_at(&fb, x, y) != (early ? 0.5f : 0.125f);
+      CHECK(bad == 0, "FragDepth (early %d): %d pixels wrong", early, bad);
+      h_finish(&h);
+      free(fb.color[0].base);
+      free(fb.depth.base);
+   }
+}
+
+/* Front and back stencil state by facing, depth-fail ops, depth bounds,
+ * and a pass with no fragment shader. */
+static void test_stencil_and_bounds(void)
+{
+   struct sr_framebuffer fb;
+   fb_color_depth(&fb, VK_FORMAT_D24_UNORM_S8_UINT, 16, 4);
+   struct harness h;
+   h_init(&h, &fb);
+   struct sr_draw_state st;
+   state_init(&st, fs_count, 8);
+   st.stencil_test = true;
+   st.stencil[0] = (struct sr_stencil_face){VK_STENCIL_OP_KEEP, VK_STENCIL_OP_REPLACE,
+                                            VK_STENCIL_OP_INVERT, VK_COMPARE_OP_ALWAYS,
+                                            0xff, 0xff, 0x42};
+   st.stencil[1] = (struct sr_stencil_face){VK_STENCIL_OP_ZERO, VK_STENCIL_OP_INCREMENT_AND_WRAP,
+                                            VK_STENCIL_OP_KEEP, VK_COMPARE_OP_EQUAL,
+                                            0x0f, 0xff, 0x17};
+   struct sr_draw_snapshot snap;
+   snap_init(&snap, &st);
+   const VkClearValue red = {.color.float32 = {1, 0, 0, 1}};
+   VkClearValue s7 = {.depthStencil = {0.5f, 0x07}}, s9 = {.depthStencil = {0.5f, 0x09}};
+   h_clear(&h, 0, VK_IMAGE_ASPECT_COLOR_BIT, red, 0, 0, 16, 4);
+   h_clear(&h, SR_ATTACHMENT_DEPTH_STENCIL,
+           VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT, s7, 0, 0, 16, 2);
+   h_clear(&h, SR_ATTACHMENT_DEPTH_STENCIL,
+           VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT, s9, 0, 2, 16, 2);
+   draw_rect(&h, &snap, 0, 0, 8, 4, 0.25f, true);     /* front: REPLACE 0x42 */
+   draw_rect(&h, &snap, 8, 0, 16, 4, 0.25f, false);   /* back: 7 == 0x17 & 0xf: INCR */
+   g_width = 8;
+   set_out_float(0, 1, 0, 1);
+   h_run(&h);
+   int bad = 0;
+   for (int y = 0; y < 4; y++) {
+      for (int x = 0; x < 16; x++) {
+         uint8_t sv = sr_surface_texel(&fb.depth, 0, x, y, 0)[3];
+         bool left = x < 8, top = y < 2;
+         uint8_t want = left ? 0x42 : top ? 0x08 : 0x00;
+         bad += sv != want || green_at(&fb, x, y) != (left || top);
+      }
+   }
+   CHECK(bad == 0, "stencil faces: %d pixels wrong", bad);
+
+   /* Depth fails (stored 0.5 < 0.75): front's depth-fail op INVERT. */
+   st.depth_test = true;
+   st.depth_compare = VK_COMPARE_OP_LESS;
+   struct sr_draw_snapshot snap2;
+   snap_init(&snap2, &st);
+   draw_rect(&h, &snap2, 0, 0, 8, 4, 0.75f, true);
+   h_run(&h);
+   bad = 0;
+   for (int y = 0; y < 4; y++)
+      for (int x = 0; x < 8; x++)
+         bad += sr_surface_texel(&fb.depth, 0, x, y, 0)[3] != (uint8_t)~0x42;
+   CHECK(bad == 0, "depth-fail stencil op: %d pixels wrong", bad);
+
+   /* Depth bounds against the stored depth: [0.4, 0.6] passes 0.5 only. */
+   struct sr_draw_state sb;
+   state_init(&sb, fs_count, 8);
+   sb.depth_bounds_test = true;
+   sb.min_depth_bounds = 0.4f;
+   sb.max_depth_bounds = 0.6f;
+   struct sr_draw_snapshot snap3;
+   snap_init(&snap3, &sb);
+   VkClearValue d1 = {.depthStencil = {0.9f, 0}};
+   VkClearValue blue = {.color.float32 = {0, 0, 1, 1}};
+   h_clear(&h, 0, VK_IMAGE_ASPECT_COLOR_BIT, blue, 0, 0, 16, 4);
+   h_clear(&h, SR_ATTACHMENT_DEPTH_STENCIL, VK_IMAGE_ASPECT_DEPTH_BIT, d1, 0, 0, 4, 4);
+   draw_rect(&h, &snap3, 0, 0, 16, 4, 0.0f, true);
+   h_run(&h);
+   bad = 0;
+   for (int y = 0; y < 4; y++)
+      for (int x = 0; x < 16; x++)
+         bad += green_at(&fb, x, y) != (x >= 4);
+   CHECK(bad == 0, "depth bounds: %d pixels wrong", bad);
+
+   /* No fragment shader: depth and stencil only, occlusion counted. */
+   struct sr_draw_state sd;
+   state_init(&sd, NULL, 8);
+   sd.depth_test = sd.depth_write = true;
+   sd.depth_compare = VK_COMPARE_OP_GREATER;
+   uint64_t occ = 5;
+   struct sr_draw_snapshot snap4;
+   snap_init(&snap4, &sd);
+   snap4.occlusion = &occ;
+   draw_rect(&h, &snap4, 0, 0, 16, 4, 0.7f, true);
+   h_run(&h);
+   bad = 0;
+   for (int y = 0; y < 4; y++)
+      for (int x = 0; x < 16; x++)
+         bad += fabsf(depth_at(&fb, x, y) - (x < 4 ? 0.9f : 0.7f)) > 1e-6f;
+   CHECK(bad == 0, "depth-only draw: %d pixels wrong", bad);
+   CHECK_EQ_INT(occ, 5 + 12 * 4);
+   h_finish(&h);
+   free(fb.color[0].base);
+   free(fb.depth.base);
+}
+
 int main(void)
 {
    test_top_left();
@@ -545,5 +1317,11 @@ int main(void)
    test_mesh_coverage(8);
    test_mesh_coverage(16);
    test_clears();
+   test_compare_and_stencil_ops();
+   test_blending();
+   test_write_masks_and_logic_ops();
+   test_depth_formats();
+   test_early_late();
+   test_stencil_and_bounds();
    return check_finish();
 }
