@@ -26,9 +26,13 @@
  *     indexed draw; a post-transform cache is a later step) in batches of W
  *     over the pool; per batch the C vertex fetch converts attributes to the
  *     shader's input types (shale_vs_batch.inputs), the compiled vertex
- *     shader writes varying slots, then clip codes (view volume, guard band,
- *     user clip and cull distances) and the viewport transform are computed.
- *     Results live in the scene arena, one record per vertex, in draw order.
+ *     shader writes varying slots, which are kept as one record per vertex
+ *     (clip position, point size, clip and cull distances, the components
+ *     the fragment shader reads) in draw order. A draw runs one instance at
+ *     a time: the records live in buffers the scene reuses for the next
+ *     instance and draw (set-up primitives keep planes, not records); clip
+ *     codes and the viewport transform are computed per primitive in
+ *     steps 3-4.
  *  3. Primitive assembly (every Vulkan 1.0 list, strip and fan topology,
  *     primitive restart, the provoking vertex), culling by cull distances,
  *     clipping (only triangles that cross the near/far planes or the guard

@@ -1,0 +1,94 @@
+/*
+ * sr_front: the rasterizer's front end inside src/rasterizer (vertex fetch
+ * and shading in sr_vertex.c; assembly, clipping, setup in sr_setup.c;
+ * binning in sr_bin.c). Private to the front end: the back end sees only
+ * sr_scene.h's commands and primitives.
+ *
+ * A draw is processed one instance at a time: the instance's vertices (one
+ * per vertex of a non-indexed draw, one per index position of an indexed
+ * draw) are shaded into records (struct sr_vdraw's layout: clip position,
+ * point size, clip and cull distances, then the components the fragment
+ * shader reads, in plane order), then assembled, clipped, set up and binned
+ * on the calling thread in API order. Records live in the scene's front
+ * buffers, reused by the next instance and the next draw: set-up primitives
+ * keep only plane equations (in the arena), never pointers to records.
+ */
+#ifndef SR_FRONT_H
+#define SR_FRONT_H
+
+#include "sr_scene.h"
+
+/* Growable buffers, owned by the scene. */
+struct sr_front {
+   float *verts;                 /* vertex records of the current instance */
+   size_t verts_cap;             /* floats */
+   uint32_t *vertex_index;       /* per position: VertexIndex (indexed draws) */
+   uint32_t *shade;              /* positions to shade (restart positions left out) */
+   uint8_t *restart;             /* per position: 1 at a restart index */
+   size_t pos_cap;               /* entries of the three arrays above */
+};
+
+/* Vertex record layout: floats. */
+#define SR_V_POS 0                /* clip x, y, z, w */
+#define SR_V_PSIZE 4              /* PointSize */
+#define SR_V_DIST 5               /* clip distances, then cull distances */
+
+/* One vertex attribute as the fetch reads it. */
+struct sr_fetch_attr {
+   uint32_t location;
+   const uint8_t *base;          /* NULL: no buffer bound (reads zeros) */
+   uint64_t size;
+   uint32_t stride, offset;
+   bool per_instance;
+   uint32_t divisor;
+   const struct su_format_desc *format;   /* NULL: location has no attribute */
+   uint8_t type;                 /* shader's: 0 float, 1 sint, 2 uint */
+};
+
+/* One draw being processed by the front end (on the caller's stack). */
+struct sr_vdraw {
+   struct sr_scene *scene;
+   const struct sr_draw_state *st;
+   const struct sr_draw_bindings *bind;
+   const struct sr_draw *draw;
+   const struct sr_draw_snapshot *snap;
+   struct shale_vs_context vs_ctx;
+
+   /* Record layout. */
+   uint32_t stride;              /* floats per record */
+   uint32_t clip_count, cull_count;
+   uint32_t attr_off, attr_count;
+   uint16_t attr_src[SHALE_MAX_LOCATIONS * 4];   /* vs output word (slot * 4 + c), or 0xffff */
+   uint8_t attr_interp[SHALE_MAX_LOCATIONS * 4]; /* enum shale_interp kind per record attr */
+   bool writes_point_size;
+
+   /* Fetch. */
+   uint32_t fetch_count;
+   struct sr_fetch_attr fetch[SHALE_MAX_LOCATIONS];
+
+   /* Positions of the current instance. */
+   uint32_t count;               /* positions */
+   uint32_t shade_count;         /* entries of front->shade */
+   uint32_t instance;            /* 0 .. instance_count - 1 */
+   float *verts;                 /* front->verts */
+   const uint32_t *vertex_index; /* indexed: front->vertex_index; else NULL */
+   const uint32_t *shade;
+   const uint8_t *restart;       /* NULL when no position restarts */
+
+   /* Setup. */
+   uint32_t primitive_id;        /* next PrimitiveId of the instance */
+   VkResult result;              /* first allocation failure */
+};
+
+VkResult sr_front_init(struct sr_scene *scene);
+void sr_front_finish(struct sr_scene *scene);
+
+/* sr_vertex.c: the whole draw (shading, then sr_setup_instance per instance). */
+VkResult sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *snap,
+                        const struct sr_draw_bindings *bindings, const struct sr_draw *draw);
+
+/* sr_setup.c: assembles, clips, sets up and bins the current instance's
+ * primitives from vd->verts. */
+void sr_setup_instance(struct sr_vdraw *vd);
+
+#endif

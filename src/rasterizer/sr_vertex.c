@@ -1,0 +1,319 @@
+/* Vertex fetch and vertex shading in batches of W over the worker pool. */
+#include "sr_front.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "util/su_thread_pool.h"
+
+VkResult
+sr_front_init(struct sr_scene *scene)
+{
+   scene->front = sr_zalloc(scene->ctx->alloc, sizeof(*scene->front), 16);
+   return scene->front ? VK_SUCCESS : VK_ERROR_OUT_OF_HOST_MEMORY;
+}
+
+void
+sr_front_finish(struct sr_scene *scene)
+{
+   struct sr_front *f = scene->front;
+   if (!f)
+      return;
+   const VkAllocationCallbacks *alloc = scene->ctx->alloc;
+   sr_free(alloc, f->verts);
+   sr_free(alloc, f->vertex_index);
+   sr_free(alloc, f->shade);
+   sr_free(alloc, f->restart);
+   sr_free(alloc, f);
+   scene->front = NULL;
+}
+
+static VkResult
+front_reserve(struct sr_scene *scene, size_t positions, size_t floats)
+{
+   struct sr_front *f = scene->front;
+   const VkAllocationCallbacks *alloc = scene->ctx->alloc;
+   if (positions > f->pos_cap) {
+      size_t cap = positions < 1024 ? 1024 : positions;
+      uint32_t *vi = sr_alloc(alloc, cap * sizeof(uint32_t), 64);
+      uint32_t *sh = sr_alloc(alloc, cap * sizeof(uint32_t), 64);
+      uint8_t *rs = sr_alloc(alloc, cap, 64);
+      if (!vi || !sh || !rs) {
+         sr_free(alloc, vi);
+         sr_free(alloc, sh);
+         sr_free(alloc, rs);
+         return VK_ERROR_OUT_OF_HOST_MEMORY;
+      }
+      sr_free(alloc, f->vertex_index);
+      sr_free(alloc, f->shade);
+      sr_free(alloc, f->restart);
+      f->vertex_index = vi;
+      f->shade = sh;
+      f->restart = rs;
+      f->pos_cap = cap;
+   }
+   if (floats > f->verts_cap) {
+      size_t cap = floats < 16384 ? 16384 : floats;
+      float *v = sr_alloc(alloc, cap * sizeof(float), 64);
+      if (!v)
+         return VK_ERROR_OUT_OF_HOST_MEMORY;
+      sr_free(alloc, f->verts);
+      f->verts = v;
+      f->verts_cap = cap;
+   }
+   return VK_SUCCESS;
+}
+
+/* ---- Fetch ---- */
+
+static uint32_t
+fbits(float f)
+{
+   uint32_t u;
+   memcpy(&u, &f, 4);
+   return u;
+}
+
+/* Converts one attribute to the shader's type (0 float, 1 sint, 2 uint). */
+static void
+fetch_one(const struct sr_fetch_attr *fa, const uint8_t *texel, uint32_t out[4])
+{
+   static const uint8_t zeros[16];
+   if (!fa->format) {
+      /* A location the shader reads with no attribute: (0, 0, 0, 1). */
+      out[0] = out[1] = out[2] = 0;
+      out[3] = fa->type == 0 ? fbits(1.0f) : 1;
+      return;
+   }
+   if (!texel)
+      texel = zeros;
+   switch (su_format_class(fa->format)) {
+   case SU_CLASS_FLOAT: {
+      float v[4];
+      su_unpack_float(fa->format, texel, v);
+      for (int c = 0; c < 4; c++)
+         out[c] = fa->type == 0 ? fbits(v[c])
+                  : fa->type == 1 ? (uint32_t)(int32_t)v[c]
+                                  : (uint32_t)(v[c] > 0.0f ? v[c] : 0.0f);
+      break;
+   }
+   case SU_CLASS_UINT: {
+      uint32_t v[4];
+      su_unpack_uint(fa->format, texel, v);
+      for (int c = 0; c < 4; c++)
+         out[c] = fa->type == 0 ? fbits((float)v[c]) : v[c];
+      break;
+   }
+   case SU_CLASS_SINT: {
+      int32_t v[4];
+      su_unpack_sint(fa->format, texel, v);
+      for (int c = 0; c < 4; c++)
+         out[c] = fa->type == 0 ? fbits((float)v[c]) : (uint32_t)v[c];
+      break;
+   }
+   }
+}
+
+static const uint8_t *
+fetch_address(const struct sr_vdraw *vd, const struct sr_fetch_attr *fa, uint32_t vertex_index)
+{
+   if (!fa->format || !fa->base)
+      return NULL;
+   uint64_t element;
+   if (fa->per_instance)
+      element = (uint64_t)vd->draw->first_instance + (fa->divisor ? vd->instance / fa->divisor : 0);
+   else
+      element = vertex_index;
+   uint64_t off = element * fa->stride + fa->offset;
+   if (off + fa->format->block_size > fa->size || off + fa->format->block_size < off)
+      return NULL;   /* out of range: zeros (robust buffer access) */
+   return fa->base + off;
+}
+
+/* ---- Batches ---- */
+
+static void
+shade_batches(void *data, uint64_t begin, uint64_t end, unsigned worker)
+{
+   const struct sr_vdraw *vd = data;
+   struct sr_worker_scratch *ws = vd->scene->ctx->scratch[worker];
+   const uint32_t w = vd->st->vs_width;
+   const struct sr_draw *draw = vd->draw;
+
+   for (uint64_t b = begin; b < end; b++) {
+      uint32_t first = (uint32_t)b * w;
+      uint32_t n = vd->shade_count - first < w ? vd->shade_count - first : w;
+      struct shale_vs_batch batch = {
+         .count = n,
+         .instance_index = draw->first_instance + vd->instance,
+         .inputs = ws->vs_inputs,
+         .outputs = ws->vs_outputs,
+      };
+      for (uint32_t i = 0; i < n; i++) {
+         uint32_t pos = vd->shade[first + i];
+         uint32_t vi = vd->vertex_index ? vd->vertex_index[pos] : draw->first + pos;
+         batch.vertex_index[i] = vi;
+         for (uint32_t a = 0; a < vd->fetch_count; a++) {
+            const struct sr_fetch_attr *fa = &vd->fetch[a];
+            uint32_t v[4];
+            fetch_one(fa, fetch_address(vd, fa, vi), v);
+            for (int c = 0; c < 4; c++)
+               ws->vs_inputs[(fa->location * 4 + c) * w + i] = v[c];
+         }
+      }
+      for (uint32_t i = n; i < w; i++)
+         batch.vertex_index[i] = batch.vertex_index[0];
+
+      vd->st->vs(&vd->vs_ctx, &batch);
+
+      /* Records: position, point size, distances, fragment inputs. */
+      const uint32_t *o = ws->vs_outputs;
+      const bool pos_written = vd->st->vs_io.outputs_written & (1ull << SHALE_SLOT_POSITION);
+      for (uint32_t i = 0; i < n; i++) {
+         float *r = vd->verts + (size_t)vd->shade[first + i] * vd->stride;
+         uint32_t *ru = (uint32_t *)r;
+         for (int c = 0; c < 4; c++)
+            ru[SR_V_POS + c] = pos_written ? o[(SHALE_SLOT_POSITION * 4 + c) * w + i] : 0;
+         if (vd->writes_point_size)
+            ru[SR_V_PSIZE] = o[(SHALE_SLOT_POINT_SIZE * 4) * w + i];
+         else
+            r[SR_V_PSIZE] = 1.0f;
+         for (uint32_t d = 0; d < vd->clip_count + vd->cull_count; d++)
+            ru[SR_V_DIST + d] = o[(SHALE_SLOT_CLIP_CULL0 * 4 + d) * w + i];
+         for (uint32_t k = 0; k < vd->attr_count; k++) {
+            uint16_t src = vd->attr_src[k];
+            ru[vd->attr_off + k] = src == 0xffff ? 0 : o[src * w + i];
+         }
+      }
+   }
+}
+
+/* Record layout and fetch table of a draw. */
+static void
+vdraw_init(struct sr_vdraw *vd, struct sr_scene *scene, const struct sr_draw_snapshot *snap,
+           const struct sr_draw_bindings *bind, const struct sr_draw *draw)
+{
+   const struct sr_draw_state *st = snap->state;
+   memset(vd, 0, sizeof(*vd));
+   vd->scene = scene;
+   vd->st = st;
+   vd->bind = bind;
+   vd->draw = draw;
+   vd->snap = snap;
+   for (unsigned i = 0; i < SHALE_MAX_DESCRIPTOR_SETS; i++)
+      vd->vs_ctx.sets[i] = bind->sets[i];
+   vd->vs_ctx.push_constants = bind->push_constants;
+   vd->vs_ctx.base_vertex = draw->indexed ? draw->vertex_offset : (int32_t)draw->first;
+   vd->vs_ctx.base_instance = draw->first_instance;
+   vd->vs_ctx.draw_index = draw->draw_index;
+
+   const struct shale_vs_info *io = &st->vs_io;
+   vd->clip_count = io->clip_distance_count;
+   vd->cull_count = io->cull_distance_count;
+   vd->writes_point_size = io->writes_point_size &&
+                           (io->outputs_written & (1ull << SHALE_SLOT_POINT_SIZE));
+   vd->attr_off = SR_V_DIST + vd->clip_count + vd->cull_count;
+   for (unsigned k = 0; k < SHALE_MAX_LOCATIONS * 4; k++) {
+      if (snap->plane_index[k] == 0xff)
+         continue;
+      uint32_t a = snap->plane_index[k] - 2u;
+      uint32_t slot = SHALE_SLOT_USER + k / 4;
+      vd->attr_src[a] = (io->outputs_written & (1ull << slot)) ? (uint16_t)(slot * 4 + k % 4) : 0xffff;
+      vd->attr_interp[a] = st->fs_io.interp[k] & SHALE_INTERP_KIND_MASK;
+      vd->attr_count = a + 1;
+   }
+   vd->stride = vd->attr_off + vd->attr_count;
+
+   for (unsigned l = 0; l < SHALE_MAX_LOCATIONS; l++) {
+      if (!(io->inputs_read & (1u << l)))
+         continue;
+      struct sr_fetch_attr *fa = &vd->fetch[vd->fetch_count++];
+      memset(fa, 0, sizeof(*fa));
+      fa->location = l;
+      fa->type = io->input_type[l];
+      for (unsigned a = 0; a < st->attribute_count; a++) {
+         const struct sr_vertex_attribute *at = &st->attributes[a];
+         if (at->location != l)
+            continue;
+         const struct sr_vertex_binding *vb = &st->bindings[at->binding];
+         fa->format = su_format_desc(at->format);
+         fa->base = bind->vertex_buffers[at->binding].base;
+         fa->size = bind->vertex_buffers[at->binding].size;
+         fa->stride = vb->stride;
+         fa->offset = at->offset;
+         fa->per_instance = vb->input_rate == VK_VERTEX_INPUT_RATE_INSTANCE;
+         fa->divisor = vb->divisor;
+         break;
+      }
+   }
+}
+
+/* Index positions of an indexed draw: VertexIndex per position, restarts. */
+static void
+read_indices(struct sr_vdraw *vd, struct sr_front *f)
+{
+   const struct sr_draw *draw = vd->draw;
+   const struct sr_draw_bindings *bind = vd->bind;
+   const uint32_t size = bind->index_type == VK_INDEX_TYPE_UINT32 ? 4
+                         : bind->index_type == VK_INDEX_TYPE_UINT8_EXT ? 1 : 2;
+   const uint32_t restart_value = size == 4 ? 0xffffffffu : size == 2 ? 0xffffu : 0xffu;
+   bool any_restart = false;
+   uint32_t shade = 0;
+   for (uint32_t i = 0; i < draw->count; i++) {
+      uint64_t off = ((uint64_t)draw->first + i) * size;
+      uint32_t index = 0;   /* out of range: index 0 (robust buffer access) */
+      if (bind->index_base && off + size <= bind->index_size) {
+         const uint8_t *p = bind->index_base + off;
+         if (size == 4)
+            memcpy(&index, p, 4);
+         else if (size == 2) {
+            uint16_t v;
+            memcpy(&v, p, 2);
+            index = v;
+         } else {
+            index = *p;
+         }
+      }
+      bool restart = vd->st->primitive_restart && index == restart_value;
+      f->restart[i] = restart;
+      any_restart |= restart;
+      f->vertex_index[i] = index + (uint32_t)draw->vertex_offset;
+      if (!restart)
+         f->shade[shade++] = i;
+   }
+   vd->vertex_index = f->vertex_index;
+   vd->restart = any_restart ? f->restart : NULL;
+   vd->shade_count = shade;
+}
+
+VkResult
+sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *snap,
+               const struct sr_draw_bindings *bindings, const struct sr_draw *draw)
+{
+   struct sr_vdraw vd;
+   vdraw_init(&vd, scene, snap, bindings, draw);
+   if (!vd.st->vs)
+      return VK_SUCCESS;
+   VkResult r = front_reserve(scene, draw->count, (size_t)draw->count * vd.stride);
+   if (r != VK_SUCCESS)
+      return r;
+   struct sr_front *f = scene->front;
+   vd.count = draw->count;
+   vd.verts = f->verts;
+   vd.shade = f->shade;
+   if (draw->indexed) {
+      read_indices(&vd, f);
+   } else {
+      for (uint32_t i = 0; i < draw->count; i++)
+         f->shade[i] = i;
+      vd.shade_count = draw->count;
+   }
+   const uint32_t w = vd.st->vs_width ? vd.st->vs_width : 1;
+   const uint64_t batches = (vd.shade_count + w - 1) / w;
+   for (vd.instance = 0; vd.instance < draw->instance_count; vd.instance++) {
+      su_thread_pool_run(scene->ctx->pool, batches, 0, shade_batches, &vd);
+      vd.primitive_id = 0;
+      sr_setup_instance(&vd);
+   }
+   return vd.result;
+}
