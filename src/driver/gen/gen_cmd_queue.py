@@ -39,37 +39,110 @@ class Gen:
         self.reg = reg
         self.fixers = {}      # struct name -> C function text (or None while being built)
         self.fixer_order = []
+        self.chained = set()  # structs whose copies carry a pNext chain
+        self.pnext_cases = []
 
     def needs_fix(self, typ, seen=()):
+        """Whether a copy of `typ` holds pointers (its own, or in structs it
+        embeds by value) that must be replaced by arena copies."""
         members = self.reg.structs.get(typ)
-        if not members:
-            return False
-        return any(m.ptr > 0 for m in members)
+        if not members or typ in seen or typ in self.reg.unions:
+            return False   # unions hold values (addresses), copied as bytes
+        return any(m.ptr > 0 or (m.type in self.reg.structs and
+                                 self.needs_fix(m.type, seen + (typ,)))
+                   for m in members)
 
     def fixer(self, typ):
         """Name of a function that makes a copied struct's pointers point at
-        arena copies (pNext dropped); builds it on first use."""
+        arena copies (the pNext chain too: sd_cmd_fix_pnext); builds it on
+        first use. Raises Unsupported (and builds nothing for `typ`) when a
+        member cannot be copied."""
         name = 'sd_cmd_fix_' + typ
         if typ in self.reg.type_platform:
             raise Unsupported(typ)
         if typ in self.fixers:
             return name
         self.fixers[typ] = None
-        members = self.reg.structs[typ]
-        sib = {m.name for m in members}
-        body = []
-        for m in members:
-            if m.ptr == 0:
-                continue
-            if m.name == 'pNext':
-                body.append('   s->pNext = NULL;\n')
-                continue
-            body.append(self.copy_ptr(m, 's->' + m.name, sib, 's->', '   ', True))
+        mark = len(self.fixer_order)
+        try:
+            members = self.reg.structs[typ]
+            sib = {m.name for m in members}
+            body = []
+            for m in members:
+                if m.ptr == 0:
+                    if m.type in self.reg.structs and self.needs_fix(m.type):
+                        # A struct embedded by value (or an array of them).
+                        fx = self.fixer(m.type)
+                        n = m.array or '1'
+                        ref = 's->%s' % m.name if m.array else '&s->%s' % m.name
+                        body.append('   for (uint32_t i = 0; i < (uint32_t)(%s); i++)\n'
+                                    '      if (!%s(cb, (%s *)&(%s)[i]))\n         return false;\n'
+                                    % (n, fx, m.type, ref))
+                    continue
+                if m.name == 'pNext':
+                    self.chained.add(typ)
+                    body.append('   if (!sd_cmd_fix_pnext(cb, (const void **)&s->pNext))\n'
+                                '      return false;\n')
+                    continue
+                body.append(self.copy_ptr(m, 's->' + m.name, sib, 's->', '   ', True))
+        except Unsupported:
+            # Fixers built meanwhile may call this one: drop them too.
+            for t in self.fixer_order[mark:]:
+                del self.fixers[t]
+            del self.fixer_order[mark:]
+            del self.fixers[typ]
+            raise
         text = ('static bool __attribute__((unused))\n%s(VkCommandBuffer cb, %s *s)\n{\n%s   return true;\n}\n\n'
                 % (name, typ, ''.join(body)))
         self.fixers[typ] = text
         self.fixer_order.append(typ)
         return name
+
+    def extension_structs(self):
+        """Every struct that can sit in the pNext chain of a struct the
+        recorders copy (directly, or of a struct copied from such a chain),
+        whose sType this header knows and whose members the generator can
+        copy: the cases of sd_cmd_fix_pnext. Others are dropped from
+        recorded chains (an unknown sType is skipped, as everywhere)."""
+        known = {n for n, _ in self.reg.enums.get('VkStructureType', [])}
+        done = set()
+        cases = []
+        while True:
+            added = False
+            for typ in sorted(self.reg.structs):
+                if typ in done:
+                    continue
+                stype, extends = self.reg.struct_info.get(typ, (None, []))
+                if not stype or stype not in known or not any(e in self.chained for e in extends):
+                    continue
+                done.add(typ)
+                added = True
+                try:
+                    fx = self.fixer(typ) if self.needs_fix(typ) else None
+                except Unsupported:
+                    continue
+                cases.append((typ, stype, fx))
+            if not added:
+                return cases
+
+    def pnext_copier(self):
+        """sd_cmd_fix_pnext: replaces a chain with arena copies of its known
+        structs, in order, skipping the others."""
+        out = ['static bool\nsd_cmd_fix_pnext(VkCommandBuffer cb, const void **pnext)\n{\n',
+               '   for (const VkBaseInStructure *in = *pnext; in; in = in->pNext) {\n',
+               '      switch ((int)in->sType) {\n']
+        for typ, stype, fx in self.pnext_cases:
+            out.append('      case %s: {\n' % stype)
+            out.append('         %s *t = sd_cmd_record_dup(cb, in, sizeof(*t));\n' % typ)
+            if fx:
+                out.append('         if (!t || !%s(cb, t))\n            return false;\n' % fx)
+            else:
+                out.append('         if (!t || !sd_cmd_fix_pnext(cb, (const void **)&t->pNext))\n'
+                           '            return false;\n')
+            out.append('         *pnext = t;\n         return true;\n      }\n')
+        out.append('      default:\n         break;   /* not recorded: skipped */\n      }\n   }\n'
+                   '   *pnext = NULL;\n   return true;\n}\n\n')
+        return ''.join(out)
 
     def copy_ptr(self, p, dst, siblings, prefix, ind, in_struct):
         """C code that replaces pointer `dst` (already holding the caller's
@@ -141,9 +214,10 @@ def main():
     h = [HEADER, '#ifndef SD_CMD_QUEUE_H\n#define SD_CMD_QUEUE_H\n\n',
          '#include <stdbool.h>\n#include <stdint.h>\n#include <vulkan/vulkan_core.h>\n\n',
          '''/* A recorded command: a header followed by the command's arguments, deep-
- * copied into the command buffer's arena. Extension structs chained through
- * pNext in the arguments are not recorded (pNext is NULL in every copy);
- * commands that need them get hand-written recorders. */
+ * copied into the command buffer's arena, pNext chains included: every
+ * struct of a chain whose sType vk.xml gives for a struct that can extend a
+ * recorded one (and whose members can be copied) is copied in chain order;
+ * other structs are left out of the copy (unknown sTypes are skipped). */
 struct sd_cmd {
    struct sd_cmd *next;
    uint32_t type;
@@ -208,10 +282,14 @@ const char *sd_cmd_type_name(uint32_t type);
         if cmd.platform:
             rec = '#ifdef %s\n%s#endif\n' % (cmd.platform, rec)
         rec_text.append(rec)
+    # Extension structs of every chain the recorders copy (builds their fixers).
+    gen.pnext_cases = gen.extension_structs()
     # Fixers reference each other; emit prototypes first.
+    c.append('static bool sd_cmd_fix_pnext(VkCommandBuffer cb, const void **pnext);\n')
     for typ in gen.fixer_order:
         c.append('static bool sd_cmd_fix_%s(VkCommandBuffer cb, %s *s) __attribute__((unused));\n' % (typ, typ))
     c.append('\n')
+    c.append(gen.pnext_copier())
     for typ in gen.fixer_order:
         c.append(gen.fixers[typ])
     # The record functions take `cb` where recorders' params say commandBuffer.

@@ -114,6 +114,7 @@ class Registry:
         self.handles = {}      # name -> parent type for aliases; value: (dispatchable, alias)
         self.structs = {}      # name -> list[Param]
         self.struct_info = {}  # name -> (sType enumerant or None, [structextends])
+        self.unions = set()    # names in `structs` that are unions
         self.commands = {}
         self.extensions = []
         self.enums = {}        # enum type name -> list of (name, value)
@@ -148,6 +149,8 @@ class Registry:
                         stype = m.get('values')
                 exts = (t.get('structextends') or '').split(',')
                 self.struct_info[t.get('name')] = (stype, [e for e in exts if e])
+                if cat == 'union':
+                    self.unions.add(t.get('name'))
 
     def handle_base(self, name):
         while name in self.handles and self.handles[name][0] == 'alias':
