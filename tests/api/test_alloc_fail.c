@@ -355,6 +355,8 @@ struct ac_ctx {
    VkSemaphore batch_sem[AC_BATCHES - 1];
    VkFence fence;
    uint8_t *ref;                        /* CPU reference of buf[0] */
+   VkImageView view;
+   VkRenderPass render_pass;
 };
 
 /* Device-level entry points, looked up through vkGetDeviceProcAddr. */
@@ -400,6 +402,10 @@ static struct {
    PFN_vkDestroyQueryPool DestroyQueryPool;
    PFN_vkQueueSubmit QueueSubmit;
    PFN_vkQueueWaitIdle QueueWaitIdle;
+   PFN_vkCreateRenderPass CreateRenderPass;
+   PFN_vkDestroyRenderPass DestroyRenderPass;
+   PFN_vkCreateFramebuffer CreateFramebuffer;
+   PFN_vkDestroyFramebuffer DestroyFramebuffer;
 } d;
 
 static void
@@ -415,7 +421,8 @@ ac_load_device(VkDevice dev)
    L(CmdUpdateBuffer); L(CmdCopyBuffer); L(CmdPipelineBarrier); L(CreateFence); L(DestroyFence);
    L(WaitForFences); L(ResetFences); L(GetFenceStatus); L(CreateSemaphore); L(DestroySemaphore);
    L(CreateEvent); L(DestroyEvent); L(CreateQueryPool); L(DestroyQueryPool); L(QueueSubmit);
-   L(QueueWaitIdle);
+   L(QueueWaitIdle); L(CreateRenderPass); L(DestroyRenderPass); L(CreateFramebuffer);
+   L(DestroyFramebuffer);
 #undef L
 }
 
@@ -617,6 +624,10 @@ ac_cleanup_common(struct ac_ctx *c)
       if (c->mem[i])
          d.FreeMemory(dev, c->mem[i], NULL);
    }
+   if (c->render_pass)
+      d.DestroyRenderPass(dev, c->render_pass, NULL);
+   if (c->view)
+      d.DestroyImageView(dev, c->view, NULL);
    if (c->image)
       d.DestroyImage(dev, c->image, NULL);
    if (c->image_mem)
@@ -1275,6 +1286,115 @@ undo_submit(struct ac_ctx *c)
    CHECK_EQ_INT(d.ResetFences(c->t.device, 1, &c->fence), VK_SUCCESS);
 }
 
+/* -- render passes and framebuffers -- */
+
+/* Three subpasses: the first clears and writes attachment 0, the second
+ * reads it as an input attachment and writes attachment 1, the third writes
+ * 1 and preserves 0; a dependency between the first two (every array the
+ * 1.0 form lowers is non-empty). */
+static VkResult
+ac_render_pass(struct ac_ctx *c, const VkAllocationCallbacks *alloc, VkRenderPass *out)
+{
+   const VkAttachmentDescription att[2] = {
+      { 0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+        VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+        VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL },
+      { 0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_LOAD,
+        VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL },
+   };
+   const VkAttachmentReference col0 = { 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
+   const VkAttachmentReference in0 = { 0, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL };
+   const VkAttachmentReference col1 = { 1, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
+   const uint32_t preserve = 0;
+   const VkSubpassDescription sub[3] = {
+      { .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .colorAttachmentCount = 1,
+        .pColorAttachments = &col0 },
+      { .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .inputAttachmentCount = 1,
+        .pInputAttachments = &in0, .colorAttachmentCount = 1, .pColorAttachments = &col1 },
+      { .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .colorAttachmentCount = 1,
+        .pColorAttachments = &col1, .preserveAttachmentCount = 1, .pPreserveAttachments = &preserve },
+   };
+   const VkSubpassDependency dep = {
+      0, 1, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+      VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_INPUT_ATTACHMENT_READ_BIT,
+      VK_DEPENDENCY_BY_REGION_BIT,
+   };
+   const VkRenderPassCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+      .attachmentCount = 2,
+      .pAttachments = att,
+      .subpassCount = 3,
+      .pSubpasses = sub,
+      .dependencyCount = 1,
+      .pDependencies = &dep,
+   };
+   *out = VK_NULL_HANDLE;
+   return d.CreateRenderPass(c->t.device, &info, alloc, out);
+}
+
+static VkResult
+op_create_render_pass(struct ac_ctx *c)
+{
+   VkRenderPass rp;
+   VkResult r = ac_render_pass(c, c->obj, &rp);
+   c->out = (uint64_t)rp;
+   return r;
+}
+
+static void
+undo_render_pass(struct ac_ctx *c)
+{
+   d.DestroyRenderPass(c->t.device, (VkRenderPass)c->out, c->obj);
+}
+
+static const char *
+prep_framebuffer(struct ac_ctx *c)
+{
+   const char *why = prep_image_view(c);
+   if (why)
+      return why;
+   const VkImageViewCreateInfo vi = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+      .image = c->image,
+      .viewType = VK_IMAGE_VIEW_TYPE_2D,
+      .format = VK_FORMAT_R8G8B8A8_UNORM,
+      .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+   };
+   if (d.CreateImageView(c->t.device, &vi, NULL, &c->view) != VK_SUCCESS)
+      return "vkCreateImageView failed";
+   if (ac_render_pass(c, NULL, &c->render_pass) != VK_SUCCESS)
+      return "vkCreateRenderPass failed";
+   return NULL;
+}
+
+static VkResult
+op_create_framebuffer(struct ac_ctx *c)
+{
+   const VkImageView views[2] = { c->view, c->view };
+   const VkFramebufferCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+      .renderPass = c->render_pass,
+      .attachmentCount = 2,
+      .pAttachments = views,
+      .width = 16,
+      .height = 16,
+      .layers = 1,
+   };
+   VkFramebuffer fb = VK_NULL_HANDLE;
+   VkResult r = d.CreateFramebuffer(c->t.device, &info, c->obj, &fb);
+   c->out = (uint64_t)fb;
+   return r;
+}
+
+static void
+undo_framebuffer(struct ac_ctx *c)
+{
+   d.DestroyFramebuffer(c->t.device, (VkFramebuffer)c->out, c->obj);
+}
+
 static const struct ac_case ac_cases[] = {
    { "vkCreateInstance", AC_GLOBAL, false, true, NULL, op_create_instance, NULL, undo_instance,
      cleanup_instance },
@@ -1314,6 +1434,10 @@ static const struct ac_case ac_cases[] = {
      undo_query_pool, ac_cleanup_common },
    { "vkQueueSubmit", AC_DEVICE, true, false, prep_submit, op_submit, after_fail_submit,
      undo_submit, cleanup_pool },
+   { "vkCreateRenderPass", AC_DEVICE, false, true, prep_none, op_create_render_pass, NULL,
+     undo_render_pass, ac_cleanup_common },
+   { "vkCreateFramebuffer", AC_DEVICE, false, true, prep_framebuffer, op_create_framebuffer, NULL,
+     undo_framebuffer, ac_cleanup_common },
 };
 
 /* Whether the create/destroy pair a device-level case tests is exposed (the
@@ -1333,6 +1457,9 @@ ac_entry_present(const struct ac_case *k)
       return d.CreateSemaphore && d.DestroySemaphore;
    if (k->op == op_create_event) return d.CreateEvent && d.DestroyEvent;
    if (k->op == op_create_query_pool) return d.CreateQueryPool && d.DestroyQueryPool;
+   if (k->op == op_create_render_pass) return d.CreateRenderPass && d.DestroyRenderPass;
+   if (k->op == op_create_framebuffer)
+      return d.CreateFramebuffer && d.DestroyFramebuffer && d.CreateRenderPass;
    return true;
 }
 

@@ -298,8 +298,7 @@ static const char *const ep_known_gaps[] = {
    /* graphics pipelines */
    "vkCreateGraphicsPipelines",
    /* render passes and framebuffers */
-   "vkCreateFramebuffer", "vkDestroyFramebuffer", "vkCreateRenderPass", "vkDestroyRenderPass",
-   "vkGetRenderAreaGranularity", "vkCmdBeginRenderPass", "vkCmdNextSubpass", "vkCmdEndRenderPass",
+   "vkCmdBeginRenderPass", "vkCmdNextSubpass", "vkCmdEndRenderPass",
    "vkCmdClearAttachments",
    /* dynamic state */
    "vkCmdSetViewport", "vkCmdSetScissor", "vkCmdSetLineWidth", "vkCmdSetDepthBias",

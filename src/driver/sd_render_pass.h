@@ -1,0 +1,92 @@
+/*
+ * sd_render_pass: VkRenderPass and VkFramebuffer.
+ *
+ * Owns: a render pass's attachments, subpasses (their colour, input,
+ * resolve, depth/stencil and preserve references) and dependencies, in the
+ * VK_KHR_create_renderpass2 form: vkCreateRenderPass lowers its 1.0 create
+ * info to that form first (VkRenderPassInputAttachmentAspectCreateInfo's
+ * aspects go into the input references, VkRenderPassMultiviewCreateInfo's
+ * view masks into the subpasses), so everything after creation sees one
+ * shape. A framebuffer's extent, layers and attachment views.
+ *
+ * What creation derives for replay: per attachment the first and last
+ * subpass that use it (a LOAD_OP_CLEAR happens at its first subpass, as the
+ * spec says, and only there), its aspects and whether it is an integer
+ * format; per subpass its sample count and whether a dependency of the
+ * subpass on itself exists.
+ *
+ * Refused honestly (VK_ERROR_FEATURE_NOT_PRESENT with a log line): a
+ * nonzero view mask (multiview is not claimed), depth/stencil resolves
+ * (VkSubpassDescriptionDepthStencilResolve with a resolve attachment),
+ * fragment density maps and shading-rate attachments, imageless
+ * framebuffers (VK_KHR_imageless_framebuffer is not claimed). Unknown pNext
+ * structs are ignored.
+ *
+ * Invariants: each object is one host allocation (arrays carved from it),
+ * so creation fails cleanly with nothing to unwind. Attachment indices in
+ * references are VK_ATTACHMENT_UNUSED or below attachment_count. A
+ * framebuffer points at its views; the application keeps them alive while
+ * the framebuffer is used.
+ *
+ * Threading: immutable after creation.
+ */
+#ifndef SD_RENDER_PASS_H
+#define SD_RENDER_PASS_H
+
+#include <stdbool.h>
+
+#include "sd_object.h"
+
+struct sd_image_view;
+
+struct sd_rp_attachment {
+   VkFormat format;
+   VkSampleCountFlagBits samples;
+   VkAttachmentLoadOp load_op, stencil_load_op;
+   VkAttachmentStoreOp store_op, stencil_store_op;
+   VkImageLayout initial_layout, final_layout;
+   VkImageAspectFlags aspects;       /* every aspect of the format */
+   uint32_t first_subpass;           /* UINT32_MAX: no subpass uses it */
+   uint32_t last_subpass;
+};
+
+struct sd_rp_ref {
+   uint32_t attachment;              /* VK_ATTACHMENT_UNUSED or an index */
+   VkImageLayout layout;
+   VkImageAspectFlags aspects;       /* input attachments: the aspects read */
+};
+
+struct sd_subpass {
+   uint32_t input_count;
+   const struct sd_rp_ref *inputs;
+   uint32_t color_count;
+   const struct sd_rp_ref *colors;
+   const struct sd_rp_ref *resolves;   /* color_count entries, or NULL */
+   struct sd_rp_ref depth_stencil;     /* attachment VK_ATTACHMENT_UNUSED: none */
+   uint32_t preserve_count;
+   const uint32_t *preserves;
+   VkSampleCountFlagBits samples;      /* of its colour/depth attachments; 0: none */
+   bool self_dependency;
+};
+
+struct sd_render_pass {
+   struct sd_object base;
+   uint32_t attachment_count;
+   struct sd_rp_attachment *attachments;
+   uint32_t subpass_count;
+   struct sd_subpass *subpasses;
+   uint32_t dependency_count;
+   VkSubpassDependency2 *dependencies;   /* pNext NULL */
+};
+
+struct sd_framebuffer {
+   struct sd_object base;
+   uint32_t width, height, layers;
+   uint32_t attachment_count;
+   struct sd_image_view *attachments[];
+};
+
+SD_DEFINE_NONDISP_HANDLE_CASTS(sd_render_pass, base, VkRenderPass, VK_OBJECT_TYPE_RENDER_PASS)
+SD_DEFINE_NONDISP_HANDLE_CASTS(sd_framebuffer, base, VkFramebuffer, VK_OBJECT_TYPE_FRAMEBUFFER)
+
+#endif
