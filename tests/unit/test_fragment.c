@@ -55,6 +55,8 @@ struct harness {
    struct sr_context ctx;
    struct sr_worker_scratch *scratch;
    struct sr_scene scene;
+   struct sr_clear_cmd *clears[64];     /* freed by h_finish */
+   unsigned clear_count;
 };
 
 static void h_init(struct harness *h, const struct sr_framebuffer *fb)
@@ -101,6 +103,11 @@ static void h_clear(struct harness *h, uint32_t attachment, VkImageAspectFlags a
                     VkClearValue value, int32_t x, int32_t y, uint32_t w, uint32_t hh)
 {
    struct sr_clear_cmd *c = calloc(1, sizeof(*c));
+   if (h->clear_count == 64) {
+      fprintf(stderr, "too many clears in one test scene\n");
+      exit(1);
+   }
+   h->clears[h->clear_count++] = c;
    c->attachment = attachment;
    c->aspects = aspects;
    c->value = value;
@@ -113,7 +120,6 @@ static void h_clear(struct harness *h, uint32_t attachment, VkImageAspectFlags a
    struct sr_cmd cmd = {.kind = SR_CMD_CLEAR, .clear = c};
    for (uint32_t l = 0; l < h->scene.layer_count; l++)
       h_append(h, l, x, y, x + (int32_t)w - 1, y + (int32_t)hh - 1, cmd);
-   /* The record is leaked on purpose: the scene is short-lived. */
 }
 
 /* Runs every tile, then empties the bins. */
@@ -138,6 +144,8 @@ static void h_run(struct harness *h)
 
 static void h_finish(struct harness *h)
 {
+   for (unsigned i = 0; i < h->clear_count; i++)
+      free(h->clears[i]);
    free(h->scene.bins);
    free(h->scratch);
 }
@@ -244,6 +252,19 @@ static uint32_t g_bad_quads;            /* quads off the 2x2 grid */
 static uint32_t g_out[4];               /* colour bits written at Location 0 */
 static float g_depth = -1.0f;           /* FragDepth written */
 static bool g_kill_odd;                /* discard lanes of odd x */
+static uint32_t g_mask[MAXH][MAXW];     /* union of coverage masks seen per pixel */
+static float g_centroid[MAXH][MAXW][2]; /* centroid of the last lane seen per pixel */
+static uint32_t g_sample_ids;           /* bit s: a call shaded sample s */
+static bool g_bad_sample_call;          /* per-sample call with a wrong coverage */
+static uint32_t g_mask_out = ~0u;       /* SampleMask output */
+static bool g_color_by_sample;          /* R = sample id / 8 (per-sample shading) */
+
+static uint32_t fbits(float f)
+{
+   uint32_t u;
+   memcpy(&u, &f, 4);
+   return u;
+}
 
 /* Counts coverage and writes g_out (Location 0) and g_depth (FragDepth). */
 static void fs_count(const struct shale_fs_context *ctx, struct shale_fs_quads *q)
@@ -257,29 +278,33 @@ static void fs_count(const struct shale_fs_context *ctx, struct shale_fs_quads *
       for (int l = 0; l < 4; l++) {
          uint32_t i = k * 4 + (uint32_t)l;
          int x = q->x[k] + (l & 1), y = q->y[k] + ((l >> 1) & 1);
-         if (!q->coverage[i])
+         if (!q->coverage[i]) {
             g_helpers++;
-         else if (x >= 0 && y >= 0 && x < MAXW && y < MAXH)
+         } else if (x >= 0 && y >= 0 && x < MAXW && y < MAXH) {
             g_hits[y][x] += (uint32_t)__builtin_popcount(q->coverage[i]);
+            g_mask[y][x] |= q->coverage[i];
+            g_centroid[y][x][0] = q->centroid[0][i];
+            g_centroid[y][x][1] = q->centroid[1][i];
+            if (q->sample_id != ~0u && q->coverage[i] != 1u << q->sample_id)
+               g_bad_sample_call = true;
+         }
       }
    }
+   if (q->sample_id != ~0u)
+      g_sample_ids |= 1u << q->sample_id;
    for (uint32_t i = 0; i < W; i++) {
       for (int c = 0; c < 4; c++)
          q->outputs[c * W + i] = g_out[c];
+      if (g_color_by_sample)
+         q->outputs[i] = fbits((float)q->sample_id / 8.0f);
       q->frag_depth[i] = g_depth;
+      q->sample_mask[i] = g_mask_out;
    }
    q->kill_mask = 0;
    if (g_kill_odd) {
       for (uint32_t k = 0; k < q->quad_count; k++)
          q->kill_mask |= 0x5u << (k * 4 + 1);   /* lanes 1 and 3: odd x */
    }
-}
-
-static uint32_t fbits(float f)
-{
-   uint32_t u;
-   memcpy(&u, &f, 4);
-   return u;
 }
 
 static void set_out_float(float r, float g, float b, float a)
@@ -1310,6 +1335,283 @@ static void test_stencil_and_bounds(void)
    free(fb.depth.base);
 }
 
+/* ---- Tests: multisampling ---- */
+
+/* The spec's standard sample locations. */
+static const float ref_pos2[2][2] = {{0.75f, 0.75f}, {0.25f, 0.25f}};
+static const float ref_pos4[4][2] = {{0.375f, 0.125f}, {0.875f, 0.375f}, {0.125f, 0.625f},
+                                     {0.625f, 0.875f}};
+static const float ref_pos8[8][2] = {{0.5625f, 0.3125f}, {0.4375f, 0.6875f}, {0.8125f, 0.5625f},
+                                     {0.3125f, 0.1875f}, {0.1875f, 0.8125f}, {0.0625f, 0.4375f},
+                                     {0.6875f, 0.9375f}, {0.9375f, 0.0625f}};
+
+static const float (*ref_positions(uint32_t samples))[2]
+{
+   return samples == 2 ? ref_pos2 : samples == 4 ? ref_pos4 : ref_pos8;
+}
+
+static uint32_t ref_coverage(const struct sr_prim *p, int x, int y, uint32_t samples)
+{
+   const float(*pos)[2] = ref_positions(samples);
+   uint32_t m = 0;
+   for (uint32_t s = 0; s < samples; s++) {
+      int64_t X = (int64_t)((x + (double)pos[s][0]) * 256), Y = (int64_t)((y + (double)pos[s][1]) * 256);
+      bool in = true;
+      for (int i = 0; i < 3; i++)
+         in &= p->a[i] * X + p->b[i] * Y + p->c[i] >= 0;
+      m |= (uint32_t)in << s;
+   }
+   return m;
+}
+
+static void fb_msaa(struct sr_framebuffer *fb, VkFormat color, VkFormat depth, uint32_t w,
+                    uint32_t h, uint32_t samples)
+{
+   memset(fb, 0, sizeof(*fb));
+   fb->width = w;
+   fb->height = h;
+   fb->layers = 1;
+   fb->samples = samples;
+   fb->color_count = 1;
+   surf_init(&fb->color[0], color, w, h, samples, 1);
+   if (depth) {
+      surf_init(&fb->depth, depth, w, h, samples, 1);
+      fb->stencil = fb->depth;
+   }
+}
+
+/* Per-sample coverage of random triangles at the standard positions: the
+ * masks the shader sees and the samples written, for 2, 4 and 8 samples. */
+static void test_msaa_coverage(void)
+{
+   static const uint32_t counts[] = {2, 4, 8};
+   for (unsigned ci = 0; ci < 3; ci++) {
+      uint32_t n = counts[ci];
+      for (uint32_t width = 4; width <= 16; width *= 2) {
+         struct sr_framebuffer fb;
+         fb_msaa(&fb, VK_FORMAT_R8G8B8A8_UNORM, 0, 80, 70, n);
+         struct harness h;
+         h_init(&h, &fb);
+         struct sr_draw_state st;
+         state_init(&st, fs_count, width);
+         st.samples = n;
+         struct sr_draw_snapshot snap;
+         snap_init(&snap, &st);
+         int bad_mask = 0, bad_mem = 0, bad_centroid = 0;
+         for (int tri = 0; tri < 12; tri++) {
+            float v[3][2];
+            for (int i = 0; i < 3; i++) {
+               v[i][0] = (float)(rng() % (90 * 256)) / 256.0f - 5.0f;
+               v[i][1] = (float)(rng() % (80 * 256)) / 256.0f - 5.0f;
+            }
+            const float z[3] = {0, 0, 0};
+            struct sr_prim p;
+            prim_init(&p, &snap, v, z, 80, 70);
+            memset(fb.color[0].base, 0, fb.color[0].layer_pitch);
+            memset(g_mask, 0, sizeof(g_mask));
+            h_prim(&h, &p);
+            g_width = width;
+            set_out_float(1, 1, 1, 1);
+            h_run(&h);
+            for (int y = 0; y < 70; y++) {
+               for (int x = 0; x < 80; x++) {
+                  uint32_t want = ref_coverage(&p, x, y, n);
+                  bad_mask += g_mask[y][x] != want;
+                  for (uint32_t s = 0; s < n; s++) {
+                     const uint8_t *t = sr_surface_texel(&fb.color[0], 0, x, y, s);
+                     bad_mem += (t[0] == 255) != ((want >> s) & 1);
+                  }
+                  if (want) {
+                     const float(*pos)[2] = ref_positions(n);
+                     uint32_t first = (uint32_t)__builtin_ctz(want);
+                     float cx = x + (want == (1u << n) - 1 ? 0.5f : pos[first][0]);
+                     float cy = y + (want == (1u << n) - 1 ? 0.5f : pos[first][1]);
+                     bad_centroid += g_centroid[y][x][0] != cx || g_centroid[y][x][1] != cy;
+                  }
+               }
+            }
+         }
+         CHECK(bad_mask == 0 && bad_mem == 0 && bad_centroid == 0,
+               "%u samples, W=%u: %d masks, %d samples, %d centroids wrong", n, width, bad_mask,
+               bad_mem, bad_centroid);
+         h_finish(&h);
+         free(fb.color[0].base);
+      }
+   }
+}
+
+/* Pipeline sample mask, SampleMask output, alpha to coverage, per-sample
+ * shading and per-sample depth, with 4 samples. */
+static void test_msaa_ops(void)
+{
+   const VkClearValue black = {.color.float32 = {0, 0, 0, 0}};
+   for (int variant = 0; variant < 4; variant++) {
+      struct sr_framebuffer fb;
+      fb_msaa(&fb, VK_FORMAT_R8G8B8A8_UNORM, 0, 8, 4, 4);
+      struct harness h;
+      h_init(&h, &fb);
+      struct sr_draw_state st;
+      state_init(&st, fs_count, 8);
+      st.samples = 4;
+      uint32_t want = 0xf;
+      set_out_float(1, 1, 1, 1);
+      g_mask_out = ~0u;
+      switch (variant) {
+      case 0: st.sample_mask = 0x5; want = 0x5; break;
+      case 1: st.fs_io.writes_sample_mask = 1; g_mask_out = 0xa; want = 0xa; break;
+      case 2: st.alpha_to_coverage = true; set_out_float(1, 1, 1, 0.5f); want = 0x3; break;
+      default:
+         st.alpha_to_coverage = true;
+         st.sample_mask = 0xe;
+         set_out_float(1, 1, 1, 0.75f);
+         want = 0x6;
+         break;
+      }
+      struct sr_draw_snapshot snap;
+      snap_init(&snap, &st);
+      h_clear(&h, 0, VK_IMAGE_ASPECT_COLOR_BIT, black, 0, 0, 8, 4);
+      draw_rect(&h, &snap, 0, 0, 8, 4, 0, true);
+      g_width = 8;
+      memset(g_mask, 0, sizeof(g_mask));
+      h_run(&h);
+      int bad = 0;
+      for (int y = 0; y < 4; y++)
+         for (int x = 0; x < 8; x++)
+            for (uint32_t s = 0; s < 4; s++)
+               bad += (sr_surface_texel(&fb.color[0], 0, x, y, s)[0] == 255) !=
+                      ((want >> s) & 1);
+      CHECK(bad == 0, "MSAA variant %d: %d samples wrong", variant, bad);
+      if (variant == 0)
+         CHECK(g_mask[0][0] == 0x5, "SampleMaskIn 0x%x, expected the pipeline's 0x5",
+               g_mask[0][0]);
+      h_finish(&h);
+      free(fb.color[0].base);
+   }
+   g_mask_out = ~0u;
+
+   /* Per-sample shading (SampleId read): one call per sample, each sample
+    * gets its own colour; depth evaluated at each sample on a slope. */
+   struct sr_framebuffer fb;
+   fb_msaa(&fb, VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_D32_SFLOAT, 8, 4, 4);
+   struct harness h;
+   h_init(&h, &fb);
+   struct sr_draw_state st;
+   state_init(&st, fs_count, 16);
+   st.samples = 4;
+   st.fs_io.reads_sample_id = 1;
+   st.depth_test = st.depth_write = true;
+   st.depth_compare = VK_COMPARE_OP_ALWAYS;
+   struct sr_draw_snapshot snap;
+   snap_init(&snap, &st);
+   const float v[3][2] = {{0, 0}, {16, 0}, {0, 8}};
+   const float z[3] = {0.0f, 0.5f, 0.25f};   /* z = x / 32 + y / 32 */
+   struct sr_prim p;
+   prim_init(&p, &snap, v, z, 8, 4);
+   h_prim(&h, &p);
+   g_width = 16;
+   g_sample_ids = 0;
+   g_bad_sample_call = false;
+   g_color_by_sample = true;
+   set_out_float(0, 1, 0, 1);
+   h_run(&h);
+   g_color_by_sample = false;
+   int bad = 0, bad_z = 0;
+   for (int y = 0; y < 4; y++) {
+      for (int x = 0; x < 8; x++) {
+         for (uint32_t s = 0; s < 4; s++) {
+            const uint8_t *t = sr_surface_texel(&fb.color[0], 0, x, y, s);
+            bad += t[0] != (uint8_t)lrintf(s / 8.0f * 255.0f) || t[1] != 255;
+            float d;
+            memcpy(&d, sr_surface_texel(&fb.depth, 0, x, y, s), 4);
+            double px = x + (double)ref_pos4[s][0], py = y + (double)ref_pos4[s][1];
+            float wz = (float)(p.z.a * px + p.z.b * py + p.z.c);
+            bad_z += d != wz || fabs(d - (px + py) / 32.0) > 1e-6;
+         }
+      }
+   }
+   CHECK(g_sample_ids == 0xf && !g_bad_sample_call, "per-sample calls: ids 0x%x", g_sample_ids);
+   CHECK(bad == 0, "per-sample shading: %d samples wrong", bad);
+   CHECK(bad_z == 0, "per-sample depth: %d samples wrong", bad_z);
+   h_finish(&h);
+   free(fb.color[0].base);
+   free(fb.depth.base);
+}
+
+/* Resolves: the average of the samples (in linear for sRGB), sample 0 for
+ * integer formats; only the rect, only this layer's tiles. */
+static void test_resolve(void)
+{
+   static const VkFormat formats[] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB,
+                                      VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32G32_UINT};
+   for (unsigned fi = 0; fi < 4; fi++) {
+      struct sr_framebuffer fb;
+      fb_msaa(&fb, formats[fi], 0, 70, 10, 4);
+      const struct su_format_desc *d = fb.color[0].format;
+      struct sr_surface dst;
+      surf_init(&dst, formats[fi], 70, 10, 1, 1);
+      uint8_t *before = malloc(dst.layer_pitch);
+      memcpy(before, dst.base, dst.layer_pitch);
+      if (d->kind == SU_KIND_SFLOAT) {   /* finite sample values */
+         for (int y = 0; y < 10; y++)
+            for (int x = 0; x < 70; x++)
+               for (uint32_t s = 0; s < 4; s++) {
+                  float v[4] = {frand(0, 1), frand(-1, 1), frand(0, 4), frand(0, 1)};
+                  su_pack_float(d, v, sr_surface_texel(&fb.color[0], 0, x, y, s));
+               }
+      }
+      struct harness h;
+      h_init(&h, &fb);
+      struct sr_resolve_cmd r;
+      memset(&r, 0, sizeof(r));
+      r.attachment = 0;
+      r.dst = dst;
+      r.rect.offset.x = 3;
+      r.rect.offset.y = 1;
+      r.rect.extent.width = 64;
+      r.rect.extent.height = 8;
+      r.layer_count = 1;
+      struct sr_cmd cmd = {.kind = SR_CMD_RESOLVE, .resolve = &r};
+      h_append(&h, 0, 3, 1, 66, 8, cmd);
+      h_run(&h);
+      int bad = 0;
+      for (int y = 0; y < 10; y++) {
+         for (int x = 0; x < 70; x++) {
+            uint8_t *t = sr_surface_texel(&dst, 0, x, y, 0);
+            uint8_t want[16];
+            if (!(x >= 3 && x < 67 && y >= 1 && y < 9)) {
+               bad += memcmp(t, before + (t - dst.base), d->block_size) != 0;
+               continue;
+            }
+            if (su_format_class(d) != SU_CLASS_FLOAT) {
+               memcpy(want, sr_surface_texel(&fb.color[0], 0, x, y, 0), d->block_size);
+            } else {
+               float sum[4] = {0, 0, 0, 0};
+               for (uint32_t s = 0; s < 4; s++) {
+                  float v[4];
+                  su_unpack_float(d, sr_surface_texel(&fb.color[0], 0, x, y, s), v);
+                  for (int c = 0; c < 4; c++)
+                     sum[c] += v[c] * 0.25f;
+               }
+               su_pack_float(d, sum, want);
+            }
+            if (memcmp(t, want, d->block_size) != 0) {
+               /* Summation order may differ by one rounding step. */
+               float a[4], b[4];
+               su_unpack_float(d, t, a);
+               su_unpack_float(d, want, b);
+               for (int c = 0; c < 4; c++)
+                  bad += fabsf(a[c] - b[c]) > 1.0f / 255.0f + 1e-3f * fabsf(b[c]);
+            }
+         }
+      }
+      CHECK(bad == 0, "%s: %d resolved texels wrong", d->name, bad);
+      h_finish(&h);
+      free(before);
+      free(dst.base);
+      free(fb.color[0].base);
+   }
+}
+
 int main(void)
 {
    test_top_left();
@@ -1323,5 +1625,8 @@ int main(void)
    test_depth_formats();
    test_early_late();
    test_stencil_and_bounds();
+   test_msaa_coverage();
+   test_msaa_ops();
+   test_resolve();
    return check_finish();
 }
