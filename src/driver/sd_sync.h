@@ -26,8 +26,9 @@
  * Nothing in this device broadcasts sync_cond for an fd payload, so whoever
  * waits on one polls the fd itself, never holding sync_mutex while it
  * blocks (the queue thread's semaphore waits, host fence waits, in slices
- * so that device loss and local signals are still seen). A semaphore's
- * temporary payload is dropped (the permanent one restored) by the queue
+ * so that device loss and local signals are still seen). Signals and waits
+ * act on the payload in effect (the temporary one while there is one). A
+ * semaphore's temporary payload is dropped (the permanent one restored) by the queue
  * wait that consumes it or by a sync-fd export; a fence's by vkResetFences
  * or a sync-fd export (the spec's temporary-import rules).
  *
