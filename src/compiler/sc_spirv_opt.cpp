@@ -25,6 +25,27 @@ set_message(char *message, size_t size, const char *text)
    }
 }
 
+// Function control (Inline, DontInline, Pure, Const) is a hint; the
+// translator needs every call inlined, and SPIRV-Tools' inliner leaves
+// DontInline functions alone, so the hints are cleared first. The module
+// was validated, so instruction lengths can be trusted (a zero length
+// stops the walk rather than loop).
+std::vector<uint32_t>
+clear_function_control(const uint32_t *words, size_t word_count)
+{
+   std::vector<uint32_t> out(words, words + word_count);
+   size_t i = 5;   // the header
+   while (i < out.size()) {
+      const uint32_t len = out[i] >> 16, opcode = out[i] & 0xffff;
+      if (len == 0 || i + len > out.size())
+         break;
+      if (opcode == 54 /* OpFunction */ && len >= 5)
+         out[i + 3] = 0;   // FunctionControlMaskNone
+      i += len;
+   }
+   return out;
+}
+
 } // namespace
 
 extern "C" int
@@ -60,7 +81,8 @@ sc_spirv_legalize(int target_env, const uint32_t *words, size_t word_count,
       opt.RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass());
       opt.RegisterPass(spvtools::CreateUnifyConstantPass());
 
-      // Everything into the entry points, locals into SSA. The inliner skips
+      // Everything into the entry points, locals into SSA (function control
+      // hints cleared first, see clear_function_control). The inliner skips
       // a function whose return is not its last block (an early return in a
       // loop or a switch), so merge-return must give every function a single
       // return first; it wants unreachable blocks gone, hence the dead branch
@@ -90,7 +112,8 @@ sc_spirv_legalize(int target_env, const uint32_t *words, size_t word_count,
       spvtools::OptimizerOptions options;
       options.set_run_validator(false);   // the caller validated already
       std::vector<uint32_t> result;
-      if (!opt.Run(words, word_count, &result, options)) {
+      const std::vector<uint32_t> input = clear_function_control(words, word_count);
+      if (!opt.Run(input.data(), input.size(), &result, options)) {
          set_message(message, message_size,
                      first_error.empty() ? "SPIR-V legalization failed" : first_error.c_str());
          return -1;

@@ -38,6 +38,7 @@
 #include "shaders/modf_struct_spv.h"
 #include "shaders/partial_spv.h"
 #include "shaders/phi_swap_spv.h"
+#include "shaders/dont_inline_spv.h"
 #include "shaders/private_big_spv.h"
 #include "shaders/saxpy_spv.h"
 #include "shaders/shared_small_spv.h"
@@ -1945,6 +1946,35 @@ test_phi_swap(void)
    sc_shader_destroy(s);
 }
 
+/* Function control (DontInline, Const|DontInline, Pure|DontInline) is a
+ * hint: the functions are inlined like any other. dEQP-VK.spirv_assembly.
+ * instruction.compute.function_control.dont_inline, const_dont_inline,
+ * inline_dont_inline, pure_inline_dont_inline failed pipeline creation
+ * (the legalizer left the calls, the translator refused them). */
+static void
+test_dont_inline(void)
+{
+   struct sc_shader *s = compile("dont_inline", SPV(dont_inline_spv));
+   if (!s)
+      return;
+   static int32_t in[16], out[16];
+   for (int i = 0; i < 16; i++)
+      in[i] = (int32_t)(rng() % 2001) - 1000;
+   memset(out, 0xab, sizeof(out));
+   union shale_descriptor set[2];
+   memset(set, 0, sizeof(set));
+   bind(set, 0, in, sizeof(in));
+   bind(set, 1, out, sizeof(out));
+   struct shale_cs_context ctx = { .sets = { set } };
+   dispatch(s, &ctx, 2, 1, 1);
+   for (int g = 0; g < 16; g++) {
+      /* twice(neg(neg(in) + twice(g) + 3 + 3)) */
+      const int32_t want = -2 * (-in[g] + 2 * g + 6);
+      CHECK(out[g] == want, "dont_inline: out[%d] = %d, expected %d", g, out[g], want);
+   }
+   sc_shader_destroy(s);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Shared memory and a barrier within one subgroup                           */
 /* ------------------------------------------------------------------------ */
@@ -3316,6 +3346,7 @@ main(void)
       test_partial();
       test_private_big();
       test_phi_swap();
+      test_dont_inline();
       test_shared_small();
       test_shared_oob();
       test_interleaved();
