@@ -217,6 +217,77 @@ static void channel_bits(const struct su_format_desc *desc, int c, uint8_t bits[
    }
 }
 
+/* Which packing shortcut suits d (enum sr_pack_kind); byte_of[c]: the
+ * byte of channel c for SR_PACK_UNORM8. */
+static uint8_t pack_kind(const struct su_format_desc *d, uint8_t byte_of[4])
+{
+   bool all8 = true, all32 = true;
+   for (int c = 0; c < 4; c++) {
+      if (c < d->num_channels) {
+         all8 &= d->bits[c] == 8;
+         all32 &= d->bits[c] == 32;
+      } else {
+         all8 &= d->bits[c] == 0;
+         all32 &= d->bits[c] == 0;
+      }
+   }
+   if (all32 && d->block_size == 4 * d->num_channels && !d->scaled &&
+       (d->kind == SU_KIND_SFLOAT || d->kind == SU_KIND_UINT || d->kind == SU_KIND_SINT))
+      return SR_PACK_COPY32;
+   if (all8 && d->block_size == d->num_channels && d->kind == SU_KIND_UNORM && !d->scaled) {
+      for (int c = 0; c < 4; c++) {
+         byte_of[c] = 0xff;
+         if (c >= d->num_channels)
+            continue;
+         float v[4] = {0, 0, 0, 0};
+         uint8_t t[4] = {0, 0, 0, 0};
+         v[c] = 1.0f;
+         su_pack_float(d, v, t);
+         for (uint8_t i = 0; i < d->block_size; i++)
+            if (t[i] == 0xff)
+               byte_of[c] = i;
+      }
+      return SR_PACK_UNORM8;
+   }
+   return SR_PACK_GENERIC;
+}
+
+/* su_pack_float's UNORM rounding for 8 bits. */
+static inline uint8_t unorm8(float f)
+{
+   if (!(f > 0.0f))
+      return 0;
+   if (f >= 1.0f)
+      return 255;
+   return (uint8_t)(int)((double)f * 255.0 + 0.5);
+}
+
+/* Packs rgba (float bits, or integer bits for integer classes) into val. */
+static void pack_color(const struct sr_color_target *t, const uint32_t bits[4],
+                       const float rgba[4], uint8_t *val)
+{
+   const struct su_format_desc *d = t->surf->format;
+   switch (t->pack) {
+   case SR_PACK_UNORM8:
+      for (int c = 0; c < 4; c++)
+         if (t->byte_of[c] != 0xff)
+            val[t->byte_of[c]] = unorm8(rgba[c]);
+      return;
+   case SR_PACK_COPY32:
+      memcpy(val, t->cls == SU_CLASS_FLOAT ? (const void *)rgba : (const void *)bits,
+             d->block_size);
+      return;
+   default:
+      if (t->cls == SU_CLASS_UINT)
+         su_pack_uint(d, bits, val);
+      else if (t->cls == SU_CLASS_SINT)
+         su_pack_sint(d, (const int32_t *)bits, val);
+      else
+         su_pack_float(d, rgba, val);
+      return;
+   }
+}
+
 void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer *fb,
                        const struct sr_draw_state *state)
 {
@@ -224,6 +295,7 @@ void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer
    memset(fs, 0, sizeof(*fs));
    fs->state = state;
    fs->samples = state->samples ? state->samples : (fb->samples ? fb->samples : 1);
+   fs->positions = sr_sample_positions(fs->samples);
 
    if (fb->depth.base && su_format_depth_bits(fb->depth.format) &&
        (state->depth_test || state->depth_bounds_test)) {
@@ -235,6 +307,7 @@ void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer
    if (fb->stencil.base && (fb->stencil.format->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) &&
        state->stencil_test)
       fs->stencil = &fb->stencil;
+   fs->ds_tests = fs->depth || fs->stencil;
 
    if (!state->fs) {
       fs->early = true;
@@ -270,6 +343,7 @@ void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer
       t->blend = b->blend_enable && !state->logic_op_enable && t->cls == SU_CLASS_FLOAT;
       t->clamp01 = (d->kind == SU_KIND_UNORM && !d->scaled) || d->kind == SU_KIND_SRGB;
       t->clamp11 = d->kind == SU_KIND_SNORM && !d->scaled;
+      t->pack = pack_kind(d, t->byte_of);
       t->full_write = true;
       for (int ch = 0; ch < 4; ch++) {
          if (!(b->write_mask & (1u << ch))) {
@@ -297,7 +371,11 @@ uint32_t sr_fragment_depth_stencil(const struct sr_fragment_state *fs, const str
                                    const float *frag_depth, uint64_t *passed)
 {
    const struct sr_draw_state *st = fs->state;
-   const float(*pos)[2] = sr_sample_positions(fs->samples);
+   if (!fs->ds_tests) {
+      *passed += (uint64_t)__builtin_popcount(cov);
+      return cov;
+   }
+   const float(*pos)[2] = fs->positions;
    uint32_t out = cov;
    for (uint32_t m = cov; m; m &= m - 1) {
       uint32_t s = (uint32_t)__builtin_ctz(m);
@@ -389,13 +467,8 @@ void sr_fragment_color(const struct sr_fragment_state *fs, uint32_t layer, int32
 
       /* The packed source, the same for every sample unless blending. */
       uint8_t packed[SR_MAX_TEXEL_SIZE];
-      memset(packed, 0, sizeof(packed));
-      if (t->cls == SU_CLASS_UINT)
-         su_pack_uint(d, bits, packed);
-      else if (t->cls == SU_CLASS_SINT)
-         su_pack_sint(d, (const int32_t *)bits, packed);
-      else if (!t->blend)
-         su_pack_float(d, src, packed);
+      if (!t->blend)
+         pack_color(t, bits, src, packed);
 
       for (uint32_t m = cov; m; m &= m - 1) {
          uint32_t s = (uint32_t)__builtin_ctz(m);
@@ -403,11 +476,17 @@ void sr_fragment_color(const struct sr_fragment_state *fs, uint32_t layer, int32
          uint8_t val[SR_MAX_TEXEL_SIZE];
          if (t->blend) {
             float dv[4], out[4];
-            su_unpack_float(d, dst, dv);
+            if (t->pack == SR_PACK_UNORM8) {
+               for (int k = 0; k < 4; k++)
+                  dv[k] = t->byte_of[k] != 0xff ? (float)dst[t->byte_of[k]] / 255.0f
+                                                : k == 3 ? 1.0f : 0.0f;
+            } else {
+               su_unpack_float(d, dst, dv);
+            }
             if (t->clamp01 || t->clamp11)
                clamp4(dv, t->clamp01 ? 0.0f : -1.0f, 1.0f);
             sr_blend(&st->blend[c], src, src1, dv, k4, out);
-            su_pack_float(d, out, val);
+            pack_color(t, bits, out, val);
          } else {
             memcpy(val, packed, d->block_size);
          }

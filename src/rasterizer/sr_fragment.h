@@ -22,6 +22,12 @@
 /* Largest colour texel the back end packs (R64G64B64A64). */
 #define SR_MAX_TEXEL_SIZE 32
 
+enum sr_pack_kind {
+   SR_PACK_GENERIC,
+   SR_PACK_UNORM8,
+   SR_PACK_COPY32,
+};
+
 static inline uint8_t *sr_surface_texel(const struct sr_surface *s, uint32_t layer, int32_t x,
                                         int32_t y, uint32_t sample)
 {
@@ -37,16 +43,23 @@ struct sr_color_target {
    bool logic;                          /* the logic op applies (integer or UNORM/SNORM) */
    bool clamp01, clamp11;               /* UNORM / SNORM: blend inputs clamped */
    bool full_write;                     /* every channel written */
+   /* Packing shortcuts, exact to su_pack_*: SR_PACK_UNORM8 (8-bit UNORM
+    * channels, one byte each at byte_of[c], 0xff when absent) and
+    * SR_PACK_COPY32 (32-bit float/int channels in RGBA order: the bits). */
+   uint8_t pack;
+   uint8_t byte_of[4];
    uint8_t write_bits[SR_MAX_TEXEL_SIZE];   /* bits of the written channels */
 };
 
 struct sr_fragment_state {
    const struct sr_draw_state *state;
    uint32_t samples;
+   const float (*positions)[2];         /* sr_sample_positions(samples) */
    /* Depth/stencil: NULL when the attachment is absent or the test off. */
    const struct sr_surface *depth;      /* depth test, write or bounds needs it */
    const struct sr_surface *stencil;    /* stencil test on and a stencil attachment */
    bool depth_test, depth_write, depth_bounds;
+   bool ds_tests;                       /* depth or stencil is non-NULL */
    /* Tests run before the shader (EarlyFragmentTests, or nothing the shader
     * does could change their outcome or be observed). */
    bool early;

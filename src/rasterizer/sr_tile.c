@@ -285,7 +285,7 @@ static void shade_quads(struct tile *t, const struct sr_prim *p, struct block *b
    const struct sr_fragment_state *fs = &t->frag;
    struct sr_worker_scratch *sc = t->scratch;
    uint32_t W = st->fs_width;
-   const float(*pos)[2] = sr_sample_positions(fs->samples);
+   const float(*pos)[2] = fs->positions;
    uint32_t all = fs->samples >= 32 ? ~0u : (1u << fs->samples) - 1;
    uint32_t only = sample_id == ~0u ? all : 1u << sample_id;
 
