@@ -181,7 +181,7 @@ sc_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
       break;
    }
    default:
-      return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported built-in %u", builtin);
+      return sc_stage_builtin_value(x, builtin, out);
    }
    *out = v;
    return true;

@@ -445,7 +445,9 @@ build_body(struct sc_xlate *x)
    /* Lanes past the workgroup's last invocation start inactive. */
    uint32_t total = x->local_size[0] * x->local_size[1] * x->local_size[2];
    LLVMValueRef init;
-   if (total % x->W == 0) {
+   if (sc_is_graphics(x)) {
+      init = sc_stage_entry_mask(x);
+   } else if (total % x->W == 0) {
       init = LLVMConstAllOnes(mt);
    } else {
       /* In the entry block, which every call (and resume) runs. */
@@ -465,6 +467,8 @@ build_body(struct sc_xlate *x)
    x->seg = x->nseg++;
    if (!sc_memory_init(x))
       return false;
+   if (sc_is_graphics(x) && !sc_stage_prologue(x))
+      return false;
 
    for (uint32_t p = 0; p < x->cfg->norder; p++) {
       LLVMBasicBlockRef next = p + 1 < x->cfg->norder ? x->bb_head[x->cfg->order[p + 1]] : exit;
@@ -472,6 +476,8 @@ build_body(struct sc_xlate *x)
          return false;
    }
    LLVMPositionBuilderAtEnd(x->b, exit);
+   if (sc_is_graphics(x) && !sc_stage_epilogue(x))
+      return false;
    if (x->barrier_mode)
       LLVMBuildRet(x->b, sc_const_i32(x, SC_BODY_DONE));
    else
@@ -609,8 +615,12 @@ sc_translate(struct sc_xlate *x, const struct sc_entry_point *ep, const char *na
    x->ib = LLVMCreateBuilderInContext(x->ctx);
 
    bool ok = false;
-   if (ep->model != SpvExecutionModelGLCompute) {
-      sc_fail(x, SC_ERROR_UNSUPPORTED, "only compute shaders are compiled so far");
+   x->ep = ep;
+   if (sc_is_graphics(x)) {
+      x->subgroups = 1;
+      ok = build_body(x) && sc_stage_build_entry(x, name);
+   } else if (ep->model != SpvExecutionModelGLCompute) {
+      sc_fail(x, SC_ERROR_UNSUPPORTED, "only compute, vertex and fragment shaders are compiled");
    } else if (check_local_size(x)) {
       x->barrier_mode = x->cfg->has_barrier && x->subgroups > 1;
       ok = build_body(x) && build_compute_entry(x, name);

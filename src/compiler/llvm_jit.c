@@ -605,6 +605,7 @@ sc_jit_compile(struct sc_jit *jit, const struct sc_module *m, const struct sc_cf
       (x.lane_frame_size + 63) & ~63u;
    shader->push_constant_size = x.push_size;
    shader->binding_count = x.nbindings;
+   memcpy(&shader->io, &x.io, sizeof(shader->io));
    shader->bindings = x.bindings;
    x.bindings = NULL;
    sc_xlate_finish(&x);

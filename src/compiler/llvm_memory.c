@@ -166,6 +166,14 @@ var_ptr(struct sc_xlate *x, const struct sc_inst *var, struct sc_ptr *p)
    uint32_t size, align;
    sc_layout_size_align(m, p->type, &size, &align);
 
+   if ((p->storage == SpvStorageClassInput || p->storage == SpvStorageClassOutput) &&
+       x->ids[id].lane_var) {
+      /* A vertex or fragment input or output (llvm_stage.c). */
+      p->kind = SC_PTR_LANE;
+      p->base = x->ids[id].lane_var;
+      p->limit = size;
+      return true;
+   }
    switch (p->storage) {
    case SpvStorageClassStorageBuffer:
    case SpvStorageClassUniform: {
@@ -275,7 +283,8 @@ sc_memory_init(struct sc_xlate *x)
          shared += size;
          continue;
       }
-      if (storage != SpvStorageClassPrivate && storage != SpvStorageClassFunction)
+      if (storage != SpvStorageClassPrivate && storage != SpvStorageClassFunction &&
+          !sc_stage_lane_variable(x, inst))
          continue;
       if (storage == SpvStorageClassFunction &&
           x->cfg->def_block[inst->result_id] == SC_NONE)
@@ -1005,8 +1014,15 @@ load_value(struct sc_xlate *x, const struct sc_ptr *p, uint32_t type, struct sc_
       uint32_t slot = p->builtin;
       if (slot >= SpvBuiltInSubgroupEqMask && slot <= SpvBuiltInSubgroupLtMask)
          slot = 44 + slot - SpvBuiltInSubgroupEqMask;
+      else if (slot >= SpvBuiltInBaseVertex && slot <= SpvBuiltInDrawIndex)
+         slot = 49 + slot - SpvBuiltInBaseVertex;
+      else if (slot == SpvBuiltInViewIndex)
+         slot = 52;
       else if (slot >= 44)
          return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported built-in %u", p->builtin);
+      /* HelperInvocation changes with demotion: read where it is used. */
+      if (slot == SpvBuiltInHelperInvocation && x->builtin_cache[slot])
+         x->builtin_cache[slot] = NULL;
       if (!x->builtin_cache[slot]) {
          struct sc_val *keep = sc_alloc(x, sizeof(*keep));
          if (!keep || !sc_builtin_value(x, p->builtin, keep))
@@ -1084,6 +1100,12 @@ load_value(struct sc_xlate *x, const struct sc_ptr *p, uint32_t type, struct sc_
    }
    *out = v;
    return true;
+}
+
+bool
+sc_load_value(struct sc_xlate *x, const struct sc_ptr *p, uint32_t type, struct sc_val *out)
+{
+   return load_value(x, p, type, out);
 }
 
 bool

@@ -46,6 +46,14 @@
  * Math: 32-bit transcendentals are IR of their own (llvm_math.c), so they
  * run on whole vectors instead of one libm call per lane.
  *
+ * Stages (llvm_stage.c): vertex and fragment entry points call the same
+ * body as compute (one "subgroup", no barriers) with the batch or quads in
+ * place of the workgroup argument. Stage inputs and outputs are per-lane
+ * variables like Private ones, so access chains, dynamic indexing and
+ * whole-value copies need nothing new: the init block fills the inputs and
+ * the body's exit copies the outputs to their slots (SROA keeps them in
+ * registers). Vertex lanes past the batch's count start inactive.
+ *
  * Barriers: with more than one subgroup per workgroup the body is resumable
  * (llvm_entry.c): each barrier saves every persistent slot to the
  * subgroup's frame and returns; the entry switch resumes after it.
@@ -125,6 +133,7 @@ struct sc_idinfo {
 };
 
 struct sc_arena_chunk;
+struct sc_stage_var;
 
 /* A barrier's suspend and resume points (filled in when translation ends,
  * once every persistent slot is known). */
@@ -190,6 +199,18 @@ struct sc_xlate {
    struct sc_binding_use *bindings;
    uint32_t nbindings, cap_bindings;
    uint32_t *shared_offset; /* [bound] Workgroup variable offsets */
+
+   /* Vertex and fragment stages (llvm_stage.c). */
+   const struct sc_entry_point *ep;
+   union {
+      struct shale_vs_info vs;
+      struct shale_fs_info fs;
+   } io;
+   struct sc_stage_var *stage_vars;   /* inputs and outputs in per-lane variables */
+   uint32_t nstage_vars;
+   LLVMValueRef live_slot;  /* fragment: <W x i1> lanes whose stores count (not helpers) */
+   LLVMValueRef kill_slot;  /* fragment: <W x i1> lanes discarded or demoted */
+   LLVMValueRef frag_pos[2];   /* fragment: per-lane x, y where inputs are evaluated */
 
    struct sc_arena_chunk *arena;
    enum sc_result err;
@@ -332,5 +353,31 @@ void sc_texel_store(struct sc_xlate *x, const struct sc_texel_format *f, LLVMVal
 
 /* llvm_builtin.c: the value of an input built-in (entry block). */
 bool sc_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out);
+
+/* llvm_memory.c: loads a whole value of type through p. */
+bool sc_load_value(struct sc_xlate *x, const struct sc_ptr *p, uint32_t type, struct sc_val *out);
+
+/* llvm_stage.c: vertex and fragment stages. */
+static inline bool
+sc_is_graphics(const struct sc_xlate *x)
+{
+   return x->model == 0 /* Vertex */ || x->model == 4 /* Fragment */;
+}
+/* Whether a global variable lives in per-lane storage as a stage input or
+ * output (user Locations; outputs, built-in ones included). */
+bool sc_stage_lane_variable(struct sc_xlate *x, const struct sc_inst *var);
+/* The lanes a vertex or fragment call starts with (entry block). */
+LLVMValueRef sc_stage_entry_mask(struct sc_xlate *x);
+/* Fills the input variables (init block); copies the outputs out (at the
+ * body's exit, x->b positioned there). */
+bool sc_stage_prologue(struct sc_xlate *x);
+bool sc_stage_epilogue(struct sc_xlate *x);
+/* void name(ctx, batch or quads): calls the body. */
+bool sc_stage_build_entry(struct sc_xlate *x, const char *name);
+/* Built-ins of the vertex and fragment stages (entry block). */
+bool sc_stage_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out);
+/* Fragment instructions (discard, demote, derivatives); *handled false for
+ * others. */
+bool sc_emit_stage(struct sc_xlate *x, const struct sc_inst *inst, bool *handled);
 
 #endif

@@ -11,13 +11,14 @@
 
 /* Bump when generated code changes for the same input (key and blobs). */
 #define SC_COMPILER_VERSION "shale-sc 3"
-#define SC_BLOB_VERSION 1
+#define SC_BLOB_VERSION 2
 #define SC_BLOB_BYTE_ORDER 0x01020304u
 #define SC_BLOB_ALIGN 16
 
 /* Blob layout (host byte order; the identity check pins the host):
  *   struct sc_blob_header
  *   struct sc_blob_binding[binding_count]
+ *   the stage interface (sc_shader.io, SC_BLOB_IO_SIZE bytes)
  *   identity string (identity_size bytes, no NUL)
  *   zero padding to SC_BLOB_ALIGN
  *   the relocatable object (object_size bytes)
@@ -50,6 +51,8 @@ _Static_assert(sizeof(struct sc_blob_header) == 120, "blob header layout");
 _Static_assert(sizeof(struct sc_blob_binding) == 20, "blob binding layout");
 
 static const char blob_magic[8] = "SHALESC";
+
+#define SC_BLOB_IO_SIZE sizeof(((struct sc_shader *)0)->io)
 
 /* Limits a blob's metadata must respect (what sc_compile can produce). */
 #define SC_BLOB_MAX_SHARED (1u << 20)
@@ -163,7 +166,8 @@ sc_shader_serialize(const struct sc_shader *shader, void *data, size_t *size)
       return SC_ERROR_OUT_OF_MEMORY;
    size_t identity_size = strlen(identity);
    size_t head = sizeof(struct sc_blob_header) +
-                 shader->binding_count * sizeof(struct sc_blob_binding) + identity_size;
+                 shader->binding_count * sizeof(struct sc_blob_binding) + SC_BLOB_IO_SIZE +
+                 identity_size;
    size_t total = align_up(head) + object_size;
    if (!data) {
       free(identity);
@@ -200,6 +204,8 @@ sc_shader_serialize(const struct sc_shader *shader, void *data, size_t *size)
       memcpy(out + off, &b, sizeof(b));
       off += sizeof(b);
    }
+   memcpy(out + off, &shader->io, SC_BLOB_IO_SIZE);
+   off += SC_BLOB_IO_SIZE;
    memcpy(out + off, identity, identity_size);
    off += identity_size;
    free(identity);
@@ -261,7 +267,7 @@ check_blob(struct sc_compiler *compiler, const uint8_t *in, size_t size,
       return SC_ERROR_INVALID_BLOB;
    }
    size_t head = sizeof(*h) + (size_t)h->binding_count * sizeof(struct sc_blob_binding) +
-                 h->identity_size;
+                 SC_BLOB_IO_SIZE + h->identity_size;
    if (head > size || align_up(head) + h->object_size != size) {
       set_message(message, message_size, "shader blob with bad sizes");
       return SC_ERROR_INVALID_BLOB;
@@ -281,7 +287,9 @@ check_blob(struct sc_compiler *compiler, const uint8_t *in, size_t size,
    /* Metadata as sc_compile makes it. */
    uint64_t invocations = (uint64_t)h->local_size[0] * h->local_size[1] * h->local_size[2];
    uint32_t W = h->simd_width;
-   bool ok = h->stage == VK_SHADER_STAGE_COMPUTE_BIT && (W == 1 || W == 4 || W == 8 || W == 16) &&
+   bool ok = (h->stage == VK_SHADER_STAGE_COMPUTE_BIT || h->stage == VK_SHADER_STAGE_VERTEX_BIT ||
+              (h->stage == VK_SHADER_STAGE_FRAGMENT_BIT && W != 1)) &&
+             (W == 1 || W == 4 || W == 8 || W == 16) &&
              invocations >= 1 && invocations <= SC_BLOB_MAX_INVOCATIONS &&
              h->subgroup_count == (invocations + W - 1) / W &&
              h->shared_size <= SC_BLOB_MAX_SHARED && h->scratch_size <= SC_BLOB_MAX_SCRATCH &&
@@ -290,6 +298,11 @@ check_blob(struct sc_compiler *compiler, const uint8_t *in, size_t size,
       struct sc_blob_binding b;
       memcpy(&b, in + sizeof(*h) + i * sizeof(b), sizeof(b));
       ok = b.set < SHALE_MAX_DESCRIPTOR_SETS && b.written <= 1 && valid_descriptor_type(b.type);
+   }
+   if (ok && h->stage == VK_SHADER_STAGE_VERTEX_BIT) {
+      struct shale_vs_info vs;
+      memcpy(&vs, in + sizeof(*h) + h->binding_count * sizeof(struct sc_blob_binding), sizeof(vs));
+      ok = vs.clip_distance_count + vs.cull_distance_count <= 8;
    }
    if (!ok) {
       set_message(message, message_size, "shader blob with bad metadata");
@@ -344,6 +357,8 @@ sc_shader_deserialize(struct sc_compiler *compiler, const void *data, size_t siz
          .type = (VkDescriptorType)b.type, .written = b.written != 0,
       };
    }
+   memcpy(&shader->io, in + sizeof(h) + h.binding_count * sizeof(struct sc_blob_binding),
+          SC_BLOB_IO_SIZE);
    void *entry = NULL;
    r = sc_jit_load(compiler->jit, in + size - h.object_size, h.object_size, &shader->code,
                    &entry, message, message_size);

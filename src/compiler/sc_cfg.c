@@ -25,6 +25,17 @@ sc_builtin_is_varying(uint32_t builtin)
    case SpvBuiltInSubgroupSize:
    case SpvBuiltInSubgroupId:
    case SpvBuiltInNumSubgroups:
+   /* One batch of vertices is one instance of one draw; the quads of one
+    * fragment call belong to one primitive. */
+   case SpvBuiltInInstanceIndex:
+   case SpvBuiltInBaseVertex:
+   case SpvBuiltInBaseInstance:
+   case SpvBuiltInDrawIndex:
+   case SpvBuiltInViewIndex:
+   case SpvBuiltInFrontFacing:
+   case SpvBuiltInPrimitiveId:
+   case SpvBuiltInLayer:
+   case SpvBuiltInSampleId:
       return false;
    default:
       return true;
@@ -301,7 +312,8 @@ is_varying_variable(const struct sc_module *m, const struct sc_inst *var)
 {
    uint32_t storage = var->w[3];
    uint32_t builtin;
-   if (storage == SpvStorageClassFunction || storage == SpvStorageClassPrivate)
+   if (storage == SpvStorageClassFunction || storage == SpvStorageClassPrivate ||
+       storage == SpvStorageClassOutput)
       return true;
    if (storage == SpvStorageClassInput) {
       if (sc_module_decoration(m, var->result_id, SC_NONE, SpvDecorationBuiltIn, &builtin))

@@ -158,6 +158,11 @@ sc_compile(struct sc_compiler *compiler, const struct sc_compile_info *info,
       return SC_ERROR_UNSUPPORTED;
    }
 
+   if (simd_width == 1 && model == SpvExecutionModelFragment) {
+      set_message(message, message_size, "scalar code: fragment shaders run on 2x2 quads");
+      return SC_ERROR_UNSUPPORTED;
+   }
+
    double phase_ms[SC_PHASE_COUNT] = { 0 };
    double t = sc_now_ms();
    int env = sc_spirv_target_env(info->words, info->word_count, info->api_version);

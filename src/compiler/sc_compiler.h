@@ -20,6 +20,19 @@
  * include/shale/shader_abi.h (descriptor records for buffers, storage
  * images and texel buffers).
  *
+ * Stages: a compute entry point becomes a shale_cs_fn (one workgroup per
+ * call), a vertex one a shale_vs_fn (one batch of up to W vertices), a
+ * fragment one a shale_fs_fn (W/4 quads of 2x2 pixels; not yet: fragment
+ * shaders are refused with SC_ERROR_UNSUPPORTED for now); the shader's `io`
+ * says what the vertex or fragment code reads and writes (locations,
+ * interpolation, built-ins, execution modes) so the rasterizer links stages
+ * without SPIR-V. Stage inputs and outputs live in per-lane variables like
+ * Private ones: inputs are filled when the call starts (vertex: from the
+ * batch's input arrays; fragment: plane equations evaluated per lane),
+ * outputs are copied to their varying slots when it ends (llvm_stage.c).
+ * Fragment code is always vector code (quads need their neighbours for
+ * derivatives): simd_width 1 is refused for fragment shaders.
+ *
  * Caching: sc_compile_key() hashes everything that decides a shader's
  * machine code; sc_shader_serialize() turns a shader into a blob (its
  * relocatable object plus metadata, checksummed) and sc_shader_deserialize()
@@ -150,7 +163,8 @@ struct sc_compile_info {
     * no lane masks; LLVM's code generator takes its fast path on such code
     * (a third of the time of vector code at its lowest level), so baseline
     * code is scalar where it can be. Shaders that use subgroups are refused
-    * with SC_ERROR_UNSUPPORTED (their subgroups would have one invocation). */
+    * with SC_ERROR_UNSUPPORTED (their subgroups would have one invocation),
+    * and so are fragment shaders (quads need 4 lanes). */
    uint32_t simd_width;
    /* Debugging output wanted, or NULL (not hashed by sc_compile_key). */
    struct sc_compile_dump *dump;
@@ -180,6 +194,12 @@ struct sc_shader {
    uint32_t push_constant_size; /* bytes of push constants read (max offset) */
    uint32_t binding_count;
    struct sc_binding_use *bindings;
+   /* Vertex and fragment shaders: the stage interface (shader_abi.h,
+    * "Stage interfaces"); all zero for compute. */
+   union {
+      struct shale_vs_info vs;
+      struct shale_fs_info fs;
+   } io;
    bool baseline;               /* compiled with SC_COMPILE_BASELINE */
    double compile_ms;           /* wall time of the sc_compile or sc_shader_deserialize
                                  * that made the shader */

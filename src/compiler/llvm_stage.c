@@ -1,0 +1,683 @@
+/* Vertex and fragment stages for the SPMD translator: the shale_vs_fn /
+ * shale_fs_fn entry points, stage inputs and outputs (per-lane variables
+ * filled from the batch or the plane equations, copied to varying slots at
+ * the end), their built-ins, and the interface metadata (shale_vs_info,
+ * shale_fs_info). See include/shale/shader_abi.h, "Stage interfaces". */
+#include "llvm_private.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+/* The contexts share their first fields with the compute one: descriptor
+ * sets and push constants are found at the same offsets in every stage. */
+_Static_assert(offsetof(struct shale_vs_context, sets) == offsetof(struct shale_cs_context, sets),
+               "vertex sets");
+_Static_assert(offsetof(struct shale_fs_context, sets) == offsetof(struct shale_cs_context, sets),
+               "fragment sets");
+_Static_assert(offsetof(struct shale_vs_context, push_constants) ==
+               offsetof(struct shale_cs_context, push_constants), "vertex push constants");
+_Static_assert(offsetof(struct shale_fs_context, push_constants) ==
+               offsetof(struct shale_cs_context, push_constants), "fragment push constants");
+
+/* Where a flattened component of a stage variable goes (or comes from):
+ * vertex outputs: slot * 4 + component; vertex inputs and fragment inputs
+ * and outputs: Location * 4 + component (dual-source Index 1: Location 8);
+ * or one of these. */
+#define DEST_SKIP 0xffffu         /* a built-in member the shader never touches */
+#define DEST_FRAG_DEPTH 0xfff0u
+#define DEST_SAMPLE_MASK 0xfff1u
+#define DEST_CLIP 0x2000u         /* + i: ClipDistance[i] */
+#define DEST_CULL 0x3000u         /* + i: CullDistance[i] */
+
+struct sc_stage_var {
+   uint32_t var;       /* variable id */
+   uint32_t type;      /* pointee type */
+   bool output;
+   uint32_t n;         /* flattened components */
+   uint16_t *dest;     /* [n] */
+   uint8_t *kind;      /* [n] 0 float, 1 signed, 2 unsigned */
+   uint8_t *interp;    /* [n] fragment inputs: enum shale_interp | flags */
+};
+
+static bool
+is_vertex(const struct sc_xlate *x)
+{
+   return x->model == SpvExecutionModelVertex;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Interface variables                                                       */
+/* ------------------------------------------------------------------------ */
+
+static bool
+in_interface(struct sc_xlate *x, uint32_t id)
+{
+   const struct sc_inst *ep = &x->m->insts[x->ep->inst];
+   /* OpEntryPoint model function "name" interface... */
+   uint32_t at = 3;
+   while (at < ep->nwords) {
+      uint32_t w = ep->w[at++];
+      if (!(w & 0xff000000u) || !(w & 0xff0000u) || !(w & 0xff00u) || !(w & 0xffu))
+         break;   /* the word holding the name's NUL */
+   }
+   for (; at < ep->nwords; at++)
+      if (ep->w[at] == id)
+         return true;
+   return false;
+}
+
+/* Members of a struct variable the function touches: bit i for member i
+ * (all bits when the variable is used as a whole). */
+static uint64_t
+members_used(struct sc_xlate *x, uint32_t var)
+{
+   const struct sc_module *m = x->m;
+   uint64_t used = 0;
+   for (uint32_t b = 0; b < x->f->nblocks; b++) {
+      const struct sc_block *blk = &x->f->blocks[b];
+      for (uint32_t i = blk->first; i <= blk->term; i++) {
+         const struct sc_inst *inst = &m->insts[i];
+         if ((inst->opcode == SpvOpAccessChain || inst->opcode == SpvOpInBoundsAccessChain) &&
+             inst->w[3] == var && inst->nwords > 4) {
+            const struct sc_inst *c = sc_module_def(m, inst->w[4]);
+            if (c && c->opcode == SpvOpConstant && c->w[3] < 64)
+               used |= 1ull << c->w[3];
+            else
+               used = ~0ull;
+            continue;
+         }
+         for (unsigned k = 0; k < inst->noperands; k++) {
+            const struct sc_operand *op = &m->operands[inst->first_operand + k];
+            if (op->kind == SC_OPERAND_ID && inst->w[op->offset] == var)
+               used = ~0ull;
+         }
+      }
+   }
+   return used;
+}
+
+/* Locations a type takes (32-bit components: one per vector or column). */
+static uint32_t
+locations_of(struct sc_xlate *x, uint32_t type)
+{
+   const struct sc_type *t = sc_module_type(x->m, type);
+   if (!t)
+      return 1;
+   switch (t->kind) {
+   case SC_T_MATRIX:
+      return t->count;
+   case SC_T_ARRAY:
+      return t->count * locations_of(x, t->elem);
+   case SC_T_STRUCT: {
+      uint32_t n = 0;
+      for (uint32_t i = 0; i < t->count; i++)
+         n += locations_of(x, t->members[i]);
+      return n;
+   }
+   default:
+      return 1;
+   }
+}
+
+struct walk {
+   struct sc_stage_var *v;
+   uint32_t k;          /* next component */
+   uint8_t interp;      /* fragment inputs: of the variable or member */
+};
+
+static bool
+push(struct sc_xlate *x, struct walk *w, uint32_t dest, uint8_t kind)
+{
+   if (w->k >= w->v->n)
+      return sc_fail(x, SC_ERROR_INTERNAL, "stage variable %%%u flattens badly", w->v->var);
+   w->v->dest[w->k] = (uint16_t)dest;
+   w->v->kind[w->k] = kind;
+   if (w->v->interp)
+      w->v->interp[w->k] = w->interp;
+   w->k++;
+   return true;
+}
+
+/* Decorations that choose how a fragment input is interpolated. */
+static uint8_t
+interp_of(struct sc_xlate *x, uint32_t id, uint32_t member, uint8_t inherited)
+{
+   const struct sc_module *m = x->m;
+   uint8_t kind = inherited & SHALE_INTERP_KIND_MASK;
+   uint8_t flags = inherited & ~SHALE_INTERP_KIND_MASK;
+   if (sc_module_decoration(m, id, member, SpvDecorationFlat, NULL))
+      kind = SHALE_INTERP_FLAT;
+   if (sc_module_decoration(m, id, member, SpvDecorationNoPerspective, NULL))
+      kind = SHALE_INTERP_NOPERSPECTIVE;
+   if (sc_module_decoration(m, id, member, SpvDecorationCentroid, NULL))
+      flags |= SHALE_INTERP_CENTROID;
+   if (sc_module_decoration(m, id, member, SpvDecorationSample, NULL))
+      flags |= SHALE_INTERP_SAMPLE;
+   return kind | flags;
+}
+
+/* Components of a user (Location) variable of type `type` starting at
+ * Location loc, Component comp. */
+static bool
+walk_user(struct sc_xlate *x, struct walk *w, uint32_t type, uint32_t loc, uint32_t comp,
+          uint32_t max_loc)
+{
+   const struct sc_type *t = sc_module_type(x->m, type);
+   if (!t)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "stage variable of a bad type");
+   switch (t->kind) {
+   case SC_T_INT:
+   case SC_T_FLOAT:
+      if (t->width != 32)
+         return sc_fail(x, SC_ERROR_UNSUPPORTED, "%u-bit stage input or output", t->width);
+      if (loc >= max_loc || comp >= 4)
+         return sc_fail(x, SC_ERROR_UNSUPPORTED, "stage variable at Location %u Component %u",
+                        loc, comp);
+      return push(x, w, loc * 4 + comp, t->kind == SC_T_FLOAT ? 0 : t->is_signed ? 1 : 2);
+   case SC_T_VECTOR:
+      for (uint32_t i = 0; i < t->count; i++)
+         if (!walk_user(x, w, t->elem, loc, comp + i, max_loc))
+            return false;
+      return true;
+   case SC_T_MATRIX:
+      for (uint32_t i = 0; i < t->count; i++)
+         if (!walk_user(x, w, t->elem, loc + i, 0, max_loc))
+            return false;
+      return true;
+   case SC_T_ARRAY: {
+      uint32_t step = locations_of(x, t->elem);
+      for (uint32_t i = 0; i < t->count; i++)
+         if (!walk_user(x, w, t->elem, loc + i * step, comp, max_loc))
+            return false;
+      return true;
+   }
+   case SC_T_STRUCT: {
+      uint32_t l = loc;
+      uint8_t outer = w->interp;
+      for (uint32_t i = 0; i < t->count; i++) {
+         uint32_t ml, mc = 0;
+         if (sc_module_decoration(x->m, type, i, SpvDecorationLocation, &ml))
+            l = ml;
+         sc_module_decoration(x->m, type, i, SpvDecorationComponent, &mc);
+         if (w->v->interp)
+            w->interp = interp_of(x, type, i, outer);
+         if (!walk_user(x, w, t->members[i], l, mc, max_loc))
+            return false;
+         l += locations_of(x, t->members[i]);
+      }
+      w->interp = outer;
+      return true;
+   }
+   default:
+      return sc_fail(x, SC_ERROR_UNSUPPORTED, "stage variable of an unsupported type");
+   }
+}
+
+/* n components of a built-in member or variable that is skipped. */
+static bool
+skip(struct sc_xlate *x, struct walk *w, uint32_t type)
+{
+   uint32_t n = sc_ncomp(x, type);
+   for (uint32_t i = 0; i < n; i++)
+      if (!push(x, w, DEST_SKIP, 0))
+         return false;
+   return true;
+}
+
+static uint32_t
+array_size(struct sc_xlate *x, uint32_t type)
+{
+   const struct sc_type *t = sc_module_type(x->m, type);
+   return t && t->kind == SC_T_ARRAY ? t->count : 0;
+}
+
+/* An output built-in (a variable or a block member). */
+static bool
+walk_builtin_output(struct sc_xlate *x, struct walk *w, uint32_t builtin, uint32_t type)
+{
+   uint32_t n = sc_ncomp(x, type);
+   switch (builtin) {
+   case SpvBuiltInPosition:
+      if (!is_vertex(x) || n != 4)
+         break;
+      x->io.vs.outputs_written |= 1ull << SHALE_SLOT_POSITION;
+      for (uint32_t i = 0; i < 4; i++)
+         if (!push(x, w, SHALE_SLOT_POSITION * 4 + i, 0))
+            return false;
+      return true;
+   case SpvBuiltInPointSize:
+      if (!is_vertex(x) || n != 1)
+         break;
+      x->io.vs.outputs_written |= 1ull << SHALE_SLOT_POINT_SIZE;
+      x->io.vs.writes_point_size = 1;
+      return push(x, w, SHALE_SLOT_POINT_SIZE * 4, 0);
+   case SpvBuiltInClipDistance:
+   case SpvBuiltInCullDistance: {
+      if (!is_vertex(x) || array_size(x, type) != n)
+         break;
+      bool clip = builtin == SpvBuiltInClipDistance;
+      uint8_t *count = clip ? &x->io.vs.clip_distance_count : &x->io.vs.cull_distance_count;
+      if (*count)
+         return sc_fail(x, SC_ERROR_INVALID_SPIRV, "two %s outputs",
+                        clip ? "ClipDistance" : "CullDistance");
+      if (n > 8)
+         return sc_fail(x, SC_ERROR_UNSUPPORTED, "%u clip or cull distances", n);
+      *count = (uint8_t)n;
+      for (uint32_t i = 0; i < n; i++)
+         if (!push(x, w, (clip ? DEST_CLIP : DEST_CULL) + i, 0))
+            return false;
+      return true;
+   }
+   case SpvBuiltInLayer:
+   case SpvBuiltInViewportIndex:
+      if (!is_vertex(x) || n != 1)
+         break;
+      x->io.vs.outputs_written |= 1ull << SHALE_SLOT_LAYER_VIEWPORT;
+      return push(x, w, SHALE_SLOT_LAYER_VIEWPORT * 4 + (builtin == SpvBuiltInLayer ? 0 : 1), 1);
+   case SpvBuiltInFragDepth:
+      if (is_vertex(x) || n != 1)
+         break;
+      x->io.fs.writes_frag_depth = 1;
+      return push(x, w, DEST_FRAG_DEPTH, 0);
+   case SpvBuiltInSampleMask:
+      if (is_vertex(x) || n != 1)
+         break;
+      x->io.fs.writes_sample_mask = 1;
+      return push(x, w, DEST_SAMPLE_MASK, 1);
+   default:
+      break;
+   }
+   return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported output built-in %u", builtin);
+}
+
+/* Records the Location components of an input or output variable. */
+static bool
+describe_variable(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage_var *v)
+{
+   const struct sc_module *m = x->m;
+   uint32_t id = var->result_id;
+   const struct sc_type *t = sc_module_type(m, v->type);
+   struct walk w = { v, 0, 0 };
+   uint32_t builtin, loc, comp = 0;
+   bool fs_input = !is_vertex(x) && !v->output;
+   if (fs_input) {
+      v->interp = sc_alloc(x, v->n);
+      if (!v->interp)
+         return false;
+      w.interp = interp_of(x, id, SC_NONE, SHALE_INTERP_SMOOTH);
+   }
+   if (sc_module_decoration(m, id, SC_NONE, SpvDecorationBuiltIn, &builtin))
+      return walk_builtin_output(x, &w, builtin, v->type);
+   if (t && t->kind == SC_T_STRUCT && t->count &&
+       sc_module_decoration(m, v->type, 0, SpvDecorationBuiltIn, NULL)) {
+      /* gl_PerVertex: only the members the shader touches count. */
+      uint64_t used = members_used(x, id);
+      for (uint32_t i = 0; i < t->count; i++) {
+         if (!sc_module_decoration(m, v->type, i, SpvDecorationBuiltIn, &builtin))
+            return sc_fail(x, SC_ERROR_INVALID_SPIRV, "block mixing built-ins and locations");
+         bool ok = i < 64 && (used >> i & 1) ? walk_builtin_output(x, &w, builtin, t->members[i])
+                                            : skip(x, &w, t->members[i]);
+         if (!ok)
+            return false;
+      }
+   } else {
+      if (!sc_module_decoration(m, id, SC_NONE, SpvDecorationLocation, &loc)) {
+         /* A block whose members carry the Locations. */
+         if (!t || t->kind != SC_T_STRUCT ||
+             !sc_module_decoration(m, v->type, 0, SpvDecorationLocation, &loc))
+            return sc_fail(x, SC_ERROR_INVALID_SPIRV, "stage variable without a Location");
+      }
+      sc_module_decoration(m, id, SC_NONE, SpvDecorationComponent, &comp);
+      uint32_t max_loc = SHALE_MAX_LOCATIONS;
+      if (!is_vertex(x) && v->output) {
+         uint32_t index = 0;
+         sc_module_decoration(m, id, SC_NONE, SpvDecorationIndex, &index);
+         if (index == 1) {
+            if (loc != 0)
+               return sc_fail(x, SC_ERROR_UNSUPPORTED, "Index 1 at Location %u", loc);
+            loc = 8;
+            max_loc = 9;
+         } else {
+            max_loc = 8;
+         }
+      }
+      if (!walk_user(x, &w, v->type, loc, comp, max_loc))
+         return false;
+      if (is_vertex(x) && v->output)
+         for (uint32_t k = 0; k < w.k; k++)
+            v->dest[k] += SHALE_SLOT_USER * 4;   /* Location l is slot SHALE_SLOT_USER + l */
+   }
+   if (w.k != v->n)
+      return sc_fail(x, SC_ERROR_INTERNAL, "stage variable %%%u flattens badly", id);
+   return true;
+}
+
+bool
+sc_stage_lane_variable(struct sc_xlate *x, const struct sc_inst *var)
+{
+   uint32_t storage = var->w[3];
+   if (!sc_is_graphics(x) || (storage != SpvStorageClassInput && storage != SpvStorageClassOutput))
+      return false;
+   const struct sc_module *m = x->m;
+   uint32_t id = var->result_id;
+   if (!in_interface(x, id))
+      return false;
+   if (storage == SpvStorageClassInput &&
+       sc_module_decoration(m, id, SC_NONE, SpvDecorationBuiltIn, NULL))
+      return false;   /* built-ins are read where used (sc_builtin_value) */
+   const struct sc_type *pt = sc_module_type(m, var->type_id);
+   if (!pt || pt->kind != SC_T_POINTER)
+      return false;
+   const struct sc_type *t = sc_module_type(m, pt->elem);
+   if (storage == SpvStorageClassInput && t && t->kind == SC_T_STRUCT && t->count &&
+       sc_module_decoration(m, pt->elem, 0, SpvDecorationBuiltIn, NULL)) {
+      sc_fail(x, SC_ERROR_UNSUPPORTED, "input block of built-ins");
+      return false;
+   }
+   if (x->nstage_vars % 16 == 0) {
+      struct sc_stage_var *grown = sc_alloc(x, (x->nstage_vars + 16) * sizeof(*grown));
+      if (!grown)
+         return false;
+      if (x->nstage_vars)
+         memcpy(grown, x->stage_vars, x->nstage_vars * sizeof(*grown));
+      x->stage_vars = grown;
+   }
+   struct sc_stage_var *v = &x->stage_vars[x->nstage_vars];
+   memset(v, 0, sizeof(*v));
+   v->var = id;
+   v->type = pt->elem;
+   v->output = storage == SpvStorageClassOutput;
+   v->n = sc_ncomp(x, v->type);
+   v->dest = sc_alloc(x, (v->n ? v->n : 1) * sizeof(*v->dest));
+   v->kind = sc_alloc(x, v->n ? v->n : 1);
+   if (!v->dest || !v->kind || !describe_variable(x, var, v))
+      return false;
+   x->nstage_vars++;
+   return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Entry, prologue and epilogue                                              */
+/* ------------------------------------------------------------------------ */
+
+static LLVMValueRef
+field_ptr(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef base, size_t offset)
+{
+   LLVMValueRef o = LLVMConstInt(x->t_i64, offset, false);
+   return LLVMBuildGEP2(b, x->t_i8, base, &o, 1, "");
+}
+
+static LLVMValueRef
+load_field(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef base, size_t offset,
+           LLVMTypeRef type, unsigned align)
+{
+   LLVMValueRef v = LLVMBuildLoad2(b, type, field_ptr(x, b, base, offset), "");
+   LLVMSetAlignment(v, align);
+   return v;
+}
+
+LLVMValueRef
+sc_stage_entry_mask(struct sc_xlate *x)
+{
+   LLVMTypeRef mt = sc_vec_type(x, x->t_i1);
+   if (!is_vertex(x) || x->W == 1)
+      return LLVMConstAllOnes(mt);
+   /* Vertex lanes count .. W-1 hold no vertex: they start inactive. */
+   LLVMValueRef count = load_field(x, x->eb, x->arg_wg, offsetof(struct shale_vs_batch, count),
+                                   x->t_i32, 4);
+   return LLVMBuildICmp(x->eb, LLVMIntULT, x->lane_ids, sc_splat_with(x, x->eb, count), "live");
+}
+
+/* Component k of v as W lanes of 32-bit integer bits. */
+static LLVMValueRef
+bits32(struct sc_xlate *x, const struct sc_val *v, uint32_t k)
+{
+   LLVMValueRef c = sc_comp(x, v, k, true);
+   LLVMTypeRef et = LLVMGetElementType(LLVMTypeOf(c));
+   if (et == x->t_f32)
+      c = LLVMBuildBitCast(x->b, c, sc_vec_type(x, x->t_i32), "");
+   return c;
+}
+
+static LLVMValueRef
+from_bits32(struct sc_xlate *x, LLVMValueRef bits, uint8_t kind)
+{
+   LLVMTypeRef t = LLVMTypeOf(bits);
+   if (kind != 0)
+      return bits;
+   return LLVMBuildBitCast(x->b, bits, LLVMGetTypeKind(t) == LLVMVectorTypeKind ?
+                                          sc_vec_type(x, x->t_f32) : x->t_f32, "");
+}
+
+/* A vertex input component: W lanes of inputs[(l * 4 + c) * W + i]. */
+static LLVMValueRef
+vertex_input(struct sc_xlate *x, LLVMValueRef inputs, uint32_t dest, uint8_t kind)
+{
+   LLVMValueRef p = field_ptr(x, x->b, inputs, (size_t)dest * x->W * 4);
+   LLVMValueRef v = LLVMBuildLoad2(x->b, sc_vec_type(x, x->t_i32), p, "");
+   LLVMSetAlignment(v, 4);
+   return from_bits32(x, v, kind);
+}
+
+static LLVMValueRef fragment_input(struct sc_xlate *x, uint32_t dest, uint8_t kind,
+                                   uint8_t interp);
+
+bool
+sc_stage_prologue(struct sc_xlate *x)
+{
+   if (x->err)
+      return false;
+   LLVMBuilderRef saved = x->b;
+   LLVMValueRef saved_mask = x->mask;
+   x->b = x->ib;
+   x->mask = LLVMConstAllOnes(sc_vec_type(x, x->t_i1));
+   LLVMValueRef inputs = NULL;
+   if (is_vertex(x))
+      inputs = load_field(x, x->eb, x->arg_wg, offsetof(struct shale_vs_batch, inputs),
+                          x->t_ptr, 8);
+   bool ok = true;
+   for (uint32_t i = 0; ok && i < x->nstage_vars; i++) {
+      const struct sc_stage_var *v = &x->stage_vars[i];
+      const struct sc_ptr *p = sc_get_ptr(x, v->var);
+      if (!p) {
+         ok = false;
+         break;
+      }
+      if (v->output) {
+         /* Outputs start as zeros: a path that never writes one copies
+          * defined values out. */
+         uint32_t size, align;
+         sc_layout_size_align(x->m, v->type, &size, &align);
+         LLVMBuildMemSet(x->b, p->base, LLVMConstInt(x->t_i8, 0, false),
+                         LLVMConstInt(x->t_i64, (uint64_t)(size ? size : 4) * x->W, false), 4);
+         continue;
+      }
+      struct sc_val val = sc_new_val(x, v->n, false);
+      if (!val.c) {
+         ok = false;
+         break;
+      }
+      for (uint32_t k = 0; k < v->n; k++) {
+         if (is_vertex(x)) {
+            uint32_t loc = v->dest[k] / 4;
+            x->io.vs.inputs_read |= 1u << loc;
+            x->io.vs.input_type[loc] = v->kind[k];
+            val.c[k] = vertex_input(x, inputs, v->dest[k], v->kind[k]);
+         } else {
+            val.c[k] = fragment_input(x, v->dest[k], v->kind[k], v->interp[k]);
+         }
+         if (!val.c[k]) {
+            ok = false;
+            break;
+         }
+      }
+      if (ok) {
+         if (x->W == 1) {
+            for (uint32_t k = 0; k < v->n; k++)
+               val.c[k] = LLVMBuildExtractElement(x->b, val.c[k], sc_const_i32(x, 0), "");
+            val.uniform = true;
+         }
+         ok = sc_store_value(x, p, &val);
+      }
+   }
+   x->b = saved;
+   x->mask = saved_mask;
+   return ok && x->err == SC_SUCCESS;
+}
+
+static bool fragment_epilogue(struct sc_xlate *x);
+
+/* Where a vertex output component goes: slot * 4 + component, or SC_NONE. */
+static uint32_t
+vertex_slot(struct sc_xlate *x, uint32_t dest)
+{
+   if (dest == DEST_SKIP)
+      return SC_NONE;
+   if (dest >= DEST_CULL)
+      dest = x->io.vs.clip_distance_count + (dest - DEST_CULL);
+   else if (dest >= DEST_CLIP)
+      dest = dest - DEST_CLIP;
+   else
+      return dest;
+   x->io.vs.outputs_written |= 1ull << (SHALE_SLOT_CLIP_CULL0 + dest / 4);
+   return SHALE_SLOT_CLIP_CULL0 * 4 + dest;
+}
+
+bool
+sc_stage_epilogue(struct sc_xlate *x)
+{
+   if (x->err)
+      return false;
+   if (!is_vertex(x))
+      return fragment_epilogue(x);
+   if (x->io.vs.clip_distance_count + x->io.vs.cull_distance_count > 8)
+      return sc_fail(x, SC_ERROR_UNSUPPORTED, "more than 8 clip and cull distances");
+   x->mask = LLVMConstAllOnes(sc_vec_type(x, x->t_i1));
+   LLVMValueRef outputs = load_field(x, x->b, x->arg_wg, offsetof(struct shale_vs_batch, outputs),
+                                     x->t_ptr, 8);
+   for (uint32_t i = 0; i < x->nstage_vars; i++) {
+      const struct sc_stage_var *v = &x->stage_vars[i];
+      if (!v->output)
+         continue;
+      const struct sc_ptr *p = sc_get_ptr(x, v->var);
+      struct sc_val val;
+      if (!p || !sc_load_value(x, p, v->type, &val))
+         return false;
+      for (uint32_t k = 0; k < v->n; k++) {
+         uint32_t d = vertex_slot(x, v->dest[k]);
+         if (d == SC_NONE)
+            continue;
+         if (d >= SHALE_SLOT_USER * 4)
+            x->io.vs.outputs_written |= 1ull << (d / 4);
+         LLVMValueRef s = LLVMBuildStore(x->b, bits32(x, &val, k),
+                                         field_ptr(x, x->b, outputs, (size_t)d * x->W * 4));
+         LLVMSetAlignment(s, 4);
+      }
+   }
+   return true;
+}
+
+bool
+sc_stage_build_entry(struct sc_xlate *x, const char *name)
+{
+   if (x->lane_frame_size)
+      return sc_fail(x, SC_ERROR_UNSUPPORTED,
+                     "more than 16 KiB of private variables in a vertex or fragment shader");
+   LLVMTypeRef params[2] = { x->t_ptr, x->t_ptr };
+   LLVMTypeRef fty = LLVMFunctionType(x->t_void, params, 2, false);
+   LLVMValueRef fn = LLVMAddFunction(x->mod, name, fty);
+   sc_set_function_attrs(x, fn);
+   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(x->ctx, fn, "entry");
+   LLVMBuilderRef b = x->b;
+   LLVMPositionBuilderAtEnd(b, entry);
+   LLVMValueRef args[4] = { LLVMGetParam(fn, 0), LLVMGetParam(fn, 1), sc_const_i32(x, 0),
+                            LLVMConstNull(x->t_ptr) };
+   LLVMBuildCall2(b, LLVMGlobalGetValueType(x->fn), x->fn, args, 4, "");
+   LLVMBuildRetVoid(b);
+   return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Built-ins                                                                 */
+/* ------------------------------------------------------------------------ */
+
+static bool
+uniform_u32(struct sc_xlate *x, LLVMValueRef base, size_t offset, struct sc_val *out)
+{
+   *out = sc_new_val(x, 1, true);
+   if (!out->c)
+      return false;
+   out->c[0] = load_field(x, x->eb, base, offset, x->t_i32, 4);
+   return true;
+}
+
+static bool
+fragment_builtin(struct sc_xlate *x, uint32_t builtin, struct sc_val *out);
+
+bool
+sc_stage_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
+{
+   if (is_vertex(x)) {
+      switch (builtin) {
+      case SpvBuiltInVertexIndex: {
+         *out = sc_new_val(x, 1, x->W == 1);
+         if (!out->c)
+            return false;
+         LLVMTypeRef t = x->W == 1 ? x->t_i32 : sc_vec_type(x, x->t_i32);
+         out->c[0] = load_field(x, x->eb, x->arg_wg, offsetof(struct shale_vs_batch, vertex_index),
+                                t, 4);
+         return true;
+      }
+      case SpvBuiltInInstanceIndex:
+         return uniform_u32(x, x->arg_wg, offsetof(struct shale_vs_batch, instance_index), out);
+      case SpvBuiltInBaseVertex:
+         return uniform_u32(x, x->arg_ctx, offsetof(struct shale_vs_context, base_vertex), out);
+      case SpvBuiltInBaseInstance:
+         return uniform_u32(x, x->arg_ctx, offsetof(struct shale_vs_context, base_instance), out);
+      case SpvBuiltInDrawIndex:
+         return uniform_u32(x, x->arg_ctx, offsetof(struct shale_vs_context, draw_index), out);
+      case SpvBuiltInViewIndex:
+         return uniform_u32(x, x->arg_ctx, offsetof(struct shale_vs_context, view_index), out);
+      default:
+         break;
+      }
+   } else if (x->model == SpvExecutionModelFragment) {
+      return fragment_builtin(x, builtin, out);
+   }
+   return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported built-in %u", builtin);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Fragment                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static LLVMValueRef
+fragment_input(struct sc_xlate *x, uint32_t dest, uint8_t kind, uint8_t interp)
+{
+   (void)dest, (void)kind, (void)interp;
+   sc_fail(x, SC_ERROR_UNSUPPORTED, "fragment shaders are not compiled yet");
+   return NULL;
+}
+
+static bool
+fragment_epilogue(struct sc_xlate *x)
+{
+   return sc_fail(x, SC_ERROR_UNSUPPORTED, "fragment shaders are not compiled yet");
+}
+
+static bool
+fragment_builtin(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
+{
+   (void)out;
+   return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported built-in %u", builtin);
+}
+
+bool
+sc_emit_stage(struct sc_xlate *x, const struct sc_inst *inst, bool *handled)
+{
+   (void)x, (void)inst;
+   *handled = false;
+   return true;
+}

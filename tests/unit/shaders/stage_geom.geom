@@ -1,0 +1,9 @@
+#version 450
+// A geometry shader: not compiled.
+layout(points) in;
+layout(points, max_vertices = 1) out;
+void main()
+{
+   gl_Position = gl_in[0].gl_Position;
+   EmitVertex();
+}

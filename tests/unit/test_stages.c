@@ -1,0 +1,325 @@
+/* Vertex and fragment stage test: compiles GLSL vertex and fragment shaders,
+ * calls their shale_vs_fn / shale_fs_fn directly with hand-made batches,
+ * planes and quads at SIMD widths 4, 8 and 16 (vertex shaders also as
+ * scalar code) and checks every output and the interface metadata
+ * (sc_shader.io) against C references. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "compiler/sc_compiler.h"
+
+#include "shaders/stage_double_vert_spv.h"
+#include "shaders/stage_geom_geom_spv.h"
+#include "shaders/stage_minimal_vert_spv.h"
+#include "shaders/stage_vs_vert_spv.h"
+
+#define SPV(a) (a), (sizeof(a) / sizeof((a)[0]))
+#define SENTINEL 0xdeadbeefu
+
+static struct sc_compiler *compiler;
+
+static enum sc_result
+try_compile(const uint32_t *words, size_t count, VkShaderStageFlagBits stage, uint32_t W,
+            struct sc_shader **out, char *msg, size_t msg_size)
+{
+   struct sc_compile_info info = {
+      .words = words,
+      .word_count = count,
+      .entry_point = "main",
+      .stage = stage,
+      .simd_width = W,
+   };
+   return sc_compile(compiler, &info, out, msg, msg_size);
+}
+
+static struct sc_shader *
+compile(const uint32_t *words, size_t count, VkShaderStageFlagBits stage, uint32_t W)
+{
+   char msg[256] = "";
+   struct sc_shader *s = NULL;
+   enum sc_result r = try_compile(words, count, stage, W, &s, msg, sizeof(msg));
+   CHECK(r == SC_SUCCESS, "compile (W=%u): %s: %s", W, sc_result_string(r), msg);
+   if (s)
+      CHECK_EQ_INT(s->simd_width, W);
+   return r == SC_SUCCESS ? s : NULL;
+}
+
+/* A serialized and reloaded copy of s (destroys s). */
+static struct sc_shader *
+reload(struct sc_shader *s)
+{
+   size_t size = 0;
+   CHECK_EQ_INT(sc_shader_serialize(s, NULL, &size), SC_SUCCESS);
+   void *blob = malloc(size);
+   CHECK_EQ_INT(sc_shader_serialize(s, blob, &size), SC_SUCCESS);
+   struct sc_shader *t = NULL;
+   char msg[256] = "";
+   enum sc_result r = sc_shader_deserialize(compiler, blob, size, &t, msg, sizeof(msg));
+   CHECK(r == SC_SUCCESS, "deserialize: %s", msg);
+   if (t) {
+      CHECK(!memcmp(&t->io, &s->io, sizeof(s->io)), "io survives serialization");
+      CHECK_EQ_INT(t->stage, s->stage);
+   }
+   free(blob);
+   sc_shader_destroy(s);
+   return t;
+}
+
+static uint32_t
+fbits(float f)
+{
+   uint32_t u;
+   memcpy(&u, &f, 4);
+   return u;
+}
+
+static float
+bitsf(uint32_t u)
+{
+   float f;
+   memcpy(&f, &u, 4);
+   return f;
+}
+
+static void *
+aligned(size_t bytes)
+{
+   void *p = aligned_alloc(SHALE_MEMORY_ALIGN, (bytes + 63) & ~(size_t)63);
+   memset(p, 0, bytes);
+   return p;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Vertex                                                                    */
+/* ------------------------------------------------------------------------ */
+
+struct vs_lane {
+   float pos[4];
+   int32_t i[2];
+   uint32_t u[3];
+   float f;
+   float m[4];
+};
+
+static struct vs_lane
+vs_lane_input(uint32_t i)
+{
+   struct vs_lane l = {
+      .pos = { (float)i + 1.0f, -2.0f * (float)i, 0.5f * (float)i, 1.0f },
+      .i = { (int32_t)i - 3, (int32_t)(i % 3) - 1 },
+      .u = { i, 2 * i, 100 + i },
+      .f = 0.25f * (float)i,
+      .m = { (float)i, 1.0f, 2.0f, -(float)i },
+   };
+   return l;
+}
+
+static void
+check_vs_io(const struct sc_shader *s)
+{
+   const struct shale_vs_info *io = &s->io.vs;
+   CHECK_EQ_INT(io->inputs_read, 0x3f);
+   static const uint8_t types[6] = { 0, 1, 2, 0, 0, 0 };
+   for (int l = 0; l < 6; l++)
+      CHECK(io->input_type[l] == types[l], "input_type[%d] = %u", l, io->input_type[l]);
+   uint64_t want = (1ull << SHALE_SLOT_POSITION) | (1ull << SHALE_SLOT_POINT_SIZE) |
+                   (1ull << SHALE_SLOT_CLIP_CULL0);
+   for (int l = 0; l <= 9; l++)
+      want |= 1ull << (SHALE_SLOT_USER + l);
+   CHECK(io->outputs_written == want, "outputs_written %#llx, want %#llx",
+         (unsigned long long)io->outputs_written, (unsigned long long)want);
+   CHECK_EQ_INT(io->clip_distance_count, 2);
+   CHECK_EQ_INT(io->cull_distance_count, 1);
+   CHECK_EQ_INT(io->writes_point_size, 1);
+}
+
+/* Runs stage_vs on `count` vertices and checks everything it writes. */
+static void
+run_vs(const struct sc_shader *s, uint32_t W, uint32_t count)
+{
+   uint32_t *in = aligned(SHALE_MAX_LOCATIONS * 4 * W * 4);
+   uint32_t *out = aligned(SHALE_SLOT_COUNT * 4 * W * 4);
+   for (size_t k = 0; k < SHALE_SLOT_COUNT * 4 * W; k++)
+      out[k] = SENTINEL;
+#define IN(l, c, i) in[((l) * 4 + (c)) * W + (i)]
+#define OUT(sl, c, i) out[((sl) * 4 + (c)) * W + (i)]
+   for (uint32_t i = 0; i < W; i++) {
+      struct vs_lane l = vs_lane_input(i);
+      for (int c = 0; c < 4; c++)
+         IN(0, c, i) = fbits(l.pos[c]);
+      IN(1, 0, i) = (uint32_t)l.i[0];
+      IN(1, 1, i) = (uint32_t)l.i[1];
+      for (int c = 0; c < 3; c++)
+         IN(2, c, i) = l.u[c];
+      IN(3, 1, i) = fbits(l.f);
+      for (int c = 0; c < 2; c++) {
+         IN(4, c, i) = fbits(l.m[c]);
+         IN(5, c, i) = fbits(l.m[2 + c]);
+      }
+   }
+   uint32_t buf[1 + 64] = { 0 };
+   union shale_descriptor set0[1];
+   memset(set0, 0, sizeof(set0));
+   set0[0].buffer.base = (uint8_t *)buf;
+   set0[0].buffer.range = sizeof(buf);
+   _Alignas(16) uint8_t push[SHALE_MAX_PUSH_CONSTANTS_SIZE] = { 0 };
+   float scale = 1.5f;
+   int32_t sel = 1;
+   memcpy(push, &scale, 4);
+   memcpy(push + 4, &sel, 4);
+   struct shale_vs_context ctx = {
+      .sets = { set0 },
+      .push_constants = push,
+      .base_vertex = -2,
+      .base_instance = 5,
+      .draw_index = 7,
+   };
+   struct shale_vs_batch batch = { .count = count, .instance_index = 3, .inputs = in,
+                                   .outputs = out };
+   for (uint32_t i = 0; i < W; i++)
+      batch.vertex_index[i] = 10 + 2 * i;
+   s->fn.vs(&ctx, &batch);
+
+   uint32_t expect_seen = 0;
+   for (uint32_t i = 0; i < count; i++) {
+      struct vs_lane l = vs_lane_input(i);
+      float vi = (float)batch.vertex_index[i];
+      float pos[4] = { l.pos[0] * 1.5f + vi, l.pos[1] * 1.5f + 3.0f, l.pos[2] * 1.5f,
+                       l.pos[3] * 1.5f };
+      for (int c = 0; c < 4; c++)
+         CHECK(bitsf(OUT(0, c, i)) == pos[c], "W=%u lane %u Position[%d] %g, want %g", W, i, c,
+               bitsf(OUT(0, c, i)), pos[c]);
+      CHECK(bitsf(OUT(1, 0, i)) == l.f + 1.0f, "W=%u lane %u PointSize", W, i);
+      CHECK(bitsf(OUT(2, 0, i)) == l.pos[0], "W=%u lane %u ClipDistance[0]", W, i);
+      CHECK(bitsf(OUT(2, 1, i)) == -l.pos[1], "W=%u lane %u ClipDistance[1]", W, i);
+      CHECK(bitsf(OUT(2, 2, i)) == (float)l.i[0], "W=%u lane %u CullDistance[0]", W, i);
+      uint32_t u = SHALE_SLOT_USER;
+      for (int c = 0; c < 3; c++)
+         CHECK(bitsf(OUT(u + 0, c, i)) == (float)l.u[c] * 0.5f, "W=%u lane %u o_color[%d]", W, i, c);
+      CHECK(bitsf(OUT(u + 0, 3, i)) == 0.5f, "W=%u lane %u o_color.w", W, i);
+      CHECK(OUT(u + 1, 0, i) == (uint32_t)(l.i[0] * 3) && OUT(u + 1, 1, i) == (uint32_t)(l.i[1] * 3),
+            "W=%u lane %u o_i", W, i);
+      /* sel = 1: o_arr[1] = f, o_arr[0] = 2f. */
+      CHECK(bitsf(OUT(u + 2, 0, i)) == l.f * 2.0f, "W=%u lane %u o_arr[0]", W, i);
+      CHECK(bitsf(OUT(u + 3, 0, i)) == l.f, "W=%u lane %u o_arr[1]", W, i);
+      for (int c = 0; c < 2; c++) {
+         CHECK(bitsf(OUT(u + 4, c, i)) == l.m[c] * 2.0f, "W=%u lane %u o_m[0][%d]", W, i, c);
+         CHECK(bitsf(OUT(u + 5, c, i)) == l.m[2 + c] * 2.0f, "W=%u lane %u o_m[1][%d]", W, i, c);
+      }
+      for (int c = 0; c < 3; c++)
+         CHECK(bitsf(OUT(u + 6, c, i)) == l.pos[c] + 1.0f, "W=%u lane %u o_blk.a[%d]", W, i, c);
+      CHECK(OUT(u + 7, 0, i) == l.u[2] + 7, "W=%u lane %u o_blk.b", W, i);
+      CHECK(bitsf(OUT(u + 8, 2, i)) == vi * 0.25f, "W=%u lane %u o_c", W, i);
+      CHECK(OUT(u + 9, 0, i) == (uint32_t)-2 && OUT(u + 9, 1, i) == 5 && OUT(u + 9, 2, i) == 7 &&
+            OUT(u + 9, 3, i) == batch.vertex_index[i], "W=%u lane %u o_ids", W, i);
+      if (l.i[1] > 0) {
+         expect_seen++;
+         CHECK_EQ_INT(buf[1 + batch.vertex_index[i]], 4);
+      }
+   }
+   /* Components no output covers are left as they were, for every lane. */
+   for (uint32_t i = 0; i < W; i++) {
+      uint32_t u = SHALE_SLOT_USER;
+      bool kept = OUT(1, 1, i) == SENTINEL && OUT(2, 3, i) == SENTINEL &&
+                  OUT(3, 0, i) == SENTINEL && OUT(SHALE_SLOT_LAYER_VIEWPORT, 0, i) == SENTINEL &&
+                  OUT(u + 1, 2, i) == SENTINEL && OUT(u + 2, 1, i) == SENTINEL &&
+                  OUT(u + 7, 1, i) == SENTINEL && OUT(u + 8, 0, i) == SENTINEL &&
+                  OUT(u + 8, 3, i) == SENTINEL && OUT(u + 10, 0, i) == SENTINEL;
+      CHECK(kept, "W=%u lane %u: a component no output covers was written", W, i);
+   }
+   /* Lanes without a vertex do no stores or atomics. */
+   CHECK(buf[0] == expect_seen, "W=%u count %u: counter %u, want %u", W, count, buf[0],
+         expect_seen);
+   uint32_t stored = 0;
+   for (int k = 1; k < 65; k++)
+      stored += buf[k] != 0;
+   CHECK(stored == expect_seen, "W=%u count %u: %u stores, want %u", W, count, stored,
+         expect_seen);
+#undef IN
+#undef OUT
+   free(in);
+   free(out);
+}
+
+static void
+test_vertex(uint32_t W)
+{
+   struct sc_shader *s = compile(SPV(stage_vs_vert_spv), VK_SHADER_STAGE_VERTEX_BIT, W);
+   if (!s)
+      return;
+   check_vs_io(s);
+   run_vs(s, W, W);
+   if (W > 1) {
+      run_vs(s, W, W - 1);
+      run_vs(s, W, 1);
+   }
+   s = reload(s);
+   if (s) {
+      check_vs_io(s);
+      run_vs(s, W, W);
+   }
+   sc_shader_destroy(s);
+
+   /* No Position write: fine, and only the one user slot is written. */
+   s = compile(SPV(stage_minimal_vert_spv), VK_SHADER_STAGE_VERTEX_BIT, W);
+   if (s) {
+      CHECK(s->io.vs.outputs_written == 1ull << SHALE_SLOT_USER, "minimal: outputs_written %#llx",
+            (unsigned long long)s->io.vs.outputs_written);
+      CHECK_EQ_INT(s->io.vs.inputs_read, 0);
+      CHECK_EQ_INT(s->io.vs.writes_point_size, 0);
+      CHECK_EQ_INT(s->io.vs.clip_distance_count, 0);
+      uint32_t *out = aligned(SHALE_SLOT_COUNT * 4 * W * 4);
+      struct shale_vs_context ctx = { 0 };
+      uint8_t push[SHALE_MAX_PUSH_CONSTANTS_SIZE] = { 0 };
+      ctx.push_constants = push;
+      struct shale_vs_batch batch = { .count = W, .outputs = out, .inputs = out };
+      for (uint32_t i = 0; i < W; i++)
+         batch.vertex_index[i] = 100 + i;
+      s->fn.vs(&ctx, &batch);
+      for (uint32_t i = 0; i < W; i++)
+         CHECK(bitsf(out[SHALE_SLOT_USER * 4 * W + i]) == (float)(100 + i), "minimal lane %u", i);
+      free(out);
+      sc_shader_destroy(s);
+   }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Refusals                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static void
+test_refusals(void)
+{
+   char msg[256];
+   struct sc_shader *s = NULL;
+   enum sc_result r = try_compile(SPV(stage_double_vert_spv), VK_SHADER_STAGE_VERTEX_BIT, 4, &s,
+                                  msg, sizeof(msg));
+   CHECK_EQ_INT(r, SC_ERROR_UNSUPPORTED);
+   CHECK(strstr(msg, "64-bit") != NULL, "message: \"%s\"", msg);
+   CHECK(s == NULL, "no shader on failure");
+   r = try_compile(SPV(stage_geom_geom_spv), VK_SHADER_STAGE_GEOMETRY_BIT, 4, &s, msg,
+                   sizeof(msg));
+   CHECK_EQ_INT(r, SC_ERROR_UNSUPPORTED);
+   CHECK(msg[0] != '\0', "a message");
+   CHECK(s == NULL, "no shader on failure");
+}
+
+int
+main(void)
+{
+   if (sc_compiler_create(&compiler) != SC_SUCCESS) {
+      fprintf(stderr, "no compiler\n");
+      return 1;
+   }
+   static const uint32_t widths[] = { 1, 4, 8, 16 };
+   for (unsigned w = 0; w < 4; w++)
+      test_vertex(widths[w]);
+   test_refusals();
+   sc_compiler_destroy(compiler);
+   return check_finish();
+}
