@@ -26,6 +26,8 @@ void
 sd_exec_BindPipeline(struct sd_exec_state *state, const struct sd_cmd_BindPipeline *cmd)
 {
    sd_bind_point(state, cmd->pipelineBindPoint)->pipeline = sd_pipeline_from_handle(cmd->pipeline);
+   if (cmd->pipelineBindPoint == VK_PIPELINE_BIND_POINT_GRAPHICS)
+      state->draw.dirty = true;
 }
 
 void
@@ -53,6 +55,10 @@ sd_exec_BindDescriptorSets(struct sd_exec_state *state,
          return;
       }
       bp->sets[index] = records;
+      /* A binned draw keeps its own copy of a bind copy (the next bind
+       * rewrites it); a set's own records stay valid while it is in use. */
+      if (bp == &state->graphics)
+         state->draw.set_copy_records[index] = dynamic ? set->layout->record_count : 0;
       next_offset += dynamic;
    }
 }

@@ -27,6 +27,7 @@
 
 #include <stdint.h>
 
+#include "rasterizer/sr_raster.h"
 #include "shale/shader_abi.h"
 
 struct sd_device;
@@ -40,6 +41,38 @@ struct sd_exec_bind_point {
    const union shale_descriptor *sets[SHALE_MAX_DESCRIPTOR_SETS];
 };
 
+/* The render pass instance (or dynamic rendering instance) being recorded
+ * into, lowered to one rasterizer scene: begin, subpass changes and end
+ * (sd_render_pass.c) keep it; draws and clears append to `scene`. */
+struct sd_exec_render {
+   struct sr_scene *scene;              /* NULL outside rendering */
+   VkRect2D area;                       /* the render area */
+   struct sr_framebuffer fb;            /* the current subpass's attachments */
+};
+
+/* Graphics state between draws (sd_cmd_draw.c): what vkCmdSet*,
+ * vkCmdBindVertexBuffers and vkCmdBindIndexBuffer set, and the draw state
+ * made from the bound pipeline with the dynamic parts patched in, rebuilt
+ * at the next draw when `dirty`. */
+struct sd_exec_draw {
+   bool dirty;
+   struct sr_draw_state state;
+   uint32_t set_copy_records[SHALE_MAX_DESCRIPTOR_SETS];   /* of graphics.sets[] */
+   /* Dynamic state values (used where the pipeline says dynamic). */
+   VkViewport viewport;
+   VkRect2D scissor;
+   float line_width;
+   float depth_bias[3];                 /* constant, clamp, slope */
+   float blend_constants[4];
+   float depth_bounds[2];
+   uint32_t compare_mask[2], write_mask[2], reference[2];
+   /* Bound buffers. */
+   struct sr_vertex_buffer vertex_buffers[SR_MAX_VERTEX_BINDINGS];
+   const uint8_t *index_base;
+   uint64_t index_size;
+   VkIndexType index_type;
+};
+
 struct sd_exec_state {
    struct sd_device *device;
    struct sd_queue *queue;
@@ -48,6 +81,8 @@ struct sd_exec_state {
    struct sd_query *active_occlusion;
    struct sd_exec_bind_point compute;
    struct sd_exec_bind_point graphics;
+   struct sd_exec_render render;
+   struct sd_exec_draw draw;
 };
 
 #endif

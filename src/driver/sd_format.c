@@ -364,3 +364,13 @@ sd_GetPhysicalDeviceImageFormatProperties2(VkPhysicalDevice physicalDevice,
    sd_ahb_image_format_properties(pInfo, r, pProps);
    return r;
 }
+
+bool
+sd_format_vertex_input(VkFormat format)
+{
+   /* The rasterizer's vertex fetch converts any uncompressed colour format
+    * of 8 to 32 bits a channel (su_unpack_*). */
+   const struct su_format_desc *d = su_format_desc(format);
+   return d && d->kind != SU_KIND_COMPRESSED && !su_format_is_depth_stencil(d) &&
+          d->bits[0] <= 32 && format <= VK_FORMAT_ASTC_12x12_SRGB_BLOCK;
+}

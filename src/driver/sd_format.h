@@ -56,6 +56,8 @@
 #ifndef SD_FORMAT_H
 #define SD_FORMAT_H
 
+#include <stdbool.h>
+
 #include <vulkan/vulkan_core.h>
 
 struct sd_physical_device;
@@ -63,6 +65,8 @@ struct sd_physical_device;
 /* Features of a format with optimal or linear tiling (they are identical). */
 VkFormatFeatureFlags sd_format_image_features(VkFormat format);
 VkFormatFeatureFlags sd_format_buffer_features(VkFormat format);
+/* Whether the vertex fetch reads attributes of this format. */
+bool sd_format_vertex_input(VkFormat format);
 /* Features of `format` sampled through a Y'CbCr conversion of an external
  * format (sd_ahb): a multi-planar format's own; for the single-plane
  * formats of RGB Android hardware buffers (R8G8B8A8_UNORM,

@@ -1,4 +1,5 @@
-/* Pipeline layouts and compute pipelines: specialization, keys, compilation. */
+/* Pipeline layouts and compute pipelines; compiling one stage (specialization,
+ * keys, cache lookup, tiers, dumps, feedback) for every kind of pipeline. */
 #include "sd_pipeline.h"
 
 #include <errno.h>
@@ -304,49 +305,51 @@ sd_spec_constants(const VkSpecializationInfo *spec, const VkAllocationCallbacks 
    return VK_SUCCESS;
 }
 
-static void
+void
 sd_pipeline_destroy(struct sd_device *device, const VkAllocationCallbacks *pAllocator,
                     struct sd_pipeline *pipeline)
 {
-   sd_compiled_shader_unref(pipeline->compute);
+   if (pipeline->bind_point == VK_PIPELINE_BIND_POINT_GRAPHICS)
+      sd_graphics_pipeline_finish(device, pipeline);
+   else
+      sd_compiled_shader_unref(pipeline->compute);
    if (pipeline->layout)
       sd_pipeline_layout_unref(pipeline->layout);
    sd_runtime_release(pipeline->runtime);
    sd_device_object_free(device, pAllocator, pipeline);
 }
 
-static VkResult
-sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *cache,
-                           const VkComputePipelineCreateInfo *ci,
-                           const VkAllocationCallbacks *pAllocator, struct sd_pipeline **out)
+static const char *const sd_stage_names[] = {
+   [0] = "compute", [1] = "vertex", [2] = "fragment", [3] = "shader",
+};
+
+static const char *
+sd_stage_name(VkShaderStageFlagBits stage)
+{
+   return sd_stage_names[stage == VK_SHADER_STAGE_COMPUTE_BIT    ? 0
+                         : stage == VK_SHADER_STAGE_VERTEX_BIT   ? 1
+                         : stage == VK_SHADER_STAGE_FRAGMENT_BIT ? 2
+                                                                 : 3];
+}
+
+VkResult
+sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_cache *cache,
+                          struct sd_runtime *rt, const struct sd_pipeline_layout *layout,
+                          const VkPipelineShaderStageCreateInfo *stage,
+                          struct sd_stage_result *out)
 {
    uint64_t start = sd_now_ns();
-   const VkPipelineShaderStageCreateInfo *stage = &ci->stage;
    SD_FROM_HANDLE(sd_shader_module, module, stage->module);
-   SD_FROM_HANDLE(sd_pipeline_layout, layout, ci->layout);
-   const VkAllocationCallbacks *alloc = sd_choose_alloc(pAllocator, &device->alloc);
+   const VkAllocationCallbacks *alloc = &device->alloc;
+   const char *stage_name = sd_stage_name(stage->stage);
+   memset(out, 0, sizeof(*out));
    if (!module)
-      return sd_errorf(VK_ERROR_UNKNOWN, "compute pipeline without a shader module");
-
-   struct sd_pipeline *pipeline = sd_device_object_alloc(device, pAllocator, sizeof(*pipeline),
-                                                         VK_OBJECT_TYPE_PIPELINE);
-   if (!pipeline)
-      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
-   pipeline->bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
-   VkResult result = sd_runtime_acquire(&pipeline->runtime);
-   if (result != VK_SUCCESS) {
-      sd_device_object_free(device, pAllocator, pipeline);
-      return result;
-   }
-   atomic_fetch_add(&layout->refcount, 1);
-   pipeline->layout = layout;
+      return sd_errorf(VK_ERROR_UNKNOWN, "pipeline stage without a shader module");
 
    struct sc_spec_constant *spec;
-   result = sd_spec_constants(stage->pSpecializationInfo, alloc, &spec);
-   if (result != VK_SUCCESS) {
-      sd_pipeline_destroy(device, pAllocator, pipeline);
+   VkResult result = sd_spec_constants(stage->pSpecializationInfo, alloc, &spec);
+   if (result != VK_SUCCESS)
       return result;
-   }
    struct sc_compile_info info = {
       .words = module->words,
       .word_count = module->word_count,
@@ -359,23 +362,22 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
       .set_layouts = layout->sc_sets,
       .set_layout_count = layout->set_count,
       .flags = device->enabled_features.robustBufferAccess ? SC_COMPILE_ROBUST_BUFFER_ACCESS : 0,
-      .simd_width = pipeline->runtime->simd_width,
+      .simd_width = rt->simd_width,
    };
    uint8_t key[SD_KEY_SIZE];
    sd_compute_key(module, &info, layout, key);
    char key_str[17];
    sd_key_string(key, key_str);
 
-   struct sd_runtime *rt = pipeline->runtime;
    enum sd_cache_hit hit;
    uint64_t lookup_start = sd_now_ns();
-   pipeline->compute = sd_shader_cache_find(rt, cache, key, &hit, &result);
+   out->shader = sd_shader_cache_find(rt, cache, key, &hit, &result);
    uint64_t lookup_end = sd_now_ns();
    double compile_ms = 0.0;
    bool scalar = false;
    char phases[256] = "";
    uint32_t dump = sd_dump();
-   if (!pipeline->compute && result == VK_SUCCESS) {
+   if (!out->shader && result == VK_SUCCESS) {
       struct sc_shader *shader = NULL;
       char message[256];
       struct sc_compile_dump cdump = {
@@ -389,22 +391,23 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
       bool baseline = sd_optimizer_enabled() && !dump;
       enum sc_result r = SC_ERROR_UNSUPPORTED;
       if (baseline) {
-         /* Scalar baseline code where the shader allows it (no subgroups):
-          * LLVM generates it in a third of the time of vector code. */
+         /* Scalar baseline code where the shader allows it (no subgroups,
+          * no quads): LLVM generates it in a third of the time of vector
+          * code. */
          info.flags |= SC_COMPILE_BASELINE;
          info.simd_width = 1;
          r = sc_compile(rt->compiler, &info, &shader, message, sizeof(message));
          info.simd_width = rt->simd_width;
          if ((r == SC_ERROR_UNSUPPORTED || r == SC_ERROR_INTERNAL) && su_debug(SU_DEBUG_INFO))
-            su_log("pipeline: compute shader %s: no scalar baseline code (%s: %s)", key_str,
-                   sc_result_string(r), message);
+            su_log("pipeline: %s shader %s: no scalar baseline code (%s: %s)", stage_name,
+                   key_str, sc_result_string(r), message);
       }
       if (r == SC_ERROR_UNSUPPORTED || r == SC_ERROR_INTERNAL)
          r = sc_compile(rt->compiler, &info, &shader, message, sizeof(message));
       if (r != SC_SUCCESS) {
          char why[400];
-         snprintf(why, sizeof(why), "compute shader %s (\"%s\"): %s: %s", key_str, stage->pName,
-                  sc_result_string(r), message);
+         snprintf(why, sizeof(why), "%s shader %s (\"%s\"): %s: %s", stage_name, key_str,
+                  stage->pName, sc_result_string(r), message);
          result = sd_errorf(sd_result_from_sc(r), why);
       } else {
          compile_ms = shader->compile_ms;
@@ -413,19 +416,17 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
          /* Before the cache may drop it (another thread's won). */
          if (dump)
             sd_dump_compiled(dump, module, stage->pName, key_str, shader, &cdump);
-         pipeline->compute = sd_shader_cache_add(rt, cache, key, shader);
-         if (!pipeline->compute)
+         out->shader = sd_shader_cache_add(rt, cache, key, shader);
+         if (!out->shader)
             result = sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
-         else if (baseline && atomic_load(&pipeline->compute->shader) == shader)
-            sd_optimizer_queue(rt, pipeline->compute, &info);   /* failure: stays baseline */
+         else if (baseline && atomic_load(&out->shader->shader) == shader)
+            sd_optimizer_queue(rt, out->shader, &info);   /* failure: stays baseline */
       }
       sc_compile_dump_finish(&cdump);
    }
    sd_free(alloc, spec);
-   if (result != VK_SUCCESS) {
-      sd_pipeline_destroy(device, pAllocator, pipeline);
+   if (result != VK_SUCCESS)
       return result;
-   }
 
    uint64_t end = sd_now_ns();
    static const char *const hit_names[] = {
@@ -436,38 +437,123 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
    };
    if (su_debug(SU_DEBUG_INFO)) {
       if (hit == SD_CACHE_MISS)
-         su_log("pipeline: compute shader %s (\"%s\"): LLVM compile %.2f ms (%s), "
-                "compilation #%u%s", key_str, stage->pName, compile_ms, phases,
+         su_log("pipeline: %s shader %s (\"%s\"): LLVM compile %.2f ms (%s), "
+                "compilation #%u%s", stage_name, key_str, stage->pName, compile_ms, phases,
                 atomic_load(&rt->compilations),
                 !(info.flags & SC_COMPILE_BASELINE) ? ""
                 : scalar ? ", scalar baseline code (optimized code follows)"
                          : ", baseline code (optimized code follows)");
       else
-         su_log("pipeline: compute shader %s (\"%s\"): %s in %.3f ms, no LLVM", key_str,
+         su_log("pipeline: %s shader %s (\"%s\"): %s in %.3f ms, no LLVM", stage_name, key_str,
                 stage->pName, hit_names[hit], (lookup_end - lookup_start) / 1e6);
    }
    if (dump & SD_DUMP_TIME)
       fprintf(stderr,
               "shale: shader %s (\"%s\"): %s; key and lookup %.3f ms, sc_compile %.2f ms%s%s%s, "
-              "pipeline total %.2f ms\n",
+              "stage total %.2f ms\n",
               key_str, stage->pName, hit_names[hit], (lookup_end - start) / 1e6, compile_ms,
               phases[0] ? " (" : "", phases, phases[0] ? ")" : "", (end - start) / 1e6);
+   out->feedback.flags = VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT;
+   if (hit == SD_CACHE_HIT_APPLICATION || hit == SD_CACHE_HIT_DATA)
+      out->feedback.flags |= VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT;
+   /* Everything but making the pipeline object. */
+   out->feedback.duration = lookup_end - start + (uint64_t)(compile_ms * 1e6);
+   return VK_SUCCESS;
+}
 
+void
+sd_pipeline_feedback(const void *create_info, uint64_t start_ns,
+                     const struct sd_stage_result *stages, uint32_t stage_count)
+{
    const VkPipelineCreationFeedbackCreateInfo *fb =
-      sd_find_struct(ci, VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO);
-   if (fb) {
-      VkPipelineCreationFeedbackFlags flags = VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT;
-      if (hit == SD_CACHE_HIT_APPLICATION || hit == SD_CACHE_HIT_DATA)
-         flags |= VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT;
-      if (fb->pPipelineCreationFeedback)
-         *fb->pPipelineCreationFeedback = (VkPipelineCreationFeedback) { flags, end - start };
-      /* The one stage: everything but making the pipeline object. */
-      uint64_t stage_ns = lookup_end - start + (uint64_t)(compile_ms * 1e6);
-      if (fb->pipelineStageCreationFeedbackCount >= 1 && fb->pPipelineStageCreationFeedbacks)
-         fb->pPipelineStageCreationFeedbacks[0] = (VkPipelineCreationFeedback) { flags, stage_ns };
+      sd_find_struct(create_info, VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO);
+   if (!fb)
+      return;
+   VkPipelineCreationFeedbackFlags flags = VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT;
+   bool all_hit = stage_count > 0;
+   for (uint32_t i = 0; i < stage_count; i++)
+      all_hit &= (stages[i].feedback.flags &
+                  VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT) != 0;
+   if (all_hit)
+      flags |= VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT;
+   if (fb->pPipelineCreationFeedback)
+      *fb->pPipelineCreationFeedback =
+         (VkPipelineCreationFeedback) { flags, sd_now_ns() - start_ns };
+   if (!fb->pPipelineStageCreationFeedbacks)
+      return;
+   for (uint32_t i = 0; i < stage_count && i < fb->pipelineStageCreationFeedbackCount; i++)
+      fb->pPipelineStageCreationFeedbacks[i] = stages[i].feedback;
+}
+
+static VkResult
+sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *cache,
+                           const VkComputePipelineCreateInfo *ci,
+                           const VkAllocationCallbacks *pAllocator, struct sd_pipeline **out)
+{
+   uint64_t start = sd_now_ns();
+   SD_FROM_HANDLE(sd_pipeline_layout, layout, ci->layout);
+   struct sd_pipeline *pipeline = sd_device_object_alloc(device, pAllocator, sizeof(*pipeline),
+                                                         VK_OBJECT_TYPE_PIPELINE);
+   if (!pipeline)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   pipeline->bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
+   VkResult result = sd_runtime_acquire(&pipeline->runtime);
+   if (result != VK_SUCCESS) {
+      sd_device_object_free(device, pAllocator, pipeline);
+      return result;
    }
+   atomic_fetch_add(&layout->refcount, 1);
+   pipeline->layout = layout;
+
+   struct sd_stage_result stage;
+   result = sd_pipeline_compile_stage(device, cache, pipeline->runtime, layout, &ci->stage,
+                                      &stage);
+   pipeline->compute = stage.shader;
+   if (result != VK_SUCCESS) {
+      sd_pipeline_destroy(device, pAllocator, pipeline);
+      return result;
+   }
+   sd_pipeline_feedback(ci, start, &stage, 1);
    *out = pipeline;
    return VK_SUCCESS;
+}
+
+VkResult
+sd_create_pipelines(VkDevice _device, VkPipelineCache pipelineCache, uint32_t count,
+                    const void *create_infos, size_t stride, sd_pipeline_create_fn create,
+                    const VkAllocationCallbacks *pAllocator, VkPipeline *pPipelines)
+{
+   SD_FROM_HANDLE(sd_device, device, _device);
+   SD_FROM_HANDLE(sd_pipeline_cache, cache, pipelineCache);
+   VkResult result = VK_SUCCESS;
+   uint32_t i;
+   for (i = 0; i < count; i++) {
+      const void *ci = (const uint8_t *)create_infos + i * stride;
+      struct sd_pipeline *pipeline = NULL;
+      VkResult r = create(device, cache, ci, pAllocator, &pipeline);
+      pPipelines[i] = sd_pipeline_to_handle(pipeline);
+      if (r != VK_SUCCESS) {
+         /* Every pipeline is attempted, unless the application asked to
+          * stop at the first failure. Every create info starts with sType,
+          * pNext and flags. */
+         if (result == VK_SUCCESS)
+            result = r;
+         if (((const VkComputePipelineCreateInfo *)ci)->flags &
+             VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT)
+            break;
+      }
+   }
+   for (i++; i < count; i++)
+      pPipelines[i] = VK_NULL_HANDLE;
+   return result;
+}
+
+static VkResult
+sd_compute_pipeline_create_any(struct sd_device *device, struct sd_pipeline_cache *cache,
+                               const void *ci, const VkAllocationCallbacks *pAllocator,
+                               struct sd_pipeline **out)
+{
+   return sd_compute_pipeline_create(device, cache, ci, pAllocator, out);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL
@@ -475,27 +561,8 @@ sd_CreateComputePipelines(VkDevice _device, VkPipelineCache pipelineCache, uint3
                           const VkComputePipelineCreateInfo *pCreateInfos,
                           const VkAllocationCallbacks *pAllocator, VkPipeline *pPipelines)
 {
-   SD_FROM_HANDLE(sd_device, device, _device);
-   SD_FROM_HANDLE(sd_pipeline_cache, cache, pipelineCache);
-   VkResult result = VK_SUCCESS;
-   uint32_t i;
-   for (i = 0; i < count; i++) {
-      struct sd_pipeline *pipeline = NULL;
-      VkResult r = sd_compute_pipeline_create(device, cache, &pCreateInfos[i], pAllocator,
-                                              &pipeline);
-      pPipelines[i] = sd_pipeline_to_handle(pipeline);
-      if (r != VK_SUCCESS) {
-         /* Every pipeline is attempted, unless the application asked to
-          * stop at the first failure. */
-         if (result == VK_SUCCESS)
-            result = r;
-         if (pCreateInfos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT)
-            break;
-      }
-   }
-   for (i++; i < count; i++)
-      pPipelines[i] = VK_NULL_HANDLE;
-   return result;
+   return sd_create_pipelines(_device, pipelineCache, count, pCreateInfos, sizeof(*pCreateInfos),
+                              sd_compute_pipeline_create_any, pAllocator, pPipelines);
 }
 
 VKAPI_ATTR void VKAPI_CALL

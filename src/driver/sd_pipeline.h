@@ -1,5 +1,5 @@
 /*
- * sd_pipeline: pipeline layouts and compute pipelines.
+ * sd_pipeline: pipeline layouts, compute and graphics pipelines.
  *
  * A compute pipeline is one compiled shader (struct sd_compiled_shader,
  * shared through the caches of sd_pipeline_cache.h) plus its layout. Its
@@ -28,6 +28,13 @@
  * su_debug_files_allowed() says so, to files <key>.spv / .spvasm / .ll /
  * .opt.ll / .s / .time instead. Dumping does not change the code.
  *
+ * A graphics pipeline (sd_graphics_pipeline.c) is a vertex and an optional
+ * fragment shader compiled the same way (each stage its own cache entry),
+ * plus the fixed-function state translated once into the rasterizer's
+ * plain-C struct sr_draw_state, and the set of states left dynamic; replay
+ * patches the dynamic parts in (sd_cmd_draw.c). Geometry and tessellation
+ * stages are refused (not claimed).
+ *
  * Owns: layouts hold references to their set layouts; pipelines hold a
  * reference to their layout (so the application may destroy the layout
  * first), to their compiled shader and to the runtime.
@@ -41,6 +48,7 @@
 #include <stdatomic.h>
 
 #include "compiler/sc_compiler.h"
+#include "rasterizer/sr_raster.h"
 #include "sd_object.h"
 #include "shale/shader_abi.h"
 
@@ -58,13 +66,63 @@ struct sd_pipeline_layout {
    struct sc_set_layout sc_sets[SHALE_MAX_DESCRIPTOR_SETS];
 };
 
+/* Vulkan 1.0's dynamic states, as bits (enum value = bit index). */
+#define SD_DYNAMIC_VULKAN10_COUNT 9
+
+struct sd_graphics_state {
+   struct sd_compiled_shader *vs, *fs;   /* fs NULL: no fragment shader */
+   /* The static state, with the dynamic parts as the pipeline gave them
+    * (ignored); vs/fs code pointers are read at each draw. */
+   struct sr_draw_state state;
+   uint32_t dynamic;                     /* bit s: VkDynamicState s is dynamic */
+};
+
 struct sd_pipeline {
    struct sd_object base;
    VkPipelineBindPoint bind_point;
    struct sd_pipeline_layout *layout;
    struct sd_runtime *runtime;
    struct sd_compiled_shader *compute;
+   struct sd_graphics_state graphics;
 };
+
+struct sd_device;
+struct sd_pipeline_cache;
+struct sd_compiled_shader;
+
+/* One stage compiled (or found in a cache), for any kind of pipeline. */
+struct sd_stage_result {
+   struct sd_compiled_shader *shader;    /* a reference */
+   VkPipelineCreationFeedback feedback;
+};
+
+/* Compiles (or finds) one stage: specialization, cache key, lookups in the
+ * application's cache and the runtime's, baseline code with the optimizer
+ * queued, dumps and logs. On failure nothing is held. */
+VkResult sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_cache *cache,
+                                   struct sd_runtime *rt, const struct sd_pipeline_layout *layout,
+                                   const VkPipelineShaderStageCreateInfo *stage,
+                                   struct sd_stage_result *out);
+
+typedef VkResult (*sd_pipeline_create_fn)(struct sd_device *device,
+                                          struct sd_pipeline_cache *cache, const void *create_info,
+                                          const VkAllocationCallbacks *pAllocator,
+                                          struct sd_pipeline **out);
+
+/* vkCreate*Pipelines around one create function: every pipeline attempted
+ * (unless EARLY_RETURN_ON_FAILURE), failures VK_NULL_HANDLE. */
+VkResult sd_create_pipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
+                             const void *create_infos, size_t stride, sd_pipeline_create_fn create,
+                             const VkAllocationCallbacks *pAllocator, VkPipeline *pPipelines);
+
+/* Writes VkPipelineCreationFeedbackCreateInfo, if chained to create_info. */
+void sd_pipeline_feedback(const void *create_info, uint64_t start_ns,
+                          const struct sd_stage_result *stages, uint32_t stage_count);
+
+/* Frees any pipeline (its graphics state through the next one). */
+void sd_pipeline_destroy(struct sd_device *device, const VkAllocationCallbacks *pAllocator,
+                         struct sd_pipeline *pipeline);
+void sd_graphics_pipeline_finish(struct sd_device *device, struct sd_pipeline *pipeline);
 
 SD_DEFINE_NONDISP_HANDLE_CASTS(sd_pipeline_layout, base, VkPipelineLayout,
                                VK_OBJECT_TYPE_PIPELINE_LAYOUT)

@@ -295,18 +295,9 @@ static const struct {
  * and blits that need the rasterizer). Each must still be NULL: remove a
  * command from here when it lands. */
 static const char *const ep_known_gaps[] = {
-   /* graphics pipelines */
-   "vkCreateGraphicsPipelines",
    /* render passes and framebuffers */
    "vkCmdBeginRenderPass", "vkCmdNextSubpass", "vkCmdEndRenderPass",
    "vkCmdClearAttachments",
-   /* dynamic state */
-   "vkCmdSetViewport", "vkCmdSetScissor", "vkCmdSetLineWidth", "vkCmdSetDepthBias",
-   "vkCmdSetBlendConstants", "vkCmdSetDepthBounds", "vkCmdSetStencilCompareMask",
-   "vkCmdSetStencilWriteMask", "vkCmdSetStencilReference",
-   /* draws and dispatches */
-   "vkCmdBindIndexBuffer", "vkCmdBindVertexBuffers", "vkCmdDraw", "vkCmdDrawIndexed",
-   "vkCmdDrawIndirect", "vkCmdDrawIndexedIndirect",
 };
 
 /* Extension commands (unconditional <require> blocks of vk.xml) for the

@@ -1,0 +1,287 @@
+/* Replay of the draw commands and of the state they read (vertex and index
+ * buffers, Vulkan 1.0's dynamic state): each draw becomes one
+ * sr_scene_draw with a draw state rebuilt only when something changed. */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "compiler/sc_compiler.h"
+#include "sd_buffer.h"
+#include "sd_cmd_queue.h"
+#include "sd_exec.h"
+#include "sd_pipeline.h"
+#include "sd_pipeline_cache.h"
+#include "sd_query.h"
+#include "sd_queue.h"
+#include "sd_util.h"
+
+#define SD_DYN(s) (1u << VK_DYNAMIC_STATE_##s)
+
+static VkRect2D
+sd_rect_intersect(VkRect2D a, VkRect2D b)
+{
+   int64_t x0 = a.offset.x > b.offset.x ? a.offset.x : b.offset.x;
+   int64_t y0 = a.offset.y > b.offset.y ? a.offset.y : b.offset.y;
+   int64_t ax1 = (int64_t)a.offset.x + a.extent.width, bx1 = (int64_t)b.offset.x + b.extent.width;
+   int64_t ay1 = (int64_t)a.offset.y + a.extent.height;
+   int64_t by1 = (int64_t)b.offset.y + b.extent.height;
+   int64_t x1 = ax1 < bx1 ? ax1 : bx1, y1 = ay1 < by1 ? ay1 : by1;
+   VkRect2D r = { { (int32_t)x0, (int32_t)y0 }, { 0, 0 } };
+   if (x1 > x0 && y1 > y0)
+      r.extent = (VkExtent2D) { (uint32_t)(x1 - x0), (uint32_t)(y1 - y0) };
+   return r;
+}
+
+/* Rebuilds the draw state from the bound pipeline and the dynamic values. */
+static void
+sd_draw_state_update(struct sd_exec_state *state, const struct sd_pipeline *pipeline)
+{
+   struct sd_exec_draw *d = &state->draw;
+   struct sr_draw_state *s = &d->state;
+   const uint32_t dyn = pipeline->graphics.dynamic;
+   *s = pipeline->graphics.state;
+   if (dyn & SD_DYN(VIEWPORT))
+      s->viewport = d->viewport;
+   if (dyn & SD_DYN(SCISSOR))
+      s->scissor = d->scissor;
+   if (dyn & SD_DYN(LINE_WIDTH))
+      s->line_width = d->line_width;
+   if (dyn & SD_DYN(DEPTH_BIAS)) {
+      s->depth_bias_constant = d->depth_bias[0];
+      s->depth_bias_clamp = d->depth_bias[1];
+      s->depth_bias_slope = d->depth_bias[2];
+   }
+   if (dyn & SD_DYN(BLEND_CONSTANTS))
+      memcpy(s->blend_constants, d->blend_constants, sizeof(s->blend_constants));
+   if (dyn & SD_DYN(DEPTH_BOUNDS)) {
+      s->min_depth_bounds = d->depth_bounds[0];
+      s->max_depth_bounds = d->depth_bounds[1];
+   }
+   for (int f = 0; f < 2; f++) {
+      if (dyn & SD_DYN(STENCIL_COMPARE_MASK))
+         s->stencil[f].compare_mask = d->compare_mask[f];
+      if (dyn & SD_DYN(STENCIL_WRITE_MASK))
+         s->stencil[f].write_mask = d->write_mask[f];
+      if (dyn & SD_DYN(STENCIL_REFERENCE))
+         s->stencil[f].reference = d->reference[f];
+   }
+   /* The rasterizer always scissors: within the render area too. */
+   s->scissor = sd_rect_intersect(s->scissor, state->render.area);
+   d->dirty = false;
+}
+
+/* Queues one draw into the current scene. */
+static void
+sd_draw(struct sd_exec_state *state, const struct sr_draw *draw)
+{
+   struct sd_pipeline *pipeline = state->graphics.pipeline;
+   struct sd_exec_draw *d = &state->draw;
+   if (!state->render.scene || !pipeline || !draw->count || !draw->instance_count)
+      return;
+   if (d->dirty)
+      sd_draw_state_update(state, pipeline);
+
+   /* The code pointers, read once per draw: the optimizer may replace
+    * baseline code between draws, never inside one. */
+   const struct sc_shader *vs = atomic_load(&pipeline->graphics.vs->shader);
+   d->state.vs = vs->fn.vs;
+   d->state.vs_width = vs->simd_width;
+   if (pipeline->graphics.fs) {
+      const struct sc_shader *fs = atomic_load(&pipeline->graphics.fs->shader);
+      d->state.fs = fs->fn.fs;
+      d->state.fs_width = fs->simd_width;
+   }
+
+   struct sr_draw_bindings b;
+   memcpy(b.sets, state->graphics.sets, sizeof(b.sets));
+   memcpy(b.set_copy_records, d->set_copy_records, sizeof(b.set_copy_records));
+   memcpy(b.push_constants, state->push_constants, sizeof(b.push_constants));
+   memcpy(b.vertex_buffers, d->vertex_buffers, sizeof(b.vertex_buffers));
+   b.index_base = d->index_base;
+   b.index_size = d->index_size;
+   b.index_type = d->index_type;
+
+   if (sr_scene_draw(state->render.scene, &d->state, &b, draw) != VK_SUCCESS)
+      sd_queue_replay_failed(state->queue, "out of memory queueing a draw");
+}
+
+static uint64_t *
+sd_draw_occlusion(struct sd_exec_state *state)
+{
+   /* The rasterizer adds at its flush, on the queue thread, before the
+    * query ends (vkCmdEndQuery flushes the scene). */
+   return state->active_occlusion ? (uint64_t *)&state->active_occlusion->value : NULL;
+}
+
+void
+sd_exec_Draw(struct sd_exec_state *state, const struct sd_cmd_Draw *cmd)
+{
+   struct sr_draw draw = {
+      .count = cmd->vertexCount, .instance_count = cmd->instanceCount,
+      .first = cmd->firstVertex, .first_instance = cmd->firstInstance,
+      .occlusion = sd_draw_occlusion(state),
+   };
+   sd_draw(state, &draw);
+}
+
+void
+sd_exec_DrawIndexed(struct sd_exec_state *state, const struct sd_cmd_DrawIndexed *cmd)
+{
+   struct sr_draw draw = {
+      .indexed = true, .count = cmd->indexCount, .instance_count = cmd->instanceCount,
+      .first = cmd->firstIndex, .vertex_offset = cmd->vertexOffset,
+      .first_instance = cmd->firstInstance, .occlusion = sd_draw_occlusion(state),
+   };
+   sd_draw(state, &draw);
+}
+
+/* Indirect draws read their parameters when the command replays: earlier
+ * commands (outside the render pass) wrote them. */
+static void
+sd_draw_indirect(struct sd_exec_state *state, VkBuffer _buffer, VkDeviceSize offset,
+                 uint32_t draw_count, uint32_t stride, bool indexed)
+{
+   SD_FROM_HANDLE(sd_buffer, buffer, _buffer);
+   for (uint32_t i = 0; i < draw_count; i++) {
+      const uint8_t *p = buffer->data + offset + (uint64_t)i * stride;
+      struct sr_draw draw = { .indexed = indexed, .draw_index = i,
+                              .occlusion = sd_draw_occlusion(state) };
+      if (indexed) {
+         VkDrawIndexedIndirectCommand a;
+         memcpy(&a, p, sizeof(a));
+         draw.count = a.indexCount;
+         draw.instance_count = a.instanceCount;
+         draw.first = a.firstIndex;
+         draw.vertex_offset = a.vertexOffset;
+         draw.first_instance = a.firstInstance;
+      } else {
+         VkDrawIndirectCommand a;
+         memcpy(&a, p, sizeof(a));
+         draw.count = a.vertexCount;
+         draw.instance_count = a.instanceCount;
+         draw.first = a.firstVertex;
+         draw.first_instance = a.firstInstance;
+      }
+      sd_draw(state, &draw);
+   }
+}
+
+void
+sd_exec_DrawIndirect(struct sd_exec_state *state, const struct sd_cmd_DrawIndirect *cmd)
+{
+   sd_draw_indirect(state, cmd->buffer, cmd->offset, cmd->drawCount, cmd->stride, false);
+}
+
+void
+sd_exec_DrawIndexedIndirect(struct sd_exec_state *state,
+                            const struct sd_cmd_DrawIndexedIndirect *cmd)
+{
+   sd_draw_indirect(state, cmd->buffer, cmd->offset, cmd->drawCount, cmd->stride, true);
+}
+
+void
+sd_exec_BindVertexBuffers(struct sd_exec_state *state, const struct sd_cmd_BindVertexBuffers *cmd)
+{
+   for (uint32_t i = 0; i < cmd->bindingCount; i++) {
+      uint32_t slot = cmd->firstBinding + i;
+      SD_FROM_HANDLE(sd_buffer, buffer, cmd->pBuffers[i]);
+      if (slot >= SR_MAX_VERTEX_BINDINGS)
+         continue;
+      struct sr_vertex_buffer *vb = &state->draw.vertex_buffers[slot];
+      if (!buffer) {   /* nullDescriptor (not claimed): reads give zeros */
+         *vb = (struct sr_vertex_buffer) { NULL, 0 };
+         continue;
+      }
+      VkDeviceSize off = cmd->pOffsets[i];
+      vb->base = buffer->data + off;
+      vb->size = off < buffer->size ? buffer->size - off : 0;
+   }
+}
+
+void
+sd_exec_BindIndexBuffer(struct sd_exec_state *state, const struct sd_cmd_BindIndexBuffer *cmd)
+{
+   SD_FROM_HANDLE(sd_buffer, buffer, cmd->buffer);
+   state->draw.index_base = buffer->data + cmd->offset;
+   state->draw.index_size = cmd->offset < buffer->size ? buffer->size - cmd->offset : 0;
+   state->draw.index_type = cmd->indexType;
+}
+
+void
+sd_exec_SetViewport(struct sd_exec_state *state, const struct sd_cmd_SetViewport *cmd)
+{
+   if (cmd->firstViewport == 0 && cmd->viewportCount >= 1)
+      state->draw.viewport = cmd->pViewports[0];
+   state->draw.dirty = true;
+}
+
+void
+sd_exec_SetScissor(struct sd_exec_state *state, const struct sd_cmd_SetScissor *cmd)
+{
+   if (cmd->firstScissor == 0 && cmd->scissorCount >= 1)
+      state->draw.scissor = cmd->pScissors[0];
+   state->draw.dirty = true;
+}
+
+void
+sd_exec_SetLineWidth(struct sd_exec_state *state, const struct sd_cmd_SetLineWidth *cmd)
+{
+   state->draw.line_width = cmd->lineWidth;
+   state->draw.dirty = true;
+}
+
+void
+sd_exec_SetDepthBias(struct sd_exec_state *state, const struct sd_cmd_SetDepthBias *cmd)
+{
+   state->draw.depth_bias[0] = cmd->depthBiasConstantFactor;
+   state->draw.depth_bias[1] = cmd->depthBiasClamp;
+   state->draw.depth_bias[2] = cmd->depthBiasSlopeFactor;
+   state->draw.dirty = true;
+}
+
+void
+sd_exec_SetBlendConstants(struct sd_exec_state *state, const struct sd_cmd_SetBlendConstants *cmd)
+{
+   memcpy(state->draw.blend_constants, cmd->blendConstants, sizeof(state->draw.blend_constants));
+   state->draw.dirty = true;
+}
+
+void
+sd_exec_SetDepthBounds(struct sd_exec_state *state, const struct sd_cmd_SetDepthBounds *cmd)
+{
+   state->draw.depth_bounds[0] = cmd->minDepthBounds;
+   state->draw.depth_bounds[1] = cmd->maxDepthBounds;
+   state->draw.dirty = true;
+}
+
+/* Sets `value` for the faces in `faces`. */
+static void
+sd_set_faces(struct sd_exec_state *state, uint32_t *values, VkStencilFaceFlags faces,
+             uint32_t value)
+{
+   if (faces & VK_STENCIL_FACE_FRONT_BIT)
+      values[0] = value;
+   if (faces & VK_STENCIL_FACE_BACK_BIT)
+      values[1] = value;
+   state->draw.dirty = true;
+}
+
+void
+sd_exec_SetStencilCompareMask(struct sd_exec_state *state,
+                              const struct sd_cmd_SetStencilCompareMask *cmd)
+{
+   sd_set_faces(state, state->draw.compare_mask, cmd->faceMask, cmd->compareMask);
+}
+
+void
+sd_exec_SetStencilWriteMask(struct sd_exec_state *state,
+                            const struct sd_cmd_SetStencilWriteMask *cmd)
+{
+   sd_set_faces(state, state->draw.write_mask, cmd->faceMask, cmd->writeMask);
+}
+
+void
+sd_exec_SetStencilReference(struct sd_exec_state *state,
+                            const struct sd_cmd_SetStencilReference *cmd)
+{
+   sd_set_faces(state, state->draw.reference, cmd->faceMask, cmd->reference);
+}

@@ -1,0 +1,236 @@
+/* Graphics pipelines: stages compiled like compute, fixed-function state
+ * translated once into the rasterizer's struct sr_draw_state. */
+#include <stdio.h>
+#include <string.h>
+
+#include "sd_alloc.h"
+#include "sd_device.h"
+#include "sd_format.h"
+#include "sd_pipeline.h"
+#include "sd_pipeline_cache.h"
+#include "sd_util.h"
+
+void
+sd_graphics_pipeline_finish(struct sd_device *device, struct sd_pipeline *pipeline)
+{
+   (void)device;
+   sd_compiled_shader_unref(pipeline->graphics.vs);
+   sd_compiled_shader_unref(pipeline->graphics.fs);
+}
+
+static void
+sd_translate_stencil(const VkStencilOpState *s, struct sr_stencil_face *f)
+{
+   f->fail_op = s->failOp;
+   f->pass_op = s->passOp;
+   f->depth_fail_op = s->depthFailOp;
+   f->compare_op = s->compareOp;
+   f->compare_mask = s->compareMask;
+   f->write_mask = s->writeMask;
+   f->reference = s->reference;
+}
+
+/* Translates everything but the shaders. Returns a reason for state the
+ * rasterizer cannot draw, NULL when all of it is supported. */
+static const char *
+sd_translate_state(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_state *g)
+{
+   struct sr_draw_state *s = &g->state;
+   memset(s, 0, sizeof(*s));
+
+   if (ci->pDynamicState) {
+      for (uint32_t i = 0; i < ci->pDynamicState->dynamicStateCount; i++) {
+         VkDynamicState d = ci->pDynamicState->pDynamicStates[i];
+         if ((uint32_t)d >= SD_DYNAMIC_VULKAN10_COUNT)
+            return "dynamic state beyond Vulkan 1.0's";
+         g->dynamic |= 1u << d;
+      }
+   }
+
+   const VkPipelineVertexInputStateCreateInfo *vi = ci->pVertexInputState;
+   if (vi) {
+      for (uint32_t i = 0; i < vi->vertexBindingDescriptionCount; i++) {
+         const VkVertexInputBindingDescription *b = &vi->pVertexBindingDescriptions[i];
+         if (b->binding >= SR_MAX_VERTEX_BINDINGS)
+            return "vertex binding number too large";
+         s->binding_mask |= 1u << b->binding;
+         s->bindings[b->binding] = (struct sr_vertex_binding) {
+            .stride = b->stride, .input_rate = b->inputRate, .divisor = 1,
+         };
+      }
+      if (vi->vertexAttributeDescriptionCount > SR_MAX_VERTEX_ATTRIBUTES)
+         return "too many vertex attributes";
+      for (uint32_t i = 0; i < vi->vertexAttributeDescriptionCount; i++) {
+         const VkVertexInputAttributeDescription *a = &vi->pVertexAttributeDescriptions[i];
+         if (!sd_format_vertex_input(a->format))
+            return "vertex attribute format without VERTEX_BUFFER";
+         s->attributes[s->attribute_count++] = (struct sr_vertex_attribute) {
+            .location = a->location, .binding = a->binding, .format = a->format,
+            .offset = a->offset,
+         };
+      }
+   }
+
+   const VkPipelineInputAssemblyStateCreateInfo *ia = ci->pInputAssemblyState;
+   s->topology = ia ? ia->topology : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+   if (s->topology > VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN)
+      return "adjacency and patch topologies (no geometry or tessellation shaders)";
+   s->primitive_restart = ia && ia->primitiveRestartEnable;
+
+   const VkPipelineRasterizationStateCreateInfo *rs = ci->pRasterizationState;
+   s->rasterizer_discard = rs->rasterizerDiscardEnable;
+   s->depth_clamp = rs->depthClampEnable;
+   s->polygon_mode = rs->polygonMode;
+   s->cull_mode = rs->cullMode;
+   s->front_face = rs->frontFace;
+   s->depth_bias_enable = rs->depthBiasEnable;
+   s->depth_bias_constant = rs->depthBiasConstantFactor;
+   s->depth_bias_clamp = rs->depthBiasClamp;
+   s->depth_bias_slope = rs->depthBiasSlopeFactor;
+   s->line_width = rs->lineWidth;
+   if (s->polygon_mode > VK_POLYGON_MODE_POINT)
+      return "polygon mode";
+
+   /* The states below are ignored when rasterization is discarded. */
+   s->samples = 1;
+   s->sample_mask = ~0u;
+   if (s->rasterizer_discard)
+      return NULL;
+
+   const VkPipelineViewportStateCreateInfo *vp = ci->pViewportState;
+   if (vp) {
+      if (vp->viewportCount > SR_MAX_VIEWPORTS || vp->scissorCount > SR_MAX_VIEWPORTS)
+         return "more than one viewport";
+      if (vp->pViewports && !(g->dynamic & (1u << VK_DYNAMIC_STATE_VIEWPORT)))
+         s->viewport = vp->pViewports[0];
+      if (vp->pScissors && !(g->dynamic & (1u << VK_DYNAMIC_STATE_SCISSOR)))
+         s->scissor = vp->pScissors[0];
+   }
+
+   const VkPipelineMultisampleStateCreateInfo *ms = ci->pMultisampleState;
+   if (ms) {
+      s->samples = ms->rasterizationSamples;
+      s->sample_shading = ms->sampleShadingEnable;
+      s->min_sample_shading = ms->minSampleShading;
+      if (ms->pSampleMask)
+         s->sample_mask = ms->pSampleMask[0];
+      s->alpha_to_coverage = ms->alphaToCoverageEnable;
+      s->alpha_to_one = ms->alphaToOneEnable;
+   }
+   if (s->samples != 1 && s->samples != 4)
+      return "sample count";
+
+   const VkPipelineDepthStencilStateCreateInfo *ds = ci->pDepthStencilState;
+   if (ds) {
+      s->depth_test = ds->depthTestEnable;
+      s->depth_write = ds->depthWriteEnable;
+      s->depth_compare = ds->depthCompareOp;
+      s->depth_bounds_test = ds->depthBoundsTestEnable;
+      s->min_depth_bounds = ds->minDepthBounds;
+      s->max_depth_bounds = ds->maxDepthBounds;
+      s->stencil_test = ds->stencilTestEnable;
+      sd_translate_stencil(&ds->front, &s->stencil[0]);
+      sd_translate_stencil(&ds->back, &s->stencil[1]);
+   }
+
+   const VkPipelineColorBlendStateCreateInfo *cb = ci->pColorBlendState;
+   if (cb) {
+      s->logic_op_enable = cb->logicOpEnable;
+      s->logic_op = cb->logicOp;
+      memcpy(s->blend_constants, cb->blendConstants, sizeof(s->blend_constants));
+      if (cb->attachmentCount > SR_MAX_COLOR_ATTACHMENTS)
+         return "too many colour attachments";
+      for (uint32_t i = 0; i < cb->attachmentCount; i++) {
+         const VkPipelineColorBlendAttachmentState *a = &cb->pAttachments[i];
+         s->blend[i] = (struct sr_blend_attachment) {
+            .blend_enable = a->blendEnable,
+            .src_color = a->srcColorBlendFactor, .dst_color = a->dstColorBlendFactor,
+            .src_alpha = a->srcAlphaBlendFactor, .dst_alpha = a->dstAlphaBlendFactor,
+            .color_op = a->colorBlendOp, .alpha_op = a->alphaBlendOp,
+            .write_mask = a->colorWriteMask,
+         };
+      }
+   }
+   return NULL;
+}
+
+static VkResult
+sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *cache,
+                            const void *create_info, const VkAllocationCallbacks *pAllocator,
+                            struct sd_pipeline **out)
+{
+   const VkGraphicsPipelineCreateInfo *ci = create_info;
+   uint64_t start = sd_now_ns();
+   SD_FROM_HANDLE(sd_pipeline_layout, layout, ci->layout);
+   struct sd_pipeline *pipeline = sd_device_object_alloc(device, pAllocator, sizeof(*pipeline),
+                                                         VK_OBJECT_TYPE_PIPELINE);
+   if (!pipeline)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   pipeline->bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;
+   VkResult result = sd_runtime_acquire(&pipeline->runtime);
+   if (result != VK_SUCCESS) {
+      sd_device_object_free(device, pAllocator, pipeline);
+      return result;
+   }
+   atomic_fetch_add(&layout->refcount, 1);
+   pipeline->layout = layout;
+   struct sd_graphics_state *g = &pipeline->graphics;
+
+   const char *why = sd_translate_state(ci, g);
+   if (why) {
+      char msg[160];
+      snprintf(msg, sizeof(msg), "graphics pipeline: unsupported %s", why);
+      sd_pipeline_destroy(device, pAllocator, pipeline);
+      return sd_errorf(VK_ERROR_UNKNOWN, msg);
+   }
+
+   struct sd_stage_result stages[2];
+   uint32_t stage_count = 0;
+   for (uint32_t i = 0; i < ci->stageCount; i++) {
+      const VkPipelineShaderStageCreateInfo *st = &ci->pStages[i];
+      struct sd_compiled_shader **slot = NULL;
+      if (st->stage == VK_SHADER_STAGE_VERTEX_BIT)
+         slot = &g->vs;
+      else if (st->stage == VK_SHADER_STAGE_FRAGMENT_BIT)
+         slot = &g->fs;
+      else
+         result = sd_errorf(VK_ERROR_UNKNOWN,
+                            "graphics pipeline: a stage other than vertex and fragment");
+      if (result == VK_SUCCESS && *slot)
+         result = sd_errorf(VK_ERROR_UNKNOWN, "graphics pipeline: a stage given twice");
+      if (result == VK_SUCCESS) {
+         result = sd_pipeline_compile_stage(device, cache, pipeline->runtime, layout, st,
+                                            &stages[stage_count]);
+         if (result == VK_SUCCESS)
+            *slot = stages[stage_count++].shader;
+      }
+      if (result != VK_SUCCESS) {
+         sd_pipeline_destroy(device, pAllocator, pipeline);
+         return result;
+      }
+   }
+   if (!g->vs) {
+      sd_pipeline_destroy(device, pAllocator, pipeline);
+      return sd_errorf(VK_ERROR_UNKNOWN, "graphics pipeline without a vertex shader");
+   }
+   /* A discarding pipeline runs no fragment shader. */
+   if (g->state.rasterizer_discard && g->fs) {
+      sd_compiled_shader_unref(g->fs);
+      g->fs = NULL;
+   }
+   g->state.vs_io = atomic_load(&g->vs->shader)->io.vs;
+   if (g->fs)
+      g->state.fs_io = atomic_load(&g->fs->shader)->io.fs;
+   sd_pipeline_feedback(ci, start, stages, stage_count);
+   *out = pipeline;
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_CreateGraphicsPipelines(VkDevice _device, VkPipelineCache pipelineCache, uint32_t count,
+                           const VkGraphicsPipelineCreateInfo *pCreateInfos,
+                           const VkAllocationCallbacks *pAllocator, VkPipeline *pPipelines)
+{
+   return sd_create_pipelines(_device, pipelineCache, count, pCreateInfos, sizeof(*pCreateInfos),
+                              sd_graphics_pipeline_create, pAllocator, pPipelines);
+}
