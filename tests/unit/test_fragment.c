@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "rasterizer/sr_fragment.h"
+#include "util/su_thread_pool.h"
 
 static uint32_t rng_state = 0x2545f491u;
 
@@ -1612,6 +1613,185 @@ static void test_resolve(void)
    }
 }
 
+/* ---- Tests: whole scenes through the front end ---- */
+
+#define SW 200
+#define SH 150
+
+/* Location 0 -> Position, Location 1 -> Location 0 (W = 8). */
+static void vs_scene(const struct shale_vs_context *ctx, struct shale_vs_batch *b)
+{
+   (void)ctx;
+   for (uint32_t i = 0; i < b->count; i++) {
+      for (int c = 0; c < 4; c++) {
+         b->outputs[(SHALE_SLOT_POSITION * 4 + c) * 8 + i] = b->inputs[c * 8 + i];
+         b->outputs[(SHALE_SLOT_USER * 4 + c) * 8 + i] = b->inputs[(4 + c) * 8 + i];
+      }
+   }
+}
+
+static uint64_t g_scene_samples;   /* covered samples shaded, all workers */
+
+/* The flat Location 0 input as the colour; counts covered samples. */
+static void fs_scene(const struct shale_fs_context *ctx, struct shale_fs_quads *q)
+{
+   (void)ctx;
+   q->kill_mask = 0;
+   uint32_t n = 0;
+   for (uint32_t i = 0; i < 8; i++) {
+      for (int c = 0; c < 4; c++)
+         q->outputs[c * 8 + i] = fbits(q->planes[2 + c].c);
+      n += (uint32_t)__builtin_popcount(q->coverage[i]);
+   }
+   __atomic_fetch_add(&g_scene_samples, n, __ATOMIC_RELAXED);
+}
+
+struct scene_vtx {
+   float pos[4];
+   float rgba[4];
+};
+
+static void scene_state(struct sr_draw_state *st, bool blend, VkCompareOp depth)
+{
+   state_init(st, fs_scene, 8);
+   st->vs = vs_scene;
+   st->vs_width = 8;
+   st->vs_io.outputs_written = (1ull << SHALE_SLOT_POSITION) | (1ull << SHALE_SLOT_USER);
+   st->vs_io.inputs_read = 0x3;
+   for (int c = 0; c < 4; c++)
+      st->fs_io.interp[c] = SHALE_INTERP_FLAT;
+   st->binding_mask = 1;
+   st->bindings[0] = (struct sr_vertex_binding){sizeof(struct scene_vtx),
+                                                VK_VERTEX_INPUT_RATE_VERTEX, 1};
+   st->attribute_count = 2;
+   st->attributes[0] = (struct sr_vertex_attribute){0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0};
+   st->attributes[1] = (struct sr_vertex_attribute){1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 16};
+   st->topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+   st->viewport = (VkViewport){0, 0, SW, SH, 0, 1};
+   st->scissor = (VkRect2D){{0, 0}, {SW, SH}};
+   st->polygon_mode = VK_POLYGON_MODE_FILL;
+   st->cull_mode = VK_CULL_MODE_NONE;
+   st->front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+   st->line_width = 1.0f;
+   st->samples = 4;
+   st->depth_test = true;
+   st->depth_write = true;
+   st->depth_compare = depth;
+   if (blend)
+      st->blend[0] = (struct sr_blend_attachment){true, VK_BLEND_FACTOR_SRC_ALPHA,
+                                                  VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+                                                  VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE,
+                                                  VK_BLEND_OP_ADD, VK_BLEND_OP_ADD, 0xf};
+}
+
+/* 4x MSAA with depth, blending, occlusion and a resolve through
+ * sr_scene_*: identical memory and counts at 1, 2 and 4 threads; with
+ * depth ALWAYS the occlusion count is every covered sample shaded. */
+static void test_scene_threads(void)
+{
+   enum { N = 120 };
+   struct scene_vtx *v = malloc(sizeof(*v) * N * 3);
+   for (unsigned i = 0; i < N * 3; i++) {
+      v[i].pos[0] = frand(-1.2f, 1.2f);
+      v[i].pos[1] = frand(-1.2f, 1.2f);
+      v[i].pos[2] = frand(0.0f, 1.0f);
+      v[i].pos[3] = 1.0f;
+      for (int c = 0; c < 4; c++)
+         v[i].rgba[c] = frand(0.0f, 1.0f);
+      if (i % 3)   /* flat colour: the provoking vertex's */
+         memcpy(v[i].rgba, v[i - i % 3].rgba, sizeof(v[i].rgba));
+   }
+   struct sr_draw_bindings b;
+   memset(&b, 0, sizeof(b));
+   b.vertex_buffers[0] = (struct sr_vertex_buffer){(const uint8_t *)v, sizeof(*v) * N * 3};
+   uint8_t *first[3] = {NULL, NULL, NULL};
+   uint64_t first_occ[2] = {0, 0};
+   const unsigned threads[3] = {1, 2, 4};
+   for (int t = 0; t < 3; t++) {
+      struct su_thread_pool *pool;
+      struct sr_context *ctx;
+      if (!su_thread_pool_create(threads[t], &pool) ||
+          sr_context_create(pool, NULL, &ctx) != VK_SUCCESS) {
+         CHECK(false, "no pool or context");
+         return;
+      }
+      struct sr_framebuffer fb;
+      fb_msaa(&fb, VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_D32_SFLOAT, SW, SH, 4);
+      struct sr_surface dst;
+      surf_init(&dst, VK_FORMAT_R8G8B8A8_UNORM, SW, SH, 1, 1);
+      struct sr_scene *scene;
+      VkRect2D area = {{0, 0}, {SW, SH}};
+      CHECK(sr_scene_begin(ctx, &fb, &area, 1, &scene) == VK_SUCCESS, "begin");
+      VkClearValue cc = {.color.float32 = {0.1f, 0.2f, 0.3f, 0.4f}};
+      VkClearValue cd = {.depthStencil = {1.0f, 0}};
+      sr_scene_clear(scene, 0, VK_IMAGE_ASPECT_COLOR_BIT, &cc, &area, 0, 1);
+      sr_scene_clear(scene, SR_ATTACHMENT_DEPTH_STENCIL, VK_IMAGE_ASPECT_DEPTH_BIT, &cd, &area, 0, 1);
+      struct sr_draw_state st_less, st_always;
+      scene_state(&st_less, true, VK_COMPARE_OP_LESS);
+      scene_state(&st_always, false, VK_COMPARE_OP_ALWAYS);
+      uint64_t occ[2] = {0, 0};
+      struct sr_draw d = {.count = N * 3 / 2, .instance_count = 1, .occlusion = &occ[0]};
+      CHECK(sr_scene_draw(scene, &st_less, &b, &d) == VK_SUCCESS, "draw");
+      sr_scene_flush(scene);
+      g_scene_samples = 0;
+      d.first = N * 3 / 2;
+      d.occlusion = &occ[1];
+      CHECK(sr_scene_draw(scene, &st_always, &b, &d) == VK_SUCCESS, "draw");
+      sr_scene_flush(scene);
+      CHECK(occ[1] == g_scene_samples && occ[1] > 0,
+            "%u threads: occlusion %llu, shaded samples %llu", threads[t],
+            (unsigned long long)occ[1], (unsigned long long)g_scene_samples);
+      CHECK(sr_scene_resolve(scene, 0, &dst) == VK_SUCCESS, "resolve");
+      sr_scene_end(scene);
+      /* The pixels (not the random padding between rows). */
+      const struct sr_surface *mem[3] = {&fb.color[0], &fb.depth, &dst};
+      for (int m = 0; m < 3; m++) {
+         size_t row = (size_t)SW * mem[m]->samples * mem[m]->format->block_size;
+         if (!first[m])
+            first[m] = malloc(row * SH);
+         int rows_differ = 0;
+         for (int y = 0; y < SH; y++) {
+            const uint8_t *p = mem[m]->base + (size_t)y * mem[m]->row_pitch;
+            if (t == 0)
+               memcpy(first[m] + row * (size_t)y, p, row);
+            else
+               rows_differ += memcmp(first[m] + row * (size_t)y, p, row) != 0;
+         }
+         CHECK(rows_differ == 0, "%u threads: %d rows of memory %d differ", threads[t],
+               rows_differ, m);
+      }
+      if (t == 0) {
+         memcpy(first_occ, occ, sizeof(occ));
+         CHECK(occ[0] > 0, "no sample passed the depth test");
+      } else {
+         CHECK(occ[0] == first_occ[0] && occ[1] == first_occ[1], "%u threads: occlusion differs",
+               threads[t]);
+      }
+      /* The resolve is the average of the samples. */
+      int bad = 0;
+      for (int y = 0; y < SH; y++) {
+         for (int x = 0; x < SW; x++) {
+            const uint8_t *r = sr_surface_texel(&dst, 0, x, y, 0);
+            for (int c = 0; c < 4; c++) {
+               unsigned sum = 0;
+               for (uint32_t smp = 0; smp < 4; smp++)
+                  sum += sr_surface_texel(&fb.color[0], 0, x, y, smp)[c];
+               bad += abs((int)r[c] * 4 - (int)sum) > 2;
+            }
+         }
+      }
+      CHECK(bad == 0, "%u threads: %d resolved channels off the average", threads[t], bad);
+      free(fb.color[0].base);
+      free(fb.depth.base);
+      free(dst.base);
+      sr_context_destroy(ctx);
+      su_thread_pool_destroy(pool);
+   }
+   for (int m = 0; m < 3; m++)
+      free(first[m]);
+   free(v);
+}
+
 int main(void)
 {
    test_top_left();
@@ -1628,5 +1808,6 @@ int main(void)
    test_msaa_coverage();
    test_msaa_ops();
    test_resolve();
+   test_scene_threads();
    return check_finish();
 }
