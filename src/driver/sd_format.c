@@ -25,11 +25,36 @@ static const VkFormat sd_storage_image_formats[] = {
    VK_FORMAT_R8G8B8A8_SINT, VK_FORMAT_R16G16B16A16_UINT, VK_FORMAT_R16G16B16A16_SINT,
    VK_FORMAT_R16G16B16A16_SFLOAT,
 };
-/* Uniform and storage texel buffer features: the formats test_storage.c's
- * texel-buffer kernel fetches, loads and stores (st_texbuf.comp). */
-static const VkFormat sd_texel_buffer_formats[] = {
+/* Texel buffer features: Vulkan 1.0's mandatory tables. UNIFORM_TEXEL_BUFFER
+ * on these; STORAGE_TEXEL_BUFFER on the ones below; the atomic bit on
+ * R32_UINT/SINT. Each format's fetches, loads and stores are tested by
+ * tests/api/test_storage.c's texel buffer sweep (st_tbfmt.comp) against a
+ * C reference and lavapipe. */
+static const VkFormat sd_uniform_texel_buffer_formats[] = {
+   VK_FORMAT_R8_UNORM, VK_FORMAT_R8_SNORM, VK_FORMAT_R8_UINT, VK_FORMAT_R8_SINT,
+   VK_FORMAT_R8G8_UNORM, VK_FORMAT_R8G8_SNORM, VK_FORMAT_R8G8_UINT, VK_FORMAT_R8G8_SINT,
+   VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SNORM, VK_FORMAT_R8G8B8A8_UINT,
+   VK_FORMAT_R8G8B8A8_SINT, VK_FORMAT_B8G8R8A8_UNORM,
+   VK_FORMAT_A8B8G8R8_UNORM_PACK32, VK_FORMAT_A8B8G8R8_SNORM_PACK32,
+   VK_FORMAT_A8B8G8R8_UINT_PACK32, VK_FORMAT_A8B8G8R8_SINT_PACK32,
+   VK_FORMAT_A2B10G10R10_UNORM_PACK32, VK_FORMAT_A2B10G10R10_UINT_PACK32,
+   VK_FORMAT_R16_UINT, VK_FORMAT_R16_SINT, VK_FORMAT_R16_SFLOAT,
+   VK_FORMAT_R16G16_UINT, VK_FORMAT_R16G16_SINT, VK_FORMAT_R16G16_SFLOAT,
+   VK_FORMAT_R16G16B16A16_UINT, VK_FORMAT_R16G16B16A16_SINT, VK_FORMAT_R16G16B16A16_SFLOAT,
    VK_FORMAT_R32_UINT, VK_FORMAT_R32_SINT, VK_FORMAT_R32_SFLOAT,
-   VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R32G32B32A32_SFLOAT,
+   VK_FORMAT_R32G32_UINT, VK_FORMAT_R32G32_SINT, VK_FORMAT_R32G32_SFLOAT,
+   VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_SINT, VK_FORMAT_R32G32B32A32_SFLOAT,
+   VK_FORMAT_B10G11R11_UFLOAT_PACK32,
+};
+static const VkFormat sd_storage_texel_buffer_formats[] = {
+   VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SNORM, VK_FORMAT_R8G8B8A8_UINT,
+   VK_FORMAT_R8G8B8A8_SINT,
+   VK_FORMAT_A8B8G8R8_UNORM_PACK32, VK_FORMAT_A8B8G8R8_SNORM_PACK32,
+   VK_FORMAT_A8B8G8R8_UINT_PACK32, VK_FORMAT_A8B8G8R8_SINT_PACK32,
+   VK_FORMAT_R16G16B16A16_UINT, VK_FORMAT_R16G16B16A16_SINT, VK_FORMAT_R16G16B16A16_SFLOAT,
+   VK_FORMAT_R32_UINT, VK_FORMAT_R32_SINT, VK_FORMAT_R32_SFLOAT,
+   VK_FORMAT_R32G32_UINT, VK_FORMAT_R32G32_SINT, VK_FORMAT_R32G32_SFLOAT,
+   VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_SINT, VK_FORMAT_R32G32B32A32_SFLOAT,
 };
 /* SAMPLED_IMAGE: formats sr_sample decodes that tests/api/test_sampling.c
  * samples (nearest, and linear where FILTER_LINEAR is claimed) against its
@@ -203,11 +228,15 @@ sd_format_conversion_features(VkFormat format)
 VkFormatFeatureFlags
 sd_format_buffer_features(VkFormat format)
 {
-   /* No vertex input yet. */
+   /* No vertex input yet. Only formats the compiler converts. */
    const uint32_t sc = sc_image_format_features(format);
    VkFormatFeatureFlags f = 0;
-   if ((sc & SC_IMAGE_FORMAT_LOAD_STORE) && SD_FORMAT_IN(format, sd_texel_buffer_formats)) {
-      f |= VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT | VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT;
+   if (!(sc & SC_IMAGE_FORMAT_LOAD_STORE))
+      return 0;
+   if (SD_FORMAT_IN(format, sd_uniform_texel_buffer_formats))
+      f |= VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT;
+   if (SD_FORMAT_IN(format, sd_storage_texel_buffer_formats)) {
+      f |= VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT;
       if (sc & SC_IMAGE_FORMAT_ATOMIC)
          f |= VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_ATOMIC_BIT;
    }

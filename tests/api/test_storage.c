@@ -27,6 +27,25 @@
 #include "st_rgba8sn_spv.h"
 #include "st_rgba8ui_spv.h"
 #include "st_texbuf_spv.h"
+#include "st_tbfmt_f_spv.h"
+#include "st_tbfmt_i_spv.h"
+#include "st_tbfmt_u_spv.h"
+#include "st_tbfmt_rgba8_spv.h"
+#include "st_tbfmt_rgba8sn_spv.h"
+#include "st_tbfmt_rgba8ui_spv.h"
+#include "st_tbfmt_rgba8i_spv.h"
+#include "st_tbfmt_rgba16ui_spv.h"
+#include "st_tbfmt_rgba16i_spv.h"
+#include "st_tbfmt_rgba16f_spv.h"
+#include "st_tbfmt_r32ui_spv.h"
+#include "st_tbfmt_r32i_spv.h"
+#include "st_tbfmt_r32f_spv.h"
+#include "st_tbfmt_rg32ui_spv.h"
+#include "st_tbfmt_rg32i_spv.h"
+#include "st_tbfmt_rg32f_spv.h"
+#include "st_tbfmt_rgba32ui_spv.h"
+#include "st_tbfmt_rgba32i_spv.h"
+#include "st_tbfmt_rgba32f_spv.h"
 
 enum kind { K_F32, K_U32, K_S32, K_UNORM8, K_SNORM8, K_U8, K_S8, K_U16, K_S16, K_F16 };
 
@@ -725,6 +744,314 @@ run_texel_buffers(struct ctx *c)
    vkt_buffer_destroy(t, &out_buf);
 }
 
+/* ---- The mandatory texel buffer formats ---------------------------------
+ * Vulkan 1.0's mandatory format tables require UNIFORM_TEXEL_BUFFER on 31
+ * formats, STORAGE_TEXEL_BUFFER on 20 of them and STORAGE_TEXEL_BUFFER_ATOMIC
+ * on R32_UINT/SINT (dEQP-VK.api.info.format_properties.* found them
+ * missing: r8_snorm, r8g8_snorm, r8g8b8a8_snorm, a8b8g8r8_snorm_pack32,
+ * b10g11r11_ufloat_pack32, ...). Each format, on Shale (which must claim
+ * them) and on lavapipe (where it claims them): texelFetch of every texel of
+ * a uniform texel buffer against a decoder written from the spec's format
+ * definitions and "Fixed-Point Data Conversions"; for the storage formats a
+ * mirrored imageLoad/imageStore copy, byte-exact, the buffer's bytes around
+ * the view untouched. Atomics: run_texel_buffers. */
+enum tbk { TB_UNORM, TB_SNORM, TB_UINT, TB_SINT, TB_SFLOAT, TB_UFLOAT };
+
+struct tbfmt {
+   VkFormat format;
+   const char *name;
+   enum tbk kind;
+   uint8_t size;            /* bytes per texel */
+   uint8_t off[4], bits[4]; /* R, G, B, A bit offsets in the texel; bits 0: absent */
+   const uint32_t *spv;     /* the class kernel, or the storage kernel of the format */
+   size_t spv_size;
+   bool storage;            /* STORAGE_TEXEL_BUFFER required */
+};
+
+#define TBS(n) st_tbfmt_##n##_spv, sizeof(st_tbfmt_##n##_spv)
+#define C1(b) { 0 }, { b }
+#define C2(b) { 0, b }, { b, b }
+#define C4(b) { 0, b, 2 * (b), 3 * (b) }, { b, b, b, b }
+static const struct tbfmt tbfmts[] = {
+   { VK_FORMAT_R8_UNORM, "R8_UNORM", TB_UNORM, 1, C1(8), TBS(f), false },
+   { VK_FORMAT_R8_SNORM, "R8_SNORM", TB_SNORM, 1, C1(8), TBS(f), false },
+   { VK_FORMAT_R8_UINT, "R8_UINT", TB_UINT, 1, C1(8), TBS(u), false },
+   { VK_FORMAT_R8_SINT, "R8_SINT", TB_SINT, 1, C1(8), TBS(i), false },
+   { VK_FORMAT_R8G8_UNORM, "R8G8_UNORM", TB_UNORM, 2, C2(8), TBS(f), false },
+   { VK_FORMAT_R8G8_SNORM, "R8G8_SNORM", TB_SNORM, 2, C2(8), TBS(f), false },
+   { VK_FORMAT_R8G8_UINT, "R8G8_UINT", TB_UINT, 2, C2(8), TBS(u), false },
+   { VK_FORMAT_R8G8_SINT, "R8G8_SINT", TB_SINT, 2, C2(8), TBS(i), false },
+   { VK_FORMAT_R8G8B8A8_UNORM, "R8G8B8A8_UNORM", TB_UNORM, 4, C4(8), TBS(rgba8), true },
+   { VK_FORMAT_R8G8B8A8_SNORM, "R8G8B8A8_SNORM", TB_SNORM, 4, C4(8), TBS(rgba8sn), true },
+   { VK_FORMAT_R8G8B8A8_UINT, "R8G8B8A8_UINT", TB_UINT, 4, C4(8), TBS(rgba8ui), true },
+   { VK_FORMAT_R8G8B8A8_SINT, "R8G8B8A8_SINT", TB_SINT, 4, C4(8), TBS(rgba8i), true },
+   { VK_FORMAT_B8G8R8A8_UNORM, "B8G8R8A8_UNORM", TB_UNORM, 4, { 16, 8, 0, 24 }, { 8, 8, 8, 8 },
+     TBS(f), false },
+   /* A8B8G8R8 packed in a little-endian word is R8G8B8A8 in memory; the
+    * storage kernels declare rgba8*, whose texels are laid out alike. */
+   { VK_FORMAT_A8B8G8R8_UNORM_PACK32, "A8B8G8R8_UNORM_PACK32", TB_UNORM, 4, C4(8), TBS(rgba8), true },
+   { VK_FORMAT_A8B8G8R8_SNORM_PACK32, "A8B8G8R8_SNORM_PACK32", TB_SNORM, 4, C4(8), TBS(rgba8sn), true },
+   { VK_FORMAT_A8B8G8R8_UINT_PACK32, "A8B8G8R8_UINT_PACK32", TB_UINT, 4, C4(8), TBS(rgba8ui), true },
+   { VK_FORMAT_A8B8G8R8_SINT_PACK32, "A8B8G8R8_SINT_PACK32", TB_SINT, 4, C4(8), TBS(rgba8i), true },
+   { VK_FORMAT_A2B10G10R10_UNORM_PACK32, "A2B10G10R10_UNORM_PACK32", TB_UNORM, 4, { 0, 10, 20, 30 },
+     { 10, 10, 10, 2 }, TBS(f), false },
+   { VK_FORMAT_A2B10G10R10_UINT_PACK32, "A2B10G10R10_UINT_PACK32", TB_UINT, 4, { 0, 10, 20, 30 },
+     { 10, 10, 10, 2 }, TBS(u), false },
+   { VK_FORMAT_R16_UINT, "R16_UINT", TB_UINT, 2, C1(16), TBS(u), false },
+   { VK_FORMAT_R16_SINT, "R16_SINT", TB_SINT, 2, C1(16), TBS(i), false },
+   { VK_FORMAT_R16_SFLOAT, "R16_SFLOAT", TB_SFLOAT, 2, C1(16), TBS(f), false },
+   { VK_FORMAT_R16G16_UINT, "R16G16_UINT", TB_UINT, 4, C2(16), TBS(u), false },
+   { VK_FORMAT_R16G16_SINT, "R16G16_SINT", TB_SINT, 4, C2(16), TBS(i), false },
+   { VK_FORMAT_R16G16_SFLOAT, "R16G16_SFLOAT", TB_SFLOAT, 4, C2(16), TBS(f), false },
+   { VK_FORMAT_R16G16B16A16_UINT, "R16G16B16A16_UINT", TB_UINT, 8, C4(16), TBS(rgba16ui), true },
+   { VK_FORMAT_R16G16B16A16_SINT, "R16G16B16A16_SINT", TB_SINT, 8, C4(16), TBS(rgba16i), true },
+   { VK_FORMAT_R16G16B16A16_SFLOAT, "R16G16B16A16_SFLOAT", TB_SFLOAT, 8, C4(16), TBS(rgba16f), true },
+   { VK_FORMAT_R32_UINT, "R32_UINT", TB_UINT, 4, C1(32), TBS(r32ui), true },
+   { VK_FORMAT_R32_SINT, "R32_SINT", TB_SINT, 4, C1(32), TBS(r32i), true },
+   { VK_FORMAT_R32_SFLOAT, "R32_SFLOAT", TB_SFLOAT, 4, C1(32), TBS(r32f), true },
+   { VK_FORMAT_R32G32_UINT, "R32G32_UINT", TB_UINT, 8, C2(32), TBS(rg32ui), true },
+   { VK_FORMAT_R32G32_SINT, "R32G32_SINT", TB_SINT, 8, C2(32), TBS(rg32i), true },
+   { VK_FORMAT_R32G32_SFLOAT, "R32G32_SFLOAT", TB_SFLOAT, 8, C2(32), TBS(rg32f), true },
+   { VK_FORMAT_R32G32B32A32_UINT, "R32G32B32A32_UINT", TB_UINT, 16, C4(32), TBS(rgba32ui), true },
+   { VK_FORMAT_R32G32B32A32_SINT, "R32G32B32A32_SINT", TB_SINT, 16, C4(32), TBS(rgba32i), true },
+   { VK_FORMAT_R32G32B32A32_SFLOAT, "R32G32B32A32_SFLOAT", TB_SFLOAT, 16, C4(32), TBS(rgba32f), true },
+   { VK_FORMAT_B10G11R11_UFLOAT_PACK32, "B10G11R11_UFLOAT_PACK32", TB_UFLOAT, 4, { 0, 11, 22, 0 },
+     { 11, 11, 10, 0 }, TBS(f), false },
+};
+#define NTBFMTS (sizeof(tbfmts) / sizeof(tbfmts[0]))
+
+/* `bits` bits (at most 32) at bit `off` of a little-endian texel. */
+static uint32_t
+tb_field(const uint8_t *t, unsigned off, unsigned bits)
+{
+   uint64_t v = 0;
+   for (unsigned i = 0; i < 5 && off / 8 + i < 16; i++)
+      v |= (uint64_t)t[off / 8 + i] << (8 * i);
+   v >>= off % 8;
+   return (uint32_t)(bits == 32 ? v : v & ((1ull << bits) - 1));
+}
+
+/* An unsigned float with a 5-bit exponent and m mantissa bits (no sign). */
+static float
+tb_ufloat(uint32_t v, unsigned m)
+{
+   const uint32_t e = v >> m, f = v & ((1u << m) - 1);
+   return e ? ldexpf(1.0f + (float)f / (float)(1u << m), (int)e - 15)
+            : ldexpf((float)f / (float)(1u << m), -14);
+}
+
+/* The fetched component c of a texel, as the bits of a float, int or uint. */
+static uint32_t
+tb_decode(const struct tbfmt *f, const uint8_t *t, unsigned c, bool *inexact)
+{
+   const unsigned bits = f->bits[c];
+   const bool fl = f->kind == TB_UNORM || f->kind == TB_SNORM || f->kind == TB_SFLOAT ||
+                   f->kind == TB_UFLOAT;
+   *inexact = false;
+   float v;
+   if (!bits) {
+      if (c < 3)
+         return 0;
+      v = 1.0f;
+      uint32_t one;
+      memcpy(&one, &v, 4);
+      return fl ? one : 1;
+   }
+   const uint32_t raw = tb_field(t, f->off[c], bits);
+   switch (f->kind) {
+   case TB_UINT:
+      return raw;
+   case TB_SINT:
+      return bits == 32 ? raw : (uint32_t)((int32_t)(raw << (32 - bits)) >> (32 - bits));
+   case TB_UNORM:
+      *inexact = true;
+      v = (float)((double)raw / (double)((1u << bits) - 1));
+      break;
+   case TB_SNORM: {
+      *inexact = true;
+      const int32_t sv = (int32_t)(raw << (32 - bits)) >> (32 - bits);
+      const double q = (double)sv / (double)((1u << (bits - 1)) - 1);
+      v = (float)(q < -1.0 ? -1.0 : q);
+      break;
+   }
+   case TB_SFLOAT:
+      if (bits == 32)
+         return raw;
+      v = (raw & 0x8000 ? -1.0f : 1.0f) * tb_ufloat(raw & 0x7fff, 10);
+      break;
+   default:   /* TB_UFLOAT: 11 bits (6 of mantissa) or 10 (5) */
+      v = tb_ufloat(raw, bits - 5);
+      break;
+   }
+   uint32_t out;
+   memcpy(&out, &v, 4);
+   return out;
+}
+
+/* Random texel bytes every conversion round-trips: no SNORM most-negative
+ * value, floats finite and normal (or zero). */
+static void
+tb_gen(const struct tbfmt *f, uint8_t *t)
+{
+   for (unsigned i = 0; i < f->size; i++)
+      t[i] = (uint8_t)(rnd() >> 5);
+   for (unsigned c = 0; c < 4; c++) {
+      const unsigned b = f->bits[c], o = f->off[c];
+      if (!b)
+         continue;
+      if (f->kind == TB_SNORM && tb_field(t, o, b) == 1u << (b - 1))
+         t[o / 8] ^= 1;   /* -128 -> -127 */
+      if (f->kind == TB_SFLOAT && b == 16) {
+         uint16_t h = (uint16_t)((rnd() & 0x83ffu) | ((1u + rnd() % 30u) << 10));
+         memcpy(t + o / 8, &h, 2);
+      }
+      if (f->kind == TB_SFLOAT && b == 32) {
+         uint32_t w = (rnd() & 0x807fffffu) | ((100u + rnd() % 50u) << 23);
+         memcpy(t + o / 8, &w, 4);
+      }
+   }
+   if (f->kind == TB_UFLOAT) {   /* exponents below 31 (no Inf/NaN) */
+      uint32_t w = 0;
+      for (unsigned c = 0; c < 3; c++) {
+         const unsigned m = f->bits[c] - 5;
+         w |= (((rnd() % 31u) << m) | (rnd() & ((1u << m) - 1))) << f->off[c];
+      }
+      memcpy(t, &w, 4);
+   }
+}
+
+static void
+run_texel_buffer_format(struct ctx *c, const struct tbfmt *f)
+{
+   struct vkt *t = &c->t;
+   const bool shale = !strcmp(c->name, vkt_driver_name(VKT_SHALE));
+   VkFormatProperties fp;
+   vkGetPhysicalDeviceFormatProperties(t->pdev, f->format, &fp);
+   VkFormatFeatureFlags need = VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT;
+   if (f->storage)
+      need |= VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT;
+   if (f->format == VK_FORMAT_R32_UINT || f->format == VK_FORMAT_R32_SINT)
+      need |= VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_ATOMIC_BIT;
+   if ((fp.bufferFeatures & need) != need) {
+      CHECK(!shale, "%s: %s: mandatory buffer features %#x, claimed %#x", c->name, f->name, need,
+            fp.bufferFeatures);
+      return;
+   }
+   VkPhysicalDeviceProperties props;
+   vkGetPhysicalDeviceProperties(t->pdev, &props);
+   const VkDeviceSize align = props.limits.minTexelBufferOffsetAlignment;
+   const VkDeviceSize off = (align > 16 ? align : 16) * 2, tail = 48;
+   const VkDeviceSize size = off + TB_N * f->size + tail;
+   const unsigned nbuf = f->storage ? 2 : 1;
+   struct vkt_buffer bufs[2], out_buf;
+   VkBufferView views[2];
+   uint8_t *expect = malloc(size);
+   for (unsigned i = 0; i < nbuf; i++) {
+      CHECK(vkt_buffer_create(t, size, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT |
+                                 (f->storage ? VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT : 0),
+                              &bufs[i]) == VK_SUCCESS, "buf");
+      uint8_t *m = bufs[i].map;
+      for (VkDeviceSize k = 0; k < size; k++)
+         m[k] = (uint8_t)(k * 29 + 11 * i + 3);
+      if (i == 0)
+         for (unsigned k = 0; k < TB_N; k++)
+            tb_gen(f, m + off + (size_t)k * f->size);
+      VkBufferViewCreateInfo vi = { VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO, NULL, 0,
+                                    bufs[i].buffer, f->format, off, TB_N * f->size };
+      CHECK(vkCreateBufferView(t->device, &vi, NULL, &views[i]) == VK_SUCCESS, "%s: %s view",
+            c->name, f->name);
+   }
+   if (f->storage) {
+      memcpy(expect, bufs[1].map, size);
+      for (unsigned k = 0; k < TB_N; k++)
+         memcpy(expect + off + (size_t)k * f->size,
+                (uint8_t *)bufs[0].map + off + (size_t)(TB_N - 1 - k) * f->size, f->size);
+   }
+   const size_t out_size = 16 + 32 * 16;   /* std430: fetched[] at offset 16 */
+   CHECK(vkt_buffer_create(t, out_size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &out_buf) == VK_SUCCESS,
+         "buf");
+   memset(out_buf.map, 0, out_size);
+
+   VkDescriptorSetLayoutBinding b[4];
+   uint32_t nb = 0;
+   b[nb++] = (VkDescriptorSetLayoutBinding) { 0, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1,
+                                              VK_SHADER_STAGE_COMPUTE_BIT, NULL };
+   if (f->storage)
+      for (uint32_t i = 1; i < 3; i++)
+         b[nb++] = (VkDescriptorSetLayoutBinding) { i, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 1,
+                                                    VK_SHADER_STAGE_COMPUTE_BIT, NULL };
+   b[nb++] = (VkDescriptorSetLayoutBinding) { 3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                                              VK_SHADER_STAGE_COMPUTE_BIT, NULL };
+   VkDescriptorSetLayout sl;
+   VkPipelineLayout pl;
+   VkDescriptorPool pool;
+   VkDescriptorSet set;
+   VkPipeline pipe = make_kernel(t, f->spv, f->spv_size, b, nb, &sl, &pl, &pool, &set);
+   VkWriteDescriptorSet w[4];
+   const VkDescriptorBufferInfo bi = { out_buf.buffer, 0, VK_WHOLE_SIZE };
+   for (uint32_t i = 0; i < nb; i++) {
+      const uint32_t bind = b[i].binding;
+      w[i] = (VkWriteDescriptorSet) { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set,
+                                      .dstBinding = bind, .descriptorCount = 1,
+                                      .descriptorType = b[i].descriptorType,
+                                      .pBufferInfo = bind == 3 ? &bi : NULL,
+                                      .pTexelBufferView = bind == 3 ? NULL
+                                                          : &views[bind == 2 ? 1 : 0] };
+   }
+   vkUpdateDescriptorSets(t->device, nb, w, 0, NULL);
+   VkCommandBuffer cb = vkt_begin(t);
+   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 1, &set, 0, NULL);
+   vkCmdDispatch(cb, 1, 1, 1);
+   host_barrier(cb);
+   CHECK(vkt_submit_wait(t, cb) == VK_SUCCESS, "%s: %s submit", c->name, f->name);
+
+   const int32_t *sizes = out_buf.map;
+   CHECK(sizes[0] == TB_N && (!f->storage || sizes[1] == TB_N), "%s: %s sizes %d %d", c->name,
+         f->name, sizes[0], sizes[1]);
+   const uint32_t *fetched = (const uint32_t *)(sizes + 4);
+   unsigned bad = 0;
+   for (unsigned k = 0; k < 32; k++) {
+      for (unsigned ch = 0; ch < 4; ch++) {
+         const uint32_t got = fetched[k * 4 + ch];
+         bool inexact = false;
+         const uint32_t want =
+            k < TB_N ? tb_decode(f, (uint8_t *)bufs[0].map + off + (size_t)k * f->size, ch, &inexact)
+                     : 0;
+         float gf, wf;
+         memcpy(&gf, &got, 4);
+         memcpy(&wf, &want, 4);
+         /* Normalized values: within 2 ulp of the exactly rounded value. */
+         const bool ok = got == want || (inexact && fabsf(gf - wf) <= 2.0f * ldexpf(1.0f, -23) *
+                                                                            fmaxf(fabsf(wf), 0.5f));
+         if (!ok && bad++ < 4)
+            fprintf(stderr, "%s: %s texelFetch %u.%u = %#x, want %#x\n", c->name, f->name, k, ch,
+                    got, want);
+      }
+   }
+   CHECK(bad == 0, "%s: %s: %u fetched components differ from the reference", c->name, f->name,
+         bad);
+   if (f->storage)
+      CHECK(!memcmp(bufs[1].map, expect, size),
+            "%s: %s: storage texel buffer copy differs from the reference", c->name, f->name);
+
+   destroy_kernel(t, pipe, sl, pl, pool);
+   for (unsigned i = 0; i < nbuf; i++) {
+      vkDestroyBufferView(t->device, views[i], NULL);
+      vkt_buffer_destroy(t, &bufs[i]);
+   }
+   vkt_buffer_destroy(t, &out_buf);
+   free(expect);
+}
+
+static void
+run_texel_buffer_formats(struct ctx *c)
+{
+   rng_state = 4242;
+   for (unsigned i = 0; i < NTBFMTS; i++)
+      run_texel_buffer_format(c, &tbfmts[i]);
+}
+
 int
 main(void)
 {
@@ -743,6 +1070,7 @@ main(void)
          run_format(&c, &fmts[i], &blobs[d][i], &sizes[d][i]);
       run_atomics(&c);
       run_texel_buffers(&c);
+      run_texel_buffer_formats(&c);
       vkt_finish(&c.t);
    }
    if (ran[0] && ran[1])
