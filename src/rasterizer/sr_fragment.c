@@ -7,6 +7,7 @@
 #include "sr_fragment.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 /* ---- Scalar operations ---- */
@@ -175,6 +176,70 @@ uint32_t sr_alpha_to_coverage(float alpha, uint32_t samples)
    return (1u << n) - 1;
 }
 
+/* ---- 8-bit sRGB ---- */
+
+/* thresholds[k]: the smallest float that su_pack_float encodes as k + 1 or
+ * more (the encoding is monotonic); decoded[v]: su_unpack_float of v. */
+static float srgb8_thresholds[255];
+static float srgb8_decoded[256];
+static pthread_once_t srgb8_once = PTHREAD_ONCE_INIT;
+
+static uint8_t srgb8_reference(const struct su_format_desc *d, float f)
+{
+   float v[4] = {f, 0, 0, 1};
+   uint8_t t = 0;
+   su_pack_float(d, v, &t);
+   return t;
+}
+
+static void srgb8_init(void)
+{
+   const struct su_format_desc *d = su_format_desc(VK_FORMAT_R8_SRGB);
+   for (unsigned k = 0; k < 255; k++) {
+      /* Positive floats order like their bits: search [0.0f, 1.0f]. */
+      uint32_t lo = 0, hi = 0x3f800000u;
+      while (lo < hi) {
+         uint32_t mid = lo + (hi - lo) / 2;
+         float f;
+         memcpy(&f, &mid, 4);
+         if (srgb8_reference(d, f) >= k + 1)
+            hi = mid;
+         else
+            lo = mid + 1;
+      }
+      memcpy(&srgb8_thresholds[k], &lo, 4);
+   }
+   for (unsigned v = 0; v < 256; v++) {
+      uint8_t t = (uint8_t)v;
+      float rgba[4];
+      su_unpack_float(d, &t, rgba);
+      srgb8_decoded[v] = rgba[0];
+   }
+}
+
+uint8_t sr_srgb8_encode(float linear)
+{
+   pthread_once(&srgb8_once, srgb8_init);
+   if (!(linear > 0.0f))
+      return 0;   /* NaN too */
+   /* The number of thresholds at or below `linear`. */
+   unsigned lo = 0, hi = 255;
+   while (lo < hi) {
+      unsigned mid = (lo + hi) / 2;
+      if (srgb8_thresholds[mid] <= linear)
+         lo = mid + 1;
+      else
+         hi = mid;
+   }
+   return (uint8_t)lo;
+}
+
+float sr_srgb8_decode(uint8_t v)
+{
+   pthread_once(&srgb8_once, srgb8_init);
+   return srgb8_decoded[v];
+}
+
 /* ---- Setup ---- */
 
 /* The bits of channel c in a texel of desc: or-ing packed probes with only
@@ -234,7 +299,8 @@ static uint8_t pack_kind(const struct su_format_desc *d, uint8_t byte_of[4])
    if (all32 && d->block_size == 4 * d->num_channels && !d->scaled &&
        (d->kind == SU_KIND_SFLOAT || d->kind == SU_KIND_UINT || d->kind == SU_KIND_SINT))
       return SR_PACK_COPY32;
-   if (all8 && d->block_size == d->num_channels && d->kind == SU_KIND_UNORM && !d->scaled) {
+   if (all8 && d->block_size == d->num_channels &&
+       ((d->kind == SU_KIND_UNORM && !d->scaled) || d->kind == SU_KIND_SRGB)) {
       for (int c = 0; c < 4; c++) {
          byte_of[c] = 0xff;
          if (c >= d->num_channels)
@@ -247,7 +313,7 @@ static uint8_t pack_kind(const struct su_format_desc *d, uint8_t byte_of[4])
             if (t[i] == 0xff)
                byte_of[c] = i;
       }
-      return SR_PACK_UNORM8;
+      return d->kind == SU_KIND_SRGB ? SR_PACK_SRGB8 : SR_PACK_UNORM8;
    }
    return SR_PACK_GENERIC;
 }
@@ -272,6 +338,11 @@ static void pack_color(const struct sr_color_target *t, const uint32_t bits[4],
       for (int c = 0; c < 4; c++)
          if (t->byte_of[c] != 0xff)
             val[t->byte_of[c]] = unorm8(rgba[c]);
+      return;
+   case SR_PACK_SRGB8:   /* alpha is linear */
+      for (int c = 0; c < 4; c++)
+         if (t->byte_of[c] != 0xff)
+            val[t->byte_of[c]] = c < 3 ? sr_srgb8_encode(rgba[c]) : unorm8(rgba[c]);
       return;
    case SR_PACK_COPY32:
       memcpy(val, t->cls == SU_CLASS_FLOAT ? (const void *)rgba : (const void *)bits,
@@ -447,22 +518,24 @@ void sr_fragment_color(const struct sr_fragment_state *fs, uint32_t layer, int32
       if (!t->surf)
          continue;
       const struct su_format_desc *d = t->surf->format;
-      uint32_t bits[4], bits1[4];
-      for (int k = 0; k < 4; k++) {
+      uint32_t bits[4];
+      for (int k = 0; k < 4; k++)
          bits[k] = outputs[(c * 4 + k) * width + lane];
-         bits1[k] = outputs[((SHALE_FS_OUTPUT_LOCATIONS - 1) * 4 + k) * width + lane];
-      }
       float src[4], src1[4], k4[4];
       memcpy(src, bits, sizeof(src));
-      memcpy(src1, bits1, sizeof(src1));
-      memcpy(k4, st->blend_constants, sizeof(k4));
       if (t->cls == SU_CLASS_FLOAT && fs->alpha_to_one)
          src[3] = 1.0f;
-      if (t->blend && (t->clamp01 || t->clamp11)) {
-         float lo = t->clamp01 ? 0.0f : -1.0f;
-         clamp4(src, lo, 1.0f);
-         clamp4(src1, lo, 1.0f);
-         clamp4(k4, lo, 1.0f);
+      if (t->blend) {
+         for (int k = 0; k < 4; k++)
+            memcpy(&src1[k], &outputs[((SHALE_FS_OUTPUT_LOCATIONS - 1) * 4 + k) * width + lane],
+                   4);
+         memcpy(k4, st->blend_constants, sizeof(k4));
+         if (t->clamp01 || t->clamp11) {
+            float lo = t->clamp01 ? 0.0f : -1.0f;
+            clamp4(src, lo, 1.0f);
+            clamp4(src1, lo, 1.0f);
+            clamp4(k4, lo, 1.0f);
+         }
       }
 
       /* The packed source, the same for every sample unless blending. */
@@ -476,10 +549,14 @@ void sr_fragment_color(const struct sr_fragment_state *fs, uint32_t layer, int32
          uint8_t val[SR_MAX_TEXEL_SIZE];
          if (t->blend) {
             float dv[4], out[4];
-            if (t->pack == SR_PACK_UNORM8) {
-               for (int k = 0; k < 4; k++)
-                  dv[k] = t->byte_of[k] != 0xff ? (float)dst[t->byte_of[k]] / 255.0f
-                                                : k == 3 ? 1.0f : 0.0f;
+            if (t->pack == SR_PACK_UNORM8 || t->pack == SR_PACK_SRGB8) {
+               bool srgb = t->pack == SR_PACK_SRGB8;
+               for (int k = 0; k < 4; k++) {
+                  uint8_t b8 = t->byte_of[k] != 0xff ? dst[t->byte_of[k]] : 0;
+                  dv[k] = t->byte_of[k] == 0xff ? (k == 3 ? 1.0f : 0.0f)
+                          : srgb && k < 3       ? sr_srgb8_decode(b8)
+                                                : (float)b8 / 255.0f;
+               }
             } else {
                su_unpack_float(d, dst, dv);
             }

@@ -25,6 +25,7 @@
 enum sr_pack_kind {
    SR_PACK_GENERIC,
    SR_PACK_UNORM8,
+   SR_PACK_SRGB8,
    SR_PACK_COPY32,
 };
 
@@ -43,8 +44,8 @@ struct sr_color_target {
    bool logic;                          /* the logic op applies (integer or UNORM/SNORM) */
    bool clamp01, clamp11;               /* UNORM / SNORM: blend inputs clamped */
    bool full_write;                     /* every channel written */
-   /* Packing shortcuts, exact to su_pack_*: SR_PACK_UNORM8 (8-bit UNORM
-    * channels, one byte each at byte_of[c], 0xff when absent) and
+   /* Packing shortcuts, exact to su_pack_*: SR_PACK_UNORM8 / _SRGB8 (8-bit
+    * UNORM / sRGB channels, one byte each at byte_of[c], 0xff when absent) and
     * SR_PACK_COPY32 (32-bit float/int channels in RGBA order: the bits). */
    uint8_t pack;
    uint8_t byte_of[4];
@@ -115,5 +116,10 @@ float sr_blend_factor(VkBlendFactor f, int c, const float src[4], const float sr
 void sr_blend(const struct sr_blend_attachment *b, const float src[4], const float src1[4],
               const float dst[4], const float k[4], float out[4]);
 uint32_t sr_logic_op(VkLogicOp op, uint32_t s, uint32_t d);
+
+/* 8-bit sRGB encoding and decoding, exactly su_pack_float's and
+ * su_unpack_float's (from tables built once). */
+uint8_t sr_srgb8_encode(float linear);
+float sr_srgb8_decode(uint8_t v);
 
 #endif

@@ -269,6 +269,18 @@ static bool block_coverage(const struct sr_prim *p, const struct box *clip, uint
    return any != 0;
 }
 
+/* Depth/stencil of one pixel's samples `cov` (FragDepth fd or the prim's
+ * z), counting the samples that pass when an occlusion query listens. */
+static uint32_t tile_depth_stencil(struct tile *t, const struct sr_prim *p, int32_t x, int32_t y,
+                                   uint32_t cov, const float *fd)
+{
+   if (t->frag.ds_tests)
+      return sr_fragment_depth_stencil(&t->frag, p, t->layer, x, y, cov, fd, &t->occ_count);
+   if (t->occ_target)
+      t->occ_count += (uint64_t)__builtin_popcount(cov);
+   return cov;
+}
+
 /* Pixel of lane `lane` of quad (qx, qy) within the block: its cov index. */
 static int lane_pixel(int qx, int qy, int lane)
 {
@@ -340,9 +352,8 @@ static void shade_quads(struct tile *t, const struct sr_prim *p, struct block *b
             cov &= sr_alpha_to_coverage(alpha, fs->samples);
          }
          if (!fs->early && cov)
-            cov = sr_fragment_depth_stencil(fs, p, t->layer, x, y, cov,
-                                            io->writes_frag_depth ? &sc->frag_depth[i] : NULL,
-                                            &t->occ_count);
+            cov = tile_depth_stencil(t, p, x, y, cov,
+                                     io->writes_frag_depth ? &sc->frag_depth[i] : NULL);
          if (cov)
             sr_fragment_color(fs, t->layer, x, y, cov, sc->fs_outputs, W, i);
       }
@@ -360,9 +371,8 @@ static void shade_block(struct tile *t, const struct sr_prim *p, struct block *b
    if (fs->early) {
       for (int i = 0; i < 16; i++) {
          if (blk->cov[i])
-            blk->cov[i] = sr_fragment_depth_stencil(fs, p, t->layer, blk->x + (i & 3),
-                                                    blk->y + (i >> 2), blk->cov[i], NULL,
-                                                    &t->occ_count);
+            blk->cov[i] = tile_depth_stencil(t, p, blk->x + (i & 3), blk->y + (i >> 2),
+                                             blk->cov[i], NULL);
       }
    }
    if (!st->fs)
