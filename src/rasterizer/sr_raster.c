@@ -224,7 +224,7 @@ VkResult
 sr_scene_draw(struct sr_scene *scene, const struct sr_draw_state *state,
               const struct sr_draw_bindings *bindings, const struct sr_draw *draw)
 {
-   if (state->rasterizer_discard || draw->count == 0 || draw->instance_count == 0)
+   if (draw->count == 0 || draw->instance_count == 0)
       return VK_SUCCESS;
    struct sr_draw_snapshot *snap = snapshot(scene, state, bindings, draw);
    if (!snap)

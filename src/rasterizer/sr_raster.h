@@ -34,18 +34,32 @@
  *     codes and the viewport transform are computed per primitive in
  *     steps 3-4.
  *  3. Primitive assembly (every Vulkan 1.0 list, strip and fan topology,
- *     primitive restart, the provoking vertex), culling by cull distances,
- *     clipping (only triangles that cross the near/far planes or the guard
- *     band are clipped, Sutherland-Hodgman in clip space over every varying),
- *     face culling, polygon mode (FILL; LINE and POINT turn a triangle into
- *     its edges or vertices as the spec describes).
+ *     primitive restart, the provoking vertex; PrimitiveId counts a draw's
+ *     primitives per instance, culled ones included), culling by cull
+ *     distances, clipping: triangles that cross the near/far planes (not
+ *     with depth clamp: then w > 0), a user clip plane or the guard band are
+ *     clipped, Sutherland-Hodgman in clip space over every varying, new
+ *     points interpolated from the inside vertex so neighbours agree; lines
+ *     are cut against the same planes; triangles or lines wholly outside the
+ *     view volume in x or y are dropped, as are points whose vertex is
+ *     outside it. Then face determination and culling on the clipped
+ *     polygon, and polygon mode: FILL, or LINE / POINT drawing the
+ *     polygon's own edges / vertices (not those clipping made), with the
+ *     polygon's facing and depth bias. Rasterizer discard still runs the
+ *     vertex shader (its stores are seen) and stops here.
  *  4. Setup in fixed point: window coordinates snapped to 1/256 pixel
  *     (subPixelPrecisionBits 8), edge functions in 64-bit integers with the
  *     top-left rule as a bias, the bounding box clipped to scissor and render
  *     area, plane equations (struct shale_fs_plane) for z, 1/w and every
- *     input component the fragment shader reads, depth bias. Lines are
- *     parallelograms (non-strict lines, Vulkan's default rasterization) and
- *     points are squares, both set up as two triangles that share planes.
+ *     input component the fragment shader reads, depth bias (m * slope +
+ *     r * constant, clamped; m = max(|dz/dx|, |dz/dy|), r = 2^-n for n-bit
+ *     UNORM depth, 2^(e - 23) for float depth, e the exponent of the
+ *     primitive's largest |z|). Lines are parallelograms of lineWidth along
+ *     the minor axis (non-strict lines, Vulkan's default rasterization) whose
+ *     planes vary only along the segment; points are squares of PointSize
+ *     (1.0 unless written; clamped to [1, SR_MAX_POINT_SIZE]) with constant
+ *     planes and PointCoord planes; both are set up as two triangles that
+ *     share planes.
  *  5. Binning: the primitive's pointer is appended to the command list of
  *     every 64x64 tile its bounding box touches (a later step: only tiles
  *     its edges touch). Bins hold commands in API order: CLEAR (load op,
@@ -144,6 +158,10 @@ struct su_thread_pool;
  * no clipping in x and y. */
 #define SR_MAX_FRAMEBUFFER_SIZE 8192
 #define SR_GUARD_BAND 32768
+/* Largest PointSize and lineWidth (pointSizeRange, lineWidthRange: from
+ * 1.0; sizes and widths are exact to 1/256 pixel). */
+#define SR_MAX_POINT_SIZE 256.0f
+#define SR_MAX_LINE_WIDTH 256.0f
 
 /* ---- Attachments ---- */
 

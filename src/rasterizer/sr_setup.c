@@ -91,10 +91,13 @@ clip_code(const struct sr_vdraw *vd, const struct vp *vp, const float *r, uint32
 
 /* Clips a convex polygon against plane p (Sutherland-Hodgman). New
  * vertices are interpolated from the inside vertex towards the outside
- * one, so two primitives sharing an edge get the same points. */
+ * one, so two primitives sharing an edge get the same points. Flags per
+ * vertex: bit 0: the edge to the next vertex lies on an edge of the
+ * original primitive; bit 1: the vertex is one of the primitive's own
+ * (polygon modes LINE and POINT draw only those). */
 static unsigned
-clip_polygon(const struct sr_vdraw *vd, const struct vp *vp, const float *in, unsigned n,
-             unsigned p, float *out)
+clip_polygon(const struct sr_vdraw *vd, const struct vp *vp, const float *in, const uint8_t *fin,
+             unsigned n, unsigned p, float *out, uint8_t *fout)
 {
    const uint32_t stride = vd->stride;
    unsigned m = 0;
@@ -105,7 +108,7 @@ clip_polygon(const struct sr_vdraw *vd, const struct vp *vp, const float *in, un
       bool ina = da >= 0.0f, inb = db >= 0.0f;
       if (ina) {
          memcpy(out + (size_t)m * stride, a, stride * sizeof(float));
-         m++;
+         fout[m++] = fin[i];
       }
       if (ina != inb) {
          const float *s = ina ? a : b, *e = ina ? b : a;
@@ -114,7 +117,7 @@ clip_polygon(const struct sr_vdraw *vd, const struct vp *vp, const float *in, un
          float *o = out + (size_t)m * stride;
          for (uint32_t k = 0; k < stride; k++)
             o[k] = s[k] + t * (e[k] - s[k]);
-         m++;
+         fout[m++] = ina ? 0 : (fin[i] & 1);
       }
    }
    return m;
@@ -177,40 +180,33 @@ plane3(const struct wvert *v, double inv_area, double f0, double f1, double f2)
    return (struct shale_fs_plane){(float)a, (float)b, (float)c};
 }
 
-static float
-bits_to_float(const float *p)
-{
-   return *p;
-}
+/* What the edge-function triangles of one primitive share. */
+struct prim_common {
+   const struct shale_fs_plane *planes;
+   struct shale_fs_plane z;            /* bias included */
+   struct shale_fs_plane point_coord[2];
+   uint32_t primitive_id;
+   bool front, is_line, is_point;
+};
 
-/* Sets up and bins one triangle of window vertices w[3] (records r[3] for
- * the attributes; prov: the provoking vertex's record). */
+/* Sets up one edge-function triangle of fixed-point corners (fx, fy) and
+ * bins it; zero-area triangles and those outside the draw's box vanish. */
 static void
-setup_triangle(struct sr_vdraw *vd, const struct wvert *wv, const float *const r[3], const float *prov,
-               uint32_t primitive_id)
+emit_prim(struct sr_vdraw *vd, const int64_t fx[3], const int64_t fy[3], const struct prim_common *pc)
 {
-   const struct sr_draw_state *st = vd->st;
-   int64_t area2 = (wv[1].fx - wv[0].fx) * (wv[2].fy - wv[0].fy) -
-                   (wv[2].fx - wv[0].fx) * (wv[1].fy - wv[0].fy);
+   int64_t area2 = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
    if (area2 == 0)
       return;
-   /* area2 > 0: clockwise in framebuffer coordinates (y down), the spec's
-    * negative signed area. */
-   bool front = (area2 > 0) == (st->front_face == VK_FRONT_FACE_CLOCKWISE);
-   if ((st->cull_mode & VK_CULL_MODE_FRONT_BIT) && front)
-      return;
-   if ((st->cull_mode & VK_CULL_MODE_BACK_BIT) && !front)
-      return;
-
    int32_t box[4];
    draw_box(vd, box);
-   int64_t minx = wv[0].fx, maxx = wv[0].fx, miny = wv[0].fy, maxy = wv[0].fy;
+   int64_t minx = fx[0], maxx = fx[0], miny = fy[0], maxy = fy[0];
    for (int i = 1; i < 3; i++) {
-      minx = wv[i].fx < minx ? wv[i].fx : minx;
-      maxx = wv[i].fx > maxx ? wv[i].fx : maxx;
-      miny = wv[i].fy < miny ? wv[i].fy : miny;
-      maxy = wv[i].fy > maxy ? wv[i].fy : maxy;
+      minx = fx[i] < minx ? fx[i] : minx;
+      maxx = fx[i] > maxx ? fx[i] : maxx;
+      miny = fy[i] < miny ? fy[i] : miny;
+      maxy = fy[i] > maxy ? fy[i] : maxy;
    }
+   /* Pixels with a sample position in [minx, maxx] x [miny, maxy]. */
    int64_t px0 = minx >> SR_SUBPIXEL_BITS, py0 = miny >> SR_SUBPIXEL_BITS;
    int64_t px1 = maxx >> SR_SUBPIXEL_BITS, py1 = maxy >> SR_SUBPIXEL_BITS;
    if (px0 < box[0])
@@ -224,29 +220,34 @@ setup_triangle(struct sr_vdraw *vd, const struct wvert *wv, const float *const r
    if (px0 > px1 || py0 > py1)
       return;
 
-   const struct sr_draw_snapshot *snap = vd->snap;
-   size_t planes_bytes = snap->fs_input_count * sizeof(struct shale_fs_plane);
-   struct sr_prim *p = sr_arena_alloc(&vd->scene->arena, sizeof(*p) + planes_bytes);
+   struct sr_prim *p = sr_arena_alloc(&vd->scene->arena, sizeof(*p));
    if (!p) {
       vd->result = VK_ERROR_OUT_OF_HOST_MEMORY;
       return;
    }
    memset(p, 0, sizeof(*p));
-   struct shale_fs_plane *planes = (struct shale_fs_plane *)(p + 1);
-   p->draw = snap;
-   p->planes = planes;
-   p->primitive_id = primitive_id;
-   p->front_facing = front;
+   p->draw = vd->snap;
+   p->planes = pc->planes;
+   p->z = pc->z;
+   p->primitive_id = pc->primitive_id;
+   p->front_facing = pc->front;
+   p->is_line = pc->is_line;
+   p->is_point = pc->is_point;
+   p->point_coord[0] = pc->point_coord[0];
+   p->point_coord[1] = pc->point_coord[1];
    p->min_x = (int32_t)px0;
    p->min_y = (int32_t)py0;
    p->max_x = (int32_t)px1;
    p->max_y = (int32_t)py1;
+   const VkViewport *v = &vd->st->viewport;
+   p->depth_min = v->minDepth < v->maxDepth ? v->minDepth : v->maxDepth;
+   p->depth_max = v->minDepth < v->maxDepth ? v->maxDepth : v->minDepth;
 
-   /* Edge i runs from vertex i+1 to i+2: E = a X + b Y + c, positive inside. */
+   /* Edge i runs from corner i+1 to i+2: E = a X + b Y + c, positive inside. */
    for (int i = 0; i < 3; i++) {
-      const struct wvert *s = &wv[(i + 1) % 3], *e = &wv[(i + 2) % 3];
-      int64_t a = s->fy - e->fy, b = e->fx - s->fx;
-      int64_t c = s->fx * e->fy - e->fx * s->fy;
+      const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+      int64_t a = fy[i1] - fy[i2], b = fx[i2] - fx[i1];
+      int64_t c = fx[i1] * fy[i2] - fx[i2] * fy[i1];
       if (area2 < 0)
          a = -a, b = -b, c = -c;
       /* Top-left rule: samples on an edge count only for left edges (inside
@@ -258,6 +259,89 @@ setup_triangle(struct sr_vdraw *vd, const struct wvert *wv, const float *const r
       p->c[i] = c;
    }
 
+   VkResult res = sr_bin_box(vd->scene, p->layer, p->min_x, p->min_y, p->max_x, p->max_y,
+                             (struct sr_cmd){.kind = SR_CMD_PRIM, .prim = p});
+   if (res != VK_SUCCESS)
+      vd->result = res;
+}
+
+static struct shale_fs_plane *
+alloc_planes(struct sr_vdraw *vd)
+{
+   struct shale_fs_plane *planes =
+      sr_arena_alloc(&vd->scene->arena, vd->snap->fs_input_count * sizeof(*planes));
+   if (!planes)
+      vd->result = VK_ERROR_OUT_OF_HOST_MEMORY;
+   return planes;
+}
+
+static uint32_t
+float_bits(float f)
+{
+   uint32_t u;
+   memcpy(&u, &f, 4);
+   return u;
+}
+
+static float
+bits_float(uint32_t u)
+{
+   float f;
+   memcpy(&f, &u, 4);
+   return f;
+}
+
+/* A flat input's plane: a = b = 0, c = the provoking vertex's bits. */
+static struct shale_fs_plane
+flat_plane(const float *prov, uint32_t o)
+{
+   return (struct shale_fs_plane){0.0f, 0.0f, bits_float(float_bits(prov[o]))};
+}
+
+/* The depth bias of a polygon whose depth plane is zp and whose largest
+ * window depth magnitude is zmax (Vulkan's "Depth Bias": m * slope +
+ * r * constant, clamped). r is the depth attachment's minimum resolvable
+ * difference: 2^-n for n-bit UNORM, 2^(e - 23) for float depth (e: the
+ * exponent of zmax). */
+static float
+depth_bias(const struct sr_vdraw *vd, const struct shale_fs_plane *zp, double zmax)
+{
+   const struct sr_draw_state *st = vd->st;
+   if (!st->depth_bias_enable)
+      return 0.0f;
+   const struct sr_surface *ds = &vd->scene->fb.depth;
+   double r = 0.0;
+   if (ds->base && ds->format) {
+      if (ds->format->format == VK_FORMAT_D32_SFLOAT || ds->format->format == VK_FORMAT_D32_SFLOAT_S8_UINT) {
+         int e;
+         frexp(zmax, &e);   /* zmax = m * 2^e, m in [0.5, 1): exponent e - 1 */
+         r = zmax > 0.0 ? ldexp(1.0, e - 1 - 23) : ldexp(1.0, -149);
+      } else {
+         r = ldexp(1.0, -(int)su_format_depth_bits(ds->format));
+      }
+   }
+   double m = fabs(zp->a) > fabs(zp->b) ? fabs(zp->a) : fabs(zp->b);
+   double o = m * st->depth_bias_slope + r * st->depth_bias_constant;
+   if (st->depth_bias_clamp > 0.0f && o > st->depth_bias_clamp)
+      o = st->depth_bias_clamp;
+   else if (st->depth_bias_clamp < 0.0f && o < st->depth_bias_clamp)
+      o = st->depth_bias_clamp;
+   return (float)o;
+}
+
+/* Sets up and bins one filled triangle of window vertices wv[3] (records
+ * r[3] for the inputs; prov: the provoking vertex's record). */
+static void
+setup_triangle(struct sr_vdraw *vd, const struct wvert *wv, const float *const r[3], const float *prov,
+               uint32_t primitive_id, bool front)
+{
+   int64_t area2 = (wv[1].fx - wv[0].fx) * (wv[2].fy - wv[0].fy) -
+                   (wv[2].fx - wv[0].fx) * (wv[1].fy - wv[0].fy);
+   if (area2 == 0)
+      return;
+   struct shale_fs_plane *planes = alloc_planes(vd);
+   if (!planes)
+      return;
    const double inv_area = (double)(1 << (2 * SR_SUBPIXEL_BITS)) / (double)area2;
    planes[0] = plane3(wv, inv_area, wv[0].z, wv[1].z, wv[2].z);
    planes[1] = plane3(wv, inv_area, wv[0].inv_w, wv[1].inv_w, wv[2].inv_w);
@@ -265,7 +349,7 @@ setup_triangle(struct sr_vdraw *vd, const struct wvert *wv, const float *const r
       uint32_t o = vd->attr_off + k;
       switch (vd->attr_interp[k]) {
       case SHALE_INTERP_FLAT:
-         planes[2 + k] = (struct shale_fs_plane){0.0f, 0.0f, bits_to_float(prov + o)};
+         planes[2 + k] = flat_plane(prov, o);
          break;
       case SHALE_INTERP_NOPERSPECTIVE:
          planes[2 + k] = plane3(wv, inv_area, r[0][o], r[1][o], r[2][o]);
@@ -276,15 +360,107 @@ setup_triangle(struct sr_vdraw *vd, const struct wvert *wv, const float *const r
          break;
       }
    }
-   p->z = planes[0];
-   const VkViewport *v = &st->viewport;
-   p->depth_min = v->minDepth < v->maxDepth ? v->minDepth : v->maxDepth;
-   p->depth_max = v->minDepth < v->maxDepth ? v->maxDepth : v->minDepth;
+   struct prim_common pc = {.planes = planes, .z = planes[0], .primitive_id = primitive_id, .front = front};
+   double zmax = fmax(fabs(wv[0].z), fmax(fabs(wv[1].z), fabs(wv[2].z)));
+   pc.z.c += depth_bias(vd, &planes[0], zmax);
+   const int64_t fx[3] = {wv[0].fx, wv[1].fx, wv[2].fx}, fy[3] = {wv[0].fy, wv[1].fy, wv[2].fy};
+   emit_prim(vd, fx, fy, &pc);
+}
 
-   VkResult res = sr_bin_box(vd->scene, p->layer, p->min_x, p->min_y, p->max_x, p->max_y,
-                             (struct sr_cmd){.kind = SR_CMD_PRIM, .prim = p});
-   if (res != VK_SUCCESS)
-      vd->result = res;
+/* Sets up a line segment between records ra and rb (already clipped) as a
+ * parallelogram of width line_width along the minor axis (non-strict
+ * lines): two triangles sharing planes that vary only along the segment. */
+static void
+setup_line(struct sr_vdraw *vd, const struct vp *vp, const float *ra, const float *rb, const float *prov,
+           uint32_t primitive_id, float bias, bool front)
+{
+   struct wvert w[2];
+   to_window(vp, ra, &w[0]);
+   to_window(vp, rb, &w[1]);
+   const double dx = w[1].x - w[0].x, dy = w[1].y - w[0].y, l2 = dx * dx + dy * dy;
+   if (l2 == 0.0)
+      return;
+   struct shale_fs_plane *planes = alloc_planes(vd);
+   if (!planes)
+      return;
+   /* t(x, y) = ((x - xa) dx + (y - ya) dy) / l2: 0 at a, 1 at b. */
+   const double ta = dx / l2, tb = dy / l2, tc = -(w[0].x * dx + w[0].y * dy) / l2;
+#define LINE_PLANE(fa, fb)                                                                        \
+   ((struct shale_fs_plane){(float)(((fb) - (fa)) * ta), (float)(((fb) - (fa)) * tb),           \
+                            (float)((fa) + ((fb) - (fa)) * tc)})
+   planes[0] = LINE_PLANE(w[0].z, w[1].z);
+   planes[1] = LINE_PLANE(w[0].inv_w, w[1].inv_w);
+   for (uint32_t k = 0; k < vd->attr_count; k++) {
+      uint32_t o = vd->attr_off + k;
+      switch (vd->attr_interp[k]) {
+      case SHALE_INTERP_FLAT:
+         planes[2 + k] = flat_plane(prov, o);
+         break;
+      case SHALE_INTERP_NOPERSPECTIVE:
+         planes[2 + k] = LINE_PLANE((double)ra[o], (double)rb[o]);
+         break;
+      default:
+         planes[2 + k] = LINE_PLANE(ra[o] * w[0].inv_w, rb[o] * w[1].inv_w);
+         break;
+      }
+   }
+#undef LINE_PLANE
+   struct prim_common pc = {.planes = planes, .z = planes[0], .primitive_id = primitive_id,
+                            .front = front, .is_line = true};
+   pc.z.c += bias;
+   float lw = vd->st->line_width;
+   lw = !(lw >= 1.0f) ? 1.0f : lw > SR_MAX_LINE_WIDTH ? SR_MAX_LINE_WIDTH : lw;
+   const int64_t h = llrint(lw * 0.5 * (1 << SR_SUBPIXEL_BITS));
+   const bool x_major = fabs(dx) >= fabs(dy);
+   const int64_t ox = x_major ? 0 : h, oy = x_major ? h : 0;
+   const int64_t cx[4] = {w[0].fx - ox, w[1].fx - ox, w[1].fx + ox, w[0].fx + ox};
+   const int64_t cy[4] = {w[0].fy - oy, w[1].fy - oy, w[1].fy + oy, w[0].fy + oy};
+   const int64_t t0x[3] = {cx[0], cx[1], cx[2]}, t0y[3] = {cy[0], cy[1], cy[2]};
+   const int64_t t1x[3] = {cx[0], cx[2], cx[3]}, t1y[3] = {cy[0], cy[2], cy[3]};
+   emit_prim(vd, t0x, t0y, &pc);
+   emit_prim(vd, t1x, t1y, &pc);
+}
+
+/* Sets up a point (record r, inside the view volume) as a square of side
+ * PointSize centred on it: two triangles with constant planes. */
+static void
+setup_point(struct sr_vdraw *vd, const struct vp *vp, const float *r, uint32_t primitive_id, float bias,
+            bool front)
+{
+   struct wvert w;
+   to_window(vp, r, &w);
+   struct shale_fs_plane *planes = alloc_planes(vd);
+   if (!planes)
+      return;
+   planes[0] = (struct shale_fs_plane){0.0f, 0.0f, (float)w.z};
+   planes[1] = (struct shale_fs_plane){0.0f, 0.0f, (float)w.inv_w};
+   for (uint32_t k = 0; k < vd->attr_count; k++) {
+      uint32_t o = vd->attr_off + k;
+      switch (vd->attr_interp[k]) {
+      case SHALE_INTERP_FLAT:
+         planes[2 + k] = flat_plane(r, o);
+         break;
+      case SHALE_INTERP_NOPERSPECTIVE:
+         planes[2 + k] = (struct shale_fs_plane){0.0f, 0.0f, r[o]};
+         break;
+      default:
+         planes[2 + k] = (struct shale_fs_plane){0.0f, 0.0f, (float)(r[o] * w.inv_w)};
+         break;
+      }
+   }
+   float size = r[SR_V_PSIZE];
+   size = !(size >= 1.0f) ? 1.0f : size > SR_MAX_POINT_SIZE ? SR_MAX_POINT_SIZE : size;
+   struct prim_common pc = {.planes = planes, .z = planes[0], .primitive_id = primitive_id,
+                            .front = front, .is_point = true};
+   pc.z.c += bias;
+   /* PointCoord: s = 0.5 + (x - xc) / size, t = 0.5 + (y - yc) / size. */
+   pc.point_coord[0] = (struct shale_fs_plane){(float)(1.0 / size), 0.0f, (float)(0.5 - w.x / size)};
+   pc.point_coord[1] = (struct shale_fs_plane){0.0f, (float)(1.0 / size), (float)(0.5 - w.y / size)};
+   const int64_t h = llrint(size * 0.5 * (1 << SR_SUBPIXEL_BITS));
+   const int64_t t0x[3] = {w.fx - h, w.fx + h, w.fx + h}, t0y[3] = {w.fy - h, w.fy - h, w.fy + h};
+   const int64_t t1x[3] = {w.fx - h, w.fx + h, w.fx - h}, t1y[3] = {w.fy - h, w.fy + h, w.fy + h};
+   emit_prim(vd, t0x, t0y, &pc);
+   emit_prim(vd, t1x, t1y, &pc);
 }
 
 /* Planes a draw clips against. */
@@ -311,9 +487,16 @@ culled_by_distance(const struct sr_vdraw *vd, const float *const *r, unsigned n)
    return false;
 }
 
+static int64_t
+area2_of(const struct wvert *a, const struct wvert *b, const struct wvert *c)
+{
+   return (b->fx - a->fx) * (c->fy - a->fy) - (c->fx - a->fx) * (b->fy - a->fy);
+}
+
 static void
 triangle(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t iprov)
 {
+   const struct sr_draw_state *st = vd->st;
    uint32_t primitive_id = vd->primitive_id++;
    const uint32_t stride = vd->stride;
    const float *r[3] = {vd->verts + (size_t)i0 * stride, vd->verts + (size_t)i1 * stride,
@@ -321,38 +504,140 @@ triangle(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t ip
    const float *prov = vd->verts + (size_t)iprov * stride;
    if (culled_by_distance(vd, r, 3))
       return;
-   const struct vp vp = viewport_of(vd->st);
+   const struct vp vp = viewport_of(st);
    const uint32_t planes = clip_planes(vd);
    uint32_t c0 = clip_code(vd, &vp, r[0], planes), c1 = clip_code(vd, &vp, r[1], planes);
    uint32_t c2 = clip_code(vd, &vp, r[2], planes);
    if (c0 & c1 & c2)
       return;
-   if (!((c0 | c1 | c2) & planes)) {
-      struct wvert wv[3];
+
+   /* The polygon: the triangle, or what clipping leaves of it. */
+   const float *pv[MAX_POLY] = {r[0], r[1], r[2]};
+   uint8_t flags[2][MAX_POLY] = {{3, 3, 3}};
+   unsigned n = 3, cur = 0;
+   float buf[2][MAX_POLY * MAX_STRIDE];
+   if ((c0 | c1 | c2) & planes) {
       for (int i = 0; i < 3; i++)
-         to_window(&vp, r[i], &wv[i]);
-      setup_triangle(vd, wv, r, prov, primitive_id);
+         memcpy(buf[0] + (size_t)i * stride, r[i], stride * sizeof(float));
+      for (uint32_t m = (c0 | c1 | c2) & planes; m && n >= 3; m &= m - 1) {
+         n = clip_polygon(vd, &vp, buf[cur], flags[cur], n, (unsigned)__builtin_ctz(m), buf[cur ^ 1],
+                          flags[cur ^ 1]);
+         cur ^= 1;
+      }
+      if (n < 3)
+         return;
+      for (unsigned i = 0; i < n; i++)
+         pv[i] = buf[cur] + (size_t)i * stride;
+   }
+   struct wvert wv[MAX_POLY];
+   for (unsigned i = 0; i < n; i++)
+      to_window(&vp, pv[i], &wv[i]);
+
+   /* Facing and culling from the whole polygon's area: area2 > 0 is
+    * clockwise in framebuffer coordinates (y down), the spec's negative
+    * signed area. */
+   int64_t area = 0, best = 0;
+   unsigned besti = 1;
+   for (unsigned i = 1; i + 1 < n; i++) {
+      int64_t a = area2_of(&wv[0], &wv[i], &wv[i + 1]);
+      area += a;
+      if ((a < 0 ? -a : a) > best)
+         best = a < 0 ? -a : a, besti = i;
+   }
+   if (area == 0)
+      return;
+   const bool front = (area > 0) == (st->front_face == VK_FRONT_FACE_CLOCKWISE);
+   if ((st->cull_mode & VK_CULL_MODE_FRONT_BIT) && front)
+      return;
+   if ((st->cull_mode & VK_CULL_MODE_BACK_BIT) && !front)
+      return;
+
+   if (st->polygon_mode == VK_POLYGON_MODE_FILL) {
+      for (unsigned i = 1; i + 1 < n; i++) {
+         const struct wvert t[3] = {wv[0], wv[i], wv[i + 1]};
+         const float *tr[3] = {pv[0], pv[i], pv[i + 1]};
+         setup_triangle(vd, t, tr, prov, primitive_id, front);
+      }
       return;
    }
 
-   float buf[2][MAX_POLY * MAX_STRIDE];
-   unsigned n = 3, cur = 0;
-   for (int i = 0; i < 3; i++)
-      memcpy(buf[0] + (size_t)i * stride, r[i], stride * sizeof(float));
-   for (uint32_t m = (c0 | c1 | c2) & planes; m && n >= 3; m &= m - 1) {
-      n = clip_polygon(vd, &vp, buf[cur], n, (unsigned)__builtin_ctz(m), buf[cur ^ 1]);
-      cur ^= 1;
+   /* LINE and POINT: the polygon's own edges or vertices, with the bias of
+    * the polygon's depth plane. */
+   float bias = 0.0f;
+   if (st->depth_bias_enable && best) {
+      const struct wvert t[3] = {wv[0], wv[besti], wv[besti + 1]};
+      const double inv_area = (double)(1 << (2 * SR_SUBPIXEL_BITS)) / (double)area2_of(&t[0], &t[1], &t[2]);
+      struct shale_fs_plane zp = plane3(t, inv_area, t[0].z, t[1].z, t[2].z);
+      double zmax = 0.0;
+      for (unsigned i = 0; i < n; i++)
+         zmax = fmax(zmax, fabs(wv[i].z));
+      bias = depth_bias(vd, &zp, zmax);
    }
-   if (n < 3)
+   for (unsigned i = 0; i < n; i++) {
+      if (st->polygon_mode == VK_POLYGON_MODE_LINE && (flags[cur][i] & 1))
+         setup_line(vd, &vp, pv[i], pv[(i + 1) % n], prov, primitive_id, bias, front);
+      else if (st->polygon_mode == VK_POLYGON_MODE_POINT && (flags[cur][i] & 2))
+         setup_point(vd, &vp, pv[i], primitive_id, bias, front);
+   }
+}
+
+static void
+line(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t iprov)
+{
+   uint32_t primitive_id = vd->primitive_id++;
+   const uint32_t stride = vd->stride;
+   const float *r[2] = {vd->verts + (size_t)i0 * stride, vd->verts + (size_t)i1 * stride};
+   const float *prov = vd->verts + (size_t)iprov * stride;
+   if (culled_by_distance(vd, r, 2))
       return;
-   struct wvert wv[MAX_POLY];
-   for (unsigned i = 0; i < n; i++)
-      to_window(&vp, buf[cur] + (size_t)i * stride, &wv[i]);
-   for (unsigned i = 1; i + 1 < n; i++) {
-      struct wvert t[3] = {wv[0], wv[i], wv[i + 1]};
-      const float *tr[3] = {buf[cur], buf[cur] + (size_t)i * stride, buf[cur] + (size_t)(i + 1) * stride};
-      setup_triangle(vd, t, tr, prov, primitive_id);
+   const struct vp vp = viewport_of(vd->st);
+   const uint32_t planes = clip_planes(vd);
+   uint32_t c0 = clip_code(vd, &vp, r[0], planes), c1 = clip_code(vd, &vp, r[1], planes);
+   if (c0 & c1)
+      return;
+   float buf[2][MAX_STRIDE];
+   if ((c0 | c1) & planes) {
+      float t0 = 0.0f, t1 = 1.0f;
+      for (uint32_t m = (c0 | c1) & planes; m; m &= m - 1) {
+         unsigned p = (unsigned)__builtin_ctz(m);
+         float da = plane_dist(vd, &vp, r[0], p), db = plane_dist(vd, &vp, r[1], p);
+         if (!(da >= 0.0f) && !(db >= 0.0f))
+            return;
+         if (!(da >= 0.0f))
+            t0 = fmaxf(t0, da / (da - db));
+         else if (!(db >= 0.0f))
+            t1 = fminf(t1, da / (da - db));
+      }
+      if (!(t0 < t1))
+         return;
+      for (uint32_t k = 0; k < stride; k++) {
+         buf[0][k] = r[0][k] + t0 * (r[1][k] - r[0][k]);
+         buf[1][k] = r[0][k] + t1 * (r[1][k] - r[0][k]);
+      }
+      r[0] = buf[0];
+      r[1] = buf[1];
    }
+   setup_line(vd, &vp, r[0], r[1], prov, primitive_id, 0.0f, true);
+}
+
+static void
+point(struct sr_vdraw *vd, uint32_t i0)
+{
+   uint32_t primitive_id = vd->primitive_id++;
+   const float *r = vd->verts + (size_t)i0 * vd->stride;
+   if (culled_by_distance(vd, &r, 1))
+      return;
+   /* A point is kept only when its vertex is inside the clip volume. */
+   const float x = r[SR_V_POS], y = r[SR_V_POS + 1], z = r[SR_V_POS + 2], w = r[SR_V_POS + 3];
+   if (!(w >= W_MIN && x >= -w && x <= w && y >= -w && y <= w))
+      return;
+   if (!vd->st->depth_clamp && !(z >= 0.0f && z <= w))
+      return;
+   for (uint32_t d = 0; d < vd->clip_count; d++)
+      if (!(r[SR_V_DIST + d] >= 0.0f))
+         return;
+   const struct vp vp = viewport_of(vd->st);
+   setup_point(vd, &vp, r, primitive_id, 0.0f, true);
 }
 
 /* ---- Assembly ---- */
@@ -363,6 +648,18 @@ assemble(struct sr_vdraw *vd, uint32_t b, uint32_t e)
 {
    const bool last = vd->st->provoking_last;
    switch (vd->st->topology) {
+   case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
+      for (uint32_t i = b; i < e; i++)
+         point(vd, i);
+      break;
+   case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
+      for (uint32_t i = b; i + 1 < e; i += 2)
+         line(vd, i, i + 1, last ? i + 1 : i);
+      break;
+   case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:
+      for (uint32_t i = b; i + 1 < e; i++)
+         line(vd, i, i + 1, last ? i + 1 : i);
+      break;
    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
       for (uint32_t i = b; i + 2 < e; i += 3)
          triangle(vd, i, i + 1, i + 2, last ? i + 2 : i);

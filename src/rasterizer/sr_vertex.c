@@ -74,6 +74,18 @@ fbits(float f)
    return u;
 }
 
+/* Float to integer for mismatched types (undefined in the spec: any value
+ * will do, but never undefined behaviour here). */
+static uint32_t
+f2i(float f, bool is_signed)
+{
+   if (!(f == f))
+      return 0;
+   if (is_signed)
+      return (uint32_t)(f <= -2147483648.0f ? INT32_MIN : f >= 2147483647.0f ? INT32_MAX : (int32_t)f);
+   return f <= 0.0f ? 0u : f >= 4294967295.0f ? UINT32_MAX : (uint32_t)f;
+}
+
 /* Converts one attribute to the shader's type (0 float, 1 sint, 2 uint). */
 static void
 fetch_one(const struct sr_fetch_attr *fa, const uint8_t *texel, uint32_t out[4])
@@ -92,9 +104,7 @@ fetch_one(const struct sr_fetch_attr *fa, const uint8_t *texel, uint32_t out[4])
       float v[4];
       su_unpack_float(fa->format, texel, v);
       for (int c = 0; c < 4; c++)
-         out[c] = fa->type == 0 ? fbits(v[c])
-                  : fa->type == 1 ? (uint32_t)(int32_t)v[c]
-                                  : (uint32_t)(v[c] > 0.0f ? v[c] : 0.0f);
+         out[c] = fa->type == 0 ? fbits(v[c]) : f2i(v[c], fa->type == 1);
       break;
    }
    case SU_CLASS_UINT: {
@@ -312,8 +322,11 @@ sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *snap,
    const uint64_t batches = (vd.shade_count + w - 1) / w;
    for (vd.instance = 0; vd.instance < draw->instance_count; vd.instance++) {
       su_thread_pool_run(scene->ctx->pool, batches, 0, shade_batches, &vd);
+      /* Rasterizer discard: the vertex shader still runs (its stores are
+       * seen), nothing is assembled. */
       vd.primitive_id = 0;
-      sr_setup_instance(&vd);
+      if (!vd.st->rasterizer_discard)
+         sr_setup_instance(&vd);
    }
    return vd.result;
 }

@@ -105,6 +105,19 @@ VS_DEF(16)
             q->outputs[c * W + i] = fbits((p->a * x + p->b * y + p->c) / inv_w);           \
          }                                                                                 \
       }                                                                                    \
+   }                                                                                       \
+   static void fs_linear_##W(const struct shale_fs_context *ctx, struct shale_fs_quads *q) \
+   {                                                                                       \
+      (void)ctx;                                                                           \
+      q->kill_mask = 0;                                                                    \
+      for (uint32_t i = 0; i < W; i++) {                                                   \
+         float x = (float)(q->x[i / 4] + (int)(i & 1)) + 0.5f;                             \
+         float y = (float)(q->y[i / 4] + (int)((i >> 1) & 1)) + 0.5f;                      \
+         for (int c = 0; c < 4; c++) {                                                     \
+            const struct shale_fs_plane *p = &q->planes[2 + c];                            \
+            q->outputs[c * W + i] = fbits(p->a * x + p->b * y + p->c);                     \
+         }                                                                                 \
+      }                                                                                    \
    }
 FS_DEF(4)
 FS_DEF(8)
@@ -252,21 +265,24 @@ run_scene(struct rig *r, const struct draw_call *calls, unsigned n)
 
 /* ---- Reference rasterizer ---- */
 
-/* Reference coverage of the triangle (X[i], Y[i]) (1/256 pixels, already
- * snapped) at pixel centres: added to ref[y][x]. A centre on an edge is
- * covered only if the edge is a top edge (horizontal, the triangle below
- * it) or a left edge (the triangle to its right); zero-area triangles
- * cover nothing. */
+/* Reference coverage of the convex polygon (X[i], Y[i]) (1/256 pixels,
+ * already snapped, n >= 3, no three corners on a line) at pixel centres
+ * inside [sx0, sx1) x [sy0, sy1): added to ref[y][x]. A centre on an edge
+ * is covered only if the edge is a top edge (horizontal, the polygon below
+ * it) or a left edge (the polygon to its right); zero-area polygons cover
+ * nothing. */
 static void
-ref_triangle(const int64_t X[3], const int64_t Y[3], uint32_t ref[FBH][FBW], int32_t sx0, int32_t sy0,
-             int32_t sx1, int32_t sy1)
+ref_polygon(const int64_t *X, const int64_t *Y, int n, uint32_t ref[FBH][FBW], int32_t sx0, int32_t sy0,
+            int32_t sx1, int32_t sy1)
 {
-   int64_t area = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
+   int64_t area = 0;
+   for (int i = 1; i + 1 < n; i++)
+      area += (X[i] - X[0]) * (Y[i + 1] - Y[0]) - (X[i + 1] - X[0]) * (Y[i] - Y[0]);
    if (area == 0)
       return;
-   /* Only pixels whose centre can be inside the box of the vertices. */
+   /* Only pixels whose centre can be inside the box of the corners. */
    int64_t bx0 = X[0], by0 = Y[0], bx1 = X[0], by1 = Y[0];
-   for (int i = 1; i < 3; i++) {
+   for (int i = 1; i < n; i++) {
       bx0 = X[i] < bx0 ? X[i] : bx0, bx1 = X[i] > bx1 ? X[i] : bx1;
       by0 = Y[i] < by0 ? Y[i] : by0, by1 = Y[i] > by1 ? Y[i] : by1;
    }
@@ -282,10 +298,10 @@ ref_triangle(const int64_t X[3], const int64_t Y[3], uint32_t ref[FBH][FBW], int
       for (int32_t x = sx0; x < sx1; x++) {
          int64_t px = (int64_t)x * 256 + 128, py = (int64_t)y * 256 + 128;
          bool in = true;
-         for (int e = 0; e < 3 && in; e++) {
-            const int64_t ax = X[e], ay = Y[e], bx = X[(e + 1) % 3], by = Y[(e + 1) % 3];
-            const int64_t ox = X[(e + 2) % 3], oy = Y[(e + 2) % 3];
-            /* Which side the opposite vertex and the centre are on. */
+         for (int e = 0; e < n && in; e++) {
+            const int64_t ax = X[e], ay = Y[e], bx = X[(e + 1) % n], by = Y[(e + 1) % n];
+            const int64_t ox = X[(e + 2) % n], oy = Y[(e + 2) % n];
+            /* Which side another corner and the centre are on. */
             int64_t so = (bx - ax) * (oy - ay) - (by - ay) * (ox - ax);
             int64_t sp = (bx - ax) * (py - ay) - (by - ay) * (px - ax);
             if (sp == 0) {
@@ -299,6 +315,35 @@ ref_triangle(const int64_t X[3], const int64_t Y[3], uint32_t ref[FBH][FBW], int
          ref[y][x] += in;
       }
    }
+}
+
+static void
+ref_triangle(const int64_t X[3], const int64_t Y[3], uint32_t ref[FBH][FBW], int32_t sx0, int32_t sy0,
+             int32_t sx1, int32_t sy1)
+{
+   ref_polygon(X, Y, 3, ref, sx0, sy0, sx1, sy1);
+}
+
+/* A non-strict line of width w (1/256 units) from A to B: the
+ * parallelogram with two sides through A and B along the minor axis. */
+static void
+ref_line(int64_t xa, int64_t ya, int64_t xb, int64_t yb, int64_t w, uint32_t ref[FBH][FBW])
+{
+   int64_t dx = xb - xa, dy = yb - ya, h = w / 2;
+   bool x_major = (dx < 0 ? -dx : dx) >= (dy < 0 ? -dy : dy);
+   int64_t ox = x_major ? 0 : h, oy = x_major ? h : 0;
+   const int64_t X[4] = {xa - ox, xb - ox, xb + ox, xa + ox};
+   const int64_t Y[4] = {ya - oy, yb - oy, yb + oy, ya + oy};
+   ref_polygon(X, Y, 4, ref, 0, 0, FBW, FBH);
+}
+
+/* A point of side s (1/256 units) centred on (x, y). */
+static void
+ref_point(int64_t x, int64_t y, int64_t s, uint32_t ref[FBH][FBW])
+{
+   const int64_t X[4] = {x - s / 2, x + s / 2, x + s / 2, x - s / 2};
+   const int64_t Y[4] = {y - s / 2, y - s / 2, y + s / 2, y + s / 2};
+   ref_polygon(X, Y, 4, ref, 0, 0, FBW, FBH);
 }
 
 static uint32_t ref[FBH][FBW];
@@ -520,16 +565,711 @@ test_threads(void)
    free(v);
 }
 
+
+static void
+draw1(struct rig *r, const struct sr_draw_state *st, const struct sr_draw_bindings *b, struct sr_draw d)
+{
+   struct draw_call call = {st, b, d};
+   run_scene(r, &call, 1);
+}
+
+/* A random vertex in window space near the framebuffer. */
+static void
+rand_win(int64_t *X, int64_t *Y)
+{
+   *X = (int64_t)(rng() % ((FBW + 20) * 256)) - 10 * 256;
+   *Y = (int64_t)(rng() % ((FBH + 20) * 256)) - 10 * 256;
+}
+
+/* Strips and fans (with back faces culled: the strip's odd triangles are
+ * reordered, so all of a consistent strip face the same way), also split
+ * by restart indices, 16- and 32-bit, with vertexOffset. */
+static void
+test_strips_fans(struct rig *r, uint32_t width)
+{
+   enum { N = 14 };
+   int64_t X[N], Y[N];
+   struct vtx v[N + 3];
+   /* A zig-zag strip across the framebuffer: triangles (i, i+1, i+2). */
+   for (int i = 0; i < N; i++) {
+      X[i] = (int64_t)(i / 2) * 31 * 256 + (int64_t)(rng() % 2000);
+      Y[i] = (i & 1) ? 140 * 256 - (int64_t)(rng() % 3000) : 9 * 256 + (int64_t)(rng() % 3000);
+      v[i + 3] = vwin(X[i], Y[i], 0.5f, 1.0f, 0xffffffffu);
+   }
+   for (int i = 0; i < 3; i++)
+      v[i] = vwin(0, 0, 0.5f, 1.0f, 0);   /* skipped by vertexOffset / firstVertex */
+   struct sr_draw_state st;
+   struct sr_draw_bindings b;
+   bindings_init(&b, v, N + 3);
+   for (int cull = 0; cull < 2; cull++) {
+      state_init(&st, width, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP, false);
+      /* Triangle 0 is (0, 1, 2): y down, 0 top, 1 bottom, 2 top right: counter-clockwise on screen. */
+      st.cull_mode = VK_CULL_MODE_BACK_BIT;
+      st.front_face = cull ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE;
+      memset(ref, 0, sizeof(ref));
+      for (int i = 0; i + 2 < N && !cull; i++) {
+         int64_t tx[3] = {X[i], X[i + 1], X[i + 2]}, ty[3] = {Y[i], Y[i + 1], Y[i + 2]};
+         ref_triangle(tx, ty, ref, 0, 0, FBW, FBH);
+      }
+      draw1(r, &st, &b, (struct sr_draw){.count = N, .instance_count = 1, .first = 3});
+      compare_counters(cull ? "strip, all culled" : "strip");
+   }
+
+   /* Indexed strip with restarts: segments [0, 5), [5, 9), [9, 14) of the
+    * vertices, indices shifted by -3 and vertexOffset 3. */
+   for (int size = 2; size <= 4; size += 2) {
+      uint8_t idx[4 * (N + 2)];
+      uint32_t count = 0;
+      const int cuts[2] = {5, 9};
+      for (int i = 0; i < N; i++) {
+         for (int c = 0; c < 2; c++) {
+            if (i == cuts[c]) {
+               uint32_t rv = 0xffffffffu;
+               memcpy(idx + count * size, &rv, size);
+               count++;
+            }
+         }
+         uint32_t iv = (uint32_t)i;
+         memcpy(idx + count * size, &iv, size);
+         count++;
+      }
+      state_init(&st, width, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP, false);
+      st.primitive_restart = true;
+      st.cull_mode = VK_CULL_MODE_BACK_BIT;
+      b.index_base = idx;
+      b.index_size = count * size;
+      b.index_type = size == 2 ? VK_INDEX_TYPE_UINT16 : VK_INDEX_TYPE_UINT32;
+      memset(ref, 0, sizeof(ref));
+      const int seg[4] = {0, 5, 9, N};
+      for (int sgi = 0; sgi < 3; sgi++) {
+         for (int i = seg[sgi]; i + 2 < seg[sgi + 1]; i++) {
+            /* Within a segment, triangle k's winding follows k's parity. */
+            int k = i - seg[sgi];
+            int64_t tx[3] = {X[i], X[i + 1], X[i + 2]}, ty[3] = {Y[i], Y[i + 1], Y[i + 2]};
+            /* The strip starts counter-clockwise at even i; a segment
+             * starting at odd i starts clockwise and is culled whole. */
+            if (((i - k) & 1) == 0)
+               ref_triangle(tx, ty, ref, 0, 0, FBW, FBH);
+         }
+      }
+      draw1(r, &st, &b, (struct sr_draw){.indexed = true, .count = count, .instance_count = 1,
+                                         .vertex_offset = 3});
+      compare_counters(size == 2 ? "strip with restarts, 16-bit" : "strip with restarts, 32-bit");
+      b.index_base = NULL;
+   }
+
+   /* A fan around a centre, some triangles culled (back-facing ones). */
+   {
+      enum { F = 9 };
+      int64_t fx[F], fy[F];
+      struct vtx fv[F];
+      fx[0] = 100 * 256 + 17, fy[0] = 70 * 256 + 99;
+      for (int i = 1; i < F; i++) {
+         double a = 2 * M_PI * (i - 1) / (F - 2) * (i == 4 ? -0.1 : 1.0);
+         fx[i] = fx[0] + (int64_t)(cos(a) * 70 * 256);
+         fy[i] = fy[0] + (int64_t)(sin(a) * 60 * 256);
+      }
+      for (int i = 0; i < F; i++)
+         fv[i] = vwin(fx[i], fy[i], 0.5f, 1.0f, 0xffffffffu);
+      struct sr_draw_bindings fb;
+      bindings_init(&fb, fv, F);
+      state_init(&st, width, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN, false);
+      st.cull_mode = VK_CULL_MODE_FRONT_BIT;
+      st.front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+      memset(ref, 0, sizeof(ref));
+      int kept = 0;
+      for (int i = 1; i + 1 < F; i++) {
+         int64_t tx[3] = {fx[i], fx[i + 1], fx[0]}, ty[3] = {fy[i], fy[i + 1], fy[0]};
+         int64_t area = (tx[1] - tx[0]) * (ty[2] - ty[0]) - (tx[2] - tx[0]) * (ty[1] - ty[0]);
+         /* area > 0: clockwise on screen (y down): back-facing with CCW front: kept. */
+         if (area > 0) {
+            ref_triangle(tx, ty, ref, 0, 0, FBW, FBH);
+            kept++;
+         }
+      }
+      CHECK(kept > 0 && kept < F - 2, "fan keeps %d triangles", kept);
+      draw1(r, &st, &fb, (struct sr_draw){.count = F, .instance_count = 1});
+      compare_counters("fan");
+   }
+}
+
+/* Both ends of a segment beyond the same side of the viewport: the
+ * segment is clipped away (wide or not). */
+static bool
+outside_viewport(int64_t xa, int64_t ya, int64_t xb, int64_t yb)
+{
+   const int64_t m = VPS * 256;
+   return (xa < 0 && xb < 0) || (ya < 0 && yb < 0) || (xa > m && xb > m) || (ya > m && yb > m);
+}
+
+/* Line lists and strips, points of several sizes, polygon modes. */
+static void
+test_lines_points(struct rig *r, uint32_t width)
+{
+   enum { N = 40 };
+   int64_t X[N], Y[N];
+   struct vtx v[N];
+   for (int i = 0; i < N; i++) {
+      rand_win(&X[i], &Y[i]);
+      if (i % 5 == 2)
+         X[i] = (X[i] & ~255) + 128;
+      if (i % 7 == 3 && i > 0)
+         Y[i] = Y[i - 1];   /* horizontal */
+      if (i % 11 == 4 && i > 0)
+         X[i] = X[i - 1];   /* vertical */
+      v[i] = vwin(X[i], Y[i], 0.5f, 1.0f, 0xffffffffu);
+   }
+   struct sr_draw_bindings b;
+   bindings_init(&b, v, N);
+   struct sr_draw_state st;
+   const float widths[3] = {1.0f, 2.5f, 7.0f};
+   for (int wi = 0; wi < 3; wi++) {
+      for (int strip = 0; strip < 2; strip++) {
+         state_init(&st, width, strip ? VK_PRIMITIVE_TOPOLOGY_LINE_STRIP : VK_PRIMITIVE_TOPOLOGY_LINE_LIST, false);
+         st.line_width = widths[wi];
+         memset(ref, 0, sizeof(ref));
+         for (int i = 0; i + 1 < N; i += strip ? 1 : 2)
+            if (!outside_viewport(X[i], Y[i], X[i + 1], Y[i + 1]))
+               ref_line(X[i], Y[i], X[i + 1], Y[i + 1], (int64_t)(widths[wi] * 256), ref);
+         draw1(r, &st, &b, (struct sr_draw){.count = N, .instance_count = 1});
+         compare_counters(strip ? "line strip" : "line list");
+      }
+   }
+   /* Points: PointSize 1 when not written; written sizes from Location 1's red. */
+   state_init(&st, width, VK_PRIMITIVE_TOPOLOGY_POINT_LIST, false);
+   memset(ref, 0, sizeof(ref));
+   for (int i = 0; i < N; i++)
+      ref_point(X[i], Y[i], 256, ref);
+   draw1(r, &st, &b, (struct sr_draw){.count = N, .instance_count = 1});
+   compare_counters("points of size 1");
+
+   /* Polygon mode LINE and POINT: the triangles' edges and corners. */
+   for (int mode = 0; mode < 2; mode++) {
+      state_init(&st, width, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false);
+      st.polygon_mode = mode ? VK_POLYGON_MODE_POINT : VK_POLYGON_MODE_LINE;
+      memset(ref, 0, sizeof(ref));
+      for (int t = 0; t + 2 < N; t += 3) {
+         int64_t area = (X[t + 1] - X[t]) * (Y[t + 2] - Y[t]) - (X[t + 2] - X[t]) * (Y[t + 1] - Y[t]);
+         if (area == 0)
+            continue;
+         for (int e = 0; e < 3; e++) {
+            int i = t + e, j = t + (e + 1) % 3;
+            if (mode)
+               ref_point(X[i], Y[i], 256, ref);
+            else
+               ref_line(X[i], Y[i], X[j], Y[j], 256, ref);
+         }
+      }
+      draw1(r, &st, &b, (struct sr_draw){.count = N - N % 3, .instance_count = 1});
+      compare_counters(mode ? "polygon mode POINT" : "polygon mode LINE");
+   }
+}
+
+/* Vertex shader writing PointSize from Location 1's red channel * 20. */
+#define VS_PSIZE_DEF(W)                                                                    \
+   static void vs_psize_##W(const struct shale_vs_context *ctx, struct shale_vs_batch *b) \
+   {                                                                                      \
+      vs_copy_##W(ctx, b);                                                                \
+      for (uint32_t i = 0; i < b->count; i++)                                             \
+         b->outputs[(SHALE_SLOT_POINT_SIZE * 4) * W + i] =                                \
+            fbits(bitsf(b->inputs[(1 * 4) * W + i]) * 20.0f);                            \
+   }
+VS_PSIZE_DEF(4)
+VS_PSIZE_DEF(8)
+VS_PSIZE_DEF(16)
+
+static void
+test_point_sizes(struct rig *r, uint32_t width)
+{
+   enum { N = 30 };
+   int64_t X[N], Y[N];
+   struct vtx v[N];
+   uint8_t red[N];
+   for (int i = 0; i < N; i++) {
+      /* Points stay inside the view volume (their centres must). */
+      X[i] = (int64_t)(rng() % (FBW * 256));
+      Y[i] = (int64_t)(rng() % (FBH * 256));
+      red[i] = (uint8_t)(rng() % 256);
+      if (i == 0)
+         red[i] = 0;   /* size 0: clamped to 1 */
+      v[i] = vwin(X[i], Y[i], 0.5f, 1.0f, red[i]);
+   }
+   struct sr_draw_bindings b;
+   bindings_init(&b, v, N);
+   struct sr_draw_state st;
+   state_init(&st, width, VK_PRIMITIVE_TOPOLOGY_POINT_LIST, false);
+   st.vs = width == 4 ? vs_psize_4 : width == 8 ? vs_psize_8 : vs_psize_16;
+   st.vs_io.outputs_written |= 1ull << SHALE_SLOT_POINT_SIZE;
+   st.vs_io.writes_point_size = 1;
+   memset(ref, 0, sizeof(ref));
+   for (int i = 0; i < N; i++) {
+      float size = (float)red[i] / 255.0f * 20.0f;
+      if (size < 1.0f)
+         size = 1.0f;
+      int64_t s = llrint((double)size * 256.0 / 2.0) * 2;
+      ref_point(X[i], Y[i], s, ref);
+   }
+   draw1(r, &st, &b, (struct sr_draw){.count = N, .instance_count = 1});
+   compare_counters("point sizes");
+}
+
+/* Instancing: Location 2 is a per-instance (x, y) offset, divisor 1 and 2. */
+static void
+test_instancing(struct rig *r, uint32_t width)
+{
+   const int64_t X[3] = {10 * 256 + 5, 60 * 256 + 100, 20 * 256 + 200};
+   const int64_t Y[3] = {5 * 256 + 50, 15 * 256 + 3, 50 * 256 + 128};
+   struct vtx v[3];
+   for (int i = 0; i < 3; i++)
+      v[i] = vwin(X[i], Y[i], 0.5f, 1.0f, 0xffffffffu);
+   /* Offsets in clip units: 64 and 32 pixels per step (exact). */
+   const float off[5][2] = {{9, 9}, {0, 0}, {0.5f, 0}, {0.5f, 0.25f}, {1.0f, 0.5f}};
+   for (uint32_t divisor = 1; divisor <= 2; divisor++) {
+      struct sr_draw_state st;
+      state_init(&st, width, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false);
+      st.binding_mask = 3;
+      st.bindings[1].divisor = divisor;
+      st.attribute_count = 3;
+      st.attributes[2] = (struct sr_vertex_attribute){2, 1, VK_FORMAT_R32G32_SFLOAT, 0};
+      struct sr_draw_bindings b;
+      bindings_init(&b, v, 3);
+      b.vertex_buffers[1] = (struct sr_vertex_buffer){(const uint8_t *)off, sizeof(off)};
+      memset(ref, 0, sizeof(ref));
+      for (uint32_t inst = 0; inst < 4; inst++) {
+         const float *o = off[1 + inst / divisor];
+         int64_t tx[3], ty[3];
+         for (int i = 0; i < 3; i++)
+            tx[i] = X[i] + (int64_t)(o[0] * 128 * 256), ty[i] = Y[i] + (int64_t)(o[1] * 128 * 256);
+         ref_triangle(tx, ty, ref, 0, 0, FBW, FBH);
+      }
+      draw1(r, &st, &b, (struct sr_draw){.count = 3, .instance_count = 4, .first_instance = 1});
+      compare_counters(divisor == 1 ? "instancing" : "instancing, divisor 2");
+   }
+}
+
+/* Huge triangles: clipped against the guard band (and, in perspective,
+ * against the near plane), with no crack and no pixel twice. */
+static void
+test_huge(struct rig *r, uint32_t width)
+{
+   struct sr_draw_state st;
+   state_init(&st, width, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false);
+   struct sr_draw_bindings b;
+   /* A quad far past the guard band in window space, split along a
+    * diagonal that crosses the framebuffer; w = 1. */
+   const float big = 4000.0f;   /* clip units: 512000 pixels */
+   struct vtx q[6];
+   const float cx[4] = {-big, big * 1.3f, big, -big * 0.7f}, cy[4] = {-big * 1.1f, -big, big, big * 0.9f};
+   const int o[6] = {0, 1, 2, 0, 2, 3};
+   for (int i = 0; i < 6; i++)
+      q[i] = (struct vtx){{cx[o[i]], cy[o[i]], 0.5f, 1.0f}, {255, 255, 255, 255}};
+   bindings_init(&b, q, 6);
+   draw1(r, &st, &b, (struct sr_draw){.count = 6, .instance_count = 1});
+   for (int y = 0; y < FBH; y++)
+      for (int x = 0; x < FBW; x++)
+         ref[y][x] = 1;
+   compare_counters("huge quad");
+
+   /* A ground plane in perspective: w runs from -5 to 5 (behind the eye to
+    * far ahead); near-plane clipping keeps z >= 0. Every pixel below the
+    * horizon once, none above. Clip: x = X, y = 1 (eye height below),
+    * z = w = depth. */
+   const float gz[4] = {-5.0f, -5.0f, 20.0f, 20.0f}, gx[4] = {-30.0f, 30.0f, 30.0f, -30.0f};
+   for (int i = 0; i < 6; i++) {
+      float w = gz[o[i]];
+      q[i] = (struct vtx){{gx[o[i]], 1.0f, w * 0.5f, w}, {255, 255, 255, 255}};
+   }
+   draw1(r, &st, &b, (struct sr_draw){.count = 6, .instance_count = 1});
+   /* Window y = 128 + 128 / w: rows below y = 128 + 128/20 = 134.4 are
+    * covered where |x_win - 128| <= 128 * 30 / w; check rows 140 .. 149
+    * fully (w <= 12.8 there: x reach >= 300 pixels) and rows < 134 empty. */
+   int twice = 0, holes = 0, above = 0;
+   for (int y = 0; y < FBH; y++)
+      for (int x = 0; x < FBW; x++) {
+         twice += counters[y][x] > 1;
+         holes += y >= 140 && counters[y][x] != 1;
+         above += y < 134 && counters[y][x] != 0;
+      }
+   CHECK(twice == 0 && holes == 0 && above == 0, "ground plane: %d twice, %d holes, %d above", twice,
+         holes, above);
+}
+
+/* Near and far clipping with w = 1: z runs from -0.5 to 1.5 across a
+ * triangle; only pixels with 0 <= z <= 1 are drawn. */
+static void
+test_near_far(struct rig *r, uint32_t width)
+{
+   struct sr_draw_state st;
+   state_init(&st, width, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false);
+   /* Clipped corners land on the sub-pixel grid (x = 50 and 150). */
+   const int64_t X[3] = {0, 200 * 256, 100 * 256}, Y[3] = {2 * 256, 2 * 256, 148 * 256};
+   struct vtx v[3];
+   for (int i = 0; i < 3; i++)
+      v[i] = vwin(X[i], Y[i], -0.5f + 2.0f * (float)X[i] / 256.0f / 200.0f, 1.0f, 0xffffffffu);
+   struct sr_draw_bindings b;
+   bindings_init(&b, v, 3);
+   for (int clamp = 0; clamp < 2; clamp++) {
+      st.depth_clamp = clamp;
+      draw1(r, &st, &b, (struct sr_draw){.count = 3, .instance_count = 1});
+      memset(ref, 0, sizeof(ref));
+      ref_triangle(X, Y, ref, clamp ? 0 : 50, 0, clamp ? FBW : 150, FBH);
+      int bad = 0;
+      for (int y = 0; y < FBH; y++)
+         for (int x = 0; x < FBW; x++)
+            bad += counters[y][x] != ref[y][x];
+      CHECK(bad == 0, "near/far clipping (depth clamp %d): %d pixels differ", clamp, bad);
+   }
+}
+
+/* Vertex shader with ClipDistance[0] = x (clip) and CullDistance[0] =
+ * Location 1's green - 0.5. */
+#define VS_DIST_DEF(W)                                                                     \
+   static void vs_dist_##W(const struct shale_vs_context *ctx, struct shale_vs_batch *b)  \
+   {                                                                                      \
+      vs_copy_##W(ctx, b);                                                                \
+      for (uint32_t i = 0; i < b->count; i++) {                                           \
+         b->outputs[(SHALE_SLOT_CLIP_CULL0 * 4 + 0) * W + i] = b->inputs[0 * W + i];      \
+         b->outputs[(SHALE_SLOT_CLIP_CULL0 * 4 + 1) * W + i] =                            \
+            fbits(bitsf(b->inputs[(1 * 4 + 1) * W + i]) - 0.5f);                         \
+      }                                                                                   \
+   }
+VS_DIST_DEF(4)
+VS_DIST_DEF(8)
+VS_DIST_DEF(16)
+
+static void
+test_clip_cull_distances(struct rig *r, uint32_t width)
+{
+   struct sr_draw_state st;
+   state_init(&st, width, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false);
+   st.vs = width == 4 ? vs_dist_4 : width == 8 ? vs_dist_8 : vs_dist_16;
+   st.vs_io.outputs_written |= 1ull << SHALE_SLOT_CLIP_CULL0;
+   st.vs_io.clip_distance_count = 1;
+   st.vs_io.cull_distance_count = 1;
+   /* Triangle 0: green 255 (kept), clipped at window x = 128 (the clipped
+    * corners (128, 30) and (128, 90) are on the grid); triangle 1: one
+    * vertex green 255 (kept); triangle 2: all green 0 (culled). */
+   const int64_t X[9] = {64 * 256, 192 * 256, 64 * 256, 130 * 256, 199 * 256, 150 * 256, 0, 199 * 256, 100 * 256};
+   const int64_t Y[9] = {20 * 256, 40 * 256, 140 * 256, 100 * 256, 110 * 256, 149 * 256, 0, 0, 149 * 256};
+   const uint32_t green[9] = {0xff00, 0xff00, 0xff00, 0, 0xff00, 0, 0, 0, 0};
+   struct vtx v[9];
+   for (int i = 0; i < 9; i++)
+      v[i] = vwin(X[i], Y[i], 0.5f, 1.0f, green[i] | 0xff0000ffu);
+   struct sr_draw_bindings b;
+   bindings_init(&b, v, 9);
+   draw1(r, &st, &b, (struct sr_draw){.count = 9, .instance_count = 1});
+   memset(ref, 0, sizeof(ref));
+   const int64_t CX[3] = {128 * 256, 192 * 256, 128 * 256}, CY[3] = {30 * 256, 40 * 256, 90 * 256};
+   ref_triangle(CX, CY, ref, 0, 0, FBW, FBH);
+   ref_triangle(X + 3, Y + 3, ref, 0, 0, FBW, FBH);
+   compare_counters("clip and cull distances");
+}
+
+/* Depth bias: constant (r from the depth format) and slope, clamped; and
+ * the depth written through a D32 attachment. */
+static void
+test_depth_bias(struct rig *r)
+{
+   struct sr_draw_state st;
+   state_init(&st, 8, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false);
+   st.depth_bias_enable = true;
+   st.depth_bias_constant = 4.0f;
+   st.depth_bias_slope = 0.0f;
+   st.depth_test = true;
+   st.depth_write = true;
+   st.depth_compare = VK_COMPARE_OP_ALWAYS;
+   const int64_t X[3] = {0, 300 * 256, 0}, Y[3] = {0, 0, 300 * 256};
+   struct vtx v[3];
+   for (int i = 0; i < 3; i++)
+      v[i] = vwin(X[i], Y[i], 0.5f, 1.0f, 0xffffffffu);
+   struct sr_draw_bindings b;
+   bindings_init(&b, v, 3);
+   draw1(r, &st, &b, (struct sr_draw){.count = 3, .instance_count = 1});
+   /* D32_SFLOAT, z = 0.5: e = -1, r = 2^(-1-23). */
+   CHECK(r->depth[10 * FBW + 10] == 0.5f + 4.0f * ldexpf(1.0f, -24), "biased depth %.9g", r->depth[10 * FBW + 10]);
+
+   /* Slope and clamp, read from the primitive (D16: r = 2^-16). */
+   const VkFormat formats[2] = {VK_FORMAT_D16_UNORM, VK_FORMAT_X8_D24_UNORM_PACK32};
+   const int bits[2] = {16, 24};
+   for (int f = 0; f < 2; f++) {
+      struct sr_framebuffer fb = r->fb;
+      fb.depth.format = su_format_desc(formats[f]);
+      fb.depth.vk_format = formats[f];
+      /* z = 0.25 + x / 1000 (window pixels): dz/dx = 1/1000. */
+      for (int i = 0; i < 3; i++)
+         v[i].pos[2] = 0.25f + (float)X[i] / 256.0f / 1000.0f;
+      st.depth_bias_slope = 2.0f;
+      for (int clamp = 0; clamp < 2; clamp++) {
+         st.depth_bias_clamp = clamp ? 0.001f : 0.0f;
+         struct sr_scene *scene;
+         VkRect2D area = {{0, 0}, {FBW, FBH}};
+         CHECK(sr_scene_begin(r->ctx, &fb, &area, 1, &scene) == VK_SUCCESS, "begin");
+         struct sr_draw d = {.count = 3, .instance_count = 1};
+         CHECK(sr_scene_draw(scene, &st, &b, &d) == VK_SUCCESS, "draw");
+         const struct sr_prim *p = scene->bins[0].first->cmds[0].prim;
+         double want = 2.0 / 1000.0 + 4.0 * ldexp(1.0, -bits[f]);
+         if (clamp)
+            want = 0.001;
+         double got = (double)p->z.c - p->planes[0].c;
+         CHECK(fabs(got - want) < 1e-6, "%s bias %.9g, expected %.9g", fb.depth.format->name, got, want);
+         CHECK(p->z.a == p->planes[0].a && p->z.b == p->planes[0].b, "bias is a constant");
+         /* The unbiased plane's slope. */
+         CHECK(fabs(p->planes[0].a - 0.001) < 1e-7 && fabs(p->planes[0].b) < 1e-7, "z plane %g %g",
+               p->planes[0].a, p->planes[0].b);
+         sr_scene_end(scene);
+         memset(r->depth, 0, FBW * FBH * 4);
+      }
+   }
+}
+
+/* PrimitiveId counts the draw's primitives (culled ones too), per instance. */
+static void
+test_primitive_id(struct rig *r)
+{
+   /* Triangle 0 counter-clockwise on screen (front, kept), 1 clockwise
+    * (back, culled), 2 counter-clockwise; all inside tile (0, 0). */
+   const int64_t X[9] = {5, 5, 50, 5, 50, 5, 8, 8, 60}, Y[9] = {5, 50, 5, 5, 5, 50, 8, 60, 8};
+   struct vtx v[9];
+   for (int i = 0; i < 9; i++)
+      v[i] = vwin(X[i] * 256, Y[i] * 256, 0.5f, 1.0f, 0);
+   struct sr_draw_state st;
+   state_init(&st, 4, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false);
+   st.cull_mode = VK_CULL_MODE_BACK_BIT;
+   st.front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+   struct sr_draw_bindings b;
+   bindings_init(&b, v, 9);
+   struct sr_scene *scene;
+   VkRect2D area = {{0, 0}, {FBW, FBH}};
+   CHECK(sr_scene_begin(r->ctx, &r->fb, &area, 1, &scene) == VK_SUCCESS, "begin");
+   struct sr_draw d = {.count = 9, .instance_count = 2};
+   CHECK(sr_scene_draw(scene, &st, &b, &d) == VK_SUCCESS, "draw");
+   uint32_t n = 0, ids[16];
+   for (const struct sr_bin_chunk *c = scene->bins[0].first; c; c = c->next)
+      for (uint32_t i = 0; i < c->count && n < 16; i++)
+         ids[n++] = c->cmds[i].prim->primitive_id;
+   CHECK_EQ_INT(n, 4);
+   const uint32_t want[4] = {0, 2, 0, 2};
+   for (uint32_t i = 0; i < n && i < 4; i++)
+      CHECK(ids[i] == want[i], "primitive %u has id %u", i, ids[i]);
+   sr_scene_end(scene);
+}
+
+/* Vertex fetch: formats, types, missing components, out-of-range reads,
+ * per-instance rates; a vertex shader that records its inputs. */
+static uint32_t fetched[2][8][7][4];   /* [instance][vertex][location][component] */
+
+#define VS_FETCH_DEF(W)                                                                     \
+   static void vs_fetch_##W(const struct shale_vs_context *ctx, struct shale_vs_batch *b)  \
+   {                                                                                       \
+      (void)ctx;                                                                           \
+      for (uint32_t i = 0; i < b->count; i++)                                              \
+         for (int l = 0; l < 7; l++)                                                       \
+            for (int c = 0; c < 4; c++)                                                    \
+               fetched[b->instance_index][b->vertex_index[i]][l][c] = b->inputs[(l * 4 + c) * W + i]; \
+   }
+VS_FETCH_DEF(4)
+VS_FETCH_DEF(8)
+VS_FETCH_DEF(16)
+
+static void
+test_fetch(struct rig *r, uint32_t width)
+{
+   /* 16-byte vertices: R16G16_SNORM at 0, R8G8B8A8_UINT at 4 (also R8_SINT),
+    * A2B10G10R10_UNORM_PACK32 at 8, R16G16B16A16_SFLOAT at 8. 4 vertices in
+    * the buffer, 5 drawn: vertex 4 reads out of range. */
+   uint8_t vb[4 * 16];
+   for (int i = 0; i < 4; i++) {
+      int16_t sn[2] = {(int16_t)(i == 0 ? -32768 : 32767 / (i + 1)), (int16_t)(-1000 * i)};
+      memcpy(vb + i * 16, sn, 4);
+      uint8_t u[4] = {(uint8_t)(i + 1), 200, (uint8_t)(250 - i), 0x80};
+      memcpy(vb + i * 16 + 4, u, 4);
+      uint16_t h[4] = {0x3e00, 0xc000, 0x3400, 0x3c00};   /* 1.5, -2, 0.25, 1 */
+      memcpy(vb + i * 16 + 8, h, 8);
+   }
+   const float inst[2][3] = {{1.0f, 2.0f, 3.0f}, {-4.0f, 5.5f, 6.0f}};
+   struct sr_draw_state st;
+   state_init(&st, width, VK_PRIMITIVE_TOPOLOGY_POINT_LIST, false);
+   st.vs = width == 4 ? vs_fetch_4 : width == 8 ? vs_fetch_8 : vs_fetch_16;
+   st.rasterizer_discard = true;
+   st.vs_io.inputs_read = 0x7f;
+   st.vs_io.input_type[1] = 2;   /* uvec4 */
+   st.vs_io.input_type[5] = 1;   /* ivec4 */
+   st.binding_mask = 3;
+   st.bindings[0] = (struct sr_vertex_binding){16, VK_VERTEX_INPUT_RATE_VERTEX, 1};
+   st.bindings[1] = (struct sr_vertex_binding){12, VK_VERTEX_INPUT_RATE_INSTANCE, 1};
+   st.attribute_count = 6;
+   st.attributes[0] = (struct sr_vertex_attribute){0, 0, VK_FORMAT_R16G16_SNORM, 0};
+   st.attributes[1] = (struct sr_vertex_attribute){1, 0, VK_FORMAT_R8G8B8A8_UINT, 4};
+   st.attributes[2] = (struct sr_vertex_attribute){2, 0, VK_FORMAT_A2B10G10R10_UNORM_PACK32, 8};
+   st.attributes[3] = (struct sr_vertex_attribute){3, 0, VK_FORMAT_R16G16B16A16_SFLOAT, 8};
+   st.attributes[4] = (struct sr_vertex_attribute){4, 1, VK_FORMAT_R32G32B32_SFLOAT, 0};
+   st.attributes[5] = (struct sr_vertex_attribute){5, 0, VK_FORMAT_R8_SINT, 7};
+   /* Location 6: no attribute. */
+   struct sr_draw_bindings b;
+   memset(&b, 0, sizeof(b));
+   b.vertex_buffers[0] = (struct sr_vertex_buffer){vb, sizeof(vb)};
+   b.vertex_buffers[1] = (struct sr_vertex_buffer){(const uint8_t *)inst, sizeof(inst)};
+   memset(fetched, 0xcd, sizeof(fetched));
+   draw1(r, &st, &b, (struct sr_draw){.count = 5, .instance_count = 2});
+   for (int in = 0; in < 2; in++) {
+      for (int i = 0; i < 5; i++) {
+         const uint32_t(*f)[4] = fetched[in][i];
+         bool oob = i == 4;
+         int16_t sx = (int16_t)(i == 0 ? -32768 : 32767 / (i + 1));
+         float want0[4] = {oob ? 0.0f : (sx == -32768 ? -1.0f : (float)sx / 32767.0f),
+                           oob ? 0.0f : (float)(-1000 * i) / 32767.0f, 0.0f, 1.0f};
+         for (int c = 0; c < 4; c++)
+            CHECK(fabsf(bitsf(f[0][c]) - want0[c]) < 1e-6f, "inst %d vertex %d snorm[%d] = %g, want %g", in, i, c,
+                  bitsf(f[0][c]), want0[c]);
+         const uint32_t want1[4] = {oob ? 0 : (uint32_t)(i + 1), oob ? 0 : 200, oob ? 0 : (uint32_t)(250 - i),
+                                    oob ? 0 : 0x80};
+         for (int c = 0; c < 4; c++)
+            CHECK(f[1][c] == want1[c], "vertex %d uint[%d] = %u", i, c, f[1][c]);
+         /* 0xc0003e00 as A2B10G10R10: R = 0x200, G = 0xf, B = 0x000, A = 3. */
+         const float want2[4] = {oob ? 0.0f : 512.0f / 1023.0f, oob ? 0.0f : 15.0f / 1023.0f, 0.0f,
+                                 oob ? 0.0f : 1.0f};
+         for (int c = 0; c < 4; c++)
+            CHECK(fabsf(bitsf(f[2][c]) - want2[c]) < 1e-6f, "vertex %d packed[%d] = %g", i, c, bitsf(f[2][c]));
+         const float want3[4] = {oob ? 0 : 1.5f, oob ? 0 : -2.0f, oob ? 0 : 0.25f, oob ? 0 : 1.0f};
+         for (int c = 0; c < 4; c++)
+            CHECK(bitsf(f[3][c]) == want3[c], "vertex %d half[%d] = %g", i, c, bitsf(f[3][c]));
+         for (int c = 0; c < 4; c++)
+            CHECK(bitsf(f[4][c]) == (c < 3 ? inst[in][c] : 1.0f), "instance %d [%d] = %g", in, c, bitsf(f[4][c]));
+         const int32_t want5[4] = {oob ? 0 : -128, 0, 0, 1};
+         for (int c = 0; c < 4; c++)
+            CHECK((int32_t)f[5][c] == want5[c], "vertex %d sint[%d] = %d", i, c, (int32_t)f[5][c]);
+         const float want6[4] = {0, 0, 0, 1};
+         for (int c = 0; c < 4; c++)
+            CHECK(bitsf(f[6][c]) == want6[c], "vertex %d missing[%d] = %g", i, c, bitsf(f[6][c]));
+      }
+   }
+}
+
+/* The provoking vertex (first and last) gives flat inputs, per topology. */
+static void
+test_provoking(struct rig *r, uint32_t width)
+{
+   /* A strip of 2 triangles and a fan of 2, far apart; pixel probes
+    * inside each triangle. */
+   const int64_t X[4] = {10, 10, 60, 60}, Y[4] = {10, 90, 10, 90};
+   const uint32_t col[4] = {0xff0000ffu, 0xff00ff00u, 0xffff0000u, 0xff00ffffu};
+   struct vtx v[4];
+   for (int i = 0; i < 4; i++)
+      v[i] = vwin(X[i] * 256, Y[i] * 256, 0.5f, 1.0f, col[i]);
+   struct sr_draw_bindings b;
+   bindings_init(&b, v, 4);
+   const VkPrimitiveTopology topo[3] = {VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN,
+                                        VK_PRIMITIVE_TOPOLOGY_LINE_STRIP};
+   for (int t = 0; t < 3; t++) {
+      for (int last = 0; last < 2; last++) {
+         struct sr_draw_state st;
+         state_init(&st, width, topo[t], false);
+         st.provoking_last = last;
+         st.line_width = 3.0f;
+         draw1(r, &st, &b, (struct sr_draw){.count = 4, .instance_count = 1});
+         /* Probes: strip triangle 0 (0, 1, 2) and 1 (1, 3, 2); fan
+          * triangle 0 (1, 2, 0) and 1 (2, 3, 0); line strip segments 0-1
+          * and 1-2 (at their middles). */
+         int px[2], py[2], want[2];
+         if (t == 0) {
+            px[0] = 20, py[0] = 30, px[1] = 50, py[1] = 70;
+            want[0] = last ? 2 : 0, want[1] = last ? 3 : 1;
+         } else if (t == 1) {
+            px[0] = 20, py[0] = 30, px[1] = 50, py[1] = 70;
+            want[0] = last ? 2 : 1, want[1] = last ? 3 : 2;
+         } else {
+            px[0] = 10, py[0] = 50, px[1] = 35, py[1] = 50;
+            want[0] = last ? 1 : 0, want[1] = last ? 2 : 1;
+         }
+         for (int k = 0; k < 2; k++) {
+            uint32_t got;
+            memcpy(&got, r->color + (py[k] * FBW + px[k]) * 4, 4);
+            CHECK(got == col[want[k]], "topology %d, provoking %s: primitive %d is %08x, want vertex %d (%08x)",
+                  topo[t], last ? "last" : "first", k, got, want[k], col[want[k]]);
+         }
+      }
+   }
+}
+
+/* Perspective-correct and linear interpolation of a colour: within one
+ * 8-bit step of a double-precision reference at every pixel centre. */
+static void
+test_interpolation(struct rig *r, uint32_t width)
+{
+   const int64_t X[3] = {5 * 256 + 30, 195 * 256 + 7, 90 * 256 + 200}, Y[3] = {3 * 256, 60 * 256 + 77, 147 * 256};
+   const float W[3] = {1.0f, 4.0f, 0.5f};
+   const uint32_t col[3] = {0xff0000ffu, 0x8000ff00u, 0x40ff0000u};
+   struct vtx v[3];
+   for (int i = 0; i < 3; i++)
+      v[i] = vwin(X[i], Y[i], 0.5f, W[i], col[i]);
+   struct sr_draw_bindings b;
+   bindings_init(&b, v, 3);
+   for (int persp = 0; persp < 2; persp++) {
+      struct sr_draw_state st;
+      state_init(&st, width, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, true);
+      if (!persp) {
+         for (int c = 0; c < 4; c++)
+            st.fs_io.interp[c] = SHALE_INTERP_NOPERSPECTIVE;
+         st.fs = width == 4 ? fs_linear_4 : width == 8 ? fs_linear_8 : fs_linear_16;
+      }
+      draw1(r, &st, &b, (struct sr_draw){.count = 3, .instance_count = 1});
+      memset(ref, 0, sizeof(ref));
+      ref_triangle(X, Y, ref, 0, 0, FBW, FBH);
+      int bad = 0, n = 0;
+      for (int y = 0; y < FBH; y++) {
+         for (int x = 0; x < FBW; x++) {
+            if (!ref[y][x])
+               continue;
+            n++;
+            /* Barycentrics at the centre, in window space. */
+            double px = x + 0.5, py = y + 0.5, xs[3], ys[3];
+            for (int i = 0; i < 3; i++)
+               xs[i] = X[i] / 256.0, ys[i] = Y[i] / 256.0;
+            double area = (xs[1] - xs[0]) * (ys[2] - ys[0]) - (xs[2] - xs[0]) * (ys[1] - ys[0]);
+            double l0 = ((xs[1] - px) * (ys[2] - py) - (xs[2] - px) * (ys[1] - py)) / area;
+            double l1 = ((xs[2] - px) * (ys[0] - py) - (xs[0] - px) * (ys[2] - py)) / area;
+            double l[3] = {l0, l1, 1.0 - l0 - l1};
+            if (persp) {
+               double s = l[0] / W[0] + l[1] / W[1] + l[2] / W[2];
+               for (int i = 0; i < 3; i++)
+                  l[i] = l[i] / W[i] / s;
+            }
+            for (int c = 0; c < 4; c++) {
+               double want = 0;
+               for (int i = 0; i < 3; i++)
+                  want += l[i] * ((col[i] >> (8 * c)) & 0xff);
+               int got = r->color[(y * FBW + x) * 4 + c];
+               bad += fabs(got - want) > 1.0;
+            }
+         }
+      }
+      CHECK(n > 1000 && bad == 0, "%s interpolation: %d of %d pixel channels off", persp ? "perspective" : "linear",
+            bad, n * 4);
+   }
+}
+
 int
 main(void)
 {
    struct rig r;
    rig_init(&r, 2);
    test_bins(&r);
+   test_depth_bias(&r);
+   test_primitive_id(&r);
    for (uint32_t w = 4; w <= 16; w *= 2) {
+      test_fetch(&r, w);
       test_two_triangles(&r, w);
       test_fan_on_centres(&r, w);
       test_random_triangles(&r, w, 400);
+      test_strips_fans(&r, w);
+      test_lines_points(&r, w);
+      test_point_sizes(&r, w);
+      test_instancing(&r, w);
+      test_huge(&r, w);
+      test_near_far(&r, w);
+      test_clip_cull_distances(&r, w);
+      test_provoking(&r, w);
+      test_interpolation(&r, w);
    }
    rig_finish(&r);
    test_threads();
