@@ -288,7 +288,11 @@ sd_format_image_properties(const struct sd_physical_device *pdev, VkFormat forma
    if (f & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)
       supported_usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
    const bool multiplanar = su_format_multiplanar(format) != NULL;
-   VkImageCreateFlags supported_flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+   /* ALIAS (VK_KHR_bind_memory2): an image's layout follows from its
+    * creation parameters alone, so images created alike and bound to the
+    * same memory read each other's texels. */
+   VkImageCreateFlags supported_flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT |
+                                        VK_IMAGE_CREATE_ALIAS_BIT;
    if (multiplanar)
       supported_flags |= (f & VK_FORMAT_FEATURE_DISJOINT_BIT) ? VK_IMAGE_CREATE_DISJOINT_BIT : 0;
    else

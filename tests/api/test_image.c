@@ -724,15 +724,100 @@ test_samplers(struct vkt *t)
    vkDestroySampler(t->device, VK_NULL_HANDLE, NULL);
 }
 
+/* VK_IMAGE_CREATE_ALIAS_BIT (VK_KHR_bind_memory2): two linear R8G8B8A8_UINT
+ * images with the flag, bound to the same memory, read each other's texels
+ * (dEQP-VK.memory.binding.aliasing.suballocated.image_* failed image
+ * creation: the flag was refused). Texels written through the mapped memory
+ * at image A's layout are copied out of image B. */
+static void
+test_alias(struct vkt *t)
+{
+   VkImageFormatProperties ifp;
+   CHECK_EQ_INT(vkGetPhysicalDeviceImageFormatProperties(
+                   t->pdev, VK_FORMAT_R8G8B8A8_UINT, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_LINEAR,
+                   VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                   VK_IMAGE_CREATE_ALIAS_BIT, &ifp),
+                VK_SUCCESS);
+   const VkImageCreateInfo ci = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .flags = VK_IMAGE_CREATE_ALIAS_BIT,
+      .imageType = VK_IMAGE_TYPE_2D, .format = VK_FORMAT_R8G8B8A8_UINT,
+      .extent = { 257, 33, 1 }, .mipLevels = 1, .arrayLayers = 1,
+      .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_LINEAR,
+      .usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+      .initialLayout = VK_IMAGE_LAYOUT_PREINITIALIZED,
+   };
+   VkImage img[2] = { VK_NULL_HANDLE, VK_NULL_HANDLE };
+   for (int i = 0; i < 2; i++)
+      CHECK_EQ_INT(vkCreateImage(t->device, &ci, NULL, &img[i]), VK_SUCCESS);
+   if (!img[0] || !img[1])
+      goto out;
+   VkMemoryRequirements req[2];
+   for (int i = 0; i < 2; i++)
+      vkGetImageMemoryRequirements(t->device, img[i], &req[i]);
+   CHECK(req[0].size == req[1].size, "aliased images need %llu and %llu bytes",
+         (unsigned long long)req[0].size, (unsigned long long)req[1].size);
+   VkMemoryAllocateInfo mai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                                .allocationSize = req[0].size, .memoryTypeIndex = 0 };
+   VkDeviceMemory mem;
+   CHECK_EQ_INT(vkAllocateMemory(t->device, &mai, NULL, &mem), VK_SUCCESS);
+   for (int i = 0; i < 2; i++)
+      CHECK_EQ_INT(vkBindImageMemory(t->device, img[i], mem, 0), VK_SUCCESS);
+   const VkImageSubresource sub = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0 };
+   VkSubresourceLayout lay;
+   vkGetImageSubresourceLayout(t->device, img[0], &sub, &lay);
+   uint8_t *m;
+   CHECK_EQ_INT(vkMapMemory(t->device, mem, 0, VK_WHOLE_SIZE, 0, (void **)&m), VK_SUCCESS);
+   for (uint32_t y = 0; y < 33; y++)
+      for (uint32_t x = 0; x < 257 * 4; x++)
+         m[lay.offset + y * lay.rowPitch + x] = (uint8_t)(x * 7 + y * 13);
+   VkMappedMemoryRange range = { VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, NULL, mem, 0,
+                                 VK_WHOLE_SIZE };
+   vkFlushMappedMemoryRanges(t->device, 1, &range);
+   struct vkt_buffer buf;
+   CHECK_EQ_INT(vkt_buffer_create(t, 257 * 33 * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &buf),
+                VK_SUCCESS);
+   VkCommandBuffer cb = vkt_begin(t);
+   const VkImageMemoryBarrier b = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_HOST_WRITE_BIT,
+      .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT, .oldLayout = VK_IMAGE_LAYOUT_PREINITIALIZED,
+      .newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+      .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+      .image = img[1], .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+   };
+   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+                        NULL, 0, NULL, 1, &b);
+   const VkBufferImageCopy r = { 0, 0, 0, { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 }, { 0, 0, 0 },
+                                 { 257, 33, 1 } };
+   vkCmdCopyImageToBuffer(cb, img[1], VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buf.buffer, 1, &r);
+   const VkMemoryBarrier hb = { VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL,
+                                VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT };
+   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &hb,
+                        0, NULL, 0, NULL);
+   CHECK_EQ_INT(vkt_submit_wait(t, cb), VK_SUCCESS);
+   const uint8_t *o = buf.map;
+   unsigned bad = 0;
+   for (uint32_t y = 0; y < 33; y++)
+      for (uint32_t x = 0; x < 257 * 4; x++)
+         bad += o[y * 257 * 4 + x] != (uint8_t)(x * 7 + y * 13);
+   CHECK(bad == 0, "aliased image: %u bytes differ", bad);
+   vkt_buffer_destroy(t, &buf);
+   vkUnmapMemory(t->device, mem);
+   vkFreeMemory(t->device, mem, NULL);
+out:
+   for (int i = 0; i < 2; i++)
+      vkDestroyImage(t->device, img[i], NULL);
+}
+
 int
 main(void)
 {
-   const char *exts[] = { VK_KHR_GET_MEMORY_REQUIREMENTS_2_EXTENSION_NAME };
+   const char *exts[] = { VK_KHR_GET_MEMORY_REQUIREMENTS_2_EXTENSION_NAME,
+                          VK_KHR_BIND_MEMORY_2_EXTENSION_NAME };
    const char *iexts[] = { VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME };
    struct vkt_options o = {
       .driver = VKT_SHALE,
       .device_extensions = exts,
-      .device_extension_count = 1,
+      .device_extension_count = 2,
       .instance_extensions = iexts,
       .instance_extension_count = 1,
    };
@@ -752,6 +837,7 @@ main(void)
    test_linear_layout(&t, VK_FORMAT_R32G32B32_SFLOAT, t1, (VkExtent3D) { 23, 1, 1 }, 2, 2);
    test_linear_layout(&t, VK_FORMAT_B8G8R8A8_SRGB, t2, (VkExtent3D) { 64, 64, 1 }, 7, 1);
    test_samplers(&t);
+   test_alias(&t);
    vkt_finish(&t);
 
    test_without_layer();
