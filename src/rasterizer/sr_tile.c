@@ -6,6 +6,7 @@
  * worker (sr_scene.h); a tile's pixels belong to that worker meanwhile.
  */
 #include "sr_fragment.h"
+#include "sr_transfer.h"
 
 #include <string.h>
 
@@ -78,54 +79,45 @@ static void occlusion_add(struct tile *t)
 
 /* ---- Clears ---- */
 
-/* Writes `texel` to every sample of the box's pixels of `layer`. */
-static void fill_box(const struct sr_surface *s, uint32_t layer, const struct box *b,
-                     const uint8_t *texel)
+/* Layer `layer` of a surface as sr_transfer sees a level: a row of
+ * width * samples texels (a pixel's samples are adjacent). */
+static struct sr_image_level surface_level(const struct sr_surface *s)
 {
-   unsigned size = s->format->block_size;
-   uint64_t count = (uint64_t)(b->x1 - b->x0 + 1) * s->samples;
-   bool same = true;
-   for (unsigned i = 1; i < size; i++)
-      same &= texel[i] == texel[0];
-   for (int32_t y = b->y0; y <= b->y1; y++) {
-      uint8_t *row = sr_surface_texel(s, layer, b->x0, y, 0);
-      if (same) {
-         memset(row, texel[0], count * size);
-      } else {
-         for (uint64_t i = 0; i < count; i++)
-            memcpy(row + i * size, texel, size);
-      }
-   }
+   struct sr_image_level l = {
+      .base = s->base,
+      .format = s->format,
+      .width = s->width * s->samples,
+      .height = s->height,
+      .depth = 1,
+      .layers = s->layers,
+      .row_pitch = s->row_pitch,
+      .depth_pitch = s->layer_pitch,
+      .layer_pitch = s->layer_pitch,
+   };
+   return l;
 }
 
-/* Clears one aspect of a depth/stencil surface, keeping the other aspect
- * of a combined format. */
-static void clear_aspect(const struct sr_surface *s, uint32_t layer, const struct box *b,
-                         VkImageAspectFlags aspect, const VkClearDepthStencilValue *v)
+static struct sr_box surface_box(const struct sr_surface *s, const struct box *b)
 {
-   uint8_t texel[SR_MAX_TEXEL_SIZE];
-   memset(texel, 0, sizeof(texel));
-   if (aspect == VK_IMAGE_ASPECT_DEPTH_BIT)
-      su_pack_depth(s->format, v->depth, texel);
-   else
-      su_pack_stencil(s->format, (uint8_t)v->stencil, texel);
-   if (s->format->aspects == aspect) {
-      fill_box(s, layer, b, texel);
-      return;
-   }
-   for (int32_t y = b->y0; y <= b->y1; y++) {
-      for (int32_t x = b->x0; x <= b->x1; x++) {
-         for (uint32_t i = 0; i < s->samples; i++) {
-            uint8_t *p = sr_surface_texel(s, layer, x, y, i);
-            if (aspect == VK_IMAGE_ASPECT_DEPTH_BIT)
-               su_pack_depth(s->format, v->depth, p);
-            else
-               su_pack_stencil(s->format, (uint8_t)v->stencil, p);
-         }
-      }
-   }
+   struct sr_box r = {b->x0 * (int32_t)s->samples, b->y0, 0,
+                      (uint32_t)(b->x1 - b->x0 + 1) * s->samples, (uint32_t)(b->y1 - b->y0 + 1), 1};
+   return r;
 }
 
+/* `aspects` of a depth/stencil surface in the box (sr_clear_depth_stencil
+ * keeps the other aspect and ignores aspects the format lacks). */
+static void clear_depth_stencil(const struct tile *t, const struct sr_surface *s,
+                                const struct box *b, VkImageAspectFlags aspects,
+                                const VkClearDepthStencilValue *v)
+{
+   struct sr_image_level l = surface_level(s);
+   struct sr_box box = surface_box(s, b);
+   sr_clear_depth_stencil(&l, t->layer, 1, &box, aspects, v->depth, v->stencil);
+}
+
+/* The clear's rect inside this tile, on this tile's layer, through
+ * sr_transfer's clears (the same packing as vkCmdClear*Image: 64-bit
+ * components, one aspect of a combined format kept). */
 static void tile_clear(struct tile *t, const struct sr_clear_cmd *c)
 {
    const struct sr_framebuffer *fb = &t->scene->fb;
@@ -139,37 +131,22 @@ static void tile_clear(struct tile *t, const struct sr_clear_cmd *c)
       if (c->attachment >= fb->color_count || !fb->color[c->attachment].base)
          return;
       const struct sr_surface *s = &fb->color[c->attachment];
-      uint8_t texel[SR_MAX_TEXEL_SIZE];
-      memset(texel, 0, sizeof(texel));
-      switch (su_format_class(s->format)) {
-      case SU_CLASS_UINT: su_pack_uint(s->format, c->value.color.uint32, texel); break;
-      case SU_CLASS_SINT: su_pack_sint(s->format, c->value.color.int32, texel); break;
-      default: su_pack_float(s->format, c->value.color.float32, texel); break;
-      }
-      fill_box(s, t->layer, &b, texel);
+      struct sr_image_level l = surface_level(s);
+      struct sr_box box = surface_box(s, &b);
+      sr_clear_color_box(&l, t->layer, 1, &box, &c->value.color);
       return;
    }
-
-   const struct sr_surface *ds = NULL, *ss = NULL;
-   if ((c->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) && fb->depth.base &&
-       su_format_depth_bits(fb->depth.format))
-      ds = &fb->depth;
-   if ((c->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) && fb->stencil.base &&
-       (fb->stencil.format->aspects & VK_IMAGE_ASPECT_STENCIL_BIT))
-      ss = &fb->stencil;
-   if (ds && ss && ds->base == ss->base) {
-      /* Both aspects of one combined surface: whole texels. */
-      uint8_t texel[SR_MAX_TEXEL_SIZE];
-      memset(texel, 0, sizeof(texel));
-      su_pack_depth(ds->format, c->value.depthStencil.depth, texel);
-      su_pack_stencil(ss->format, (uint8_t)c->value.depthStencil.stencil, texel);
-      fill_box(ds, t->layer, &b, texel);
+   const struct sr_surface *d = fb->depth.base ? &fb->depth : NULL;
+   const struct sr_surface *st = fb->stencil.base ? &fb->stencil : NULL;
+   if (d && st && d->base == st->base) {   /* one combined surface: one pass */
+      clear_depth_stencil(t, d, &b, c->aspects, &c->value.depthStencil);
       return;
    }
-   if (ds)
-      clear_aspect(ds, t->layer, &b, VK_IMAGE_ASPECT_DEPTH_BIT, &c->value.depthStencil);
-   if (ss)
-      clear_aspect(ss, t->layer, &b, VK_IMAGE_ASPECT_STENCIL_BIT, &c->value.depthStencil);
+   if (d)
+      clear_depth_stencil(t, d, &b, c->aspects & VK_IMAGE_ASPECT_DEPTH_BIT, &c->value.depthStencil);
+   if (st)
+      clear_depth_stencil(t, st, &b, c->aspects & VK_IMAGE_ASPECT_STENCIL_BIT,
+                          &c->value.depthStencil);
 }
 
 /* ---- Resolves ---- */
