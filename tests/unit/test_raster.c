@@ -1248,6 +1248,102 @@ test_interpolation(struct rig *r, uint32_t width)
    }
 }
 
+/* Allocation failures: every allocation of a context, a scene and its
+ * draws fails in turn; calls report VK_ERROR_OUT_OF_HOST_MEMORY, nothing
+ * leaks, nothing crashes. */
+static int alloc_live, alloc_count, alloc_fail_at;
+
+static void *VKAPI_PTR
+t_alloc(void *user, size_t size, size_t align, VkSystemAllocationScope scope)
+{
+   (void)user, (void)scope;
+   if (++alloc_count == alloc_fail_at)
+      return NULL;
+   void *p = NULL;
+   if (posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size) != 0)
+      return NULL;
+   alloc_live++;
+   return p;
+}
+
+static void *VKAPI_PTR
+t_realloc(void *user, void *old, size_t size, size_t align, VkSystemAllocationScope scope)
+{
+   (void)user, (void)old, (void)size, (void)align, (void)scope;
+   return NULL;   /* never called */
+}
+
+static void VKAPI_PTR
+t_free(void *user, void *p)
+{
+   (void)user;
+   if (p) {
+      alloc_live--;
+      free(p);
+   }
+}
+
+static void
+test_alloc_failures(void)
+{
+   const VkAllocationCallbacks cb = {.pfnAllocation = t_alloc, .pfnReallocation = t_realloc, .pfnFree = t_free};
+   struct su_thread_pool *pool;
+   if (!su_thread_pool_create(2, &pool))
+      return;
+   enum { N = 900 };
+   struct vtx *v = malloc(sizeof(*v) * N);
+   for (int i = 0; i < N; i++) {
+      int64_t X, Y;
+      rand_win(&X, &Y);
+      v[i] = vwin(X, Y, 0.5f, 1.0f + (float)(i % 7), 0xffffffffu);
+   }
+   struct rig r;
+   rig_init(&r, 1);
+   bool done = false;
+   int runs = 0;
+   for (alloc_fail_at = 1; !done && alloc_fail_at < 10000; alloc_fail_at++, runs++) {
+      alloc_count = 0;
+      alloc_live = 0;
+      struct sr_context *ctx;
+      VkResult res = sr_context_create(pool, &cb, &ctx);
+      bool failed = res != VK_SUCCESS;
+      if (res == VK_SUCCESS) {
+         struct sr_scene *scene;
+         VkRect2D area = {{0, 0}, {FBW, FBH}};
+         res = sr_scene_begin(ctx, &r.fb, &area, 1, &scene);
+         failed |= res != VK_SUCCESS;
+         if (res == VK_SUCCESS) {
+            VkClearValue cc = {.color.float32 = {0, 0, 0, 0}};
+            failed |= sr_scene_clear(scene, 0, VK_IMAGE_ASPECT_COLOR_BIT, &cc, &area, 0, 1) != VK_SUCCESS;
+            struct sr_draw_state st;
+            struct sr_draw_bindings b;
+            bindings_init(&b, v, N);
+            const VkPrimitiveTopology topo[3] = {VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                                 VK_PRIMITIVE_TOPOLOGY_LINE_STRIP,
+                                                 VK_PRIMITIVE_TOPOLOGY_POINT_LIST};
+            for (int t = 0; t < 3; t++) {
+               state_init(&st, 8, topo[t], true);
+               struct sr_draw d = {.count = t == 0 ? N : 300, .instance_count = 2};
+               failed |= sr_scene_draw(scene, &st, &b, &d) != VK_SUCCESS;
+               if (t == 1)
+                  sr_scene_flush(scene);
+            }
+            sr_scene_end(scene);
+         }
+         sr_context_destroy(ctx);
+      }
+      CHECK(alloc_live == 0, "failing allocation %d: %d allocations leaked", alloc_fail_at, alloc_live);
+      if (alloc_live)
+         break;
+      done = !failed && alloc_count < alloc_fail_at;
+   }
+   CHECK(done && runs > 5, "allocation failure runs: %d, done %d", runs, done);
+   printf("allocation failures: %d runs\n", runs);
+   rig_finish(&r);
+   free(v);
+   su_thread_pool_destroy(pool);
+}
+
 int
 main(void)
 {
@@ -1273,5 +1369,6 @@ main(void)
    }
    rig_finish(&r);
    test_threads();
+   test_alloc_failures();
    return check_finish();
 }
