@@ -213,6 +213,20 @@ var_ptr(struct sc_xlate *x, const struct sc_inst *var, struct sc_ptr *p)
                              x->t_ptr);
       LLVMSetAlignment(p->base, 8);
       p->limit = SHALE_MAX_PUSH_CONSTANTS_SIZE;
+      /* The block's extent: its last member's end, without the padding to
+       * the block's alignment that the size includes (a push-constant
+       * range need not cover it). */
+      if (sc_module_type(m, p->type) && sc_module_type(m, p->type)->kind == SC_T_STRUCT) {
+         const struct sc_type *st = sc_module_type(m, p->type);
+         size = 0;
+         for (uint32_t i = 0; i < st->count; i++) {
+            uint32_t ms, ma;
+            sc_layout_size_align(m, st->members[i], &ms, &ma);
+            uint64_t end = (uint64_t)sc_layout_member_offset(m, p->type, i) + ms;
+            if (end > size)
+               size = end > UINT32_MAX ? UINT32_MAX : (uint32_t)end;
+         }
+      }
       if (size > x->push_size)
          x->push_size = size;
       return true;

@@ -10,7 +10,7 @@
 #include "sc_llvm.h"
 
 /* Bump when generated code changes for the same input (key and blobs). */
-#define SC_COMPILER_VERSION "shale-sc 3"
+#define SC_COMPILER_VERSION "shale-sc 4"
 #define SC_BLOB_VERSION 2
 #define SC_BLOB_BYTE_ORDER 0x01020304u
 #define SC_BLOB_ALIGN 16

@@ -191,7 +191,8 @@ struct sc_shader {
    uint32_t subgroup_count;     /* compute: subgroups per workgroup */
    uint32_t shared_size;        /* bytes of Workgroup storage */
    uint32_t scratch_size;       /* bytes of per-workgroup scratch */
-   uint32_t push_constant_size; /* bytes of push constants read (max offset) */
+   uint32_t push_constant_size; /* end of the push-constant block used (its last
+                                 * member's end), 0 if none */
    uint32_t binding_count;
    struct sc_binding_use *bindings;
    /* Vertex and fragment shaders: the stage interface (shader_abi.h,

@@ -16,6 +16,7 @@
 
 #include "sd_alloc.h"
 #include "sd_descriptor.h"
+#include "sd_enum_str.h"
 #include "sd_device.h"
 #include "sd_pipeline_cache.h"
 #include "sd_shader.h"
@@ -48,8 +49,13 @@ sd_CreatePipelineLayout(VkDevice _device, const VkPipelineLayoutCreateInfo *pCre
    }
    for (uint32_t i = 0; i < pCreateInfo->pushConstantRangeCount; i++) {
       const VkPushConstantRange *r = &pCreateInfo->pPushConstantRanges[i];
-      if (r->offset + r->size > layout->push_constant_size)
-         layout->push_constant_size = r->offset + r->size;
+      uint64_t end64 = (uint64_t)r->offset + r->size;
+      uint32_t end = end64 > UINT32_MAX ? UINT32_MAX : (uint32_t)end64;
+      if (end > layout->push_constant_size)
+         layout->push_constant_size = end;
+      for (uint32_t b = 0; b < 32; b++)
+         if ((r->stageFlags & (1u << b)) && end > layout->push_stage_end[b])
+            layout->push_stage_end[b] = end;
    }
    *pPipelineLayout = sd_pipeline_layout_to_handle(layout);
    return VK_SUCCESS;
@@ -74,6 +80,73 @@ sd_DestroyPipelineLayout(VkDevice _device, VkPipelineLayout _layout,
    SD_FROM_HANDLE(sd_pipeline_layout, layout, _layout);
    if (layout)
       sd_pipeline_layout_unref(layout);
+}
+
+/* Whether a binding of layout type `have` serves a shader variable that
+ * declares `want` (the spec's Shader Resource and Descriptor Type
+ * Correspondence: dynamic buffers serve buffers, combined image samplers
+ * also serve separate images and samplers). */
+static bool
+sd_descriptor_type_serves(VkDescriptorType have, VkDescriptorType want)
+{
+   if (have == want)
+      return true;
+   switch (want) {
+   case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+      return have == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+   case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+      return have == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+   case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+   case VK_DESCRIPTOR_TYPE_SAMPLER:
+      return have == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+   default:
+      return false;
+   }
+}
+
+VkResult
+sd_pipeline_layout_check(const struct sd_pipeline_layout *layout, const struct sc_shader *shader,
+                         const char *what)
+{
+   char why[400];
+   for (uint32_t i = 0; i < shader->binding_count; i++) {
+      const struct sc_binding_use *u = &shader->bindings[i];
+      const struct sd_descriptor_set_layout *set =
+         u->set < layout->set_count ? layout->sets[u->set] : NULL;
+      const struct sd_descriptor_binding *b =
+         set && u->binding < set->binding_count ? &set->bindings[u->binding] : NULL;
+      if (!b || !b->count) {
+         snprintf(why, sizeof(why), "%s uses set %u, binding %u, which the pipeline layout %s",
+                  what, u->set, u->binding, !set ? "has no set for" : "lacks");
+         return sd_errorf(VK_ERROR_UNKNOWN, why);
+      }
+      if (!sd_descriptor_type_serves(b->type, u->type)) {
+         snprintf(why, sizeof(why), "%s uses set %u, binding %u as %s; the layout has %s", what,
+                  u->set, u->binding, sd_enum_str_VkDescriptorType(u->type),
+                  sd_enum_str_VkDescriptorType(b->type));
+         return sd_errorf(VK_ERROR_UNKNOWN, why);
+      }
+      if (u->array_size > b->count) {
+         snprintf(why, sizeof(why), "%s uses %u descriptors of set %u, binding %u; the layout "
+                  "has %u", what, u->array_size, u->set, u->binding, b->count);
+         return sd_errorf(VK_ERROR_UNKNOWN, why);
+      }
+   }
+   if (shader->push_constant_size) {
+      uint32_t bit = (uint32_t)__builtin_ctz((uint32_t)shader->stage);
+      uint32_t end = layout->push_stage_end[bit];
+      if (!end || shader->push_constant_size > end) {
+         if (!end)
+            snprintf(why, sizeof(why), "%s uses push constants; the pipeline layout has no "
+                     "push-constant range for its stage", what);
+         else
+            snprintf(why, sizeof(why), "%s uses %u bytes of push constants; the pipeline "
+                     "layout's range for its stage ends at %u", what,
+                     shader->push_constant_size, end);
+         return sd_errorf(VK_ERROR_UNKNOWN, why);
+      }
+   }
+   return VK_SUCCESS;
 }
 
 /* ---- debugging output ---- */
@@ -425,6 +498,17 @@ sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_cache *ca
       sc_compile_dump_finish(&cdump);
    }
    sd_free(alloc, spec);
+   if (result == VK_SUCCESS) {
+      /* Also for cached code: the cache key leaves push-constant ranges
+       * out, and the layout may lack what an earlier one had. */
+      char what[64];
+      snprintf(what, sizeof(what), "%s shader %s", stage_name, key_str);
+      result = sd_pipeline_layout_check(layout, atomic_load(&out->shader->shader), what);
+      if (result != VK_SUCCESS) {
+         sd_compiled_shader_unref(out->shader);
+         out->shader = NULL;
+      }
+   }
    if (result != VK_SUCCESS)
       return result;
 

@@ -13,10 +13,12 @@
  * ORC JIT). Compile flags: robustBufferAccess when the device enabled it.
  *
  * Errors: SPIR-V that fails validation, names no such entry point, or uses
- * what the compiler does not support yet makes vkCreateComputePipelines
- * return VK_ERROR_UNKNOWN (Vulkan has no dedicated code; the reason is
- * logged with SHALE_DEBUG=errors); that pipeline's handle is
- * VK_NULL_HANDLE and the others are still created, as the spec requires.
+ * what the compiler does not support yet, and a shader using a descriptor
+ * or push constants its layout lacks (sd_pipeline_layout_check), make
+ * vkCreate*Pipelines return VK_ERROR_UNKNOWN (Vulkan has no dedicated
+ * code; the reason is logged with SHALE_DEBUG=errors); that pipeline's
+ * handle is VK_NULL_HANDLE and the others are still created, as the spec
+ * requires.
  *
  * Debugging: SHALE_DEBUG=info logs each compilation, with its phase timings
  * (validate, legalize, parse, translate, optimize, codegen, link), and each
@@ -63,6 +65,7 @@ struct sd_pipeline_layout {
    uint32_t set_count;
    struct sd_descriptor_set_layout *sets[SHALE_MAX_DESCRIPTOR_SETS];   /* may be NULL */
    uint32_t push_constant_size;    /* end of the highest range */
+   uint32_t push_stage_end[32];    /* per stage bit: end of its range, 0 if none */
    struct sc_set_layout sc_sets[SHALE_MAX_DESCRIPTOR_SETS];
 };
 
@@ -127,6 +130,15 @@ void sd_graphics_pipeline_finish(struct sd_device *device, struct sd_pipeline *p
 SD_DEFINE_NONDISP_HANDLE_CASTS(sd_pipeline_layout, base, VkPipelineLayout,
                                VK_OBJECT_TYPE_PIPELINE_LAYOUT)
 SD_DEFINE_NONDISP_HANDLE_CASTS(sd_pipeline, base, VkPipeline, VK_OBJECT_TYPE_PIPELINE)
+
+/* VK_SUCCESS when layout provides what shader uses (VUID-...-layout-07988,
+ * 07990, 07991, 10069): every set and binding it declares, of a matching
+ * descriptor type and at least its array size, and a push-constant range of
+ * its stage covering its push-constant block. Otherwise (invalid usage,
+ * which would make compiled code read a missing set) an error naming the
+ * set and binding, logged with SHALE_DEBUG=errors. what names the shader. */
+VkResult sd_pipeline_layout_check(const struct sd_pipeline_layout *layout,
+                                  const struct sc_shader *shader, const char *what);
 
 /* The compute shader of a compute pipeline. */
 const struct sc_shader *sd_pipeline_compute_shader(const struct sd_pipeline *pipeline);
