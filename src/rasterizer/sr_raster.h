@@ -109,7 +109,8 @@
  * draws); LOAD_OP_LOAD and DONT_CARE cost nothing (the memory already holds
  * the contents); STORE_OP_DONT_CARE costs nothing; resolves are RESOLVE
  * tile commands (sample 0 for integer formats, the average otherwise, as
- * Vulkan's rules allow).
+ * Vulkan's rules allow; depth and stencil by the resolve mode asked for:
+ * sample 0, minimum, maximum, or the depth average).
  *
  * Where MSAA coverage lives: per fragment lane, a sample mask
  * (shale_fs_quads.coverage); depth/stencil and colour are per sample in
@@ -339,6 +340,15 @@ VkResult sr_scene_draw(struct sr_scene *scene, const struct sr_draw_state *state
  * the render area, in order with draws, at the next flush. */
 VkResult sr_scene_resolve(struct sr_scene *scene, uint32_t attachment,
                           const struct sr_surface *dst);
+
+/* Resolves the depth and/or stencil attachment into dst (one sample, a
+ * format with the aspects resolved) over the render area, in order with
+ * draws, at the next flush. depth_mode: VK_RESOLVE_MODE_NONE (skip),
+ * SAMPLE_ZERO, AVERAGE, MIN or MAX; stencil_mode: NONE, SAMPLE_ZERO, MIN
+ * or MAX. The other aspect of a combined dst is kept. */
+VkResult sr_scene_resolve_depth_stencil(struct sr_scene *scene, const struct sr_surface *dst,
+                                        VkResolveModeFlagBits depth_mode,
+                                        VkResolveModeFlagBits stencil_mode);
 
 /* Rasterizes everything binned so far: on return every earlier command's
  * pixels are in memory. The scene stays open for more commands. */

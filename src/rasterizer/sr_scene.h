@@ -107,10 +107,12 @@ struct sr_clear_cmd {
 };
 
 struct sr_resolve_cmd {
-   uint32_t attachment;
+   uint32_t attachment;                 /* colour index or SR_ATTACHMENT_DEPTH_STENCIL */
    struct sr_surface dst;
    VkRect2D rect;
    uint32_t layer_count;                /* layers 0 .. layer_count-1 of src and dst */
+   /* Depth/stencil only: VK_RESOLVE_MODE_* per aspect, NONE skips it. */
+   VkResolveModeFlagBits depth_mode, stencil_mode;
 };
 
 struct sr_cmd {
@@ -181,5 +183,10 @@ VkResult sr_bin_box(struct sr_scene *scene, uint32_t layer, int32_t x0, int32_t 
  * when the tile is done. sr_tile.c also defines sr_sample_positions(). */
 void sr_tile_run(struct sr_scene *scene, uint32_t layer, uint32_t tx, uint32_t ty,
                  unsigned worker);
+
+/* Back end (sr_resolve.c): runs a RESOLVE command on the pixels
+ * [x0, x1] x [y0, y1] of layer `layer` (a tile's share of it). */
+void sr_resolve_run(const struct sr_framebuffer *fb, const struct sr_resolve_cmd *r,
+                    uint32_t layer, int32_t x0, int32_t y0, int32_t x1, int32_t y1);
 
 #endif

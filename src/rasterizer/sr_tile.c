@@ -149,44 +149,6 @@ static void tile_clear(struct tile *t, const struct sr_clear_cmd *c)
                           &c->value.depthStencil);
 }
 
-/* ---- Resolves ---- */
-
-static void tile_resolve(struct tile *t, const struct sr_resolve_cmd *r)
-{
-   const struct sr_framebuffer *fb = &t->scene->fb;
-   if (t->layer >= r->layer_count || r->attachment >= fb->color_count)
-      return;
-   const struct sr_surface *src = &fb->color[r->attachment];
-   const struct sr_surface *dst = &r->dst;
-   if (!src->base || !dst->base)
-      return;
-   struct box b = rect_box(&r->rect);
-   struct box lim = {0, 0, (int32_t)dst->width - 1, (int32_t)dst->height - 1};
-   if (!box_intersect(&b, &t->box) || !box_intersect(&b, &lim))
-      return;
-   bool average = src->samples > 1 && su_format_class(src->format) == SU_CLASS_FLOAT;
-   unsigned size = dst->format->block_size;
-   for (int32_t y = b.y0; y <= b.y1; y++) {
-      for (int32_t x = b.x0; x <= b.x1; x++) {
-         uint8_t *d = sr_surface_texel(dst, t->layer, x, y, 0);
-         if (!average) {
-            memcpy(d, sr_surface_texel(src, t->layer, x, y, 0), size);
-            continue;
-         }
-         float sum[4] = {0, 0, 0, 0};
-         for (uint32_t s = 0; s < src->samples; s++) {
-            float v[4];
-            su_unpack_float(src->format, sr_surface_texel(src, t->layer, x, y, s), v);
-            for (int c = 0; c < 4; c++)
-               sum[c] += v[c];
-         }
-         for (int c = 0; c < 4; c++)
-            sum[c] /= (float)src->samples;
-         su_pack_float(dst->format, sum, d);
-      }
-   }
-}
-
 /* ---- Primitives ---- */
 
 /* One 4x4 block's coverage: cov[py * 4 + px], a sample mask per pixel. */
@@ -452,7 +414,10 @@ void sr_tile_run(struct sr_scene *scene, uint32_t layer, uint32_t tx, uint32_t t
          switch (cmd->kind) {
          case SR_CMD_PRIM: tile_prim(&t, cmd->prim); break;
          case SR_CMD_CLEAR: tile_clear(&t, cmd->clear); break;
-         case SR_CMD_RESOLVE: tile_resolve(&t, cmd->resolve); break;
+         case SR_CMD_RESOLVE:
+            sr_resolve_run(&scene->fb, cmd->resolve, layer, t.box.x0, t.box.y0, t.box.x1,
+                           t.box.y1);
+            break;
          }
       }
    }

@@ -1655,6 +1655,109 @@ static void test_resolve(void)
    }
 }
 
+/* Depth/stencil resolves: every mode against a per-pixel reference, the
+ * other aspect of a combined destination kept. */
+static void test_resolve_depth_stencil(void)
+{
+   static const VkFormat formats[] = {VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D32_SFLOAT_S8_UINT,
+                                      VK_FORMAT_D16_UNORM, VK_FORMAT_D32_SFLOAT};
+   static const VkResolveModeFlagBits dmodes[] = {
+      VK_RESOLVE_MODE_NONE, VK_RESOLVE_MODE_SAMPLE_ZERO_BIT, VK_RESOLVE_MODE_AVERAGE_BIT,
+      VK_RESOLVE_MODE_MIN_BIT, VK_RESOLVE_MODE_MAX_BIT};
+   static const VkResolveModeFlagBits smodes[] = {
+      VK_RESOLVE_MODE_NONE, VK_RESOLVE_MODE_SAMPLE_ZERO_BIT, VK_RESOLVE_MODE_MIN_BIT,
+      VK_RESOLVE_MODE_MAX_BIT};
+   for (unsigned fi = 0; fi < 4; fi++) {
+      for (unsigned mi = 0; mi < 5; mi++) {
+         VkResolveModeFlagBits dm = dmodes[mi], sm = smodes[mi % 4];
+         struct sr_framebuffer fb;
+         memset(&fb, 0, sizeof(fb));
+         fb.width = 70;
+         fb.height = 9;
+         fb.layers = 1;
+         fb.samples = 4;
+         surf_init(&fb.depth, formats[fi], 70, 9, 4, 1);
+         fb.stencil = fb.depth;
+         const struct su_format_desc *d = fb.depth.format;
+         bool has_s = d->aspects & VK_IMAGE_ASPECT_STENCIL_BIT;
+         for (int y = 0; y < 9; y++)   /* valid depth values (random bits may be NaN) */
+            for (int x = 0; x < 70; x++)
+               for (uint32_t smp = 0; smp < 4; smp++)
+                  su_pack_depth(d, frand(0, 1), sr_surface_texel(&fb.depth, 0, x, y, smp));
+         struct sr_surface dst;
+         surf_init(&dst, formats[fi], 70, 9, 1, 1);
+         for (int y = 0; y < 9; y++)
+            for (int x = 0; x < 70; x++)
+               su_pack_depth(d, frand(0, 1), sr_surface_texel(&dst, 0, x, y, 0));
+         uint8_t *before = malloc(dst.layer_pitch);
+         memcpy(before, dst.base, dst.layer_pitch);
+         struct harness h;
+         h_init(&h, &fb);
+         struct sr_resolve_cmd r;
+         memset(&r, 0, sizeof(r));
+         r.attachment = SR_ATTACHMENT_DEPTH_STENCIL;
+         r.dst = dst;
+         r.rect = (VkRect2D){{1, 0}, {68, 9}};
+         r.layer_count = 1;
+         r.depth_mode = dm;
+         r.stencil_mode = sm;
+         struct sr_cmd cmd = {.kind = SR_CMD_RESOLVE, .resolve = &r};
+         h_append(&h, 0, 0, 0, 69, 8, cmd);
+         h_run(&h);
+         int bad = 0;
+         for (int y = 0; y < 9; y++) {
+            for (int x = 0; x < 70; x++) {
+               const uint8_t *t = sr_surface_texel(&dst, 0, x, y, 0);
+               const uint8_t *b0 = before + (t - dst.base);
+               bool in = x >= 1 && x < 69;
+               double keys[4];
+               float vals[4];
+               uint8_t sv[4];
+               for (uint32_t smp = 0; smp < 4; smp++) {
+                  const uint8_t *st = sr_surface_texel(&fb.depth, 0, x, y, smp);
+                  keys[smp] = sr_depth_key(d, st);
+                  vals[smp] = su_unpack_depth(d, st);
+                  sv[smp] = has_s ? su_unpack_stencil(d, st) : 0;
+               }
+               double want_key = sr_depth_key(d, b0);
+               if (in && dm == VK_RESOLVE_MODE_SAMPLE_ZERO_BIT)
+                  want_key = keys[0];
+               if (in && (dm == VK_RESOLVE_MODE_MIN_BIT || dm == VK_RESOLVE_MODE_MAX_BIT)) {
+                  want_key = keys[0];
+                  for (int k = 1; k < 4; k++)
+                     want_key = dm == VK_RESOLVE_MODE_MIN_BIT ? fmin(want_key, keys[k])
+                                                                : fmax(want_key, keys[k]);
+               }
+               if (in && dm == VK_RESOLVE_MODE_AVERAGE_BIT) {
+                  uint8_t q[8] = {0};
+                  su_pack_depth(d, (float)(((double)vals[0] + vals[1] + vals[2] + vals[3]) / 4), q);
+                  want_key = sr_depth_key(d, q);
+               }
+               bad += sr_depth_key(d, t) != want_key;
+               if (has_s) {
+                  uint8_t want_s = su_unpack_stencil(d, b0);
+                  if (in && sm == VK_RESOLVE_MODE_SAMPLE_ZERO_BIT)
+                     want_s = sv[0];
+                  if (in && (sm == VK_RESOLVE_MODE_MIN_BIT || sm == VK_RESOLVE_MODE_MAX_BIT)) {
+                     want_s = sv[0];
+                     for (int k = 1; k < 4; k++)
+                        want_s = sm == VK_RESOLVE_MODE_MIN_BIT ? (sv[k] < want_s ? sv[k] : want_s)
+                                                               : (sv[k] > want_s ? sv[k] : want_s);
+                  }
+                  bad += su_unpack_stencil(d, t) != want_s;
+               }
+            }
+         }
+         CHECK(bad == 0, "%s depth mode %d stencil mode %d: %d texels wrong", d->name, dm, sm,
+               bad);
+         h_finish(&h);
+         free(before);
+         free(dst.base);
+         free(fb.depth.base);
+      }
+   }
+}
+
 /* ---- Tests: whole scenes through the front end ---- */
 
 #define SW 200
@@ -1784,7 +1887,27 @@ static void test_scene_threads(void)
             "%u threads: occlusion %llu, shaded samples %llu", threads[t],
             (unsigned long long)occ[1], (unsigned long long)g_scene_samples);
       CHECK(sr_scene_resolve(scene, 0, &dst) == VK_SUCCESS, "resolve");
+      struct sr_surface ddst;
+      surf_init(&ddst, VK_FORMAT_D32_SFLOAT, SW, SH, 1, 1);
+      CHECK(sr_scene_resolve_depth_stencil(scene, &ddst, VK_RESOLVE_MODE_MAX_BIT,
+                                           VK_RESOLVE_MODE_NONE) == VK_SUCCESS,
+            "depth resolve");
       sr_scene_end(scene);
+      int bad_depth = 0;
+      for (int y = 0; y < SH; y++) {
+         for (int x = 0; x < SW; x++) {
+            float m = 0, r;
+            for (uint32_t smp = 0; smp < 4; smp++) {
+               float z;
+               memcpy(&z, sr_surface_texel(&fb.depth, 0, x, y, smp), 4);
+               m = z > m ? z : m;
+            }
+            memcpy(&r, sr_surface_texel(&ddst, 0, x, y, 0), 4);
+            bad_depth += r != m;
+         }
+      }
+      CHECK(bad_depth == 0, "%u threads: %d depth resolves (MAX) wrong", threads[t], bad_depth);
+      free(ddst.base);
       /* The pixels (not the random padding between rows). */
       const struct sr_surface *mem[3] = {&fb.color[0], &fb.depth, &dst};
       for (int m = 0; m < 3; m++) {
@@ -1851,6 +1974,7 @@ int main(void)
    test_msaa_coverage();
    test_msaa_ops();
    test_resolve();
+   test_resolve_depth_stencil();
    test_scene_threads();
    return check_finish();
 }
