@@ -1957,6 +1957,102 @@ static void test_scene_threads(void)
    free(v);
 }
 
+/* Allocation failures around a depth/stencil resolve: each allocation of
+ * a scene with a clear, a draw and both resolves fails in turn; the calls
+ * report VK_ERROR_OUT_OF_HOST_MEMORY and nothing leaks. */
+static int g_alloc_live, g_alloc_count, g_alloc_fail_at;
+
+static void *VKAPI_PTR t_alloc(void *user, size_t size, size_t align,
+                               VkSystemAllocationScope scope)
+{
+   (void)user, (void)scope;
+   if (++g_alloc_count == g_alloc_fail_at)
+      return NULL;
+   void *p = NULL;
+   if (posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size) != 0)
+      return NULL;
+   g_alloc_live++;
+   return p;
+}
+
+static void *VKAPI_PTR t_realloc(void *user, void *old, size_t size, size_t align,
+                                 VkSystemAllocationScope scope)
+{
+   (void)user, (void)old, (void)size, (void)align, (void)scope;
+   return NULL;
+}
+
+static void VKAPI_PTR t_free(void *user, void *p)
+{
+   (void)user;
+   if (p) {
+      g_alloc_live--;
+      free(p);
+   }
+}
+
+static void test_resolve_alloc_failures(void)
+{
+   const VkAllocationCallbacks cb = {.pfnAllocation = t_alloc, .pfnReallocation = t_realloc,
+                                     .pfnFree = t_free};
+   struct su_thread_pool *pool;
+   if (!su_thread_pool_create(1, &pool)) {
+      CHECK(false, "no pool");
+      return;
+   }
+   struct sr_framebuffer fb;
+   fb_msaa(&fb, VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_D24_UNORM_S8_UINT, SW, SH, 4);
+   struct sr_surface cdst, ddst;
+   surf_init(&cdst, VK_FORMAT_R8G8B8A8_UNORM, SW, SH, 1, 1);
+   surf_init(&ddst, VK_FORMAT_D24_UNORM_S8_UINT, SW, SH, 1, 1);
+   struct scene_vtx v[3] = {{{-1, -1, 0.5f, 1}, {1, 0, 0, 1}}, {{1, -1, 0.5f, 1}, {1, 0, 0, 1}},
+                            {{-1, 1, 0.5f, 1}, {1, 0, 0, 1}}};
+   struct sr_draw_bindings b;
+   memset(&b, 0, sizeof(b));
+   b.vertex_buffers[0] = (struct sr_vertex_buffer){(const uint8_t *)v, sizeof(v)};
+   struct sr_draw_state st;
+   scene_state(&st, false, VK_COMPARE_OP_ALWAYS);
+   bool done = false;
+   int runs = 0;
+   for (g_alloc_fail_at = 1; !done && g_alloc_fail_at < 1000; g_alloc_fail_at++, runs++) {
+      g_alloc_count = g_alloc_live = 0;
+      struct sr_context *ctx;
+      VkResult res = sr_context_create(pool, &cb, &ctx);
+      bool failed = res != VK_SUCCESS;
+      if (res == VK_SUCCESS) {
+         struct sr_scene *scene;
+         VkRect2D area = {{0, 0}, {SW, SH}};
+         res = sr_scene_begin(ctx, &fb, &area, 1, &scene);
+         failed |= res != VK_SUCCESS;
+         if (res == VK_SUCCESS) {
+            VkClearValue cd = {.depthStencil = {1.0f, 3}};
+            failed |= sr_scene_clear(scene, SR_ATTACHMENT_DEPTH_STENCIL,
+                                     VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT, &cd,
+                                     &area, 0, 1) != VK_SUCCESS;
+            struct sr_draw d = {.count = 3, .instance_count = 1};
+            failed |= sr_scene_draw(scene, &st, &b, &d) != VK_SUCCESS;
+            failed |= sr_scene_resolve(scene, 0, &cdst) != VK_SUCCESS;
+            res = sr_scene_resolve_depth_stencil(scene, &ddst, VK_RESOLVE_MODE_SAMPLE_ZERO_BIT,
+                                                 VK_RESOLVE_MODE_MAX_BIT);
+            CHECK(res == VK_SUCCESS || res == VK_ERROR_OUT_OF_HOST_MEMORY, "resolve: %d", res);
+            failed |= res != VK_SUCCESS;
+            sr_scene_end(scene);
+         }
+         sr_context_destroy(ctx);
+      }
+      CHECK(g_alloc_live == 0, "failing allocation %d: %d leaked", g_alloc_fail_at, g_alloc_live);
+      if (g_alloc_live)
+         break;
+      done = !failed && g_alloc_count < g_alloc_fail_at;
+   }
+   CHECK(done && runs > 3, "allocation failure runs: %d, done %d", runs, done);
+   free(fb.color[0].base);
+   free(fb.depth.base);
+   free(cdst.base);
+   free(ddst.base);
+   su_thread_pool_destroy(pool);
+}
+
 int main(void)
 {
    test_top_left();
@@ -1976,5 +2072,6 @@ int main(void)
    test_resolve();
    test_resolve_depth_stencil();
    test_scene_threads();
+   test_resolve_alloc_failures();
    return check_finish();
 }
