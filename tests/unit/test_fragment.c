@@ -1015,6 +1015,117 @@ static void test_write_masks_and_logic_ops(void)
    }
 }
 
+/* Every uncompressed colour format su_format knows: the written texel is
+ * su_pack_* of the output (integer bits kept), a partial write mask keeps
+ * the other channels' values, and blending (float and normalized formats)
+ * matches the reference on one factor set. */
+static void test_format_sweep(void)
+{
+   uint32_t count;
+   const struct su_format_desc *table = su_format_table(&count);
+   int tested = 0, bad_pack = 0, bad_mask = 0, bad_blend = 0;
+   for (uint32_t i = 0; i < count; i++) {
+      const struct su_format_desc *d = &table[i];
+      if (d->kind == SU_KIND_COMPRESSED || d->kind == SU_KIND_DEPTH_STENCIL ||
+          d->block_width != 1 || d->bits[0] == 64 || d->scaled ||
+          d->format == VK_FORMAT_E5B9G9R9_UFLOAT_PACK32)
+         continue;
+      enum su_numeric_class cls = su_format_class(d);
+      tested++;
+      struct one_texel o;
+      one_init(&o, d->format);
+      for (int iter = 0; iter < 8; iter++) {
+         uint32_t src[4];
+         float f[4];
+         for (int c = 0; c < 4; c++) {
+            f[c] = frand(-0.25f, 1.25f);
+            src[c] = cls == SU_CLASS_FLOAT ? fbits(f[c]) : rng() % 4 ? rng() % 200 : rng();
+         }
+         uint8_t dst[32], got[32], want[32];
+         memset(want, 0, sizeof(want));
+         for (int k = 0; k < 32; k++)
+            dst[k] = (uint8_t)rng();
+         if (cls == SU_CLASS_FLOAT) {   /* a valid destination (no NaN bits) */
+            float dv[4] = {frand(0, 1), frand(0, 1), frand(0, 1), frand(0, 1)};
+            su_pack_float(d, dv, dst);
+         }
+         o.st.blend[0].blend_enable = false;
+         o.st.blend[0].write_mask = 0xf;
+         one_write(&o, src, src, dst, got);
+         if (cls == SU_CLASS_UINT)
+            su_pack_uint(d, src, want);
+         else if (cls == SU_CLASS_SINT)
+            su_pack_sint(d, (const int32_t *)src, want);
+         else
+            su_pack_float(d, f, want);
+         if (memcmp(got, want, d->block_size) != 0) {
+            if (bad_pack < 3)
+               fprintf(stderr, "%s: packed texel differs from su_pack\n", d->name);
+            bad_pack++;
+         }
+         /* Write mask R and B: G and A keep the destination's values. */
+         o.st.blend[0].write_mask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_B_BIT;
+         one_write(&o, src, src, dst, got);
+         if (cls == SU_CLASS_FLOAT) {
+            float g[4], w[4], dd[4];
+            su_unpack_float(d, got, g);
+            su_unpack_float(d, want, w);
+            su_unpack_float(d, dst, dd);
+            for (int c = 0; c < 4; c++) {
+               float e = (c == 0 || c == 2) ? w[c] : dd[c];
+               bad_mask += !(g[c] == e || (isnan(g[c]) && isnan(e)));
+            }
+         } else {
+            int32_t g[4], w[4], dd[4];
+            if (cls == SU_CLASS_UINT) {
+               su_unpack_uint(d, got, (uint32_t *)g);
+               su_unpack_uint(d, want, (uint32_t *)w);
+               su_unpack_uint(d, dst, (uint32_t *)dd);
+            } else {
+               su_unpack_sint(d, got, g);
+               su_unpack_sint(d, want, w);
+               su_unpack_sint(d, dst, dd);
+            }
+            for (int c = 0; c < 4; c++)
+               bad_mask += g[c] != ((c == 0 || c == 2) ? w[c] : dd[c]);
+         }
+         if (cls != SU_CLASS_FLOAT)
+            continue;
+         /* Blending: src * srcAlpha + dst * (1 - srcAlpha), alpha: src + dst. */
+         o.st.blend[0] = (struct sr_blend_attachment){
+            true, VK_BLEND_FACTOR_SRC_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+            VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD, VK_BLEND_OP_ADD, 0xf};
+         one_write(&o, src, src, dst, got);
+         bool fixed = d->kind == SU_KIND_UNORM || d->kind == SU_KIND_SRGB || d->kind == SU_KIND_SNORM;
+         float lo = d->kind == SU_KIND_SNORM ? -1.0f : 0.0f;
+         float s4[4], dv[4], out[4];
+         su_unpack_float(d, dst, dv);
+         for (int c = 0; c < 4; c++) {
+            s4[c] = f[c];
+            if (fixed) {
+               s4[c] = s4[c] < lo ? lo : s4[c] > 1 ? 1 : s4[c];
+               dv[c] = dv[c] < lo ? lo : dv[c] > 1 ? 1 : dv[c];
+            }
+         }
+         for (int c = 0; c < 3; c++)
+            out[c] = s4[c] * s4[3] + dv[c] * (1.0f - s4[3]);
+         out[3] = s4[3] * 1.0f + dv[3] * 1.0f;
+         memset(want, 0, sizeof(want));
+         su_pack_float(d, out, want);
+         if (memcmp(got, want, d->block_size) != 0) {
+            if (bad_blend < 3)
+               fprintf(stderr, "%s: blended texel differs\n", d->name);
+            bad_blend++;
+         }
+      }
+      free(o.fb.color[0].base);
+   }
+   CHECK(tested > 80, "only %d colour formats swept", tested);
+   CHECK(bad_pack == 0 && bad_mask == 0 && bad_blend == 0,
+         "format sweep (%d formats): %d packs, %d masked channels, %d blends wrong", tested,
+         bad_pack, bad_mask, bad_blend);
+}
+
 /* ---- Tests: depth and stencil in tiles ---- */
 
 static struct sr_prim g_prims[64];
@@ -2064,6 +2175,7 @@ int main(void)
    test_srgb8();
    test_blending();
    test_write_masks_and_logic_ops();
+   test_format_sweep();
    test_depth_formats();
    test_early_late();
    test_stencil_and_bounds();
