@@ -31,7 +31,15 @@ struct sr_front {
 /* Vertex record layout: floats. */
 #define SR_V_POS 0                /* clip x, y, z, w */
 #define SR_V_PSIZE 4              /* PointSize */
-#define SR_V_DIST 5               /* clip distances, then cull distances */
+#define SR_V_CODE 5               /* clip code bits (sr_setup.c) */
+#define SR_V_WIN 6                /* window x, y (fixed point, int32 bits), z, 1/w;
+                                   * valid when the clip code has no clip plane bit */
+#define SR_V_DIST 10              /* clip distances, then cull distances */
+
+/* Viewport transform of a draw (window = o + h * ndc; z = pz * ndc + oz). */
+struct sr_viewport {
+   double ox, oy, hx, hy, pz, oz;
+};
 
 /* One vertex attribute as the fetch reads it. */
 struct sr_fetch_attr {
@@ -43,6 +51,7 @@ struct sr_fetch_attr {
    uint32_t divisor;
    const struct su_format_desc *format;   /* NULL: location has no attribute */
    uint8_t type;                 /* shader's: 0 float, 1 sint, 2 uint */
+   uint8_t copy_channels;        /* > 0: 32-bit channels of the shader's type, copied as they are */
 };
 
 /* One draw being processed by the front end (on the caller's stack). */
@@ -75,7 +84,10 @@ struct sr_vdraw {
    const uint32_t *shade;
    const uint8_t *restart;       /* NULL when no position restarts */
 
-   /* Setup. */
+   /* Setup (sr_setup_draw). */
+   struct sr_viewport vp;
+   uint32_t clip_planes;         /* clip code bits that call for clipping */
+   int32_t box[4];               /* pixels the draw may touch: x0, y0, x1, y1 inclusive */
    uint32_t primitive_id;        /* next PrimitiveId of the instance */
    VkResult result;              /* first allocation failure */
 };
@@ -87,8 +99,13 @@ void sr_front_finish(struct sr_scene *scene);
 VkResult sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *snap,
                         const struct sr_draw_bindings *bindings, const struct sr_draw *draw);
 
-/* sr_setup.c: assembles, clips, sets up and bins the current instance's
- * primitives from vd->verts. */
+/* sr_setup.c: the draw's setup constants (once per draw, after the record
+ * layout is known). */
+void sr_setup_draw(struct sr_vdraw *vd);
+/* Clip code and window coordinates of one shaded record (any worker). */
+void sr_setup_vertex(const struct sr_vdraw *vd, float *r);
+/* Assembles, clips, sets up and bins the current instance's primitives
+ * from vd->verts. */
 void sr_setup_instance(struct sr_vdraw *vd);
 
 #endif

@@ -29,63 +29,45 @@ enum {
 /* Smallest w kept: window coordinates stay finite. */
 #define W_MIN 1e-30f
 
-/* Viewport transform constants of a draw. */
-struct vp {
-   double ox, oy, hx, hy, pz, oz;
-   double guard;
-};
-
-static struct vp
-viewport_of(const struct sr_draw_state *st)
-{
-   const VkViewport *v = &st->viewport;
-   return (struct vp){
-      .ox = v->x + v->width * 0.5,
-      .oy = v->y + v->height * 0.5,
-      .hx = v->width * 0.5,
-      .hy = v->height * 0.5,
-      .pz = (double)v->maxDepth - v->minDepth,
-      .oz = v->minDepth,
-      .guard = SR_GUARD_BAND,
-   };
-}
-
 /* Signed distance of a record to clip plane `p` (inside: >= 0). */
 static float
-plane_dist(const struct sr_vdraw *vd, const struct vp *vp, const float *r, unsigned p)
+plane_dist(const struct sr_vdraw *vd, const struct sr_viewport *vp, const float *r, unsigned p)
 {
    const float x = r[SR_V_POS], y = r[SR_V_POS + 1], z = r[SR_V_POS + 2], w = r[SR_V_POS + 3];
    switch (p) {
    case 0: return z;
    case 1: return w - z;
    case 2: return w - W_MIN;
-   case 3: return (float)(vp->guard * w + vp->ox * w + vp->hx * x);
-   case 4: return (float)(vp->guard * w - vp->ox * w - vp->hx * x);
-   case 5: return (float)(vp->guard * w + vp->oy * w + vp->hy * y);
-   case 6: return (float)(vp->guard * w - vp->oy * w - vp->hy * y);
+   case 3: return (float)(SR_GUARD_BAND * (double)w + (vp->ox * w + vp->hx * x));
+   case 4: return (float)(SR_GUARD_BAND * (double)w - (vp->ox * w + vp->hx * x));
+   case 5: return (float)(SR_GUARD_BAND * (double)w + (vp->oy * w + vp->hy * y));
+   case 6: return (float)(SR_GUARD_BAND * (double)w - (vp->oy * w + vp->hy * y));
    default: return r[SR_V_DIST + (p - 7)];
    }
 }
 
 static uint32_t
-clip_code(const struct sr_vdraw *vd, const struct vp *vp, const float *r, uint32_t planes)
+clip_code(const struct sr_vdraw *vd, const struct sr_viewport *vp, const float *r, uint32_t planes)
 {
+   const float x = r[SR_V_POS], y = r[SR_V_POS + 1], z = r[SR_V_POS + 2], w = r[SR_V_POS + 3];
+   /* The same expressions as plane_dist(), so codes and clipping agree. */
+   const double gw = SR_GUARD_BAND * (double)w;
+   const double wx = vp->ox * w + vp->hx * x, wy = vp->oy * w + vp->hy * y;
    uint32_t code = 0;
-   for (uint32_t m = planes; m; m &= m - 1) {
-      unsigned p = (unsigned)__builtin_ctz(m);
-      float d = plane_dist(vd, vp, r, p);
-      if (!(d >= 0.0f))
-         code |= 1u << p;
-   }
-   const float x = r[SR_V_POS], y = r[SR_V_POS + 1], w = r[SR_V_POS + 3];
-   if (x > w)
-      code |= OUT_X1;
-   if (x < -w)
-      code |= OUT_X0;
-   if (y > w)
-      code |= OUT_Y1;
-   if (y < -w)
-      code |= OUT_Y0;
+   code |= !(z >= 0.0f) ? CLIP_NEAR : 0;
+   code |= !(w - z >= 0.0f) ? CLIP_FAR : 0;
+   code |= !(w - W_MIN >= 0.0f) ? CLIP_W : 0;
+   code |= !((float)(gw + wx) >= 0.0f) ? CLIP_GX0 : 0;
+   code |= !((float)(gw - wx) >= 0.0f) ? CLIP_GX1 : 0;
+   code |= !((float)(gw + wy) >= 0.0f) ? CLIP_GY0 : 0;
+   code |= !((float)(gw - wy) >= 0.0f) ? CLIP_GY1 : 0;
+   for (uint32_t d = 0; d < vd->clip_count; d++)
+      code |= !(r[SR_V_DIST + d] >= 0.0f) ? CLIP_USER0 << d : 0;
+   code &= planes;
+   code |= x > w ? OUT_X1 : 0;
+   code |= x < -w ? OUT_X0 : 0;
+   code |= y > w ? OUT_Y1 : 0;
+   code |= y < -w ? OUT_Y0 : 0;
    return code;
 }
 
@@ -96,7 +78,7 @@ clip_code(const struct sr_vdraw *vd, const struct vp *vp, const float *r, uint32
  * original primitive; bit 1: the vertex is one of the primitive's own
  * (polygon modes LINE and POINT draw only those). */
 static unsigned
-clip_polygon(const struct sr_vdraw *vd, const struct vp *vp, const float *in, const uint8_t *fin,
+clip_polygon(const struct sr_vdraw *vd, const struct sr_viewport *vp, const float *in, const uint8_t *fin,
              unsigned n, unsigned p, float *out, uint8_t *fout)
 {
    const uint32_t stride = vd->stride;
@@ -131,7 +113,7 @@ struct wvert {
 };
 
 static void
-to_window(const struct vp *vp, const float *r, struct wvert *o)
+to_window(const struct sr_viewport *vp, const float *r, struct wvert *o)
 {
    double inv_w = 1.0 / r[SR_V_POS + 3];
    double xw = vp->ox + vp->hx * (r[SR_V_POS] * inv_w);
@@ -143,13 +125,53 @@ to_window(const struct vp *vp, const float *r, struct wvert *o)
    o->fy = llrint(yw * (1 << SR_SUBPIXEL_BITS));
    o->x = (double)o->fx / (1 << SR_SUBPIXEL_BITS);
    o->y = (double)o->fy / (1 << SR_SUBPIXEL_BITS);
-   o->z = vp->pz * (r[SR_V_POS + 2] * inv_w) + vp->oz;
-   o->inv_w = inv_w;
+   /* z and 1/w as the records keep them (floats), whichever path computed them. */
+   o->z = (float)(vp->pz * (r[SR_V_POS + 2] * inv_w) + vp->oz);
+   o->inv_w = (float)inv_w;
+}
+
+static uint32_t
+code_of(const float *r)
+{
+   uint32_t c;
+   memcpy(&c, &r[SR_V_CODE], 4);
+   return c;
+}
+
+/* Window coordinates kept in an unclipped record. */
+static void
+wvert_of(const float *r, struct wvert *o)
+{
+   int32_t fx, fy;
+   memcpy(&fx, &r[SR_V_WIN], 4);
+   memcpy(&fy, &r[SR_V_WIN + 1], 4);
+   o->fx = fx;
+   o->fy = fy;
+   o->x = (double)fx / (1 << SR_SUBPIXEL_BITS);
+   o->y = (double)fy / (1 << SR_SUBPIXEL_BITS);
+   o->z = r[SR_V_WIN + 2];
+   o->inv_w = r[SR_V_WIN + 3];
+}
+
+void
+sr_setup_vertex(const struct sr_vdraw *vd, float *r)
+{
+   uint32_t code = clip_code(vd, &vd->vp, r, vd->clip_planes);
+   memcpy(&r[SR_V_CODE], &code, 4);
+   if (!(code & vd->clip_planes)) {
+      struct wvert w;
+      to_window(&vd->vp, r, &w);
+      int32_t fx = (int32_t)w.fx, fy = (int32_t)w.fy;
+      memcpy(&r[SR_V_WIN], &fx, 4);
+      memcpy(&r[SR_V_WIN + 1], &fy, 4);
+      r[SR_V_WIN + 2] = (float)w.z;
+      r[SR_V_WIN + 3] = (float)w.inv_w;
+   }
 }
 
 /* The pixel box the draw may touch: scissor, render area, framebuffer. */
 static void
-draw_box(const struct sr_vdraw *vd, int32_t box[4])
+draw_box(const struct sr_vdraw *vd, int32_t *box)
 {
    const VkRect2D *s = &vd->st->scissor, *ra = &vd->scene->render_area;
    int64_t x0 = s->offset.x, y0 = s->offset.y;
@@ -197,8 +219,7 @@ emit_prim(struct sr_vdraw *vd, const int64_t fx[3], const int64_t fy[3], const s
    int64_t area2 = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
    if (area2 == 0)
       return;
-   int32_t box[4];
-   draw_box(vd, box);
+   const int32_t *box = vd->box;
    int64_t minx = fx[0], maxx = fx[0], miny = fy[0], maxy = fy[0];
    for (int i = 1; i < 3; i++) {
       minx = fx[i] < minx ? fx[i] : minx;
@@ -371,7 +392,7 @@ setup_triangle(struct sr_vdraw *vd, const struct wvert *wv, const float *const r
  * parallelogram of width line_width along the minor axis (non-strict
  * lines): two triangles sharing planes that vary only along the segment. */
 static void
-setup_line(struct sr_vdraw *vd, const struct vp *vp, const float *ra, const float *rb, const float *prov,
+setup_line(struct sr_vdraw *vd, const struct sr_viewport *vp, const float *ra, const float *rb, const float *prov,
            uint32_t primitive_id, float bias, bool front)
 {
    struct wvert w[2];
@@ -424,7 +445,7 @@ setup_line(struct sr_vdraw *vd, const struct vp *vp, const float *ra, const floa
 /* Sets up a point (record r, inside the view volume) as a square of side
  * PointSize centred on it: two triangles with constant planes. */
 static void
-setup_point(struct sr_vdraw *vd, const struct vp *vp, const float *r, uint32_t primitive_id, float bias,
+setup_point(struct sr_vdraw *vd, const struct sr_viewport *vp, const float *r, uint32_t primitive_id, float bias,
             bool front)
 {
    struct wvert w;
@@ -463,15 +484,25 @@ setup_point(struct sr_vdraw *vd, const struct vp *vp, const float *r, uint32_t p
    emit_prim(vd, t1x, t1y, &pc);
 }
 
-/* Planes a draw clips against. */
-static uint32_t
-clip_planes(const struct sr_vdraw *vd)
+void
+sr_setup_draw(struct sr_vdraw *vd)
 {
+   const VkViewport *v = &vd->st->viewport;
+   vd->vp = (struct sr_viewport){
+      .ox = v->x + v->width * 0.5,
+      .oy = v->y + v->height * 0.5,
+      .hx = v->width * 0.5,
+      .hy = v->height * 0.5,
+      .pz = (double)v->maxDepth - v->minDepth,
+      .oz = v->minDepth,
+   };
+   /* The planes a draw clips against. */
    uint32_t planes = CLIP_W | CLIP_GX0 | CLIP_GX1 | CLIP_GY0 | CLIP_GY1;
    if (!vd->st->depth_clamp)
       planes |= CLIP_NEAR | CLIP_FAR;
    planes |= ((1u << vd->clip_count) - 1) * CLIP_USER0;
-   return planes;
+   vd->clip_planes = planes;
+   draw_box(vd, vd->box);
 }
 
 static bool
@@ -504,10 +535,9 @@ triangle(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t ip
    const float *prov = vd->verts + (size_t)iprov * stride;
    if (culled_by_distance(vd, r, 3))
       return;
-   const struct vp vp = viewport_of(st);
-   const uint32_t planes = clip_planes(vd);
-   uint32_t c0 = clip_code(vd, &vp, r[0], planes), c1 = clip_code(vd, &vp, r[1], planes);
-   uint32_t c2 = clip_code(vd, &vp, r[2], planes);
+   const struct sr_viewport vp = vd->vp;
+   const uint32_t planes = vd->clip_planes;
+   uint32_t c0 = code_of(r[0]), c1 = code_of(r[1]), c2 = code_of(r[2]);
    if (c0 & c1 & c2)
       return;
 
@@ -530,8 +560,12 @@ triangle(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t ip
          pv[i] = buf[cur] + (size_t)i * stride;
    }
    struct wvert wv[MAX_POLY];
-   for (unsigned i = 0; i < n; i++)
-      to_window(&vp, pv[i], &wv[i]);
+   for (unsigned i = 0; i < n; i++) {
+      if (n == 3 && pv[i] == r[i])
+         wvert_of(pv[i], &wv[i]);
+      else
+         to_window(&vp, pv[i], &wv[i]);
+   }
 
    /* Facing and culling from the whole polygon's area: area2 > 0 is
     * clockwise in framebuffer coordinates (y down), the spec's negative
@@ -590,9 +624,9 @@ line(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t iprov)
    const float *prov = vd->verts + (size_t)iprov * stride;
    if (culled_by_distance(vd, r, 2))
       return;
-   const struct vp vp = viewport_of(vd->st);
-   const uint32_t planes = clip_planes(vd);
-   uint32_t c0 = clip_code(vd, &vp, r[0], planes), c1 = clip_code(vd, &vp, r[1], planes);
+   const struct sr_viewport vp = vd->vp;
+   const uint32_t planes = vd->clip_planes;
+   uint32_t c0 = code_of(r[0]), c1 = code_of(r[1]);
    if (c0 & c1)
       return;
    float buf[2][MAX_STRIDE];
@@ -636,8 +670,7 @@ point(struct sr_vdraw *vd, uint32_t i0)
    for (uint32_t d = 0; d < vd->clip_count; d++)
       if (!(r[SR_V_DIST + d] >= 0.0f))
          return;
-   const struct vp vp = viewport_of(vd->st);
-   setup_point(vd, &vp, r, primitive_id, 0.0f, true);
+   setup_point(vd, &vd->vp, r, primitive_id, 0.0f, true);
 }
 
 /* ---- Assembly ---- */

@@ -99,6 +99,12 @@ fetch_one(const struct sr_fetch_attr *fa, const uint8_t *texel, uint32_t out[4])
    }
    if (!texel)
       texel = zeros;
+   if (fa->copy_channels) {
+      memcpy(out, texel, fa->copy_channels * 4u);
+      for (unsigned c = fa->copy_channels; c < 4; c++)
+         out[c] = c < 3 ? 0 : fa->type == 0 ? fbits(1.0f) : 1;
+      return;
+   }
    switch (su_format_class(fa->format)) {
    case SU_CLASS_FLOAT: {
       float v[4];
@@ -194,6 +200,7 @@ shade_batches(void *data, uint64_t begin, uint64_t end, unsigned worker)
             uint16_t src = vd->attr_src[k];
             ru[vd->attr_off + k] = src == 0xffff ? 0 : o[src * w + i];
          }
+         sr_setup_vertex(vd, r);
       }
    }
 }
@@ -233,6 +240,7 @@ vdraw_init(struct sr_vdraw *vd, struct sr_scene *scene, const struct sr_draw_sna
       vd->attr_count = a + 1;
    }
    vd->stride = vd->attr_off + vd->attr_count;
+   sr_setup_draw(vd);
 
    for (unsigned l = 0; l < SHALE_MAX_LOCATIONS; l++) {
       if (!(io->inputs_read & (1u << l)))
@@ -253,6 +261,13 @@ vdraw_init(struct sr_vdraw *vd, struct sr_scene *scene, const struct sr_draw_sna
          fa->offset = at->offset;
          fa->per_instance = vb->input_rate == VK_VERTEX_INPUT_RATE_INSTANCE;
          fa->divisor = vb->divisor;
+         /* 32-bit channels of the shader's type (R32*_SFLOAT to float,
+          * R32*_UINT / _SINT to the same type) need no conversion. */
+         const struct su_format_desc *d = fa->format;
+         if (d && d->kind != SU_KIND_DEPTH_STENCIL && d->bits[0] == 32 && d->block_size == 4u * d->num_channels &&
+             ((d->kind == SU_KIND_SFLOAT && fa->type == 0) || (d->kind == SU_KIND_SINT && fa->type == 1) ||
+              (d->kind == SU_KIND_UINT && fa->type == 2)))
+            fa->copy_channels = d->num_channels;
          break;
       }
    }
