@@ -271,6 +271,8 @@ run_scene(struct rig *r, const struct draw_call *calls, unsigned n)
  * is covered only if the edge is a top edge (horizontal, the polygon below
  * it) or a left edge (the polygon to its right); zero-area polygons cover
  * nothing. */
+static int64_t ref_sample_x = 128, ref_sample_y = 128;   /* sample position in the pixel, 1/256 */
+
 static void
 ref_polygon(const int64_t *X, const int64_t *Y, int n, uint32_t ref[FBH][FBW], int32_t sx0, int32_t sy0,
             int32_t sx1, int32_t sy1)
@@ -296,7 +298,7 @@ ref_polygon(const int64_t *X, const int64_t *Y, int n, uint32_t ref[FBH][FBW], i
       sy1 = (int32_t)(by1 / 256 + 2);
    for (int32_t y = sy0; y < sy1; y++) {
       for (int32_t x = sx0; x < sx1; x++) {
-         int64_t px = (int64_t)x * 256 + 128, py = (int64_t)y * 256 + 128;
+         int64_t px = (int64_t)x * 256 + ref_sample_x, py = (int64_t)y * 256 + ref_sample_y;
          bool in = true;
          for (int e = 0; e < n && in; e++) {
             const int64_t ax = X[e], ay = Y[e], bx = X[(e + 1) % n], by = Y[(e + 1) % n];
@@ -1248,6 +1250,67 @@ test_interpolation(struct rig *r, uint32_t width)
    }
 }
 
+/* 4 samples: random triangles, lines and points counted per sample (the
+ * standard positions) against the reference at each sample position. */
+static void
+test_msaa(uint32_t width)
+{
+   struct rig r;
+   rig_init(&r, 2);
+   free(r.color);
+   free(r.depth);
+   r.color = calloc(FBW * FBH * 4, 4);
+   r.depth = calloc(FBW * FBH * 4, 4);
+   r.fb.color[0].base = r.color;
+   r.fb.depth.base = (uint8_t *)r.depth;
+   r.fb.color[0].samples = r.fb.depth.samples = 4;
+   r.fb.color[0].row_pitch = r.fb.depth.row_pitch = FBW * 16;
+   r.fb.color[0].layer_pitch = r.fb.depth.layer_pitch = FBW * FBH * 16;
+   r.fb.samples = 4;
+   enum { N = 60 };
+   struct vtx v[N * 3];
+   int64_t X[N * 3], Y[N * 3];
+   for (int i = 0; i < N * 3; i++) {
+      if (i % 3 == 0)
+         rand_win(&X[i], &Y[i]);
+      else
+         X[i] = X[i - i % 3] + (int64_t)(rng() % (30 * 256)) - 15 * 256,
+         Y[i] = Y[i - i % 3] + (int64_t)(rng() % (30 * 256)) - 15 * 256;
+      /* Points must be inside the view volume. */
+      X[i] = X[i] < 0 ? -X[i] : X[i];
+      Y[i] = Y[i] < 0 ? -Y[i] : Y[i];
+      v[i] = vwin(X[i], Y[i], 0.5f, 1.0f, 0xffffffffu);
+   }
+   struct sr_draw_bindings b;
+   bindings_init(&b, v, N * 3);
+   const float(*pos)[2] = sr_sample_positions(4);
+   const VkPrimitiveTopology topo[3] = {VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, VK_PRIMITIVE_TOPOLOGY_LINE_LIST,
+                                        VK_PRIMITIVE_TOPOLOGY_POINT_LIST};
+   for (int t = 0; t < 3; t++) {
+      struct sr_draw_state st;
+      state_init(&st, width, topo[t], false);
+      st.samples = 4;
+      st.line_width = 2.0f;
+      draw1(&r, &st, &b, (struct sr_draw){.count = N * 3, .instance_count = 1});
+      memset(ref, 0, sizeof(ref));
+      for (int s = 0; s < 4; s++) {
+         ref_sample_x = (int64_t)(pos[s][0] * 256);
+         ref_sample_y = (int64_t)(pos[s][1] * 256);
+         for (int i = 0; i < N * 3; i += t == 0 ? 3 : t == 1 ? 2 : 1) {
+            if (t == 0)
+               ref_triangle(X + i, Y + i, ref, 0, 0, FBW, FBH);
+            else if (t == 1 && i + 1 < N * 3)
+               ref_line(X[i], Y[i], X[i + 1], Y[i + 1], 512, ref);
+            else if (t == 2)
+               ref_point(X[i], Y[i], 256, ref);
+         }
+      }
+      ref_sample_x = ref_sample_y = 128;
+      compare_counters(t == 0 ? "4 samples: triangles" : t == 1 ? "4 samples: lines" : "4 samples: points");
+   }
+   rig_finish(&r);
+}
+
 /* Allocation failures: every allocation of a context, a scene and its
  * draws fails in turn; calls report VK_ERROR_OUT_OF_HOST_MEMORY, nothing
  * leaks, nothing crashes. */
@@ -1368,6 +1431,8 @@ main(void)
       test_interpolation(&r, w);
    }
    rig_finish(&r);
+   for (uint32_t w = 4; w <= 16; w *= 2)
+      test_msaa(w);
    test_threads();
    test_alloc_failures();
    return check_finish();
