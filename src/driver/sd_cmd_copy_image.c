@@ -1,9 +1,11 @@
-/* Replay of image transfer commands (copies, buffer copies, blits, clears) through sr_transfer. */
+/* Replay of image transfer commands (copies, buffer copies, blits, clears, resolves) through sr_transfer and sr_raster. */
 #include "rasterizer/sr_transfer.h"
 #include "sd_buffer.h"
 #include "sd_cmd_queue.h"
+#include "sd_device.h"
 #include "sd_exec.h"
 #include "sd_image.h"
+#include "sd_queue.h"
 
 /* The aspect sr_transfer moves: a plane of a multi-planar image is an image
  * of the plane's compatible (colour) format, sd_image_level describes it. */
@@ -27,7 +29,12 @@ sd_copy_image_region(struct sd_image *src, struct sd_image *dst,
    struct sr_image_level s, d;
    sd_image_level(src, ss->mipLevel, ss->aspectMask, &s);
    sd_image_level(dst, ds->mipLevel, ds->aspectMask, &d);
-   struct sr_box box = { so.x, so.y, so.z, extent.width, extent.height, extent.depth };
+   /* Multisampled images (the same count on both sides) are levels
+    * `samples` texels wide per pixel: every sample moves. */
+   const uint32_t n = src->samples;
+   struct sr_box box = { so.x * (int32_t)n, so.y, so.z, extent.width * n, extent.height,
+                         extent.depth };
+   dof.x *= (int32_t)n;
    uint32_t layers = ss->layerCount;
    if (src->type == VK_IMAGE_TYPE_3D || dst->type == VK_IMAGE_TYPE_3D)
       layers = 1;
@@ -236,10 +243,64 @@ sd_exec_ClearDepthStencilImage(struct sd_exec_state *state,
    }
 }
 
-/* Resolves. No image has more than one sample yet (every sampleCounts limit
- * and image-format answer is VK_SAMPLE_COUNT_1_BIT), so valid usage cannot
- * reach these until multisampling lands; the region math is the copy's, and
- * averaging the samples will go here. */
+/* Resolves: a scene of the region (source and destination surfaces
+ * based at their offsets, the region's layers) with one RESOLVE command:
+ * the average of the samples for float and normalized formats (sRGB in
+ * linear), sample 0 for integer formats, as the rasterizer resolves
+ * attachments. */
+static void
+sd_resolve_region(struct sd_exec_state *state, struct sd_image *src, struct sd_image *dst,
+                  const VkImageSubresourceLayers *ss, VkOffset3D so,
+                  const VkImageSubresourceLayers *ds, VkOffset3D dof, VkExtent3D extent)
+{
+   if (!extent.width || !extent.height || !ss->layerCount)
+      return;
+   struct sr_image_level s, d;
+   sd_image_level(src, ss->mipLevel, VK_IMAGE_ASPECT_COLOR_BIT, &s);
+   sd_image_level(dst, ds->mipLevel, VK_IMAGE_ASPECT_COLOR_BIT, &d);
+   const uint32_t n = src->samples;
+   struct sr_framebuffer fb = {
+      .color_count = 1,
+      .color[0] = {
+         .base = s.base + s.layer_pitch * ss->baseArrayLayer + s.row_pitch * (uint32_t)so.y +
+                 (size_t)so.x * n * s.format->block_size,
+         .format = s.format,
+         .vk_format = src->format,
+         .width = extent.width,
+         .height = extent.height,
+         .layers = ss->layerCount,
+         .samples = n,
+         .row_pitch = s.row_pitch,
+         .layer_pitch = s.layer_pitch,
+      },
+      .width = extent.width,
+      .height = extent.height,
+      .layers = ss->layerCount,
+      .samples = n,
+   };
+   const struct sr_surface out = {
+      .base = d.base + d.layer_pitch * ds->baseArrayLayer + d.row_pitch * (uint32_t)dof.y +
+              (size_t)dof.x * d.format->block_size,
+      .format = d.format,
+      .vk_format = dst->format,
+      .width = extent.width,
+      .height = extent.height,
+      .layers = ss->layerCount,
+      .samples = 1,
+      .row_pitch = d.row_pitch,
+      .layer_pitch = d.layer_pitch,
+   };
+   const VkRect2D area = { { 0, 0 }, { extent.width, extent.height } };
+   struct sr_scene *scene;
+   VkResult r = sr_scene_begin(state->device->raster, &fb, &area, ss->layerCount, &scene);
+   if (r == VK_SUCCESS) {
+      r = sr_scene_resolve(scene, 0, &out);
+      sr_scene_end(scene);
+   }
+   if (r != VK_SUCCESS && state->queue)
+      sd_queue_replay_failed(state->queue, "out of memory in vkCmdResolveImage");
+}
+
 void
 sd_exec_ResolveImage(struct sd_exec_state *state, const struct sd_cmd_ResolveImage *cmd)
 {
@@ -247,8 +308,8 @@ sd_exec_ResolveImage(struct sd_exec_state *state, const struct sd_cmd_ResolveIma
    struct sd_image *dst = sd_image_from_handle(cmd->dstImage);
    for (uint32_t i = 0; i < cmd->regionCount; i++) {
       const VkImageResolve *r = &cmd->pRegions[i];
-      sd_copy_image_region(src, dst, &r->srcSubresource, r->srcOffset, &r->dstSubresource,
-                           r->dstOffset, r->extent);
+      sd_resolve_region(state, src, dst, &r->srcSubresource, r->srcOffset, &r->dstSubresource,
+                        r->dstOffset, r->extent);
    }
 }
 
@@ -260,7 +321,7 @@ sd_exec_ResolveImage2(struct sd_exec_state *state, const struct sd_cmd_ResolveIm
    struct sd_image *dst = sd_image_from_handle(info->dstImage);
    for (uint32_t i = 0; i < info->regionCount; i++) {
       const VkImageResolve2 *r = &info->pRegions[i];
-      sd_copy_image_region(src, dst, &r->srcSubresource, r->srcOffset, &r->dstSubresource,
-                           r->dstOffset, r->extent);
+      sd_resolve_region(state, src, dst, &r->srcSubresource, r->srcOffset, &r->dstSubresource,
+                        r->dstOffset, r->extent);
    }
 }

@@ -12,6 +12,7 @@
 #include "sd_pipeline_cache.h"
 #include "sd_queue.h"
 #include "sd_util.h"
+#include "rasterizer/sr_raster.h"
 
 uint64_t
 sd_now_ns(void)
@@ -195,12 +196,15 @@ sd_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pCrea
    /* Started here, not at the first pipeline: the memory cache of compiled
     * shaders lives as long as the device. */
    result = sd_runtime_acquire(&device->runtime);
+   if (result == VK_SUCCESS)
+      result = sr_context_create(device->runtime->pool, &device->alloc, &device->raster);
    if (result == VK_SUCCESS && pCreateInfo->queueCreateInfoCount) {
       result = sd_queue_create(device, &device->queue);
       if (result == VK_SUCCESS)
          device->queue_count = 1;
    }
    if (result != VK_SUCCESS) {
+      sr_context_destroy(device->raster);
       sd_runtime_release(device->runtime);
       pthread_cond_destroy(&device->sync_cond);
       pthread_mutex_destroy(&device->sync_mutex);
@@ -219,6 +223,7 @@ sd_DestroyDevice(VkDevice _device, const VkAllocationCallbacks *pAllocator)
       return;
    if (device->queue)
       sd_queue_destroy(device->queue);
+   sr_context_destroy(device->raster);
    sd_runtime_release(device->runtime);
    pthread_cond_destroy(&device->sync_cond);
    pthread_mutex_destroy(&device->sync_mutex);

@@ -8,7 +8,9 @@
  * reference to the process's shader runtime (sd_pipeline_cache.h) for the
  * device's whole life: the compiler, the worker threads and the memory
  * cache of compiled shaders start with the first device and stay while
- * any device exists, whatever pipelines come and go.
+ * any device exists, whatever pipelines come and go; the rasterizer's
+ * context (sr_raster.h: per-worker scratch on the runtime's thread pool),
+ * created and destroyed with the device.
  *
  * Invariants: `lost` is set once and never cleared; after it, every wait and
  * submit returns VK_ERROR_DEVICE_LOST. Destroying the device joins the queue
@@ -32,6 +34,7 @@ struct sd_physical_device;
 struct sd_instance;
 struct sd_queue;
 struct sd_runtime;
+struct sr_context;
 
 struct sd_device {
    struct sd_object base;
@@ -45,6 +48,7 @@ struct sd_device {
    struct sd_queue *queue;
    uint32_t queue_count;
    struct sd_runtime *runtime;
+   struct sr_context *raster;   /* the rasterizer's context, on the runtime's pool */
 
    atomic_uint memory_allocation_count;
    atomic_bool lost;

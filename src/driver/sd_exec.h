@@ -18,6 +18,12 @@
  * runtime's thread pool) before the next command replays, so later commands
  * see every write of earlier ones.
  *
+ * Rendering (`render`): between a render pass (or dynamic rendering)
+ * begin and its end, `render.scene` is the rasterizer scene draws and
+ * clears go to; commands that must see earlier pixels flush it first
+ * (sd_exec_render_flush: pipeline barriers, event waits, query ends,
+ * timestamps).
+ *
  * Threading: used only by the queue thread (the rasterizer's workers may
  * call sd_query_count_samples() with it during a draw; compute workers read
  * the bound sets and push constants during a dispatch).
@@ -43,11 +49,30 @@ struct sd_exec_bind_point {
 
 /* The render pass instance (or dynamic rendering instance) being recorded
  * into, lowered to one rasterizer scene: begin, subpass changes and end
- * (sd_render_pass.c) keep it; draws and clears append to `scene`. */
+ * (sd_cmd_render.c) keep it; draws and clears append to `scene`. */
 struct sd_exec_render {
    struct sr_scene *scene;              /* NULL outside rendering */
    VkRect2D area;                       /* the render area */
    struct sr_framebuffer fb;            /* the current subpass's attachments */
+   uint32_t layer_count;                /* layers the instance renders */
+   /* The current subpass's attachment formats (UNDEFINED: unused) and
+    * sample count, for draws that check them against the pipeline. */
+   uint32_t color_count;
+   VkFormat color_formats[SR_MAX_COLOR_ATTACHMENTS];
+   VkFormat depth_format, stencil_format;
+   VkSampleCountFlagBits samples;
+   /* A render pass instance: its pass, framebuffer, current subpass and
+    * clear values (in the recorded packet); pass NULL for dynamic
+    * rendering. */
+   const struct sd_render_pass *pass;
+   const struct sd_framebuffer *framebuffer;
+   uint32_t subpass;
+   const VkClearValue *clear_values;
+   uint32_t clear_value_count;
+   /* Dynamic rendering: resolve targets of the colour attachments (base
+    * NULL: none), written at the end unless the instance suspends. */
+   struct sr_surface resolve[SR_MAX_COLOR_ATTACHMENTS];
+   bool suspending;
 };
 
 /* Graphics state between draws (sd_cmd_draw.c): what vkCmdSet*,
@@ -84,5 +109,18 @@ struct sd_exec_state {
    struct sd_exec_render render;
    struct sd_exec_draw draw;
 };
+
+/* A flush point inside rendering (sr_raster.h): every pixel binned so far
+ * is in memory when it returns. Nothing outside rendering. */
+static inline void
+sd_exec_render_flush(struct sd_exec_state *state)
+{
+   if (state->render.scene)
+      sr_scene_flush(state->render.scene);
+}
+
+/* Ends a rendering instance still open when a primary command buffer's
+ * replay stops (a suspended dynamic rendering instance, a failed replay). */
+void sd_exec_render_finish(struct sd_exec_state *state);
 
 #endif

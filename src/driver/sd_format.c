@@ -10,6 +10,7 @@
 #include "sd_ahb.h" /* AHB: image format properties */
 #include "sd_entrypoints.h"
 #include "sd_external.h"
+#include "sd_image.h"
 #include "sd_physical_device.h"
 #include "sd_util.h"
 #include "util/su_format.h"
@@ -287,6 +288,10 @@ sd_format_image_properties(const struct sd_physical_device *pdev, VkFormat forma
       supported_usage |= VK_IMAGE_USAGE_STORAGE_BIT;
    if (f & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)
       supported_usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
+   if (f & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT)
+      supported_usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+   if (f & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT)
+      supported_usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
    const bool multiplanar = su_format_multiplanar(format) != NULL;
    /* ALIAS (VK_KHR_bind_memory2): an image's layout follows from its
     * creation parameters alone, so images created alike and bound to the
@@ -339,6 +344,17 @@ sd_format_image_properties(const struct sd_physical_device *pdev, VkFormat forma
       props->maxArrayLayers = 1;
    }
    props->sampleCounts = VK_SAMPLE_COUNT_1_BIT;
+   /* Multisampled images (sd_image.h: a pixel's samples adjacent): 2D,
+    * optimal, not cube compatible, of a format that can be an attachment;
+    * not for sampling, storage or input attachments (no shader reads
+    * samples yet). One mip level (the spec's rule for such images). */
+   if (tiling == VK_IMAGE_TILING_OPTIMAL && type == VK_IMAGE_TYPE_2D && !multiplanar &&
+       !(flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) &&
+       (f & (VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT |
+             VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT)) &&
+       !(usage & (VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+                  VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT)))
+      props->sampleCounts |= SD_IMAGE_SAMPLE_COUNTS;
    props->maxResourceSize = pdev->memory.memoryHeaps[0].size;
    return VK_SUCCESS;
 

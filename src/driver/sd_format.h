@@ -42,10 +42,14 @@
  * conversions of four of them exist only as external-format conversions of
  * Android hardware buffers (sd_format_conversion_features).
  * Image usage: TRANSFER_SRC and TRANSFER_DST,
- * STORAGE where the format has STORAGE_IMAGE and SAMPLED where it has
- * SAMPLED_IMAGE (attachments arrive with the rasterizer). Image create flags:
- * MUTABLE_FORMAT; CUBE_COMPATIBLE (2D only); 2D_ARRAY_COMPATIBLE (3D only,
- * VK_KHR_maintenance1); DISJOINT (multi-planar formats). One sample.
+ * STORAGE where the format has STORAGE_IMAGE, SAMPLED where it has
+ * SAMPLED_IMAGE, COLOR_ATTACHMENT and DEPTH_STENCIL_ATTACHMENT where it has
+ * those features. Image create flags: MUTABLE_FORMAT; CUBE_COMPATIBLE (2D
+ * only); 2D_ARRAY_COMPATIBLE (3D only, VK_KHR_maintenance1); DISJOINT
+ * (multi-planar formats). Sample counts: 1, and 2, 4 and 8
+ * (SD_IMAGE_SAMPLE_COUNTS) for 2D optimal images of formats with an
+ * attachment feature, not cube compatible, without SAMPLED, STORAGE or
+ * INPUT_ATTACHMENT usage (no shader reads samples yet).
  *
  * Linear tiling has exactly the features and limits of optimal tiling: the two
  * share one memory layout (see sd_image.h), so nothing the spec lets linear

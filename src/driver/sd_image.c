@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "rasterizer/sr_raster.h"
 #include "rasterizer/sr_transfer.h"
 #include "sd_ahb.h" /* AHB: external formats, image binding and requirements */
 #include "sd_alloc.h"
@@ -93,7 +94,8 @@ sd_image_bind_native(struct sd_image *img, const VkNativeBufferANDROID *nb)
 
 VkDeviceSize
 sd_image_compute_layout(const struct su_format_desc *desc, VkExtent3D extent, uint32_t mip_levels,
-                        uint32_t array_layers, struct sd_image_level_layout *levels)
+                        uint32_t array_layers, uint32_t samples,
+                        struct sd_image_level_layout *levels)
 {
    assert(mip_levels >= 1 && mip_levels <= SD_MAX_MIP_LEVELS);
    VkDeviceSize offset = 0;
@@ -103,7 +105,7 @@ sd_image_compute_layout(const struct su_format_desc *desc, VkExtent3D extent, ui
       const uint64_t by = (e.height + desc->block_height - 1) / desc->block_height;
       struct sd_image_level_layout *lv = &levels[l];
       lv->offset = offset;
-      lv->row_pitch = sd_align64(bx * desc->block_size, SD_IMAGE_ROW_ALIGNMENT);
+      lv->row_pitch = sd_align64(bx * samples * desc->block_size, SD_IMAGE_ROW_ALIGNMENT);
       lv->depth_pitch = lv->row_pitch * by;
       lv->layer_pitch = sd_align64(lv->depth_pitch * e.depth, SD_IMAGE_ALIGNMENT);
       lv->size = lv->layer_pitch * array_layers;
@@ -167,7 +169,7 @@ sd_image_level(const struct sd_image *img, uint32_t level, VkImageAspectFlags as
    *out = (struct sr_image_level) {
       .base = img->data + lv->offset,
       .format = img->desc,
-      .width = e.width,
+      .width = e.width * img->samples,
       .height = e.height,
       .depth = e.depth,
       .layers = img->array_layers,
@@ -214,6 +216,9 @@ sd_image_check(const struct sd_physical_device *pdev, const VkImageCreateInfo *c
    }
    if (!(ci->samples & p->sampleCounts))
       return sd_errorf(VK_ERROR_FORMAT_NOT_SUPPORTED, "vkCreateImage: sample count not supported");
+   if (ci->samples != VK_SAMPLE_COUNT_1_BIT && ci->mipLevels != 1)
+      return sd_errorf(VK_ERROR_FORMAT_NOT_SUPPORTED,
+                       "vkCreateImage: a multisampled image has one mip level");
    return VK_SUCCESS;
 }
 
@@ -259,7 +264,8 @@ sd_CreateImage(VkDevice _device, const VkImageCreateInfo *pCreateInfo,
          .size = planes[0].size,
       };
    } else {
-      size = sd_image_compute_layout(desc, ci->extent, ci->mipLevels, ci->arrayLayers, levels);
+      size = sd_image_compute_layout(desc, ci->extent, ci->mipLevels, ci->arrayLayers,
+                                     ci->samples, levels);
    }
    if (size > p.maxResourceSize)
       return sd_errorf(VK_ERROR_OUT_OF_DEVICE_MEMORY, "vkCreateImage: larger than maxResourceSize");
@@ -574,6 +580,29 @@ sd_image_view_fill_abi(struct sd_image_view *view)
       d->slice_pitch[i] = is_3d ? l->depth_pitch : layer_pitch;
       d->level_offset[i] = l->offset + (VkDeviceSize)base_layer * layer_pitch - base_offset;
    }
+}
+
+void
+sd_image_view_surface(const struct sd_image_view *view, struct sr_surface *out)
+{
+   const struct sd_image *img = view->image;
+   const uint32_t level = view->range.baseMipLevel;
+   const struct sd_image_level_layout *lv = &img->levels[level];
+   const VkDeviceSize layer_pitch =
+      sd_image_view_slices_as_layers(img, view->view_type) ? lv->depth_pitch : lv->layer_pitch;
+   const VkExtent3D e = sd_minify_extent(img->extent, level);
+   assert(img->data && view->desc);
+   *out = (struct sr_surface) {
+      .base = img->data + lv->offset + layer_pitch * view->range.baseArrayLayer,
+      .format = view->desc,
+      .vk_format = view->format,
+      .width = e.width,
+      .height = e.height,
+      .layers = view->range.layerCount,
+      .samples = img->samples,
+      .row_pitch = lv->row_pitch,
+      .layer_pitch = layer_pitch,
+   };
 }
 
 /* Which plane a view of a multi-planar image reads (-1: the whole format),

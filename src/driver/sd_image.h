@@ -17,6 +17,12 @@
  *   - inside a slice, rows of blocks are row_pitch bytes apart: the bytes of
  *     one row of blocks rounded up to SD_IMAGE_ROW_ALIGNMENT (16, the
  *     optimalBufferCopyRowPitchAlignment), texels packed inside a row.
+ *   Multisampled images (2D, one level, optimal; SD_IMAGE_SAMPLE_COUNTS)
+ *   keep a pixel's samples next to each other, as the rasterizer's
+ *   surfaces do: sample s of pixel (x, y) is at the row's start + (x *
+ *   samples + s) * texel size, so a row holds width * samples texels
+ *   (row_pitch = that, rounded up to 16). Transfers see such a level as
+ *   an image width * samples texels wide (sd_image_level).
  *   A "block" is one texel for uncompressed formats, a compressed block
  *   (e.g. 4x4 texels) otherwise. Depth/stencil formats store both aspects
  *   interleaved in one texel as described in util/su_format.h, so both
@@ -87,11 +93,16 @@ struct sd_ycbcr_conversion;
 struct su_format_desc;
 struct su_multiplanar_desc;
 struct sr_image_level;
+struct sr_surface;
 
 /* 16384 (maxImageDimension1D/2D/Cube) has 15 levels. */
 #define SD_MAX_MIP_LEVELS 15
 #define SD_IMAGE_ALIGNMENT 64
 #define SD_IMAGE_ROW_ALIGNMENT 16
+/* Sample counts of multisampled images (sd_format_image_properties says
+ * which images may have them). */
+#define SD_IMAGE_SAMPLE_COUNTS \
+   (VK_SAMPLE_COUNT_2_BIT | VK_SAMPLE_COUNT_4_BIT | VK_SAMPLE_COUNT_8_BIT)
 
 struct sd_image_level_layout {
    VkDeviceSize offset;        /* from the image's start */
@@ -216,16 +227,23 @@ void sd_image_presentation_properties_android(VkPhysicalDevicePresentationProper
  * SD_MAX_MIP_LEVELS. */
 VkDeviceSize sd_image_compute_layout(const struct su_format_desc *desc, VkExtent3D extent,
                                      uint32_t mip_levels, uint32_t array_layers,
-                                     struct sd_image_level_layout *levels);
+                                     uint32_t samples, struct sd_image_level_layout *levels);
 
 /* Describes mip level `level` of a bound image, all its array layers, for the
- * rasterizer's transfer and sampling code. `aspect` is one or more aspects of
+ * rasterizer's transfer and sampling code (a multisampled level as one
+ * `samples` times as wide). `aspect` is one or more aspects of
  * the image's format (depth and stencil of combined formats share one
  * interleaved layout, so the description is the same for both), or one
  * VK_IMAGE_ASPECT_PLANE_n_BIT of a multi-planar image: that plane, as an
  * image of its compatible format. */
 void sd_image_level(const struct sd_image *img, uint32_t level, VkImageAspectFlags aspect,
                     struct sr_image_level *out);
+
+/* Describes a bound, single-plane view's first level and its layers as a
+ * rasterizer attachment (sr_raster.h): base at the view's base layer,
+ * the level's pitches (z slices for 2D views of 3D images), the image's
+ * samples. */
+void sd_image_view_surface(const struct sd_image_view *view, struct sr_surface *out);
 
 /* Resolves VK_REMAINING_MIP_LEVELS / VK_REMAINING_ARRAY_LAYERS of a range
  * against an image. */

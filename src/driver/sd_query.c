@@ -209,7 +209,9 @@ sd_exec_EndQuery(struct sd_exec_state *state, const struct sd_cmd_EndQuery *cmd)
    struct sd_query *q = &pool->queries[cmd->query];
    assert(state->active_occlusion == q);
    state->active_occlusion = NULL;
-   /* Every draw finished before this command: the count is final. */
+   /* Inside rendering, the binned draws run first (a flush point). Every
+    * draw finished before this command: the count is final. */
+   sd_exec_render_flush(state);
    sd_query_end(state->device, q, atomic_load_explicit(&q->value, memory_order_relaxed));
 }
 
@@ -220,6 +222,7 @@ sd_query_write_timestamp(struct sd_exec_state *state, VkQueryPool _pool, uint32_
 {
    SD_FROM_HANDLE(sd_query_pool, pool, _pool);
    assert(pool->type == VK_QUERY_TYPE_TIMESTAMP && query < pool->count);
+   sd_exec_render_flush(state);   /* binned draws are earlier commands */
    sd_query_end(state->device, &pool->queries[query], sd_now_ns());
 }
 

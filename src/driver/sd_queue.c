@@ -116,6 +116,7 @@ sd_queue_run(struct sd_queue *queue, struct sd_submit *submit)
          .cmd_buffer = submit->cmds[i],
       };
       sd_cmd_buffer_execute(submit->cmds[i], &state);
+      sd_exec_render_finish(&state);
    }
    const char *lost = queue->replay_error;
    for (uint32_t i = 0; i < submit->cmd_count; i++)

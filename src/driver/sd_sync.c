@@ -989,17 +989,22 @@ sd_ResetEvent(VkDevice _device, VkEvent _event)
 /* ---- recorded synchronization commands ----
  * The queue thread runs every command in order and completes each before the
  * next, so execution and memory dependencies within a queue are already met;
- * barriers have nothing to do. Event waits block until the event is set (by
- * an earlier command or by the host), as the spec allows. */
+ * barriers have nothing to do outside rendering. Inside a render pass
+ * instance (a self-dependency) a barrier or an event wait is a flush point:
+ * binned draws reach memory before later commands read it. Event waits
+ * block until the event is set (by an earlier command or by the host), as
+ * the spec allows. */
 
 void
 sd_exec_PipelineBarrier(struct sd_exec_state *state, const struct sd_cmd_PipelineBarrier *cmd)
 {
+   sd_exec_render_flush(state);
 }
 
 void
 sd_exec_PipelineBarrier2(struct sd_exec_state *state, const struct sd_cmd_PipelineBarrier2 *cmd)
 {
+   sd_exec_render_flush(state);
 }
 
 void
@@ -1040,11 +1045,13 @@ sd_wait_events(struct sd_device *device, uint32_t count, const VkEvent *events)
 void
 sd_exec_WaitEvents(struct sd_exec_state *state, const struct sd_cmd_WaitEvents *cmd)
 {
+   sd_exec_render_flush(state);
    sd_wait_events(state->device, cmd->eventCount, cmd->pEvents);
 }
 
 void
 sd_exec_WaitEvents2(struct sd_exec_state *state, const struct sd_cmd_WaitEvents2 *cmd)
 {
+   sd_exec_render_flush(state);
    sd_wait_events(state->device, cmd->eventCount, cmd->pEvents);
 }

@@ -1,0 +1,392 @@
+/* Render pass and dynamic rendering commands, lowered at replay to one rasterizer scene. */
+#include <string.h>
+
+#include "sd_cmd_buffer.h"
+#include "sd_cmd_queue.h"
+#include "sd_device.h"
+#include "sd_exec.h"
+#include "sd_image.h"
+#include "sd_queue.h"
+#include "sd_render_pass.h"
+#include "sd_util.h"
+#include "util/su_format.h"
+
+/* Both kinds of rendering instance take the same path:
+ *   begin: sr_scene_begin with the first subpass's attachments, then the
+ *          clears of the attachments whose load op is CLEAR (a render
+ *          pass attachment only in the first subpass that uses it);
+ *   subpass end: resolves into the resolve attachments, then a flush;
+ *   next subpass: sr_scene_set_framebuffer and that subpass's clears;
+ *   end: sr_scene_end (flush and free).
+ * LOAD and DONT_CARE load ops and every store op cost nothing: the scene
+ * draws straight into the attachments' memory. */
+
+static void
+sd_render_fail(struct sd_exec_state *state, const char *why)
+{
+   if (state->queue)
+      sd_queue_replay_failed(state->queue, why);
+   else
+      su_log("%s", why);
+}
+
+static void
+sd_render_check(struct sd_exec_state *state, VkResult r, const char *what)
+{
+   if (r != VK_SUCCESS)
+      sd_render_fail(state, what);
+}
+
+/* ---- render pass instances ---- */
+
+/* The attachments of subpass `s` of the current render pass instance. */
+static void
+sd_render_subpass_fb(struct sd_exec_state *state, uint32_t s)
+{
+   struct sd_exec_render *r = &state->render;
+   const struct sd_subpass *sp = &r->pass->subpasses[s];
+   const struct sd_framebuffer *fb = r->framebuffer;
+   struct sr_framebuffer *out = &r->fb;
+   memset(out, 0, sizeof(*out));
+   out->width = fb->width;
+   out->height = fb->height;
+   out->layers = fb->layers;
+   out->samples = sp->samples ? sp->samples : 1;
+   out->color_count = sp->color_count < SR_MAX_COLOR_ATTACHMENTS ? sp->color_count
+                                                                 : SR_MAX_COLOR_ATTACHMENTS;
+   r->color_count = out->color_count;
+   r->depth_format = r->stencil_format = VK_FORMAT_UNDEFINED;
+   r->samples = out->samples;
+   for (uint32_t i = 0; i < out->color_count; i++) {
+      const uint32_t a = sp->colors[i].attachment;
+      r->color_formats[i] = VK_FORMAT_UNDEFINED;
+      if (a == VK_ATTACHMENT_UNUSED)
+         continue;
+      sd_image_view_surface(fb->attachments[a], &out->color[i]);
+      r->color_formats[i] = r->pass->attachments[a].format;
+   }
+   const uint32_t ds = sp->depth_stencil.attachment;
+   if (ds != VK_ATTACHMENT_UNUSED) {
+      const struct sd_rp_attachment *att = &r->pass->attachments[ds];
+      struct sr_surface surf;
+      sd_image_view_surface(fb->attachments[ds], &surf);
+      if (att->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) {
+         out->depth = surf;
+         r->depth_format = att->format;
+      }
+      if (att->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) {
+         out->stencil = surf;
+         r->stencil_format = att->format;
+      }
+   }
+}
+
+/* LOAD_OP_CLEAR of the attachments subpass `s` uses first. */
+static void
+sd_render_subpass_clears(struct sd_exec_state *state, uint32_t s)
+{
+   struct sd_exec_render *r = &state->render;
+   const struct sd_subpass *sp = &r->pass->subpasses[s];
+   for (uint32_t i = 0; i < r->fb.color_count; i++) {
+      const uint32_t a = sp->colors[i].attachment;
+      if (a == VK_ATTACHMENT_UNUSED || a >= r->clear_value_count)
+         continue;
+      const struct sd_rp_attachment *att = &r->pass->attachments[a];
+      if (att->first_subpass != s || att->load_op != VK_ATTACHMENT_LOAD_OP_CLEAR)
+         continue;
+      sd_render_check(state,
+                      sr_scene_clear(r->scene, i, VK_IMAGE_ASPECT_COLOR_BIT, &r->clear_values[a],
+                                     &r->area, 0, r->layer_count),
+                      "out of memory clearing a colour attachment");
+   }
+   const uint32_t ds = sp->depth_stencil.attachment;
+   if (ds == VK_ATTACHMENT_UNUSED || ds >= r->clear_value_count)
+      return;
+   const struct sd_rp_attachment *att = &r->pass->attachments[ds];
+   if (att->first_subpass != s)
+      return;
+   VkImageAspectFlags aspects = 0;
+   if ((att->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) && att->load_op == VK_ATTACHMENT_LOAD_OP_CLEAR)
+      aspects |= VK_IMAGE_ASPECT_DEPTH_BIT;
+   if ((att->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) &&
+       att->stencil_load_op == VK_ATTACHMENT_LOAD_OP_CLEAR)
+      aspects |= VK_IMAGE_ASPECT_STENCIL_BIT;
+   if (aspects)
+      sd_render_check(state,
+                      sr_scene_clear(r->scene, SR_ATTACHMENT_DEPTH_STENCIL, aspects,
+                                     &r->clear_values[ds], &r->area, 0, r->layer_count),
+                      "out of memory clearing a depth/stencil attachment");
+}
+
+/* The end of the current subpass: resolves, then every pixel in memory
+ * (later subpasses may read these attachments). */
+static void
+sd_render_subpass_end(struct sd_exec_state *state)
+{
+   struct sd_exec_render *r = &state->render;
+   const struct sd_subpass *sp = &r->pass->subpasses[r->subpass];
+   for (uint32_t i = 0; sp->resolves && i < r->fb.color_count; i++) {
+      const uint32_t a = sp->resolves[i].attachment;
+      if (a == VK_ATTACHMENT_UNUSED || sp->colors[i].attachment == VK_ATTACHMENT_UNUSED)
+         continue;
+      struct sr_surface dst;
+      sd_image_view_surface(r->framebuffer->attachments[a], &dst);
+      sd_render_check(state, sr_scene_resolve(r->scene, i, &dst),
+                      "out of memory resolving a colour attachment");
+   }
+   sr_scene_flush(r->scene);
+}
+
+static void
+sd_render_pass_begin(struct sd_exec_state *state, const VkRenderPassBeginInfo *info)
+{
+   struct sd_exec_render *r = &state->render;
+   assert(!r->scene);
+   memset(r, 0, sizeof(*r));
+   r->pass = sd_render_pass_from_handle(info->renderPass);
+   r->framebuffer = sd_framebuffer_from_handle(info->framebuffer);
+   r->area = info->renderArea;
+   r->layer_count = r->framebuffer->layers;
+   r->clear_values = info->pClearValues;
+   r->clear_value_count = info->pClearValues ? info->clearValueCount : 0;
+   /* pNext: VkDeviceGroupRenderPassBeginInfo's render area of device 0 (the
+    * only device of the group) replaces renderArea when it gives one;
+    * the rest is ignored (attachment begin info belongs to imageless
+    * framebuffers, which are refused at creation). */
+   const VkDeviceGroupRenderPassBeginInfo *group =
+      sd_find_struct(info, VK_STRUCTURE_TYPE_DEVICE_GROUP_RENDER_PASS_BEGIN_INFO);
+   if (group && group->deviceRenderAreaCount)
+      r->area = group->pDeviceRenderAreas[0];
+   sd_render_subpass_fb(state, 0);
+   VkResult res = sr_scene_begin(state->device->raster, &r->fb, &r->area, r->layer_count, &r->scene);
+   if (res != VK_SUCCESS) {
+      r->scene = NULL;
+      sd_render_fail(state, "out of memory beginning a render pass");
+      return;
+   }
+   sd_render_subpass_clears(state, 0);
+}
+
+static void
+sd_render_pass_next(struct sd_exec_state *state)
+{
+   struct sd_exec_render *r = &state->render;
+   if (!r->scene || !r->pass || r->subpass + 1 >= r->pass->subpass_count)
+      return;
+   sd_render_subpass_end(state);
+   r->subpass++;
+   sd_render_subpass_fb(state, r->subpass);
+   sr_scene_set_framebuffer(r->scene, &r->fb);
+   sd_render_subpass_clears(state, r->subpass);
+}
+
+static void
+sd_render_pass_end(struct sd_exec_state *state)
+{
+   struct sd_exec_render *r = &state->render;
+   if (!r->scene || !r->pass)
+      return;
+   sd_render_subpass_end(state);
+   sr_scene_end(r->scene);
+   memset(r, 0, sizeof(*r));
+}
+
+void
+sd_exec_BeginRenderPass(struct sd_exec_state *state, const struct sd_cmd_BeginRenderPass *cmd)
+{
+   sd_render_pass_begin(state, cmd->pRenderPassBegin);
+}
+
+void
+sd_exec_BeginRenderPass2(struct sd_exec_state *state, const struct sd_cmd_BeginRenderPass2 *cmd)
+{
+   sd_render_pass_begin(state, cmd->pRenderPassBegin);
+}
+
+void
+sd_exec_NextSubpass(struct sd_exec_state *state, const struct sd_cmd_NextSubpass *cmd)
+{
+   sd_render_pass_next(state);
+}
+
+void
+sd_exec_NextSubpass2(struct sd_exec_state *state, const struct sd_cmd_NextSubpass2 *cmd)
+{
+   sd_render_pass_next(state);
+}
+
+void
+sd_exec_EndRenderPass(struct sd_exec_state *state, const struct sd_cmd_EndRenderPass *cmd)
+{
+   sd_render_pass_end(state);
+}
+
+void
+sd_exec_EndRenderPass2(struct sd_exec_state *state, const struct sd_cmd_EndRenderPass2 *cmd)
+{
+   sd_render_pass_end(state);
+}
+
+/* ---- dynamic rendering ---- */
+
+static void
+sd_render_view(const VkRenderingAttachmentInfo *a, struct sr_surface *out)
+{
+   memset(out, 0, sizeof(*out));
+   if (a && a->imageView)
+      sd_image_view_surface(sd_image_view_from_handle(a->imageView), out);
+}
+
+void
+sd_exec_BeginRendering(struct sd_exec_state *state, const struct sd_cmd_BeginRendering *cmd)
+{
+   const VkRenderingInfo *info = cmd->pRenderingInfo;
+   struct sd_exec_render *r = &state->render;
+   const bool resuming = (info->flags & VK_RENDERING_RESUMING_BIT) != 0;
+   /* A resumed instance whose suspended part ran in this replay is still
+    * open: it goes on as if nothing happened in between. */
+   if (r->scene && resuming && r->suspending) {
+      r->suspending = (info->flags & VK_RENDERING_SUSPENDING_BIT) != 0;
+      return;
+   }
+   assert(!r->scene);
+   memset(r, 0, sizeof(*r));
+   r->area = info->renderArea;
+   /* pNext: VkDeviceGroupRenderPassBeginInfo as for render passes. */
+   const VkDeviceGroupRenderPassBeginInfo *group =
+      sd_find_struct(info, VK_STRUCTURE_TYPE_DEVICE_GROUP_RENDER_PASS_BEGIN_INFO);
+   if (group && group->deviceRenderAreaCount)
+      r->area = group->pDeviceRenderAreas[0];
+   r->layer_count = info->layerCount;
+   r->suspending = (info->flags & VK_RENDERING_SUSPENDING_BIT) != 0;
+   struct sr_framebuffer *fb = &r->fb;
+   memset(fb, 0, sizeof(*fb));
+   /* No framebuffer object: the render area's far corner bounds it (the
+    * render area lies inside every attachment). */
+   fb->width = (uint32_t)r->area.offset.x + r->area.extent.width;
+   fb->height = (uint32_t)r->area.offset.y + r->area.extent.height;
+   fb->layers = info->layerCount;
+   fb->color_count = info->colorAttachmentCount < SR_MAX_COLOR_ATTACHMENTS
+                        ? info->colorAttachmentCount
+                        : SR_MAX_COLOR_ATTACHMENTS;
+   r->color_count = fb->color_count;
+   uint32_t samples = 0;
+   for (uint32_t i = 0; i < fb->color_count; i++) {
+      const VkRenderingAttachmentInfo *a = &info->pColorAttachments[i];
+      sd_render_view(a, &fb->color[i]);
+      r->color_formats[i] = a->imageView ? sd_image_view_from_handle(a->imageView)->format
+                                         : VK_FORMAT_UNDEFINED;
+      if (fb->color[i].base && !samples)
+         samples = fb->color[i].samples;
+      if (a->imageView && a->resolveMode != VK_RESOLVE_MODE_NONE && a->resolveImageView)
+         sd_image_view_surface(sd_image_view_from_handle(a->resolveImageView), &r->resolve[i]);
+   }
+   sd_render_view(info->pDepthAttachment, &fb->depth);
+   sd_render_view(info->pStencilAttachment, &fb->stencil);
+   if (fb->depth.base) {
+      r->depth_format = fb->depth.vk_format;
+      if (!samples)
+         samples = fb->depth.samples;
+   }
+   if (fb->stencil.base) {
+      r->stencil_format = fb->stencil.vk_format;
+      if (!samples)
+         samples = fb->stencil.samples;
+   }
+   fb->samples = samples ? samples : 1;
+   r->samples = fb->samples;
+   VkResult res = sr_scene_begin(state->device->raster, fb, &r->area, r->layer_count, &r->scene);
+   if (res != VK_SUCCESS) {
+      r->scene = NULL;
+      sd_render_fail(state, "out of memory beginning dynamic rendering");
+      return;
+   }
+   /* A resumed instance keeps what its suspended part drew: no load ops. */
+   if (resuming)
+      return;
+   for (uint32_t i = 0; i < fb->color_count; i++) {
+      const VkRenderingAttachmentInfo *a = &info->pColorAttachments[i];
+      if (fb->color[i].base && a->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
+         sd_render_check(state,
+                         sr_scene_clear(r->scene, i, VK_IMAGE_ASPECT_COLOR_BIT, &a->clearValue,
+                                        &r->area, 0, r->layer_count),
+                         "out of memory clearing a colour attachment");
+   }
+   const VkRenderingAttachmentInfo *d = info->pDepthAttachment, *s = info->pStencilAttachment;
+   if (fb->depth.base && d->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
+      sd_render_check(state,
+                      sr_scene_clear(r->scene, SR_ATTACHMENT_DEPTH_STENCIL,
+                                     VK_IMAGE_ASPECT_DEPTH_BIT, &d->clearValue, &r->area, 0,
+                                     r->layer_count),
+                      "out of memory clearing a depth attachment");
+   if (fb->stencil.base && s->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
+      sd_render_check(state,
+                      sr_scene_clear(r->scene, SR_ATTACHMENT_DEPTH_STENCIL,
+                                     VK_IMAGE_ASPECT_STENCIL_BIT, &s->clearValue, &r->area, 0,
+                                     r->layer_count),
+                      "out of memory clearing a stencil attachment");
+}
+
+void
+sd_exec_EndRendering(struct sd_exec_state *state, const struct sd_cmd_EndRendering *cmd)
+{
+   struct sd_exec_render *r = &state->render;
+   if (!r->scene || r->pass)
+      return;
+   /* A suspended instance stays open for the instance that resumes it
+    * (in this replay, or ended by sd_exec_render_finish); its resolves
+    * wait for the last part. */
+   if (r->suspending) {
+      sr_scene_flush(r->scene);
+      return;
+   }
+   for (uint32_t i = 0; i < r->fb.color_count; i++) {
+      if (r->resolve[i].base && r->fb.color[i].base)
+         sd_render_check(state, sr_scene_resolve(r->scene, i, &r->resolve[i]),
+                         "out of memory resolving a colour attachment");
+   }
+   sr_scene_end(r->scene);
+   memset(r, 0, sizeof(*r));
+}
+
+void
+sd_exec_render_finish(struct sd_exec_state *state)
+{
+   struct sd_exec_render *r = &state->render;
+   if (!r->scene)
+      return;
+   /* The resolves of a suspended instance happen when the instance that
+    * resumes it ends: in a later command buffer this replay does not see
+    * as one. Its pixels are flushed; the resumed part starts a new scene. */
+   sr_scene_end(r->scene);
+   memset(r, 0, sizeof(*r));
+}
+
+/* ---- vkCmdClearAttachments ---- */
+
+void
+sd_exec_ClearAttachments(struct sd_exec_state *state, const struct sd_cmd_ClearAttachments *cmd)
+{
+   struct sd_exec_render *r = &state->render;
+   if (!r->scene)
+      return;
+   for (uint32_t i = 0; i < cmd->attachmentCount; i++) {
+      const VkClearAttachment *a = &cmd->pAttachments[i];
+      uint32_t target;
+      if (a->aspectMask & VK_IMAGE_ASPECT_COLOR_BIT) {
+         /* An unused colour attachment clears nothing. */
+         if (a->colorAttachment >= r->fb.color_count || !r->fb.color[a->colorAttachment].base)
+            continue;
+         target = a->colorAttachment;
+      } else {
+         target = SR_ATTACHMENT_DEPTH_STENCIL;
+      }
+      for (uint32_t k = 0; k < cmd->rectCount; k++) {
+         const VkClearRect *rect = &cmd->pRects[k];
+         sd_render_check(state,
+                         sr_scene_clear(r->scene, target, a->aspectMask, &a->clearValue,
+                                        &rect->rect, rect->baseArrayLayer, rect->layerCount),
+                         "out of memory in vkCmdClearAttachments");
+      }
+   }
+}
