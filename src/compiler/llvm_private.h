@@ -211,6 +211,8 @@ struct sc_xlate {
    LLVMValueRef live_slot;  /* fragment: <W x i1> lanes whose stores count (not helpers) */
    LLVMValueRef kill_slot;  /* fragment: <W x i1> lanes discarded or demoted */
    LLVMValueRef frag_pos[2];   /* fragment: per-lane x, y where inputs are evaluated */
+   LLVMValueRef frag_centroid[2];   /* ... and where CENTROID inputs are */
+   LLVMValueRef frag_sample[2];     /* SamplePosition (uniform) */
 
    struct sc_arena_chunk *arena;
    enum sc_result err;
@@ -376,8 +378,16 @@ bool sc_stage_epilogue(struct sc_xlate *x);
 bool sc_stage_build_entry(struct sc_xlate *x, const char *name);
 /* Built-ins of the vertex and fragment stages (entry block). */
 bool sc_stage_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out);
-/* Fragment instructions (discard, demote, derivatives); *handled false for
- * others. */
+/* Fragment instructions (demote, derivatives); *handled false for others. */
 bool sc_emit_stage(struct sc_xlate *x, const struct sc_inst *inst, bool *handled);
+/* OpKill / OpTerminateInvocation: the block's lanes are discarded. */
+bool sc_stage_kill(struct sc_xlate *x);
+/* Fragment shaders: how an instruction that writes memory is kept from
+ * helper lanes: 0 it writes none (or not a fragment shader), 1 through the
+ * lane mask (atomics), 2 only when some active lane is not a helper (the
+ * caller branches around it: uniform stores ignore the lane mask). */
+int sc_stage_guard(struct sc_xlate *x, const struct sc_inst *inst);
+/* The active lanes that are not helpers. */
+LLVMValueRef sc_stage_live_mask(struct sc_xlate *x);
 
 #endif

@@ -461,6 +461,7 @@ vertex_input(struct sc_xlate *x, LLVMValueRef inputs, uint32_t dest, uint8_t kin
    return from_bits32(x, v, kind);
 }
 
+static bool fragment_lane_state(struct sc_xlate *x);
 static LLVMValueRef fragment_input(struct sc_xlate *x, uint32_t dest, uint8_t kind,
                                    uint8_t interp);
 
@@ -474,10 +475,12 @@ sc_stage_prologue(struct sc_xlate *x)
    x->b = x->ib;
    x->mask = LLVMConstAllOnes(sc_vec_type(x, x->t_i1));
    LLVMValueRef inputs = NULL;
+   bool ok = true;
    if (is_vertex(x))
       inputs = load_field(x, x->eb, x->arg_wg, offsetof(struct shale_vs_batch, inputs),
                           x->t_ptr, 8);
-   bool ok = true;
+   else
+      ok = fragment_lane_state(x);
    for (uint32_t i = 0; ok && i < x->nstage_vars; i++) {
       const struct sc_stage_var *v = &x->stage_vars[i];
       const struct sc_ptr *p = sc_get_ptr(x, v->var);
@@ -653,31 +656,467 @@ sc_stage_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
 /* Fragment                                                                  */
 /* ------------------------------------------------------------------------ */
 
+#define QUADS(field) offsetof(struct shale_fs_quads, field)
+
+static bool
+is_fragment(const struct sc_xlate *x)
+{
+   return x->model == SpvExecutionModelFragment;
+}
+
+/* <W x i32> constant of f(lane). */
+static LLVMValueRef
+lane_consts(struct sc_xlate *x, uint32_t (*f)(uint32_t))
+{
+   LLVMValueRef e[SHALE_MAX_SIMD_WIDTH];
+   for (uint32_t i = 0; i < x->W; i++)
+      e[i] = sc_const_i32(x, f(i));
+   return LLVMConstVector(e, x->W);
+}
+
+static uint32_t lane_quad(uint32_t i) { return i / 4; }
+static uint32_t lane_dx(uint32_t i) { return i & 1; }
+static uint32_t lane_dy(uint32_t i) { return (i >> 1) & 1; }
+static uint32_t lane_or1(uint32_t i) { return i | 1; }
+static uint32_t lane_and1(uint32_t i) { return i & ~1u; }
+static uint32_t lane_or2(uint32_t i) { return i | 2; }
+static uint32_t lane_and2(uint32_t i) { return i & ~2u; }
+static uint32_t quad_lane0(uint32_t i) { return i & ~3u; }
+static uint32_t quad_lane1(uint32_t i) { return (i & ~3u) | 1; }
+static uint32_t quad_lane2(uint32_t i) { return (i & ~3u) | 2; }
+
+static LLVMValueRef
+shuffle(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef v, uint32_t (*f)(uint32_t))
+{
+   return LLVMBuildShuffleVector(b, v, LLVMGetPoison(LLVMTypeOf(v)), lane_consts(x, f), "");
+}
+
+/* Pixel x or y of each lane: quads->x[i / 4] + (i & 1) (or y, (i >> 1) & 1). */
+static LLVMValueRef
+pixel_coord(struct sc_xlate *x, size_t field, uint32_t (*step)(uint32_t))
+{
+   LLVMBuilderRef b = x->eb;
+   LLVMTypeRef qt = LLVMVectorType(x->t_i32, x->W / 4);
+   LLVMValueRef q = LLVMBuildLoad2(b, qt, field_ptr(x, b, x->arg_wg, field), "");
+   LLVMSetAlignment(q, 4);
+   LLVMValueRef idx[SHALE_MAX_SIMD_WIDTH];
+   for (uint32_t i = 0; i < x->W; i++)
+      idx[i] = sc_const_i32(x, i / 4);
+   LLVMValueRef v = LLVMBuildShuffleVector(b, q, LLVMGetPoison(qt), LLVMConstVector(idx, x->W), "");
+   v = LLVMBuildAdd(b, v, lane_consts(x, step), "");
+   return LLVMBuildSIToFP(b, v, sc_vec_type(x, x->t_f32), "");
+}
+
+/* Where inputs are evaluated (entry block, once): the pixel centre, or the
+ * shaded sample's position; the centroid for CENTROID inputs. */
+static void
+fragment_positions(struct sc_xlate *x)
+{
+   if (x->frag_pos[0])
+      return;
+   LLVMBuilderRef b = x->eb;
+   LLVMValueRef sid = load_field(x, b, x->arg_wg, QUADS(sample_id), x->t_i32, 4);
+   LLVMValueRef per = LLVMBuildICmp(b, LLVMIntNE, sid, sc_const_i32(x, ~0u), "per_sample");
+   LLVMValueRef sidx = LLVMBuildSelect(b, per, LLVMBuildAnd(b, sid, sc_const_i32(x, 31), ""),
+                                       sc_const_i32(x, 0), "");
+   LLVMValueRef off = LLVMBuildAdd(b, LLVMBuildMul(b, sidx, sc_const_i32(x, 8), ""),
+                                   sc_const_i32(x, offsetof(struct shale_fs_context,
+                                                            sample_positions)), "");
+   LLVMValueRef half = LLVMConstReal(x->t_f32, 0.5);
+   LLVMValueRef pervec = sc_splat_with(x, b, per);
+   static const size_t qfield[2] = { QUADS(x), QUADS(y) };
+   static const size_t cfield[2] = { QUADS(centroid[0]), QUADS(centroid[1]) };
+   for (int k = 0; k < 2; k++) {
+      LLVMValueRef o = LLVMBuildAdd(b, off, sc_const_i32(x, 4 * k), "");
+      LLVMValueRef sp = LLVMBuildGEP2(b, x->t_i8, x->arg_ctx, &o, 1, "");
+      LLVMValueRef s = LLVMBuildLoad2(b, x->t_f32, sp, "");
+      LLVMSetAlignment(s, 4);
+      x->frag_sample[k] = LLVMBuildSelect(b, per, s, half, "");
+      LLVMValueRef px = pixel_coord(x, qfield[k], k ? lane_dy : lane_dx);
+      x->frag_pos[k] = LLVMBuildFAdd(b, px, sc_splat_with(x, b, x->frag_sample[k]), "");
+      LLVMValueRef c = load_field(x, b, x->arg_wg, cfield[k], sc_vec_type(x, x->t_f32), 4);
+      x->frag_centroid[k] = LLVMBuildSelect(b, pervec, x->frag_pos[k], c, "");
+   }
+}
+
+/* a * px + b * py + c of the plane at address pl, per lane. */
+static LLVMValueRef
+plane_at(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef pl, LLVMValueRef px, LLVMValueRef py)
+{
+   LLVMValueRef e[3];
+   for (int k = 0; k < 3; k++)
+      e[k] = sc_splat_with(x, b, load_field(x, b, pl, 4 * k, x->t_f32, 4));
+   LLVMValueRef v = LLVMBuildFAdd(b, LLVMBuildFMul(b, e[0], px, ""), LLVMBuildFMul(b, e[1], py, ""), "");
+   return LLVMBuildFAdd(b, v, e[2], "");
+}
+
+static LLVMValueRef
+planes_ptr(struct sc_xlate *x)
+{
+   return load_field(x, x->eb, x->arg_wg, QUADS(planes), x->t_ptr, 8);
+}
+
 static LLVMValueRef
 fragment_input(struct sc_xlate *x, uint32_t dest, uint8_t kind, uint8_t interp)
 {
-   (void)dest, (void)kind, (void)interp;
-   sc_fail(x, SC_ERROR_UNSUPPORTED, "fragment shaders are not compiled yet");
-   return NULL;
+   LLVMBuilderRef b = x->b;
+   fragment_positions(x);
+   x->io.fs.interp[dest] = interp;
+   LLVMValueRef planes = planes_ptr(x);
+   LLVMValueRef pl = field_ptr(x, b, planes, (2 + (size_t)dest) * sizeof(struct shale_fs_plane));
+   uint8_t k = interp & SHALE_INTERP_KIND_MASK;
+   if (k == SHALE_INTERP_FLAT) {
+      LLVMValueRef c = load_field(x, b, pl, offsetof(struct shale_fs_plane, c), x->t_i32, 4);
+      return from_bits32(x, sc_splat_with(x, b, c), kind);
+   }
+   if (kind != 0) {
+      sc_fail(x, SC_ERROR_INVALID_SPIRV, "integer fragment input without Flat");
+      return NULL;
+   }
+   bool centroid = (interp & SHALE_INTERP_CENTROID) && !(interp & SHALE_INTERP_SAMPLE);
+   LLVMValueRef px = centroid ? x->frag_centroid[0] : x->frag_pos[0];
+   LLVMValueRef py = centroid ? x->frag_centroid[1] : x->frag_pos[1];
+   LLVMValueRef v = plane_at(x, b, pl, px, py);
+   if (k == SHALE_INTERP_SMOOTH) {
+      LLVMValueRef w = plane_at(x, b, field_ptr(x, b, planes, sizeof(struct shale_fs_plane)), px, py);
+      v = LLVMBuildFDiv(b, v, w, "");
+   }
+   return v;
+}
+
+/* Execution modes of the entry point (fragment). */
+static bool
+fragment_modes(struct sc_xlate *x)
+{
+   const struct sc_module *m = x->m;
+   for (uint32_t i = 0; i < m->ninsts; i++) {
+      const struct sc_inst *inst = &m->insts[i];
+      if (inst->opcode != SpvOpExecutionMode || inst->nwords < 3 || inst->w[1] != x->ep->function)
+         continue;
+      switch (inst->w[2]) {
+      case SpvExecutionModeEarlyFragmentTests: x->io.fs.early_fragment_tests = 1; break;
+      case SpvExecutionModeDepthGreater: x->io.fs.depth_mode = 1; break;
+      case SpvExecutionModeDepthLess: x->io.fs.depth_mode = 2; break;
+      case SpvExecutionModeDepthUnchanged: x->io.fs.depth_mode = 3; break;
+      case SpvExecutionModeOriginUpperLeft:
+      case SpvExecutionModeDepthReplacing:
+         break;
+      default:
+         return sc_fail(x, SC_ERROR_UNSUPPORTED, "fragment execution mode %u", inst->w[2]);
+      }
+   }
+   return true;
+}
+
+/* Helper state: the lanes whose writes count (covered, in a quad of the
+ * call, not demoted) and the discarded ones (init block). */
+static bool
+fragment_lane_state(struct sc_xlate *x)
+{
+   LLVMBuilderRef b = x->ib;
+   LLVMTypeRef mt = sc_vec_type(x, x->t_i1);
+   x->live_slot = sc_persistent_alloca(x, mt, 1);
+   x->kill_slot = sc_persistent_alloca(x, mt, 1);
+   LLVMValueRef cov = load_field(x, x->eb, x->arg_wg, QUADS(coverage), sc_vec_type(x, x->t_i32), 4);
+   LLVMValueRef n = load_field(x, x->eb, x->arg_wg, QUADS(quad_count), x->t_i32, 4);
+   LLVMValueRef in_quad = LLVMBuildICmp(b, LLVMIntULT, lane_consts(x, lane_quad),
+                                        sc_splat_with(x, b, n), "");
+   LLVMValueRef covered = LLVMBuildICmp(b, LLVMIntNE, cov, LLVMConstNull(LLVMTypeOf(cov)), "");
+   LLVMBuildStore(b, LLVMBuildAnd(b, in_quad, covered, ""), x->live_slot);
+   return fragment_modes(x);
+}
+
+LLVMValueRef
+sc_stage_live_mask(struct sc_xlate *x)
+{
+   LLVMValueRef live = LLVMBuildLoad2(x->b, sc_vec_type(x, x->t_i1), x->live_slot, "live");
+   return LLVMBuildAnd(x->b, x->mask, live, "");
+}
+
+int
+sc_stage_guard(struct sc_xlate *x, const struct sc_inst *inst)
+{
+   if (!is_fragment(x))
+      return 0;
+   if (sc_opcode_is_atomic(inst->opcode)) {
+      x->io.fs.has_side_effects = 1;
+      return 1;
+   }
+   uint32_t ptr;
+   switch (inst->opcode) {
+   case SpvOpStore:
+   case SpvOpCopyMemory:
+      ptr = inst->w[1];
+      break;
+   case SpvOpImageWrite:
+      x->io.fs.has_side_effects = 1;
+      return 2;
+   default:
+      return 0;
+   }
+   const struct sc_inst *d = sc_module_def(x->m, ptr);
+   const struct sc_type *t = d ? sc_module_type(x->m, d->type_id) : NULL;
+   if (!t || t->kind != SC_T_POINTER)
+      return 0;
+   switch (t->storage) {
+   case SpvStorageClassStorageBuffer:
+   case SpvStorageClassUniform:
+   case SpvStorageClassPhysicalStorageBuffer:
+      x->io.fs.has_side_effects = 1;
+      return 2;
+   default:
+      return 0;
+   }
+}
+
+/* Marks the lanes of mask discarded (and helpers from now on). */
+static void
+discard_lanes(struct sc_xlate *x, LLVMValueRef mask)
+{
+   LLVMBuilderRef b = x->b;
+   LLVMTypeRef mt = sc_vec_type(x, x->t_i1);
+   LLVMValueRef k = LLVMBuildLoad2(b, mt, x->kill_slot, "");
+   LLVMBuildStore(b, LLVMBuildOr(b, k, mask, ""), x->kill_slot);
+   LLVMValueRef l = LLVMBuildLoad2(b, mt, x->live_slot, "");
+   LLVMBuildStore(b, LLVMBuildAnd(b, l, LLVMBuildNot(b, mask, ""), ""), x->live_slot);
+   x->io.fs.can_discard = 1;
+}
+
+bool
+sc_stage_kill(struct sc_xlate *x)
+{
+   if (!is_fragment(x) || !x->kill_slot)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "discard outside a fragment shader");
+   discard_lanes(x, x->mask);
+   return true;
 }
 
 static bool
 fragment_epilogue(struct sc_xlate *x)
 {
-   return sc_fail(x, SC_ERROR_UNSUPPORTED, "fragment shaders are not compiled yet");
+   LLVMBuilderRef b = x->b;
+   x->mask = LLVMConstAllOnes(sc_vec_type(x, x->t_i1));
+   LLVMValueRef outputs = load_field(x, b, x->arg_wg, QUADS(outputs), x->t_ptr, 8);
+   LLVMValueRef depth = load_field(x, b, x->arg_wg, QUADS(frag_depth), x->t_ptr, 8);
+   LLVMValueRef smask = load_field(x, b, x->arg_wg, QUADS(sample_mask), x->t_ptr, 8);
+   for (uint32_t i = 0; i < x->nstage_vars; i++) {
+      const struct sc_stage_var *v = &x->stage_vars[i];
+      if (!v->output)
+         continue;
+      const struct sc_ptr *p = sc_get_ptr(x, v->var);
+      struct sc_val val;
+      if (!p || !sc_load_value(x, p, v->type, &val))
+         return false;
+      for (uint32_t k = 0; k < v->n; k++) {
+         uint32_t d = v->dest[k];
+         LLVMValueRef at;
+         if (d == DEST_SKIP) {
+            continue;
+         } else if (d == DEST_FRAG_DEPTH) {
+            at = depth;
+         } else if (d == DEST_SAMPLE_MASK) {
+            at = smask;
+         } else {
+            uint32_t loc = d / 4;
+            if (loc < 8) {
+               x->io.fs.outputs_written |= 1u << loc;
+               x->io.fs.output_type[loc] = v->kind[k];
+            } else {
+               x->io.fs.dual_source = 1;
+            }
+            at = field_ptr(x, b, outputs, (size_t)d * x->W * 4);
+         }
+         LLVMValueRef s = LLVMBuildStore(b, bits32(x, &val, k), at);
+         LLVMSetAlignment(s, 4);
+      }
+   }
+   LLVMValueRef kill = LLVMBuildLoad2(b, sc_vec_type(x, x->t_i1), x->kill_slot, "");
+   kill = LLVMBuildBitCast(b, kill, LLVMIntTypeInContext(x->ctx, x->W), "");
+   kill = LLVMBuildZExt(b, kill, x->t_i32, "");
+   LLVMValueRef s = LLVMBuildStore(b, kill, field_ptr(x, b, x->arg_wg, QUADS(kill_mask)));
+   LLVMSetAlignment(s, 4);
+   return true;
 }
 
 static bool
 fragment_builtin(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
 {
-   (void)out;
-   return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported built-in %u", builtin);
+   LLVMBuilderRef b = x->eb;
+   struct shale_fs_info *io = &x->io.fs;
+   switch (builtin) {
+   case SpvBuiltInFragCoord: {
+      fragment_positions(x);
+      *out = sc_new_val(x, 4, false);
+      if (!out->c)
+         return false;
+      LLVMValueRef planes = planes_ptr(x);
+      out->c[0] = x->frag_pos[0];
+      out->c[1] = x->frag_pos[1];
+      out->c[2] = plane_at(x, b, planes, x->frag_pos[0], x->frag_pos[1]);
+      out->c[3] = plane_at(x, b, field_ptr(x, b, planes, sizeof(struct shale_fs_plane)),
+                           x->frag_pos[0], x->frag_pos[1]);
+      io->reads_frag_coord = 1;
+      return true;
+   }
+   case SpvBuiltInPointCoord: {
+      fragment_positions(x);
+      *out = sc_new_val(x, 2, false);
+      if (!out->c)
+         return false;
+      LLVMValueRef pc = load_field(x, b, x->arg_wg, QUADS(point_coord), x->t_ptr, 8);
+      pc = LLVMBuildSelect(b, LLVMBuildIsNull(b, pc, ""), x->zero_page, pc, "");
+      for (int k = 0; k < 2; k++)
+         out->c[k] = plane_at(x, b, field_ptr(x, b, pc, k * sizeof(struct shale_fs_plane)),
+                              x->frag_pos[0], x->frag_pos[1]);
+      io->reads_point_coord = 1;
+      return true;
+   }
+   case SpvBuiltInFrontFacing: {
+      *out = sc_new_val(x, 1, true);
+      if (!out->c)
+         return false;
+      LLVMValueRef f = load_field(x, b, x->arg_wg, QUADS(front_facing), x->t_i32, 4);
+      out->c[0] = LLVMBuildICmp(b, LLVMIntNE, f, sc_const_i32(x, 0), "");
+      io->reads_front_facing = 1;
+      return true;
+   }
+   case SpvBuiltInSampleId: {
+      *out = sc_new_val(x, 1, true);
+      if (!out->c)
+         return false;
+      LLVMValueRef sid = load_field(x, b, x->arg_wg, QUADS(sample_id), x->t_i32, 4);
+      LLVMValueRef per = LLVMBuildICmp(b, LLVMIntNE, sid, sc_const_i32(x, ~0u), "");
+      out->c[0] = LLVMBuildSelect(b, per, sid, sc_const_i32(x, 0), "");
+      io->reads_sample_id = 1;
+      return true;
+   }
+   case SpvBuiltInSamplePosition:
+      fragment_positions(x);
+      *out = sc_new_val(x, 2, true);
+      if (!out->c)
+         return false;
+      out->c[0] = x->frag_sample[0];
+      out->c[1] = x->frag_sample[1];
+      io->reads_sample_id = 1;
+      return true;
+   case SpvBuiltInSampleMask:
+      *out = sc_new_val(x, 1, false);
+      if (!out->c)
+         return false;
+      out->c[0] = load_field(x, b, x->arg_wg, QUADS(coverage), sc_vec_type(x, x->t_i32), 4);
+      io->reads_sample_mask = 1;
+      return true;
+   case SpvBuiltInHelperInvocation: {
+      /* Where it is read: demotion changes it. */
+      *out = sc_new_val(x, 1, false);
+      if (!out->c)
+         return false;
+      LLVMValueRef l = LLVMBuildLoad2(x->b, sc_vec_type(x, x->t_i1), x->live_slot, "");
+      out->c[0] = LLVMBuildNot(x->b, l, "helper");
+      return true;
+   }
+   case SpvBuiltInLayer:
+      io->reads_layer = 1;
+      return uniform_u32(x, x->arg_wg, QUADS(layer), out);
+   case SpvBuiltInPrimitiveId:
+      io->reads_primitive_id = 1;
+      return uniform_u32(x, x->arg_wg, QUADS(primitive_id), out);
+   case SpvBuiltInViewIndex:
+      return uniform_u32(x, x->arg_ctx, offsetof(struct shale_fs_context, view_index), out);
+   default:
+      return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported fragment built-in %u", builtin);
+   }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Derivatives, demotion                                                     */
+/* ------------------------------------------------------------------------ */
+
+enum deriv { DERIV_X, DERIV_Y, DERIV_WIDTH };
+
+/* d/dx or d/dy of one W-lane component from the quad's lanes. */
+static LLVMValueRef
+derivative(struct sc_xlate *x, LLVMValueRef v, bool dy, bool coarse)
+{
+   LLVMBuilderRef b = x->b;
+   LLVMValueRef hi, lo;
+   if (coarse) {
+      hi = shuffle(x, b, v, dy ? quad_lane2 : quad_lane1);
+      lo = shuffle(x, b, v, quad_lane0);
+   } else {
+      hi = shuffle(x, b, v, dy ? lane_or2 : lane_or1);
+      lo = shuffle(x, b, v, dy ? lane_and2 : lane_and1);
+   }
+   return LLVMBuildFSub(b, hi, lo, "");
+}
+
+static bool
+emit_derivative(struct sc_xlate *x, const struct sc_inst *inst, enum deriv kind, bool coarse)
+{
+   const struct sc_val *a = sc_get(x, inst->w[3]);
+   if (!a)
+      return false;
+   struct sc_val r = sc_new_val(x, a->n, a->uniform);
+   if (!r.c)
+      return false;
+   x->io.fs.uses_derivatives = 1;
+   for (uint32_t i = 0; i < a->n; i++) {
+      LLVMValueRef v = a->c[i];
+      if (a->uniform) {
+         r.c[i] = LLVMConstNull(LLVMTypeOf(v));   /* the same in every lane */
+         continue;
+      }
+      if (kind != DERIV_WIDTH) {
+         r.c[i] = derivative(x, v, kind == DERIV_Y, coarse);
+         continue;
+      }
+      LLVMTypeRef t = LLVMTypeOf(v);
+      LLVMValueRef dx = derivative(x, v, false, coarse);
+      LLVMValueRef dy = derivative(x, v, true, coarse);
+      dx = sc_intrinsic(x, "llvm.fabs", &t, 1, &dx, 1);
+      dy = sc_intrinsic(x, "llvm.fabs", &t, 1, &dy, 1);
+      r.c[i] = LLVMBuildFAdd(x->b, dx, dy, "");
+   }
+   return sc_set(x, inst->result_id, r);
 }
 
 bool
 sc_emit_stage(struct sc_xlate *x, const struct sc_inst *inst, bool *handled)
 {
-   (void)x, (void)inst;
-   *handled = false;
-   return true;
+   *handled = true;
+   enum deriv kind;
+   bool coarse = false;
+   switch (inst->opcode) {
+   case SpvOpDPdx: kind = DERIV_X; break;
+   case SpvOpDPdy: kind = DERIV_Y; break;
+   case SpvOpFwidth: kind = DERIV_WIDTH; break;
+   case SpvOpDPdxFine: kind = DERIV_X; break;
+   case SpvOpDPdyFine: kind = DERIV_Y; break;
+   case SpvOpFwidthFine: kind = DERIV_WIDTH; break;
+   case SpvOpDPdxCoarse: kind = DERIV_X; coarse = true; break;
+   case SpvOpDPdyCoarse: kind = DERIV_Y; coarse = true; break;
+   case SpvOpFwidthCoarse: kind = DERIV_WIDTH; coarse = true; break;
+   case SpvOpDemoteToHelperInvocation:
+      if (!is_fragment(x) || !x->live_slot)
+         return sc_fail(x, SC_ERROR_INVALID_SPIRV, "demote outside a fragment shader");
+      discard_lanes(x, x->mask);
+      return true;
+   case SpvOpIsHelperInvocationEXT: {
+      if (!is_fragment(x) || !x->live_slot)
+         return sc_fail(x, SC_ERROR_INVALID_SPIRV, "helper query outside a fragment shader");
+      struct sc_val r = sc_new_val(x, 1, false);
+      if (!r.c)
+         return false;
+      LLVMValueRef l = LLVMBuildLoad2(x->b, sc_vec_type(x, x->t_i1), x->live_slot, "");
+      r.c[0] = LLVMBuildNot(x->b, l, "helper");
+      return sc_set(x, inst->result_id, r);
+   }
+   default:
+      *handled = false;
+      return true;
+   }
+   if (!is_fragment(x))
+      return sc_fail(x, SC_ERROR_UNSUPPORTED, "%s outside a fragment shader",
+                     sc_opcode_name(inst->opcode));
+   return emit_derivative(x, inst, kind, coarse);
 }

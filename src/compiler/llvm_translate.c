@@ -699,6 +699,9 @@ emit_terminator(struct sc_xlate *x, const struct sc_inst *t)
    case SpvOpReturn:
    case SpvOpUnreachable:
       return true;
+   case SpvOpKill:
+   case SpvOpTerminateInvocation:
+      return sc_stage_kill(x);
    case SpvOpReturnValue:
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "entry point returns a value");
    default:
@@ -790,10 +793,43 @@ emit_full_terminator(struct sc_xlate *x, const struct sc_inst *t, LLVMBasicBlock
    return true;
 }
 
+static bool emit_dispatch(struct sc_xlate *x, const struct sc_inst *inst);
+
+/* A memory write of a fragment shader, kept from helper lanes (see
+ * sc_stage_guard). Operands are evaluated first, outside the branch, so
+ * that what they cache dominates later uses. */
+static bool
+emit_guarded(struct sc_xlate *x, const struct sc_inst *inst, int guard)
+{
+   for (unsigned k = 0; k < inst->noperands; k++) {
+      const struct sc_operand *op = &x->m->operands[inst->first_operand + k];
+      uint32_t id = inst->w[op->offset];
+      if (op->kind != SC_OPERAND_ID)
+         continue;
+      if (sc_cfg_is_pointer(x->m, id) ? !sc_get_ptr(x, id) : !sc_get(x, id))
+         return false;
+   }
+   LLVMValueRef saved = x->mask;
+   x->mask = sc_stage_live_mask(x);
+   bool ok;
+   if (guard == 1) {
+      ok = emit_dispatch(x, inst);
+   } else {
+      LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "live_write");
+      LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "live_done");
+      LLVMBuildCondBr(x->b, sc_any(x, x->mask), yes, done);
+      LLVMPositionBuilderAtEnd(x->b, yes);
+      ok = emit_dispatch(x, inst);
+      LLVMBuildBr(x->b, done);
+      LLVMPositionBuilderAtEnd(x->b, done);
+   }
+   x->mask = saved;
+   return ok;
+}
+
 static bool
 emit_instruction(struct sc_xlate *x, const struct sc_inst *inst)
 {
-   bool handled = false;
    switch (inst->opcode) {
    case SpvOpNop:
    case SpvOpLine:
@@ -829,6 +865,20 @@ emit_instruction(struct sc_xlate *x, const struct sc_inst *inst)
    default:
       break;
    }
+   int guard = x->live_slot ? sc_stage_guard(x, inst) : 0;
+   if (guard)
+      return emit_guarded(x, inst, guard);
+   return emit_dispatch(x, inst);
+}
+
+static bool
+emit_dispatch(struct sc_xlate *x, const struct sc_inst *inst)
+{
+   bool handled = false;
+   if (!sc_emit_stage(x, inst, &handled))
+      return false;
+   if (handled)
+      return true;
    if (!sc_emit_memory(x, inst, &handled))
       return false;
    if (handled)

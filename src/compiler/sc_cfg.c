@@ -457,6 +457,10 @@ analyze_values(struct sc_cfg *cfg)
                   v = true;   /* each lane sees its own order of the updates */
                   break;
                }
+               if (inst->opcode == SpvOpIsHelperInvocationEXT) {
+                  v = true;   /* per lane, no operands */
+                  break;
+               }
                int sg = sc_subgroup_result_varying(m, inst);
                if (sg == 0 || sg == 1) {
                   v = sg == 1;

@@ -22,8 +22,7 @@
  *
  * Stages: a compute entry point becomes a shale_cs_fn (one workgroup per
  * call), a vertex one a shale_vs_fn (one batch of up to W vertices), a
- * fragment one a shale_fs_fn (W/4 quads of 2x2 pixels; not yet: fragment
- * shaders are refused with SC_ERROR_UNSUPPORTED for now); the shader's `io`
+ * fragment one a shale_fs_fn (W/4 quads of 2x2 pixels); the shader's `io`
  * says what the vertex or fragment code reads and writes (locations,
  * interpolation, built-ins, execution modes) so the rasterizer links stages
  * without SPIR-V. Stage inputs and outputs live in per-lane variables like

@@ -14,6 +14,7 @@
 #include "compiler/sc_compiler.h"
 
 #include "shaders/stage_double_vert_spv.h"
+#include "shaders/stage_fs_frag_spv.h"
 #include "shaders/stage_geom_geom_spv.h"
 #include "shaders/stage_minimal_vert_spv.h"
 #include "shaders/stage_vs_vert_spv.h"
@@ -288,6 +289,218 @@ test_vertex(uint32_t W)
    }
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* Fragment                                                                  */
+/* ------------------------------------------------------------------------ */
+
+#define NPLANES (2 + SHALE_MAX_LOCATIONS * 4)
+
+struct fs_run {
+   uint32_t W;
+   struct shale_fs_plane planes[NPLANES];
+   struct shale_fs_plane point_coord[2];
+   struct shale_fs_context ctx;
+   struct shale_fs_quads q;
+   uint32_t *outputs;
+   float *depth;
+   uint32_t *smask;
+   union shale_descriptor set0[4];
+   _Alignas(16) uint8_t push[SHALE_MAX_PUSH_CONSTANTS_SIZE];
+   uint32_t buf[1 + 256];
+};
+
+static float
+plane_eval(const struct shale_fs_plane *p, float x, float y)
+{
+   return p->a * x + p->b * y + p->c;
+}
+
+/* W lanes of quads at (2q, 2 + 2 * (q & 1)) for q < quad_count, every
+ * pixel covered, pixel-centre centroids, whole-pixel shading, planes with
+ * distinct small slopes for every input. */
+static void
+fs_setup(struct fs_run *f, uint32_t W, uint32_t quad_count)
+{
+   memset(f, 0, sizeof(*f));
+   f->W = W;
+   f->outputs = aligned(SHALE_FS_OUTPUT_LOCATIONS * 4 * W * 4);
+   f->depth = aligned(W * 4);
+   f->smask = aligned(W * 4);
+   for (size_t k = 0; k < SHALE_FS_OUTPUT_LOCATIONS * 4 * W; k++)
+      f->outputs[k] = SENTINEL;
+   f->planes[0] = (struct shale_fs_plane){ 0.01f, 0.02f, 0.1f };
+   f->planes[1] = (struct shale_fs_plane){ 0.01f, -0.02f, 0.8f };
+   for (int k = 2; k < NPLANES; k++)
+      f->planes[k] = (struct shale_fs_plane){ 0.25f + 0.1f * (float)(k % 7), 0.05f - 0.125f * (float)(k % 5),
+                                              1.0f + (float)k };
+   f->point_coord[0] = (struct shale_fs_plane){ 0.125f, 0.0f, -0.25f };
+   f->point_coord[1] = (struct shale_fs_plane){ 0.0f, -0.125f, 1.0f };
+   f->set0[0].buffer.base = (uint8_t *)f->buf;
+   f->set0[0].buffer.range = sizeof(f->buf);
+   f->ctx.sets[0] = f->set0;
+   f->ctx.push_constants = f->push;
+   f->ctx.sample_count = 1;
+   f->ctx.sample_positions[0][0] = f->ctx.sample_positions[0][1] = 0.5f;
+   f->q.quad_count = quad_count;
+   f->q.sample_id = ~0u;
+   f->q.front_facing = 1;
+   f->q.planes = f->planes;
+   f->q.outputs = f->outputs;
+   f->q.frag_depth = f->depth;
+   f->q.sample_mask = f->smask;
+   for (uint32_t q = 0; q < W / 4; q++) {
+      f->q.x[q] = 2 * (int32_t)q;
+      f->q.y[q] = 2 + 2 * (int32_t)(q & 1);
+   }
+   for (uint32_t i = 0; i < W; i++) {
+      f->q.coverage[i] = i / 4 < quad_count ? 1 : 0;
+      f->q.centroid[0][i] = (float)(f->q.x[i / 4] + (int32_t)(i & 1)) + 0.5f;
+      f->q.centroid[1][i] = (float)(f->q.y[i / 4] + (int32_t)((i >> 1) & 1)) + 0.5f;
+   }
+}
+
+static void
+fs_finish(struct fs_run *f)
+{
+   free(f->outputs);
+   free(f->depth);
+   free(f->smask);
+}
+
+static float
+lane_px(const struct fs_run *f, uint32_t i)
+{
+   return (float)(f->q.x[i / 4] + (int32_t)(i & 1)) + 0.5f;
+}
+
+static float
+lane_py(const struct fs_run *f, uint32_t i)
+{
+   return (float)(f->q.y[i / 4] + (int32_t)((i >> 1) & 1)) + 0.5f;
+}
+
+/* A smooth input component (Location l, Component c) at (x, y). */
+static float
+smooth_at(const struct fs_run *f, uint32_t l, uint32_t c, float x, float y)
+{
+   return plane_eval(&f->planes[2 + l * 4 + c], x, y) / plane_eval(&f->planes[1], x, y);
+}
+
+static bool
+near(float a, float b)
+{
+   return fabsf(a - b) <= 1e-5f * fmaxf(1.0f, fabsf(b));
+}
+
+#define FOUT(f, l, c, i) ((f)->outputs[((l) * 4 + (c)) * (f)->W + (i)])
+
+static void
+check_fs_io(const struct sc_shader *s)
+{
+   const struct shale_fs_info *io = &s->io.fs;
+   for (int k = 0; k < SHALE_MAX_LOCATIONS * 4; k++) {
+      uint8_t want = k < 4 ? SHALE_INTERP_SMOOTH : k < 6 ? SHALE_INTERP_NOPERSPECTIVE
+                   : k < 9 ? SHALE_INTERP_FLAT : SHALE_INTERP_NONE;
+      CHECK(io->interp[k] == want, "interp[%d] = %u, want %u", k, io->interp[k], want);
+   }
+   CHECK_EQ_INT(io->outputs_written, 0x1f);
+   static const uint8_t types[5] = { 0, 1, 2, 0, 0 };
+   for (int l = 0; l < 5; l++)
+      CHECK(io->output_type[l] == types[l], "output_type[%d] = %u", l, io->output_type[l]);
+   CHECK(io->reads_frag_coord && io->reads_front_facing && io->can_discard &&
+         io->has_side_effects, "fs io flags");
+   CHECK(!io->reads_point_coord && !io->reads_sample_id && !io->reads_sample_mask &&
+         !io->reads_primitive_id && !io->reads_layer && !io->writes_frag_depth &&
+         !io->writes_sample_mask && !io->writes_stencil && !io->early_fragment_tests &&
+         !io->depth_mode && !io->uses_derivatives && !io->dual_source, "fs io: nothing else");
+}
+
+static void
+run_fs(const struct sc_shader *s, uint32_t W, uint32_t quad_count, float discard_below,
+       bool front)
+{
+   struct fs_run f;
+   fs_setup(&f, W, quad_count);
+   memcpy(f.push, &discard_below, 4);
+   f.q.front_facing = front;
+   /* Some helper lanes inside the quads. */
+   for (uint32_t i = 0; i < W; i++)
+      if (i % 5 == 3)
+         f.q.coverage[i] = 0;
+   /* Flat planes: c holds the bits. */
+   int32_t fl[2] = { -5, 77 };
+   memcpy(&f.planes[2 + 6].c, &fl[0], 4);
+   memcpy(&f.planes[2 + 7].c, &fl[1], 4);
+   uint32_t fu = 0xfedcba98u;
+   memcpy(&f.planes[2 + 8].c, &fu, 4);
+   s->fn.fs(&f.ctx, &f.q);
+
+   uint32_t want_kill = 0, live = 0;
+   for (uint32_t i = 0; i < W; i++) {
+      float x = lane_px(&f, i), y = lane_py(&f, i);
+      float sx = smooth_at(&f, 0, 0, x, y);
+      if (sx < discard_below) {
+         want_kill |= 1u << i;
+         continue;
+      }
+      bool covered = i / 4 < quad_count && f.q.coverage[i];
+      if (covered) {
+         live++;
+         int px = (int)x, py = (int)y;
+         CHECK(f.buf[1 + py * 16 + px] == 1, "W=%u lane %u wrote its pixel", W, i);
+      }
+      for (uint32_t c = 0; c < 4; c++) {
+         float want = smooth_at(&f, 0, c, x, y);
+         CHECK(near(bitsf(FOUT(&f, 0, c, i)), want), "W=%u lane %u smooth[%u] %g, want %g", W, i,
+               c, bitsf(FOUT(&f, 0, c, i)), want);
+      }
+      CHECK(FOUT(&f, 1, 0, i) == (uint32_t)-5 && FOUT(&f, 1, 1, i) == 77 &&
+            FOUT(&f, 1, 2, i) == (front ? 1u : 0u) && FOUT(&f, 1, 3, i) == (uint32_t)-7,
+            "W=%u lane %u o_int", W, i);
+      CHECK(FOUT(&f, 2, 0, i) == fu && FOUT(&f, 2, 1, i) == 12345, "W=%u lane %u o_uint", W, i);
+      CHECK(FOUT(&f, 2, 2, i) == SENTINEL && FOUT(&f, 2, 3, i) == SENTINEL,
+            "W=%u lane %u: o_uint.zw untouched", W, i);
+      float coord[4] = { x, y, plane_eval(&f.planes[0], x, y), plane_eval(&f.planes[1], x, y) };
+      for (uint32_t c = 0; c < 4; c++)
+         CHECK(near(bitsf(FOUT(&f, 3, c, i)), coord[c]), "W=%u lane %u FragCoord[%u] %g, want %g",
+               W, i, c, bitsf(FOUT(&f, 3, c, i)), coord[c]);
+      for (uint32_t c = 0; c < 2; c++) {
+         float want = plane_eval(&f.planes[2 + 4 + c], x, y);
+         CHECK(near(bitsf(FOUT(&f, 4, c, i)), want), "W=%u lane %u noperspective[%u]", W, i, c);
+      }
+   }
+   CHECK(f.q.kill_mask == want_kill, "W=%u: kill_mask %#x, want %#x", W, f.q.kill_mask, want_kill);
+   CHECK(f.buf[0] == live, "W=%u quads %u: %u atomics, want %u (helpers and discarded lanes do none)",
+         W, quad_count, f.buf[0], live);
+   uint32_t stored = 0;
+   for (int k = 1; k < 257; k++)
+      stored += f.buf[k];
+   CHECK(stored == live, "W=%u: %u stores, want %u", W, stored, live);
+   fs_finish(&f);
+}
+
+static void
+test_fragment_basic(uint32_t W)
+{
+   struct sc_shader *s = compile(SPV(stage_fs_frag_spv), VK_SHADER_STAGE_FRAGMENT_BIT, W);
+   if (!s)
+      return;
+   check_fs_io(s);
+   /* Nothing discarded, some lanes discarded, everything discarded. */
+   run_fs(s, W, W / 4, -1e9f, true);
+   run_fs(s, W, W / 4, 4.0f, false);
+   run_fs(s, W, W / 4, 1e9f, true);
+   if (W > 4)
+      run_fs(s, W, 1, 4.0f, true);
+   s = reload(s);
+   if (s) {
+      check_fs_io(s);
+      run_fs(s, W, W / 4, 4.0f, true);
+   }
+   sc_shader_destroy(s);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Refusals                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -307,6 +520,11 @@ test_refusals(void)
    CHECK_EQ_INT(r, SC_ERROR_UNSUPPORTED);
    CHECK(msg[0] != '\0', "a message");
    CHECK(s == NULL, "no shader on failure");
+   /* Fragment shaders need quads: no scalar code. */
+   r = try_compile(SPV(stage_fs_frag_spv), VK_SHADER_STAGE_FRAGMENT_BIT, 1, &s, msg, sizeof(msg));
+   CHECK_EQ_INT(r, SC_ERROR_UNSUPPORTED);
+   CHECK(strstr(msg, "quad") != NULL, "message: \"%s\"", msg);
+   CHECK(s == NULL, "no shader on failure");
 }
 
 int
@@ -319,6 +537,8 @@ main(void)
    static const uint32_t widths[] = { 1, 4, 8, 16 };
    for (unsigned w = 0; w < 4; w++)
       test_vertex(widths[w]);
+   for (unsigned w = 1; w < 4; w++)
+      test_fragment_basic(widths[w]);
    test_refusals();
    sc_compiler_destroy(compiler);
    return check_finish();
