@@ -329,8 +329,8 @@ static inline uint8_t unorm8(float f)
 }
 
 /* Packs rgba (float bits, or integer bits for integer classes) into val. */
-static void pack_color(const struct sr_color_target *t, const uint32_t bits[4],
-                       const float rgba[4], uint8_t *val)
+static inline void pack_color(const struct sr_color_target *t, const uint32_t bits[4],
+                              const float rgba[4], uint8_t *val)
 {
    const struct su_format_desc *d = t->surf->format;
    switch (t->pack) {
@@ -509,74 +509,86 @@ static void clamp4(float v[4], float lo, float hi)
       v[c] = clampf(v[c], lo, hi);
 }
 
-void sr_fragment_color(const struct sr_fragment_state *fs, uint32_t layer, int32_t x, int32_t y,
-                       uint32_t cov, const uint32_t *outputs, uint32_t width, uint32_t lane)
+/* One lane's colour into target c. */
+static inline void color_lane(const struct sr_fragment_state *fs, uint32_t c, uint32_t layer,
+                              int32_t x, int32_t y, uint32_t cov, const uint32_t *outputs,
+                              uint32_t width, uint32_t lane)
 {
    const struct sr_draw_state *st = fs->state;
-   for (uint32_t c = 0; c < fs->color_count; c++) {
-      const struct sr_color_target *t = &fs->color[c];
-      if (!t->surf)
-         continue;
-      const struct su_format_desc *d = t->surf->format;
-      uint32_t bits[4];
+   const struct sr_color_target *t = &fs->color[c];
+   const struct su_format_desc *d = t->surf->format;
+   uint32_t bits[4];
+   for (int k = 0; k < 4; k++)
+      bits[k] = outputs[(c * 4 + k) * width + lane];
+   float src[4], src1[4], k4[4];
+   memcpy(src, bits, sizeof(src));
+   if (t->cls == SU_CLASS_FLOAT && fs->alpha_to_one)
+      src[3] = 1.0f;
+   if (t->blend) {
       for (int k = 0; k < 4; k++)
-         bits[k] = outputs[(c * 4 + k) * width + lane];
-      float src[4], src1[4], k4[4];
-      memcpy(src, bits, sizeof(src));
-      if (t->cls == SU_CLASS_FLOAT && fs->alpha_to_one)
-         src[3] = 1.0f;
-      if (t->blend) {
-         for (int k = 0; k < 4; k++)
-            memcpy(&src1[k], &outputs[((SHALE_FS_OUTPUT_LOCATIONS - 1) * 4 + k) * width + lane],
-                   4);
-         memcpy(k4, st->blend_constants, sizeof(k4));
-         if (t->clamp01 || t->clamp11) {
-            float lo = t->clamp01 ? 0.0f : -1.0f;
-            clamp4(src, lo, 1.0f);
-            clamp4(src1, lo, 1.0f);
-            clamp4(k4, lo, 1.0f);
-         }
+         memcpy(&src1[k], &outputs[((SHALE_FS_OUTPUT_LOCATIONS - 1) * 4 + k) * width + lane],
+                4);
+      memcpy(k4, st->blend_constants, sizeof(k4));
+      if (t->clamp01 || t->clamp11) {
+         float lo = t->clamp01 ? 0.0f : -1.0f;
+         clamp4(src, lo, 1.0f);
+         clamp4(src1, lo, 1.0f);
+         clamp4(k4, lo, 1.0f);
       }
+   }
 
-      /* The packed source, the same for every sample unless blending. */
-      uint8_t packed[SR_MAX_TEXEL_SIZE];
-      if (!t->blend)
-         pack_color(t, bits, src, packed);
+   /* The packed source, the same for every sample unless blending. */
+   uint8_t packed[SR_MAX_TEXEL_SIZE];
+   if (!t->blend)
+      pack_color(t, bits, src, packed);
 
-      for (uint32_t m = cov; m; m &= m - 1) {
-         uint32_t s = (uint32_t)__builtin_ctz(m);
-         uint8_t *dst = sr_surface_texel(t->surf, layer, x, y, s);
-         uint8_t val[SR_MAX_TEXEL_SIZE];
-         if (t->blend) {
-            float dv[4], out[4];
-            if (t->pack == SR_PACK_UNORM8 || t->pack == SR_PACK_SRGB8) {
-               bool srgb = t->pack == SR_PACK_SRGB8;
-               for (int k = 0; k < 4; k++) {
-                  uint8_t b8 = t->byte_of[k] != 0xff ? dst[t->byte_of[k]] : 0;
-                  dv[k] = t->byte_of[k] == 0xff ? (k == 3 ? 1.0f : 0.0f)
-                          : srgb && k < 3       ? sr_srgb8_decode(b8)
-                                                : (float)b8 / 255.0f;
-               }
-            } else {
-               su_unpack_float(d, dst, dv);
+   for (uint32_t m = cov; m; m &= m - 1) {
+      uint32_t s = (uint32_t)__builtin_ctz(m);
+      uint8_t *dst = sr_surface_texel(t->surf, layer, x, y, s);
+      uint8_t val[SR_MAX_TEXEL_SIZE];
+      if (t->blend) {
+         float dv[4], out[4];
+         if (t->pack == SR_PACK_UNORM8 || t->pack == SR_PACK_SRGB8) {
+            bool srgb = t->pack == SR_PACK_SRGB8;
+            for (int k = 0; k < 4; k++) {
+               uint8_t b8 = t->byte_of[k] != 0xff ? dst[t->byte_of[k]] : 0;
+               dv[k] = t->byte_of[k] == 0xff ? (k == 3 ? 1.0f : 0.0f)
+                       : srgb && k < 3       ? sr_srgb8_decode(b8)
+                                             : (float)b8 / 255.0f;
             }
-            if (t->clamp01 || t->clamp11)
-               clamp4(dv, t->clamp01 ? 0.0f : -1.0f, 1.0f);
-            sr_blend(&st->blend[c], src, src1, dv, k4, out);
-            pack_color(t, bits, out, val);
          } else {
-            memcpy(val, packed, d->block_size);
+            su_unpack_float(d, dst, dv);
          }
-         if (t->logic) {
-            for (unsigned i = 0; i < d->block_size; i++)
-               val[i] = (uint8_t)sr_logic_op(st->logic_op, val[i], dst[i]);
-         }
-         if (t->full_write) {
-            memcpy(dst, val, d->block_size);
-         } else {
-            for (unsigned i = 0; i < d->block_size; i++)
-               dst[i] = (uint8_t)((val[i] & t->write_bits[i]) | (dst[i] & ~t->write_bits[i]));
-         }
+         if (t->clamp01 || t->clamp11)
+            clamp4(dv, t->clamp01 ? 0.0f : -1.0f, 1.0f);
+         sr_blend(&st->blend[c], src, src1, dv, k4, out);
+         pack_color(t, bits, out, val);
+      } else {
+         memcpy(val, packed, d->block_size);
+      }
+      if (t->logic) {
+         for (unsigned i = 0; i < d->block_size; i++)
+            val[i] = (uint8_t)sr_logic_op(st->logic_op, val[i], dst[i]);
+      }
+      if (t->full_write) {
+         memcpy(dst, val, d->block_size);
+      } else {
+         for (unsigned i = 0; i < d->block_size; i++)
+            dst[i] = (uint8_t)((val[i] & t->write_bits[i]) | (dst[i] & ~t->write_bits[i]));
+      }
+   }
+}
+
+void sr_fragment_color(const struct sr_fragment_state *fs, uint32_t layer, const int32_t *x,
+                       const int32_t *y, const uint32_t *cov, uint32_t lanes,
+                       const uint32_t *outputs, uint32_t width)
+{
+   for (uint32_t c = 0; c < fs->color_count; c++) {
+      if (!fs->color[c].surf)
+         continue;
+      for (uint32_t i = 0; i < lanes; i++) {
+         if (cov[i])
+            color_lane(fs, c, layer, x[i], y[i], cov[i], outputs, width, i);
       }
    }
 }

@@ -87,11 +87,13 @@ uint32_t sr_fragment_depth_stencil(const struct sr_fragment_state *fs, const str
  * samples: the lowest round(alpha * samples) bits. */
 uint32_t sr_alpha_to_coverage(float alpha, uint32_t samples);
 
-/* Colour: blends / logic-ops / masks and packs lane `lane` of a fragment
- * shader's outputs (W lanes, SHALE_FS_OUTPUT_LOCATIONS locations) into
- * every attachment, for the samples of `cov` at pixel (x, y). */
-void sr_fragment_color(const struct sr_fragment_state *fs, uint32_t layer, int32_t x, int32_t y,
-                       uint32_t cov, const uint32_t *outputs, uint32_t width, uint32_t lane);
+/* Colour: blends / logic-ops / masks and packs lanes 0 .. lanes-1 of a
+ * fragment shader's outputs (`width` lanes, SHALE_FS_OUTPUT_LOCATIONS
+ * locations) into every attachment: lane i's samples cov[i] at pixel
+ * (x[i], y[i]); lanes with cov[i] == 0 write nothing. */
+void sr_fragment_color(const struct sr_fragment_state *fs, uint32_t layer, const int32_t *x,
+                       const int32_t *y, const uint32_t *cov, uint32_t lanes,
+                       const uint32_t *outputs, uint32_t width);
 
 /* ---- Scalar operations (exposed for tests) ---- */
 

@@ -241,7 +241,7 @@ static void shade_quads(struct tile *t, const struct sr_prim *p, struct block *b
    uint32_t only = sample_id == ~0u ? all : 1u << sample_id;
 
    struct shale_fs_quads q;
-   memset(&q, 0, sizeof(q));
+   q.kill_mask = 0;
    q.quad_count = n;
    q.front_facing = p->front_facing;
    q.primitive_id = p->primitive_id;
@@ -275,28 +275,29 @@ static void shade_quads(struct tile *t, const struct sr_prim *p, struct block *b
    }
    st->fs(&p->draw->fs_ctx, &q);
 
+   /* Coverage after the shader (discard, SampleMask, alpha to coverage,
+    * late tests), then the colour writes of every lane. */
    const struct shale_fs_info *io = &st->fs_io;
-   for (uint32_t k = 0; k < n; k++) {
-      for (int l = 0; l < 4; l++) {
-         uint32_t i = k * 4 + (uint32_t)l;
-         uint32_t cov = q.coverage[i];
-         if (!cov || (q.kill_mask & (1u << i)))
-            continue;
-         int32_t x = q.x[k] + (l & 1), y = q.y[k] + ((l >> 1) & 1);
-         if (io->writes_sample_mask)
-            cov &= sc->sample_mask[i];
-         if (fs->alpha_to_coverage) {
-            float alpha;
-            memcpy(&alpha, &sc->fs_outputs[3 * W + i], sizeof(alpha));
-            cov &= sr_alpha_to_coverage(alpha, fs->samples);
-         }
-         if (!fs->early && cov)
-            cov = tile_depth_stencil(t, p, x, y, cov,
-                                     io->writes_frag_depth ? &sc->frag_depth[i] : NULL);
-         if (cov)
-            sr_fragment_color(fs, t->layer, x, y, cov, sc->fs_outputs, W, i);
+   int32_t lx[SHALE_MAX_SIMD_WIDTH], ly[SHALE_MAX_SIMD_WIDTH];
+   uint32_t lcov[SHALE_MAX_SIMD_WIDTH];
+   uint32_t lanes = n * 4;
+   for (uint32_t i = 0; i < lanes; i++) {
+      uint32_t cov = q.kill_mask & (1u << i) ? 0 : q.coverage[i];
+      lx[i] = q.x[i / 4] + (int32_t)(i & 1);
+      ly[i] = q.y[i / 4] + (int32_t)((i >> 1) & 1);
+      if (cov && io->writes_sample_mask)
+         cov &= sc->sample_mask[i];
+      if (cov && fs->alpha_to_coverage) {
+         float alpha;
+         memcpy(&alpha, &sc->fs_outputs[3 * W + i], sizeof(alpha));
+         cov &= sr_alpha_to_coverage(alpha, fs->samples);
       }
+      if (cov && !fs->early)
+         cov = tile_depth_stencil(t, p, lx[i], ly[i], cov,
+                                  io->writes_frag_depth ? &sc->frag_depth[i] : NULL);
+      lcov[i] = cov;
    }
+   sr_fragment_color(fs, t->layer, lx, ly, lcov, lanes, sc->fs_outputs, W);
 }
 
 static void shade_block(struct tile *t, const struct sr_prim *p, struct block *blk)
@@ -307,7 +308,7 @@ static void shade_block(struct tile *t, const struct sr_prim *p, struct block *b
 
    for (int i = 0; i < 16; i++)
       blk->cov[i] &= st->sample_mask;
-   if (fs->early) {
+   if (fs->early && (fs->ds_tests || t->occ_target)) {
       for (int i = 0; i < 16; i++) {
          if (blk->cov[i])
             blk->cov[i] = tile_depth_stencil(t, p, blk->x + (i & 3), blk->y + (i >> 2),

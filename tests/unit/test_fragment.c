@@ -731,7 +731,9 @@ static void one_write(struct one_texel *o, const uint32_t src[4], const uint32_t
       o->outputs[((SHALE_FS_OUTPUT_LOCATIONS - 1) * 4 + c) * 4] = src1[c];
    }
    sr_fragment_setup(&o->fs, &o->fb, &o->st);
-   sr_fragment_color(&o->fs, 0, 0, 0, 1, o->outputs, 4, 0);
+   const int32_t x = 0, y = 0;
+   const uint32_t cov = 1;
+   sr_fragment_color(&o->fs, 0, &x, &y, &cov, 1, o->outputs, 4);
    memcpy(out, o->fb.color[0].base, size);
 }
 
