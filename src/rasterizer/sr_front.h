@@ -22,10 +22,13 @@
 struct sr_front {
    float *verts;                 /* vertex records of the current instance */
    size_t verts_cap;             /* floats */
-   uint32_t *vertex_index;       /* per position: VertexIndex (indexed draws) */
-   uint32_t *shade;              /* positions to shade (restart positions left out) */
-   uint8_t *restart;             /* per position: 1 at a restart index */
-   size_t pos_cap;               /* entries of the three arrays above */
+   uint32_t *shade_vi;           /* per vertex to shade: VertexIndex */
+   uint32_t *shade_rec;          /* per vertex to shade: its record */
+   uint32_t *pos_rec;            /* per index position: its record */
+   uint8_t *restart;             /* per index position: 1 at a restart index */
+   size_t pos_cap;               /* entries of the four arrays above */
+   uint32_t *map;                /* index value - smallest -> record, or ~0 */
+   size_t map_cap;
 };
 
 /* Vertex record layout: floats. */
@@ -75,13 +78,17 @@ struct sr_vdraw {
    uint32_t fetch_count;
    struct sr_fetch_attr fetch[SHALE_MAX_LOCATIONS];
 
-   /* Positions of the current instance. */
+   /* Vertices of the current instance. A non-indexed draw shades vertex
+    * first + j into record j; an indexed draw shades each distinct index
+    * value once when the values span a small range (a post-transform
+    * cache as wide as the draw), else each index position. */
    uint32_t count;               /* positions */
-   uint32_t shade_count;         /* entries of front->shade */
+   uint32_t shade_count;         /* vertices to shade */
    uint32_t instance;            /* 0 .. instance_count - 1 */
    float *verts;                 /* front->verts */
-   const uint32_t *vertex_index; /* indexed: front->vertex_index; else NULL */
-   const uint32_t *shade;
+   const uint32_t *shade_vi;     /* VertexIndex per shaded vertex; NULL: first + j */
+   const uint32_t *shade_rec;    /* record per shaded vertex; NULL: j */
+   const uint32_t *pos_rec;      /* record per position; NULL: the position */
    const uint8_t *restart;       /* NULL when no position restarts */
 
    /* Setup (sr_setup_draw). */

@@ -22,9 +22,10 @@
  *     so later commands can change anything while the draw waits in the
  *     bins. The code pointers (baseline or optimized) are read once here:
  *     a draw never changes code half way.
- *  2. Vertex shading: the draw's vertices (each index position of an
- *     indexed draw; a post-transform cache is a later step) in batches of W
- *     over the pool; per batch the C vertex fetch converts attributes to the
+ *  2. Vertex shading: the draw's vertices (an indexed draw shades each
+ *     distinct index value once per instance when the values span at most
+ *     about four times the index count, else each index position) in
+ *     batches of W over the pool; per batch the C vertex fetch converts attributes to the
  *     shader's input types (shale_vs_batch.inputs), the compiled vertex
  *     shader writes varying slots, which are kept as one record per vertex
  *     (clip position, point size, clip and cull distances, the components

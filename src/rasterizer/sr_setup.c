@@ -518,6 +518,13 @@ culled_by_distance(const struct sr_vdraw *vd, const float *const *r, unsigned n)
    return false;
 }
 
+/* The record of index position i. */
+static inline const float *
+record(const struct sr_vdraw *vd, uint32_t i)
+{
+   return vd->verts + (size_t)(vd->pos_rec ? vd->pos_rec[i] : i) * vd->stride;
+}
+
 static int64_t
 area2_of(const struct wvert *a, const struct wvert *b, const struct wvert *c)
 {
@@ -530,9 +537,8 @@ triangle(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t ip
    const struct sr_draw_state *st = vd->st;
    uint32_t primitive_id = vd->primitive_id++;
    const uint32_t stride = vd->stride;
-   const float *r[3] = {vd->verts + (size_t)i0 * stride, vd->verts + (size_t)i1 * stride,
-                        vd->verts + (size_t)i2 * stride};
-   const float *prov = vd->verts + (size_t)iprov * stride;
+   const float *r[3] = {record(vd, i0), record(vd, i1), record(vd, i2)};
+   const float *prov = record(vd, iprov);
    if (culled_by_distance(vd, r, 3))
       return;
    const struct sr_viewport vp = vd->vp;
@@ -620,8 +626,8 @@ line(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t iprov)
 {
    uint32_t primitive_id = vd->primitive_id++;
    const uint32_t stride = vd->stride;
-   const float *r[2] = {vd->verts + (size_t)i0 * stride, vd->verts + (size_t)i1 * stride};
-   const float *prov = vd->verts + (size_t)iprov * stride;
+   const float *r[2] = {record(vd, i0), record(vd, i1)};
+   const float *prov = record(vd, iprov);
    if (culled_by_distance(vd, r, 2))
       return;
    const struct sr_viewport vp = vd->vp;
@@ -658,7 +664,7 @@ static void
 point(struct sr_vdraw *vd, uint32_t i0)
 {
    uint32_t primitive_id = vd->primitive_id++;
-   const float *r = vd->verts + (size_t)i0 * vd->stride;
+   const float *r = record(vd, i0);
    if (culled_by_distance(vd, &r, 1))
       return;
    /* A point is kept only when its vertex is inside the clip volume. */

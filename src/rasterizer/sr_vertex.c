@@ -21,9 +21,11 @@ sr_front_finish(struct sr_scene *scene)
       return;
    const VkAllocationCallbacks *alloc = scene->ctx->alloc;
    sr_free(alloc, f->verts);
-   sr_free(alloc, f->vertex_index);
-   sr_free(alloc, f->shade);
+   sr_free(alloc, f->shade_vi);
+   sr_free(alloc, f->shade_rec);
+   sr_free(alloc, f->pos_rec);
    sr_free(alloc, f->restart);
+   sr_free(alloc, f->map);
    sr_free(alloc, f);
    scene->front = NULL;
 }
@@ -36,19 +38,23 @@ front_reserve(struct sr_scene *scene, size_t positions, size_t floats)
    if (positions > f->pos_cap) {
       size_t cap = positions < 1024 ? 1024 : positions;
       uint32_t *vi = sr_alloc(alloc, cap * sizeof(uint32_t), 64);
-      uint32_t *sh = sr_alloc(alloc, cap * sizeof(uint32_t), 64);
+      uint32_t *sr = sr_alloc(alloc, cap * sizeof(uint32_t), 64);
+      uint32_t *pr = sr_alloc(alloc, cap * sizeof(uint32_t), 64);
       uint8_t *rs = sr_alloc(alloc, cap, 64);
-      if (!vi || !sh || !rs) {
+      if (!vi || !sr || !pr || !rs) {
          sr_free(alloc, vi);
-         sr_free(alloc, sh);
+         sr_free(alloc, sr);
+         sr_free(alloc, pr);
          sr_free(alloc, rs);
          return VK_ERROR_OUT_OF_HOST_MEMORY;
       }
-      sr_free(alloc, f->vertex_index);
-      sr_free(alloc, f->shade);
+      sr_free(alloc, f->shade_vi);
+      sr_free(alloc, f->shade_rec);
+      sr_free(alloc, f->pos_rec);
       sr_free(alloc, f->restart);
-      f->vertex_index = vi;
-      f->shade = sh;
+      f->shade_vi = vi;
+      f->shade_rec = sr;
+      f->pos_rec = pr;
       f->restart = rs;
       f->pos_cap = cap;
    }
@@ -166,8 +172,7 @@ shade_batches(void *data, uint64_t begin, uint64_t end, unsigned worker)
          .outputs = ws->vs_outputs,
       };
       for (uint32_t i = 0; i < n; i++) {
-         uint32_t pos = vd->shade[first + i];
-         uint32_t vi = vd->vertex_index ? vd->vertex_index[pos] : draw->first + pos;
+         uint32_t vi = vd->shade_vi ? vd->shade_vi[first + i] : draw->first + first + i;
          batch.vertex_index[i] = vi;
          for (uint32_t a = 0; a < vd->fetch_count; a++) {
             const struct sr_fetch_attr *fa = &vd->fetch[a];
@@ -186,7 +191,8 @@ shade_batches(void *data, uint64_t begin, uint64_t end, unsigned worker)
       const uint32_t *o = ws->vs_outputs;
       const bool pos_written = vd->st->vs_io.outputs_written & (1ull << SHALE_SLOT_POSITION);
       for (uint32_t i = 0; i < n; i++) {
-         float *r = vd->verts + (size_t)vd->shade[first + i] * vd->stride;
+         uint32_t rec = vd->shade_rec ? vd->shade_rec[first + i] : first + i;
+         float *r = vd->verts + (size_t)rec * vd->stride;
          uint32_t *ru = (uint32_t *)r;
          for (int c = 0; c < 4; c++)
             ru[SR_V_POS + c] = pos_written ? o[(SHALE_SLOT_POSITION * 4 + c) * w + i] : 0;
@@ -273,8 +279,29 @@ vdraw_init(struct sr_vdraw *vd, struct sr_scene *scene, const struct sr_draw_sna
    }
 }
 
-/* Index positions of an indexed draw: VertexIndex per position, restarts. */
-static void
+static uint32_t
+read_index(const struct sr_draw_bindings *bind, uint64_t off, uint32_t size)
+{
+   uint32_t index = 0;   /* out of range: index 0 (robust buffer access) */
+   if (bind->index_base && off + size <= bind->index_size) {
+      const uint8_t *p = bind->index_base + off;
+      if (size == 4) {
+         memcpy(&index, p, 4);
+      } else if (size == 2) {
+         uint16_t v;
+         memcpy(&v, p, 2);
+         index = v;
+      } else {
+         index = *p;
+      }
+   }
+   return index;
+}
+
+/* The vertices an indexed draw shades and the record of each position:
+ * each distinct index value once when the values span at most a few times
+ * the index count, else every position (restart positions never). */
+static VkResult
 read_indices(struct sr_vdraw *vd, struct sr_front *f)
 {
    const struct sr_draw *draw = vd->draw;
@@ -282,33 +309,61 @@ read_indices(struct sr_vdraw *vd, struct sr_front *f)
    const uint32_t size = bind->index_type == VK_INDEX_TYPE_UINT32 ? 4
                          : bind->index_type == VK_INDEX_TYPE_UINT8_EXT ? 1 : 2;
    const uint32_t restart_value = size == 4 ? 0xffffffffu : size == 2 ? 0xffffu : 0xffu;
+   const bool restart_on = vd->st->primitive_restart;
    bool any_restart = false;
-   uint32_t shade = 0;
+   uint32_t lo = UINT32_MAX, hi = 0;
+   /* Pass 1: index values (kept in pos_rec for now), restarts, range. */
    for (uint32_t i = 0; i < draw->count; i++) {
-      uint64_t off = ((uint64_t)draw->first + i) * size;
-      uint32_t index = 0;   /* out of range: index 0 (robust buffer access) */
-      if (bind->index_base && off + size <= bind->index_size) {
-         const uint8_t *p = bind->index_base + off;
-         if (size == 4)
-            memcpy(&index, p, 4);
-         else if (size == 2) {
-            uint16_t v;
-            memcpy(&v, p, 2);
-            index = v;
-         } else {
-            index = *p;
-         }
-      }
-      bool restart = vd->st->primitive_restart && index == restart_value;
+      uint32_t index = read_index(bind, ((uint64_t)draw->first + i) * size, size);
+      bool restart = restart_on && index == restart_value;
       f->restart[i] = restart;
       any_restart |= restart;
-      f->vertex_index[i] = index + (uint32_t)draw->vertex_offset;
-      if (!restart)
-         f->shade[shade++] = i;
+      f->pos_rec[i] = index;
+      if (!restart) {
+         lo = index < lo ? index : lo;
+         hi = index > hi ? index : hi;
+      }
    }
-   vd->vertex_index = f->vertex_index;
    vd->restart = any_restart ? f->restart : NULL;
-   vd->shade_count = shade;
+   vd->shade_vi = f->shade_vi;
+   vd->shade_rec = f->shade_rec;
+   vd->pos_rec = f->pos_rec;
+   uint32_t n = 0;
+   const uint64_t range = lo <= hi ? (uint64_t)hi - lo + 1 : 0;
+   if (range && range <= 4ull * draw->count + 64) {
+      if (range > f->map_cap) {
+         uint32_t *map = sr_alloc(vd->scene->ctx->alloc, range * sizeof(uint32_t), 64);
+         if (!map)
+            return VK_ERROR_OUT_OF_HOST_MEMORY;
+         sr_free(vd->scene->ctx->alloc, f->map);
+         f->map = map;
+         f->map_cap = range;
+      }
+      memset(f->map, 0xff, range * sizeof(uint32_t));
+      for (uint32_t i = 0; i < draw->count; i++) {
+         if (f->restart[i])
+            continue;
+         uint32_t *slot = &f->map[f->pos_rec[i] - lo];
+         if (*slot == UINT32_MAX) {
+            *slot = n;
+            f->shade_vi[n] = f->pos_rec[i] + (uint32_t)draw->vertex_offset;
+            f->shade_rec[n] = n;
+            n++;
+         }
+         f->pos_rec[i] = *slot;
+      }
+   } else {
+      for (uint32_t i = 0; i < draw->count; i++) {
+         if (!f->restart[i]) {
+            f->shade_vi[n] = f->pos_rec[i] + (uint32_t)draw->vertex_offset;
+            f->shade_rec[n] = i;
+            n++;
+         }
+         f->pos_rec[i] = i;
+      }
+   }
+   vd->shade_count = n;
+   return VK_SUCCESS;
 }
 
 VkResult
@@ -325,12 +380,11 @@ sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *snap,
    struct sr_front *f = scene->front;
    vd.count = draw->count;
    vd.verts = f->verts;
-   vd.shade = f->shade;
    if (draw->indexed) {
-      read_indices(&vd, f);
+      r = read_indices(&vd, f);
+      if (r != VK_SUCCESS)
+         return r;
    } else {
-      for (uint32_t i = 0; i < draw->count; i++)
-         f->shade[i] = i;
       vd.shade_count = draw->count;
    }
    const uint32_t w = vd.st->vs_width ? vd.st->vs_width : 1;

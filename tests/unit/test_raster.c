@@ -619,8 +619,12 @@ test_strips_fans(struct rig *r, uint32_t width)
 
    /* Indexed strip with restarts: segments [0, 5), [5, 9), [9, 14) of the
     * vertices, indices shifted by -3 and vertexOffset 3. */
-   for (int size = 2; size <= 4; size += 2) {
-      uint8_t idx[4 * (N + 2)];
+   /* With `sparse`, a restart and a lone far index end the list: the
+    * index values then span too wide a range to shade each value once,
+    * and each position is shaded. */
+   for (int variant = 0; variant < 4; variant++) {
+      const int size = variant & 1 ? 4 : 2, sparse = variant >> 1;
+      uint8_t idx[4 * (N + 4)];
       uint32_t count = 0;
       const int cuts[2] = {5, 9};
       for (int i = 0; i < N; i++) {
@@ -634,6 +638,11 @@ test_strips_fans(struct rig *r, uint32_t width)
          uint32_t iv = (uint32_t)i;
          memcpy(idx + count * size, &iv, size);
          count++;
+      }
+      if (sparse) {
+         uint32_t tail[2] = {0xffffffffu, 0xfff0u};
+         for (int k = 0; k < 2; k++, count++)
+            memcpy(idx + count * size, &tail[k], size);
       }
       state_init(&st, width, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP, false);
       st.primitive_restart = true;
@@ -656,7 +665,8 @@ test_strips_fans(struct rig *r, uint32_t width)
       }
       draw1(r, &st, &b, (struct sr_draw){.indexed = true, .count = count, .instance_count = 1,
                                          .vertex_offset = 3});
-      compare_counters(size == 2 ? "strip with restarts, 16-bit" : "strip with restarts, 32-bit");
+      compare_counters(size == 2 ? (sparse ? "strip with restarts, 16-bit, sparse" : "strip with restarts, 16-bit")
+                                 : (sparse ? "strip with restarts, 32-bit, sparse" : "strip with restarts, 32-bit"));
       b.index_base = NULL;
    }
 
@@ -1311,6 +1321,45 @@ test_msaa(uint32_t width)
    rig_finish(&r);
 }
 
+/* The post-transform cache: an indexed draw shades each distinct index
+ * value once per instance (when the values span a small range). */
+static uint32_t vs_invocations;
+
+static void
+vs_counting(const struct shale_vs_context *ctx, struct shale_vs_batch *b)
+{
+   vs_copy_4(ctx, b);
+   __atomic_fetch_add(&vs_invocations, b->count, __ATOMIC_RELAXED);
+}
+
+static void
+test_vertex_reuse(struct rig *r)
+{
+   struct vtx v[4] = {vwin(10 * 256, 10 * 256, 0.5f, 1, 0), vwin(90 * 256, 10 * 256, 0.5f, 1, 0),
+                      vwin(10 * 256, 90 * 256, 0.5f, 1, 0), vwin(90 * 256, 90 * 256, 0.5f, 1, 0)};
+   const uint16_t idx[12] = {0, 1, 2, 2, 1, 3, 3, 1, 2, 0, 2, 1};
+   struct sr_draw_state st;
+   state_init(&st, 4, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false);
+   st.vs = vs_counting;
+   struct sr_draw_bindings b;
+   bindings_init(&b, v, 4);
+   b.index_base = (const uint8_t *)idx;
+   b.index_size = sizeof(idx);
+   b.index_type = VK_INDEX_TYPE_UINT16;
+   vs_invocations = 0;
+   draw1(r, &st, &b, (struct sr_draw){.indexed = true, .count = 12, .instance_count = 3});
+   CHECK_EQ_INT(vs_invocations, 4 * 3);
+   memset(ref, 0, sizeof(ref));
+   const int64_t X[4] = {10 * 256, 90 * 256, 10 * 256, 90 * 256}, Y[4] = {10 * 256, 10 * 256, 90 * 256, 90 * 256};
+   for (int inst = 0; inst < 3; inst++)
+      for (int t = 0; t < 4; t++) {
+         int64_t tx[3] = {X[idx[t * 3]], X[idx[t * 3 + 1]], X[idx[t * 3 + 2]]};
+         int64_t ty[3] = {Y[idx[t * 3]], Y[idx[t * 3 + 1]], Y[idx[t * 3 + 2]]};
+         ref_triangle(tx, ty, ref, 0, 0, FBW, FBH);
+      }
+   compare_counters("indexed quad, vertices reused");
+}
+
 /* Allocation failures: every allocation of a context, a scene and its
  * draws fails in turn; calls report VK_ERROR_OUT_OF_HOST_MEMORY, nothing
  * leaks, nothing crashes. */
@@ -1415,6 +1464,7 @@ main(void)
    test_bins(&r);
    test_depth_bias(&r);
    test_primitive_id(&r);
+   test_vertex_reuse(&r);
    for (uint32_t w = 4; w <= 16; w *= 2) {
       test_fetch(&r, w);
       test_two_triangles(&r, w);
