@@ -10,6 +10,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
+#include <llvm-c/Initialization.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 #include <llvm-c/Target.h>
@@ -62,6 +63,22 @@ static void
 init_llvm(void)
 {
    init_ok = !LLVMInitializeNativeTarget() && !LLVMInitializeNativeAsmPrinter();
+   /* Construct LLVM's pass registry and register its passes now, so that
+    * their statics are destroyed after the exit hook registered next has
+    * waited for the compiles in flight (sc_exit.c); code generation would
+    * otherwise construct them in the first compile. */
+   LLVMPassRegistryRef reg = LLVMGetGlobalPassRegistry();
+   LLVMInitializeCore(reg);
+   LLVMInitializeTransformUtils(reg);
+   LLVMInitializeScalarOpts(reg);
+   LLVMInitializeVectorization(reg);
+   LLVMInitializeInstCombine(reg);
+   LLVMInitializeIPO(reg);
+   LLVMInitializeAnalysis(reg);
+   LLVMInitializeIPA(reg);
+   LLVMInitializeCodeGen(reg);
+   LLVMInitializeTarget(reg);
+   sc_exit_watch();
 }
 
 static void

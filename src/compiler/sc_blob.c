@@ -311,9 +311,9 @@ check_blob(struct sc_compiler *compiler, const uint8_t *in, size_t size,
    return SC_SUCCESS;
 }
 
-enum sc_result
-sc_shader_deserialize(struct sc_compiler *compiler, const void *data, size_t size,
-                      struct sc_shader **out, char *message, size_t message_size)
+static enum sc_result
+deserialize(struct sc_compiler *compiler, const void *data, size_t size, struct sc_shader **out,
+            char *message, size_t message_size)
 {
    double start = sc_now_ms();
    if (message && message_size)
@@ -371,4 +371,19 @@ sc_shader_deserialize(struct sc_compiler *compiler, const void *data, size_t siz
    shader->compile_ms = sc_now_ms() - start;
    *out = shader;
    return SC_SUCCESS;
+}
+
+enum sc_result
+sc_shader_deserialize(struct sc_compiler *compiler, const void *data, size_t size,
+                      struct sc_shader **out, char *message, size_t message_size)
+{
+   if (!sc_exit_enter()) {
+      if (out)
+         *out = NULL;
+      set_message(message, message_size, "the process is exiting");
+      return SC_ERROR_INTERNAL;
+   }
+   enum sc_result r = deserialize(compiler, data, size, out, message, message_size);
+   sc_exit_leave();
+   return r;
 }

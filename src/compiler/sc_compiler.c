@@ -60,7 +60,12 @@ sc_compiler_create(struct sc_compiler **out)
    struct sc_compiler *c = calloc(1, sizeof(*c));
    if (!c)
       return SC_ERROR_OUT_OF_MEMORY;
+   if (!sc_exit_enter()) {
+      free(c);
+      return SC_ERROR_INTERNAL;
+   }
    enum sc_result r = sc_jit_create(&c->jit);
+   sc_exit_leave();
    if (r != SC_SUCCESS) {
       free(c);
       return r;
@@ -74,7 +79,10 @@ sc_compiler_destroy(struct sc_compiler *compiler)
 {
    if (!compiler)
       return;
-   sc_jit_destroy(compiler->jit);
+   if (sc_exit_enter()) {
+      sc_jit_destroy(compiler->jit);
+      sc_exit_leave();
+   }
    free(compiler);
 }
 
@@ -135,9 +143,9 @@ find_entry_point(const struct sc_module *m, const char *name, uint32_t model)
    return NULL;
 }
 
-enum sc_result
-sc_compile(struct sc_compiler *compiler, const struct sc_compile_info *info,
-           struct sc_shader **out, char *message, size_t message_size)
+static enum sc_result
+compile(struct sc_compiler *compiler, const struct sc_compile_info *info,
+        struct sc_shader **out, char *message, size_t message_size)
 {
    double start = sc_now_ms();
    *out = NULL;
@@ -267,12 +275,32 @@ sc_compile(struct sc_compiler *compiler, const struct sc_compile_info *info,
    return SC_SUCCESS;
 }
 
+enum sc_result
+sc_compile(struct sc_compiler *compiler, const struct sc_compile_info *info,
+           struct sc_shader **out, char *message, size_t message_size)
+{
+   if (!sc_exit_enter()) {
+      *out = NULL;
+      set_message(message, message_size, "the process is exiting");
+      return SC_ERROR_INTERNAL;
+   }
+   enum sc_result r = compile(compiler, info, out, message, message_size);
+   sc_exit_leave();
+   if (r == SC_SUCCESS)
+      sc_exit_watch_compile(info);
+   return r;
+}
+
 void
 sc_shader_destroy(struct sc_shader *shader)
 {
    if (!shader)
       return;
-   sc_jit_code_free(shader->code);
+   /* At exit the code stays (LLVM may be going away under us). */
+   if (sc_exit_enter()) {
+      sc_jit_code_free(shader->code);
+      sc_exit_leave();
+   }
    free(shader->bindings);
    free(shader);
 }

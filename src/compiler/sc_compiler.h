@@ -213,6 +213,14 @@ struct sc_compiler;
 enum sc_result sc_compiler_create(struct sc_compiler **out);
 void sc_compiler_destroy(struct sc_compiler *compiler);
 
+/* True once the process has begun exiting (exit() or the compiler's
+ * library being unloaded): from then on sc_compile and
+ * sc_shader_deserialize fail with SC_ERROR_INTERNAL instead of running LLVM
+ * while its static destructors run; exit waits (up to 10 s) for the
+ * compiles already running on other threads. Background compilers stop
+ * asking. See sc_exit.c. */
+bool sc_process_exiting(void);
+
 /* The SIMD width sc_compile would pick for simd_width == 0. */
 uint32_t sc_default_simd_width(void);
 

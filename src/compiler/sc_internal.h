@@ -21,4 +21,14 @@ struct sc_compiler {
 /* CLOCK_MONOTONIC in milliseconds. */
 double sc_now_ms(void);
 
+/* Process exit (sc_exit.c): entries that run LLVM or SPIRV-Tools run
+ * between sc_exit_enter (false once exit has begun: do not start) and
+ * sc_exit_leave. sc_exit_watch registers the exit hook (again): call it once
+ * LLVM's statics exist; sc_exit_watch_compile after each successful
+ * compile. */
+bool sc_exit_enter(void);
+void sc_exit_leave(void);
+void sc_exit_watch(void);
+void sc_exit_watch_compile(const struct sc_compile_info *info);
+
 #endif

@@ -97,6 +97,8 @@ sd_optimizer_run(struct sd_runtime *rt, struct sd_optimize_job *job)
    if (atomic_load(&cs->refcount) == 1)
       return;
    enum sc_result r = sc_compile(rt->compiler, &job->info, &optimized, message, sizeof(message));
+   if (r != SC_SUCCESS && sc_process_exiting())
+      return;   /* the compiler refuses at exit: nothing to say */
    if (r != SC_SUCCESS) {
       /* The baseline code is the same shader: it stays. */
       su_log("pipeline: compute shader %s: optimized compile failed (%s: %s); baseline code "
@@ -125,7 +127,8 @@ sd_optimizer_main(void *data)
    pthread_mutex_lock(&rt->lock);
    for (;;) {
       struct sd_optimize_job *job = rt->jobs_first;
-      if (rt->optimizer_stop)
+      /* At process exit the compiler refuses to start (sc_exit.c). */
+      if (rt->optimizer_stop || sc_process_exiting())
          break;
       if (!job) {
          pthread_cond_wait(&rt->optimized, &rt->lock);

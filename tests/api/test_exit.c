@@ -1,0 +1,142 @@
+/* exit() with work in flight: a child process creates pipelines (each
+ * leaves an optimized compile to the background optimizer), submits a
+ * dispatch without waiting for it and calls exit() at once or after a short
+ * delay, without destroying anything; the driver must let the process end
+ * cleanly (exit status 0, no signal) while the optimizer thread, the queue
+ * thread and the worker threads are busy. The parent runs the child many
+ * times with delays spread over a compile, for at most about 15 s. Shale
+ * only; the children run without the validation layer (nothing they do is
+ * invalid, and the layer's start-up would dominate each run). */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "vkt.h"
+
+#include "shaders/spec_spv.h"
+
+enum { PIPELINES = 12, RUNS = 40, WIDTH = 64 };
+
+static double
+now_s(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The child: returns only on a setup failure (exit status 2). */
+static int
+child(unsigned delay_us)
+{
+   struct vkt t;
+   struct vkt_options opts = { .driver = VKT_SHALE, .no_validation = true };
+   if (!vkt_init(&t, &opts))
+      return 2;
+   VkDescriptorSetLayoutBinding b[2] = {
+      { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+      { 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+   };
+   VkDescriptorSetLayout sl;
+   VkShaderModule module;
+   if (vkt_set_layout(&t, b, 2, &sl) != VK_SUCCESS ||
+       vkt_shader_module(&t, spec_spv, sizeof(spec_spv), &module) != VK_SUCCESS)
+      return 2;
+   VkPipelineLayoutCreateInfo lci = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+      .setLayoutCount = 1,
+      .pSetLayouts = &sl,
+   };
+   VkPipelineLayout layout;
+   if (vkCreatePipelineLayout(t.device, &lci, NULL, &layout) != VK_SUCCESS)
+      return 2;
+   /* Distinct specialization values: distinct shaders, each compiled. */
+   struct { uint32_t width; int32_t mul; } data = { WIDTH, 0 };
+   VkSpecializationMapEntry map[2] = { { 0, 0, 4 }, { 1, 4, 4 } };
+   VkSpecializationInfo spec = { 2, map, sizeof(data), &data };
+   VkPipeline pipelines[PIPELINES];
+   for (int i = 0; i < PIPELINES; i++) {
+      data.mul = 1000 + (int32_t)getpid() % 1000 * PIPELINES + i;
+      if (vkt_compute_pipeline(&t, VK_NULL_HANDLE, module, layout, &spec, 0, NULL,
+                               &pipelines[i]) != VK_SUCCESS)
+         return 2;
+   }
+   /* A dispatch in flight on the queue thread and the workers. */
+   enum { GROUPS = 4096 };
+   struct vkt_buffer o, info;
+   if (vkt_buffer_create(&t, GROUPS * WIDTH * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &o) ||
+       vkt_buffer_create(&t, GROUPS * WIDTH * 4 + 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &info))
+      return 2;
+   VkDescriptorPoolSize size = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 };
+   VkDescriptorPool pool;
+   VkDescriptorSet set;
+   if (vkt_descriptor_pool(&t, 1, &size, 1, 0, &pool) || vkt_alloc_sets(&t, pool, &sl, 1, &set))
+      return 2;
+   VkBuffer bufs[2] = { o.buffer, info.buffer };
+   vkt_bind_buffers(&t, set, NULL, bufs, 2);
+   VkCommandBuffer cb = vkt_begin(&t);
+   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines[PIPELINES - 1]);
+   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+   for (int i = 0; i < 8; i++)
+      vkCmdDispatch(cb, GROUPS, 1, 1);
+   if (vkEndCommandBuffer(cb) != VK_SUCCESS)
+      return 2;
+   VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
+                       .pCommandBuffers = &cb };
+   if (vkQueueSubmit(t.queue, 1, &si, VK_NULL_HANDLE) != VK_SUCCESS)
+      return 2;
+   if (delay_us)
+      usleep(delay_us);
+   exit(0);
+}
+
+int
+main(int argc, char **argv)
+{
+   if (argc == 3 && strcmp(argv[1], "child") == 0)
+      return child((unsigned)strtoul(argv[2], NULL, 10));
+   double start = now_s();
+   int runs = 0, crashed = 0;
+   for (int i = 0; i < RUNS && (runs < 5 || now_s() - start < 15.0); i++) {
+      char delay[16];
+      /* 0 .. 45 ms after the last pipeline: through the optimizer's
+       * compiles of the twelve shaders. */
+      snprintf(delay, sizeof(delay), "%u", (unsigned)(i % 10) * 5000u);
+      pid_t pid = fork();
+      if (pid == 0) {
+         /* Exiting without destroying anything is what this tests: no leak
+          * report from LeakSanitizer (sanitizer builds). */
+         const char *asan = getenv("ASAN_OPTIONS");
+         char opts[1024];
+         snprintf(opts, sizeof(opts), "%s%sdetect_leaks=0", asan ? asan : "", asan ? ":" : "");
+         setenv("ASAN_OPTIONS", opts, 1);
+         execl("/proc/self/exe", argv[0], "child", delay, (char *)NULL);
+         _exit(3);
+      }
+      CHECK(pid > 0, "fork: %s", strerror(errno));
+      if (pid <= 0)
+         break;
+      int status = 0;
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+         ;
+      runs++;
+      bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+      if (!ok) {
+         crashed++;
+         if (WIFSIGNALED(status))
+            CHECK(0, "run %d (delay %s us): killed by signal %d", i, delay, WTERMSIG(status));
+         else
+            CHECK(0, "run %d (delay %s us): exit status %d", i, delay, WEXITSTATUS(status));
+      }
+   }
+   fprintf(stderr, "exit: %d runs in %.1f s, %d did not end cleanly\n", runs, now_s() - start,
+           crashed);
+   CHECK(runs >= 5, "only %d runs", runs);
+   return check_finish();
+}
