@@ -381,83 +381,6 @@ host_time(void *(*fn)(void *), float *x, float *y, size_t n)
    return best;
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-
-struct host_fma {
-   uint64_t iterations;
-   float init[16];   /* distinct starting values: chains the compiler cannot merge */
-   float sink;
-};
-
-#define FMA4(i) \
-   a##i = _mm512_fmadd_ps(a##i, m, c); \
-   b##i = _mm512_fmadd_ps(b##i, m, c); \
-   d##i = _mm512_fmadd_ps(d##i, m, c); \
-   e##i = _mm512_fmadd_ps(e##i, m, c)
-
-/* 16 independent chains of 512-bit FMAs: 512 FLOP per iteration. */
-__attribute__((target("avx512f"))) static void *
-host_fma512(void *arg)
-{
-   struct host_fma *f = arg;
-   const __m512 m = _mm512_set1_ps(0.9999999f), c = _mm512_set1_ps(1e-7f);
-   const float *v = f->init;
-   __m512 a0 = _mm512_set1_ps(v[0]), a1 = _mm512_set1_ps(v[1]), a2 = _mm512_set1_ps(v[2]),
-          a3 = _mm512_set1_ps(v[3]), b0 = _mm512_set1_ps(v[4]), b1 = _mm512_set1_ps(v[5]),
-          b2 = _mm512_set1_ps(v[6]), b3 = _mm512_set1_ps(v[7]), d0 = _mm512_set1_ps(v[8]),
-          d1 = _mm512_set1_ps(v[9]), d2 = _mm512_set1_ps(v[10]), d3 = _mm512_set1_ps(v[11]),
-          e0 = _mm512_set1_ps(v[12]), e1 = _mm512_set1_ps(v[13]), e2 = _mm512_set1_ps(v[14]),
-          e3 = _mm512_set1_ps(v[15]);
-   for (uint64_t it = 0; it < f->iterations; it++) {
-      FMA4(0);
-      FMA4(1);
-      FMA4(2);
-      FMA4(3);
-   }
-   __m512 s = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)),
-                            _mm512_add_ps(_mm512_add_ps(b0, b1), _mm512_add_ps(b2, b3)));
-   s = _mm512_add_ps(s, _mm512_add_ps(_mm512_add_ps(d0, d1), _mm512_add_ps(d2, d3)));
-   s = _mm512_add_ps(s, _mm512_add_ps(_mm512_add_ps(e0, e1), _mm512_add_ps(e2, e3)));
-   f->sink = _mm512_reduce_add_ps(s);
-   return NULL;
-}
-
-/* The FP32 AVX-512 FMA rate of two threads now, in GFLOP/s (NAN: no AVX-512). */
-static double
-host_fma_peak(void)
-{
-   if (!__builtin_cpu_supports("avx512f"))
-      return NAN;
-   double best = INFINITY;
-   const uint64_t iterations = 20u << 20;
-   for (int run = 0; run < 3; run++) {
-      struct host_fma f[2];
-      for (int t = 0; t < 2; t++) {
-         f[t].iterations = iterations;
-         for (int i = 0; i < 16; i++)
-            f[t].init[i] = 1.0f + 0.01f * (float)(i + 16 * t + run);
-      }
-      pthread_t thread;
-      double t0 = bench_now();
-      if (pthread_create(&thread, NULL, host_fma512, &f[1]) != 0)
-         return NAN;
-      host_fma512(&f[0]);
-      pthread_join(thread, NULL);
-      double t = bench_now() - t0;
-      if (t < best)
-         best = t;
-   }
-   return 2.0 * 512.0 * (double)iterations / best / 1e9;
-}
-#else
-static double
-host_fma_peak(void)
-{
-   return NAN;
-}
-#endif
-
 static void
 host_reference(void)
 {
@@ -474,11 +397,12 @@ host_reference(void)
    }
    double saxpy = host_time(host_saxpy, x, y, n);
    double sum = host_time(host_sum, x, y, n);
-   double fma = host_fma_peak();
+   double fma = bench_host_fma_gflops(2);
    printf("# host C loops now, 2 threads, same 64 MiB buffers: SAXPY %.1f GB/s, "
-          "sum %.1f GB/s (MACHINE.md: memcpy %.1f, read %.1f); AVX-512 FMA %.0f GFLOP/s "
-          "(MACHINE.md: %.0f)\n",
-          12.0 * n / saxpy / 1e9, 4.0 * n / sum / 1e9, BENCH_MEMCPY_GBS, BENCH_READ_GBS, fma,
+          "sum %.1f GB/s (MACHINE.md: memcpy %.1f, read %.1f); %s FMA %.0f GFLOP/s "
+          "(MACHINE.md: AVX-512 %.0f)\n",
+          12.0 * n / saxpy / 1e9, 4.0 * n / sum / 1e9, BENCH_MEMCPY_GBS, BENCH_READ_GBS,
+          bench_host_fma_isa(), fma,
           BENCH_FMA_PEAK_GFLOPS);
    free(x);
    free(y);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +183,189 @@ bench_submit_wait(struct vkt *t, VkCommandBuffer cb, VkFence fence)
    if (vkWaitForFences(t->device, 1, &fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
       return -1.0;
    return bench_now() - start;
+}
+
+#define BENCH_HOST_THREADS_MAX 256
+
+/* Runs fn(args[i]) on `threads` threads (the caller's is the first); the
+ * best wall time of three runs, or NAN. */
+static double
+bench_host_run(void *(*fn)(void *), void *args, size_t arg_size, unsigned threads)
+{
+   double best = INFINITY;
+   for (int run = 0; run < 3; run++) {
+      pthread_t thread[BENCH_HOST_THREADS_MAX];
+      unsigned started = 1;
+      double t0 = bench_now();
+      for (; started < threads; started++)
+         if (pthread_create(&thread[started], NULL, fn, (char *)args + started * arg_size) != 0)
+            break;
+      fn(args);
+      for (unsigned i = 1; i < started; i++)
+         pthread_join(thread[i], NULL);
+      double t = bench_now() - t0;
+      if (started < threads)
+         return NAN;
+      if (t < best)
+         best = t;
+   }
+   return best;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+struct host_fma {
+   uint64_t iterations;
+   float init[16];   /* distinct starting values: chains the compiler cannot merge */
+   float sink;
+};
+
+#define FMA4(i) \
+   a##i = _mm512_fmadd_ps(a##i, m, c); \
+   b##i = _mm512_fmadd_ps(b##i, m, c); \
+   d##i = _mm512_fmadd_ps(d##i, m, c); \
+   e##i = _mm512_fmadd_ps(e##i, m, c)
+
+/* 16 independent chains of 512-bit FMAs: 512 FLOP per iteration. */
+__attribute__((target("avx512f"))) static void *
+host_fma512(void *arg)
+{
+   struct host_fma *f = arg;
+   const __m512 m = _mm512_set1_ps(0.9999999f), c = _mm512_set1_ps(1e-7f);
+   const float *v = f->init;
+   __m512 a0 = _mm512_set1_ps(v[0]), a1 = _mm512_set1_ps(v[1]), a2 = _mm512_set1_ps(v[2]),
+          a3 = _mm512_set1_ps(v[3]), b0 = _mm512_set1_ps(v[4]), b1 = _mm512_set1_ps(v[5]),
+          b2 = _mm512_set1_ps(v[6]), b3 = _mm512_set1_ps(v[7]), d0 = _mm512_set1_ps(v[8]),
+          d1 = _mm512_set1_ps(v[9]), d2 = _mm512_set1_ps(v[10]), d3 = _mm512_set1_ps(v[11]),
+          e0 = _mm512_set1_ps(v[12]), e1 = _mm512_set1_ps(v[13]), e2 = _mm512_set1_ps(v[14]),
+          e3 = _mm512_set1_ps(v[15]);
+   for (uint64_t it = 0; it < f->iterations; it++) {
+      FMA4(0);
+      FMA4(1);
+      FMA4(2);
+      FMA4(3);
+   }
+   __m512 s = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)),
+                            _mm512_add_ps(_mm512_add_ps(b0, b1), _mm512_add_ps(b2, b3)));
+   s = _mm512_add_ps(s, _mm512_add_ps(_mm512_add_ps(d0, d1), _mm512_add_ps(d2, d3)));
+   s = _mm512_add_ps(s, _mm512_add_ps(_mm512_add_ps(e0, e1), _mm512_add_ps(e2, e3)));
+   f->sink = _mm512_reduce_add_ps(s);
+   return NULL;
+}
+
+#define FMA4_256(i) \
+   a##i = _mm256_fmadd_ps(a##i, m, c); \
+   b##i = _mm256_fmadd_ps(b##i, m, c); \
+   d##i = _mm256_fmadd_ps(d##i, m, c); \
+   e##i = _mm256_fmadd_ps(e##i, m, c)
+
+/* The same with 256-bit FMAs (hosts without AVX-512): 256 FLOP per
+ * iteration. */
+__attribute__((target("avx2,fma"))) static void *
+host_fma256(void *arg)
+{
+   struct host_fma *f = arg;
+   const __m256 m = _mm256_set1_ps(0.9999999f), c = _mm256_set1_ps(1e-7f);
+   const float *v = f->init;
+   __m256 a0 = _mm256_set1_ps(v[0]), a1 = _mm256_set1_ps(v[1]), a2 = _mm256_set1_ps(v[2]),
+          a3 = _mm256_set1_ps(v[3]), b0 = _mm256_set1_ps(v[4]), b1 = _mm256_set1_ps(v[5]),
+          b2 = _mm256_set1_ps(v[6]), b3 = _mm256_set1_ps(v[7]), d0 = _mm256_set1_ps(v[8]),
+          d1 = _mm256_set1_ps(v[9]), d2 = _mm256_set1_ps(v[10]), d3 = _mm256_set1_ps(v[11]),
+          e0 = _mm256_set1_ps(v[12]), e1 = _mm256_set1_ps(v[13]), e2 = _mm256_set1_ps(v[14]),
+          e3 = _mm256_set1_ps(v[15]);
+   for (uint64_t it = 0; it < f->iterations; it++) {
+      FMA4_256(0);
+      FMA4_256(1);
+      FMA4_256(2);
+      FMA4_256(3);
+   }
+   __m256 s = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)),
+                            _mm256_add_ps(_mm256_add_ps(b0, b1), _mm256_add_ps(b2, b3)));
+   s = _mm256_add_ps(s, _mm256_add_ps(_mm256_add_ps(d0, d1), _mm256_add_ps(d2, d3)));
+   s = _mm256_add_ps(s, _mm256_add_ps(_mm256_add_ps(e0, e1), _mm256_add_ps(e2, e3)));
+   float lanes[8];
+   _mm256_storeu_ps(lanes, s);
+   f->sink = lanes[0] + lanes[1] + lanes[2] + lanes[3] + lanes[4] + lanes[5] + lanes[6] + lanes[7];
+   return NULL;
+}
+
+double
+bench_host_fma_gflops(unsigned threads)
+{
+   if (!__builtin_cpu_supports("avx512f") && !__builtin_cpu_supports("avx2"))
+      return NAN;
+   if (!__builtin_cpu_supports("fma") || threads < 1 || threads > BENCH_HOST_THREADS_MAX)
+      return NAN;
+   const uint64_t iterations = 20u << 20;
+   struct host_fma *f = calloc(threads, sizeof(*f));
+   if (!f)
+      return NAN;
+   for (unsigned t = 0; t < threads; t++) {
+      f[t].iterations = iterations;
+      for (int i = 0; i < 16; i++)
+         f[t].init[i] = 1.0f + 0.01f * (float)(i + 16 * t);
+   }
+   bool wide = __builtin_cpu_supports("avx512f");
+   double best = bench_host_run(wide ? host_fma512 : host_fma256, f, sizeof(*f), threads);
+   free(f);
+   return threads * (wide ? 512.0 : 256.0) * (double)iterations / best / 1e9;
+}
+#else
+double
+bench_host_fma_gflops(unsigned threads)
+{
+   (void)threads;
+   return NAN;
+}
+#endif
+
+const char *
+bench_host_fma_isa(void)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+   if (__builtin_cpu_supports("avx512f"))
+      return "AVX-512";
+   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+      return "AVX2";
+#endif
+   return "no";
+}
+
+struct host_fill {
+   char *p;
+   size_t size;
+};
+
+static void *
+host_fill(void *arg)
+{
+   struct host_fill *f = arg;
+   memset(f->p, 0x5a, f->size);
+   return NULL;
+}
+
+double
+bench_host_fill_gbs(unsigned threads)
+{
+   const size_t size = 64u << 20;
+   if (threads < 1 || threads > BENCH_HOST_THREADS_MAX)
+      return NAN;
+   char *buf = malloc(size);
+   struct host_fill *f = calloc(threads, sizeof(*f));
+   double gbs = NAN;
+   if (buf && f) {
+      memset(buf, 0, size);   /* first touch: page faults are not measured */
+      size_t part = size / threads / 64 * 64;
+      for (unsigned t = 0; t < threads; t++) {
+         f[t].p = buf + t * part;
+         f[t].size = t + 1 == threads ? size - t * part : part;
+      }
+      gbs = (double)size / bench_host_run(host_fill, f, sizeof(*f), threads) / 1e9;
+   }
+   free(f);
+   free(buf);
+   return gbs;
 }
 
 static int

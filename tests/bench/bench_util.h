@@ -78,6 +78,16 @@ void bench_kernel_finish(struct vkt *t, struct bench_kernel *k);
  * submission to completion in seconds, or a negative value on error. */
 double bench_submit_wait(struct vkt *t, VkCommandBuffer cb, VkFence fence);
 
+/* The host as it is now, for quoting figures and thread scaling against:
+ * the FP32 FMA rate of `threads` threads of independent FMA chains in
+ * GFLOP/s (AVX-512, or AVX2 where the host lacks it; NAN without either), and the memset rate of `threads`
+ * threads each filling its share of a 64 MiB buffer, in GB/s. Best of
+ * three runs each; a fraction of a second. */
+double bench_host_fma_gflops(unsigned threads);
+/* "AVX-512", "AVX2" or "no" FMA: what bench_host_fma_gflops measures. */
+const char *bench_host_fma_isa(void);
+double bench_host_fill_gbs(unsigned threads);
+
 /* Sorting helpers for timings. */
 double bench_median(double *v, unsigned n);
 double bench_min(const double *v, unsigned n);
