@@ -12,21 +12,7 @@
 
 /* ---- Scalar operations ---- */
 
-bool sr_compare_u32(VkCompareOp op, uint32_t ref, uint32_t stored)
-{
-   switch (op) {
-   case VK_COMPARE_OP_NEVER: return false;
-   case VK_COMPARE_OP_LESS: return ref < stored;
-   case VK_COMPARE_OP_EQUAL: return ref == stored;
-   case VK_COMPARE_OP_LESS_OR_EQUAL: return ref <= stored;
-   case VK_COMPARE_OP_GREATER: return ref > stored;
-   case VK_COMPARE_OP_NOT_EQUAL: return ref != stored;
-   case VK_COMPARE_OP_GREATER_OR_EQUAL: return ref >= stored;
-   default: return true;   /* ALWAYS */
-   }
-}
-
-bool sr_compare_f64(VkCompareOp op, double ref, double stored)
+bool sr_compare(VkCompareOp op, double ref, double stored)
 {
    switch (op) {
    case VK_COMPARE_OP_NEVER: return false;
@@ -57,7 +43,7 @@ uint8_t sr_stencil_op(VkStencilOp op, uint8_t s, uint8_t ref)
 
 bool sr_stencil_test(const struct sr_stencil_face *f, uint8_t s)
 {
-   return sr_compare_u32(f->compare_op, f->reference & f->compare_mask & 0xff,
+   return sr_compare(f->compare_op, f->reference & f->compare_mask & 0xff,
                          s & f->compare_mask & 0xff);
 }
 
@@ -487,7 +473,7 @@ uint32_t sr_fragment_depth_stencil(const struct sr_fragment_state *fs, const str
          uint8_t q[8];
          memset(q, 0, sizeof(q));
          su_pack_depth(fs->depth->format, z, q);
-         dpass = sr_compare_f64(st->depth_compare, sr_depth_key(fs->depth->format, q),
+         dpass = sr_compare(st->depth_compare, sr_depth_key(fs->depth->format, q),
                                 sr_depth_key(fs->depth->format, dt));
          if (dpass && fs->depth_write)
             su_pack_depth(fs->depth->format, z, dt);

@@ -97,8 +97,9 @@ void sr_fragment_color(const struct sr_fragment_state *fs, uint32_t layer, const
 
 /* ---- Scalar operations (exposed for tests) ---- */
 
-bool sr_compare_u32(VkCompareOp op, uint32_t ref, uint32_t stored);
-bool sr_compare_f64(VkCompareOp op, double ref, double stored);
+/* A VkCompareOp of ref against stored (stencil values and depth keys are
+ * exact as doubles; NaN compares unordered). */
+bool sr_compare(VkCompareOp op, double ref, double stored);
 uint8_t sr_stencil_op(VkStencilOp op, uint8_t s, uint8_t ref);
 /* The stencil test and update of one sample: returns whether the stencil
  * test passed; *s is updated by the op the outcome selects (depth_pass
