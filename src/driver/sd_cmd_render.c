@@ -81,7 +81,9 @@ sd_render_subpass_fb(struct sd_exec_state *state, uint32_t s)
    }
 }
 
-/* LOAD_OP_CLEAR of the attachments subpass `s` uses first. */
+/* LOAD_OP_CLEAR of the attachments subpass `s` uses first (as colour or
+ * depth/stencil: the spec forbids CLEAR on an attachment first used as an
+ * input attachment only). */
 static void
 sd_render_subpass_clears(struct sd_exec_state *state, uint32_t s)
 {

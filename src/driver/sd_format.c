@@ -292,6 +292,11 @@ sd_format_image_properties(const struct sd_physical_device *pdev, VkFormat forma
       supported_usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
    if (f & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT)
       supported_usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+   /* Input and transient attachments: any attachment format (the memory
+    * layout is the same; reading inputs is the fragment shader's). */
+   if (f & (VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT))
+      supported_usage |= VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT |
+                         VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
    const bool multiplanar = su_format_multiplanar(format) != NULL;
    /* ALIAS (VK_KHR_bind_memory2): an image's layout follows from its
     * creation parameters alone, so images created alike and bound to the

@@ -44,7 +44,8 @@
  * Image usage: TRANSFER_SRC and TRANSFER_DST,
  * STORAGE where the format has STORAGE_IMAGE, SAMPLED where it has
  * SAMPLED_IMAGE, COLOR_ATTACHMENT and DEPTH_STENCIL_ATTACHMENT where it has
- * those features. Image create flags: MUTABLE_FORMAT; CUBE_COMPATIBLE (2D
+ * those features, INPUT_ATTACHMENT and TRANSIENT_ATTACHMENT where it has
+ * either. Image create flags: MUTABLE_FORMAT; CUBE_COMPATIBLE (2D
  * only); 2D_ARRAY_COMPATIBLE (3D only, VK_KHR_maintenance1); DISJOINT
  * (multi-planar formats). Sample counts: 1, and 2, 4 and 8
  * (SD_IMAGE_SAMPLE_COUNTS) for 2D optimal images of formats with an

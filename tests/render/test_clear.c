@@ -3,7 +3,8 @@
  * depth and stencil, several layers), a second subpass that first uses an
  * attachment, vkCmdClearAttachments rects and layers (one aspect of a
  * depth/stencil attachment), multisampled clears with resolve attachments
- * and vkCmdResolveImage. Every image is first filled with a background by
+ * and vkCmdResolveImage, vkCmdCopyImage between multisampled images,
+ * vkCmdClearAttachments from a secondary command buffer. Every image is first filled with a background by
  * vkCmdClear*Image and read back with copies; the clear colour's texel
  * comes from vkCmdClear*Image of the same value (so render passes and
  * transfers agree), and every read-back buffer is compared byte for byte
@@ -677,6 +678,183 @@ case_msaa(struct vkt *t, VkFormat f, const VkClearValue *bgv, const VkClearValue
    target_destroy(t, &dst);
 }
 
+/* 4 samples through vkCmdCopyImage: a render pass clears the area of one
+ * multisampled image, a copy moves a region of it (every sample) into a
+ * second one at another offset, which is then resolved and read back. */
+static void
+case_msaa_copy(struct vkt *t, struct result *out)
+{
+   out->ran = false;
+   const VkFormat f = VK_FORMAT_R8G8B8A8_UNORM;
+   if (!attachment_supported(t, f, VK_SAMPLE_COUNT_4_BIT))
+      return;
+   struct target a, b, dst;
+   if (!target_create(t, f, VK_SAMPLE_COUNT_4_BIT, 1, &a) ||
+       !target_create(t, f, VK_SAMPLE_COUNT_4_BIT, 1, &b) ||
+       !target_create(t, f, VK_SAMPLE_COUNT_1_BIT, 1, &dst)) {
+      CHECK(0, "msaa copy: image creation failed");
+      return;
+   }
+   VkRenderPass rp = simple_pass(t, f, VK_SAMPLE_COUNT_4_BIT, false);
+   VkFramebuffer fb = framebuffer(t, rp, &a.view, 1, 1);
+   struct vkt_buffer buf;
+   CHECK_EQ_INT(vkt_buffer_create(t, MAX_BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &buf),
+                VK_SUCCESS);
+   const VkClearValue bg = { .color.float32 = { 0, 0, 1, 1 } };
+   const VkClearValue cv = { .color.float32 = { 1, 0.6f, 0, 1 } };
+   VkCommandBuffer cb = vkt_begin(t);
+   barrier(cb, &a, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+   barrier(cb, &b, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+   barrier(cb, &dst, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+   fill(cb, &a, &bg);
+   fill(cb, &b, &bg);
+   const VkRenderPassBeginInfo begin = {
+      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+      .renderPass = rp,
+      .framebuffer = fb,
+      .renderArea = area,
+      .clearValueCount = 1,
+      .pClearValues = &cv,
+   };
+   vkCmdBeginRenderPass(cb, &begin, VK_SUBPASS_CONTENTS_INLINE);
+   vkCmdEndRenderPass(cb);
+   const VkImageCopy copy = {
+      .srcSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+      .srcOffset = { 2, 3, 0 },
+      .dstSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+      .dstOffset = { 9, 1, 0 },
+      .extent = { 10, 8, 1 },
+   };
+   vkCmdCopyImage(cb, a.img.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, b.img.image,
+                  VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
+   barrier(cb, &b, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+   const VkImageResolve res = {
+      .srcSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+      .dstSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+      .extent = { W, H, 1 },
+   };
+   vkCmdResolveImage(cb, b.img.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst.img.image,
+                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &res);
+   barrier(cb, &dst, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+   size_t n = read_back(cb, &dst, 1, buf.buffer, 0);
+   CHECK_EQ_INT(vkt_submit_wait(t, cb), VK_SUCCESS);
+   const uint8_t *p = buf.map;
+   unsigned bad = 0;
+   for (uint32_t y = 0; y < H; y++) {
+      for (uint32_t x = 0; x < W; x++) {
+         /* b (x, y) holds a (x - 7, y + 2) inside the copied region. */
+         const bool region = x >= 9 && x < 19 && y >= 1 && y < 9;
+         const int sx = (int)x - 7, sy = (int)y + 2;
+         const bool in = region && sx >= area.offset.x &&
+                         sx < area.offset.x + (int)area.extent.width && sy >= area.offset.y &&
+                         sy < area.offset.y + (int)area.extent.height;
+         const uint8_t want[4] = { in ? 255 : 0, in ? 153 : 0, in ? 0 : 255, 255 };
+         const uint8_t *got = p + ((size_t)y * W + x) * 4;
+         if (memcmp(got, want, 4) && bad++ < 5)
+            CHECK(0, "[%s] msaa copy: (%u, %u) = %u %u %u %u, expected %u %u %u %u",
+                  vkt_driver_name(t->driver), x, y, got[0], got[1], got[2], got[3], want[0],
+                  want[1], want[2], want[3]);
+      }
+   }
+   CHECK(bad == 0, "[%s] msaa copy: %u texels differ", vkt_driver_name(t->driver), bad);
+   out->size = n;
+   memcpy(out->bytes, buf.map, n);
+   out->ran = true;
+   vkDestroyFramebuffer(t->device, fb, NULL);
+   vkDestroyRenderPass(t->device, rp, NULL);
+   vkt_buffer_destroy(t, &buf);
+   target_destroy(t, &a);
+   target_destroy(t, &b);
+   target_destroy(t, &dst);
+}
+
+/* vkCmdClearAttachments recorded in a secondary command buffer that
+ * continues the render pass (SECONDARY_COMMAND_BUFFERS contents). */
+static void
+case_secondary(struct vkt *t, struct result *out)
+{
+   out->ran = false;
+   const VkFormat f = VK_FORMAT_R8G8B8A8_UNORM;
+   if (!attachment_supported(t, f, VK_SAMPLE_COUNT_1_BIT))
+      return;
+   struct target tg;
+   if (!target_create(t, f, VK_SAMPLE_COUNT_1_BIT, 1, &tg)) {
+      CHECK(0, "secondary: image creation failed");
+      return;
+   }
+   VkRenderPass rp = simple_pass(t, f, VK_SAMPLE_COUNT_1_BIT, false);
+   VkFramebuffer fb = framebuffer(t, rp, &tg.view, 1, 1);
+   struct vkt_buffer buf;
+   CHECK_EQ_INT(vkt_buffer_create(t, MAX_BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &buf),
+                VK_SUCCESS);
+   const VkCommandBufferAllocateInfo ai = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+      .commandPool = t->pool,
+      .level = VK_COMMAND_BUFFER_LEVEL_SECONDARY,
+      .commandBufferCount = 1,
+   };
+   VkCommandBuffer sec = VK_NULL_HANDLE;
+   CHECK_EQ_INT(vkAllocateCommandBuffers(t->device, &ai, &sec), VK_SUCCESS);
+   const VkCommandBufferInheritanceInfo inh = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO,
+      .renderPass = rp,
+      .subpass = 0,
+      .framebuffer = fb,
+   };
+   const VkCommandBufferBeginInfo sbi = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+      .flags = VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT,
+      .pInheritanceInfo = &inh,
+   };
+   CHECK_EQ_INT(vkBeginCommandBuffer(sec, &sbi), VK_SUCCESS);
+   const VkClearAttachment ca = { VK_IMAGE_ASPECT_COLOR_BIT, 0,
+                                  { .color.float32 = { 0, 1, 1, 1 } } };
+   const VkClearRect rect = { { { 6, 7 }, { 8, 2 } }, 0, 1 };
+   vkCmdClearAttachments(sec, 1, &ca, 1, &rect);
+   CHECK_EQ_INT(vkEndCommandBuffer(sec), VK_SUCCESS);
+
+   const VkClearValue bg = { .color.float32 = { 0, 0, 0, 0 } };
+   const VkClearValue cv = { .color.float32 = { 1, 0, 1, 1 } };
+   VkCommandBuffer cb = vkt_begin(t);
+   barrier(cb, &tg, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+   fill(cb, &tg, &bg);
+   const VkRenderPassBeginInfo begin = {
+      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+      .renderPass = rp,
+      .framebuffer = fb,
+      .renderArea = area,
+      .clearValueCount = 1,
+      .pClearValues = &cv,
+   };
+   vkCmdBeginRenderPass(cb, &begin, VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS);
+   vkCmdExecuteCommands(cb, 1, &sec);
+   vkCmdEndRenderPass(cb);
+   size_t n = read_back(cb, &tg, 1, buf.buffer, 0);
+   CHECK_EQ_INT(vkt_submit_wait(t, cb), VK_SUCCESS);
+   const uint8_t *p = buf.map;
+   unsigned bad = 0;
+   for (uint32_t y = 0; y < H; y++) {
+      for (uint32_t x = 0; x < W; x++) {
+         const bool in = (int)x >= area.offset.x && x < area.offset.x + area.extent.width &&
+                         (int)y >= area.offset.y && y < area.offset.y + area.extent.height;
+         const bool r = x >= 6 && x < 14 && y >= 7 && y < 9;
+         const uint8_t want[4] = { in && !r ? 255 : 0, in && r ? 255 : 0, in ? 255 : 0,
+                                   in ? 255 : 0 };
+         if (memcmp(p + ((size_t)y * W + x) * 4, want, 4) && bad++ < 5)
+            CHECK(0, "[%s] secondary: (%u, %u) differs", vkt_driver_name(t->driver), x, y);
+      }
+   }
+   CHECK(bad == 0, "[%s] secondary: %u texels differ", vkt_driver_name(t->driver), bad);
+   out->size = n;
+   memcpy(out->bytes, buf.map, n);
+   out->ran = true;
+   vkFreeCommandBuffers(t->device, t->pool, 1, &sec);
+   vkDestroyFramebuffer(t->device, fb, NULL);
+   vkDestroyRenderPass(t->device, rp, NULL);
+   vkt_buffer_destroy(t, &buf);
+   target_destroy(t, &tg);
+}
+
 /* Recorded pNext chains are deep copies: vkCmdBeginRenderPass chains an
  * unknown struct and a VkDeviceGroupRenderPassBeginInfo whose render area
  * (device 0's) replaces renderArea; the application's chain, rect array
@@ -764,7 +942,7 @@ test_pnext_copy(void)
    vkt_finish(&t);
 }
 
-#define CASES (FMT_CASES + 5)
+#define CASES (FMT_CASES + 7)
 
 static void
 run_all(struct vkt *t, struct result *res)
@@ -781,6 +959,8 @@ run_all(struct vkt *t, struct result *res)
    case_msaa(t, VK_FORMAT_R32G32B32A32_UINT, &bgu, &cvu, &res[FMT_CASES + 3]);
    const VkClearValue cvs = { .color.float32 = { 0.25f, 0.5f, 0.75f, 1.0f } };
    case_msaa(t, VK_FORMAT_R8G8B8A8_SRGB, &bg, &cvs, &res[FMT_CASES + 4]);
+   case_msaa_copy(t, &res[FMT_CASES + 5]);
+   case_secondary(t, &res[FMT_CASES + 6]);
 }
 
 int
