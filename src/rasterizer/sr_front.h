@@ -29,6 +29,18 @@ struct sr_front {
    size_t pos_cap;               /* entries of the four arrays above */
    uint32_t *map;                /* index value - smallest -> record, or ~0 */
    size_t map_cap;
+   /* Per worker: set-up primitives of parallel setup (reset with the
+    * scene's arena at each flush). */
+   unsigned workers;
+   struct sr_arena *arenas;
+};
+
+/* Set-up primitives of one chunk of a parallel setup, in order. */
+#define SR_PRIM_LIST_NODE 254
+struct sr_prim_list_node {
+   struct sr_prim_list_node *next;
+   uint32_t count;
+   const struct sr_prim *prims[SR_PRIM_LIST_NODE];
 };
 
 /* Vertex record layout: floats. */
@@ -97,9 +109,15 @@ struct sr_vdraw {
    int32_t box[4];               /* pixels the draw may touch: x0, y0, x1, y1 inclusive */
    uint32_t primitive_id;        /* next PrimitiveId of the instance */
    VkResult result;              /* first allocation failure */
+   /* Where set-up primitives go: arena and bins (serial setup), or a
+    * worker's arena and a chunk's list (parallel setup, binned after). */
+   struct sr_arena *arena;
+   struct sr_prim_list_node *list_first, *list_last;
 };
 
 VkResult sr_front_init(struct sr_scene *scene);
+/* At a flush, once the tiles ran: frees the workers' primitives. */
+void sr_front_reset(struct sr_scene *scene);
 void sr_front_finish(struct sr_scene *scene);
 
 /* sr_vertex.c: the whole draw (shading, then sr_setup_instance per instance). */

@@ -281,6 +281,7 @@ sr_scene_flush(struct sr_scene *scene)
    scene->dirty = false;
    scene->last_state = NULL;
    sr_arena_reset(&scene->arena);
+   sr_front_reset(scene);
 }
 
 void

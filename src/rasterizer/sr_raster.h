@@ -65,8 +65,13 @@
  *     every 64x64 tile its bounding box touches (a later step: only tiles
  *     its edges touch). Bins hold commands in API order: CLEAR (load op,
  *     vkCmdClearAttachments), PRIM, RESOLVE, and are only appended to.
- * Steps 3-5 run on the calling thread in this first version; binning in
- * parallel chunks merged in order is a later step.
+ * Steps 3-4 of an instance with more than 1024 primitives and no restart
+ * run in parallel: chunks of 1024 primitives are assembled, clipped and
+ * set up on the workers (into per-worker arenas, kept until the flush),
+ * then the calling thread bins the chunks' primitives in order; smaller
+ * instances and those with restarts run on the calling thread. Every
+ * primitive is set up the same whichever worker does it, and bins keep
+ * API order, so the result never depends on the thread count.
  *
  * Flush (sr_scene_flush): every tile with commands is rasterized by one
  * worker at a time (su_thread_pool_run over the tiles); a tile runs its

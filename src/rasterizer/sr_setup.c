@@ -1,6 +1,8 @@
 /* Primitive assembly, clipping, fixed-point setup and binning. */
 #include "sr_front.h"
 
+#include "util/su_thread_pool.h"
+
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -241,7 +243,7 @@ emit_prim(struct sr_vdraw *vd, const int64_t fx[3], const int64_t fy[3], const s
    if (px0 > px1 || py0 > py1)
       return;
 
-   struct sr_prim *p = sr_arena_alloc(&vd->scene->arena, sizeof(*p));
+   struct sr_prim *p = sr_arena_alloc(vd->arena, sizeof(*p));
    if (!p) {
       vd->result = VK_ERROR_OUT_OF_HOST_MEMORY;
       return;
@@ -280,6 +282,23 @@ emit_prim(struct sr_vdraw *vd, const int64_t fx[3], const int64_t fy[3], const s
       p->c[i] = c;
    }
 
+   if (vd->list_first) {
+      /* Parallel setup: binned in order once every chunk is set up. */
+      struct sr_prim_list_node *n = vd->list_last;
+      if (n->count == SR_PRIM_LIST_NODE) {
+         n = sr_arena_alloc(vd->arena, sizeof(*n));
+         if (!n) {
+            vd->result = VK_ERROR_OUT_OF_HOST_MEMORY;
+            return;
+         }
+         n->next = NULL;
+         n->count = 0;
+         vd->list_last->next = n;
+         vd->list_last = n;
+      }
+      n->prims[n->count++] = p;
+      return;
+   }
    VkResult res = sr_bin_box(vd->scene, p->layer, p->min_x, p->min_y, p->max_x, p->max_y,
                              (struct sr_cmd){.kind = SR_CMD_PRIM, .prim = p});
    if (res != VK_SUCCESS)
@@ -290,7 +309,7 @@ static struct shale_fs_plane *
 alloc_planes(struct sr_vdraw *vd)
 {
    struct shale_fs_plane *planes =
-      sr_arena_alloc(&vd->scene->arena, vd->snap->fs_input_count * sizeof(*planes));
+      sr_arena_alloc(vd->arena, vd->snap->fs_input_count * sizeof(*planes));
    if (!planes)
       vd->result = VK_ERROR_OUT_OF_HOST_MEMORY;
    return planes;
@@ -681,36 +700,55 @@ point(struct sr_vdraw *vd, uint32_t i0)
 
 /* ---- Assembly ---- */
 
-/* One run of positions [b, e) without restarts. */
+/* Primitives of n positions without restarts. */
+static uint32_t
+prim_count(VkPrimitiveTopology topology, uint32_t n)
+{
+   switch (topology) {
+   case VK_PRIMITIVE_TOPOLOGY_POINT_LIST: return n;
+   case VK_PRIMITIVE_TOPOLOGY_LINE_LIST: return n / 2;
+   case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP: return n > 1 ? n - 1 : 0;
+   case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST: return n / 3;
+   case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
+   case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN: return n > 2 ? n - 2 : 0;
+   default: return 0;
+   }
+}
+
+/* Primitives [pb, pe) of the run of positions starting at b (no restart
+ * inside the run). */
 static void
-assemble(struct sr_vdraw *vd, uint32_t b, uint32_t e)
+assemble(struct sr_vdraw *vd, uint32_t b, uint32_t pb, uint32_t pe)
 {
    const bool last = vd->st->provoking_last;
    switch (vd->st->topology) {
    case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
-      for (uint32_t i = b; i < e; i++)
-         point(vd, i);
+      for (uint32_t p = pb; p < pe; p++)
+         point(vd, b + p);
       break;
    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
-      for (uint32_t i = b; i + 1 < e; i += 2)
+      for (uint32_t p = pb, i = b + 2 * pb; p < pe; p++, i += 2)
          line(vd, i, i + 1, last ? i + 1 : i);
       break;
    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:
-      for (uint32_t i = b; i + 1 < e; i++)
+      for (uint32_t p = pb, i = b + pb; p < pe; p++, i++)
          line(vd, i, i + 1, last ? i + 1 : i);
       break;
    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
-      for (uint32_t i = b; i + 2 < e; i += 3)
+      for (uint32_t p = pb, i = b + 3 * pb; p < pe; p++, i += 3)
          triangle(vd, i, i + 1, i + 2, last ? i + 2 : i);
       break;
    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
-      for (uint32_t i = b; i + 2 < e; i++) {
-         uint32_t odd = (i - b) & 1;
+      /* Triangle p is (p, p + 1, p + 2), odd ones reordered to keep the
+       * strip's winding. */
+      for (uint32_t p = pb, i = b + pb; p < pe; p++, i++) {
+         uint32_t odd = p & 1;
          triangle(vd, i, i + 1 + odd, i + 2 - odd, last ? i + 2 : i);
       }
       break;
    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:
-      for (uint32_t i = b + 1; i + 1 < e; i++)
+      /* Triangle p is (p + 1, p + 2, 0). */
+      for (uint32_t p = pb, i = b + pb + 1; p < pe; p++, i++)
          triangle(vd, i, i + 1, b, last ? i + 1 : i);
       break;
    default:
@@ -718,17 +756,83 @@ assemble(struct sr_vdraw *vd, uint32_t b, uint32_t e)
    }
 }
 
+/* Parallel setup: chunks of primitives set up on the workers into lists,
+ * then binned here in order. */
+#define SR_SETUP_CHUNK 1024u
+
+struct setup_job {
+   const struct sr_vdraw *vd;
+   struct sr_vdraw *chunks;      /* one per chunk, its list in it */
+   uint32_t prims;
+};
+
+static void
+setup_chunks(void *data, uint64_t begin, uint64_t end, unsigned worker)
+{
+   struct setup_job *job = data;
+   struct sr_arena *arena = &job->vd->scene->front->arenas[worker];
+   for (uint64_t c = begin; c < end; c++) {
+      struct sr_vdraw *vd = &job->chunks[c];
+      struct sr_prim_list_node *n = sr_arena_alloc(arena, sizeof(*n));
+      vd->list_first = vd->list_last = NULL;
+      if (!n) {
+         vd->result = VK_ERROR_OUT_OF_HOST_MEMORY;
+         continue;
+      }
+      n->next = NULL;
+      n->count = 0;
+      *vd = *job->vd;
+      vd->arena = arena;
+      vd->list_first = vd->list_last = n;
+      uint32_t pb = (uint32_t)c * SR_SETUP_CHUNK;
+      uint32_t pe = job->prims - pb < SR_SETUP_CHUNK ? job->prims : pb + SR_SETUP_CHUNK;
+      vd->primitive_id = pb;
+      assemble(vd, 0, pb, pe);
+   }
+}
+
+static bool
+setup_parallel(struct sr_vdraw *vd, uint32_t prims)
+{
+   const VkAllocationCallbacks *alloc = vd->scene->ctx->alloc;
+   const uint32_t nchunks = (prims + SR_SETUP_CHUNK - 1) / SR_SETUP_CHUNK;
+   struct setup_job job = {vd, sr_alloc(alloc, nchunks * sizeof(struct sr_vdraw), 64), prims};
+   if (!job.chunks)
+      return false;
+   su_thread_pool_run(vd->scene->ctx->pool, nchunks, 1, setup_chunks, &job);
+   for (uint32_t c = 0; c < nchunks; c++) {
+      const struct sr_vdraw *cv = &job.chunks[c];
+      if (cv->result != VK_SUCCESS)
+         vd->result = cv->result;
+      for (const struct sr_prim_list_node *n = cv->list_first; n; n = n->next) {
+         for (uint32_t i = 0; i < n->count; i++) {
+            const struct sr_prim *p = n->prims[i];
+            VkResult res = sr_bin_box(vd->scene, p->layer, p->min_x, p->min_y, p->max_x, p->max_y,
+                                      (struct sr_cmd){.kind = SR_CMD_PRIM, .prim = p});
+            if (res != VK_SUCCESS)
+               vd->result = res;
+         }
+      }
+   }
+   sr_free(alloc, job.chunks);
+   vd->primitive_id = prims;
+   return true;
+}
+
 void
 sr_setup_instance(struct sr_vdraw *vd)
 {
    if (!vd->restart) {
-      assemble(vd, 0, vd->count);
+      const uint32_t prims = prim_count(vd->st->topology, vd->count);
+      if (prims > SR_SETUP_CHUNK && vd->scene->ctx->workers > 1 && setup_parallel(vd, prims))
+         return;
+      assemble(vd, 0, 0, prims);
       return;
    }
    uint32_t b = 0;
    for (uint32_t i = 0; i <= vd->count; i++) {
       if (i == vd->count || vd->restart[i]) {
-         assemble(vd, b, i);
+         assemble(vd, b, 0, prim_count(vd->st->topology, i - b));
          b = i + 1;
       }
    }

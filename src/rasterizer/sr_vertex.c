@@ -9,8 +9,28 @@
 VkResult
 sr_front_init(struct sr_scene *scene)
 {
-   scene->front = sr_zalloc(scene->ctx->alloc, sizeof(*scene->front), 16);
-   return scene->front ? VK_SUCCESS : VK_ERROR_OUT_OF_HOST_MEMORY;
+   const struct sr_context *ctx = scene->ctx;
+   struct sr_front *f = sr_zalloc(ctx->alloc, sizeof(*f), 16);
+   if (!f)
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+   f->arenas = sr_alloc(ctx->alloc, ctx->workers * sizeof(*f->arenas), 16);
+   if (!f->arenas) {
+      sr_free(ctx->alloc, f);
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+   }
+   f->workers = ctx->workers;
+   for (unsigned i = 0; i < f->workers; i++)
+      sr_arena_init(&f->arenas[i], ctx->alloc);
+   scene->front = f;
+   return VK_SUCCESS;
+}
+
+void
+sr_front_reset(struct sr_scene *scene)
+{
+   struct sr_front *f = scene->front;
+   for (unsigned i = 0; f && i < f->workers; i++)
+      sr_arena_reset(&f->arenas[i]);
 }
 
 void
@@ -20,6 +40,9 @@ sr_front_finish(struct sr_scene *scene)
    if (!f)
       return;
    const VkAllocationCallbacks *alloc = scene->ctx->alloc;
+   for (unsigned i = 0; i < f->workers; i++)
+      sr_arena_finish(&f->arenas[i]);
+   sr_free(alloc, f->arenas);
    sr_free(alloc, f->verts);
    sr_free(alloc, f->shade_vi);
    sr_free(alloc, f->shade_rec);
@@ -219,6 +242,7 @@ vdraw_init(struct sr_vdraw *vd, struct sr_scene *scene, const struct sr_draw_sna
    const struct sr_draw_state *st = snap->state;
    memset(vd, 0, sizeof(*vd));
    vd->scene = scene;
+   vd->arena = &scene->arena;
    vd->st = st;
    vd->bind = bind;
    vd->draw = draw;
