@@ -121,6 +121,11 @@ to_window(const struct sr_viewport *vp, const float *r, struct wvert *o)
    double xw = vp->ox + vp->hx * (r[SR_V_POS] * inv_w);
    double yw = vp->oy + vp->hy * (r[SR_V_POS + 1] * inv_w);
    const double lim = SR_GUARD_BAND + SR_MAX_FRAMEBUFFER_SIZE / 2;
+   /* Clipping keeps window coordinates inside the guard band up to
+    * rounding; NaN positions (undefined results) become 0, never
+    * overflowing integers. */
+   xw = xw == xw ? xw : 0.0;
+   yw = yw == yw ? yw : 0.0;
    xw = xw < -lim ? -lim : xw > lim ? lim : xw;
    yw = yw < -lim ? -lim : yw > lim ? lim : yw;
    o->fx = llrint(xw * (1 << SR_SUBPIXEL_BITS));

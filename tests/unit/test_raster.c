@@ -1328,6 +1328,54 @@ test_msaa(uint32_t width)
    rig_finish(&r);
 }
 
+/* Positions with NaN, infinities and huge values: undefined pictures,
+ * but no crash, no undefined behaviour (the ASan/UBSan build), and the
+ * finite triangle drawn with them is still right. */
+static void
+test_bad_positions(struct rig *r, uint32_t width)
+{
+   const float bad[6] = {NAN, INFINITY, -INFINITY, 1e30f, -1e30f, 0.0f};
+   enum { N = 6 * 6 * 3 };
+   struct vtx v[N + 3];
+   int n = 0;
+   for (int i = 0; i < 6; i++)
+      for (int j = 0; j < 6; j++) {
+         v[n++] = (struct vtx){{bad[i], 0.5f, 0.5f, bad[j]}, {0}};
+         v[n++] = (struct vtx){{0.5f, bad[j], bad[i], 1.0f}, {0}};
+         v[n++] = (struct vtx){{-0.5f, -0.5f, 0.5f, 1.0f}, {0}};
+      }
+   const int64_t X[3] = {20 * 256, 90 * 256 + 3, 40 * 256 + 100}, Y[3] = {30 * 256, 40 * 256, 120 * 256 + 7};
+   for (int i = 0; i < 3; i++)
+      v[n++] = vwin(X[i], Y[i], 0.5f, 1.0f, 0xffffffffu);
+   struct sr_draw_bindings b;
+   bindings_init(&b, v, N + 3);
+   const VkPrimitiveTopology topo[3] = {VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, VK_PRIMITIVE_TOPOLOGY_LINE_LIST,
+                                        VK_PRIMITIVE_TOPOLOGY_POINT_LIST};
+   for (int t = 0; t < 3; t++) {
+      struct sr_draw_state st;
+      state_init(&st, width, topo[t], false);
+      st.polygon_mode = t == 0 && width == 8 ? VK_POLYGON_MODE_LINE : VK_POLYGON_MODE_FILL;
+      struct draw_call calls[2] = {{&st, &b, {.count = N, .instance_count = 1}},
+                                   {&st, &b, {.count = 3, .instance_count = 1, .first = N}}};
+      run_scene(r, calls, t == 0 ? 2 : 1);
+   }
+   /* The last scene drew points only; the triangle list's finite triangle
+    * is checked in a scene of its own after the bad one. */
+   struct sr_draw_state st;
+   state_init(&st, width, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false);
+   struct draw_call calls[2] = {{&st, &b, {.count = N, .instance_count = 1}},
+                                {&st, &b, {.count = 3, .instance_count = 1, .first = N}}};
+   run_scene(r, calls, 2);
+   uint32_t want[FBH][FBW];
+   memset(want, 0, sizeof(want));
+   ref_triangle(X, Y, want, 0, 0, FBW, FBH);
+   int bad_px = 0;
+   for (int y = 0; y < FBH; y++)
+      for (int x = 0; x < FBW; x++)
+         bad_px += want[y][x] && counters[y][x] == 0;
+   CHECK(bad_px == 0, "finite triangle after bad ones: %d pixels missing", bad_px);
+}
+
 /* The post-transform cache: an indexed draw shades each distinct index
  * value once per instance (when the values span a small range). */
 static uint32_t vs_invocations;
@@ -1489,6 +1537,7 @@ main(void)
       test_clip_cull_distances(&r, w);
       test_provoking(&r, w);
       test_interpolation(&r, w);
+      test_bad_positions(&r, w);
    }
    rig_finish(&r);
    for (uint32_t w = 4; w <= 16; w *= 2)
