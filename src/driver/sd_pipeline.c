@@ -311,7 +311,12 @@ sd_result_from_sc(enum sc_result r)
       return VK_ERROR_OUT_OF_HOST_MEMORY;
    default:
       /* Invalid SPIR-V, a missing entry point, or something the compiler
-       * cannot do yet: Vulkan has no closer code than this one. */
+       * cannot do yet. vkCreate*Pipelines list only out-of-memory codes
+       * and VK_ERROR_INVALID_SHADER_NV (VK_NV_glsl_shader's, not exposed);
+       * VK_ERROR_UNKNOWN is core Vulkan 1.0 (vk.xml's VkResult itself) and
+       * "may be returned from any command returning a VkResult" when the
+       * application's input is invalid or the implementation fails: the one
+       * truthful code, also for a device that reports Vulkan 1.0. */
       return VK_ERROR_UNKNOWN;
    }
 }

@@ -10,6 +10,12 @@
 #include "sd_exec.h"
 #include "sd_queue.h"
 #include "sd_util.h"
+#include "util/su_log.h"
+
+/* How long a host read with WAIT waits for a query while the queue is idle
+ * (nothing submitted can make it available, but another thread may still
+ * submit the work that does) before it gives up and loses the device. */
+#define SD_QUERY_IDLE_WAIT_NS 2000000000ull
 
 VKAPI_ATTR VkResult VKAPI_CALL
 sd_CreateQueryPool(VkDevice _device, const VkQueryPoolCreateInfo *pCreateInfo,
@@ -119,10 +125,32 @@ sd_GetQueryPoolResults(VkDevice _device, VkQueryPool _pool, uint32_t firstQuery,
    for (uint32_t i = 0; i < queryCount; i++) {
       const struct sd_query *q = &pool->queries[firstQuery + i];
       if (flags & VK_QUERY_RESULT_WAIT_BIT) {
-         /* Queries become available as the queue thread runs; a query no
-          * submitted work ends waits until some later submission does. */
-         while (!q->available && !sd_device_is_lost(device))
-            sd_device_sync_wait(device, UINT64_MAX);
+         /* Queries become available as the queue thread runs: wait while
+          * it has work. With the queue idle only a later submission can
+          * end the query: wait SD_QUERY_IDLE_WAIT_NS for one, then lose
+          * the device, as a vkCmdCopyQueryPoolResults with WAIT of such a
+          * query does (the spec allows device loss when a query does not
+          * become available in finite time). */
+         uint64_t idle_since = 0;
+         while (!q->available && !sd_device_is_lost(device)) {
+            const struct sd_queue *queue = device->queue;
+            if (queue && queue->completed < queue->submitted) {
+               idle_since = 0;
+               sd_device_sync_wait(device, UINT64_MAX);
+               continue;
+            }
+            uint64_t now = sd_now_ns();
+            if (!idle_since)
+               idle_since = now;
+            if (now - idle_since >= SD_QUERY_IDLE_WAIT_NS) {
+               if (!atomic_exchange(&device->lost, true))
+                  su_log("device lost: vkGetQueryPoolResults waits for a query that nothing "
+                         "will make available");
+               sd_device_sync_broadcast(device);
+               break;
+            }
+            sd_device_sync_wait(device, idle_since + SD_QUERY_IDLE_WAIT_NS);
+         }
       }
       if (sd_device_is_lost(device)) {
          if (device->queue)

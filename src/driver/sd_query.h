@@ -23,6 +23,13 @@
  * readers hold sync_mutex, so an available query's value is the final one.
  * vkGetQueryPoolResults with WAIT sleeps on sync_cond (and returns
  * VK_ERROR_DEVICE_LOST when the device is lost).
+ *
+ * Queries that never become available: a vkCmdCopyQueryPoolResults with
+ * WAIT of an unavailable query loses the device at once (everything before
+ * it on the one queue has run); a host read with WAIT waits while the queue
+ * has work, then at most 2 s of an idle queue for a submission that could
+ * still end the query, then loses the device too. Both report
+ * VK_ERROR_DEVICE_LOST; neither blocks for ever.
  */
 #ifndef SD_QUERY_H
 #define SD_QUERY_H

@@ -712,6 +712,71 @@ test_device_lost(void)
    free(c);
 }
 
+/* A host read with WAIT of a query that was reset and that nothing will
+ * write (the queue idle, nothing pending) returns VK_ERROR_DEVICE_LOST
+ * after a bounded wait (about 2 s) instead of blocking for ever, like the
+ * device-side copy above: the spec allows device loss for such a wait; the
+ * device is lost for later calls too. A submission arriving during the wait
+ * would still have made it available (test_wait). Shale only; no validation
+ * layer (device loss). The read runs on a thread so that a hang fails the
+ * test instead of stalling it. */
+struct never_read {
+   VkDevice device;
+   VkQueryPool pool;
+   VkResult result;
+   uint64_t took_ns;
+};
+
+static void *
+never_read_main(void *arg)
+{
+   struct never_read *n = arg;
+   uint64_t v = 0, t0 = host_now_ns();
+   n->result = vkGetQueryPoolResults(n->device, n->pool, 0, 1, sizeof(v), &v, 8,
+                                     VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+   n->took_ns = host_now_ns() - t0;
+   return NULL;
+}
+
+static void
+test_wait_never_written(void)
+{
+   struct ctx *c = calloc(1, sizeof(*c));
+   struct vkt_options opts = { .driver = VKT_SHALE, .no_validation = true };
+   c->name = "shale";
+   if (!vkt_init(&c->t, &opts)) {
+      CHECK(0, "shale without validation");
+      free(c);
+      return;
+   }
+   VkQueryPool pool = create_pool(c, VK_QUERY_TYPE_TIMESTAMP, 1);
+   VkCommandBuffer cb = vkt_begin(&c->t);
+   vkCmdResetQueryPool(cb, pool, 0, 1);
+   CHECK(vkt_submit_wait(&c->t, cb) == VK_SUCCESS, "reset submit");
+   struct never_read n = { c->t.device, pool, VK_SUCCESS, 0 };
+   pthread_t thread;
+   CHECK(pthread_create(&thread, NULL, never_read_main, &n) == 0, "thread");
+   struct timespec deadline;
+   clock_gettime(CLOCK_REALTIME, &deadline);
+   deadline.tv_sec += 20;
+   if (pthread_timedjoin_np(thread, NULL, &deadline) != 0) {
+      CHECK(0, "WAIT read of a query nothing will write still blocked after 20 s");
+      exit(check_finish());   /* the device cannot be destroyed under the reader */
+   }
+   CHECK(n.result == VK_ERROR_DEVICE_LOST, "WAIT read of a query nothing will write: %d",
+         n.result);
+   CHECK(n.took_ns >= 1000000000ull && n.took_ns < 10000000000ull,
+         "WAIT read gave up after %.2f s", n.took_ns / 1e9);
+   uint64_t v = 0;
+   VkResult r = vkGetQueryPoolResults(c->t.device, pool, 0, 1, sizeof(v), &v, 8,
+                                      VK_QUERY_RESULT_64_BIT);
+   CHECK(r == VK_ERROR_DEVICE_LOST, "read after the loss: %d", r);
+   CHECK(vkDeviceWaitIdle(c->t.device) == VK_ERROR_DEVICE_LOST, "the device is lost");
+   vkDestroyQueryPool(c->t.device, pool, NULL);
+   vkt_finish(&c->t);
+   free(c);
+}
+
 static struct ctx shale, lvp;
 
 int
@@ -723,6 +788,7 @@ main(void)
    }
    test_unsupported_type();
    test_device_lost();
+   test_wait_never_written();
 
    if (!run_driver(&lvp, VKT_LAVAPIPE)) {
       fprintf(stderr, "note: lavapipe not available, no cross-driver comparison\n");
