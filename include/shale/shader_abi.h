@@ -74,7 +74,7 @@
 extern "C" {
 #endif
 
-#define SHALE_SHADER_ABI_VERSION 5
+#define SHALE_SHADER_ABI_VERSION 6
 
 /* Widest SPMD call: 16 lanes (AVX-512). */
 #define SHALE_MAX_SIMD_WIDTH 16
@@ -194,6 +194,10 @@ enum shale_sample_op {
 #define SHALE_SAMPLE_DREF (1u << 8)             /* depth comparison against dref[] */
 #define SHALE_SAMPLE_OFFSET (1u << 9)           /* offset[][] is added (ConstOffset, Offset) */
 #define SHALE_SAMPLE_GATHER_OFFSETS (1u << 10)  /* gather_offsets (ConstOffsets) */
+/* GRAD only: lod[] holds a Bias operand (implicit-LOD sampling in fragment
+ * shaders, whose gradients the compiled code takes from the quad): lambda
+ * is log2(rho) + clamp(sampler bias + lod[], -maxSamplerLodBias, +max). */
+#define SHALE_SAMPLE_BIAS (1u << 11)
 
 struct shale_sample_args {
    uint32_t op;                      /* enum shale_sample_op | SHALE_SAMPLE_* flags */

@@ -387,6 +387,21 @@ filter_level(const struct ctx *c, const struct lane *ln, uint32_t level, uint32_
    memcpy(out->f, acc, sizeof(acc));
 }
 
+/* The driver's maxSamplerLodBias. */
+#define SR_MAX_SAMPLER_LOD_BIAS 16.0f
+
+/* The bias added to a lane's lambda: the sampler's, plus a shader's Bias
+ * operand (SHALE_SAMPLE_BIAS, GRAD only) clamped together as the spec's
+ * "Scale Factor and LOD Operations" say. */
+static float
+lod_bias(const struct shale_sampler_desc *s, const struct shale_sample_args *args, unsigned l)
+{
+   if (!(args->op & SHALE_SAMPLE_BIAS) || (args->op & SHALE_SAMPLE_OP_MASK) != SHALE_SAMPLE_GRAD)
+      return s->mip_lod_bias;
+   float b = s->mip_lod_bias + args->lod[l];
+   return fminf(fmaxf(b, -SR_MAX_SAMPLER_LOD_BIAS), SR_MAX_SAMPLER_LOD_BIAS);
+}
+
 /* Scale Factor and LOD Operations: lambda of a GRAD lane. */
 static float
 lambda_grad(const struct ctx *c, const struct shale_sample_args *args, unsigned l, float x,
@@ -476,7 +491,7 @@ sample_lane(const struct ctx *c, const struct shale_sample_args *args, unsigned 
    float lambda = (args->op & SHALE_SAMPLE_OP_MASK) == SHALE_SAMPLE_GRAD
                      ? lambda_grad(c, args, l, x, y, z)
                      : args->lod[l];
-   lambda += s->mip_lod_bias;
+   lambda += lod_bias(s, args, l);
    lambda = fminf(fmaxf(lambda, s->min_lod), s->max_lod);
    uint32_t filter = lambda <= 0.0f ? s->mag_filter : s->min_filter;
    float q = (float)(v->level_count - 1);
@@ -895,7 +910,7 @@ yc_sample_lane(const struct yctx *c, const struct shale_sample_args *args, unsig
    } else {
       lambda = args->lod[l];
    }
-   lambda += s->mip_lod_bias;
+   lambda += lod_bias(s, args, l);
    lambda = fminf(fmaxf(lambda, s->min_lod), s->max_lod);
    const uint32_t filter = lambda <= 0.0f ? s->mag_filter : s->min_filter;
    const float u = args->coord[0][l] * (float)c->v->width, v = args->coord[1][l] * (float)c->v->height;
