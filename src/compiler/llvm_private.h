@@ -336,8 +336,9 @@ VkDescriptorType sc_image_descriptor_type(struct sc_xlate *x, uint32_t type_id);
  * texel buffer (for atomics); lanes out of bounds are cleared in p->valid. */
 bool sc_image_texel_pointer(struct sc_xlate *x, const struct sc_inst *inst, struct sc_ptr *p);
 
-/* llvm_sample.c: sampled-image instructions (explicit LOD, fetch, gather),
- * each one call through the descriptor record's sample_fn (sr_sample). */
+/* llvm_sample.c: sampled-image instructions (explicit LOD, fetch, gather;
+ * implicit LOD in fragment shaders, as gradients from the quad), each one
+ * call through the descriptor record's sample_fn (sr_sample). */
 bool sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst);
 
 /* llvm_texel.c: texel format conversion. Texels at addr (ptr, or <W x ptr>
@@ -389,5 +390,9 @@ bool sc_stage_kill(struct sc_xlate *x);
 int sc_stage_guard(struct sc_xlate *x, const struct sc_inst *inst);
 /* The active lanes that are not helpers. */
 LLVMValueRef sc_stage_live_mask(struct sc_xlate *x);
+/* d/dx (or d/dy) of a W-lane float vector from the quads' lanes, as
+ * OpDPdx / OpDPdy take it (fine: from the lane's row or column of its
+ * quad); marks the shader as using derivatives. */
+LLVMValueRef sc_stage_derivative(struct sc_xlate *x, LLVMValueRef v, bool dy);
 
 #endif

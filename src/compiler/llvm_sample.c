@@ -15,7 +15,7 @@
 
 /* The parsed image operands of one instruction (ids, 0 when absent). */
 struct operands {
-   uint32_t lod, dx, dy, const_offset, offset, const_offsets;
+   uint32_t bias, lod, dx, dy, const_offset, offset, const_offsets;
 };
 
 /* The records an instruction reads: the image's, and the sampler's (the
@@ -106,7 +106,7 @@ any_varying(struct sc_xlate *x, uint32_t id, bool *varying)
    return true;
 }
 
-/* Image operands from word `at`: Lod, Grad, ConstOffset, Offset,
+/* Image operands from word `at`: Bias, Lod, Grad, ConstOffset, Offset,
  * ConstOffsets, and the memory-model ones (no-ops); others are refused. */
 static bool
 parse_operands(struct sc_xlate *x, const struct sc_inst *inst, uint32_t at, struct operands *o)
@@ -115,7 +115,7 @@ parse_operands(struct sc_xlate *x, const struct sc_inst *inst, uint32_t at, stru
    if (at >= inst->nwords)
       return true;
    uint32_t mask = inst->w[at++];
-   const uint32_t ok = SpvImageOperandsLodMask | SpvImageOperandsGradMask |
+   const uint32_t ok = SpvImageOperandsBiasMask | SpvImageOperandsLodMask | SpvImageOperandsGradMask |
                        SpvImageOperandsConstOffsetMask | SpvImageOperandsOffsetMask |
                        SpvImageOperandsConstOffsetsMask | SpvImageOperandsMakeTexelAvailableMask |
                        SpvImageOperandsMakeTexelVisibleMask | SpvImageOperandsNonPrivateTexelMask |
@@ -123,16 +123,17 @@ parse_operands(struct sc_xlate *x, const struct sc_inst *inst, uint32_t at, stru
    if (mask & ~ok)
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "image operands %#x on %s", mask & ~ok,
                      sc_opcode_name(inst->opcode));
-   /* Operands follow in the order of their bits: Lod (bit 1), Grad (2,
-    * two ids), ConstOffset (3), Offset (4), ConstOffsets (5), then the
-    * scopes of MakeTexelAvailable (8) and MakeTexelVisible (9). */
-   for (uint32_t bit = 1; bit < 10; bit++) {
+   /* Operands follow in the order of their bits: Bias (bit 0), Lod (1),
+    * Grad (2, two ids), ConstOffset (3), Offset (4), ConstOffsets (5), then
+    * the scopes of MakeTexelAvailable (8) and MakeTexelVisible (9). */
+   for (uint32_t bit = 0; bit < 10; bit++) {
       if (!(mask & (1u << bit)) || bit == 6 || bit == 7)
          continue;
       unsigned words = bit == 2 ? 2 : 1;
       if (at + words > inst->nwords)
          return sc_fail(x, SC_ERROR_INVALID_SPIRV, "image operands run past the instruction");
       switch (bit) {
+      case 0: o->bias = inst->w[at]; break;
       case 1: o->lod = inst->w[at]; break;
       case 2: o->dx = inst->w[at]; o->dy = inst->w[at + 1]; break;
       case 3: o->const_offset = inst->w[at]; break;
@@ -250,10 +251,22 @@ sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst)
    const uint32_t opc = inst->opcode;
    const bool fetch = opc == SpvOpImageFetch;
    const bool gather = opc == SpvOpImageGather || opc == SpvOpImageDrefGather;
+   const bool implicit = opc == SpvOpImageSampleImplicitLod ||
+                         opc == SpvOpImageSampleDrefImplicitLod ||
+                         opc == SpvOpImageSampleProjImplicitLod ||
+                         opc == SpvOpImageSampleProjDrefImplicitLod;
    const bool dref = opc == SpvOpImageSampleDrefExplicitLod ||
-                     opc == SpvOpImageSampleProjDrefExplicitLod || opc == SpvOpImageDrefGather;
+                     opc == SpvOpImageSampleProjDrefExplicitLod || opc == SpvOpImageDrefGather ||
+                     opc == SpvOpImageSampleDrefImplicitLod ||
+                     opc == SpvOpImageSampleProjDrefImplicitLod;
    const bool proj = opc == SpvOpImageSampleProjExplicitLod ||
-                     opc == SpvOpImageSampleProjDrefExplicitLod;
+                     opc == SpvOpImageSampleProjDrefExplicitLod ||
+                     opc == SpvOpImageSampleProjImplicitLod ||
+                     opc == SpvOpImageSampleProjDrefImplicitLod;
+   if (implicit && x->model != SpvExecutionModelFragment)
+      return sc_fail(x, SC_ERROR_UNSUPPORTED,
+                     "%s: implicit LOD needs derivatives, which only fragment shaders have",
+                     sc_opcode_name(opc));
    const struct sc_inst *sd = sc_module_def(x->m, inst->w[3]);
    struct sc_image_type it;
    if (!sd || !sc_module_image_type(x->m, sd->type_id, &it))
@@ -265,8 +278,11 @@ sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst)
    uint32_t at = dref || gather ? 6 : 5;
    if (!parse_operands(x, inst, at, &o))
       return false;
-   if (!fetch && !gather && !o.lod && !o.dx)
+   if (!fetch && !gather && !implicit && !o.lod && !o.dx)
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "%s without Lod or Grad", sc_opcode_name(opc));
+   if ((implicit && (o.lod || o.dx)) || (!implicit && o.bias))
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "%s with a Lod, Grad or Bias it cannot take",
+                     sc_opcode_name(opc));
    if ((fetch || gather) && o.dx)
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "Grad on %s", sc_opcode_name(opc));
 
@@ -276,14 +292,14 @@ sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst)
    /* Per lane when anything is; otherwise lane 0 answers for all. */
    bool vec = r.vec;
    const uint32_t ids[] = { inst->w[4], dref || gather ? inst->w[5] : 0, o.lod, o.dx, o.dy,
-                            o.offset };
+                            o.offset, o.bias };
    for (unsigned i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
       if (ids[i] && !any_varying(x, ids[i], &vec))
          return false;
 
    LLVMValueRef args = args_block(x);
    uint32_t op = fetch ? SHALE_SAMPLE_FETCH : gather ? SHALE_SAMPLE_GATHER
-                 : o.dx ? SHALE_SAMPLE_GRAD : SHALE_SAMPLE_LOD;
+                 : o.dx || implicit ? SHALE_SAMPLE_GRAD : SHALE_SAMPLE_LOD;
    const uint32_t ncoord = dim_coords(it.dim);
 
    /* Coordinates (Proj: divided by q, as is D_ref). */
@@ -306,6 +322,16 @@ sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst)
       if (q)
          v = LLVMBuildFDiv(b, v, q, "");
       store_at(x, args, ARG(coord) + i * LANE_BYTES, v);
+      if (implicit && i < ncoord) {
+         /* Implicit LOD: the (projected) coordinate's gradients from the quad. */
+         store_at(x, args, ARG(grad) + i * LANE_BYTES, sc_stage_derivative(x, v, false));
+         store_at(x, args, ARG(grad) + (3 + i) * LANE_BYTES, sc_stage_derivative(x, v, true));
+      }
+   }
+   if (o.bias) {
+      if (!store_value(x, args, ARG(lod), o.bias, 1, false))
+         return false;
+      op |= SHALE_SAMPLE_BIAS;
    }
    if (dref) {
       const struct sc_val *d = sc_get(x, inst->w[5]);

@@ -1050,6 +1050,13 @@ derivative(struct sc_xlate *x, LLVMValueRef v, bool dy, bool coarse)
    return LLVMBuildFSub(b, hi, lo, "");
 }
 
+LLVMValueRef
+sc_stage_derivative(struct sc_xlate *x, LLVMValueRef v, bool dy)
+{
+   x->io.fs.uses_derivatives = 1;
+   return derivative(x, v, dy, false);
+}
+
 static bool
 emit_derivative(struct sc_xlate *x, const struct sc_inst *inst, enum deriv kind, bool coarse)
 {

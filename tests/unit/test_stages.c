@@ -12,7 +12,9 @@
 
 #include "check.h"
 #include "compiler/sc_compiler.h"
+#include "rasterizer/sr_sample.h"
 
+#include "shaders/stage_deriv_frag_spv.h"
 #include "shaders/stage_double_vert_spv.h"
 #include "shaders/stage_fs_frag_spv.h"
 #include "shaders/stage_geom_geom_spv.h"
@@ -501,6 +503,136 @@ test_fragment_basic(uint32_t W)
    sc_shader_destroy(s);
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* Derivatives and implicit LOD                                              */
+/* ------------------------------------------------------------------------ */
+
+/* A 16x16 RGBA8 image with 5 levels, each one colour. */
+#define MIP_LEVELS 5
+static const uint8_t mip_colour[MIP_LEVELS][4] = {
+   { 255, 0, 0, 255 }, { 0, 255, 0, 255 }, { 0, 0, 255, 255 }, { 255, 255, 0, 255 },
+   { 0, 255, 255, 255 },
+};
+
+struct mip_texture {
+   uint8_t texels[(256 + 64 + 16 + 4 + 1) * 4];
+   struct shale_image_view_desc view;
+   struct shale_sampler_desc sampler;
+};
+
+static void
+mip_texture_init(struct mip_texture *t, union shale_descriptor *rec)
+{
+   memset(t, 0, sizeof(*t));
+   struct shale_image_view_desc *v = &t->view;
+   v->base = t->texels;
+   v->format = VK_FORMAT_R8G8B8A8_UNORM;
+   v->view_type = VK_IMAGE_VIEW_TYPE_2D;
+   v->width = v->height = 16;
+   v->depth = 1;
+   v->level_count = MIP_LEVELS;
+   v->layer_count = 1;
+   v->samples = 1;
+   v->texel_size = 4;
+   v->aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+   for (int c = 0; c < 4; c++)
+      v->swizzle[c] = VK_COMPONENT_SWIZZLE_R + (uint32_t)c;
+   uint64_t off = 0;
+   for (uint32_t l = 0; l < MIP_LEVELS; l++) {
+      uint32_t side = 16u >> l;
+      v->level_offset[l] = off;
+      v->row_pitch[l] = side * 4;
+      v->slice_pitch[l] = side * side * 4;
+      for (uint32_t k = 0; k < side * side; k++)
+         memcpy(t->texels + off + k * 4, mip_colour[l], 4);
+      off += side * side * 4;
+   }
+   struct shale_sampler_desc *s = &t->sampler;
+   s->mag_filter = s->min_filter = VK_FILTER_NEAREST;
+   s->mipmap_mode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+   for (int k = 0; k < 3; k++)
+      s->address_mode[k] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+   s->max_lod = 16.0f;
+   s->max_anisotropy = 1.0f;
+   s->compare_op = VK_COMPARE_OP_ALWAYS;
+   rec->image.view = v;
+   rec->image.sampler = s;
+   rec->image.sample_fn = sr_sample;
+   rec->image.width = rec->image.height = 16;
+   rec->image.depth_or_layers = 1;
+   rec->image.format = VK_FORMAT_R8G8B8A8_UNORM;
+   rec->image.texel_size = 4;
+   rec->image.level_count = MIP_LEVELS;
+   rec->image.samples = 1;
+}
+
+static void
+check_colour(const struct fs_run *f, uint32_t loc, uint32_t i, uint32_t level, const char *what)
+{
+   bool ok = true;
+   for (uint32_t c = 0; c < 4; c++)
+      ok &= bitsf(FOUT(f, loc, c, i)) == (float)mip_colour[level][c] / 255.0f;
+   CHECK(ok, "W=%u lane %u %s: (%g %g %g %g), want level %u", f->W, i, what,
+         bitsf(FOUT(f, loc, 0, i)), bitsf(FOUT(f, loc, 1, i)), bitsf(FOUT(f, loc, 2, i)),
+         bitsf(FOUT(f, loc, 3, i)), level);
+}
+
+static void
+test_derivatives(uint32_t W)
+{
+   struct sc_shader *s = compile(SPV(stage_deriv_frag_spv), VK_SHADER_STAGE_FRAGMENT_BIT, W);
+   if (!s)
+      return;
+   const struct shale_fs_info *io = &s->io.fs;
+   CHECK(io->uses_derivatives && !io->can_discard && !io->has_side_effects,
+         "deriv io flags");
+   CHECK_EQ_INT(io->outputs_written, 0x3f);
+   CHECK(io->interp[0] == SHALE_INTERP_SMOOTH && io->interp[4] == SHALE_INTERP_NOPERSPECTIVE &&
+         io->interp[5] == SHALE_INTERP_NOPERSPECTIVE && io->interp[1] == SHALE_INTERP_NONE,
+         "deriv interp");
+   struct fs_run f;
+   struct mip_texture tex;
+   for (uint32_t nq = W / 4; nq >= 1; nq = nq > 1 ? nq / 2 : 0) {
+      fs_setup(&f, W, nq);
+      mip_texture_init(&tex, &f.set0[1]);
+      /* uv = pixel / 8: rho = 2 on a 16-texel image, lambda 1. */
+      f.planes[2 + 4] = (struct shale_fs_plane){ 0.125f, 0.0f, 0.0f };
+      f.planes[2 + 5] = (struct shale_fs_plane){ 0.0f, 0.125f, 0.0f };
+      float k = 3.25f;
+      memcpy(f.push, &k, 4);
+      /* Helpers: derivatives and sampling still see them. */
+      f.q.coverage[1] = 0;
+      s->fn.fs(&f.ctx, &f.q);
+      float sv[SHALE_MAX_SIMD_WIDTH];
+      for (uint32_t i = 0; i < W; i++) {
+         float v = smooth_at(&f, 0, 0, lane_px(&f, i), lane_py(&f, i));
+         sv[i] = v * v;
+      }
+      for (uint32_t i = 0; i < W; i++) {
+         uint32_t q0 = i & ~3u;
+         float fine_x = sv[i | 1] - sv[i & ~1u], fine_y = sv[i | 2] - sv[i & ~2u];
+         float coarse_x = sv[q0 + 1] - sv[q0], coarse_y = sv[q0 + 2] - sv[q0];
+         float want[2][4] = {
+            { fine_x, fine_y, coarse_x, coarse_y },
+            { fine_x, fine_y, fabsf(fine_x) + fabsf(fine_y), fabsf(coarse_x) + fabsf(coarse_y) },
+         };
+         for (uint32_t l = 0; l < 2; l++)
+            for (uint32_t c = 0; c < 4; c++) {
+               float got = bitsf(FOUT(&f, l, c, i));
+               CHECK(fabsf(got - want[l][c]) <= 1e-4f * fmaxf(1.0f, fabsf(sv[i])),
+                     "W=%u lane %u derivative %u.%u: %g, want %g", W, i, l, c, got, want[l][c]);
+            }
+         check_colour(&f, 2, i, 1, "texture()");
+         check_colour(&f, 3, i, 3, "texture(bias 2)");
+         check_colour(&f, 4, i, 1, "textureProj()");
+         CHECK(bitsf(FOUT(&f, 5, 0, i)) == 1.0f, "W=%u lane %u: derivative of a uniform", W, i);
+      }
+      fs_finish(&f);
+   }
+   sc_shader_destroy(s);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Refusals                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -537,8 +669,10 @@ main(void)
    static const uint32_t widths[] = { 1, 4, 8, 16 };
    for (unsigned w = 0; w < 4; w++)
       test_vertex(widths[w]);
-   for (unsigned w = 1; w < 4; w++)
+   for (unsigned w = 1; w < 4; w++) {
       test_fragment_basic(widths[w]);
+      test_derivatives(widths[w]);
+   }
    test_refusals();
    sc_compiler_destroy(compiler);
    return check_finish();
