@@ -68,6 +68,10 @@ struct tile {
    /* Fragment operations of the last primitive's state. */
    const struct sr_draw_state *frag_key;
    struct sr_fragment_state frag;
+   /* The last snapshot's inputs: ABI plane 2 + slot[i] is prim plane src[i]. */
+   const struct sr_draw_snapshot *plane_snap;
+   uint32_t plane_count;
+   uint8_t plane_slot[SHALE_MAX_LOCATIONS * 4], plane_src[SHALE_MAX_LOCATIONS * 4];
 };
 
 static void occlusion_add(struct tile *t)
@@ -361,13 +365,21 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
 
    /* The ABI's plane array: z, 1/w, then every input component's slot. */
    if (st->fs) {
+      if (t->plane_snap != snap) {
+         t->plane_snap = snap;
+         t->plane_count = 0;
+         for (unsigned k = 0; k < SHALE_MAX_LOCATIONS * 4; k++) {
+            if (snap->plane_index[k] != 0xff) {
+               t->plane_slot[t->plane_count] = (uint8_t)k;
+               t->plane_src[t->plane_count++] = snap->plane_index[k];
+            }
+         }
+      }
       struct shale_fs_plane *planes = t->scratch->planes;
       planes[0] = p->planes[0];
       planes[1] = p->planes[1];
-      for (unsigned k = 0; k < SHALE_MAX_LOCATIONS * 4; k++) {
-         if (snap->plane_index[k] != 0xff)
-            planes[2 + k] = p->planes[snap->plane_index[k]];
-      }
+      for (uint32_t i = 0; i < t->plane_count; i++)
+         planes[2 + t->plane_slot[i]] = p->planes[t->plane_src[i]];
    }
 
    uint32_t samples = t->frag.samples;
