@@ -16,7 +16,9 @@
 
 #include "shaders/stage_deriv_frag_spv.h"
 #include "shaders/stage_double_vert_spv.h"
+#include "shaders/stage_fs_demote_frag_spv.h"
 #include "shaders/stage_fs_frag_spv.h"
+#include "shaders/stage_fs_sample_frag_spv.h"
 #include "shaders/stage_geom_geom_spv.h"
 #include "shaders/stage_minimal_vert_spv.h"
 #include "shaders/stage_vs_vert_spv.h"
@@ -633,6 +635,154 @@ test_derivatives(uint32_t W)
    sc_shader_destroy(s);
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* Sample shading, centroid, depth and sample mask                           */
+/* ------------------------------------------------------------------------ */
+
+static const float std4[4][2] = { { 0.375f, 0.125f }, { 0.875f, 0.375f }, { 0.125f, 0.625f },
+                                  { 0.625f, 0.875f } };
+
+static void
+run_fs_sample(const struct sc_shader *s, uint32_t W, uint32_t sample_id, bool points)
+{
+   struct fs_run f;
+   fs_setup(&f, W, W / 4);
+   f.ctx.sample_count = 4;
+   memcpy(f.ctx.sample_positions, std4, sizeof(std4));
+   f.q.sample_id = sample_id;
+   f.q.primitive_id = 41;
+   f.q.layer = 3;
+   f.q.point_coord = points ? f.point_coord : NULL;
+   for (uint32_t i = 0; i < W; i++) {
+      f.q.coverage[i] = sample_id != ~0u ? (i % 3 ? 1u << sample_id : 0) : (i * 7 + 3) & 15;
+      /* Centroids off the centre for partly covered pixels. */
+      if (f.q.coverage[i] != 15) {
+         f.q.centroid[0][i] += 0.125f * (float)(i % 3) - 0.125f;
+         f.q.centroid[1][i] -= 0.25f * (float)(i % 2);
+      }
+   }
+   s->fn.fs(&f.ctx, &f.q);
+   float ox = sample_id != ~0u ? std4[sample_id][0] : 0.5f;
+   float oy = sample_id != ~0u ? std4[sample_id][1] : 0.5f;
+   for (uint32_t i = 0; i < W; i++) {
+      float x = (float)(f.q.x[i / 4] + (int32_t)(i & 1)) + ox;
+      float y = (float)(f.q.y[i / 4] + (int32_t)((i >> 1) & 1)) + oy;
+      float cx = sample_id != ~0u ? x : f.q.centroid[0][i];
+      float cy = sample_id != ~0u ? y : f.q.centroid[1][i];
+      float want_pos[4] = { ox, oy, sample_id != ~0u ? (float)sample_id : 0.0f, 41.0f };
+      float want_c[4] = { smooth_at(&f, 1, 0, cx, cy), smooth_at(&f, 1, 1, cx, cy),
+                          smooth_at(&f, 1, 2, x, y),
+                          points ? plane_eval(&f.point_coord[1], x, y) : 0.0f };
+      float want_a[4] = { smooth_at(&f, 0, 0, x, y), smooth_at(&f, 0, 1, x, y),
+                          smooth_at(&f, 0, 2, x, y),
+                          points ? plane_eval(&f.point_coord[0], x, y) : 0.0f };
+      for (uint32_t c = 0; c < 4; c++) {
+         CHECK(near(bitsf(FOUT(&f, 0, c, i)), want_pos[c]), "W=%u sid %d lane %u o_pos[%u] %g, want %g",
+               W, (int)sample_id, i, c, bitsf(FOUT(&f, 0, c, i)), want_pos[c]);
+         CHECK(near(bitsf(FOUT(&f, 1, c, i)), want_c[c]), "W=%u sid %d lane %u o_c[%u] %g, want %g",
+               W, (int)sample_id, i, c, bitsf(FOUT(&f, 1, c, i)), want_c[c]);
+         CHECK(near(bitsf(FOUT(&f, 3, c, i)), want_a[c]), "W=%u sid %d lane %u o_a[%u] %g, want %g",
+               W, (int)sample_id, i, c, bitsf(FOUT(&f, 3, c, i)), want_a[c]);
+      }
+      uint32_t cov = f.q.coverage[i];
+      CHECK(FOUT(&f, 2, 0, i) == cov && FOUT(&f, 2, 1, i) == 3 && FOUT(&f, 2, 2, i) == (cov == 0),
+            "W=%u lane %u: SampleMaskIn %u, Layer %u, HelperInvocation %u", W, i,
+            FOUT(&f, 2, 0, i), FOUT(&f, 2, 1, i), FOUT(&f, 2, 2, i));
+      CHECK(near(f.depth[i], want_a[0] * 0.5f), "W=%u lane %u FragDepth %g", W, i, f.depth[i]);
+      CHECK(f.smask[i] == (cov & 5), "W=%u lane %u SampleMask %u", W, i, f.smask[i]);
+   }
+   CHECK_EQ_INT(f.q.kill_mask, 0);
+   fs_finish(&f);
+}
+
+static void
+test_fragment_sample(uint32_t W)
+{
+   struct sc_shader *s = compile(SPV(stage_fs_sample_frag_spv), VK_SHADER_STAGE_FRAGMENT_BIT, W);
+   if (!s)
+      return;
+   const struct shale_fs_info *io = &s->io.fs;
+   for (int k = 0; k < 8; k++) {
+      uint8_t want = k < 4 ? SHALE_INTERP_SMOOTH
+                   : k < 6 ? SHALE_INTERP_SMOOTH | SHALE_INTERP_CENTROID
+                   : k == 6 ? SHALE_INTERP_SMOOTH | SHALE_INTERP_SAMPLE : SHALE_INTERP_NONE;
+      CHECK(io->interp[k] == want, "sample interp[%d] = %#x, want %#x", k, io->interp[k], want);
+   }
+   CHECK(io->reads_sample_id && io->reads_sample_mask && io->reads_point_coord &&
+         io->reads_primitive_id && io->reads_layer && io->writes_frag_depth &&
+         io->writes_sample_mask && io->depth_mode == 2 && !io->reads_frag_coord &&
+         !io->can_discard && !io->has_side_effects && !io->early_fragment_tests,
+         "sample io flags");
+   CHECK_EQ_INT(io->outputs_written, 0xf);
+   run_fs_sample(s, W, ~0u, true);
+   run_fs_sample(s, W, 2, false);
+   run_fs_sample(s, W, 0, true);
+   sc_shader_destroy(s);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Demotion, dual source, image stores                                       */
+/* ------------------------------------------------------------------------ */
+
+static void
+test_fragment_demote(uint32_t W)
+{
+   struct sc_shader *s = compile(SPV(stage_fs_demote_frag_spv), VK_SHADER_STAGE_FRAGMENT_BIT, W);
+   if (!s)
+      return;
+   const struct shale_fs_info *io = &s->io.fs;
+   CHECK(io->can_discard && io->early_fragment_tests && io->dual_source && io->has_side_effects &&
+         io->uses_derivatives && io->reads_frag_coord && io->outputs_written == 1 &&
+         io->output_type[0] == 0, "demote io flags");
+   struct fs_run f;
+   fs_setup(&f, W, W / 4);
+   uint32_t img[16 * 16] = { 0 };
+   f.set0[2].image.base = (uint8_t *)img;
+   f.set0[2].image.row_pitch = 16 * 4;
+   f.set0[2].image.slice_pitch = 16 * 16 * 4;
+   f.set0[2].image.width = f.set0[2].image.height = 16;
+   f.set0[2].image.depth_or_layers = 1;
+   f.set0[2].image.format = VK_FORMAT_R32_UINT;
+   f.set0[2].image.texel_size = 4;
+   f.set0[2].image.level_count = 1;
+   f.set0[2].image.samples = 1;
+   float below = 4.0f;
+   memcpy(f.push, &below, 4);
+   for (uint32_t i = 0; i < W; i++)
+      if (i % 7 == 2)
+         f.q.coverage[i] = 0;
+   s->fn.fs(&f.ctx, &f.q);
+   float v[SHALE_MAX_SIMD_WIDTH];
+   for (uint32_t i = 0; i < W; i++)
+      v[i] = smooth_at(&f, 0, 0, lane_px(&f, i), lane_py(&f, i));
+   uint32_t want_kill = 0, live = 0;
+   for (uint32_t i = 0; i < W; i++) {
+      bool demoted = v[i] < below;
+      bool helper = demoted || !f.q.coverage[i];
+      want_kill |= (uint32_t)demoted << i;
+      int px = (int)lane_px(&f, i), py = (int)lane_py(&f, i);
+      CHECK(img[py * 16 + px] == (helper ? 0u : 7u), "W=%u lane %u image texel %u", W, i,
+            img[py * 16 + px]);
+      live += !helper;
+      CHECK(near(bitsf(FOUT(&f, 0, 0, i)), v[i]), "W=%u lane %u o0.x", W, i);
+      CHECK(bitsf(FOUT(&f, 0, 1, i)) == (helper ? 1.0f : 0.0f), "W=%u lane %u helperInvocationEXT",
+            W, i);
+      CHECK(bitsf(FOUT(&f, 0, 2, i)) == (helper ? 1.0f : 0.0f), "W=%u lane %u HelperInvocation",
+            W, i);
+      /* Index 1 goes to Location 8; demoted neighbours still give derivatives. */
+      float dx = v[i | 1] - v[i & ~1u], dy = v[i | 2] - v[i & ~2u];
+      CHECK(fabsf(bitsf(FOUT(&f, 8, 0, i)) - dx) <= 1e-4f && fabsf(bitsf(FOUT(&f, 8, 1, i)) - dy) <= 1e-4f &&
+            bitsf(FOUT(&f, 8, 3, i)) == 2.0f, "W=%u lane %u dual-source output", W, i);
+   }
+   CHECK(f.q.kill_mask == want_kill, "W=%u demote kill_mask %#x, want %#x", W, f.q.kill_mask,
+         want_kill);
+   CHECK(f.buf[0] == live, "W=%u: %u atomics, want %u", W, f.buf[0], live);
+   CHECK(want_kill && want_kill != (1u << W) - 1, "the test demotes some lanes");
+   fs_finish(&f);
+   sc_shader_destroy(s);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Refusals                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -657,6 +807,36 @@ test_refusals(void)
    CHECK_EQ_INT(r, SC_ERROR_UNSUPPORTED);
    CHECK(strstr(msg, "quad") != NULL, "message: \"%s\"", msg);
    CHECK(s == NULL, "no shader on failure");
+
+   /* Mutated vertex and fragment modules: any result but a crash, a message
+    * with every failure. */
+   static uint32_t mutant[sizeof(stage_fs_sample_frag_spv) / 4 + sizeof(stage_vs_vert_spv) / 4];
+   uint32_t seed = 12345;
+   int compiled = 0, failed = 0;
+   for (int t = 0; t < 80; t++) {
+      const uint32_t *src = t & 1 ? stage_vs_vert_spv : stage_fs_sample_frag_spv;
+      size_t n = t & 1 ? sizeof(stage_vs_vert_spv) / 4 : sizeof(stage_fs_sample_frag_spv) / 4;
+      memcpy(mutant, src, n * 4);
+      for (int k = 0; k < 2; k++) {
+         seed = seed * 1103515245u + 12345u;
+         uint32_t w = 5 + (seed >> 8) % (uint32_t)(n - 5);
+         seed = seed * 1103515245u + 12345u;
+         mutant[w] = (seed >> 4) & 1 ? mutant[w] ^ (1u << (seed % 32)) : (seed >> 8) % 64;
+      }
+      VkShaderStageFlagBits stage = t & 1 ? VK_SHADER_STAGE_VERTEX_BIT : VK_SHADER_STAGE_FRAGMENT_BIT;
+      msg[0] = 0;
+      r = try_compile(mutant, n, stage, 4, &s, msg, sizeof(msg));
+      if (r == SC_SUCCESS) {
+         compiled++;
+         sc_shader_destroy(s);
+         s = NULL;
+      } else {
+         failed++;
+         CHECK(msg[0] != '\0' && s == NULL, "mutant %d: a message, no shader", t);
+      }
+   }
+   CHECK(compiled + failed == 80, "every mutant answered");
+   fprintf(stderr, "mutated stage modules: %d compiled, %d refused\n", compiled, failed);
 }
 
 int
@@ -672,6 +852,8 @@ main(void)
    for (unsigned w = 1; w < 4; w++) {
       test_fragment_basic(widths[w]);
       test_derivatives(widths[w]);
+      test_fragment_sample(widths[w]);
+      test_fragment_demote(widths[w]);
    }
    test_refusals();
    sc_compiler_destroy(compiler);
