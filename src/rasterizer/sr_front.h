@@ -94,7 +94,8 @@ struct sr_vdraw {
     * first + j into record j; an indexed draw shades each distinct index
     * value once when the values span a small range (a post-transform
     * cache as wide as the draw), else each index position. */
-   uint32_t count;               /* positions */
+   uint32_t count;               /* positions (of the window, see sr_vertex_draw) */
+   uint32_t first_pos;           /* non-indexed: the window's first position */
    uint32_t shade_count;         /* vertices to shade */
    uint32_t instance;            /* 0 .. instance_count - 1 */
    float *verts;                 /* front->verts */
@@ -129,8 +130,10 @@ VkResult sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *s
 void sr_setup_draw(struct sr_vdraw *vd);
 /* Clip code and window coordinates of one shaded record (any worker). */
 void sr_setup_vertex(const struct sr_vdraw *vd, float *r);
+/* Primitives of n positions of a topology, without restarts. */
+uint32_t sr_prim_count(VkPrimitiveTopology topology, uint32_t n);
 /* Assembles, clips, sets up and bins the current instance's primitives
- * from vd->verts. */
+ * from vd->verts (PrimitiveId from vd->primitive_id on). */
 void sr_setup_instance(struct sr_vdraw *vd);
 
 #endif

@@ -28,12 +28,13 @@
  *     batches of W over the pool; per batch the C vertex fetch converts attributes to the
  *     shader's input types (shale_vs_batch.inputs), the compiled vertex
  *     shader writes varying slots, which are kept as one record per vertex
- *     (clip position, point size, clip and cull distances, the components
- *     the fragment shader reads) in draw order. A draw runs one instance at
- *     a time: the records live in buffers the scene reuses for the next
- *     instance and draw (set-up primitives keep planes, not records); clip
- *     codes and the viewport transform are computed per primitive in
- *     steps 3-4.
+ *     (clip position, point size, clip code, window coordinates, clip and
+ *     cull distances, the components the fragment shader reads) in draw
+ *     order. A draw runs one instance at a time, and a non-indexed list or
+ *     strip draw of more than 49152 vertices in windows of that many
+ *     (shade, then steps 3-5): the records live in buffers the scene reuses
+ *     for the next window, instance and draw (set-up primitives keep planes,
+ *     not records).
  *  3. Primitive assembly (every Vulkan 1.0 list, strip and fan topology,
  *     primitive restart, the provoking vertex; PrimitiveId counts a draw's
  *     primitives per instance, culled ones included), culling by cull

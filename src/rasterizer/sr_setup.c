@@ -706,8 +706,8 @@ point(struct sr_vdraw *vd, uint32_t i0)
 /* ---- Assembly ---- */
 
 /* Primitives of n positions without restarts. */
-static uint32_t
-prim_count(VkPrimitiveTopology topology, uint32_t n)
+uint32_t
+sr_prim_count(VkPrimitiveTopology topology, uint32_t n)
 {
    switch (topology) {
    case VK_PRIMITIVE_TOPOLOGY_POINT_LIST: return n;
@@ -791,7 +791,7 @@ setup_chunks(void *data, uint64_t begin, uint64_t end, unsigned worker)
       vd->list_first = vd->list_last = n;
       uint32_t pb = (uint32_t)c * SR_SETUP_CHUNK;
       uint32_t pe = job->prims - pb < SR_SETUP_CHUNK ? job->prims : pb + SR_SETUP_CHUNK;
-      vd->primitive_id = pb;
+      vd->primitive_id = job->vd->primitive_id + pb;
       assemble(vd, 0, pb, pe);
    }
 }
@@ -820,7 +820,7 @@ setup_parallel(struct sr_vdraw *vd, uint32_t prims)
       }
    }
    sr_free(alloc, job.chunks);
-   vd->primitive_id = prims;
+   vd->primitive_id += prims;
    return true;
 }
 
@@ -828,7 +828,7 @@ void
 sr_setup_instance(struct sr_vdraw *vd)
 {
    if (!vd->restart) {
-      const uint32_t prims = prim_count(vd->st->topology, vd->count);
+      const uint32_t prims = sr_prim_count(vd->st->topology, vd->count);
       if (prims > SR_SETUP_CHUNK && vd->scene->ctx->workers > 1 && setup_parallel(vd, prims))
          return;
       assemble(vd, 0, 0, prims);
@@ -837,7 +837,7 @@ sr_setup_instance(struct sr_vdraw *vd)
    uint32_t b = 0;
    for (uint32_t i = 0; i <= vd->count; i++) {
       if (i == vd->count || vd->restart[i]) {
-         assemble(vd, b, 0, prim_count(vd->st->topology, i - b));
+         assemble(vd, b, 0, sr_prim_count(vd->st->topology, i - b));
          b = i + 1;
       }
    }

@@ -195,7 +195,7 @@ shade_batches(void *data, uint64_t begin, uint64_t end, unsigned worker)
          .outputs = ws->vs_outputs,
       };
       for (uint32_t i = 0; i < n; i++) {
-         uint32_t vi = vd->shade_vi ? vd->shade_vi[first + i] : draw->first + first + i;
+         uint32_t vi = vd->shade_vi ? vd->shade_vi[first + i] : draw->first + vd->first_pos + first + i;
          batch.vertex_index[i] = vi;
          for (uint32_t a = 0; a < vd->fetch_count; a++) {
             const struct sr_fetch_attr *fa = &vd->fetch[a];
@@ -390,6 +390,12 @@ read_indices(struct sr_vdraw *vd, struct sr_front *f)
    return VK_SUCCESS;
 }
 
+/* Non-indexed list and strip draws longer than this run in windows of
+ * positions (shade, then set up), so records stay in cache and their
+ * memory bounded; divisible by 2 and 3, so list primitives never straddle
+ * two windows. */
+#define SR_VERTEX_WINDOW (3u * 2u * 8192u)
+
 VkResult
 sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *snap,
                const struct sr_draw_bindings *bindings, const struct sr_draw *draw)
@@ -398,28 +404,44 @@ sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *snap,
    vdraw_init(&vd, scene, snap, bindings, draw);
    if (!vd.st->vs)
       return VK_SUCCESS;
-   VkResult r = front_reserve(scene, draw->count, (size_t)draw->count * vd.stride);
+   const VkPrimitiveTopology topo = vd.st->topology;
+   /* Strips carry their last one or two positions into the next window. */
+   const uint32_t overlap = topo == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP ? 2
+                            : topo == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP   ? 1
+                                                                         : 0;
+   const bool windows = !draw->indexed && topo != VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN &&
+                        draw->count > SR_VERTEX_WINDOW + overlap;
+   const uint32_t span = windows ? SR_VERTEX_WINDOW + overlap : draw->count;
+   VkResult r = front_reserve(scene, span, (size_t)span * vd.stride);
    if (r != VK_SUCCESS)
       return r;
    struct sr_front *f = scene->front;
-   vd.count = draw->count;
    vd.verts = f->verts;
    if (draw->indexed) {
+      vd.count = draw->count;
       r = read_indices(&vd, f);
       if (r != VK_SUCCESS)
          return r;
-   } else {
-      vd.shade_count = draw->count;
    }
    const uint32_t w = vd.st->vs_width ? vd.st->vs_width : 1;
-   const uint64_t batches = (vd.shade_count + w - 1) / w;
    for (vd.instance = 0; vd.instance < draw->instance_count; vd.instance++) {
-      su_thread_pool_run(scene->ctx->pool, batches, 0, shade_batches, &vd);
-      /* Rasterizer discard: the vertex shader still runs (its stores are
-       * seen), nothing is assembled. */
       vd.primitive_id = 0;
-      if (!vd.st->rasterizer_discard)
-         sr_setup_instance(&vd);
+      for (uint32_t wb = 0; wb == 0 || wb + overlap < draw->count; wb += SR_VERTEX_WINDOW) {
+         if (!draw->indexed) {
+            vd.first_pos = wb;
+            vd.count = draw->count - wb < span ? draw->count - wb : span;
+            vd.shade_count = vd.count;
+            /* PrimitiveId continues from the primitives before the window. */
+            vd.primitive_id = wb ? sr_prim_count(topo, wb + overlap) : 0;
+         }
+         su_thread_pool_run(scene->ctx->pool, (vd.shade_count + w - 1) / w, 0, shade_batches, &vd);
+         /* Rasterizer discard: the vertex shader still runs (its stores
+          * are seen), nothing is assembled. */
+         if (!vd.st->rasterizer_discard)
+            sr_setup_instance(&vd);
+         if (!windows)
+            break;
+      }
    }
    return vd.result;
 }

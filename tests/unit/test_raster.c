@@ -1376,6 +1376,70 @@ test_bad_positions(struct rig *r, uint32_t width)
    CHECK(bad_px == 0, "finite triangle after bad ones: %d pixels missing", bad_px);
 }
 
+/* Long non-indexed lists and strips run in windows of 49152 positions:
+ * coverage and PrimitiveId continue across the windows. */
+static void
+test_windows(struct rig *r, bool strip)
+{
+   const uint32_t n = strip ? 49152 + 2 + 1001 : 3 * 16500;
+   struct vtx *v = malloc(sizeof(*v) * n);
+   int64_t *X = malloc(sizeof(*X) * n), *Y = malloc(sizeof(*Y) * n);
+   for (uint32_t i = 0; i < n; i++) {
+      if (strip) {
+         uint32_t k = i / 2;
+         X[i] = (5 + (int64_t)(k % 180)) * 256 + (i & 1) * 77;
+         Y[i] = (5 + (int64_t)(k / 180 % 140)) * 256 + (i & 1) * 190;
+      } else if (i % 3 == 0) {
+         rand_win(&X[i], &Y[i]);
+      } else {
+         X[i] = X[i - i % 3] + (int64_t)(rng() % 1024) - 512;
+         Y[i] = Y[i - i % 3] + (int64_t)(rng() % 1024) - 512;
+      }
+      v[i] = vwin(X[i], Y[i], 0.5f, 1.0f, 0xffffffffu);
+   }
+   struct sr_draw_state st;
+   state_init(&st, 8, strip ? VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false);
+   struct sr_draw_bindings b;
+   bindings_init(&b, v, n);
+   const uint32_t prims = strip ? n - 2 : n / 3;
+   memset(ref, 0, sizeof(ref));
+   uint8_t *expect = calloc(prims, 1), *seen = calloc(prims, 1);
+   for (uint32_t p = 0; p < prims; p++) {
+      uint32_t i = strip ? p : 3 * p;
+      int64_t tx[3] = {X[i], X[i + 1], X[i + 2]}, ty[3] = {Y[i], Y[i + 1], Y[i + 2]};
+      ref_triangle(tx, ty, ref, 0, 0, FBW, FBH);
+      int64_t area = (tx[1] - tx[0]) * (ty[2] - ty[0]) - (tx[2] - tx[0]) * (ty[1] - ty[0]);
+      int64_t x0 = tx[0], x1 = tx[0], y0 = ty[0], y1 = ty[0];
+      for (int k = 1; k < 3; k++)
+         x0 = tx[k] < x0 ? tx[k] : x0, x1 = tx[k] > x1 ? tx[k] : x1, y0 = ty[k] < y0 ? ty[k] : y0,
+         y1 = ty[k] > y1 ? ty[k] : y1;
+      /* Binned when not degenerate and its box reaches the framebuffer. */
+      expect[p] = area != 0 && x1 >= 0 && y1 >= 0 && x0 >> 8 < FBW && y0 >> 8 < FBH;
+   }
+   memset(counters, 0, sizeof(counters));
+   struct sr_scene *scene;
+   VkRect2D area = {{0, 0}, {FBW, FBH}};
+   CHECK(sr_scene_begin(r->ctx, &r->fb, &area, 1, &scene) == VK_SUCCESS, "begin");
+   struct sr_draw d = {.count = n, .instance_count = 1};
+   CHECK(sr_scene_draw(scene, &st, &b, &d) == VK_SUCCESS, "draw");
+   for (uint32_t t = 0; t < scene->tiles_x * scene->tiles_y; t++)
+      for (const struct sr_bin_chunk *c = scene->bins[t].first; c; c = c->next)
+         for (uint32_t i = 0; i < c->count; i++)
+            if (c->cmds[i].prim->primitive_id < prims)
+               seen[c->cmds[i].prim->primitive_id] = 1;
+   sr_scene_end(scene);
+   int wrong = 0;
+   for (uint32_t p = 0; p < prims; p++)
+      wrong += seen[p] != expect[p];
+   CHECK(wrong == 0, "%s: %d primitive ids binned wrongly", strip ? "long strip" : "long list", wrong);
+   compare_counters(strip ? "long strip" : "long list");
+   free(expect);
+   free(seen);
+   free(v);
+   free(X);
+   free(Y);
+}
+
 /* The post-transform cache: an indexed draw shades each distinct index
  * value once per instance (when the values span a small range). */
 static uint32_t vs_invocations;
@@ -1523,6 +1587,8 @@ main(void)
    test_depth_bias(&r);
    test_primitive_id(&r);
    test_vertex_reuse(&r);
+   test_windows(&r, false);
+   test_windows(&r, true);
    for (uint32_t w = 4; w <= 16; w *= 2) {
       test_fetch(&r, w);
       test_two_triangles(&r, w);
