@@ -164,6 +164,31 @@ sd_format_multiplanar_features(VkFormat format)
           VK_FORMAT_FEATURE_DISJOINT_BIT;
 }
 
+/* Depth/stencil formats the rasterizer tests and writes (sr_fragment.c). */
+static const VkFormat sd_depth_attachment_formats[] = {
+   VK_FORMAT_D16_UNORM,         VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D32_SFLOAT,
+   VK_FORMAT_D16_UNORM_S8_UINT, VK_FORMAT_D24_UNORM_S8_UINT,   VK_FORMAT_D32_SFLOAT_S8_UINT,
+};
+
+/* Attachment features: every uncompressed colour format of at most 32 bits
+ * a channel that the fragment back end packs (su_pack_*), blending on the
+ * float and normalized ones; the depth/stencil formats above. Held by
+ * render/formats (every format drawn against a clear of the same value,
+ * blending against lavapipe). */
+static VkFormatFeatureFlags
+sd_format_attachment_features(VkFormat format, const struct su_format_desc *d)
+{
+   if (su_format_is_depth_stencil(d))
+      return SD_FORMAT_IN(format, sd_depth_attachment_formats)
+                ? VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT : 0;
+   if (d->scaled || d->bits[0] > 32 || format == VK_FORMAT_E5B9G9R9_UFLOAT_PACK32)
+      return 0;
+   VkFormatFeatureFlags f = VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT;
+   if (su_format_class(d) == SU_CLASS_FLOAT)
+      f |= VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT;
+   return f;
+}
+
 VkFormatFeatureFlags
 sd_format_image_features(VkFormat format)
 {
@@ -189,7 +214,8 @@ sd_format_image_features(VkFormat format)
    f |= VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT;
    if (!su_format_is_depth_stencil(d) && su_format_class(d) == SU_CLASS_FLOAT)
       f |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
-   return f | sd_format_sampled_features(format, d) | sd_format_storage_image_features(format);
+   return f | sd_format_sampled_features(format, d) | sd_format_storage_image_features(format) |
+          sd_format_attachment_features(format, d);
 }
 
 /* Single-plane formats a Y'CbCr conversion samples (sr_sample applies the
@@ -226,14 +252,22 @@ sd_format_conversion_features(VkFormat format)
           VK_FORMAT_FEATURE_SAMPLED_IMAGE_YCBCR_CONVERSION_CHROMA_RECONSTRUCTION_EXPLICIT_FORCEABLE_BIT;
 }
 
+/* Vertex attribute formats claimed so far, each held by a render test:
+ * render/draw fetches R32G32B32A32_SFLOAT positions and colours. */
+static const VkFormat sd_vertex_buffer_formats[] = {
+   VK_FORMAT_R32G32B32A32_SFLOAT,
+};
+
 VkFormatFeatureFlags
 sd_format_buffer_features(VkFormat format)
 {
-   /* No vertex input yet. Only formats the compiler converts. */
-   const uint32_t sc = sc_image_format_features(format);
    VkFormatFeatureFlags f = 0;
+   if (sd_format_vertex_input(format) && SD_FORMAT_IN(format, sd_vertex_buffer_formats))
+      f |= VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT;
+   /* Texel buffers: only formats the compiler converts. */
+   const uint32_t sc = sc_image_format_features(format);
    if (!(sc & SC_IMAGE_FORMAT_LOAD_STORE))
-      return 0;
+      return f;
    if (SD_FORMAT_IN(format, sd_uniform_texel_buffer_formats))
       f |= VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT;
    if (SD_FORMAT_IN(format, sd_storage_texel_buffer_formats)) {

@@ -446,6 +446,7 @@ test_without_layer(void)
    } while (0)
    BAD("compressed format", format, VK_FORMAT_BC1_RGB_UNORM_BLOCK);
    BAD("color attachment usage", usage, TRANSFER_USAGE | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+   bad[nbad - 1].ci.format = VK_FORMAT_R64_UINT;   /* copies only: no attachment feature */
    BAD("too many mips", mipLevels, 6);
    BAD("too wide", extent.width, t.props.limits.maxImageDimension2D + 1);
    BAD("4 samples", samples, VK_SAMPLE_COUNT_4_BIT);
@@ -463,7 +464,7 @@ test_without_layer(void)
    CHECK(vkGetPhysicalDeviceImageFormatProperties(t.pdev, VK_FORMAT_BC1_RGB_UNORM_BLOCK,
                                                   VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
                                                   TRANSFER_USAGE, 0, &p) < 0, "BC1 query");
-   CHECK(vkGetPhysicalDeviceImageFormatProperties(t.pdev, VK_FORMAT_R8G8B8A8_UNORM,
+   CHECK(vkGetPhysicalDeviceImageFormatProperties(t.pdev, VK_FORMAT_R64_UINT,
                                                   VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
                                                   TRANSFER_USAGE | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
                                                   0, &p) < 0, "color attachment query");

@@ -1,0 +1,380 @@
+/* The render tests' drawing harness (draw_util.h). */
+#include "draw_util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ref_format.h"
+
+/* Bytes per texel of the colour format, or of the depth aspect as copies
+ * to buffers lay it out. */
+static uint32_t
+texel_size(VkFormat f)
+{
+   switch (f) {
+   case VK_FORMAT_D16_UNORM:
+   case VK_FORMAT_D16_UNORM_S8_UINT:
+      return 2;
+   case VK_FORMAT_D32_SFLOAT:
+   case VK_FORMAT_X8_D24_UNORM_PACK32:
+   case VK_FORMAT_D24_UNORM_S8_UINT:
+   case VK_FORMAT_D32_SFLOAT_S8_UINT:
+      return 4;
+   default:
+      return ref_color_texel_size(f);
+   }
+}
+
+static bool
+is_depth_stencil(VkFormat f)
+{
+   return f == VK_FORMAT_D16_UNORM || f == VK_FORMAT_D32_SFLOAT ||
+          f == VK_FORMAT_X8_D24_UNORM_PACK32 || f == VK_FORMAT_D24_UNORM_S8_UINT ||
+          f == VK_FORMAT_D32_SFLOAT_S8_UINT || f == VK_FORMAT_D16_UNORM_S8_UINT;
+}
+
+bool
+draw_has_stencil(VkFormat f)
+{
+   return f == VK_FORMAT_D24_UNORM_S8_UINT || f == VK_FORMAT_D32_SFLOAT_S8_UINT ||
+          f == VK_FORMAT_D16_UNORM_S8_UINT;
+}
+
+VkResult
+draw_upload(struct vkt *t, const void *data, size_t size, VkBufferUsageFlags usage,
+            struct vkt_buffer *out)
+{
+   VkResult r = vkt_buffer_create(t, size ? size : 4, usage, out);
+   if (r == VK_SUCCESS && size)
+      memcpy(out->map, data, size);
+   return r;
+}
+
+static VkResult
+make_image(struct vkt *t, VkFormat format, uint32_t w, uint32_t h, VkImageUsageFlags usage,
+           VkImageAspectFlags aspect, struct vkt_image *img, VkImageView *view)
+{
+   VkImageCreateInfo ici = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+      .imageType = VK_IMAGE_TYPE_2D,
+      .format = format,
+      .extent = { w, h, 1 },
+      .mipLevels = 1,
+      .arrayLayers = 1,
+      .samples = VK_SAMPLE_COUNT_1_BIT,
+      .tiling = VK_IMAGE_TILING_OPTIMAL,
+      .usage = usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+      .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+   };
+   VkResult r = vkt_image_create(t, &ici, img);
+   if (r != VK_SUCCESS)
+      return r;
+   VkImageViewCreateInfo vci = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+      .image = img->image,
+      .viewType = VK_IMAGE_VIEW_TYPE_2D,
+      .format = format,
+      .subresourceRange = { aspect, 0, 1, 0, 1 },
+   };
+   return vkCreateImageView(t->device, &vci, NULL, view);
+}
+
+VkResult
+draw_target_create(struct vkt *t, struct draw_target *dt)
+{
+   VkResult r;
+   VkAttachmentDescription att[2];
+   VkAttachmentReference color_ref = { 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
+   VkAttachmentReference depth_ref = { 0, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL };
+   VkImageView views[2];
+   uint32_t n = 0;
+   dt->color_texel = texel_size(dt->color_format);
+   dt->depth_texel = texel_size(dt->depth_format);
+   if (dt->color_format) {
+      r = make_image(t, dt->color_format, dt->width, dt->height,
+                     VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT, &dt->color,
+                     &dt->color_view);
+      if (r != VK_SUCCESS)
+         return r;
+      color_ref.attachment = n;
+      views[n] = dt->color_view;
+      att[n++] = (VkAttachmentDescription) {
+         .format = dt->color_format,
+         .samples = VK_SAMPLE_COUNT_1_BIT,
+         .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+         .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+         .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+         .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+         .finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+      };
+   }
+   if (dt->depth_format) {
+      VkImageAspectFlags aspect = VK_IMAGE_ASPECT_DEPTH_BIT |
+                                  (draw_has_stencil(dt->depth_format) ? VK_IMAGE_ASPECT_STENCIL_BIT : 0);
+      r = make_image(t, dt->depth_format, dt->width, dt->height,
+                     VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, aspect, &dt->depth,
+                     &dt->depth_view);
+      if (r != VK_SUCCESS)
+         return r;
+      depth_ref.attachment = n;
+      views[n] = dt->depth_view;
+      att[n++] = (VkAttachmentDescription) {
+         .format = dt->depth_format,
+         .samples = VK_SAMPLE_COUNT_1_BIT,
+         .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+         .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+         .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+         .stencilStoreOp = VK_ATTACHMENT_STORE_OP_STORE,
+         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+         .finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+      };
+   }
+   VkSubpassDescription sub = {
+      .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+      .colorAttachmentCount = dt->color_format ? 1 : 0,
+      .pColorAttachments = dt->color_format ? &color_ref : NULL,
+      .pDepthStencilAttachment = dt->depth_format ? &depth_ref : NULL,
+   };
+   /* The copies after the pass read what the pass wrote. */
+   VkSubpassDependency dep = {
+      .srcSubpass = 0,
+      .dstSubpass = VK_SUBPASS_EXTERNAL,
+      .srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
+                      VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
+      .dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT,
+      .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT |
+                       VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+      .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
+   };
+   VkRenderPassCreateInfo rpci = {
+      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+      .attachmentCount = n,
+      .pAttachments = att,
+      .subpassCount = 1,
+      .pSubpasses = &sub,
+      .dependencyCount = 1,
+      .pDependencies = &dep,
+   };
+   r = vkCreateRenderPass(t->device, &rpci, NULL, &dt->render_pass);
+   if (r != VK_SUCCESS)
+      return r;
+   VkFramebufferCreateInfo fci = {
+      .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+      .renderPass = dt->render_pass,
+      .attachmentCount = n,
+      .pAttachments = views,
+      .width = dt->width,
+      .height = dt->height,
+      .layers = 1,
+   };
+   r = vkCreateFramebuffer(t->device, &fci, NULL, &dt->framebuffer);
+   if (r != VK_SUCCESS)
+      return r;
+   VkDeviceSize pixels = (VkDeviceSize)dt->width * dt->height;
+   return vkt_buffer_create(t, pixels * (dt->color_texel + dt->depth_texel + 1) + 16,
+                            VK_BUFFER_USAGE_TRANSFER_DST_BIT, &dt->readback);
+}
+
+void
+draw_target_destroy(struct vkt *t, struct draw_target *dt)
+{
+   vkDestroyFramebuffer(t->device, dt->framebuffer, NULL);
+   vkDestroyRenderPass(t->device, dt->render_pass, NULL);
+   vkDestroyImageView(t->device, dt->color_view, NULL);
+   vkDestroyImageView(t->device, dt->depth_view, NULL);
+   vkt_image_destroy(t, &dt->color);
+   vkt_image_destroy(t, &dt->depth);
+   vkt_buffer_destroy(t, &dt->readback);
+}
+
+VkResult
+draw_pipeline_create(struct vkt *t, const struct draw_target *dt,
+                     const struct draw_pipeline_info *info, struct draw_pipeline *p)
+{
+   memset(p, 0, sizeof(*p));
+   p->dynamic_viewport_scissor = info->dynamic_viewport_scissor;
+   VkResult r = vkt_shader_module(t, info->vs, info->vs_size, &p->vs);
+   if (r == VK_SUCCESS && info->fs)
+      r = vkt_shader_module(t, info->fs, info->fs_size, &p->fs);
+   if (r != VK_SUCCESS)
+      return r;
+   VkPushConstantRange push = {
+      VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, info->push_size,
+   };
+   VkPipelineLayoutCreateInfo plci = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+      .pushConstantRangeCount = info->push_size ? 1 : 0,
+      .pPushConstantRanges = &push,
+   };
+   r = vkCreatePipelineLayout(t->device, &plci, NULL, &p->layout);
+   if (r != VK_SUCCESS)
+      return r;
+
+   VkPipelineShaderStageCreateInfo stages[2] = {
+      { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+        .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = p->vs, .pName = "main" },
+      { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+        .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = p->fs, .pName = "main" },
+   };
+   VkVertexInputBindingDescription binding = { 0, info->stride, VK_VERTEX_INPUT_RATE_VERTEX };
+   VkVertexInputAttributeDescription attribs[DRAW_MAX_ATTRIBS];
+   for (uint32_t i = 0; i < info->attrib_count; i++)
+      attribs[i] = (VkVertexInputAttributeDescription) {
+         i, 0, info->attrib_format[i], info->attrib_offset[i],
+      };
+   VkPipelineVertexInputStateCreateInfo vi = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+      .vertexBindingDescriptionCount = info->attrib_count ? 1 : 0,
+      .pVertexBindingDescriptions = &binding,
+      .vertexAttributeDescriptionCount = info->attrib_count,
+      .pVertexAttributeDescriptions = attribs,
+   };
+   VkPipelineInputAssemblyStateCreateInfo ia = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+      .topology = info->topology,
+      .primitiveRestartEnable = info->primitive_restart,
+   };
+   VkViewport viewport = { 0, 0, (float)dt->width, (float)dt->height, 0, 1 };
+   VkRect2D scissor = { { 0, 0 }, { dt->width, dt->height } };
+   VkPipelineViewportStateCreateInfo vp = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+      .viewportCount = 1,
+      .pViewports = &viewport,
+      .scissorCount = 1,
+      .pScissors = &scissor,
+   };
+   VkPipelineRasterizationStateCreateInfo rs = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+      .polygonMode = info->polygon_mode,
+      .cullMode = info->cull_mode,
+      .frontFace = info->front_face,
+      .lineWidth = 1.0f,
+   };
+   VkPipelineMultisampleStateCreateInfo ms = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+      .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
+   };
+   VkPipelineColorBlendAttachmentState blend = {
+      .colorWriteMask = 0xf,
+   };
+   if (info->blend)
+      blend = *info->blend;
+   VkPipelineColorBlendStateCreateInfo cb = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+      .attachmentCount = dt->color_format ? 1 : 0,
+      .pAttachments = &blend,
+   };
+   VkPipelineDepthStencilStateCreateInfo no_ds = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+   };
+   static const VkDynamicState dyn[] = { VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR };
+   VkPipelineDynamicStateCreateInfo ds = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+      .dynamicStateCount = 2,
+      .pDynamicStates = dyn,
+   };
+   VkGraphicsPipelineCreateInfo gci = {
+      .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+      .stageCount = info->fs ? 2 : 1,
+      .pStages = stages,
+      .pVertexInputState = &vi,
+      .pInputAssemblyState = &ia,
+      .pViewportState = &vp,
+      .pRasterizationState = &rs,
+      .pMultisampleState = &ms,
+      .pDepthStencilState = dt->depth_format
+                               ? (info->depth_stencil ? info->depth_stencil : &no_ds) : NULL,
+      .pColorBlendState = &cb,
+      .pDynamicState = info->dynamic_viewport_scissor ? &ds : NULL,
+      .layout = p->layout,
+      .renderPass = dt->render_pass,
+      .subpass = 0,
+   };
+   return vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &gci, NULL, &p->pipeline);
+}
+
+void
+draw_pipeline_destroy(struct vkt *t, struct draw_pipeline *p)
+{
+   vkDestroyPipeline(t->device, p->pipeline, NULL);
+   vkDestroyPipelineLayout(t->device, p->layout, NULL);
+   vkDestroyShaderModule(t->device, p->vs, NULL);
+   vkDestroyShaderModule(t->device, p->fs, NULL);
+}
+
+VkCommandBuffer
+draw_begin(struct vkt *t, const struct draw_target *dt, const struct draw_pipeline *p,
+           VkBuffer vertices)
+{
+   VkCommandBuffer cb = vkt_begin(t);
+   VkClearValue clears[2];
+   uint32_t n = 0;
+   if (dt->color_format)
+      clears[n++].color = dt->clear_color;
+   if (dt->depth_format)
+      clears[n++].depthStencil = (VkClearDepthStencilValue) { dt->clear_depth, dt->clear_stencil };
+   VkRenderPassBeginInfo rbi = {
+      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+      .renderPass = dt->render_pass,
+      .framebuffer = dt->framebuffer,
+      .renderArea = { { 0, 0 }, { dt->width, dt->height } },
+      .clearValueCount = n,
+      .pClearValues = clears,
+   };
+   vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+   if (p) {
+      vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, p->pipeline);
+   }
+   if (p && p->dynamic_viewport_scissor) {
+      VkViewport viewport = { 0, 0, (float)dt->width, (float)dt->height, 0, 1 };
+      VkRect2D scissor = { { 0, 0 }, { dt->width, dt->height } };
+      vkCmdSetViewport(cb, 0, 1, &viewport);
+      vkCmdSetScissor(cb, 0, 1, &scissor);
+   }
+   if (vertices) {
+      VkDeviceSize offset = 0;
+      vkCmdBindVertexBuffers(cb, 0, 1, &vertices, &offset);
+   }
+   return cb;
+}
+
+VkResult
+draw_end(struct vkt *t, struct draw_target *dt, VkCommandBuffer cb)
+{
+   vkCmdEndRenderPass(cb);
+   VkDeviceSize offset = 0;
+   if (dt->color_format) {
+      VkBufferImageCopy region = {
+         .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+         .imageExtent = { dt->width, dt->height, 1 },
+      };
+      vkCmdCopyImageToBuffer(cb, dt->color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                             dt->readback.buffer, 1, &region);
+      offset = (VkDeviceSize)dt->width * dt->height * dt->color_texel;
+   }
+   if (dt->depth_format && is_depth_stencil(dt->depth_format)) {
+      VkBufferImageCopy region = {
+         .bufferOffset = offset,
+         .imageSubresource = { VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1 },
+         .imageExtent = { dt->width, dt->height, 1 },
+      };
+      vkCmdCopyImageToBuffer(cb, dt->depth.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                             dt->readback.buffer, 1, &region);
+      offset += (VkDeviceSize)dt->width * dt->height * dt->depth_texel;
+      if (draw_has_stencil(dt->depth_format)) {
+         region.bufferOffset = offset;
+         region.imageSubresource.aspectMask = VK_IMAGE_ASPECT_STENCIL_BIT;
+         vkCmdCopyImageToBuffer(cb, dt->depth.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                dt->readback.buffer, 1, &region);
+      }
+   }
+   VkMemoryBarrier mb = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+      .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+      .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+   };
+   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
+                        0, NULL, 0, NULL);
+   return vkt_submit_wait(t, cb);
+}
