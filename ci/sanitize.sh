@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The unit, api and android suites under AddressSanitizer, LeakSanitizer and
+# The unit, api, render and android suites under AddressSanitizer, LeakSanitizer and
 # UndefinedBehaviorSanitizer, in build-asan (BUILD_DIR overrides). Exit status
 # is non-zero when a test fails; results land in $BUILD_DIR/meson-logs.
 #
@@ -68,7 +68,7 @@ export LSAN_OPTIONS="suppressions=$ROOT/ci/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 # Sanitized code runs a few times slower: more time per test.
-meson test -C "$BUILD_DIR" --suite unit --suite api --suite android \
+meson test -C "$BUILD_DIR" --suite unit --suite api --suite render --suite android \
    --wrapper "$ROOT/ci/sanitize.sh --wrap" --timeout-multiplier 3 \
    --print-errorlogs --num-processes 2
 status=$?
