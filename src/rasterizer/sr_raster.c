@@ -204,7 +204,7 @@ snapshot(struct sr_scene *scene, const struct sr_draw_state *state,
       s->fs_ctx.sets[i] = set;
    }
    s->fs_ctx.push_constants = pc;
-   s->fs_ctx.view_index = 0;
+   s->fs_ctx.view_index = draw->view_index;
    s->fs_ctx.sample_count = state->samples ? state->samples : 1;
    const float(*pos)[2] = sr_sample_positions(s->fs_ctx.sample_count);
    if (pos)

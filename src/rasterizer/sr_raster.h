@@ -311,6 +311,10 @@ struct sr_draw {
    int32_t vertex_offset;               /* vertexOffset (indexed) */
    uint32_t first_instance;
    uint32_t draw_index;                 /* DrawIndex (multi-draw indirect) */
+   /* Multiview: the driver queues a draw once per view of the subpass's
+    * view mask; ViewIndex is view_index and the primitives go to layer
+    * view_index of the attachments. 0 without multiview. */
+   uint32_t view_index;
    /* Occlusion query counter the passed samples are added to at the flush,
     * or NULL. `precise` false allows any nonzero count for nonzero. */
    uint64_t *occlusion;

@@ -255,6 +255,7 @@ emit_prim(struct sr_vdraw *vd, const int64_t fx[3], const int64_t fy[3], const s
    }
    memset(p, 0, sizeof(*p));
    p->draw = vd->snap;
+   p->layer = vd->draw->view_index;
    p->planes = pc->planes;
    p->z = pc->z;
    p->primitive_id = pc->primitive_id;

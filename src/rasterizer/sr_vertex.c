@@ -253,6 +253,7 @@ vdraw_init(struct sr_vdraw *vd, struct sr_scene *scene, const struct sr_draw_sna
    vd->vs_ctx.base_vertex = draw->indexed ? draw->vertex_offset : (int32_t)draw->first;
    vd->vs_ctx.base_instance = draw->first_instance;
    vd->vs_ctx.draw_index = draw->draw_index;
+   vd->vs_ctx.view_index = draw->view_index;
 
    const struct shale_vs_info *io = &st->vs_io;
    vd->clip_count = io->clip_distance_count;

@@ -1440,6 +1440,60 @@ test_windows(struct rig *r, bool strip)
    free(Y);
 }
 
+/* Multiview: a draw with view_index 1 reaches layer 1 only, and both
+ * shaders see ViewIndex 1. */
+static uint32_t seen_view_vs, seen_view_fs;
+
+static void
+vs_view(const struct shale_vs_context *ctx, struct shale_vs_batch *b)
+{
+   vs_copy_4(ctx, b);
+   seen_view_vs = ctx->view_index;
+}
+
+static void
+fs_view(const struct shale_fs_context *ctx, struct shale_fs_quads *q)
+{
+   fs_count_4(ctx, q);
+   seen_view_fs = ctx->view_index;
+}
+
+static void
+test_view_index(void)
+{
+   struct rig r;
+   rig_init(&r, 2);
+   free(r.color);
+   r.color = calloc(FBW * FBH * 2, 4);
+   r.fb.color[0].base = r.color;
+   r.fb.color[0].layers = 2;
+   r.fb.layers = 2;
+   r.fb.depth.base = NULL;
+   struct vtx v[3] = {vwin(10 * 256, 10 * 256, 0.5f, 1, 0xffffffffu), vwin(150 * 256, 20 * 256, 0.5f, 1, 0xffffffffu),
+                      vwin(40 * 256, 140 * 256, 0.5f, 1, 0xffffffffu)};
+   struct sr_draw_state st;
+   state_init(&st, 4, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false);
+   st.vs = vs_view;
+   st.fs = fs_view;
+   struct sr_draw_bindings b;
+   bindings_init(&b, v, 3);
+   struct sr_scene *scene;
+   VkRect2D area = {{0, 0}, {FBW, FBH}};
+   CHECK(sr_scene_begin(r.ctx, &r.fb, &area, 2, &scene) == VK_SUCCESS, "begin");
+   struct sr_draw d = {.count = 3, .instance_count = 1, .view_index = 1};
+   seen_view_vs = seen_view_fs = 7;
+   CHECK(sr_scene_draw(scene, &st, &b, &d) == VK_SUCCESS, "draw");
+   sr_scene_end(scene);
+   int layer0 = 0, layer1 = 0;
+   for (int i = 0; i < FBW * FBH; i++) {
+      layer0 += r.color[i * 4 + 3] != 0;
+      layer1 += r.color[(FBW * FBH + i) * 4 + 3] != 0;
+   }
+   CHECK(layer0 == 0 && layer1 > 1000, "view 1: %d pixels in layer 0, %d in layer 1", layer0, layer1);
+   CHECK(seen_view_vs == 1 && seen_view_fs == 1, "ViewIndex %u / %u", seen_view_vs, seen_view_fs);
+   rig_finish(&r);
+}
+
 /* The post-transform cache: an indexed draw shades each distinct index
  * value once per instance (when the values span a small range). */
 static uint32_t vs_invocations;
@@ -1609,6 +1663,7 @@ main(void)
    for (uint32_t w = 4; w <= 16; w *= 2)
       test_msaa(w);
    test_threads();
+   test_view_index();
    test_alloc_failures();
    return check_finish();
 }
