@@ -133,7 +133,9 @@
  * masks).
  *
  * Invariants: a scene's surfaces stay valid until sr_scene_end; every
- * snapshot lives in the scene's arena until then; sr_scene_draw never
+ * snapshot and set-up primitive lives in the scene's arenas until the
+ * flush that runs it (a flush empties the bins and reuses the arenas);
+ * sr_scene_draw never
  * touches attachment memory (only flushes do). Errors: only allocation
  * failures, reported as VK_ERROR_OUT_OF_HOST_MEMORY; a scene that failed
  * an allocation drops the commands that failed and stays usable.

@@ -9,7 +9,9 @@
  * end appends commands (struct sr_cmd) to the bins of the tiles they touch,
  * in API order; the back end runs a tile's list in order on one worker.
  * Every command and everything it points at lives in the scene's arena
- * until sr_scene_end, and is immutable once appended.
+ * (primitives of a parallel setup: in the front end's per-worker arenas)
+ * until the flush that runs it, and is immutable once appended; after the
+ * tiles ran, the flush empties the bins and resets the arenas.
  *
  * Threading: bins are appended to by the thread that called sr_scene_draw
  * only; during a flush each tile is owned by the one worker running it.
