@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <spirv-tools/optimizer.hpp>
+#include <spirv/unified1/spirv.h>
 
 #include "sc_spirv.h"
 
@@ -39,8 +40,8 @@ clear_function_control(const uint32_t *words, size_t word_count)
       const uint32_t len = out[i] >> 16, opcode = out[i] & 0xffff;
       if (len == 0 || i + len > out.size())
          break;
-      if (opcode == 54 /* OpFunction */ && len >= 5)
-         out[i + 3] = 0;   // FunctionControlMaskNone
+      if (opcode == SpvOpFunction && len >= 5)
+         out[i + 3] = SpvFunctionControlMaskNone;
       i += len;
    }
    return out;
