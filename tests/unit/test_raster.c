@@ -1494,6 +1494,42 @@ test_view_index(void)
    rig_finish(&r);
 }
 
+/* A point's primitives: PointCoord planes (s = 1/2 + (x - xc) / size,
+ * t likewise), constant inputs, front-facing. */
+static void
+test_point_planes(struct rig *r)
+{
+   struct vtx v[1] = {vwin(50 * 256 + 64, 60 * 256 + 128, 0.25f, 2.0f, 0x80402010u)};
+   v[0].rgba[0] = 51;   /* PointSize 51 / 255 * 20 = 4 */
+   struct sr_draw_state st;
+   state_init(&st, 4, VK_PRIMITIVE_TOPOLOGY_POINT_LIST, false);
+   st.vs = vs_psize_4;
+   st.vs_io.outputs_written |= 1ull << SHALE_SLOT_POINT_SIZE;
+   st.vs_io.writes_point_size = 1;
+   struct sr_draw_bindings b;
+   bindings_init(&b, v, 1);
+   struct sr_scene *scene;
+   VkRect2D area = {{0, 0}, {FBW, FBH}};
+   CHECK(sr_scene_begin(r->ctx, &r->fb, &area, 1, &scene) == VK_SUCCESS, "begin");
+   struct sr_draw d = {.count = 1, .instance_count = 1};
+   CHECK(sr_scene_draw(scene, &st, &b, &d) == VK_SUCCESS, "draw");
+   const struct sr_bin_chunk *c = scene->bins[0].first;
+   CHECK(c && c->count == 2, "a point is two primitives");
+   for (uint32_t i = 0; c && i < c->count; i++) {
+      const struct sr_prim *p = c->cmds[i].prim;
+      CHECK(p->is_point && p->front_facing && !p->is_line, "point flags");
+      CHECK(p->point_coord[0].a == 0.25f && p->point_coord[0].b == 0 && p->point_coord[0].c == 0.5f - 50.25f / 4,
+            "s plane %g %g %g", p->point_coord[0].a, p->point_coord[0].b, p->point_coord[0].c);
+      CHECK(p->point_coord[1].a == 0 && p->point_coord[1].b == 0.25f && p->point_coord[1].c == 0.5f - 60.5f / 4,
+            "t plane %g %g %g", p->point_coord[1].a, p->point_coord[1].b, p->point_coord[1].c);
+      CHECK(p->z.a == 0 && p->z.b == 0 && p->z.c == 0.25f, "z %g", p->z.c);
+      CHECK(p->planes[1].c == 0.5f, "1/w %g", p->planes[1].c);
+      CHECK(p->min_x == 48 && p->max_x == 52 && p->min_y == 58 && p->max_y == 62, "box %d %d %d %d", p->min_x,
+            p->max_x, p->min_y, p->max_y);
+   }
+   sr_scene_end(scene);
+}
+
 /* The post-transform cache: an indexed draw shades each distinct index
  * value once per instance (when the values span a small range). */
 static uint32_t vs_invocations;
@@ -1641,6 +1677,7 @@ main(void)
    test_depth_bias(&r);
    test_primitive_id(&r);
    test_vertex_reuse(&r);
+   test_point_planes(&r);
    test_windows(&r, false);
    test_windows(&r, true);
    for (uint32_t w = 4; w <= 16; w *= 2) {
