@@ -106,7 +106,7 @@ float sr_blend_factor(VkBlendFactor f, int c, const float src[4], const float sr
    }
 }
 
-static float blend_op(VkBlendOp op, float s, float sf, float d, float df)
+static inline float blend_op(VkBlendOp op, float s, float sf, float d, float df)
 {
    switch (op) {
    case VK_BLEND_OP_ADD: return s * sf + d * df;
@@ -118,16 +118,69 @@ static float blend_op(VkBlendOp op, float s, float sf, float d, float df)
    }
 }
 
+/* Factor f for components c0 .. c1-1 (RGB: 0..2, alpha: 3..3) into o:
+ * one dispatch for the components that share it. */
+static inline void blend_factors(VkBlendFactor f, int c0, int c1, const float src[4],
+                                 const float src1[4], const float dst[4], const float k[4],
+                                 float o[4])
+{
+   const float *v;
+   bool alpha = false, inv = false;
+   switch (f) {
+   case VK_BLEND_FACTOR_ZERO:
+   case VK_BLEND_FACTOR_ONE:
+      for (int c = c0; c < c1; c++)
+         o[c] = f == VK_BLEND_FACTOR_ONE ? 1.0f : 0.0f;
+      return;
+   case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE:
+      for (int c = c0; c < c1; c++)
+         o[c] = sr_blend_factor(f, c, src, src1, dst, k);
+      return;
+   case VK_BLEND_FACTOR_SRC_COLOR: v = src; break;
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR: v = src, inv = true; break;
+   case VK_BLEND_FACTOR_DST_COLOR: v = dst; break;
+   case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: v = dst, inv = true; break;
+   case VK_BLEND_FACTOR_SRC_ALPHA: v = src, alpha = true; break;
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: v = src, alpha = inv = true; break;
+   case VK_BLEND_FACTOR_DST_ALPHA: v = dst, alpha = true; break;
+   case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: v = dst, alpha = inv = true; break;
+   case VK_BLEND_FACTOR_CONSTANT_COLOR: v = k; break;
+   case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR: v = k, inv = true; break;
+   case VK_BLEND_FACTOR_CONSTANT_ALPHA: v = k, alpha = true; break;
+   case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: v = k, alpha = inv = true; break;
+   case VK_BLEND_FACTOR_SRC1_COLOR: v = src1; break;
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: v = src1, inv = true; break;
+   case VK_BLEND_FACTOR_SRC1_ALPHA: v = src1, alpha = true; break;
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA: v = src1, alpha = inv = true; break;
+   default:
+      for (int c = c0; c < c1; c++)
+         o[c] = 0.0f;
+      return;
+   }
+   for (int c = c0; c < c1; c++) {
+      float x = alpha ? v[3] : v[c];
+      o[c] = inv ? 1.0f - x : x;
+   }
+}
+
+/* op over components c0 .. c1-1. */
+static inline void blend_ops(VkBlendOp op, int c0, int c1, const float s[4], const float sf[4],
+                             const float d[4], const float df[4], float out[4])
+{
+   for (int c = c0; c < c1; c++)
+      out[c] = blend_op(op, s[c], sf[c], d[c], df[c]);
+}
+
 void sr_blend(const struct sr_blend_attachment *b, const float src[4], const float src1[4],
               const float dst[4], const float k[4], float out[4])
 {
-   for (int c = 0; c < 4; c++) {
-      VkBlendFactor sf = c < 3 ? b->src_color : b->src_alpha;
-      VkBlendFactor df = c < 3 ? b->dst_color : b->dst_alpha;
-      VkBlendOp op = c < 3 ? b->color_op : b->alpha_op;
-      out[c] = blend_op(op, src[c], sr_blend_factor(sf, c, src, src1, dst, k), dst[c],
-                        sr_blend_factor(df, c, src, src1, dst, k));
-   }
+   float sf[4], df[4];
+   blend_factors(b->src_color, 0, 3, src, src1, dst, k, sf);
+   blend_factors(b->dst_color, 0, 3, src, src1, dst, k, df);
+   blend_factors(b->src_alpha, 3, 4, src, src1, dst, k, sf);
+   blend_factors(b->dst_alpha, 3, 4, src, src1, dst, k, df);
+   blend_ops(b->color_op, 0, 3, src, sf, dst, df, out);
+   blend_ops(b->alpha_op, 3, 4, src, sf, dst, df, out);
 }
 
 uint32_t sr_logic_op(VkLogicOp op, uint32_t s, uint32_t d)
@@ -160,6 +213,17 @@ uint32_t sr_alpha_to_coverage(float alpha, uint32_t samples)
       return samples >= 32 ? ~0u : (1u << samples) - 1;
    uint32_t n = (uint32_t)(alpha * (float)samples + 0.5f);
    return (1u << n) - 1;
+}
+
+static float clampf(float v, float lo, float hi)
+{
+   return v < lo ? lo : v > hi ? hi : v;
+}
+
+static void clamp4(float v[4], float lo, float hi)
+{
+   for (int c = 0; c < 4; c++)
+      v[c] = clampf(v[c], lo, hi);
 }
 
 /* ---- 8-bit sRGB ---- */
@@ -400,6 +464,12 @@ void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer
       t->blend = b->blend_enable && !state->logic_op_enable && t->cls == SU_CLASS_FLOAT;
       t->clamp01 = (d->kind == SU_KIND_UNORM && !d->scaled) || d->kind == SU_KIND_SRGB;
       t->clamp11 = d->kind == SU_KIND_SNORM && !d->scaled;
+      const VkBlendFactor f[4] = {b->src_color, b->dst_color, b->src_alpha, b->dst_alpha};
+      for (int i = 0; i < 4; i++)
+         t->dual |= f[i] >= VK_BLEND_FACTOR_SRC1_COLOR && f[i] <= VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA;
+      memcpy(t->constants, state->blend_constants, sizeof(t->constants));
+      if (t->clamp01 || t->clamp11)
+         clamp4(t->constants, t->clamp01 ? 0.0f : -1.0f, 1.0f);
       t->pack = pack_kind(d, t->byte_of);
       t->full_write = true;
       for (int ch = 0; ch < 4; ch++) {
@@ -417,11 +487,6 @@ void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer
 }
 
 /* ---- Depth and stencil ---- */
-
-static float clampf(float v, float lo, float hi)
-{
-   return v < lo ? lo : v > hi ? hi : v;
-}
 
 uint32_t sr_fragment_depth_stencil(const struct sr_fragment_state *fs, const struct sr_prim *prim,
                                    uint32_t layer, int32_t x, int32_t y, uint32_t cov,
@@ -489,12 +554,6 @@ uint32_t sr_fragment_depth_stencil(const struct sr_fragment_state *fs, const str
 
 /* ---- Colour ---- */
 
-static void clamp4(float v[4], float lo, float hi)
-{
-   for (int c = 0; c < 4; c++)
-      v[c] = clampf(v[c], lo, hi);
-}
-
 /* One lane's colour into target c. */
 static inline void color_lane(const struct sr_fragment_state *fs, uint32_t c, uint32_t layer,
                               int32_t x, int32_t y, uint32_t cov, const uint32_t *outputs,
@@ -506,20 +565,21 @@ static inline void color_lane(const struct sr_fragment_state *fs, uint32_t c, ui
    uint32_t bits[4];
    for (int k = 0; k < 4; k++)
       bits[k] = outputs[(c * 4 + k) * width + lane];
-   float src[4], src1[4], k4[4];
+   float src[4], src1[4] = {0, 0, 0, 0};
    memcpy(src, bits, sizeof(src));
    if (t->cls == SU_CLASS_FLOAT && fs->alpha_to_one)
       src[3] = 1.0f;
    if (t->blend) {
-      for (int k = 0; k < 4; k++)
-         memcpy(&src1[k], &outputs[((SHALE_FS_OUTPUT_LOCATIONS - 1) * 4 + k) * width + lane],
-                4);
-      memcpy(k4, st->blend_constants, sizeof(k4));
+      if (t->dual) {
+         for (int k = 0; k < 4; k++)
+            memcpy(&src1[k],
+                   &outputs[((SHALE_FS_OUTPUT_LOCATIONS - 1) * 4 + k) * width + lane], 4);
+      }
       if (t->clamp01 || t->clamp11) {
          float lo = t->clamp01 ? 0.0f : -1.0f;
          clamp4(src, lo, 1.0f);
-         clamp4(src1, lo, 1.0f);
-         clamp4(k4, lo, 1.0f);
+         if (t->dual)
+            clamp4(src1, lo, 1.0f);
       }
    }
 
@@ -543,11 +603,12 @@ static inline void color_lane(const struct sr_fragment_state *fs, uint32_t c, ui
                                              : (float)b8 / 255.0f;
             }
          } else {
+            /* Decoded bytes are in range already; other formats clamp. */
             su_unpack_float(d, dst, dv);
+            if (t->clamp01 || t->clamp11)
+               clamp4(dv, t->clamp01 ? 0.0f : -1.0f, 1.0f);
          }
-         if (t->clamp01 || t->clamp11)
-            clamp4(dv, t->clamp01 ? 0.0f : -1.0f, 1.0f);
-         sr_blend(&st->blend[c], src, src1, dv, k4, out);
+         sr_blend(&st->blend[c], src, src1, dv, t->constants, out);
          pack_color(t, bits, out, val);
       } else {
          memcpy(val, packed, d->block_size);

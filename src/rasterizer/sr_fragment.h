@@ -43,6 +43,8 @@ struct sr_color_target {
    bool blend;                          /* blending applies (float/normalized, enabled, no logic op) */
    bool logic;                          /* the logic op applies (integer or UNORM/SNORM) */
    bool clamp01, clamp11;               /* UNORM / SNORM: blend inputs clamped */
+   bool dual;                           /* the blend reads the second source (SRC1) */
+   float constants[4];                  /* blend constants, clamped like the inputs */
    bool full_write;                     /* every channel written */
    /* Packing shortcuts, exact to su_pack_*: SR_PACK_UNORM8 / _SRGB8 (8-bit
     * UNORM / sRGB channels, one byte each at byte_of[c], 0xff when absent) and
