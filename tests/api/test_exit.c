@@ -1,13 +1,17 @@
 /* exit() with work in flight: a child process creates pipelines (each
  * leaves an optimized compile to the background optimizer), submits a
- * dispatch without waiting for it and calls exit() at once or after a short
- * delay, without destroying anything; the driver must let the process end
- * cleanly (exit status 0, no signal) while the optimizer thread, the queue
- * thread and the worker threads are busy. The parent runs the child many
+ * dispatch without waiting for it, keeps another thread creating pipelines,
+ * and calls exit() at once or after a short delay, without destroying
+ * anything; the driver must let the process end cleanly (exit status 0, no
+ * signal) while the optimizer thread, an application thread's compile, the
+ * queue thread and the worker threads are busy. The parent runs the child many
  * times with delays spread over a compile, for at most about 15 s. Shale
  * only; the children run without the validation layer (nothing they do is
  * invalid, and the layer's start-up would dominate each run). */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +33,37 @@ now_s(void)
    struct timespec ts;
    clock_gettime(CLOCK_MONOTONIC, &ts);
    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* An application thread creating pipelines until the main thread is about
+ * to exit: one of its compiles is usually running when exit() begins. */
+struct creator {
+   struct vkt *t;
+   VkShaderModule module;
+   VkPipelineLayout layout;
+   atomic_bool stop;
+};
+
+static void *
+creator_main(void *arg)
+{
+   struct creator *c = arg;
+   struct { uint32_t width; int32_t mul; } data = { WIDTH, 0 };
+   VkSpecializationMapEntry map[2] = { { 0, 0, 4 }, { 1, 4, 4 } };
+   VkSpecializationInfo spec = { 2, map, sizeof(data), &data };
+   for (int32_t i = 0; !atomic_load(&c->stop); i++) {
+      data.mul = 5000000 + (int32_t)getpid() % 1000 * 1000 + i;
+      VkPipeline p;
+      VkComputePipelineCreateInfo ci = {
+         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+         .stage = { VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
+                    VK_SHADER_STAGE_COMPUTE_BIT, c->module, "main", &spec },
+         .layout = c->layout,
+      };
+      /* At exit the driver may refuse: any result will do. */
+      vkCreateComputePipelines(c->t->device, VK_NULL_HANDLE, 1, &ci, NULL, &p);
+   }
+   return NULL;
 }
 
 /* The child: returns only on a setup failure (exit status 2). */
@@ -91,8 +126,18 @@ child(unsigned delay_us)
                        .pCommandBuffers = &cb };
    if (vkQueueSubmit(t.queue, 1, &si, VK_NULL_HANDLE) != VK_SUCCESS)
       return 2;
+   static struct creator creator;
+   creator.t = &t;
+   creator.module = module;
+   creator.layout = layout;
+   pthread_t thread;
+   if (pthread_create(&thread, NULL, creator_main, &creator) != 0)
+      return 2;
    if (delay_us)
       usleep(delay_us);
+   /* The creator starts no compile after this, but the one it may be in
+    * goes on while exit() runs. */
+   atomic_store(&creator.stop, true);
    exit(0);
 }
 
