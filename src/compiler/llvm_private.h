@@ -52,7 +52,14 @@
  * variables like Private ones, so access chains, dynamic indexing and
  * whole-value copies need nothing new: the init block fills the inputs and
  * the body's exit copies the outputs to their slots (SROA keeps them in
- * registers). Vertex lanes past the batch's count start inactive.
+ * registers). Variables the function never touches are left out (no
+ * slot written, no input read). Vertex lanes past the batch's count start
+ * inactive. Fragment calls start with every lane active, helpers included
+ * (derivatives need the whole quad): a "live" lane mask (covered, in a quad
+ * of the call, not discarded or demoted) guards buffer and image writes and
+ * atomics, discarding removes lanes from the control flow like a return
+ * and records them in kill_mask, and derivatives shuffle lanes within
+ * quads.
  *
  * Barriers: with more than one subgroup per workgroup the body is resumable
  * (llvm_entry.c): each barrier saves every persistent slot to the

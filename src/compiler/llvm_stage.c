@@ -367,6 +367,8 @@ sc_stage_lane_variable(struct sc_xlate *x, const struct sc_inst *var)
    if (storage == SpvStorageClassInput &&
        sc_module_decoration(m, id, SC_NONE, SpvDecorationBuiltIn, NULL))
       return false;   /* built-ins are read where used (sc_builtin_value) */
+   if (!members_used(x, id))
+      return false;   /* never read nor written: not part of what the stage does */
    const struct sc_type *pt = sc_module_type(m, var->type_id);
    if (!pt || pt->kind != SC_T_POINTER)
       return false;

@@ -21,6 +21,7 @@
 #include "shaders/stage_fs_sample_frag_spv.h"
 #include "shaders/stage_geom_geom_spv.h"
 #include "shaders/stage_minimal_vert_spv.h"
+#include "shaders/stage_unused_frag_spv.h"
 #include "shaders/stage_vs_vert_spv.h"
 
 #define SPV(a) (a), (sizeof(a) / sizeof((a)[0]))
@@ -484,6 +485,29 @@ run_fs(const struct sc_shader *s, uint32_t W, uint32_t quad_count, float discard
    fs_finish(&f);
 }
 
+/* Declared but untouched inputs and outputs are neither read nor written. */
+static void
+test_fragment_unused(uint32_t W)
+{
+   struct sc_shader *s = compile(SPV(stage_unused_frag_spv), VK_SHADER_STAGE_FRAGMENT_BIT, W);
+   if (!s)
+      return;
+   for (int k = 0; k < 8; k++)
+      CHECK(s->io.fs.interp[k] == (k < 4 ? SHALE_INTERP_SMOOTH : SHALE_INTERP_NONE),
+            "unused: interp[%d] = %u", k, s->io.fs.interp[k]);
+   CHECK_EQ_INT(s->io.fs.outputs_written, 1);
+   struct fs_run f;
+   fs_setup(&f, W, W / 4);
+   s->fn.fs(&f.ctx, &f.q);
+   for (uint32_t i = 0; i < W; i++) {
+      CHECK(near(bitsf(FOUT(&f, 0, 1, i)), smooth_at(&f, 0, 1, lane_px(&f, i), lane_py(&f, i))),
+            "unused: lane %u o.y", i);
+      CHECK(FOUT(&f, 1, 0, i) == SENTINEL, "unused: lane %u: Location 1 written", i);
+   }
+   fs_finish(&f);
+   sc_shader_destroy(s);
+}
+
 static void
 test_fragment_basic(uint32_t W)
 {
@@ -851,6 +875,7 @@ main(void)
       test_vertex(widths[w]);
    for (unsigned w = 1; w < 4; w++) {
       test_fragment_basic(widths[w]);
+      test_fragment_unused(widths[w]);
       test_derivatives(widths[w]);
       test_fragment_sample(widths[w]);
       test_fragment_demote(widths[w]);
