@@ -85,9 +85,12 @@
  * builds per-sample coverage masks, groups covered 2x2 quads W/4 at a time
  * into one shale_fs_quads call (helper lanes fill partial quads), and runs
  * the per-fragment operations on the results: scissor (already in the
- * box), sample mask, early depth/stencil when the shader allows it (no
- * FragDepth, no discard that could change the outcome, or
- * EarlyFragmentTests), the fragment shader, alpha to coverage, late
+ * box), sample mask, early depth/stencil when the shader allows it
+ * (EarlyFragmentTests, or nothing that could change or observe the outcome:
+ * no FragDepth, discard, SampleMask output, stencil export, buffer or image
+ * side effects, nor alpha to coverage), the fragment shader (once per pixel,
+ * or once per covered sample with sample shading, SampleId or sample
+ * interpolation), SampleMask output and alpha to coverage, late
  * depth/stencil (every compare and stencil op, masks, references, depth
  * bounds), blending (every factor and op, constants, dual source), logic
  * ops, write masks, sRGB encoding and format packing. Occlusion counts are
