@@ -471,13 +471,11 @@ void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer
       if (t->clamp01 || t->clamp11)
          clamp4(t->constants, t->clamp01 ? 0.0f : -1.0f, 1.0f);
       t->pack = pack_kind(d, t->byte_of);
-      t->full_write = true;
-      for (int ch = 0; ch < 4; ch++) {
-         if (!(b->write_mask & (1u << ch))) {
-            if (ch < d->num_channels)
-               t->full_write = false;
+      uint32_t present = (1u << d->num_channels) - 1;
+      t->full_write = (b->write_mask & present) == present;
+      for (int ch = 0; ch < 4 && !t->full_write; ch++) {
+         if (!(b->write_mask & (1u << ch)))
             continue;
-         }
          uint8_t bits[SR_MAX_TEXEL_SIZE];
          channel_bits(d, ch, bits);
          for (unsigned i = 0; i < SR_MAX_TEXEL_SIZE; i++)
