@@ -19,7 +19,15 @@
  *   next subpass: sr_scene_set_framebuffer and that subpass's clears;
  *   end: sr_scene_end (flush and free).
  * LOAD and DONT_CARE load ops and every store op cost nothing: the scene
- * draws straight into the attachments' memory. */
+ * draws straight into the attachments' memory.
+ * Dynamic rendering resolves colour attachments only (AVERAGE for float and
+ * normalized formats, SAMPLE_ZERO for integer ones, which is what the
+ * rasterizer's RESOLVE does); depth/stencil resolve modes are not offered
+ * and ignored. A suspended instance stays open within its primary command
+ * buffer (secondaries share the primary's exec state) and is ended with it
+ * (sd_exec_render_finish): a later primary resumes into a new scene (its
+ * pixels are in memory, so nothing is lost; the resolves wait for the
+ * final part). */
 
 static void
 sd_render_fail(struct sd_exec_state *state, const char *why)

@@ -16,11 +16,13 @@
  * subpass on itself exists.
  *
  * Refused honestly (VK_ERROR_FEATURE_NOT_PRESENT with a log line): a
- * nonzero view mask (multiview is not claimed), depth/stencil resolves
- * (VkSubpassDescriptionDepthStencilResolve with a resolve attachment),
- * fragment density maps and shading-rate attachments, imageless
- * framebuffers (VK_KHR_imageless_framebuffer is not claimed). Unknown pNext
- * structs are ignored.
+ * nonzero view mask or correlated view mask (multiview is not claimed),
+ * depth/stencil resolves (VkSubpassDescriptionDepthStencilResolve with a
+ * resolve attachment), imageless framebuffers (VK_KHR_imageless_framebuffer
+ * is not claimed). Other pNext structs (fragment density maps, shading-rate
+ * attachments: extensions not offered) are ignored like unknown ones.
+ * vkCreateRenderPass2 is reachable only from the driver core until
+ * VK_KHR_create_renderpass2 can be offered (it needs multiview).
  *
  * Invariants: each object is one host allocation (arrays carved from it),
  * so creation fails cleanly with nothing to unwind. Attachment indices in
