@@ -424,6 +424,7 @@ void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer
       fs->depth_test = state->depth_test;
       fs->depth_write = state->depth_test && state->depth_write;
       fs->depth_bounds = state->depth_bounds_test;
+      fs->depth_float = su_format_depth_bits(fb->depth.format) == 32;
    }
    if (fb->stencil.base && (fb->stencil.format->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) &&
        state->stencil_test)
@@ -533,13 +534,22 @@ uint32_t sr_fragment_depth_stencil(const struct sr_fragment_state *fs, const str
             z = (float)(prim->z.a * px + prim->z.b * py + prim->z.c);
             z = clampf(z, prim->depth_min, prim->depth_max);
          }
-         uint8_t q[8];
-         memset(q, 0, sizeof(q));
-         su_pack_depth(fs->depth->format, z, q);
-         dpass = sr_compare(st->depth_compare, sr_depth_key(fs->depth->format, q),
-                                sr_depth_key(fs->depth->format, dt));
-         if (dpass && fs->depth_write)
-            su_pack_depth(fs->depth->format, z, dt);
+         const struct su_format_desc *df = fs->depth->format;
+         if (fs->depth_float) {
+            /* D32: stored as is (su_pack_depth), compared as floats. */
+            float stored;
+            memcpy(&stored, dt + df->depth_offset, 4);
+            dpass = sr_compare(st->depth_compare, z, stored);
+            if (dpass && fs->depth_write)
+               memcpy(dt + df->depth_offset, &z, 4);
+         } else {
+            uint8_t q[8];
+            memset(q, 0, sizeof(q));
+            su_pack_depth(df, z, q);
+            dpass = sr_compare(st->depth_compare, sr_depth_key(df, q), sr_depth_key(df, dt));
+            if (dpass && fs->depth_write)
+               su_pack_depth(df, z, dt);
+         }
       }
       if (stt)
          su_pack_stencil(fs->stencil->format, sr_stencil_update(face, sv, true, dpass), stt);

@@ -62,6 +62,7 @@ struct sr_fragment_state {
    const struct sr_surface *depth;      /* depth test, write or bounds needs it */
    const struct sr_surface *stencil;    /* stencil test on and a stencil attachment */
    bool depth_test, depth_write, depth_bounds;
+   bool depth_float;                    /* D32 depth: stored and compared as a float */
    bool ds_tests;                       /* depth or stencil is non-NULL */
    /* Tests run before the shader (EarlyFragmentTests, or nothing the shader
     * does could change their outcome or be observed). */
