@@ -162,18 +162,11 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
    const VkGraphicsPipelineCreateInfo *ci = create_info;
    uint64_t start = sd_now_ns();
    SD_FROM_HANDLE(sd_pipeline_layout, layout, ci->layout);
-   struct sd_pipeline *pipeline = sd_device_object_alloc(device, pAllocator, sizeof(*pipeline),
-                                                         VK_OBJECT_TYPE_PIPELINE);
-   if (!pipeline)
-      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
-   pipeline->bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;
-   VkResult result = sd_runtime_acquire(&pipeline->runtime);
-   if (result != VK_SUCCESS) {
-      sd_device_object_free(device, pAllocator, pipeline);
+   struct sd_pipeline *pipeline;
+   VkResult result = sd_pipeline_alloc(device, pAllocator, VK_PIPELINE_BIND_POINT_GRAPHICS, layout,
+                                       &pipeline);
+   if (result != VK_SUCCESS)
       return result;
-   }
-   atomic_fetch_add(&layout->refcount, 1);
-   pipeline->layout = layout;
    struct sd_graphics_state *g = &pipeline->graphics;
 
    const char *why = sd_translate_state(ci, g);

@@ -574,18 +574,16 @@ sd_pipeline_feedback(const void *create_info, uint64_t start_ns,
       fb->pPipelineStageCreationFeedbacks[i] = stages[i].feedback;
 }
 
-static VkResult
-sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *cache,
-                           const VkComputePipelineCreateInfo *ci,
-                           const VkAllocationCallbacks *pAllocator, struct sd_pipeline **out)
+VkResult
+sd_pipeline_alloc(struct sd_device *device, const VkAllocationCallbacks *pAllocator,
+                  VkPipelineBindPoint bind_point, struct sd_pipeline_layout *layout,
+                  struct sd_pipeline **out)
 {
-   uint64_t start = sd_now_ns();
-   SD_FROM_HANDLE(sd_pipeline_layout, layout, ci->layout);
    struct sd_pipeline *pipeline = sd_device_object_alloc(device, pAllocator, sizeof(*pipeline),
                                                          VK_OBJECT_TYPE_PIPELINE);
    if (!pipeline)
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
-   pipeline->bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
+   pipeline->bind_point = bind_point;
    VkResult result = sd_runtime_acquire(&pipeline->runtime);
    if (result != VK_SUCCESS) {
       sd_device_object_free(device, pAllocator, pipeline);
@@ -593,6 +591,22 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
    }
    atomic_fetch_add(&layout->refcount, 1);
    pipeline->layout = layout;
+   *out = pipeline;
+   return VK_SUCCESS;
+}
+
+static VkResult
+sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *cache,
+                           const VkComputePipelineCreateInfo *ci,
+                           const VkAllocationCallbacks *pAllocator, struct sd_pipeline **out)
+{
+   uint64_t start = sd_now_ns();
+   SD_FROM_HANDLE(sd_pipeline_layout, layout, ci->layout);
+   struct sd_pipeline *pipeline;
+   VkResult result = sd_pipeline_alloc(device, pAllocator, VK_PIPELINE_BIND_POINT_COMPUTE, layout,
+                                       &pipeline);
+   if (result != VK_SUCCESS)
+      return result;
 
    struct sd_stage_result stage;
    result = sd_pipeline_compile_stage(device, cache, pipeline->runtime, layout, &ci->stage,

@@ -122,6 +122,11 @@ VkResult sd_create_pipelines(VkDevice device, VkPipelineCache cache, uint32_t co
 void sd_pipeline_feedback(const void *create_info, uint64_t start_ns,
                           const struct sd_stage_result *stages, uint32_t stage_count);
 
+/* A pipeline object holding the runtime and a reference to layout. */
+VkResult sd_pipeline_alloc(struct sd_device *device, const VkAllocationCallbacks *pAllocator,
+                           VkPipelineBindPoint bind_point, struct sd_pipeline_layout *layout,
+                           struct sd_pipeline **out);
+
 /* Frees any pipeline (its graphics state through the next one). */
 void sd_pipeline_destroy(struct sd_device *device, const VkAllocationCallbacks *pAllocator,
                          struct sd_pipeline *pipeline);
