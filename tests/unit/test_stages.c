@@ -604,6 +604,69 @@ check_colour(const struct fs_run *f, uint32_t loc, uint32_t i, uint32_t level, c
          bitsf(FOUT(f, loc, 3, i)), level);
 }
 
+/* A 16x16 D32_SFLOAT image, depth x / 16 in column x, compared LESS. */
+struct shadow_texture {
+   float texels[256];
+   struct shale_image_view_desc view;
+   struct shale_sampler_desc sampler;
+};
+
+static void
+shadow_texture_init(struct shadow_texture *t, union shale_descriptor *rec)
+{
+   memset(t, 0, sizeof(*t));
+   for (int k = 0; k < 256; k++)
+      t->texels[k] = (float)(k % 16) / 16.0f;
+   struct shale_image_view_desc *v = &t->view;
+   v->base = (uint8_t *)t->texels;
+   v->format = VK_FORMAT_D32_SFLOAT;
+   v->view_type = VK_IMAGE_VIEW_TYPE_2D;
+   v->width = v->height = 16;
+   v->depth = 1;
+   v->level_count = v->layer_count = v->samples = 1;
+   v->texel_size = 4;
+   v->aspect = VK_IMAGE_ASPECT_DEPTH_BIT;
+   for (int c = 0; c < 4; c++)
+      v->swizzle[c] = VK_COMPONENT_SWIZZLE_R + (uint32_t)c;
+   v->row_pitch[0] = 64;
+   v->slice_pitch[0] = 1024;
+   struct shale_sampler_desc *s = &t->sampler;
+   s->mag_filter = s->min_filter = VK_FILTER_NEAREST;
+   s->mipmap_mode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+   for (int k = 0; k < 3; k++)
+      s->address_mode[k] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+   s->max_lod = 16.0f;
+   s->max_anisotropy = 1.0f;
+   s->compare_enable = 1;
+   s->compare_op = VK_COMPARE_OP_LESS;
+   rec->image.view = v;
+   rec->image.sampler = s;
+   rec->image.sample_fn = sr_sample;
+   rec->image.format = VK_FORMAT_D32_SFLOAT;
+   rec->image.texel_size = 4;
+   rec->image.width = rec->image.height = 16;
+   rec->image.depth_or_layers = rec->image.level_count = rec->image.samples = 1;
+}
+
+/* What sr_sample answers for lane i of a depth comparison at uv with the
+ * gradients of uv = pixel / 8 (and an x offset). */
+static float
+shadow_reference(const struct shadow_texture *t, float u, float v, int32_t offset_x)
+{
+   static struct shale_sample_args a;
+   memset(&a, 0, sizeof(a));
+   a.op = SHALE_SAMPLE_GRAD | SHALE_SAMPLE_DREF | (offset_x ? SHALE_SAMPLE_OFFSET : 0);
+   a.lanes = 1;
+   a.coord[0][0] = u;
+   a.coord[1][0] = v;
+   a.dref[0] = 0.5f;
+   a.grad[0][0][0] = 0.125f;
+   a.grad[1][1][0] = 0.125f;
+   a.offset[0][0] = offset_x;
+   sr_sample(&t->view, &t->sampler, &a);
+   return bitsf(a.result[0][0]);
+}
+
 static void
 test_derivatives(uint32_t W)
 {
@@ -613,15 +676,17 @@ test_derivatives(uint32_t W)
    const struct shale_fs_info *io = &s->io.fs;
    CHECK(io->uses_derivatives && !io->can_discard && !io->has_side_effects,
          "deriv io flags");
-   CHECK_EQ_INT(io->outputs_written, 0x3f);
+   CHECK_EQ_INT(io->outputs_written, 0x7f);
    CHECK(io->interp[0] == SHALE_INTERP_SMOOTH && io->interp[4] == SHALE_INTERP_NOPERSPECTIVE &&
          io->interp[5] == SHALE_INTERP_NOPERSPECTIVE && io->interp[1] == SHALE_INTERP_NONE,
          "deriv interp");
    struct fs_run f;
    struct mip_texture tex;
+   struct shadow_texture shadow;
    for (uint32_t nq = W / 4; nq >= 1; nq = nq > 1 ? nq / 2 : 0) {
       fs_setup(&f, W, nq);
       mip_texture_init(&tex, &f.set0[1]);
+      shadow_texture_init(&shadow, &f.set0[3]);
       /* uv = pixel / 8: rho = 2 on a 16-texel image, lambda 1. */
       f.planes[2 + 4] = (struct shale_fs_plane){ 0.125f, 0.0f, 0.0f };
       f.planes[2 + 5] = (struct shale_fs_plane){ 0.0f, 0.125f, 0.0f };
@@ -653,6 +718,12 @@ test_derivatives(uint32_t W)
          check_colour(&f, 3, i, 3, "texture(bias 2)");
          check_colour(&f, 4, i, 1, "textureProj()");
          CHECK(bitsf(FOUT(&f, 5, 0, i)) == 1.0f, "W=%u lane %u: derivative of a uniform", W, i);
+         float u = (lane_px(&f, i)) * 0.125f, v = lane_py(&f, i) * 0.125f;
+         float want_s[3] = { shadow_reference(&shadow, u, v, 0), shadow_reference(&shadow, u, v, 3),
+                             shadow_reference(&shadow, u, v, 0) };
+         for (uint32_t c = 0; c < 3; c++)
+            CHECK(bitsf(FOUT(&f, 6, c, i)) == want_s[c], "W=%u lane %u shadow[%u] %g, want %g", W,
+                  i, c, bitsf(FOUT(&f, 6, c, i)), want_s[c]);
       }
       fs_finish(&f);
    }
