@@ -128,7 +128,8 @@ enum fail_step {
 };
 
 static const char *const fail_names[FAIL_COUNT] = {
-   "", "no device", "attachment format features missing", "4 samples not supported",
+   "", "no device", "attachment format features missing",
+   "framebufferColor/DepthSampleCounts lack the sample count",
    "image/buffer/view creation failed", "texture upload failed", "render pass/framebuffer creation failed",
    "shader module creation failed", "graphics pipeline creation failed", "recording failed",
    "frame submission failed", "read-back failed",
