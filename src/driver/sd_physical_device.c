@@ -94,7 +94,7 @@ sd_fill_limits(VkPhysicalDeviceLimits *l)
       .maxGeometryShaderInvocations = 0,
       .maxFragmentInputComponents = 128,
       .maxFragmentOutputAttachments = 8,
-      .maxFragmentDualSrcAttachments = 0,
+      .maxFragmentDualSrcAttachments = 1,   /* render/fragment_state */
       .maxFragmentCombinedOutputResources = 4096,
       .maxComputeSharedMemorySize = 32768,
       .maxComputeWorkGroupCount = { 65535, 65535, 65535 },
@@ -125,8 +125,10 @@ sd_fill_limits(VkPhysicalDeviceLimits *l)
       .maxFramebufferWidth = 16384,
       .maxFramebufferHeight = 16384,
       .maxFramebufferLayers = 2048,
-      .framebufferColorSampleCounts = VK_SAMPLE_COUNT_1_BIT,
-      .framebufferDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT,
+      /* 4 samples: coverage, resolves, masks, sample shading, depth
+       * (render/msaa); stencil and no-attachment 4x are not tested yet. */
+      .framebufferColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
+      .framebufferDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
       .framebufferStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT,
       .framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT,
       .maxColorAttachments = 8,
@@ -255,6 +257,14 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
    f->features.shaderImageGatherExtended = VK_TRUE;
    f->features.imageCubeArray = VK_TRUE;
    f->features.shaderSampledImageArrayDynamicIndexing = VK_TRUE;
+   /* Blending: every factor and op with per-attachment states, dual
+    * source, logic ops (render/fragment_state). */
+   f->features.independentBlend = VK_TRUE;
+   f->features.dualSrcBlend = VK_TRUE;
+   f->features.logicOp = VK_TRUE;
+   /* Sample shading and alpha to one (render/msaa). */
+   f->features.sampleRateShading = VK_TRUE;
+   f->features.alphaToOne = VK_TRUE;
    const struct sd_device_extension_table *ext = &sd_device_extensions_supported;
    sd_foreach_struct_out(s, f->pNext) {
       switch ((int)s->sType) {

@@ -1,0 +1,908 @@
+/* Colour blending, blend constants, dual source, independent blend, logic ops and write masks against a CPU reference. */
+/*
+ * Every case draws a full-screen triangle through a 1x1 scissor onto its
+ * own pixel of a row of pixels cleared to a known colour, so one render
+ * pass checks dozens of pipelines. The fragment shader writes push-constant
+ * colours; the result is compared with a CPU evaluation of Vulkan's
+ * blending equations (tolerances: 1e-5 on R32G32B32A32_SFLOAT, one unit of
+ * the last place on R8G8B8A8_UNORM, where the source and the constants are
+ * clamped to [0, 1]; exact for logic ops and write masks). The same cases
+ * run on lavapipe when it is present, against the same reference, to keep
+ * the reference honest (two units on UNORM8 there: lavapipe's 8-bit
+ * blending divides by 256).
+ *  - every Vulkan 1.0 blend factor as source and as destination factor (colour
+ *    and alpha), every blend op, 25 random combinations of separate colour
+ *    and alpha factors and ops; blend constants from the pipeline and
+ *    from vkCmdSetBlendConstants (VK_DYNAMIC_STATE_BLEND_CONSTANTS, three
+ *    values in one render pass);
+ *  - dualSrcBlend: the four SRC1 factors as source and destination factors,
+ *    the second output at Location 0 Index 1 (maxFragmentDualSrcAttachments 1);
+ *  - independentBlend: two attachments (UNORM and float) with different
+ *    blend states and write masks in one pipeline;
+ *  - logicOp: the 16 logic ops on R8G8B8A8_UINT and R8G8B8A8_UNORM;
+ *  - colour write masks: all 16 masks, with and without blending.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "draw_util.h"
+#include "vkt.h"
+
+#include "const_float_frag_spv.h"
+#include "const_uint_frag_spv.h"
+#include "dual_src_frag_spv.h"
+#include "mrt_frag_spv.h"
+#include "tri_vert_spv.h"
+
+#define CHECK_VK(x) CHECK((x) == VK_SUCCESS, "%s", #x)
+#define WIDTH 64
+#define MAX_ATT 2
+
+/* ---- a row of WIDTH pixels, up to two colour attachments ---- */
+
+struct row_target {
+   uint32_t count;
+   VkFormat format[MAX_ATT];
+   VkClearColorValue clear[MAX_ATT];
+   struct vkt_image image[MAX_ATT];
+   VkImageView view[MAX_ATT];
+   VkRenderPass render_pass;
+   VkFramebuffer framebuffer;
+   struct vkt_buffer readback[MAX_ATT];
+};
+
+static uint32_t
+texel_bytes(VkFormat f)
+{
+   return f == VK_FORMAT_R32G32B32A32_SFLOAT ? 16 : 4;
+}
+
+static VkResult
+row_target_create(struct vkt *t, struct row_target *rt)
+{
+   VkAttachmentDescription att[MAX_ATT];
+   VkAttachmentReference refs[MAX_ATT];
+   VkResult r;
+   for (uint32_t i = 0; i < rt->count; i++) {
+      VkImageCreateInfo ici = {
+         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+         .imageType = VK_IMAGE_TYPE_2D,
+         .format = rt->format[i],
+         .extent = { WIDTH, 1, 1 },
+         .mipLevels = 1,
+         .arrayLayers = 1,
+         .samples = VK_SAMPLE_COUNT_1_BIT,
+         .tiling = VK_IMAGE_TILING_OPTIMAL,
+         .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+      };
+      if ((r = vkt_image_create(t, &ici, &rt->image[i])) != VK_SUCCESS)
+         return r;
+      VkImageViewCreateInfo vci = {
+         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+         .image = rt->image[i].image,
+         .viewType = VK_IMAGE_VIEW_TYPE_2D,
+         .format = rt->format[i],
+         .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+      };
+      if ((r = vkCreateImageView(t->device, &vci, NULL, &rt->view[i])) != VK_SUCCESS)
+         return r;
+      if ((r = vkt_buffer_create(t, WIDTH * texel_bytes(rt->format[i]),
+                                 VK_BUFFER_USAGE_TRANSFER_DST_BIT, &rt->readback[i])) != VK_SUCCESS)
+         return r;
+      att[i] = (VkAttachmentDescription) {
+         .format = rt->format[i],
+         .samples = VK_SAMPLE_COUNT_1_BIT,
+         .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+         .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+         .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+         .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+         .finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+      };
+      refs[i] = (VkAttachmentReference) { i, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
+   }
+   VkSubpassDescription sub = {
+      .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+      .colorAttachmentCount = rt->count,
+      .pColorAttachments = refs,
+   };
+   VkSubpassDependency dep = {
+      .srcSubpass = 0,
+      .dstSubpass = VK_SUBPASS_EXTERNAL,
+      .srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+      .dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT,
+      .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+      .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
+   };
+   VkRenderPassCreateInfo rpci = {
+      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+      .attachmentCount = rt->count,
+      .pAttachments = att,
+      .subpassCount = 1,
+      .pSubpasses = &sub,
+      .dependencyCount = 1,
+      .pDependencies = &dep,
+   };
+   if ((r = vkCreateRenderPass(t->device, &rpci, NULL, &rt->render_pass)) != VK_SUCCESS)
+      return r;
+   VkFramebufferCreateInfo fci = {
+      .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+      .renderPass = rt->render_pass,
+      .attachmentCount = rt->count,
+      .pAttachments = rt->view,
+      .width = WIDTH,
+      .height = 1,
+      .layers = 1,
+   };
+   return vkCreateFramebuffer(t->device, &fci, NULL, &rt->framebuffer);
+}
+
+static void
+row_target_destroy(struct vkt *t, struct row_target *rt)
+{
+   vkDestroyFramebuffer(t->device, rt->framebuffer, NULL);
+   vkDestroyRenderPass(t->device, rt->render_pass, NULL);
+   for (uint32_t i = 0; i < rt->count; i++) {
+      vkDestroyImageView(t->device, rt->view[i], NULL);
+      vkt_image_destroy(t, &rt->image[i]);
+      vkt_buffer_destroy(t, &rt->readback[i]);
+   }
+}
+
+/* Shaders and a layout shared by every pipeline of a test: push constants
+ * (32 bytes) for the fragment stage. */
+struct kit {
+   VkShaderModule vs, fs;
+   VkPipelineLayout layout;
+};
+
+static VkResult
+kit_create(struct vkt *t, const uint32_t *fs, size_t fs_size, struct kit *k)
+{
+   memset(k, 0, sizeof(*k));
+   VkResult r = vkt_shader_module(t, tri_vert_spv, sizeof(tri_vert_spv), &k->vs);
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(t, fs, fs_size, &k->fs);
+   if (r != VK_SUCCESS)
+      return r;
+   VkPushConstantRange push = { VK_SHADER_STAGE_FRAGMENT_BIT, 0, 32 };
+   VkPipelineLayoutCreateInfo plci = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+      .pushConstantRangeCount = 1,
+      .pPushConstantRanges = &push,
+   };
+   return vkCreatePipelineLayout(t->device, &plci, NULL, &k->layout);
+}
+
+static void
+kit_destroy(struct vkt *t, struct kit *k)
+{
+   vkDestroyPipelineLayout(t->device, k->layout, NULL);
+   vkDestroyShaderModule(t->device, k->vs, NULL);
+   vkDestroyShaderModule(t->device, k->fs, NULL);
+}
+
+/* A pipeline of the kit's shaders for rt with the given blend state;
+ * viewport and scissor are dynamic, and so are the blend constants when
+ * dynamic_constants is set. */
+static VkPipeline
+make_pipeline(struct vkt *t, const struct row_target *rt, const struct kit *k,
+              const VkPipelineColorBlendStateCreateInfo *cb, bool dynamic_constants)
+{
+   VkPipelineShaderStageCreateInfo stages[2] = {
+      { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+        .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = k->vs, .pName = "main" },
+      { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+        .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = k->fs, .pName = "main" },
+   };
+   VkPipelineVertexInputStateCreateInfo vi = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+   };
+   VkPipelineInputAssemblyStateCreateInfo ia = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+   };
+   VkPipelineViewportStateCreateInfo vp = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+      .viewportCount = 1,
+      .scissorCount = 1,
+   };
+   VkPipelineRasterizationStateCreateInfo rs = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+      .polygonMode = VK_POLYGON_MODE_FILL,
+      .cullMode = VK_CULL_MODE_NONE,
+      .lineWidth = 1.0f,
+   };
+   VkPipelineMultisampleStateCreateInfo ms = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+      .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
+   };
+   VkDynamicState dyn[3] = { VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR,
+                             VK_DYNAMIC_STATE_BLEND_CONSTANTS };
+   VkPipelineDynamicStateCreateInfo ds = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+      .dynamicStateCount = dynamic_constants ? 3 : 2,
+      .pDynamicStates = dyn,
+   };
+   VkGraphicsPipelineCreateInfo gci = {
+      .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+      .stageCount = 2,
+      .pStages = stages,
+      .pVertexInputState = &vi,
+      .pInputAssemblyState = &ia,
+      .pViewportState = &vp,
+      .pRasterizationState = &rs,
+      .pMultisampleState = &ms,
+      .pColorBlendState = cb,
+      .pDynamicState = &ds,
+      .layout = k->layout,
+      .renderPass = rt->render_pass,
+   };
+   VkPipeline p = VK_NULL_HANDLE;
+   VkResult r = vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &gci, NULL, &p);
+   if (r != VK_SUCCESS)
+      fprintf(stderr, "%s: vkCreateGraphicsPipelines: %d\n", vkt_driver_name(t->driver), r);
+   return p;
+}
+
+static VkCommandBuffer
+row_begin(struct vkt *t, const struct row_target *rt)
+{
+   VkCommandBuffer cb = vkt_begin(t);
+   VkClearValue clears[MAX_ATT];
+   for (uint32_t i = 0; i < rt->count; i++)
+      clears[i].color = rt->clear[i];
+   VkRenderPassBeginInfo rbi = {
+      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+      .renderPass = rt->render_pass,
+      .framebuffer = rt->framebuffer,
+      .renderArea = { { 0, 0 }, { WIDTH, 1 } },
+      .clearValueCount = rt->count,
+      .pClearValues = clears,
+   };
+   vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+   VkViewport viewport = { 0, 0, WIDTH, 1, 0, 1 };
+   vkCmdSetViewport(cb, 0, 1, &viewport);
+   return cb;
+}
+
+/* Draws with p onto pixel x, pushing 32 bytes. */
+static void
+row_draw(VkCommandBuffer cb, const struct kit *k, VkPipeline p, uint32_t x, const void *push)
+{
+   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, p);
+   VkRect2D scissor = { { (int32_t)x, 0 }, { 1, 1 } };
+   vkCmdSetScissor(cb, 0, 1, &scissor);
+   vkCmdPushConstants(cb, k->layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, 32, push);
+   vkCmdDraw(cb, 3, 1, 0, 0);
+}
+
+static VkResult
+row_end(struct vkt *t, struct row_target *rt, VkCommandBuffer cb)
+{
+   vkCmdEndRenderPass(cb);
+   for (uint32_t i = 0; i < rt->count; i++) {
+      VkBufferImageCopy region = {
+         .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+         .imageExtent = { WIDTH, 1, 1 },
+      };
+      vkCmdCopyImageToBuffer(cb, rt->image[i].image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                             rt->readback[i].buffer, 1, &region);
+   }
+   VkMemoryBarrier mb = { VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL, VK_ACCESS_TRANSFER_WRITE_BIT,
+                          VK_ACCESS_HOST_READ_BIT };
+   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
+                        0, NULL, 0, NULL);
+   return vkt_submit_wait(t, cb);
+}
+
+/* Pixel x of attachment i as four floats (UNORM8 as bytes / 255). */
+static void
+read_pixel(const struct row_target *rt, uint32_t i, uint32_t x, float out[4])
+{
+   if (rt->format[i] == VK_FORMAT_R32G32B32A32_SFLOAT) {
+      memcpy(out, (const float *)rt->readback[i].map + 4 * x, 16);
+   } else {
+      const uint8_t *p = (const uint8_t *)rt->readback[i].map + 4 * x;
+      for (int c = 0; c < 4; c++)
+         out[c] = p[c] / 255.0f;
+   }
+}
+
+/* ---- the CPU reference ---- */
+
+struct blend_in {
+   float s[4], s1[4], d[4], k[4];
+};
+
+static float
+ref_factor(VkBlendFactor f, const struct blend_in *in, int c)
+{
+   const float *s = in->s, *s1 = in->s1, *d = in->d, *k = in->k;
+   switch (f) {
+   case VK_BLEND_FACTOR_ZERO: return 0.0f;
+   case VK_BLEND_FACTOR_ONE: return 1.0f;
+   case VK_BLEND_FACTOR_SRC_COLOR: return s[c];
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR: return 1.0f - s[c];
+   case VK_BLEND_FACTOR_DST_COLOR: return d[c];
+   case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR: return 1.0f - d[c];
+   case VK_BLEND_FACTOR_SRC_ALPHA: return s[3];
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: return 1.0f - s[3];
+   case VK_BLEND_FACTOR_DST_ALPHA: return d[3];
+   case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: return 1.0f - d[3];
+   case VK_BLEND_FACTOR_CONSTANT_COLOR: return k[c];
+   case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR: return 1.0f - k[c];
+   case VK_BLEND_FACTOR_CONSTANT_ALPHA: return k[3];
+   case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA: return 1.0f - k[3];
+   case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE: return c < 3 ? fminf(s[3], 1.0f - d[3]) : 1.0f;
+   case VK_BLEND_FACTOR_SRC1_COLOR: return s1[c];
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR: return 1.0f - s1[c];
+   case VK_BLEND_FACTOR_SRC1_ALPHA: return s1[3];
+   case VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA: return 1.0f - s1[3];
+   default: return NAN;
+   }
+}
+
+static float
+ref_op(VkBlendOp op, float s, float sf, float d, float df)
+{
+   switch (op) {
+   case VK_BLEND_OP_ADD: return s * sf + d * df;
+   case VK_BLEND_OP_SUBTRACT: return s * sf - d * df;
+   case VK_BLEND_OP_REVERSE_SUBTRACT: return d * df - s * sf;
+   case VK_BLEND_OP_MIN: return fminf(s, d);
+   case VK_BLEND_OP_MAX: return fmaxf(s, d);
+   default: return NAN;
+   }
+}
+
+static float
+clamp01(float x)
+{
+   return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
+}
+
+/* The blended (or, without blending, written) value of a pixel whose
+ * attachment holds `in->d`, with write mask applied. */
+static void
+ref_blend(const VkPipelineColorBlendAttachmentState *b, struct blend_in in, bool unorm,
+          float out[4])
+{
+   if (unorm) {
+      for (int c = 0; c < 4; c++) {
+         in.s[c] = clamp01(in.s[c]);
+         in.s1[c] = clamp01(in.s1[c]);
+         in.k[c] = clamp01(in.k[c]);
+      }
+   }
+   for (int c = 0; c < 4; c++) {
+      float v = in.s[c];
+      if (b->blendEnable) {
+         bool a = c == 3;
+         v = ref_op(a ? b->alphaBlendOp : b->colorBlendOp, in.s[c],
+                    ref_factor(a ? b->srcAlphaBlendFactor : b->srcColorBlendFactor, &in, c),
+                    in.d[c],
+                    ref_factor(a ? b->dstAlphaBlendFactor : b->dstColorBlendFactor, &in, c));
+      }
+      if (unorm)
+         v = roundf(clamp01(v) * 255.0f) / 255.0f;
+      out[c] = (b->colorWriteMask & (1u << c)) ? v : in.d[c];
+   }
+}
+
+/* Units of the last place allowed on UNORM8: 1 on Shale; lavapipe's 8-bit
+ * blending is off by 2 in places (its products divide by 256). */
+static float unorm_units = 1.0f;
+
+/* Compares got with want; returns the number of components off by more
+ * than the tolerance, printing the first. */
+static unsigned
+compare(const char *driver, const char *what, uint32_t x, const float got[4], const float want[4],
+        bool unorm)
+{
+   unsigned bad = 0;
+   for (int c = 0; c < 4; c++) {
+      float tol = unorm ? (unorm_units + 0.01f) / 255.0f : 1e-5f * fmaxf(1.0f, fabsf(want[c]));
+      if (!(fabsf(got[c] - want[c]) <= tol))
+         bad++;
+   }
+   if (bad)
+      fprintf(stderr, "%s: %s pixel %u: got %g %g %g %g, want %g %g %g %g\n", driver, what, x,
+              got[0], got[1], got[2], got[3], want[0], want[1], want[2], want[3]);
+   return bad;
+}
+
+/* ---- blending ---- */
+
+static const float src_color[4] = { 0.8f, 0.3f, 0.55f, 0.6f };
+static const float src1_color[4] = { 0.15f, 0.65f, 0.9f, 0.25f };
+static const float pipe_constants[4] = { 0.2f, 0.4f, 0.6f, 0.8f };
+static const float dyn_constants[3][4] = {
+   { 0.9f, 0.1f, 0.5f, 0.3f }, { 0.05f, 0.75f, 0.35f, 0.95f }, { 1.0f, 0.0f, 0.25f, 0.5f },
+};
+/* Destination values exact in 8 bits. */
+static const float dst_color[4] = { 64 / 255.0f, 179 / 255.0f, 115 / 255.0f, 89 / 255.0f };
+
+#define NON_DUAL_FACTORS (VK_BLEND_FACTOR_SRC_ALPHA_SATURATE + 1)
+
+static unsigned
+random_u(unsigned *state, unsigned n)
+{
+   *state = *state * 1103515245u + 12345u;
+   return (*state >> 16) % n;
+}
+
+/* The blend cases (at most WIDTH): returns their count. */
+static uint32_t
+blend_cases(VkPipelineColorBlendAttachmentState *cases, bool dual)
+{
+   uint32_t n = 0;
+   VkPipelineColorBlendAttachmentState base = {
+      .blendEnable = VK_TRUE,
+      .colorBlendOp = VK_BLEND_OP_ADD,
+      .alphaBlendOp = VK_BLEND_OP_ADD,
+      .colorWriteMask = 0xf,
+   };
+   if (dual) {
+      for (VkBlendFactor f = VK_BLEND_FACTOR_SRC1_COLOR; f <= VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA;
+           f++) {
+         VkPipelineColorBlendAttachmentState b = base;
+         b.srcColorBlendFactor = b.srcAlphaBlendFactor = f;
+         b.dstColorBlendFactor = b.dstAlphaBlendFactor = VK_BLEND_FACTOR_ZERO;
+         cases[n++] = b;
+         b.srcColorBlendFactor = b.srcAlphaBlendFactor = VK_BLEND_FACTOR_ZERO;
+         b.dstColorBlendFactor = b.dstAlphaBlendFactor = f;
+         cases[n++] = b;
+         b.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
+         b.dstColorBlendFactor = f;
+         b.srcAlphaBlendFactor = f;
+         b.dstAlphaBlendFactor = VK_BLEND_FACTOR_DST_ALPHA;
+         b.colorBlendOp = VK_BLEND_OP_SUBTRACT;
+         cases[n++] = b;
+      }
+      return n;
+   }
+   for (VkBlendFactor f = 0; f < NON_DUAL_FACTORS; f++) {
+      VkPipelineColorBlendAttachmentState b = base;
+      b.srcColorBlendFactor = b.srcAlphaBlendFactor = f;
+      b.dstColorBlendFactor = b.dstAlphaBlendFactor = VK_BLEND_FACTOR_ZERO;
+      cases[n++] = b;
+      b.srcColorBlendFactor = b.srcAlphaBlendFactor = VK_BLEND_FACTOR_ZERO;
+      b.dstColorBlendFactor = b.dstAlphaBlendFactor = f;
+      cases[n++] = b;
+   }
+   for (VkBlendOp op = VK_BLEND_OP_ADD; op <= VK_BLEND_OP_MAX; op++) {
+      VkPipelineColorBlendAttachmentState b = base;
+      b.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_COLOR;
+      b.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA;
+      b.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+      b.dstAlphaBlendFactor = VK_BLEND_FACTOR_DST_ALPHA;
+      b.colorBlendOp = op;
+      b.alphaBlendOp = (VkBlendOp)(VK_BLEND_OP_MAX - op);
+      cases[n++] = b;
+   }
+   unsigned seed = 7;
+   while (n < WIDTH - 4) {
+      VkPipelineColorBlendAttachmentState b = base;
+      b.srcColorBlendFactor = random_u(&seed, NON_DUAL_FACTORS);
+      b.dstColorBlendFactor = random_u(&seed, NON_DUAL_FACTORS);
+      b.srcAlphaBlendFactor = random_u(&seed, NON_DUAL_FACTORS);
+      b.dstAlphaBlendFactor = random_u(&seed, NON_DUAL_FACTORS);
+      b.colorBlendOp = random_u(&seed, 5);
+      b.alphaBlendOp = random_u(&seed, 5);
+      cases[n++] = b;
+   }
+   return n;
+}
+
+/* Every case on its own pixel, then (not dual) the dynamic constants on
+ * three more pixels. Returns the number of wrong components. */
+static unsigned
+run_blend(struct vkt *t, VkFormat format, bool dual)
+{
+   bool unorm = format != VK_FORMAT_R32G32B32A32_SFLOAT;
+   struct row_target rt = { .count = 1, .format = { format } };
+   memcpy(rt.clear[0].float32, dst_color, 16);
+   struct kit k;
+   VkPipelineColorBlendAttachmentState cases[WIDTH];
+   uint32_t n = blend_cases(cases, dual);
+   VkPipeline pipes[WIDTH] = { 0 };
+   unsigned bad = 0;
+   CHECK_VK(row_target_create(t, &rt));
+   CHECK_VK(dual ? kit_create(t, dual_src_frag_spv, sizeof(dual_src_frag_spv), &k)
+                 : kit_create(t, const_float_frag_spv, sizeof(const_float_frag_spv), &k));
+   VkPipelineColorBlendStateCreateInfo cb = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+      .attachmentCount = 1,
+   };
+   memcpy(cb.blendConstants, pipe_constants, 16);
+   bool ok = true;
+   for (uint32_t i = 0; i < n; i++) {
+      cb.pAttachments = &cases[i];
+      pipes[i] = make_pipeline(t, &rt, &k, &cb, false);
+      ok = ok && pipes[i];
+   }
+   VkPipelineColorBlendAttachmentState dyn_case = {
+      .blendEnable = VK_TRUE,
+      .srcColorBlendFactor = VK_BLEND_FACTOR_CONSTANT_COLOR,
+      .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA,
+      .colorBlendOp = VK_BLEND_OP_ADD,
+      .srcAlphaBlendFactor = VK_BLEND_FACTOR_CONSTANT_ALPHA,
+      .dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR,
+      .alphaBlendOp = VK_BLEND_OP_ADD,
+      .colorWriteMask = 0xf,
+   };
+   VkPipeline dyn_pipe = VK_NULL_HANDLE;
+   if (!dual) {
+      cb.pAttachments = &dyn_case;
+      dyn_pipe = make_pipeline(t, &rt, &k, &cb, true);
+      ok = ok && dyn_pipe;
+   }
+   CHECK(ok, "%s: blend pipelines of format %d (dual %d)", vkt_driver_name(t->driver), format,
+         dual);
+   if (ok) {
+      float push[8];
+      memcpy(push, src_color, 16);
+      memcpy(push + 4, src1_color, 16);
+      VkCommandBuffer cmd = row_begin(t, &rt);
+      for (uint32_t i = 0; i < n; i++)
+         row_draw(cmd, &k, pipes[i], i, push);
+      for (uint32_t j = 0; dyn_pipe && j < 3; j++) {
+         vkCmdSetBlendConstants(cmd, dyn_constants[j]);
+         row_draw(cmd, &k, dyn_pipe, n + j, push);
+      }
+      CHECK_VK(row_end(t, &rt, cmd));
+      struct blend_in in;
+      memcpy(in.s, src_color, 16);
+      memcpy(in.s1, dual ? src1_color : src_color, 16);
+      memcpy(in.d, dst_color, 16);
+      memcpy(in.k, pipe_constants, 16);
+      float got[4], want[4];
+      char what[96];
+      for (uint32_t i = 0; i < n; i++) {
+         ref_blend(&cases[i], in, unorm, want);
+         read_pixel(&rt, 0, i, got);
+         snprintf(what, sizeof(what), "format %d blend %d/%d %d, %d/%d %d", format,
+                  cases[i].srcColorBlendFactor, cases[i].dstColorBlendFactor,
+                  cases[i].colorBlendOp, cases[i].srcAlphaBlendFactor,
+                  cases[i].dstAlphaBlendFactor, cases[i].alphaBlendOp);
+         bad += compare(vkt_driver_name(t->driver), what, i, got, want, unorm);
+      }
+      for (uint32_t j = 0; dyn_pipe && j < 3; j++) {
+         memcpy(in.k, dyn_constants[j], 16);
+         ref_blend(&dyn_case, in, unorm, want);
+         read_pixel(&rt, 0, n + j, got);
+         snprintf(what, sizeof(what), "format %d dynamic constants %u", format, j);
+         bad += compare(vkt_driver_name(t->driver), what, n + j, got, want, unorm);
+      }
+   }
+   for (uint32_t i = 0; i < n; i++)
+      vkDestroyPipeline(t->device, pipes[i], NULL);
+   vkDestroyPipeline(t->device, dyn_pipe, NULL);
+   kit_destroy(t, &k);
+   row_target_destroy(t, &rt);
+   return bad;
+}
+
+/* ---- independent blend: two attachments, two blend states ---- */
+
+static unsigned
+run_mrt(struct vkt *t)
+{
+   struct row_target rt = {
+      .count = 2, .format = { VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R32G32B32A32_SFLOAT },
+   };
+   memcpy(rt.clear[0].float32, dst_color, 16);
+   static const float dst1[4] = { 0.5f, 0.25f, 0.125f, 1.0f };
+   memcpy(rt.clear[1].float32, dst1, 16);
+   struct kit k;
+   CHECK_VK(row_target_create(t, &rt));
+   CHECK_VK(kit_create(t, mrt_frag_spv, sizeof(mrt_frag_spv), &k));
+   /* Pixel i: attachment 0 blends SRC_ALPHA / ONE_MINUS_SRC_ALPHA with
+    * write mask i, attachment 1 adds ONE / ONE with write mask 15 - i; odd
+    * pixels swap which attachment blends. */
+   VkPipeline pipes[16];
+   VkPipelineColorBlendAttachmentState atts[16][2];
+   bool ok = true;
+   for (uint32_t i = 0; i < 16; i++) {
+      VkPipelineColorBlendAttachmentState a = {
+         .blendEnable = VK_TRUE,
+         .srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA,
+         .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+         .colorBlendOp = VK_BLEND_OP_ADD,
+         .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
+         .dstAlphaBlendFactor = VK_BLEND_FACTOR_ZERO,
+         .alphaBlendOp = VK_BLEND_OP_ADD,
+         .colorWriteMask = i,
+      };
+      VkPipelineColorBlendAttachmentState b = {
+         .blendEnable = (i & 1) == 0,
+         .srcColorBlendFactor = VK_BLEND_FACTOR_ONE,
+         .dstColorBlendFactor = VK_BLEND_FACTOR_ONE,
+         .colorBlendOp = VK_BLEND_OP_ADD,
+         .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
+         .dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
+         .alphaBlendOp = VK_BLEND_OP_REVERSE_SUBTRACT,
+         .colorWriteMask = 15 - i,
+      };
+      if (i & 1)
+         a.blendEnable = VK_FALSE;
+      atts[i][0] = a;
+      atts[i][1] = b;
+      VkPipelineColorBlendStateCreateInfo cb = {
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+         .attachmentCount = 2,
+         .pAttachments = atts[i],
+      };
+      pipes[i] = make_pipeline(t, &rt, &k, &cb, false);
+      ok = ok && pipes[i];
+   }
+   unsigned bad = 0;
+   CHECK(ok, "%s: independent blend pipelines", vkt_driver_name(t->driver));
+   static const float s1[4] = { 0.25f, 0.5f, 0.75f, 0.125f };
+   if (ok) {
+      float push[8];
+      memcpy(push, src_color, 16);
+      memcpy(push + 4, s1, 16);
+      VkCommandBuffer cmd = row_begin(t, &rt);
+      for (uint32_t i = 0; i < 16; i++)
+         row_draw(cmd, &k, pipes[i], i, push);
+      CHECK_VK(row_end(t, &rt, cmd));
+      for (uint32_t i = 0; i < 16; i++) {
+         struct blend_in in;
+         float got[4], want[4];
+         memcpy(in.s, src_color, 16);
+         memcpy(in.s1, src_color, 16);
+         memcpy(in.d, dst_color, 16);
+         memset(in.k, 0, 16);
+         ref_blend(&atts[i][0], in, true, want);
+         read_pixel(&rt, 0, i, got);
+         bad += compare(vkt_driver_name(t->driver), "MRT attachment 0", i, got, want, true);
+         memcpy(in.s, s1, 16);
+         memcpy(in.d, dst1, 16);
+         ref_blend(&atts[i][1], in, false, want);
+         read_pixel(&rt, 1, i, got);
+         bad += compare(vkt_driver_name(t->driver), "MRT attachment 1", i, got, want, false);
+      }
+   }
+   for (uint32_t i = 0; i < 16; i++)
+      vkDestroyPipeline(t->device, pipes[i], NULL);
+   kit_destroy(t, &k);
+   row_target_destroy(t, &rt);
+   return bad;
+}
+
+/* ---- logic ops ---- */
+
+static uint8_t
+ref_logic(VkLogicOp op, uint8_t s, uint8_t d)
+{
+   switch (op) {
+   case VK_LOGIC_OP_CLEAR: return 0;
+   case VK_LOGIC_OP_AND: return s & d;
+   case VK_LOGIC_OP_AND_REVERSE: return s & ~d;
+   case VK_LOGIC_OP_COPY: return s;
+   case VK_LOGIC_OP_AND_INVERTED: return ~s & d;
+   case VK_LOGIC_OP_NO_OP: return d;
+   case VK_LOGIC_OP_XOR: return s ^ d;
+   case VK_LOGIC_OP_OR: return s | d;
+   case VK_LOGIC_OP_NOR: return ~(s | d);
+   case VK_LOGIC_OP_EQUIVALENT: return ~(s ^ d);
+   case VK_LOGIC_OP_INVERT: return ~d;
+   case VK_LOGIC_OP_OR_REVERSE: return s | ~d;
+   case VK_LOGIC_OP_COPY_INVERTED: return ~s;
+   case VK_LOGIC_OP_OR_INVERTED: return ~s | d;
+   case VK_LOGIC_OP_NAND: return ~(s & d);
+   case VK_LOGIC_OP_SET: return 0xff;
+   default: return 0;
+   }
+}
+
+/* The 16 ops on pixels 0-15, then again with write mask 0x5 on 16-31
+ * (blendEnable set, which logic ops override). */
+static unsigned
+run_logic(struct vkt *t, VkFormat format)
+{
+   static const uint8_t s8[4] = { 0x5a, 0xc3, 0x0f, 0xff }, d8[4] = { 0x3c, 0x96, 0xf0, 0x00 };
+   bool uint = format == VK_FORMAT_R8G8B8A8_UINT;
+   struct row_target rt = { .count = 1, .format = { format } };
+   for (int c = 0; c < 4; c++) {
+      if (uint)
+         rt.clear[0].uint32[c] = d8[c];
+      else
+         rt.clear[0].float32[c] = d8[c] / 255.0f;
+   }
+   struct kit k;
+   CHECK_VK(row_target_create(t, &rt));
+   CHECK_VK(uint ? kit_create(t, const_uint_frag_spv, sizeof(const_uint_frag_spv), &k)
+                 : kit_create(t, const_float_frag_spv, sizeof(const_float_frag_spv), &k));
+   VkPipeline pipes[32] = { 0 };
+   bool ok = true;
+   for (uint32_t i = 0; i < 32; i++) {
+      VkPipelineColorBlendAttachmentState a = {
+         .blendEnable = i >= 16,
+         .srcColorBlendFactor = VK_BLEND_FACTOR_ONE,
+         .dstColorBlendFactor = VK_BLEND_FACTOR_ONE,
+         .colorBlendOp = VK_BLEND_OP_ADD,
+         .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
+         .dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
+         .alphaBlendOp = VK_BLEND_OP_ADD,
+         .colorWriteMask = i >= 16 ? 0x5 : 0xf,
+      };
+      if (uint)
+         a.blendEnable = VK_FALSE;   /* blending needs a float format */
+      VkPipelineColorBlendStateCreateInfo cb = {
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+         .logicOpEnable = VK_TRUE,
+         .logicOp = (VkLogicOp)(i % 16),
+         .attachmentCount = 1,
+         .pAttachments = &a,
+      };
+      pipes[i] = make_pipeline(t, &rt, &k, &cb, false);
+      ok = ok && pipes[i];
+   }
+   unsigned bad = 0;
+   CHECK(ok, "%s: logic op pipelines of format %d", vkt_driver_name(t->driver), format);
+   if (ok) {
+      uint32_t push[8] = { 0 };
+      for (int c = 0; c < 4; c++) {
+         if (uint)
+            push[c] = s8[c];
+         else {
+            float f = s8[c] / 255.0f;
+            memcpy(&push[c], &f, 4);
+         }
+      }
+      VkCommandBuffer cmd = row_begin(t, &rt);
+      for (uint32_t i = 0; i < 32; i++)
+         row_draw(cmd, &k, pipes[i], i, push);
+      CHECK_VK(row_end(t, &rt, cmd));
+      const uint8_t *got = rt.readback[0].map;
+      for (uint32_t i = 0; i < 32; i++) {
+         for (int c = 0; c < 4; c++) {
+            uint8_t want = ((i < 16) || (0x5 & (1u << c))) ? ref_logic(i % 16, s8[c], d8[c]) : d8[c];
+            if (got[4 * i + c] != want) {
+               fprintf(stderr, "%s: format %d logic op %u pixel %u component %d: %#x, want %#x\n",
+                       vkt_driver_name(t->driver), format, i % 16, i, c, got[4 * i + c], want);
+               bad++;
+            }
+         }
+      }
+   }
+   for (uint32_t i = 0; i < 32; i++)
+      vkDestroyPipeline(t->device, pipes[i], NULL);
+   kit_destroy(t, &k);
+   row_target_destroy(t, &rt);
+   return bad;
+}
+
+/* ---- write masks: the 16 masks without blending, then with ONE/ONE ---- */
+
+static unsigned
+run_write_masks(struct vkt *t, VkFormat format)
+{
+   bool unorm = format != VK_FORMAT_R32G32B32A32_SFLOAT;
+   struct row_target rt = { .count = 1, .format = { format } };
+   memcpy(rt.clear[0].float32, dst_color, 16);
+   struct kit k;
+   CHECK_VK(row_target_create(t, &rt));
+   CHECK_VK(kit_create(t, const_float_frag_spv, sizeof(const_float_frag_spv), &k));
+   VkPipeline pipes[32] = { 0 };
+   VkPipelineColorBlendAttachmentState atts[32];
+   bool ok = true;
+   for (uint32_t i = 0; i < 32; i++) {
+      atts[i] = (VkPipelineColorBlendAttachmentState) {
+         .blendEnable = i >= 16,
+         .srcColorBlendFactor = VK_BLEND_FACTOR_ONE,
+         .dstColorBlendFactor = VK_BLEND_FACTOR_ONE,
+         .colorBlendOp = VK_BLEND_OP_ADD,
+         .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
+         .dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
+         .alphaBlendOp = VK_BLEND_OP_SUBTRACT,
+         .colorWriteMask = i % 16,
+      };
+      VkPipelineColorBlendStateCreateInfo cb = {
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+         .attachmentCount = 1,
+         .pAttachments = &atts[i],
+      };
+      pipes[i] = make_pipeline(t, &rt, &k, &cb, false);
+      ok = ok && pipes[i];
+   }
+   unsigned bad = 0;
+   CHECK(ok, "%s: write mask pipelines", vkt_driver_name(t->driver));
+   if (ok) {
+      float push[8] = { 0 };
+      memcpy(push, src_color, 16);
+      VkCommandBuffer cmd = row_begin(t, &rt);
+      for (uint32_t i = 0; i < 32; i++)
+         row_draw(cmd, &k, pipes[i], i, push);
+      CHECK_VK(row_end(t, &rt, cmd));
+      struct blend_in in;
+      memcpy(in.s, src_color, 16);
+      memcpy(in.s1, src_color, 16);
+      memcpy(in.d, dst_color, 16);
+      memset(in.k, 0, 16);
+      for (uint32_t i = 0; i < 32; i++) {
+         float got[4], want[4];
+         ref_blend(&atts[i], in, unorm, want);
+         read_pixel(&rt, 0, i, got);
+         bad += compare(vkt_driver_name(t->driver), "write mask", i, got, want, unorm);
+      }
+   }
+   for (uint32_t i = 0; i < 32; i++)
+      vkDestroyPipeline(t->device, pipes[i], NULL);
+   kit_destroy(t, &k);
+   row_target_destroy(t, &rt);
+   return bad;
+}
+
+static void
+run_all(enum vkt_driver driver)
+{
+   struct vkt probe;
+   if (!vkt_init(&probe, &(struct vkt_options) { .driver = driver })) {
+      if (driver == VKT_LAVAPIPE) {
+         printf("lavapipe not available: reference check skipped\n");
+         return;
+      }
+      CHECK(false, "Shale device");
+      return;
+   }
+   VkPhysicalDeviceFeatures have;
+   vkGetPhysicalDeviceFeatures(probe.pdev, &have);
+   uint32_t dual_atts = probe.props.limits.maxFragmentDualSrcAttachments;
+   vkt_finish(&probe);
+   const char *name = vkt_driver_name(driver);
+   unorm_units = driver == VKT_LAVAPIPE ? 2.0f : 1.0f;
+   CHECK(have.independentBlend, "%s reports independentBlend", name);
+   CHECK(have.dualSrcBlend, "%s reports dualSrcBlend", name);
+   CHECK(dual_atts >= 1, "%s: maxFragmentDualSrcAttachments %u", name, dual_atts);
+   CHECK(have.logicOp, "%s reports logicOp", name);
+   VkPhysicalDeviceFeatures want = {
+      .independentBlend = have.independentBlend,
+      .dualSrcBlend = have.dualSrcBlend,
+      .logicOp = have.logicOp,
+   };
+   struct vkt t;
+   if (!vkt_init(&t, &(struct vkt_options) { .driver = driver, .features = &want })) {
+      CHECK(false, "%s device with the blend features", name);
+      return;
+   }
+   static const VkFormat formats[] = { VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R8G8B8A8_UNORM };
+   for (unsigned i = 0; i < 2; i++) {
+      unsigned bad = run_blend(&t, formats[i], false);
+      CHECK(bad == 0, "%s: every blend factor, op and constant on format %d (%u wrong)", name,
+            formats[i], bad);
+      bad = run_write_masks(&t, formats[i]);
+      CHECK(bad == 0, "%s: write masks on format %d (%u wrong)", name, formats[i], bad);
+      if (want.dualSrcBlend) {
+         bad = run_blend(&t, formats[i], true);
+         CHECK(bad == 0, "%s: dual-source factors on format %d (%u wrong)", name, formats[i],
+               bad);
+      }
+   }
+   if (want.independentBlend) {
+      unsigned bad = run_mrt(&t);
+      CHECK(bad == 0, "%s: independent blend states and write masks (%u wrong)", name, bad);
+   }
+   if (want.logicOp) {
+      unsigned bad = run_logic(&t, VK_FORMAT_R8G8B8A8_UINT);
+      CHECK(bad == 0, "%s: logic ops on R8G8B8A8_UINT (%u wrong)", name, bad);
+      bad = run_logic(&t, VK_FORMAT_R8G8B8A8_UNORM);
+      CHECK(bad == 0, "%s: logic ops on R8G8B8A8_UNORM (%u wrong)", name, bad);
+   }
+   vkt_finish(&t);
+}
+
+int
+main(void)
+{
+   run_all(VKT_SHALE);
+   run_all(VKT_LAVAPIPE);
+   CHECK_EQ_INT(vkt_validation_messages(), 0);
+   return check_finish();
+}
