@@ -491,6 +491,9 @@ sc_stage_prologue(struct sc_xlate *x)
          break;
       }
       if (v->output) {
+         const struct sc_inst *var = sc_module_def(x->m, v->var);
+         if (var && var->nwords > 4)
+            continue;   /* its initializer is stored already (sc_memory_init) */
          /* Outputs start as zeros: a path that never writes one copies
           * defined values out. */
          uint32_t size, align;

@@ -20,6 +20,7 @@
 #include "shaders/stage_fs_frag_spv.h"
 #include "shaders/stage_fs_sample_frag_spv.h"
 #include "shaders/stage_geom_geom_spv.h"
+#include "shaders/stage_init_out_spv.h"
 #include "shaders/stage_minimal_vert_spv.h"
 #include "shaders/stage_unused_frag_spv.h"
 #include "shaders/stage_vs_vert_spv.h"
@@ -289,6 +290,27 @@ test_vertex(uint32_t W)
       s->fn.vs(&ctx, &batch);
       for (uint32_t i = 0; i < W; i++)
          CHECK(bitsf(out[SHALE_SLOT_USER * 4 * W + i]) == (float)(100 + i), "minimal lane %u", i);
+      free(out);
+      sc_shader_destroy(s);
+   }
+
+   /* An output's initializer stays where no lane overwrites it. */
+   s = compile(SPV(stage_init_out_spv), VK_SHADER_STAGE_VERTEX_BIT, W);
+   if (s) {
+      uint32_t *out = aligned(SHALE_SLOT_COUNT * 4 * W * 4);
+      struct shale_vs_context ctx = { 0 };
+      uint8_t push[SHALE_MAX_PUSH_CONSTANTS_SIZE] = { 0 };
+      ctx.push_constants = push;
+      struct shale_vs_batch batch = { .count = W, .outputs = out, .inputs = out };
+      for (uint32_t i = 0; i < W; i++)
+         batch.vertex_index[i] = 99 + i;
+      s->fn.vs(&ctx, &batch);
+      for (uint32_t i = 0; i < W; i++) {
+         float want = 99 + i > 100 ? 1.0f : 2.5f;
+         CHECK(bitsf(out[SHALE_SLOT_USER * 4 * W + i]) == want, "initialized output lane %u: %g",
+               i, bitsf(out[SHALE_SLOT_USER * 4 * W + i]));
+         CHECK(bitsf(out[(SHALE_SLOT_USER + 1) * 4 * W + i]) == (float)(99 + i), "lane %u w", i);
+      }
       free(out);
       sc_shader_destroy(s);
    }
