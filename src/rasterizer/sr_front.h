@@ -130,6 +130,12 @@ VkResult sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *s
 void sr_setup_draw(struct sr_vdraw *vd);
 /* Clip code and window coordinates of one shaded record (any worker). */
 void sr_setup_vertex(const struct sr_vdraw *vd, float *r);
+/* sr_bin.c: appends cmd to the tiles of tile row ty (of `layer`) that the
+ * pixel columns [x0, x1] touch, allocating from `arena`; one worker per
+ * tile row at a time. The caller marks the scene dirty. */
+VkResult sr_bin_row(struct sr_scene *scene, struct sr_arena *arena, uint32_t layer, uint32_t ty, int32_t x0,
+                    int32_t x1, struct sr_cmd cmd);
+
 /* Primitives of n positions of a topology, without restarts. */
 uint32_t sr_prim_count(VkPrimitiveTopology topology, uint32_t n);
 /* Assembles, clips, sets up and bins the current instance's primitives

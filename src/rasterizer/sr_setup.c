@@ -769,7 +769,8 @@ assemble(struct sr_vdraw *vd, uint32_t b, uint32_t pb, uint32_t pe)
 struct setup_job {
    const struct sr_vdraw *vd;
    struct sr_vdraw *chunks;      /* one per chunk, its list in it */
-   uint32_t prims;
+   uint32_t prims, nchunks;
+   bool bin_failed;              /* written (true only) by any row's worker */
 };
 
 static void
@@ -797,29 +798,49 @@ setup_chunks(void *data, uint64_t begin, uint64_t end, unsigned worker)
    }
 }
 
+static void
+bin_rows(void *data, uint64_t begin, uint64_t end, unsigned worker)
+{
+   struct setup_job *job = data;
+   struct sr_scene *scene = job->vd->scene;
+   struct sr_arena *arena = &scene->front->arenas[worker];
+   for (uint64_t ty = begin; ty < end; ty++) {
+      const int32_t y0 = (int32_t)ty * SR_TILE_SIZE, y1 = y0 + SR_TILE_SIZE - 1;
+      for (uint32_t c = 0; c < job->nchunks; c++) {
+         for (const struct sr_prim_list_node *n = job->chunks[c].list_first; n; n = n->next) {
+            for (uint32_t i = 0; i < n->count; i++) {
+               const struct sr_prim *p = n->prims[i];
+               if (p->max_y < y0 || p->min_y > y1)
+                  continue;
+               if (sr_bin_row(scene, arena, p->layer, (uint32_t)ty, p->min_x, p->max_x,
+                              (struct sr_cmd){.kind = SR_CMD_PRIM, .prim = p}) != VK_SUCCESS)
+                  __atomic_store_n(&job->bin_failed, true, __ATOMIC_RELAXED);
+            }
+         }
+      }
+   }
+}
+
 static bool
 setup_parallel(struct sr_vdraw *vd, uint32_t prims)
 {
    const VkAllocationCallbacks *alloc = vd->scene->ctx->alloc;
    const uint32_t nchunks = (prims + SR_SETUP_CHUNK - 1) / SR_SETUP_CHUNK;
-   struct setup_job job = {vd, sr_alloc(alloc, nchunks * sizeof(struct sr_vdraw), 64), prims};
+   struct setup_job job = {.vd = vd, .chunks = sr_alloc(alloc, nchunks * sizeof(struct sr_vdraw), 64),
+                           .prims = prims};
    if (!job.chunks)
       return false;
    su_thread_pool_run(vd->scene->ctx->pool, nchunks, 1, setup_chunks, &job);
-   for (uint32_t c = 0; c < nchunks; c++) {
-      const struct sr_vdraw *cv = &job.chunks[c];
-      if (cv->result != VK_SUCCESS)
-         vd->result = cv->result;
-      for (const struct sr_prim_list_node *n = cv->list_first; n; n = n->next) {
-         for (uint32_t i = 0; i < n->count; i++) {
-            const struct sr_prim *p = n->prims[i];
-            VkResult res = sr_bin_box(vd->scene, p->layer, p->min_x, p->min_y, p->max_x, p->max_y,
-                                      (struct sr_cmd){.kind = SR_CMD_PRIM, .prim = p});
-            if (res != VK_SUCCESS)
-               vd->result = res;
-         }
-      }
-   }
+   job.nchunks = nchunks;
+   /* Binning in parallel by tile rows: each row's worker walks every
+    * chunk's primitives in order, so every bin keeps API order. */
+   su_thread_pool_run(vd->scene->ctx->pool, vd->scene->tiles_y, 1, bin_rows, &job);
+   vd->scene->dirty = true;
+   for (uint32_t c = 0; c < nchunks; c++)
+      if (job.chunks[c].result != VK_SUCCESS)
+         vd->result = job.chunks[c].result;
+   if (job.bin_failed)
+      vd->result = VK_ERROR_OUT_OF_HOST_MEMORY;
    sr_free(alloc, job.chunks);
    vd->primitive_id += prims;
    return true;

@@ -1448,14 +1448,14 @@ static void
 vs_view(const struct shale_vs_context *ctx, struct shale_vs_batch *b)
 {
    vs_copy_4(ctx, b);
-   seen_view_vs = ctx->view_index;
+   __atomic_store_n(&seen_view_vs, ctx->view_index, __ATOMIC_RELAXED);
 }
 
 static void
 fs_view(const struct shale_fs_context *ctx, struct shale_fs_quads *q)
 {
    fs_count_4(ctx, q);
-   seen_view_fs = ctx->view_index;
+   __atomic_store_n(&seen_view_fs, ctx->view_index, __ATOMIC_RELAXED);
 }
 
 static void
@@ -1578,12 +1578,13 @@ static void *VKAPI_PTR
 t_alloc(void *user, size_t size, size_t align, VkSystemAllocationScope scope)
 {
    (void)user, (void)scope;
-   if (++alloc_count == alloc_fail_at)
+   /* Called from the workers too (parallel setup): counters are atomic. */
+   if (__atomic_add_fetch(&alloc_count, 1, __ATOMIC_RELAXED) == alloc_fail_at)
       return NULL;
    void *p = NULL;
    if (posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size) != 0)
       return NULL;
-   alloc_live++;
+   __atomic_add_fetch(&alloc_live, 1, __ATOMIC_RELAXED);
    return p;
 }
 
@@ -1599,7 +1600,7 @@ t_free(void *user, void *p)
 {
    (void)user;
    if (p) {
-      alloc_live--;
+      __atomic_sub_fetch(&alloc_live, 1, __ATOMIC_RELAXED);
       free(p);
    }
 }
