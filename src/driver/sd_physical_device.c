@@ -262,6 +262,10 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
    f->features.independentBlend = VK_TRUE;
    f->features.dualSrcBlend = VK_TRUE;
    f->features.logicOp = VK_TRUE;
+   /* Storage buffer writes and atomics from fragment and vertex shaders
+    * (render/fragment_state). */
+   f->features.fragmentStoresAndAtomics = VK_TRUE;
+   f->features.vertexPipelineStoresAndAtomics = VK_TRUE;
    /* Sample shading and alpha to one (render/msaa). */
    f->features.sampleRateShading = VK_TRUE;
    f->features.alphaToOne = VK_TRUE;

@@ -204,6 +204,8 @@ draw_pipeline_create(struct vkt *t, const struct draw_target *dt,
    };
    VkPipelineLayoutCreateInfo plci = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+      .setLayoutCount = info->set_layout ? 1 : 0,
+      .pSetLayouts = &info->set_layout,
       .pushConstantRangeCount = info->push_size ? 1 : 0,
       .pPushConstantRanges = &push,
    };
@@ -369,12 +371,15 @@ draw_end(struct vkt *t, struct draw_target *dt, VkCommandBuffer cb)
                                 dt->readback.buffer, 1, &region);
       }
    }
+   /* The copies and any shader stores of the draws (storage buffers) are
+    * visible to the host. */
    VkMemoryBarrier mb = {
       .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-      .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+      .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
       .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
    };
-   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
-                        0, NULL, 0, NULL);
+   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
+                               VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                        VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
    return vkt_submit_wait(t, cb);
 }

@@ -50,6 +50,7 @@ struct draw_pipeline_info {
    const VkPipelineColorBlendAttachmentState *blend;            /* NULL: no blending */
    uint32_t push_size;                /* push constants for both stages */
    bool dynamic_viewport_scissor;
+   VkDescriptorSetLayout set_layout;  /* set 0; VK_NULL_HANDLE: no sets */
 };
 
 struct draw_pipeline {

@@ -21,6 +21,16 @@
  *    blend states and write masks in one pipeline;
  *  - logicOp: the 16 logic ops on R8G8B8A8_UINT and R8G8B8A8_UNORM;
  *  - colour write masks: all 16 masks, with and without blending.
+ * Fragment shaders, on a 16x16 R32G32B32A32_SFLOAT target through
+ * draw_util (exact CPU references): FragCoord (pixel centres, z) and
+ * FrontFacing for both front-face settings; discard; FragDepth with a LESS
+ * test (colour and D32 depth); dFdxFine/dFdyFine of x * y (each pixel's own
+ * row and column) and dFdxCoarse/dFdyCoarse (a difference within the
+ * quad: the y of one of its rows, the x of one of its columns; lavapipe's
+ * coarse derivatives are its fine ones, as the spec allows); fragmentStoresAndAtomics and
+ * vertexPipelineStoresAndAtomics: a storage buffer written and counted with
+ * atomics by both stages, with the depth test failing every fragment: 256
+ * fragment invocations with late tests, none with early_fragment_tests.
  */
 #include <math.h>
 #include <stdio.h>
@@ -34,6 +44,14 @@
 #include "const_float_frag_spv.h"
 #include "const_uint_frag_spv.h"
 #include "dual_src_frag_spv.h"
+#include "fs_coord_frag_spv.h"
+#include "fs_depth_frag_spv.h"
+#include "fs_deriv_frag_spv.h"
+#include "fs_discard_frag_spv.h"
+#include "fs_store_early_frag_spv.h"
+#include "fs_store_frag_spv.h"
+#include "fullscreen_vert_spv.h"
+#include "vs_store_vert_spv.h"
 #include "mrt_frag_spv.h"
 #include "tri_vert_spv.h"
 
@@ -840,6 +858,228 @@ run_write_masks(struct vkt *t, VkFormat format)
    return bad;
 }
 
+/* ---- fragment shaders ---- */
+
+#define FS_SIZE 16
+
+struct fs_run {
+   const uint32_t *vs, *fs;
+   size_t vs_size, fs_size;
+   VkFrontFace front_face;
+   const VkPipelineDepthStencilStateCreateInfo *ds;   /* NULL: no depth attachment */
+   float z;
+   VkBuffer storage;                                   /* bound at set 0 binding 0 */
+};
+
+/* Draws the full-screen triangle over a target cleared to 0 (depth 0.5);
+ * colour (4 floats a pixel) into color, depth into depth (when ds). */
+static bool
+fs_draw(struct vkt *t, const struct fs_run *run, float *color, float *depth)
+{
+   struct draw_target dt = {
+      .color_format = VK_FORMAT_R32G32B32A32_SFLOAT,
+      .depth_format = run->ds ? VK_FORMAT_D32_SFLOAT : VK_FORMAT_UNDEFINED,
+      .width = FS_SIZE, .height = FS_SIZE, .clear_depth = 0.5f,
+   };
+   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+   VkDescriptorPool pool = VK_NULL_HANDLE;
+   VkDescriptorSet set = VK_NULL_HANDLE;
+   bool ok = draw_target_create(t, &dt) == VK_SUCCESS;
+   if (ok && run->storage) {
+      VkDescriptorSetLayoutBinding b = {
+         0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+         VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL,
+      };
+      VkDescriptorPoolSize size = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1 };
+      ok = vkt_set_layout(t, &b, 1, &set_layout) == VK_SUCCESS &&
+           vkt_descriptor_pool(t, 1, &size, 1, 0, &pool) == VK_SUCCESS &&
+           vkt_alloc_sets(t, pool, &set_layout, 1, &set) == VK_SUCCESS;
+      if (ok)
+         vkt_bind_buffers(t, set, NULL, &run->storage, 1);
+   }
+   struct draw_pipeline_info pi = {
+      .vs = run->vs, .vs_size = run->vs_size,
+      .fs = run->fs, .fs_size = run->fs_size,
+      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+      .polygon_mode = VK_POLYGON_MODE_FILL,
+      .front_face = run->front_face,
+      .depth_stencil = run->ds,
+      .push_size = 20,
+      .set_layout = set_layout,
+   };
+   struct draw_pipeline p;
+   memset(&p, 0, sizeof(p));
+   ok = ok && draw_pipeline_create(t, &dt, &pi, &p) == VK_SUCCESS;
+   if (ok) {
+      VkCommandBuffer cb = draw_begin(t, &dt, &p, VK_NULL_HANDLE);
+      uint8_t push[20] = { 0 };
+      memcpy(push + 16, &run->z, 4);
+      vkCmdPushConstants(cb, p.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                         0, 20, push);
+      if (set)
+         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, p.layout, 0, 1, &set, 0,
+                                 NULL);
+      vkCmdDraw(cb, 3, 1, 0, 0);
+      ok = draw_end(t, &dt, cb) == VK_SUCCESS;
+      memcpy(color, dt.readback.map, FS_SIZE * FS_SIZE * 16);
+      if (run->ds && depth)
+         memcpy(depth, (uint8_t *)dt.readback.map + FS_SIZE * FS_SIZE * 16, FS_SIZE * FS_SIZE * 4);
+   }
+   draw_pipeline_destroy(t, &p);
+   vkDestroyDescriptorPool(t->device, pool, NULL);
+   vkDestroyDescriptorSetLayout(t->device, set_layout, NULL);
+   draw_target_destroy(t, &dt);
+   return ok;
+}
+
+static unsigned
+count_wrong(const char *driver, const char *what, const float *got, const float *want,
+            size_t n)
+{
+   unsigned bad = 0;
+   for (size_t i = 0; i < n; i++) {
+      if (got[i] != want[i]) {
+         if (bad < 4)
+            fprintf(stderr, "%s: %s: value %zu (pixel %zu): %g, want %g\n", driver, what, i,
+                    i / 4, got[i], want[i]);
+         bad++;
+      }
+   }
+   return bad;
+}
+
+static void
+run_fragment_shaders(struct vkt *t)
+{
+   const char *name = vkt_driver_name(t->driver);
+   static float color[FS_SIZE * FS_SIZE * 4], want[FS_SIZE * FS_SIZE * 4];
+   static float depth[FS_SIZE * FS_SIZE], want_depth[FS_SIZE * FS_SIZE];
+   const size_t n = FS_SIZE * FS_SIZE * 4;
+   struct fs_run run = {
+      .vs = fullscreen_vert_spv, .vs_size = sizeof(fullscreen_vert_spv),
+      .z = 0.25f,
+   };
+
+   /* FragCoord and FrontFacing. The triangle (-1,-1), (3,-1), (-1,3) is
+    * clockwise in framebuffer coordinates (y down): back-facing with
+    * COUNTER_CLOCKWISE front faces, front-facing with CLOCKWISE. */
+   for (int cw = 0; cw < 2; cw++) {
+      run.fs = fs_coord_frag_spv;
+      run.fs_size = sizeof(fs_coord_frag_spv);
+      run.front_face = cw ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE;
+      bool ok = fs_draw(t, &run, color, NULL);
+      for (int y = 0; y < FS_SIZE; y++)
+         for (int x = 0; x < FS_SIZE; x++) {
+            float *w = &want[(y * FS_SIZE + x) * 4];
+            w[0] = x + 0.5f;
+            w[1] = y + 0.5f;
+            w[2] = 0.25f;
+            w[3] = cw ? 1.0f : 0.0f;
+         }
+      unsigned bad = ok ? count_wrong(name, "FragCoord/FrontFacing", color, want, n) : 1;
+      CHECK(bad == 0, "%s: FragCoord and FrontFacing, front face %s (%u wrong)", name,
+            cw ? "CLOCKWISE" : "COUNTER_CLOCKWISE", bad);
+   }
+   run.front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+
+   /* discard */
+   run.fs = fs_discard_frag_spv;
+   run.fs_size = sizeof(fs_discard_frag_spv);
+   bool ok = fs_draw(t, &run, color, NULL);
+   for (int i = 0; i < FS_SIZE * FS_SIZE; i++) {
+      bool kept = ((i % FS_SIZE) + (i / FS_SIZE)) % 3 != 0;
+      for (int c = 0; c < 4; c++)
+         want[i * 4 + c] = kept ? (float)(c + 1) : 0.0f;
+   }
+   unsigned bad = ok ? count_wrong(name, "discard", color, want, n) : 1;
+   CHECK(bad == 0, "%s: discard (%u wrong)", name, bad);
+
+   /* FragDepth against a LESS test on depth cleared to 0.5. */
+   VkPipelineDepthStencilStateCreateInfo ds = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+      .depthTestEnable = VK_TRUE, .depthWriteEnable = VK_TRUE,
+      .depthCompareOp = VK_COMPARE_OP_LESS,
+   };
+   run.fs = fs_depth_frag_spv;
+   run.fs_size = sizeof(fs_depth_frag_spv);
+   run.ds = &ds;
+   run.z = 0.9f;
+   ok = fs_draw(t, &run, color, depth);
+   for (int i = 0; i < FS_SIZE * FS_SIZE; i++) {
+      float d = ((i % FS_SIZE) + 0.5f) / 16.0f;
+      bool pass = d < 0.5f;
+      want_depth[i] = pass ? d : 0.5f;
+      for (int c = 0; c < 4; c++)
+         want[i * 4 + c] = pass ? 1.0f : 0.0f;
+   }
+   bad = ok ? count_wrong(name, "FragDepth colour", color, want, n) +
+                 count_wrong(name, "FragDepth depth", depth, want_depth, FS_SIZE * FS_SIZE)
+            : 1;
+   CHECK(bad == 0, "%s: FragDepth (%u wrong)", name, bad);
+
+   /* Derivatives. */
+   run.fs = fs_deriv_frag_spv;
+   run.fs_size = sizeof(fs_deriv_frag_spv);
+   run.ds = NULL;
+   run.z = 0.25f;
+   ok = fs_draw(t, &run, color, NULL);
+   unsigned fine_bad = 0, coarse_bad = 0;
+   for (int y = 0; ok && y < FS_SIZE; y++)
+      for (int x = 0; x < FS_SIZE; x++) {
+         const float *g = &color[(y * FS_SIZE + x) * 4];
+         float qy = (y & ~1) + 0.5f, qx = (x & ~1) + 0.5f;
+         if (g[0] != y + 0.5f || g[1] != x + 0.5f) {
+            if (fine_bad++ < 4)
+               fprintf(stderr, "%s: fine derivatives at (%d, %d): %g %g\n", name, x, y, g[0],
+                       g[1]);
+         }
+         if ((g[2] != qy && g[2] != qy + 1.0f) ||
+             (g[3] != qx && g[3] != qx + 1.0f)) {
+            if (coarse_bad++ < 4)
+               fprintf(stderr, "%s: coarse derivatives at (%d, %d): %g %g\n", name, x, y, g[2],
+                       g[3]);
+         }
+      }
+   CHECK(ok && fine_bad == 0, "%s: dFdxFine/dFdyFine (%u wrong)", name, fine_bad);
+   CHECK(ok && coarse_bad == 0, "%s: dFdxCoarse/dFdyCoarse (%u wrong)", name, coarse_bad);
+
+   /* Stores and atomics from both stages, with every fragment failing a
+    * LESS test (z 0.75 against 0.5): late tests run the shader for all
+    * 256 pixels; early_fragment_tests for none. */
+   for (int early = 0; early < 2; early++) {
+      struct vkt_buffer buf;
+      CHECK_VK(vkt_buffer_create(t, 4 * (2 + 4 + 256), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &buf));
+      memset(buf.map, 0, 4 * (2 + 4 + 256));
+      run.vs = vs_store_vert_spv;
+      run.vs_size = sizeof(vs_store_vert_spv);
+      run.fs = early ? fs_store_early_frag_spv : fs_store_frag_spv;
+      run.fs_size = early ? sizeof(fs_store_early_frag_spv) : sizeof(fs_store_frag_spv);
+      run.ds = &ds;
+      run.z = 0.75f;
+      run.storage = buf.buffer;
+      ok = fs_draw(t, &run, color, depth);
+      const uint32_t *u = buf.map;
+      unsigned px_bad = 0;
+      for (uint32_t i = 0; ok && i < 256; i++) {
+         uint32_t w = early ? 0 : (i % 16) * 100 + i / 16 + 1;
+         px_bad += u[6 + i] != w;
+      }
+      CHECK(ok && u[0] == (early ? 0u : 256u), "%s: %s: %u fragment invocations counted", name,
+            early ? "early_fragment_tests" : "late tests", u[0]);
+      CHECK(ok && px_bad == 0, "%s: %s: fragment stores (%u wrong)", name,
+            early ? "early_fragment_tests" : "late tests", px_bad);
+      CHECK(ok && u[1] >= 3 && u[2] == 1 && u[3] == 8 && u[4] == 15 && u[5] == 0,
+            "%s: vertex stores and atomics (%u invocations; %u %u %u %u)", name, u[1], u[2], u[3],
+            u[4], u[5]);
+      for (int i = 0; i < FS_SIZE * FS_SIZE * 4; i++)
+         want[i] = 0.0f;
+      bad = ok ? count_wrong(name, "failed depth test leaves colour", color, want, n) : 1;
+      CHECK(bad == 0, "%s: no colour where the depth test failed (%u wrong)", name, bad);
+      vkt_buffer_destroy(t, &buf);
+      run.storage = VK_NULL_HANDLE;
+   }
+}
+
 static void
 run_all(enum vkt_driver driver)
 {
@@ -862,7 +1102,11 @@ run_all(enum vkt_driver driver)
    CHECK(have.dualSrcBlend, "%s reports dualSrcBlend", name);
    CHECK(dual_atts >= 1, "%s: maxFragmentDualSrcAttachments %u", name, dual_atts);
    CHECK(have.logicOp, "%s reports logicOp", name);
+   CHECK(have.fragmentStoresAndAtomics, "%s reports fragmentStoresAndAtomics", name);
+   CHECK(have.vertexPipelineStoresAndAtomics, "%s reports vertexPipelineStoresAndAtomics", name);
    VkPhysicalDeviceFeatures want = {
+      .fragmentStoresAndAtomics = have.fragmentStoresAndAtomics,
+      .vertexPipelineStoresAndAtomics = have.vertexPipelineStoresAndAtomics,
       .independentBlend = have.independentBlend,
       .dualSrcBlend = have.dualSrcBlend,
       .logicOp = have.logicOp,
@@ -895,6 +1139,8 @@ run_all(enum vkt_driver driver)
       bad = run_logic(&t, VK_FORMAT_R8G8B8A8_UNORM);
       CHECK(bad == 0, "%s: logic ops on R8G8B8A8_UNORM (%u wrong)", name, bad);
    }
+   if (want.fragmentStoresAndAtomics && want.vertexPipelineStoresAndAtomics)
+      run_fragment_shaders(&t);
    vkt_finish(&t);
 }
 
