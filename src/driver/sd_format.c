@@ -252,17 +252,14 @@ sd_format_conversion_features(VkFormat format)
           VK_FORMAT_FEATURE_SAMPLED_IMAGE_YCBCR_CONVERSION_CHROMA_RECONSTRUCTION_EXPLICIT_FORCEABLE_BIT;
 }
 
-/* Vertex attribute formats claimed so far, each held by a render test:
- * render/draw fetches R32G32B32A32_SFLOAT positions and colours. */
-static const VkFormat sd_vertex_buffer_formats[] = {
-   VK_FORMAT_R32G32B32A32_SFLOAT,
-};
-
 VkFormatFeatureFlags
 sd_format_buffer_features(VkFormat format)
 {
    VkFormatFeatureFlags f = 0;
-   if (sd_format_vertex_input(format) && SD_FORMAT_IN(format, sd_vertex_buffer_formats))
+   /* Every vertex input format: render/vertex_input fetches each one (all
+    * 111 uncompressed colour formats of 8 to 32 bits a channel) and
+    * compares it with a reference decoder and with lavapipe. */
+   if (sd_format_vertex_input(format))
       f |= VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT;
    /* Texel buffers: only formats the compiler converts. */
    const uint32_t sc = sc_image_format_features(format);

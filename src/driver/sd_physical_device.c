@@ -85,8 +85,8 @@ sd_fill_limits(VkPhysicalDeviceLimits *l)
       .maxDescriptorSetSampledImages = 4096,
       .maxDescriptorSetStorageImages = 4096,
       .maxDescriptorSetInputAttachments = 4096,
-      .maxVertexInputAttributes = 32,
-      .maxVertexInputBindings = 32,
+      .maxVertexInputAttributes = 16,     /* SR_MAX_VERTEX_*; render/vertex_input */
+      .maxVertexInputBindings = 16,
       .maxVertexInputAttributeOffset = 2047,
       .maxVertexInputBindingStride = 2048,
       .maxVertexOutputComponents = 128,
@@ -104,12 +104,13 @@ sd_fill_limits(VkPhysicalDeviceLimits *l)
       .subTexelPrecisionBits = 8,
       .mipmapPrecisionBits = 8,
       .maxDrawIndexedIndexValue = UINT32_MAX,
-      .maxDrawIndirectCount = 1,
+      .maxDrawIndirectCount = UINT32_MAX,   /* a loop over the records; render/raster_state */
       .maxSamplerLodBias = 16.0f,
       .maxSamplerAnisotropy = 1.0f,
       .maxViewports = 1,
-      .maxViewportDimensions = { 16384, 16384 },
-      .viewportBoundsRange = { -32768.0f, 32767.0f },
+      /* SR_MAX_FRAMEBUFFER_SIZE; render/raster_state draws 8192x4 and 4x8192 */
+      .maxViewportDimensions = { 8192, 8192 },
+      .viewportBoundsRange = { -16384.0f, 16383.0f },
       .viewportSubPixelBits = 8,
       .minMemoryMapAlignment = 64,
       .minTexelBufferOffsetAlignment = 16,
@@ -122,8 +123,8 @@ sd_fill_limits(VkPhysicalDeviceLimits *l)
       .minInterpolationOffset = 0.0f,
       .maxInterpolationOffset = 0.0f,
       .subPixelInterpolationOffsetBits = 0,
-      .maxFramebufferWidth = 16384,
-      .maxFramebufferHeight = 16384,
+      .maxFramebufferWidth = 8192,
+      .maxFramebufferHeight = 8192,
       .maxFramebufferLayers = 2048,
       /* 4 samples: coverage, resolves, masks, sample shading, depth
        * (render/msaa); stencil and no-attachment 4x are not tested yet. */
@@ -140,14 +141,15 @@ sd_fill_limits(VkPhysicalDeviceLimits *l)
       .maxSampleMaskWords = 1,
       .timestampComputeAndGraphics = VK_TRUE,
       .timestampPeriod = 1.0f,
-      .maxClipDistances = 0,
-      .maxCullDistances = 0,
-      .maxCombinedClipAndCullDistances = 0,
+      .maxClipDistances = 8,   /* render/raster_state: 8 clip, 4 + 4 clip and cull */
+      .maxCullDistances = 8,
+      .maxCombinedClipAndCullDistances = 8,
       .discreteQueuePriorities = 2,
-      .pointSizeRange = { 1.0f, 1.0f },
-      .lineWidthRange = { 1.0f, 1.0f },
-      .pointSizeGranularity = 0.0f,
-      .lineWidthGranularity = 0.0f,
+      /* render/raster_state draws sizes and widths 2.375, 5 and 64 */
+      .pointSizeRange = { 1.0f, 64.0f },
+      .lineWidthRange = { 1.0f, 64.0f },
+      .pointSizeGranularity = 0.125f,
+      .lineWidthGranularity = 0.125f,
       .strictLines = VK_FALSE,
       .standardSampleLocations = VK_TRUE,
       .optimalBufferCopyOffsetAlignment = 16,
@@ -269,6 +271,18 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
    /* Sample shading and alpha to one (render/msaa). */
    f->features.sampleRateShading = VK_TRUE;
    f->features.alphaToOne = VK_TRUE;
+   /* Rasterization and draws (render/raster_state). */
+   f->features.fullDrawIndexUint32 = VK_TRUE;
+   f->features.multiDrawIndirect = VK_TRUE;
+   f->features.drawIndirectFirstInstance = VK_TRUE;
+   f->features.depthClamp = VK_TRUE;
+   f->features.depthBiasClamp = VK_TRUE;
+   f->features.fillModeNonSolid = VK_TRUE;
+   f->features.depthBounds = VK_TRUE;
+   f->features.wideLines = VK_TRUE;
+   f->features.largePoints = VK_TRUE;
+   f->features.shaderClipDistance = VK_TRUE;
+   f->features.shaderCullDistance = VK_TRUE;
    const struct sd_device_extension_table *ext = &sd_device_extensions_supported;
    sd_foreach_struct_out(s, f->pNext) {
       switch ((int)s->sType) {

@@ -239,6 +239,10 @@ draw_pipeline_create(struct vkt *t, const struct draw_target *dt,
    };
    VkViewport viewport = { 0, 0, (float)dt->width, (float)dt->height, 0, 1 };
    VkRect2D scissor = { { 0, 0 }, { dt->width, dt->height } };
+   if (info->viewport)
+      viewport = *info->viewport;
+   if (info->scissor)
+      scissor = *info->scissor;
    VkPipelineViewportStateCreateInfo vp = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
       .viewportCount = 1,
@@ -270,25 +274,32 @@ draw_pipeline_create(struct vkt *t, const struct draw_target *dt,
    VkPipelineDepthStencilStateCreateInfo no_ds = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
    };
-   static const VkDynamicState dyn[] = { VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR };
+   VkDynamicState dyn[16];
+   uint32_t dyn_count = 0;
+   if (info->dynamic_viewport_scissor) {
+      dyn[dyn_count++] = VK_DYNAMIC_STATE_VIEWPORT;
+      dyn[dyn_count++] = VK_DYNAMIC_STATE_SCISSOR;
+   }
+   for (uint32_t i = 0; i < info->dynamic_state_count && dyn_count < 16; i++)
+      dyn[dyn_count++] = info->dynamic_states[i];
    VkPipelineDynamicStateCreateInfo ds = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-      .dynamicStateCount = 2,
+      .dynamicStateCount = dyn_count,
       .pDynamicStates = dyn,
    };
    VkGraphicsPipelineCreateInfo gci = {
       .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
       .stageCount = info->fs ? 2 : 1,
       .pStages = stages,
-      .pVertexInputState = &vi,
+      .pVertexInputState = info->vertex_input ? info->vertex_input : &vi,
       .pInputAssemblyState = &ia,
       .pViewportState = &vp,
-      .pRasterizationState = &rs,
+      .pRasterizationState = info->rasterization ? info->rasterization : &rs,
       .pMultisampleState = &ms,
       .pDepthStencilState = dt->depth_format
                                ? (info->depth_stencil ? info->depth_stencil : &no_ds) : NULL,
       .pColorBlendState = &cb,
-      .pDynamicState = info->dynamic_viewport_scissor ? &ds : NULL,
+      .pDynamicState = dyn_count ? &ds : NULL,
       .layout = p->layout,
       .renderPass = dt->render_pass,
       .subpass = 0,

@@ -51,6 +51,13 @@ struct draw_pipeline_info {
    uint32_t push_size;                /* push constants for both stages */
    bool dynamic_viewport_scissor;
    VkDescriptorSetLayout set_layout;  /* set 0; VK_NULL_HANDLE: no sets */
+   /* Optional overrides (NULL / 0: the defaults above). */
+   const VkPipelineVertexInputStateCreateInfo *vertex_input;    /* replaces stride/attribs */
+   const VkPipelineRasterizationStateCreateInfo *rasterization; /* replaces the modes above */
+   const VkViewport *viewport;        /* static viewport; NULL: the whole target */
+   const VkRect2D *scissor;           /* static scissor; NULL: the whole target */
+   const VkDynamicState *dynamic_states;   /* more dynamic states */
+   uint32_t dynamic_state_count;
 };
 
 struct draw_pipeline {
