@@ -140,13 +140,16 @@ address(struct sc_xlate *x, struct access *a, const struct sc_val *c)
    const struct sc_image_type *it = &a->it;
    if (it->ms)
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "multisampled storage images");
-   if (it->dim == SpvDimSubpassData || it->dim == SpvDimRect)
+   if (it->dim == SpvDimRect)
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "image dimension %u", it->dim);
+   /* A subpass input reads the fragment's own pixel (plus the coordinate,
+    * an offset Vulkan fixes at (0, 0)) of layer 0: per lane. */
+   const bool subpass = it->dim == SpvDimSubpassData;
    VkFormat declared = sc_texel_format_from_spirv(it->format);
    if (it->format != SpvImageFormatUnknown && declared == VK_FORMAT_UNDEFINED)
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "image format %u", it->format);
    a->f = declared ? sc_texel_format(declared) : NULL;
-   bool vec = a->vec = a->rec_vec || !c->uniform;
+   bool vec = a->vec = a->rec_vec || !c->uniform || subpass;
    bool buf = it->dim == SpvDimBuffer;
    LLVMValueRef base = field(x, a, buf ? TBUF(base) : IMG(base), x->t_ptr, vec);
    a->fmt = field(x, a, buf ? TBUF(format) : IMG(format), x->t_i32, false);
@@ -166,7 +169,16 @@ address(struct sc_xlate *x, struct access *a, const struct sc_val *c)
       LLVMValueRef xyz[3];
       bool used[3] = { true, it->dim != SpvDim1D, it->dim == SpvDim3D || it->dim == SpvDimCube ||
                                                   it->arrayed };
+      LLVMValueRef pixel[2];
       switch (it->dim) {
+      case SpvDimSubpassData:
+         if (!sc_fragment_pixel(x, pixel))
+            return false;
+         for (int k = 0; k < 2; k++)
+            xyz[k] = LLVMBuildAdd(b, pixel[k], coord(x, c, k, vec), "");
+         xyz[2] = k32(x, vec, 0);
+         used[2] = false;
+         break;
       case SpvDim1D:
          xyz[0] = coord(x, c, 0, vec);
          xyz[1] = k32(x, vec, 0);

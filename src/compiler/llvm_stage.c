@@ -744,6 +744,19 @@ fragment_positions(struct sc_xlate *x)
    }
 }
 
+bool
+sc_fragment_pixel(struct sc_xlate *x, LLVMValueRef out[2])
+{
+   if (x->model != SpvExecutionModelFragment)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "a subpass input outside a fragment shader");
+   fragment_positions(x);
+   /* frag_pos is the pixel plus a sample offset in [0, 1): truncation
+    * gives the pixel (window coordinates are never negative). */
+   for (int k = 0; k < 2; k++)
+      out[k] = LLVMBuildFPToSI(x->eb, x->frag_pos[k], sc_vec_type(x, x->t_i32), "");
+   return true;
+}
+
 /* a * px + b * py + c of the plane at address pl, per lane. */
 static LLVMValueRef
 plane_at(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef pl, LLVMValueRef px, LLVMValueRef py)

@@ -323,6 +323,17 @@ is_varying_variable(const struct sc_module *m, const struct sc_inst *var)
    return false;
 }
 
+/* Whether OpImageRead inst reads a subpass input (SubpassData): at each
+ * fragment's own pixel, whatever its operands. */
+static bool
+reads_subpass_input(const struct sc_module *m, const struct sc_inst *inst)
+{
+   const struct sc_inst *img = inst->nwords > 3 ? sc_module_def(m, inst->w[3]) : NULL;
+   struct sc_image_type it;
+   return img && img->nwords > 1 && sc_module_image_type(m, img->w[1], &it) &&
+          it.dim == SpvDimSubpassData;
+}
+
 /* A branch is divergent when its condition / selector is varying. */
 static bool
 block_diverges(const struct sc_cfg *cfg, uint32_t b)
@@ -459,6 +470,10 @@ analyze_values(struct sc_cfg *cfg)
                }
                if (inst->opcode == SpvOpIsHelperInvocationEXT) {
                   v = true;   /* per lane, no operands */
+                  break;
+               }
+               if (inst->opcode == SpvOpImageRead && reads_subpass_input(m, inst)) {
+                  v = true;   /* each lane reads its own pixel */
                   break;
                }
                int sg = sc_subgroup_result_varying(m, inst);
