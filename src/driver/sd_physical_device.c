@@ -268,6 +268,10 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
     * (render/fragment_state). */
    f->features.fragmentStoresAndAtomics = VK_TRUE;
    f->features.vertexPipelineStoresAndAtomics = VK_TRUE;
+   /* Exact occlusion counts, also over secondary command buffers that
+    * inherit the query (render/passes). */
+   f->features.occlusionQueryPrecise = VK_TRUE;
+   f->features.inheritedQueries = VK_TRUE;
    /* Sample shading and alpha to one (render/msaa). */
    f->features.sampleRateShading = VK_TRUE;
    f->features.alphaToOne = VK_TRUE;

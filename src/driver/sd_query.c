@@ -220,8 +220,8 @@ void
 sd_exec_BeginQuery(struct sd_exec_state *state, const struct sd_cmd_BeginQuery *cmd)
 {
    SD_FROM_HANDLE(sd_query_pool, pool, cmd->queryPool);
-   /* Only occlusion pools have begin/end; PRECISE needs occlusionQueryPrecise
-    * (not claimed), though the count is exact either way. */
+   /* Only occlusion pools have begin/end; the count is exact with or
+    * without PRECISE (occlusionQueryPrecise, render/passes). */
    assert(pool->type == VK_QUERY_TYPE_OCCLUSION && cmd->query < pool->count);
    assert(!state->active_occlusion);
    struct sd_query *q = &pool->queries[cmd->query];
