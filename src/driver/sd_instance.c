@@ -7,12 +7,22 @@
 #include "sd_physical_device.h"
 #include "sd_util.h"
 
-const struct sd_instance_extension_table sd_instance_extensions_supported = {
+struct sd_instance_extension_table sd_instance_extensions_supported = {
    .KHR_get_physical_device_properties2 = true,
    .KHR_external_memory_capabilities = true,
    .KHR_external_semaphore_capabilities = true,
    .KHR_external_fence_capabilities = true,
 };
+
+void
+sd_instance_offer_desktop_wsi(void)
+{
+   sd_instance_extensions_supported.KHR_surface = true;
+   sd_instance_extensions_supported.EXT_headless_surface = true;
+   sd_instance_extensions_supported.KHR_get_surface_capabilities2 = true;
+   sd_instance_extensions_supported.EXT_swapchain_colorspace = true;
+   sd_device_extensions_supported.KHR_swapchain = true;
+}
 
 VKAPI_ATTR VkResult VKAPI_CALL
 sd_EnumerateInstanceExtensionProperties(const char *pLayerName, uint32_t *pPropertyCount,

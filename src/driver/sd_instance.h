@@ -35,7 +35,17 @@ struct sd_instance {
 
 SD_DEFINE_HANDLE_CASTS(sd_instance, base, VkInstance, VK_OBJECT_TYPE_INSTANCE)
 
-/* The instance extensions Shale implements. */
-extern const struct sd_instance_extension_table sd_instance_extensions_supported;
+/* The instance extensions Shale implements. Read-only after the library
+ * loads: the desktop window-system extensions (VK_KHR_surface and the
+ * surfaces, swapchains and queries of src/hal/sh_wsi.h) exist only in the
+ * desktop ICD, whose load-time constructor calls
+ * sd_instance_offer_desktop_wsi(); the Android HAL module never lists them
+ * (Android's loader implements surfaces and swapchains itself). */
+extern struct sd_instance_extension_table sd_instance_extensions_supported;
+
+/* Offers VK_KHR_surface, VK_EXT_headless_surface,
+ * VK_KHR_get_surface_capabilities2, VK_EXT_swapchain_colorspace and the
+ * device extension VK_KHR_swapchain. */
+void sd_instance_offer_desktop_wsi(void);
 
 #endif

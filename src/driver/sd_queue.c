@@ -27,6 +27,8 @@ struct sd_submit {
    struct sd_sem_op *signals;
    struct sd_fence *fence;
    struct sd_sync_fd_pending *release;   /* signalled once this submission is done */
+   void (*callback)(void *data);         /* run once this submission is done */
+   void *callback_data;
    bool lose_device;   /* SHALE_DEBUG_LOSE_DEVICE picked this one */
 };
 
@@ -125,6 +127,8 @@ sd_queue_run(struct sd_queue *queue, struct sd_submit *submit)
     * submission retires, so vkQueueWaitIdle also covers it. */
    if (submit->release)
       sd_sync_fd_signal(device, submit->release);
+   if (submit->callback)
+      submit->callback(submit->callback_data);
 
    /* Signals last: whoever sees them may free what the submission used. The
     * submission itself is freed before the mutex is released, so nobody who
@@ -498,4 +502,23 @@ sd_queue_signal_release(struct sd_queue *queue, uint32_t wait_count, const VkSem
       sd_device_sync_wait(device, UINT64_MAX);
    pthread_mutex_unlock(&device->sync_mutex);
    return sd_device_is_lost(device) ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
+}
+
+/* ---- callbacks (vkQueuePresentKHR) ---- */
+
+VkResult
+sd_queue_submit_callback(struct sd_queue *queue, uint32_t wait_count, const VkSemaphore *waits,
+                         void (*fn)(void *data), void *data)
+{
+   struct sd_device *device = queue->device;
+   if (sd_device_is_lost(device))
+      return VK_ERROR_DEVICE_LOST;
+   const struct sd_submit_desc d = { .wait_count = wait_count, .wait_sems = waits };
+   struct sd_submit *s = sd_submit_create(device, &d, NULL);
+   if (!s)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   s->callback = fn;
+   s->callback_data = data;
+   sd_queue_enqueue(queue, s, s, 1);
+   return VK_SUCCESS;
 }

@@ -20,6 +20,10 @@
  * Nothing blocks the caller while work is pending; the fd is made only when
  * something is pending.
  *
+ * Callbacks (vkQueuePresentKHR): a submission with only semaphore waits
+ * whose function the thread calls, without sync_mutex held, once its waits
+ * are met and everything queued before it is done.
+ *
  * Device loss: replay that meets an unrecoverable internal error calls
  * sd_queue_replay_failed(); the rest of that submission is skipped and the
  * device is lost. In builds with SHALE_ALLOC_FAIL_INJECTION, the environment
@@ -82,5 +86,15 @@ void sd_queue_drain_locked(struct sd_queue *queue);
  * VK_ERROR_DEVICE_LOST (*out_fd -1). */
 VkResult sd_queue_signal_release(struct sd_queue *queue, uint32_t wait_count,
                                  const VkSemaphore *waits, int *out_fd);
+
+/* Queues a call of fn(data) on the queue thread, after the binary semaphores
+ * `waits` are signalled (the wait consumes them, as a submission's would)
+ * and after all work submitted to the queue before this call. The call
+ * happens once, also when the device is lost meanwhile (waits then give
+ * up), and counts as a submission for vkQueueWaitIdle: once that returns,
+ * fn has returned. VK_ERROR_OUT_OF_HOST_MEMORY or VK_ERROR_DEVICE_LOST:
+ * nothing is queued, fn is never called. */
+VkResult sd_queue_submit_callback(struct sd_queue *queue, uint32_t wait_count,
+                                  const VkSemaphore *waits, void (*fn)(void *data), void *data);
 
 #endif

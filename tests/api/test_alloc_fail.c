@@ -357,6 +357,9 @@ struct ac_ctx {
    uint8_t *ref;                        /* CPU reference of buf[0] */
    VkImageView view;
    VkRenderPass render_pass;
+   VkSurfaceKHR surface;
+   VkSwapchainKHR swapchain;
+   uint32_t image_index;
 };
 
 /* Device-level entry points, looked up through vkGetDeviceProcAddr. */
@@ -406,6 +409,10 @@ static struct {
    PFN_vkDestroyRenderPass DestroyRenderPass;
    PFN_vkCreateFramebuffer CreateFramebuffer;
    PFN_vkDestroyFramebuffer DestroyFramebuffer;
+   PFN_vkCreateSwapchainKHR CreateSwapchainKHR;
+   PFN_vkDestroySwapchainKHR DestroySwapchainKHR;
+   PFN_vkAcquireNextImageKHR AcquireNextImageKHR;
+   PFN_vkQueuePresentKHR QueuePresentKHR;
 } d;
 
 static void
@@ -422,13 +429,15 @@ ac_load_device(VkDevice dev)
    L(WaitForFences); L(ResetFences); L(GetFenceStatus); L(CreateSemaphore); L(DestroySemaphore);
    L(CreateEvent); L(DestroyEvent); L(CreateQueryPool); L(DestroyQueryPool); L(QueueSubmit);
    L(QueueWaitIdle); L(CreateRenderPass); L(DestroyRenderPass); L(CreateFramebuffer);
-   L(DestroyFramebuffer);
+   L(DestroyFramebuffer); L(CreateSwapchainKHR); L(DestroySwapchainKHR); L(AcquireNextImageKHR);
+   L(QueuePresentKHR);
 #undef L
 }
 
 /* What the physical device supports, found once with the default allocator. */
 static struct {
    bool props2;          /* VK_KHR_get_physical_device_properties2 on the instance */
+   bool wsi;             /* VK_KHR_surface, VK_EXT_headless_surface and VK_KHR_swapchain */
    bool timeline;        /* timeline semaphores usable (extension or 1.2 core + feature) */
    bool timeline_ext;    /* VK_KHR_timeline_semaphore must be enabled for it */
    uint32_t api_version;
@@ -454,7 +463,7 @@ struct ac_case {
 
 /* -- instance and physical devices -- */
 
-static const char *ac_inst_exts[1];
+static const char *ac_inst_exts[3];
 static uint32_t ac_inst_ext_count;
 
 static VkResult
@@ -640,6 +649,10 @@ ac_cleanup_common(struct ac_ctx *c)
    }
    if (c->fence)
       d.DestroyFence(dev, c->fence, NULL);
+   if (c->swapchain)
+      d.DestroySwapchainKHR(dev, c->swapchain, NULL);
+   if (c->surface)
+      vkDestroySurfaceKHR(c->t.instance, c->surface, NULL);
    free(c->ref);
 }
 
@@ -1395,6 +1408,124 @@ undo_framebuffer(struct ac_ctx *c)
    d.DestroyFramebuffer(c->t.device, (VkFramebuffer)c->out, c->obj);
 }
 
+/* -- window-system integration -- */
+
+static const char *
+prep_wsi(struct ac_ctx *c)
+{
+   return caps.wsi ? NULL : "no VK_EXT_headless_surface and VK_KHR_swapchain";
+}
+
+static VkResult
+ac_create_surface(struct ac_ctx *c, const VkAllocationCallbacks *alloc, VkSurfaceKHR *out)
+{
+   PFN_vkCreateHeadlessSurfaceEXT create = (PFN_vkCreateHeadlessSurfaceEXT)vkGetInstanceProcAddr(
+      c->t.instance, "vkCreateHeadlessSurfaceEXT");
+   const VkHeadlessSurfaceCreateInfoEXT info = {
+      .sType = VK_STRUCTURE_TYPE_HEADLESS_SURFACE_CREATE_INFO_EXT,
+   };
+   *out = VK_NULL_HANDLE;
+   return create(c->t.instance, &info, alloc, out);
+}
+
+static VkResult
+op_create_surface(struct ac_ctx *c)
+{
+   VkSurfaceKHR s;
+   VkResult r = ac_create_surface(c, c->obj, &s);
+   c->out = (uint64_t)s;
+   return r;
+}
+
+static void
+undo_surface(struct ac_ctx *c)
+{
+   vkDestroySurfaceKHR(c->t.instance, (VkSurfaceKHR)c->out, c->obj);
+}
+
+static const char *
+prep_surface(struct ac_ctx *c)
+{
+   if (!caps.wsi)
+      return "no VK_EXT_headless_surface and VK_KHR_swapchain";
+   return ac_create_surface(c, NULL, &c->surface) == VK_SUCCESS ? NULL
+                                                                : "vkCreateHeadlessSurfaceEXT failed";
+}
+
+static VkResult
+ac_create_swapchain(struct ac_ctx *c, const VkAllocationCallbacks *alloc, VkSwapchainKHR *out)
+{
+   const VkSwapchainCreateInfoKHR info = {
+      .sType = VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR,
+      .surface = c->surface,
+      .minImageCount = 3,
+      .imageFormat = VK_FORMAT_B8G8R8A8_UNORM,
+      .imageColorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR,
+      .imageExtent = { 32, 16 },
+      .imageArrayLayers = 1,
+      .imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+      .imageSharingMode = VK_SHARING_MODE_EXCLUSIVE,
+      .preTransform = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR,
+      .compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR,
+      .presentMode = VK_PRESENT_MODE_IMMEDIATE_KHR,
+      .clipped = VK_TRUE,
+   };
+   *out = VK_NULL_HANDLE;
+   return d.CreateSwapchainKHR(c->t.device, &info, alloc, out);
+}
+
+static VkResult
+op_create_swapchain(struct ac_ctx *c)
+{
+   VkSwapchainKHR s;
+   VkResult r = ac_create_swapchain(c, c->obj, &s);
+   c->out = (uint64_t)s;
+   return r;
+}
+
+static void
+undo_swapchain(struct ac_ctx *c)
+{
+   d.DestroySwapchainKHR(c->t.device, (VkSwapchainKHR)c->out, c->obj);
+}
+
+/* A swapchain with an image acquired, ready to present. */
+static const char *
+prep_present(struct ac_ctx *c)
+{
+   const char *why = prep_surface(c);
+   if (why)
+      return why;
+   if (ac_create_swapchain(c, NULL, &c->swapchain) != VK_SUCCESS)
+      return "vkCreateSwapchainKHR failed";
+   if (d.AcquireNextImageKHR(c->t.device, c->swapchain, UINT64_MAX, VK_NULL_HANDLE,
+                             VK_NULL_HANDLE, &c->image_index) != VK_SUCCESS)
+      return "vkAcquireNextImageKHR failed";
+   return NULL;
+}
+
+static VkResult
+op_present(struct ac_ctx *c)
+{
+   const VkPresentInfoKHR info = {
+      .sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR,
+      .swapchainCount = 1,
+      .pSwapchains = &c->swapchain,
+      .pImageIndices = &c->image_index,
+   };
+   return d.QueuePresentKHR(c->t.queue, &info);
+}
+
+/* A failed present leaves the image acquired; a successful one is
+ * followed by the next acquire (IMMEDIATE frees an image at once). */
+static void
+undo_present(struct ac_ctx *c)
+{
+   VkResult r = d.AcquireNextImageKHR(c->t.device, c->swapchain, UINT64_MAX, VK_NULL_HANDLE,
+                                      VK_NULL_HANDLE, &c->image_index);
+   CHECK(r == VK_SUCCESS, "vkAcquireNextImageKHR after a present: %d", r);
+}
+
 static const struct ac_case ac_cases[] = {
    { "vkCreateInstance", AC_GLOBAL, false, true, NULL, op_create_instance, NULL, undo_instance,
      cleanup_instance },
@@ -1438,6 +1569,12 @@ static const struct ac_case ac_cases[] = {
      undo_render_pass, ac_cleanup_common },
    { "vkCreateFramebuffer", AC_DEVICE, false, true, prep_framebuffer, op_create_framebuffer, NULL,
      undo_framebuffer, ac_cleanup_common },
+   { "vkCreateHeadlessSurfaceEXT", AC_DEVICE, false, true, prep_wsi, op_create_surface, NULL,
+     undo_surface, ac_cleanup_common },
+   { "vkCreateSwapchainKHR", AC_DEVICE, true, true, prep_surface, op_create_swapchain, NULL,
+     undo_swapchain, ac_cleanup_common },
+   { "vkQueuePresentKHR", AC_DEVICE, false, true, prep_present, op_present, NULL, undo_present,
+     ac_cleanup_common },
 };
 
 /* Whether the create/destroy pair a device-level case tests is exposed (the
@@ -1460,6 +1597,9 @@ ac_entry_present(const struct ac_case *k)
    if (k->op == op_create_render_pass) return d.CreateRenderPass && d.DestroyRenderPass;
    if (k->op == op_create_framebuffer)
       return d.CreateFramebuffer && d.DestroyFramebuffer && d.CreateRenderPass;
+   if (k->op == op_create_swapchain || k->op == op_present)
+      return !caps.wsi || (d.CreateSwapchainKHR && d.DestroySwapchainKHR &&
+                           d.AcquireNextImageKHR && d.QueuePresentKHR);
    return true;
 }
 
@@ -1481,7 +1621,12 @@ ac_setup(const struct ac_case *k, struct ac_ctx *c)
       c->pdev = ac_find_shale(c->instance, &r);
       return c->pdev ? NULL : "no Shale physical device";
    }
-   const char *dev_exts[1] = { VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME };
+   const char *dev_exts[2];
+   uint32_t n_dev_exts = 0;
+   if (caps.timeline_ext)
+      dev_exts[n_dev_exts++] = VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME;
+   if (caps.wsi)
+      dev_exts[n_dev_exts++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
    VkPhysicalDeviceTimelineSemaphoreFeatures tl = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES,
       .timelineSemaphore = VK_TRUE,
@@ -1492,7 +1637,7 @@ ac_setup(const struct ac_case *k, struct ac_ctx *c)
       .instance_extensions = ac_inst_exts,
       .instance_extension_count = ac_inst_ext_count,
       .device_extensions = dev_exts,
-      .device_extension_count = caps.timeline_ext ? 1 : 0,
+      .device_extension_count = n_dev_exts,
       .device_pnext = caps.timeline ? &tl : NULL,
       .alloc = &ta_callbacks,
       .no_validation = true,
@@ -1627,13 +1772,21 @@ ac_probe_caps(void)
    vkEnumerateInstanceExtensionProperties(NULL, &n, NULL);
    VkExtensionProperties *props = calloc(n ? n : 1, sizeof(*props));
    vkEnumerateInstanceExtensionProperties(NULL, &n, props);
+   bool surface = false, headless = false;
    for (uint32_t i = 0; i < n; i++) {
       if (!strcmp(props[i].extensionName, VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME))
          caps.props2 = true;
+      surface |= !strcmp(props[i].extensionName, VK_KHR_SURFACE_EXTENSION_NAME);
+      headless |= !strcmp(props[i].extensionName, VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME);
    }
    free(props);
    if (caps.props2)
       ac_inst_exts[ac_inst_ext_count++] = VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME;
+   const uint32_t inst_exts_plain = ac_inst_ext_count;
+   if (surface && headless) {
+      ac_inst_exts[ac_inst_ext_count++] = VK_KHR_SURFACE_EXTENSION_NAME;
+      ac_inst_exts[ac_inst_ext_count++] = VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME;
+   }
 
    struct vkt t;
    struct vkt_options opts = {
@@ -1648,10 +1801,15 @@ ac_probe_caps(void)
    vkEnumerateDeviceExtensionProperties(t.pdev, NULL, &n, NULL);
    props = calloc(n ? n : 1, sizeof(*props));
    vkEnumerateDeviceExtensionProperties(t.pdev, NULL, &n, props);
-   bool ext = false;
-   for (uint32_t i = 0; i < n; i++)
+   bool ext = false, swapchain = false;
+   for (uint32_t i = 0; i < n; i++) {
       ext |= !strcmp(props[i].extensionName, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+      swapchain |= !strcmp(props[i].extensionName, VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+   }
    free(props);
+   caps.wsi = surface && headless && swapchain;
+   if (!caps.wsi)
+      ac_inst_ext_count = inst_exts_plain;
    bool core12 = VK_API_VERSION_MINOR(caps.api_version) >= 2;
    if ((ext || core12) && caps.props2) {
       VkPhysicalDeviceTimelineSemaphoreFeatures tl = {

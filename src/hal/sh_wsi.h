@@ -1,0 +1,120 @@
+/*
+ * sh_wsi: desktop window-system integration: surfaces, their queries, and
+ * swapchains with a presentation engine per swapchain.
+ *
+ * Owns: VkSurfaceKHR objects, VkSwapchainKHR objects (their images, memory
+ * and present thread), and the entry points of VK_KHR_surface,
+ * VK_EXT_headless_surface, VK_KHR_get_surface_capabilities2,
+ * VK_EXT_swapchain_colorspace and VK_KHR_swapchain. Only the desktop ICD
+ * (libvulkan_shale.so) carries this code; Android's loader has its own
+ * swapchain over VK_ANDROID_native_buffer (sh_native_buffer.c).
+ *
+ * Surfaces. The Khronos loader (driver interface 3 and later) calls a
+ * driver's vkCreateXXXSurfaceKHR when vk_icdGetInstanceProcAddr returns one,
+ * keeps the driver's handle in its own container, and passes that handle to
+ * every driver command that takes the surface (LoaderDriverInterface.md,
+ * "Handling KHR Surface Objects in WSI Extensions"). Shale does that: it
+ * creates and destroys its surfaces itself. Its surface is laid out as the
+ * loader's VkIcdSurfaceXXX (vk_icd.h: a VkIcdSurfaceBase naming the
+ * platform first), so a surface the loader made for a driver that does not
+ * create its own would be read the same way. Surfaces hold no state beyond
+ * what the application passed.
+ *
+ * Platforms. A surface's platform (struct sh_wsi_platform) answers the
+ * queries (extent, image counts) and displays images. Headless
+ * (sh_wsi_headless.c) has no window: its extent is whatever the swapchain
+ * says, and "displaying" an image only records it; it paces itself by a
+ * virtual display refreshing SHALE_WSI_HEADLESS_HZ times a second (default
+ * 60).
+ *
+ * Swapchains. Images are ordinary sd_image objects, each with its own
+ * VkDeviceMemory (host memory like any other), made through the driver's
+ * own entry points with the swapchain's allocator; an application renders
+ * into them like into any image. Each image is in one state:
+ *   FREE      owned by the presentation engine, acquirable;
+ *   ACQUIRED  owned by the application (vkAcquireNextImageKHR);
+ *   SUBMITTED given to vkQueuePresentKHR, whose semaphore waits and earlier
+ *             queue work are still pending;
+ *   QUEUED    handed to the presentation engine (the queue's thread did so
+ *             once the waits were met), waiting for a refresh;
+ *   SHOWN     on the (virtual) display; freed when another image replaces it.
+ * vkQueuePresentKHR turns ACQUIRED into SUBMITTED and queues a callback on
+ * the queue's submission thread (sd_queue_submit_callback), which waits the
+ * present's semaphores there, in queue order, and then hands the image to
+ * the engine (QUEUED). Each swapchain has a present thread that takes
+ * QUEUED images to the display according to the present mode:
+ *   IMMEDIATE     at once, the shown image freed at once;
+ *   MAILBOX       at the next refresh; a newer present replaces a queued
+ *                 one, which is freed without being shown;
+ *   FIFO          one image per refresh, in present order, never dropped;
+ *   FIFO_RELAXED  like FIFO, but an image that arrives after a refresh that
+ *                 found the queue empty is shown at once.
+ * vkAcquireNextImageKHR returns a FREE image (the one freed first): the
+ * engine is done with it, so its semaphore and fence are signalled at
+ * once. With none FREE it waits on the swapchain's condition for up to its
+ * timeout (VK_NOT_READY for 0, VK_TIMEOUT after a finite one). A swapchain
+ * passed as oldSwapchain is retired: acquires return
+ * VK_ERROR_OUT_OF_DATE_KHR, images already acquired may still be presented.
+ *
+ * Not taken: VK_KHR_swapchain's device-group parts (they need 1.1 or
+ * VK_KHR_device_group), VK_KHR_incremental_present, present ids and waits,
+ * shared presentable images, protected capabilities.
+ *
+ * Threading: a swapchain's image states, its queue of presented images and
+ * its flags are guarded by its mutex; acquirers, the queue thread and the
+ * present thread wait on its condition. Device sync objects are signalled
+ * under the device's sync_mutex, never while holding the swapchain's.
+ * vkDestroySwapchainKHR waits for the presents still pending on the queue
+ * (their callbacks reference the swapchain), then stops the present thread.
+ */
+#ifndef SH_WSI_H
+#define SH_WSI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <vulkan/vulkan_core.h>
+#include <vulkan/vk_icd.h>
+
+struct sh_swapchain;
+
+/* A surface: exactly the loader's layout for its platform. */
+struct sh_surface {
+   union {
+      VkIcdSurfaceBase base;
+      VkIcdSurfaceHeadless headless;
+   };
+};
+
+/* What a surface's platform does. */
+struct sh_wsi_platform {
+   VkIcdWsiPlatform id;
+   /* Fills what depends on the window (currentExtent, image extents and
+    * counts); the caller fills the rest. VK_ERROR_SURFACE_LOST_KHR when the
+    * window is gone. */
+   VkResult (*get_capabilities)(struct sh_surface *surface, VkSurfaceCapabilitiesKHR *caps);
+   /* Per-swapchain state (may stay NULL); called at creation, unwound by
+    * finish. */
+   VkResult (*init)(struct sh_swapchain *chain, struct sh_surface *surface);
+   void (*finish)(struct sh_swapchain *chain);
+   /* The refresh period in ns (0: no refreshes, only IMMEDIATE pacing). */
+   uint64_t (*refresh_ns)(struct sh_swapchain *chain);
+   /* Puts image `index` on the display, from the present thread, without
+    * the swapchain's mutex. VK_SUCCESS, VK_SUBOPTIMAL_KHR, or an error that
+    * the next acquire and present report (VK_ERROR_OUT_OF_DATE_KHR,
+    * VK_ERROR_SURFACE_LOST_KHR). */
+   VkResult (*display)(struct sh_swapchain *chain, uint32_t index);
+};
+
+extern const struct sh_wsi_platform sh_wsi_headless;
+
+/* Image `index` of the swapchain: its pixels (row pitch in bytes) and
+ * format, for a platform's display(). Valid for the swapchain's life. */
+const uint8_t *sh_swapchain_pixels(struct sh_swapchain *chain, uint32_t index,
+                                   uint64_t *row_pitch);
+VkExtent2D sh_swapchain_extent(const struct sh_swapchain *chain);
+/* The platform's per-swapchain state. */
+void *sh_swapchain_platform_data(struct sh_swapchain *chain);
+void sh_swapchain_set_platform_data(struct sh_swapchain *chain, void *data);
+const VkAllocationCallbacks *sh_swapchain_alloc(const struct sh_swapchain *chain);
+
+#endif
