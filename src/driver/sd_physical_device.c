@@ -126,12 +126,12 @@ sd_fill_limits(VkPhysicalDeviceLimits *l)
       .maxFramebufferWidth = 8192,
       .maxFramebufferHeight = 8192,
       .maxFramebufferLayers = 2048,
-      /* 4 samples: coverage, resolves, masks, sample shading, depth
-       * (render/msaa); stencil and no-attachment 4x are not tested yet. */
+      /* 4 samples: coverage, resolves, masks, sample shading, depth,
+       * stencil, no attachments (render/msaa). */
       .framebufferColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
       .framebufferDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
-      .framebufferStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT,
-      .framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT,
+      .framebufferStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
+      .framebufferNoAttachmentsSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
       .maxColorAttachments = 8,
       .sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT,
       .sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT,

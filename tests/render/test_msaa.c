@@ -17,7 +17,9 @@
  * sample per invocation); alpha to
  * coverage at alpha 0 and 1 (the mask for other values is the
  * implementation's); alpha to one (alphaToOne); a LESS depth test per sample
- * against a tilted triangle. The same cases run on lavapipe against the
+ * against a tilted triangle; an EQUAL stencil test per sample
+ * (D32_SFLOAT_S8_UINT); a render pass without attachments at 4 samples,
+ * whose fragment shader counts covered samples and fragments with atomics. The same cases run on lavapipe against the
  * same references when it is present. The framebuffer sample counts must
  * include 4.
  */
@@ -30,6 +32,7 @@
 #include "vkt.h"
 
 #include "ms_const_frag_spv.h"
+#include "ms_count_frag_spv.h"
 #include "ms_mask_in_frag_spv.h"
 #include "ms_mask_out_frag_spv.h"
 #include "ms_sample_id_frag_spv.h"
@@ -51,6 +54,7 @@ static const float sample_pos[4][2] = {
 
 struct ms_target {
    bool depth;
+   bool stencil;                /* the depth attachment is D32_SFLOAT_S8_UINT */
    struct vkt_image ms, resolved, depth_img, copy;
    VkImageView ms_view, resolved_view, depth_view;
    VkRenderPass render_pass;
@@ -100,9 +104,11 @@ ms_target_create(struct vkt *t, struct ms_target *mt)
                   VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
                   VK_IMAGE_ASPECT_COLOR_BIT, &mt->copy, NULL)) != VK_SUCCESS)
       return r;
+   const VkFormat dfmt = mt->stencil ? VK_FORMAT_D32_SFLOAT_S8_UINT : VK_FORMAT_D32_SFLOAT;
    if (mt->depth &&
-       (r = image(t, VK_FORMAT_D32_SFLOAT, VK_SAMPLE_COUNT_4_BIT,
-                  VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT,
+       (r = image(t, dfmt, VK_SAMPLE_COUNT_4_BIT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                  VK_IMAGE_ASPECT_DEPTH_BIT |
+                     (mt->stencil ? VK_IMAGE_ASPECT_STENCIL_BIT : 0),
                   &mt->depth_img, &mt->depth_view)) != VK_SUCCESS)
       return r;
    VkAttachmentDescription att[3] = {
@@ -118,9 +124,9 @@ ms_target_create(struct vkt *t, struct ms_target *mt)
         .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
         .finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL },
-      { .format = VK_FORMAT_D32_SFLOAT, .samples = VK_SAMPLE_COUNT_4_BIT,
+      { .format = dfmt, .samples = VK_SAMPLE_COUNT_4_BIT,
         .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR, .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
         .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
         .finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL },
@@ -199,6 +205,7 @@ struct ms_pipe_info {
    float min_sample_shading;
    bool alpha_to_coverage, alpha_to_one;
    bool depth;                  /* LESS test and write */
+   int stencil;                 /* 1: ALWAYS, REPLACE with 1; 2: EQUAL 1, KEEP */
    bool varying;                /* the vertex shader with the v_u output */
 };
 
@@ -271,7 +278,15 @@ ms_pipe_create(struct vkt *t, const struct ms_target *mt, const struct ms_pipe_i
       .depthTestEnable = info->depth,
       .depthWriteEnable = info->depth,
       .depthCompareOp = VK_COMPARE_OP_LESS,
+      .stencilTestEnable = info->stencil != 0,
+      .front = {
+         .failOp = VK_STENCIL_OP_KEEP, .passOp = VK_STENCIL_OP_REPLACE,
+         .depthFailOp = VK_STENCIL_OP_KEEP,
+         .compareOp = info->stencil == 1 ? VK_COMPARE_OP_ALWAYS : VK_COMPARE_OP_EQUAL,
+         .compareMask = 0xff, .writeMask = info->stencil == 1 ? 0xff : 0, .reference = 1,
+      },
    };
+   ds.back = ds.front;
    VkPipelineColorBlendAttachmentState blend = { .colorWriteMask = 0xf };
    VkPipelineColorBlendStateCreateInfo cb = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
@@ -557,6 +572,133 @@ want_depth(const void *vctx, int x, int y, int c, bool *skip)
    return sum / 4.0f;
 }
 
+/* A render pass without attachments at 4 samples: the fragment shader
+ * counts the covered samples (SampleMaskIn) and the fragments of big_tri
+ * with atomics. */
+static void
+test_no_attachments(struct vkt *t)
+{
+   const char *name = vkt_driver_name(t->driver);
+   VkSubpassDescription sub = { .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS };
+   VkRenderPassCreateInfo rpci = {
+      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+      .subpassCount = 1,
+      .pSubpasses = &sub,
+   };
+   VkRenderPass rp;
+   CHECK_VK(vkCreateRenderPass(t->device, &rpci, NULL, &rp));
+   VkFramebufferCreateInfo fci = {
+      .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+      .renderPass = rp, .width = SIZE, .height = SIZE, .layers = 1,
+   };
+   VkFramebuffer fb;
+   CHECK_VK(vkCreateFramebuffer(t->device, &fci, NULL, &fb));
+   VkDescriptorSetLayoutBinding b = {
+      0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL,
+   };
+   VkDescriptorSetLayout sl;
+   CHECK_VK(vkt_set_layout(t, &b, 1, &sl));
+   VkDescriptorPoolSize size = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1 };
+   VkDescriptorPool dpool;
+   CHECK_VK(vkt_descriptor_pool(t, 1, &size, 1, 0, &dpool));
+   VkDescriptorSet set;
+   CHECK_VK(vkt_alloc_sets(t, dpool, &sl, 1, &set));
+   struct vkt_buffer buf;
+   CHECK_VK(vkt_buffer_create(t, 8, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &buf));
+   memset(buf.map, 0, 8);
+   vkt_bind_buffers(t, set, NULL, &buf.buffer, 1);
+   VkShaderModule vs, fs;
+   CHECK_VK(vkt_shader_module(t, ms_plain_vert_spv, sizeof(ms_plain_vert_spv), &vs));
+   CHECK_VK(vkt_shader_module(t, ms_count_frag_spv, sizeof(ms_count_frag_spv), &fs));
+   VkPushConstantRange push = { VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 64 };
+   VkPipelineLayoutCreateInfo plci = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+      .setLayoutCount = 1, .pSetLayouts = &sl,
+      .pushConstantRangeCount = 1, .pPushConstantRanges = &push,
+   };
+   struct ms_pipe p = { .vs = vs, .fs = fs };
+   CHECK_VK(vkCreatePipelineLayout(t->device, &plci, NULL, &p.layout));
+   VkPipelineShaderStageCreateInfo stages[2] = {
+      { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+        .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main" },
+      { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+        .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main" },
+   };
+   VkPipelineVertexInputStateCreateInfo vi = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+   };
+   VkPipelineInputAssemblyStateCreateInfo ia = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+   };
+   VkViewport viewport = { 0, 0, SIZE, SIZE, 0, 1 };
+   VkRect2D scissor = { { 0, 0 }, { SIZE, SIZE } };
+   VkPipelineViewportStateCreateInfo vp = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+      .viewportCount = 1, .pViewports = &viewport, .scissorCount = 1, .pScissors = &scissor,
+   };
+   VkPipelineRasterizationStateCreateInfo rs = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+      .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_NONE, .lineWidth = 1.0f,
+   };
+   VkPipelineMultisampleStateCreateInfo ms = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+      .rasterizationSamples = VK_SAMPLE_COUNT_4_BIT,
+   };
+   VkPipelineColorBlendStateCreateInfo cb = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+   };
+   VkGraphicsPipelineCreateInfo gci = {
+      .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+      .stageCount = 2, .pStages = stages,
+      .pVertexInputState = &vi, .pInputAssemblyState = &ia, .pViewportState = &vp,
+      .pRasterizationState = &rs, .pMultisampleState = &ms, .pColorBlendState = &cb,
+      .layout = p.layout, .renderPass = rp,
+   };
+   bool ok = vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &gci, NULL, &p.pipeline) ==
+             VK_SUCCESS;
+   CHECK(ok, "%s: pipeline without attachments", name);
+   if (ok) {
+      VkCommandBuffer cmd = vkt_begin(t);
+      VkRenderPassBeginInfo rbi = {
+         .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+         .renderPass = rp, .framebuffer = fb, .renderArea = { { 0, 0 }, { SIZE, SIZE } },
+      };
+      vkCmdBeginRenderPass(cmd, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p.pipeline);
+      vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p.layout, 0, 1, &set, 0, NULL);
+      push_tri(cmd, &p, &big_tri);
+      vkCmdDraw(cmd, 3, 1, 0, 0);
+      vkCmdEndRenderPass(cmd);
+      VkMemoryBarrier mb = { VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL, VK_ACCESS_SHADER_WRITE_BIT,
+                             VK_ACCESS_HOST_READ_BIT };
+      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                           0, 1, &mb, 0, NULL, 0, NULL);
+      CHECK_VK(vkt_submit_wait(t, cmd));
+      uint32_t want_samples = 0, want_frags = 0;
+      bool tie = false;
+      for (int y = 0; y < SIZE; y++)
+         for (int x = 0; x < SIZE; x++) {
+            uint32_t m = ref_coverage(&big_tri, x, y, &tie);
+            want_samples += popcount4(m);
+            want_frags += m != 0;
+         }
+      const uint32_t *got = buf.map;
+      CHECK(tie || (got[0] == want_samples && got[1] == want_frags),
+            "%s: no attachments, 4 samples: %u samples in %u fragments, want %u in %u", name,
+            got[0], got[1], want_samples, want_frags);
+   }
+   vkDestroyPipeline(t->device, p.pipeline, NULL);
+   vkDestroyPipelineLayout(t->device, p.layout, NULL);
+   vkDestroyShaderModule(t->device, vs, NULL);
+   vkDestroyShaderModule(t->device, fs, NULL);
+   vkt_buffer_destroy(t, &buf);
+   vkDestroyDescriptorPool(t->device, dpool, NULL);
+   vkDestroyDescriptorSetLayout(t->device, sl, NULL);
+   vkDestroyFramebuffer(t->device, fb, NULL);
+   vkDestroyRenderPass(t->device, rp, NULL);
+}
+
 static void
 run_all(enum vkt_driver driver)
 {
@@ -577,11 +719,16 @@ run_all(enum vkt_driver driver)
          "%s: framebufferColorSampleCounts has 4", name);
    CHECK(l->framebufferDepthSampleCounts & VK_SAMPLE_COUNT_4_BIT,
          "%s: framebufferDepthSampleCounts has 4", name);
+   CHECK(l->framebufferStencilSampleCounts & VK_SAMPLE_COUNT_4_BIT,
+         "%s: framebufferStencilSampleCounts has 4", name);
+   CHECK(l->framebufferNoAttachmentsSampleCounts & VK_SAMPLE_COUNT_4_BIT,
+         "%s: framebufferNoAttachmentsSampleCounts has 4", name);
    CHECK(l->standardSampleLocations, "%s: standardSampleLocations", name);
    CHECK(have.sampleRateShading, "%s reports sampleRateShading", name);
    CHECK(have.alphaToOne, "%s reports alphaToOne", name);
    vkt_finish(&probe);
    VkPhysicalDeviceFeatures want_f = {
+      .fragmentStoresAndAtomics = have.fragmentStoresAndAtomics,
       .sampleRateShading = have.sampleRateShading,
       .alphaToOne = have.alphaToOne,
    };
@@ -759,6 +906,36 @@ run_all(enum vkt_driver driver)
       ms_pipe_destroy(&t, &p);
       ms_target_destroy(&t, &md);
    }
+
+   /* Stencil per sample: big_tri writes stencil 1 (colour blue), then a
+    * full-screen red triangle passes EQUAL 1 where big_tri covered. */
+   {
+      struct ms_target md = { .depth = true, .stencil = true };
+      CHECK_VK(ms_target_create(&t, &md));
+      struct tri tris[2] = { big_tri, {
+         .x = { -16.0f, 48.0f, -16.0f }, .y = { -16.0f, -16.0f, 48.0f },
+         .z = { 0.5f, 0.5f, 0.5f }, .color = { 1, 0, 0, 1 } } };
+      memcpy(tris[0].color, (float[4]) { 0, 0, 1, 1 }, 16);
+      struct ms_pipe_info pw = {
+         .fs = ms_const_frag_spv, .fs_size = sizeof(ms_const_frag_spv), .stencil = 1,
+      };
+      struct ms_pipe_info pt = pw;
+      pt.stencil = 2;
+      struct ms_pipe p[2];
+      const struct ms_pipe *pp[2] = { &p[0], &p[1] };
+      bool ok = ms_pipe_create(&t, &md, &pw, &p[0]) == VK_SUCCESS &&
+                ms_pipe_create(&t, &md, &pt, &p[1]) == VK_SUCCESS && ms_draw(&t, &md, pp, tris, 2);
+      CHECK(ok, "%s: MSAA stencil drawn", name);
+      static const float red[16] = { 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1 };
+      struct cov_ctx ctx = { &big_tri, 0xf, red };
+      bad = ok ? compare_image(name, "MSAA stencil", md.readback.map, want_coverage, &ctx, 0.0f)
+               : 1;
+      CHECK(bad == 0, "%s: EQUAL stencil test per sample (%u wrong)", name, bad);
+      ms_pipe_destroy(&t, &p[0]);
+      ms_pipe_destroy(&t, &p[1]);
+      ms_target_destroy(&t, &md);
+   }
+   test_no_attachments(&t);
    vkt_finish(&t);
 }
 
