@@ -30,7 +30,11 @@
  * coarse derivatives are its fine ones, as the spec allows); fragmentStoresAndAtomics and
  * vertexPipelineStoresAndAtomics: a storage buffer written and counted with
  * atomics by both stages, with the depth test failing every fragment: 256
- * fragment invocations with late tests, none with early_fragment_tests.
+ * fragment invocations with late tests, none with early_fragment_tests;
+ * smooth, noperspective, flat and centroid inputs of a triangle with w 1,
+ * 2 and 4 (window coordinates on the 1/256 grid, so snapping moves
+ * nothing) against barycentric references at the pixel centres (1e-5
+ * relative; pixels within 2% of an edge left out).
  */
 #include <math.h>
 #include <stdio.h>
@@ -51,6 +55,8 @@
 #include "fs_store_early_frag_spv.h"
 #include "fs_store_frag_spv.h"
 #include "fullscreen_vert_spv.h"
+#include "interp_frag_spv.h"
+#include "interp_vert_spv.h"
 #include "vs_store_vert_spv.h"
 #include "mrt_frag_spv.h"
 #include "tri_vert_spv.h"
@@ -948,6 +954,81 @@ count_wrong(const char *driver, const char *what, const float *got, const float 
    return bad;
 }
 
+/* Interpolation qualifiers: one triangle with w 1, 2, 4 and values 1, 5, 9. */
+static unsigned
+run_interpolation(struct vkt *t)
+{
+   const char *name = vkt_driver_name(t->driver);
+   static const float pos[3][4] = {
+      { -0.90625f, -0.8125f, 0.5f, 1.0f }, { 1.8125f, -1.25f, 1.0f, 2.0f },
+      { -1.25f, 3.875f, 2.0f, 4.0f },
+   };   /* window (0.75, 1.5), (15.25, 3), (5.5, 15.75): on the 1/256 grid */
+   static const float value[4] = { 1.0f, 5.0f, 9.0f, 0.0f };
+   struct draw_target dt = {
+      .color_format = VK_FORMAT_R32G32B32A32_SFLOAT, .width = FS_SIZE, .height = FS_SIZE,
+   };
+   struct draw_pipeline_info pi = {
+      .vs = interp_vert_spv, .vs_size = sizeof(interp_vert_spv),
+      .fs = interp_frag_spv, .fs_size = sizeof(interp_frag_spv),
+      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+      .polygon_mode = VK_POLYGON_MODE_FILL,
+      .push_size = 64,
+   };
+   struct draw_pipeline p;
+   memset(&p, 0, sizeof(p));
+   bool ok = draw_target_create(t, &dt) == VK_SUCCESS &&
+             draw_pipeline_create(t, &dt, &pi, &p) == VK_SUCCESS;
+   unsigned bad = 0, compared = 0;
+   if (ok) {
+      VkCommandBuffer cb = draw_begin(t, &dt, &p, VK_NULL_HANDLE);
+      float push[16];
+      memcpy(push, pos, 48);
+      memcpy(push + 12, value, 16);
+      vkCmdPushConstants(cb, p.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                         0, 64, push);
+      vkCmdDraw(cb, 3, 1, 0, 0);
+      ok = draw_end(t, &dt, cb) == VK_SUCCESS;
+   }
+   if (ok) {
+      double wx[3], wy[3];
+      for (int i = 0; i < 3; i++) {
+         wx[i] = (pos[i][0] / pos[i][3] * 0.5 + 0.5) * FS_SIZE;
+         wy[i] = (pos[i][1] / pos[i][3] * 0.5 + 0.5) * FS_SIZE;
+      }
+      double area = (wx[1] - wx[0]) * (wy[2] - wy[0]) - (wy[1] - wy[0]) * (wx[2] - wx[0]);
+      const float *got = dt.readback.map;
+      for (int y = 0; y < FS_SIZE; y++)
+         for (int x = 0; x < FS_SIZE; x++) {
+            double px = x + 0.5, py = y + 0.5, b[3];
+            for (int i = 0; i < 3; i++) {
+               int j = (i + 1) % 3, k = (i + 2) % 3;
+               b[i] = ((wx[k] - wx[j]) * (py - wy[j]) - (wy[k] - wy[j]) * (px - wx[j])) / area;
+            }
+            if (b[0] < 0.02 || b[1] < 0.02 || b[2] < 0.02)
+               continue;
+            compared++;
+            double np = 0, num = 0, den = 0;
+            for (int i = 0; i < 3; i++) {
+               np += b[i] * value[i];
+               num += b[i] * value[i] / pos[i][3];
+               den += b[i] / pos[i][3];
+            }
+            double want[4] = { num / den, np, value[0], num / den };
+            const float *g = &got[(y * FS_SIZE + x) * 4];
+            for (int c = 0; c < 4; c++)
+               if (!(fabs(g[c] - want[c]) <= 1e-5 * fmax(1.0, fabs(want[c])))) {
+                  if (bad++ < 4)
+                     fprintf(stderr, "%s: interpolation pixel (%d, %d)[%d]: %g, want %g\n", name,
+                             x, y, c, g[c], want[c]);
+               }
+         }
+   }
+   CHECK(ok && compared > 50, "%s: interpolation drawn (%u pixels compared)", name, compared);
+   draw_pipeline_destroy(t, &p);
+   draw_target_destroy(t, &dt);
+   return bad;
+}
+
 static void
 run_fragment_shaders(struct vkt *t)
 {
@@ -959,6 +1040,9 @@ run_fragment_shaders(struct vkt *t)
       .vs = fullscreen_vert_spv, .vs_size = sizeof(fullscreen_vert_spv),
       .z = 0.25f,
    };
+
+   unsigned ibad = run_interpolation(t);
+   CHECK(ibad == 0, "%s: smooth, noperspective, flat and centroid inputs (%u wrong)", name, ibad);
 
    /* FragCoord and FrontFacing. The triangle (-1,-1), (3,-1), (-1,3) is
     * clockwise in framebuffer coordinates (y down): back-facing with
