@@ -34,7 +34,9 @@
  * smooth, noperspective, flat and centroid inputs of a triangle with w 1,
  * 2 and 4 (window coordinates on the 1/256 grid, so snapping moves
  * nothing) against barycentric references at the pixel centres (1e-5
- * relative; pixels within 2% of an edge left out).
+ * relative; pixels within 2% of an edge left out); texture() with implicit
+ * LOD on a 64x64 texture of 7 levels, each one colour, NEAREST filters:
+ * uv scales of 1/4 to 32 pick levels 0, 2, 3, 5 and the last (LOD clamped).
  */
 #include <math.h>
 #include <stdio.h>
@@ -59,6 +61,7 @@
 #include "interp_vert_spv.h"
 #include "vs_store_vert_spv.h"
 #include "mrt_frag_spv.h"
+#include "tex_lod_frag_spv.h"
 #include "tri_vert_spv.h"
 
 #define CHECK_VK(x) CHECK((x) == VK_SUCCESS, "%s", #x)
@@ -1029,6 +1032,151 @@ run_interpolation(struct vkt *t)
    return bad;
 }
 
+/* texture() with implicit LOD: level k is filled with colour (32k, 255 -
+ * 32k, 64 * (k & 1), 255). Returns the number of wrong components. */
+static unsigned
+run_texture_lod(struct vkt *t)
+{
+   const char *name = vkt_driver_name(t->driver);
+   enum { TEX = 64, LEVELS = 7 };
+   VkImageCreateInfo ici = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+      .imageType = VK_IMAGE_TYPE_2D,
+      .format = VK_FORMAT_R8G8B8A8_UNORM,
+      .extent = { TEX, TEX, 1 },
+      .mipLevels = LEVELS,
+      .arrayLayers = 1,
+      .samples = VK_SAMPLE_COUNT_1_BIT,
+      .tiling = VK_IMAGE_TILING_OPTIMAL,
+      .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+   };
+   struct vkt_image img;
+   CHECK_VK(vkt_image_create(t, &ici, &img));
+   struct vkt_buffer staging;
+   CHECK_VK(vkt_buffer_create(t, TEX * TEX * 4 * 2, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, &staging));
+   VkBufferImageCopy regions[LEVELS];
+   VkDeviceSize off = 0;
+   for (uint32_t k = 0; k < LEVELS; k++) {
+      uint32_t side = TEX >> k;
+      uint8_t *p = (uint8_t *)staging.map + off;
+      for (uint32_t i = 0; i < side * side; i++) {
+         p[4 * i + 0] = (uint8_t)(32 * k);
+         p[4 * i + 1] = (uint8_t)(255 - 32 * k);
+         p[4 * i + 2] = (uint8_t)(64 * (k & 1));
+         p[4 * i + 3] = 255;
+      }
+      regions[k] = (VkBufferImageCopy) {
+         .bufferOffset = off,
+         .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, k, 0, 1 },
+         .imageExtent = { side, side, 1 },
+      };
+      off += (VkDeviceSize)side * side * 4;
+   }
+   VkCommandBuffer cb = vkt_begin(t);
+   vkt_image_barrier(cb, img.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+   vkCmdCopyBufferToImage(cb, staging.buffer, img.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                          LEVELS, regions);
+   vkt_image_barrier(cb, img.image, VK_IMAGE_ASPECT_COLOR_BIT,
+                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                     VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+   CHECK_VK(vkt_submit_wait(t, cb));
+   VkImageViewCreateInfo vci = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+      .image = img.image,
+      .viewType = VK_IMAGE_VIEW_TYPE_2D,
+      .format = VK_FORMAT_R8G8B8A8_UNORM,
+      .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, LEVELS, 0, 1 },
+   };
+   VkImageView view;
+   CHECK_VK(vkCreateImageView(t->device, &vci, NULL, &view));
+   VkSamplerCreateInfo sci = {
+      .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+      .magFilter = VK_FILTER_NEAREST,
+      .minFilter = VK_FILTER_NEAREST,
+      .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
+      .addressModeU = VK_SAMPLER_ADDRESS_MODE_REPEAT,
+      .addressModeV = VK_SAMPLER_ADDRESS_MODE_REPEAT,
+      .addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT,
+      .maxLod = 16.0f,
+   };
+   VkSampler sampler;
+   CHECK_VK(vkCreateSampler(t->device, &sci, NULL, &sampler));
+   VkDescriptorSetLayoutBinding b = {
+      0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL,
+   };
+   VkDescriptorSetLayout sl;
+   CHECK_VK(vkt_set_layout(t, &b, 1, &sl));
+   VkDescriptorPoolSize size = { VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1 };
+   VkDescriptorPool pool;
+   CHECK_VK(vkt_descriptor_pool(t, 1, &size, 1, 0, &pool));
+   VkDescriptorSet set;
+   CHECK_VK(vkt_alloc_sets(t, pool, &sl, 1, &set));
+   VkDescriptorImageInfo ii = { sampler, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL };
+   VkWriteDescriptorSet w = {
+      .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 0,
+      .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+      .pImageInfo = &ii,
+   };
+   vkUpdateDescriptorSets(t->device, 1, &w, 0, NULL);
+
+   static const float scales[] = { 0.25f, 1.0f, 2.0f, 8.0f, 32.0f };
+   static const uint32_t levels[] = { 0, 2, 3, 5, 6 };
+   unsigned bad = 0;
+   for (unsigned s = 0; s < sizeof(scales) / sizeof(scales[0]); s++) {
+      struct draw_target dt = {
+         .color_format = VK_FORMAT_R32G32B32A32_SFLOAT, .width = FS_SIZE, .height = FS_SIZE,
+      };
+      struct draw_pipeline_info pi = {
+         .vs = fullscreen_vert_spv, .vs_size = sizeof(fullscreen_vert_spv),
+         .fs = tex_lod_frag_spv, .fs_size = sizeof(tex_lod_frag_spv),
+         .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+         .polygon_mode = VK_POLYGON_MODE_FILL,
+         .push_size = 20,
+         .set_layout = sl,
+      };
+      struct draw_pipeline p;
+      memset(&p, 0, sizeof(p));
+      bool ok = draw_target_create(t, &dt) == VK_SUCCESS &&
+                draw_pipeline_create(t, &dt, &pi, &p) == VK_SUCCESS;
+      if (ok) {
+         VkCommandBuffer cmd = draw_begin(t, &dt, &p, VK_NULL_HANDLE);
+         float push[5] = { scales[s], 0, 0, 0, 0.5f };
+         vkCmdPushConstants(cmd, p.layout,
+                            VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 20, push);
+         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p.layout, 0, 1, &set, 0,
+                                 NULL);
+         vkCmdDraw(cmd, 3, 1, 0, 0);
+         ok = draw_end(t, &dt, cmd) == VK_SUCCESS;
+      }
+      CHECK(ok, "%s: implicit-LOD draw at scale %g", name, scales[s]);
+      uint32_t k = levels[s];
+      const float want[4] = { 32 * k / 255.0f, (255 - 32 * k) / 255.0f, 64 * (k & 1) / 255.0f,
+                              1.0f };
+      unsigned wrong = 0;
+      const float *got = dt.readback.map;
+      for (int i = 0; ok && i < FS_SIZE * FS_SIZE; i++)
+         for (int c = 0; c < 4; c++)
+            if (!(fabsf(got[4 * i + c] - want[c]) <= 1e-6f)) {
+               if (wrong++ < 2)
+                  fprintf(stderr, "%s: scale %g pixel %d[%d]: %g, want %g (level %u)\n", name,
+                          scales[s], i, c, got[4 * i + c], want[c], k);
+            }
+      CHECK(ok && wrong == 0, "%s: texture() at scale %g samples level %u (%u wrong)", name,
+            scales[s], k, wrong);
+      bad += wrong;
+      draw_pipeline_destroy(t, &p);
+      draw_target_destroy(t, &dt);
+   }
+   vkDestroyDescriptorPool(t->device, pool, NULL);
+   vkDestroyDescriptorSetLayout(t->device, sl, NULL);
+   vkDestroySampler(t->device, sampler, NULL);
+   vkDestroyImageView(t->device, view, NULL);
+   vkt_buffer_destroy(t, &staging);
+   vkt_image_destroy(t, &img);
+   return bad;
+}
+
 static void
 run_fragment_shaders(struct vkt *t)
 {
@@ -1041,6 +1189,7 @@ run_fragment_shaders(struct vkt *t)
       .z = 0.25f,
    };
 
+   run_texture_lod(t);
    unsigned ibad = run_interpolation(t);
    CHECK(ibad == 0, "%s: smooth, noperspective, flat and centroid inputs (%u wrong)", name, ibad);
 
