@@ -55,6 +55,10 @@
  * scaling (all / 1; its "limit" is the thread count, so the share is the
  * parallel efficiency). A "#" line gives the host's own FMA and memset
  * scaling over the same thread counts, to hold the scaling against.
+ * For the scaling on a bigger machine without this build's libraries, carry
+ * bench_render, libvulkan_shale.so, lavapipe and the libraries they load
+ * (LD_LIBRARY_PATH), ICD manifests naming them in VK_DRIVER_FILES, and run
+ * with --threads N.
  */
 #include <math.h>
 #include <stdio.h>
@@ -989,11 +993,10 @@ run_scene(void *arg, double *out)
    if (s->samples != VK_SAMPLE_COUNT_1_BIT &&
        (!(g.t.props.limits.framebufferColorSampleCounts & s->samples) ||
         !(g.t.props.limits.framebufferDepthSampleCounts & s->samples))) {
-      printf("# %s: %.3s: framebufferColor/DepthSampleCounts lack %u samples%s\n",
-             vkt_driver_name(job->driver), s->name, (unsigned)s->samples,
-             force_formats ? "; going on (--force)" : "");
       if (!force_formats)
          goto fail;
+      printf("# %s: %.3s: framebufferColor/DepthSampleCounts lack %u samples; going on (--force)\n",
+             vkt_driver_name(job->driver), s->name, (unsigned)s->samples);
       out[R_FORCED] = 1.0;
    }
    step = FAIL_RESOURCES;
@@ -1229,10 +1232,12 @@ main(int argc, char **argv)
       }
       char name[160], target[320];
       /* All threads, with the target. */
+      char label[32];
       if (all)
-         snprintf(name, sizeof(name), "%s, %u threads", s->name, all);
+         snprintf(label, sizeof(label), "%u thread%s", all, all == 1 ? "" : "s");
       else
-         snprintf(name, sizeof(name), "%s, all threads (%u)", s->name, all_n);
+         snprintf(label, sizeof(label), "all threads (%u)", all_n);
+      snprintf(name, sizeof(name), "%s, %s", s->name, label);
       if (why[CFG_SHALE_ALL][0])
          snprintf(target, sizeof(target), ">= %.1fx lavapipe: n/a: Shale: %s", s->target,
                   why[CFG_SHALE_ALL]);
@@ -1248,7 +1253,7 @@ main(int argc, char **argv)
                  sizeof(target) - strlen(target) - 1);
       bench_print_row(name, "frames/s", f[CFG_SHALE_ALL], f[CFG_LVP_ALL], false, 0.0, NULL,
                       target);
-      snprintf(name, sizeof(name), "%s, CPU time a frame, all threads", s->name);
+      snprintf(name, sizeof(name), "%s, CPU time a frame, %s", s->name, label);
       bench_print_row(name, "CPU ms", isnan(f[CFG_SHALE_ALL]) ? NAN : 1e3 * sr->r[CFG_SHALE_ALL][R_CPU_S],
                       isnan(f[CFG_LVP_ALL]) ? NAN : 1e3 * sr->r[CFG_LVP_ALL][R_CPU_S], true, 0.0,
                       NULL, NULL);
