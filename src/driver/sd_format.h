@@ -47,8 +47,8 @@
  * those features, INPUT_ATTACHMENT and TRANSIENT_ATTACHMENT where it has
  * either. Image create flags: MUTABLE_FORMAT; CUBE_COMPATIBLE (2D
  * only); 2D_ARRAY_COMPATIBLE (3D only, VK_KHR_maintenance1); DISJOINT
- * (multi-planar formats). Sample counts: 1, and 2, 4 and 8
- * (SD_IMAGE_SAMPLE_COUNTS) for 2D optimal images of formats with an
+ * (multi-planar formats). Sample counts: 1, and 4 (SD_IMAGE_SAMPLE_COUNTS)
+ * for 2D optimal images of formats with an
  * attachment feature, not cube compatible, without SAMPLED, STORAGE or
  * INPUT_ATTACHMENT usage (no shader reads samples yet).
  *

@@ -100,9 +100,10 @@ struct sr_surface;
 #define SD_IMAGE_ALIGNMENT 64
 #define SD_IMAGE_ROW_ALIGNMENT 16
 /* Sample counts of multisampled images (sd_format_image_properties says
- * which images may have them). */
-#define SD_IMAGE_SAMPLE_COUNTS \
-   (VK_SAMPLE_COUNT_2_BIT | VK_SAMPLE_COUNT_4_BIT | VK_SAMPLE_COUNT_8_BIT)
+ * which images may have them): 4, the count graphics pipelines take. The
+ * layout, clears, copies and resolves work for 2 and 8 too (the rasterizer
+ * has their sample positions); they are reported once pipelines take them. */
+#define SD_IMAGE_SAMPLE_COUNTS VK_SAMPLE_COUNT_4_BIT
 
 struct sd_image_level_layout {
    VkDeviceSize offset;        /* from the image's start */
