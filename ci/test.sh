@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs dependencies, builds, runs every test
-# (unit, api, android) in the normal build and again under ASan/UBSan, and
-# ends with "N passed, N failed, N skipped". Exit status is non-zero on any
+# (unit, api, android) in the normal build and again under ASan/UBSan, runs
+# the libFuzzer targets for about 3 minutes (ci/fuzz.sh; SHALE_SKIP_FUZZ=1
+# skips them), and ends with "N passed, N failed, N skipped". Exit status is non-zero on any
 # failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -13,5 +14,9 @@ logs+=(build/meson-logs/testlog.json)
 if [ "${SHALE_SKIP_SANITIZERS:-0}" != 1 ] && [ -x ci/sanitize.sh ]; then
   bash ci/sanitize.sh
   logs+=(build-asan/meson-logs/testlog.json)
+fi
+if [ "${SHALE_SKIP_FUZZ:-0}" != 1 ]; then
+  bash ci/fuzz.sh
+  logs+=(build-fuzz/meson-logs/testlog.json)
 fi
 python3 ci/summary.py "${logs[@]}"
