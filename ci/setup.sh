@@ -9,6 +9,7 @@ PKGS=(
   llvm-15-dev                                                       # the JIT (same LLVM as Debian's Mesa)
   mesa-vulkan-drivers                                               # lavapipe, the reference driver
   binutils                                                          # nm, for the export test
+  libxcb1-dev xvfb                                                  # X11 presentation: xcb headers (X is dlopen-ed at run time), Xvfb for render/wsi_x11
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -89,6 +89,10 @@ sh_surface_platform(const struct sh_surface *s)
    switch (s->base.platform) {
    case VK_ICD_WSI_PLATFORM_HEADLESS:
       return &sh_wsi_headless;
+#ifdef VK_USE_PLATFORM_XCB_KHR
+   case VK_ICD_WSI_PLATFORM_XCB:
+      return &sh_wsi_xcb;
+#endif
    default:
       return NULL;
    }
@@ -413,6 +417,12 @@ sh_swapchain_extent(const struct sh_swapchain *chain)
    return chain->extent;
 }
 
+VkFormat
+sh_swapchain_format(const struct sh_swapchain *chain)
+{
+   return chain->format;
+}
+
 void *
 sh_swapchain_platform_data(struct sh_swapchain *chain)
 {
@@ -620,7 +630,7 @@ sd_AcquireNextImageKHR(VkDevice _device, VkSwapchainKHR swapchain, uint64_t time
       if (best >= 0) {
          chain->images[best].state = SH_IMAGE_ACQUIRED;
          *pImageIndex = (uint32_t)best;
-         r = chain->status;
+         r = chain->status;   /* VK_SUCCESS or VK_SUBOPTIMAL_KHR */
          break;
       }
       if (timeout == 0) {

@@ -27,6 +27,22 @@
  * virtual display refreshing SHALE_WSI_HEADLESS_HZ times a second (default
  * 60).
  *
+ * X11 (sh_wsi_x11.c, VK_KHR_xcb_surface, built where libxcb's headers are):
+ * libxcb and libxcb-shm are loaded with dlopen when first needed, so the
+ * driver has no link-time dependency on X. currentExtent is the window's
+ * size. Each swapchain has a GC and one staging image the X server reads:
+ * a SysV shared-memory segment attached with MIT-SHM (ShmPutImage), or,
+ * where the server cannot attach it (or SHALE_WSI_X11_NO_SHM=1), host
+ * memory sent by PutImage requests of whole rows. The present thread copies
+ * the shown image into it (one copy; R and B swapped for R8G8B8A8) and
+ * waits for the server to have read it (checked requests), so the queue
+ * never waits for X. X gives no vertical blanks: FIFO paces to a 60 Hz
+ * clock. A window whose size no longer matches the swapchain makes
+ * presents and acquires return VK_SUBOPTIMAL_KHR (the image is still shown,
+ * clipped or padded); a window that is gone makes them return
+ * VK_ERROR_SURFACE_LOST_KHR.
+ * Checked requests keep X errors out of the application's event queue.
+ *
  * Swapchains. Images are ordinary sd_image objects, each with its own
  * VkDeviceMemory (host memory like any other), made through the driver's
  * own entry points with the swapchain's allocator; an application renders
@@ -82,6 +98,9 @@ struct sh_surface {
    union {
       VkIcdSurfaceBase base;
       VkIcdSurfaceHeadless headless;
+#ifdef VK_USE_PLATFORM_XCB_KHR
+      VkIcdSurfaceXcb xcb;
+#endif
    };
 };
 
@@ -106,12 +125,16 @@ struct sh_wsi_platform {
 };
 
 extern const struct sh_wsi_platform sh_wsi_headless;
+#ifdef VK_USE_PLATFORM_XCB_KHR
+extern const struct sh_wsi_platform sh_wsi_xcb;
+#endif
 
 /* Image `index` of the swapchain: its pixels (row pitch in bytes) and
  * format, for a platform's display(). Valid for the swapchain's life. */
 const uint8_t *sh_swapchain_pixels(struct sh_swapchain *chain, uint32_t index,
                                    uint64_t *row_pitch);
 VkExtent2D sh_swapchain_extent(const struct sh_swapchain *chain);
+VkFormat sh_swapchain_format(const struct sh_swapchain *chain);
 /* The platform's per-swapchain state. */
 void *sh_swapchain_platform_data(struct sh_swapchain *chain);
 void sh_swapchain_set_platform_data(struct sh_swapchain *chain, void *data);

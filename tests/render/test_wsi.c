@@ -862,6 +862,7 @@ main(void)
    } else {
       fprintf(stderr, "note: lavapipe not available; no comparison\n");
    }
+   CHECK_EQ_INT(vkt_validation_messages(), 0);
    printf("%d checks, %d failed\n", check_count, check_failures);
    return check_failures ? 1 : 0;
 }

@@ -1,0 +1,362 @@
+/* VK_KHR_xcb_surface: X11 windows through libxcb loaded at run time; MIT-SHM or PutImage (sh_wsi.h). */
+#ifdef VK_USE_PLATFORM_XCB_KHR
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
+
+#include "driver/sd_alloc.h"
+#include "driver/sd_entrypoints.h"
+#include "driver/sd_instance.h"
+#include "driver/sd_util.h"
+#include "sh_wsi.h"
+#include "util/su_log.h"
+
+/* MIT-SHM requests as libxcb-shm sends them (its headers are not needed). */
+typedef uint32_t sh_xcb_shm_seg_t;
+
+/* The libxcb (and libxcb-shm) functions Shale calls, from dlopen. */
+static struct {
+   bool loaded, shm;
+   uint32_t (*generate_id)(xcb_connection_t *);
+   int (*flush)(xcb_connection_t *);
+   uint32_t (*get_maximum_request_length)(xcb_connection_t *);
+   xcb_generic_error_t *(*request_check)(xcb_connection_t *, xcb_void_cookie_t);
+   const xcb_query_extension_reply_t *(*get_extension_data)(xcb_connection_t *, xcb_extension_t *);
+   xcb_get_geometry_cookie_t (*get_geometry)(xcb_connection_t *, xcb_drawable_t);
+   xcb_get_geometry_reply_t *(*get_geometry_reply)(xcb_connection_t *, xcb_get_geometry_cookie_t,
+                                                   xcb_generic_error_t **);
+   xcb_void_cookie_t (*create_gc_checked)(xcb_connection_t *, xcb_gcontext_t, xcb_drawable_t,
+                                          uint32_t, const void *);
+   xcb_void_cookie_t (*free_gc)(xcb_connection_t *, xcb_gcontext_t);
+   xcb_void_cookie_t (*put_image_checked)(xcb_connection_t *, uint8_t, xcb_drawable_t,
+                                          xcb_gcontext_t, uint16_t, uint16_t, int16_t, int16_t,
+                                          uint8_t, uint8_t, uint32_t, const uint8_t *);
+   xcb_extension_t *shm_id;
+   xcb_void_cookie_t (*shm_attach_checked)(xcb_connection_t *, sh_xcb_shm_seg_t, uint32_t, uint8_t);
+   xcb_void_cookie_t (*shm_detach_checked)(xcb_connection_t *, sh_xcb_shm_seg_t);
+   xcb_void_cookie_t (*shm_put_image_checked)(xcb_connection_t *, xcb_drawable_t, xcb_gcontext_t,
+                                              uint16_t, uint16_t, uint16_t, uint16_t, uint16_t,
+                                              uint16_t, int16_t, int16_t, uint8_t, uint8_t,
+                                              uint8_t, sh_xcb_shm_seg_t, uint32_t);
+} sh_xcb;
+
+static pthread_once_t sh_xcb_once = PTHREAD_ONCE_INIT;
+
+/* The application has libxcb loaded already (it made the connection); the
+ * libraries stay loaded for the life of the process. */
+static void
+sh_xcb_load_once(void)
+{
+   void *xcb = dlopen("libxcb.so.1", RTLD_NOW | RTLD_LOCAL);
+   if (!xcb) {
+      su_log("cannot load libxcb.so.1: %s", dlerror());
+      return;
+   }
+#define L(lib, field, name)                                                     \
+   do {                                                                         \
+      *(void **)&sh_xcb.field = dlsym(lib, name);                               \
+      ok &= sh_xcb.field != NULL;                                               \
+   } while (0)
+   bool ok = true;
+   L(xcb, generate_id, "xcb_generate_id");
+   L(xcb, flush, "xcb_flush");
+   L(xcb, get_maximum_request_length, "xcb_get_maximum_request_length");
+   L(xcb, request_check, "xcb_request_check");
+   L(xcb, get_extension_data, "xcb_get_extension_data");
+   L(xcb, get_geometry, "xcb_get_geometry");
+   L(xcb, get_geometry_reply, "xcb_get_geometry_reply");
+   L(xcb, create_gc_checked, "xcb_create_gc_checked");
+   L(xcb, free_gc, "xcb_free_gc");
+   L(xcb, put_image_checked, "xcb_put_image_checked");
+   if (!ok) {
+      su_log("libxcb.so.1 lacks a function Shale needs");
+      return;
+   }
+   sh_xcb.loaded = true;
+   void *shm = dlopen("libxcb-shm.so.0", RTLD_NOW | RTLD_LOCAL);
+   if (shm) {
+      L(shm, shm_id, "xcb_shm_id");
+      L(shm, shm_attach_checked, "xcb_shm_attach_checked");
+      L(shm, shm_detach_checked, "xcb_shm_detach_checked");
+      L(shm, shm_put_image_checked, "xcb_shm_put_image_checked");
+      sh_xcb.shm = ok;
+   }
+#undef L
+}
+
+static bool
+sh_xcb_load(void)
+{
+   pthread_once(&sh_xcb_once, sh_xcb_load_once);
+   return sh_xcb.loaded;
+}
+
+__attribute__((constructor)) static void
+sh_wsi_x11_register(void)
+{
+   sd_instance_extensions_supported.KHR_xcb_surface = true;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_CreateXcbSurfaceKHR(VkInstance _instance, const VkXcbSurfaceCreateInfoKHR *pCreateInfo,
+                       const VkAllocationCallbacks *pAllocator, VkSurfaceKHR *pSurface)
+{
+   SD_FROM_HANDLE(sd_instance, instance, _instance);
+   struct sh_surface *s = sd_zalloc(sd_choose_alloc(pAllocator, &instance->alloc), sizeof(*s),
+                                    SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!s)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   s->xcb.base.platform = VK_ICD_WSI_PLATFORM_XCB;
+   s->xcb.connection = pCreateInfo->connection;
+   s->xcb.window = pCreateInfo->window;
+   *pSurface = (VkSurfaceKHR)(uintptr_t)s;
+   return VK_SUCCESS;
+}
+
+/* One queue family, and it presents to any TrueColor visual of depth 24 or
+ * 32 (what X servers give windows). */
+VKAPI_ATTR VkBool32 VKAPI_CALL
+sd_GetPhysicalDeviceXcbPresentationSupportKHR(VkPhysicalDevice physicalDevice,
+                                              uint32_t queueFamilyIndex,
+                                              xcb_connection_t *connection,
+                                              xcb_visualid_t visual_id)
+{
+   return queueFamilyIndex == 0 && sh_xcb_load();
+}
+
+/* The window's geometry, or NULL when the window is gone. */
+static xcb_get_geometry_reply_t *
+sh_xcb_geometry(xcb_connection_t *conn, xcb_window_t window)
+{
+   xcb_generic_error_t *err = NULL;
+   xcb_get_geometry_reply_t *g =
+      sh_xcb.get_geometry_reply(conn, sh_xcb.get_geometry(conn, window), &err);
+   free(err);
+   return g;
+}
+
+/* The window decides the extent: currentExtent is its size, and only that. */
+static VkResult
+sh_xcb_capabilities(struct sh_surface *surface, VkSurfaceCapabilitiesKHR *caps)
+{
+   if (!sh_xcb_load())
+      return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "libxcb could not be loaded");
+   xcb_get_geometry_reply_t *g = sh_xcb_geometry(surface->xcb.connection, surface->xcb.window);
+   if (!g)
+      return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "the X window is gone");
+   caps->currentExtent = (VkExtent2D) { g->width, g->height };
+   caps->minImageExtent = caps->currentExtent;
+   caps->maxImageExtent = caps->currentExtent;
+   free(g);
+   return VK_SUCCESS;
+}
+
+/* A swapchain's window, GC, and the staging image the server reads: a
+ * shared-memory segment attached to the server, or host memory sent with
+ * PutImage requests. */
+struct sh_xcb_chain {
+   xcb_connection_t *conn;
+   xcb_window_t window;
+   xcb_gcontext_t gc;
+   uint8_t depth;
+   bool swap_rb;              /* R8G8B8A8 images on a BGRX visual */
+   uint32_t width, height;
+   uint8_t *staging;          /* width * height * 4 bytes, rows packed */
+   bool shm;
+   int shmid;
+   sh_xcb_shm_seg_t seg;
+};
+
+/* SHALE_WSI_X11_NO_SHM=1 sends every image with PutImage. */
+static bool
+sh_xcb_shm_wanted(xcb_connection_t *conn)
+{
+   const char *env = getenv("SHALE_WSI_X11_NO_SHM");
+   if (env && *env && strcmp(env, "0"))
+      return false;
+   if (!sh_xcb.shm)
+      return false;
+   const xcb_query_extension_reply_t *ext = sh_xcb.get_extension_data(conn, sh_xcb.shm_id);
+   return ext && ext->present;
+}
+
+/* Attaches a segment of xc->width * height * 4 bytes; false (nothing left
+ * behind) when the server cannot use it (a remote server, no SysV shm). */
+static bool
+sh_xcb_shm_attach(struct sh_xcb_chain *xc, size_t size)
+{
+   xc->shmid = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
+   if (xc->shmid < 0)
+      return false;
+   void *addr = shmat(xc->shmid, NULL, 0);
+   if (addr == (void *)-1) {
+      shmctl(xc->shmid, IPC_RMID, NULL);
+      return false;
+   }
+   xc->seg = sh_xcb.generate_id(xc->conn);
+   xcb_generic_error_t *err =
+      sh_xcb.request_check(xc->conn, sh_xcb.shm_attach_checked(xc->conn, xc->seg, xc->shmid, 1));
+   /* Attached or not, the id goes once both sides detach. */
+   shmctl(xc->shmid, IPC_RMID, NULL);
+   if (err) {
+      free(err);
+      shmdt(addr);
+      return false;
+   }
+   xc->staging = addr;
+   xc->shm = true;
+   return true;
+}
+
+static VkResult
+sh_xcb_init(struct sh_swapchain *chain, struct sh_surface *surface)
+{
+   if (!sh_xcb_load())
+      return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "libxcb could not be loaded");
+   const VkAllocationCallbacks *alloc = sh_swapchain_alloc(chain);
+   struct sh_xcb_chain *xc = sd_zalloc(alloc, sizeof(*xc), SD_ALIGN_DEFAULT,
+                                       VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!xc)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   xc->conn = surface->xcb.connection;
+   xc->window = surface->xcb.window;
+   const VkExtent2D extent = sh_swapchain_extent(chain);
+   xc->width = extent.width;
+   xc->height = extent.height;
+   const VkFormat format = sh_swapchain_format(chain);
+   xc->swap_rb = format == VK_FORMAT_R8G8B8A8_UNORM || format == VK_FORMAT_R8G8B8A8_SRGB;
+
+   xcb_get_geometry_reply_t *g = sh_xcb_geometry(xc->conn, xc->window);
+   if (!g) {
+      sd_free(alloc, xc);
+      return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "the X window is gone");
+   }
+   xc->depth = g->depth;
+   free(g);
+   xc->gc = sh_xcb.generate_id(xc->conn);
+   xcb_generic_error_t *err =
+      sh_xcb.request_check(xc->conn, sh_xcb.create_gc_checked(xc->conn, xc->gc, xc->window, 0, NULL));
+   if (err) {
+      free(err);
+      sd_free(alloc, xc);
+      return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "cannot make a GC for the X window");
+   }
+   const size_t size = (size_t)xc->width * xc->height * 4;
+   if (!(sh_xcb_shm_wanted(xc->conn) && sh_xcb_shm_attach(xc, size))) {
+      xc->staging = sd_alloc(alloc, size, SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+      if (!xc->staging) {
+         sh_xcb.free_gc(xc->conn, xc->gc);
+         sh_xcb.flush(xc->conn);
+         sd_free(alloc, xc);
+         return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+      }
+   }
+   if (su_debug(SU_DEBUG_INFO))
+      su_log("xcb swapchain %ux%u, depth %u, %s", xc->width, xc->height, xc->depth,
+             xc->shm ? "MIT-SHM" : "PutImage");
+   sh_swapchain_set_platform_data(chain, xc);
+   return VK_SUCCESS;
+}
+
+static void
+sh_xcb_finish(struct sh_swapchain *chain)
+{
+   struct sh_xcb_chain *xc = sh_swapchain_platform_data(chain);
+   const VkAllocationCallbacks *alloc = sh_swapchain_alloc(chain);
+   sh_xcb.free_gc(xc->conn, xc->gc);
+   if (xc->shm) {
+      /* Waits for the server's detach: the segment is gone on return. */
+      free(sh_xcb.request_check(xc->conn, sh_xcb.shm_detach_checked(xc->conn, xc->seg)));
+      shmdt(xc->staging);
+   } else {
+      sh_xcb.flush(xc->conn);
+      sd_free(alloc, xc->staging);
+   }
+   sd_free(alloc, xc);
+}
+
+static uint64_t
+sh_xcb_refresh_ns(struct sh_swapchain *chain)
+{
+   return 1000000000ull / 60;   /* X tells nothing of vertical blanks: a 60 Hz clock */
+}
+
+/* Present thread: the image into the staging copy, then to the window,
+ * waiting until the server has read it (the next display rewrites it). */
+static VkResult
+sh_xcb_display(struct sh_swapchain *chain, uint32_t index)
+{
+   struct sh_xcb_chain *xc = sh_swapchain_platform_data(chain);
+   xcb_get_geometry_reply_t *g = sh_xcb_geometry(xc->conn, xc->window);
+   if (!g)
+      return VK_ERROR_SURFACE_LOST_KHR;
+   const bool resized = g->width != xc->width || g->height != xc->height;
+   free(g);
+
+   uint64_t pitch;
+   const uint8_t *src = sh_swapchain_pixels(chain, index, &pitch);
+   const size_t row = (size_t)xc->width * 4;
+   for (uint32_t y = 0; y < xc->height; y++) {
+      uint8_t *d = xc->staging + y * row;
+      memcpy(d, src + y * pitch, row);
+      if (xc->swap_rb) {
+         for (uint32_t x = 0; x < xc->width; x++) {
+            uint8_t t = d[4 * x];
+            d[4 * x] = d[4 * x + 2];
+            d[4 * x + 2] = t;
+         }
+      }
+   }
+
+   xcb_generic_error_t *err = NULL;
+   if (xc->shm) {
+      err = sh_xcb.request_check(
+         xc->conn, sh_xcb.shm_put_image_checked(xc->conn, xc->window, xc->gc, xc->width,
+                                                xc->height, 0, 0, xc->width, xc->height, 0, 0,
+                                                xc->depth, XCB_IMAGE_FORMAT_Z_PIXMAP, 0, xc->seg,
+                                                0));
+   } else {
+      /* Whole rows per request, within the server's request length. */
+      const size_t max_bytes = (size_t)sh_xcb.get_maximum_request_length(xc->conn) * 4 - 64;
+      uint32_t rows = (uint32_t)(max_bytes / row);
+      if (rows == 0)
+         rows = 1;
+      xcb_void_cookie_t last = { 0 };
+      for (uint32_t y = 0; y < xc->height; y += rows) {
+         uint32_t n = xc->height - y < rows ? xc->height - y : rows;
+         last = sh_xcb.put_image_checked(xc->conn, XCB_IMAGE_FORMAT_Z_PIXMAP, xc->window, xc->gc,
+                                         (uint16_t)xc->width, (uint16_t)n, 0, (int16_t)y, 0,
+                                         xc->depth, (uint32_t)(n * row), xc->staging + y * row);
+         if (y + n < xc->height) {
+            xcb_generic_error_t *e = sh_xcb.request_check(xc->conn, last);
+            if (e) {
+               err = e;
+               break;
+            }
+         }
+      }
+      if (!err)
+         err = sh_xcb.request_check(xc->conn, last);
+   }
+   if (err) {
+      free(err);
+      return VK_ERROR_SURFACE_LOST_KHR;
+   }
+   /* The image still shows (clipped or padded), but no longer fits. */
+   return resized ? VK_SUBOPTIMAL_KHR : VK_SUCCESS;
+}
+
+const struct sh_wsi_platform sh_wsi_xcb = {
+   .id = VK_ICD_WSI_PLATFORM_XCB,
+   .get_capabilities = sh_xcb_capabilities,
+   .init = sh_xcb_init,
+   .finish = sh_xcb_finish,
+   .refresh_ns = sh_xcb_refresh_ns,
+   .display = sh_xcb_display,
+};
+
+#endif

@@ -1,0 +1,375 @@
+/* X11 presentation through the loader under an Xvfb the test starts: pixels, resize, lost windows, leaks. */
+/*
+ * What is held here, with MIT-SHM and with the PutImage fallback
+ * (SHALE_WSI_X11_NO_SHM=1):
+ *  - a VK_KHR_xcb_surface reports the window's size as currentExtent;
+ *  - frames cleared and copied into swapchain images reach the window: the
+ *    window's pixels (xcb_get_image) are the last frame's, right way up;
+ *  - resizing the window makes presents or acquires return
+ *    VK_SUBOPTIMAL_KHR, the capabilities follow the new size, and a
+ *    swapchain recreated with oldSwapchain fills the larger window;
+ *  - destroying the window makes acquire return VK_ERROR_SURFACE_LOST_KHR
+ *    and the capability query too;
+ *  - after the swapchains and surfaces are destroyed, the process has as
+ *    many open fds as before and no SysV shared-memory segment of its own.
+ * The test skips (77) where Xvfb is not installed.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <xcb/xcb.h>
+#define VK_USE_PLATFORM_XCB_KHR
+#include <vulkan/vulkan.h>
+
+#include "check.h"
+#include "vkt.h"
+
+#define CHECK_VK(x) CHECK((x) == VK_SUCCESS, "%s", #x)
+
+static pid_t xvfb_pid;
+
+static void
+xvfb_stop(void)
+{
+   if (xvfb_pid > 0) {
+      kill(xvfb_pid, SIGTERM);
+      waitpid(xvfb_pid, NULL, 0);
+      xvfb_pid = 0;
+   }
+}
+
+/* Starts Xvfb on a display of its own and connects to it. */
+static xcb_connection_t *
+xvfb_start(void)
+{
+   if (access("/usr/bin/Xvfb", X_OK) != 0)
+      SKIP("Xvfb is not installed (ci/setup.sh installs xvfb)");
+   int display = 50 + (int)(getpid() % 400);
+   char name[16], arg[16];
+   snprintf(arg, sizeof(arg), ":%d", display);
+   xvfb_pid = fork();
+   if (xvfb_pid == 0) {
+      freopen("/dev/null", "w", stdout);
+      freopen("/dev/null", "w", stderr);
+      execl("/usr/bin/Xvfb", "Xvfb", arg, "-screen", "0", "320x240x24", "-nolisten", "tcp",
+            (char *)NULL);
+      _exit(127);
+   }
+   snprintf(name, sizeof(name), ":%d", display);
+   for (int i = 0; i < 200; i++) {
+      xcb_connection_t *c = xcb_connect(name, NULL);
+      if (!xcb_connection_has_error(c)) {
+         setenv("DISPLAY", name, 1);
+         return c;
+      }
+      xcb_disconnect(c);
+      usleep(50000);
+   }
+   xvfb_stop();
+   CHECK(false, "Xvfb on %s did not come up", name);
+   return NULL;
+}
+
+static xcb_window_t
+window_create(xcb_connection_t *c, uint16_t w, uint16_t h)
+{
+   const xcb_screen_t *screen = xcb_setup_roots_iterator(xcb_get_setup(c)).data;
+   xcb_window_t win = xcb_generate_id(c);
+   const uint32_t values[] = { screen->black_pixel };
+   xcb_create_window(c, XCB_COPY_FROM_PARENT, win, screen->root, 0, 0, w, h, 0,
+                     XCB_WINDOW_CLASS_INPUT_OUTPUT, screen->root_visual, XCB_CW_BACK_PIXEL,
+                     values);
+   xcb_map_window(c, win);
+   free(xcb_get_input_focus_reply(c, xcb_get_input_focus(c), NULL));   /* round trip */
+   return win;
+}
+
+/* The window's pixel (x, y) as 0xRRGGBB, or ~0 on error. */
+static uint32_t
+window_pixel(xcb_connection_t *c, xcb_window_t win, int16_t x, int16_t y)
+{
+   xcb_get_image_reply_t *r = xcb_get_image_reply(
+      c, xcb_get_image(c, XCB_IMAGE_FORMAT_Z_PIXMAP, win, x, y, 1, 1, ~0u), NULL);
+   if (!r)
+      return ~0u;
+   uint32_t v = ~0u;
+   if (xcb_get_image_data_length(r) >= 4) {
+      const uint8_t *p = xcb_get_image_data(r);
+      v = (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+   }
+   free(r);
+   return v;
+}
+
+/* SysV segments this process created that still exist. */
+static int
+own_shm_segments(void)
+{
+   FILE *f = fopen("/proc/sysvipc/shm", "r");
+   if (!f)
+      return -1;
+   char line[512];
+   int n = 0;
+   fgets(line, sizeof(line), f);
+   while (fgets(line, sizeof(line), f)) {
+      long key, id, perms, size, cpid;
+      if (sscanf(line, "%ld %ld %lo %ld %ld", &key, &id, &perms, &size, &cpid) == 5 &&
+          cpid == getpid())
+         n++;
+   }
+   fclose(f);
+   return n;
+}
+
+struct ctx {
+   struct vkt t;
+   xcb_connection_t *xc;
+   VkSemaphore acquired, rendered[8];
+   VkFence done;
+};
+
+static VkResult
+make_swapchain(struct ctx *c, VkSurfaceKHR surface, VkExtent2D extent, VkSwapchainKHR old,
+               VkSwapchainKHR *out)
+{
+   const VkSwapchainCreateInfoKHR ci = {
+      .sType = VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR,
+      .surface = surface,
+      .minImageCount = 2,
+      .imageFormat = VK_FORMAT_B8G8R8A8_UNORM,
+      .imageColorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR,
+      .imageExtent = extent,
+      .imageArrayLayers = 1,
+      .imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+      .imageSharingMode = VK_SHARING_MODE_EXCLUSIVE,
+      .preTransform = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR,
+      .compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR,
+      .presentMode = VK_PRESENT_MODE_FIFO_KHR,
+      .clipped = VK_TRUE,
+      .oldSwapchain = old,
+   };
+   VkResult r = vkCreateSwapchainKHR(c->t.device, &ci, NULL, out);
+   if (r == VK_SUCCESS) {
+      uint32_t n = 0;
+      CHECK_VK(vkGetSwapchainImagesKHR(c->t.device, *out, &n, NULL));
+      CHECK(n >= 2 && n <= 8, "%u images", n);
+   }
+   return r;
+}
+
+/* One frame: acquire, clear to `color` (0xRRGGBB) with an 8x8 block of
+ * `corner` at the top left, present. Returns the first result that is not
+ * VK_SUCCESS (acquire's, then present's), or VK_SUCCESS. */
+static VkResult
+frame(struct ctx *c, VkSwapchainKHR chain, VkExtent2D extent, uint32_t color, uint32_t corner)
+{
+   VkDevice dev = c->t.device;
+   uint32_t index;
+   VkResult ra = vkAcquireNextImageKHR(dev, chain, 2000000000ull, c->acquired, VK_NULL_HANDLE,
+                                       &index);
+   if (ra != VK_SUCCESS && ra != VK_SUBOPTIMAL_KHR)
+      return ra;
+   VkImage images[8];
+   uint32_t n = 8;
+   /* The layer tracks acquires from the first vkGetSwapchainImagesKHR on,
+    * which make_swapchain calls. */
+   CHECK_VK(vkGetSwapchainImagesKHR(dev, chain, &n, images));
+   struct vkt_buffer block;
+   CHECK_VK(vkt_buffer_create(&c->t, 8 * 8 * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, &block));
+   for (int i = 0; i < 64; i++)
+      ((uint32_t *)block.map)[i] = 0xff000000u | corner;   /* BGRA bytes */
+
+   VkCommandBuffer cb = vkt_begin(&c->t);
+   vkt_image_barrier(cb, images[index], VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+   const VkClearColorValue cv = { .float32 = { ((color >> 16) & 255) / 255.0f,
+                                               ((color >> 8) & 255) / 255.0f,
+                                               (color & 255) / 255.0f, 1.0f } };
+   const VkImageSubresourceRange range = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 };
+   vkCmdClearColorImage(cb, images[index], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &cv, 1, &range);
+   vkt_image_barrier(cb, images[index], VK_IMAGE_ASPECT_COLOR_BIT,
+                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+   const VkBufferImageCopy region = {
+      .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+      .imageExtent = { 8, 8, 1 },
+   };
+   vkCmdCopyBufferToImage(cb, block.buffer, images[index], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
+                          &region);
+   vkt_image_barrier(cb, images[index], VK_IMAGE_ASPECT_COLOR_BIT,
+                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
+   CHECK_VK(vkEndCommandBuffer(cb));
+   const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
+   const VkSubmitInfo si = {
+      .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+      .waitSemaphoreCount = 1,
+      .pWaitSemaphores = &c->acquired,
+      .pWaitDstStageMask = &stage,
+      .commandBufferCount = 1,
+      .pCommandBuffers = &cb,
+      .signalSemaphoreCount = 1,
+      .pSignalSemaphores = &c->rendered[index],
+   };
+   CHECK_VK(vkQueueSubmit(c->t.queue, 1, &si, c->done));
+   const VkPresentInfoKHR pi = {
+      .sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR,
+      .waitSemaphoreCount = 1,
+      .pWaitSemaphores = &c->rendered[index],
+      .swapchainCount = 1,
+      .pSwapchains = &chain,
+      .pImageIndices = &index,
+   };
+   VkResult rp = vkQueuePresentKHR(c->t.queue, &pi);
+   CHECK_VK(vkWaitForFences(dev, 1, &c->done, VK_TRUE, UINT64_MAX));
+   CHECK_VK(vkResetFences(dev, 1, &c->done));
+   vkFreeCommandBuffers(dev, c->t.pool, 1, &cb);
+   vkt_buffer_destroy(&c->t, &block);
+   (void)extent;
+   return ra != VK_SUCCESS ? ra : rp;
+}
+
+/* Waits (up to 2 s) until the window shows `want` at (x, y). */
+static bool
+wait_pixel(struct ctx *c, xcb_window_t win, int16_t x, int16_t y, uint32_t want)
+{
+   uint32_t got = ~0u;
+   for (int i = 0; i < 100; i++) {
+      got = window_pixel(c->xc, win, x, y);
+      if (got == want)
+         return true;
+      usleep(20000);
+   }
+   fprintf(stderr, "pixel (%d, %d) is %06x, expected %06x\n", x, y, got, want);
+   return false;
+}
+
+static void
+run(struct ctx *c, bool shm)
+{
+   const char *how = shm ? "MIT-SHM" : "PutImage";
+   setenv("SHALE_WSI_X11_NO_SHM", shm ? "0" : "1", 1);
+   PFN_vkCreateXcbSurfaceKHR create =
+      (PFN_vkCreateXcbSurfaceKHR)vkGetInstanceProcAddr(c->t.instance, "vkCreateXcbSurfaceKHR");
+   CHECK(create != NULL, "vkCreateXcbSurfaceKHR");
+   if (!create)
+      return;
+   xcb_window_t win = window_create(c->xc, 64, 48);
+   const VkXcbSurfaceCreateInfoKHR sci = {
+      .sType = VK_STRUCTURE_TYPE_XCB_SURFACE_CREATE_INFO_KHR,
+      .connection = c->xc,
+      .window = win,
+   };
+   VkSurfaceKHR surface;
+   CHECK_VK(create(c->t.instance, &sci, NULL, &surface));
+   VkBool32 ok = VK_FALSE;
+   CHECK_VK(vkGetPhysicalDeviceSurfaceSupportKHR(c->t.pdev, 0, surface, &ok));
+   CHECK(ok, "%s: no presentation support", how);
+   VkSurfaceCapabilitiesKHR caps;
+   CHECK_VK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(c->t.pdev, surface, &caps));
+   CHECK(caps.currentExtent.width == 64 && caps.currentExtent.height == 48,
+         "%s: currentExtent %ux%u", how, caps.currentExtent.width, caps.currentExtent.height);
+
+   VkSwapchainKHR chain;
+   CHECK_VK(make_swapchain(c, surface, caps.currentExtent, VK_NULL_HANDLE, &chain));
+   static const uint32_t colors[3] = { 0x336699, 0xcc8844, 0x20e040 };
+   for (int k = 0; k < 3; k++)
+      CHECK_VK(frame(c, chain, caps.currentExtent, colors[k], 0xff00ff));
+   vkQueueWaitIdle(c->t.queue);
+   CHECK(wait_pixel(c, win, 63, 47, colors[2]), "%s: last frame not shown", how);
+   CHECK(wait_pixel(c, win, 0, 0, 0xff00ff), "%s: top-left block missing", how);
+   CHECK(wait_pixel(c, win, 7, 7, 0xff00ff) && wait_pixel(c, win, 8, 8, colors[2]),
+         "%s: block edges", how);
+
+   /* Resize: SUBOPTIMAL, then a new swapchain for the new size. */
+   const uint32_t size[2] = { 80, 60 };
+   xcb_configure_window(c->xc, win, XCB_CONFIG_WINDOW_WIDTH | XCB_CONFIG_WINDOW_HEIGHT, size);
+   free(xcb_get_input_focus_reply(c->xc, xcb_get_input_focus(c->xc), NULL));
+   VkResult r = VK_SUCCESS;
+   for (int k = 0; k < 5 && r == VK_SUCCESS; k++) {
+      r = frame(c, chain, caps.currentExtent, colors[k % 3], 0xff00ff);
+      vkQueueWaitIdle(c->t.queue);
+      usleep(40000);   /* the present thread shows it within a refresh */
+   }
+   CHECK(r == VK_SUBOPTIMAL_KHR, "%s: after a resize: %d, expected VK_SUBOPTIMAL_KHR", how, r);
+   CHECK_VK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(c->t.pdev, surface, &caps));
+   CHECK(caps.currentExtent.width == 80 && caps.currentExtent.height == 60,
+         "%s: currentExtent %ux%u after a resize", how, caps.currentExtent.width,
+         caps.currentExtent.height);
+   VkSwapchainKHR chain2;
+   CHECK_VK(make_swapchain(c, surface, caps.currentExtent, chain, &chain2));
+   vkQueueWaitIdle(c->t.queue);
+   vkDestroySwapchainKHR(c->t.device, chain, NULL);
+   CHECK_VK(frame(c, chain2, caps.currentExtent, 0x4080c0, 0x102030));
+   vkQueueWaitIdle(c->t.queue);
+   CHECK(wait_pixel(c, win, 79, 59, 0x4080c0), "%s: the resized window is not filled", how);
+
+   /* The window goes away. */
+   xcb_destroy_window(c->xc, win);
+   free(xcb_get_input_focus_reply(c->xc, xcb_get_input_focus(c->xc), NULL));
+   r = VK_SUCCESS;
+   for (int k = 0; k < 5 && (r == VK_SUCCESS || r == VK_SUBOPTIMAL_KHR); k++) {
+      r = frame(c, chain2, caps.currentExtent, 0x808080, 0);
+      vkQueueWaitIdle(c->t.queue);
+      usleep(40000);
+   }
+   CHECK(r == VK_ERROR_SURFACE_LOST_KHR, "%s: window destroyed: %d, expected VK_ERROR_SURFACE_LOST_KHR",
+         how, r);
+   CHECK_EQ_INT(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(c->t.pdev, surface, &caps),
+                VK_ERROR_SURFACE_LOST_KHR);
+   vkQueueWaitIdle(c->t.queue);
+   vkDestroySwapchainKHR(c->t.device, chain2, NULL);
+   vkDestroySurfaceKHR(c->t.instance, surface, NULL);
+   const int segments = own_shm_segments();
+   CHECK(segments == 0, "%s: %d shared-memory segments left", how, segments);
+   fprintf(stderr, "%s: done\n", how);
+}
+
+int
+main(void)
+{
+   xcb_connection_t *xc = xvfb_start();
+   if (!xc)
+      return check_finish();
+   const int fds0 = check_open_fds();
+   const char *inst[2] = { VK_KHR_SURFACE_EXTENSION_NAME, VK_KHR_XCB_SURFACE_EXTENSION_NAME };
+   const char *dev[1] = { VK_KHR_SWAPCHAIN_EXTENSION_NAME };
+   struct ctx c = { .xc = xc };
+   const struct vkt_options opts = {
+      .instance_extensions = inst,
+      .instance_extension_count = 2,
+      .device_extensions = dev,
+      .device_extension_count = 1,
+   };
+   if (!vkt_init(&c.t, &opts)) {
+      CHECK(false, "Shale with VK_KHR_xcb_surface and VK_KHR_swapchain");
+      xvfb_stop();
+      return check_finish();
+   }
+   const VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO };
+   const VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+   CHECK_VK(vkCreateSemaphore(c.t.device, &sci, NULL, &c.acquired));
+   for (int i = 0; i < 8; i++)
+      CHECK_VK(vkCreateSemaphore(c.t.device, &sci, NULL, &c.rendered[i]));
+   CHECK_VK(vkCreateFence(c.t.device, &fci, NULL, &c.done));
+
+   const int fds1 = check_open_fds();
+   run(&c, true);
+   CHECK_EQ_INT(check_open_fds(), fds1);
+   run(&c, false);
+   CHECK_EQ_INT(check_open_fds(), fds1);
+
+   vkDestroySemaphore(c.t.device, c.acquired, NULL);
+   for (int i = 0; i < 8; i++)
+      vkDestroySemaphore(c.t.device, c.rendered[i], NULL);
+   vkDestroyFence(c.t.device, c.done, NULL);
+   vkt_finish(&c.t);
+   CHECK_EQ_INT(vkt_validation_messages(), 0);
+   fprintf(stderr, "fds: %d before Vulkan, %d after\n", fds0, check_open_fds());
+   xcb_disconnect(xc);
+   xvfb_stop();
+   return check_finish();
+}
