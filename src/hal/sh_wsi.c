@@ -352,13 +352,17 @@ sh_present_thread(void *arg)
 {
    struct sh_swapchain *chain = arg;
    pthread_mutex_lock(&chain->mutex);
-   while (!chain->stop) {
+   for (;;) {
       if (!chain->queue_len) {
+         if (chain->stop)
+            break;
          sh_chain_wait(chain, UINT64_MAX);
          continue;
       }
       uint64_t refresh;
       uint64_t when = sh_head_due(chain, sd_now_ns(), &refresh);
+      if (chain->stop)
+         when = 0;   /* destruction: show what was presented, without waiting */
       if (when) {
          /* A newer image may replace the head meanwhile (MAILBOX). */
          sh_chain_wait(chain, when);

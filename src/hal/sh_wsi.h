@@ -81,7 +81,9 @@
  * present thread wait on its condition. Device sync objects are signalled
  * under the device's sync_mutex, never while holding the swapchain's.
  * vkDestroySwapchainKHR waits for the presents still pending on the queue
- * (their callbacks reference the swapchain), then stops the present thread.
+ * (their callbacks reference the swapchain), then stops the present thread,
+ * which first shows the images still queued, without waiting for refreshes
+ * (the window keeps the last frame presented).
  */
 #ifndef SH_WSI_H
 #define SH_WSI_H
