@@ -91,6 +91,9 @@ sh_surface_platform(const struct sh_surface *s)
       return &sh_wsi_headless;
 #ifdef VK_USE_PLATFORM_XCB_KHR
    case VK_ICD_WSI_PLATFORM_XCB:
+#ifdef VK_USE_PLATFORM_XLIB_KHR
+   case VK_ICD_WSI_PLATFORM_XLIB:
+#endif
       return &sh_wsi_xcb;
 #endif
    default:

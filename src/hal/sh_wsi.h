@@ -27,8 +27,10 @@
  * virtual display refreshing SHALE_WSI_HEADLESS_HZ times a second (default
  * 60).
  *
- * X11 (sh_wsi_x11.c, VK_KHR_xcb_surface, built where libxcb's headers are):
- * libxcb and libxcb-shm are loaded with dlopen when first needed, so the
+ * X11 (sh_wsi_x11.c, VK_KHR_xcb_surface and VK_KHR_xlib_surface, built
+ * where libxcb's headers are; an Xlib surface is presented through its
+ * display's xcb connection, from libX11-xcb's XGetXCBConnection):
+ * libxcb, libxcb-shm and libX11-xcb are loaded with dlopen when first needed, so the
  * driver has no link-time dependency on X. currentExtent is the window's
  * size. Each swapchain has a GC and one staging image the X server reads:
  * a SysV shared-memory segment attached with MIT-SHM (ShmPutImage), or,
@@ -91,6 +93,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <vulkan/vulkan_core.h>
+#ifdef VK_USE_PLATFORM_XLIB_KHR
+#include "driver/sd_xlib_types.h"
+#endif
 #include <vulkan/vk_icd.h>
 
 struct sh_swapchain;
@@ -102,6 +107,9 @@ struct sh_surface {
       VkIcdSurfaceHeadless headless;
 #ifdef VK_USE_PLATFORM_XCB_KHR
       VkIcdSurfaceXcb xcb;
+#endif
+#ifdef VK_USE_PLATFORM_XLIB_KHR
+      VkIcdSurfaceXlib xlib;
 #endif
    };
 };

@@ -1,4 +1,4 @@
-/* VK_KHR_xcb_surface: X11 windows through libxcb loaded at run time; MIT-SHM or PutImage (sh_wsi.h). */
+/* VK_KHR_xcb_surface and VK_KHR_xlib_surface: X11 windows through libxcb loaded at run time; MIT-SHM or PutImage (sh_wsi.h). */
 #ifdef VK_USE_PLATFORM_XCB_KHR
 
 #include <dlfcn.h>
@@ -21,6 +21,7 @@ typedef uint32_t sh_xcb_shm_seg_t;
 /* The libxcb (and libxcb-shm) functions Shale calls, from dlopen. */
 static struct {
    bool loaded, shm;
+   xcb_connection_t *(*get_xcb_connection)(Display *);   /* libX11-xcb, for Xlib surfaces */
    uint32_t (*generate_id)(xcb_connection_t *);
    int (*flush)(xcb_connection_t *);
    uint32_t (*get_maximum_request_length)(xcb_connection_t *);
@@ -85,6 +86,12 @@ sh_xcb_load_once(void)
       L(shm, shm_put_image_checked, "xcb_shm_put_image_checked");
       sh_xcb.shm = ok;
    }
+#ifdef VK_USE_PLATFORM_XLIB_KHR
+   /* An Xlib application has libX11 (and so libX11-xcb's library) at hand. */
+   void *x11xcb = dlopen("libX11-xcb.so.1", RTLD_NOW | RTLD_LOCAL);
+   if (x11xcb)
+      *(void **)&sh_xcb.get_xcb_connection = dlsym(x11xcb, "XGetXCBConnection");
+#endif
 #undef L
 }
 
@@ -99,7 +106,57 @@ __attribute__((constructor)) static void
 sh_wsi_x11_register(void)
 {
    sd_instance_extensions_supported.KHR_xcb_surface = true;
+#ifdef VK_USE_PLATFORM_XLIB_KHR
+   sd_instance_extensions_supported.KHR_xlib_surface = true;
+#endif
 }
+
+/* The surface's window on an xcb connection (an Xlib display's own); false
+ * when there is none to be had. */
+static bool
+sh_x11_target(const struct sh_surface *s, xcb_connection_t **conn, xcb_window_t *window)
+{
+   if (!sh_xcb_load())
+      return false;
+#ifdef VK_USE_PLATFORM_XLIB_KHR
+   if (s->base.platform == VK_ICD_WSI_PLATFORM_XLIB) {
+      if (!sh_xcb.get_xcb_connection)
+         return false;
+      *conn = sh_xcb.get_xcb_connection(s->xlib.dpy);
+      *window = (xcb_window_t)s->xlib.window;
+      return *conn != NULL;
+   }
+#endif
+   *conn = s->xcb.connection;
+   *window = s->xcb.window;
+   return true;
+}
+
+#ifdef VK_USE_PLATFORM_XLIB_KHR
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_CreateXlibSurfaceKHR(VkInstance _instance, const VkXlibSurfaceCreateInfoKHR *pCreateInfo,
+                        const VkAllocationCallbacks *pAllocator, VkSurfaceKHR *pSurface)
+{
+   SD_FROM_HANDLE(sd_instance, instance, _instance);
+   struct sh_surface *s = sd_zalloc(sd_choose_alloc(pAllocator, &instance->alloc), sizeof(*s),
+                                    SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!s)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   s->xlib.base.platform = VK_ICD_WSI_PLATFORM_XLIB;
+   s->xlib.dpy = pCreateInfo->dpy;
+   s->xlib.window = pCreateInfo->window;
+   *pSurface = (VkSurfaceKHR)(uintptr_t)s;
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL
+sd_GetPhysicalDeviceXlibPresentationSupportKHR(VkPhysicalDevice physicalDevice,
+                                               uint32_t queueFamilyIndex, Display *dpy,
+                                               VisualID visualID)
+{
+   return queueFamilyIndex == 0 && sh_xcb_load() && sh_xcb.get_xcb_connection;
+}
+#endif
 
 VKAPI_ATTR VkResult VKAPI_CALL
 sd_CreateXcbSurfaceKHR(VkInstance _instance, const VkXcbSurfaceCreateInfoKHR *pCreateInfo,
@@ -143,9 +200,11 @@ sh_xcb_geometry(xcb_connection_t *conn, xcb_window_t window)
 static VkResult
 sh_xcb_capabilities(struct sh_surface *surface, VkSurfaceCapabilitiesKHR *caps)
 {
-   if (!sh_xcb_load())
-      return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "libxcb could not be loaded");
-   xcb_get_geometry_reply_t *g = sh_xcb_geometry(surface->xcb.connection, surface->xcb.window);
+   xcb_connection_t *conn;
+   xcb_window_t window;
+   if (!sh_x11_target(surface, &conn, &window))
+      return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "libxcb (or libX11-xcb) could not be loaded");
+   xcb_get_geometry_reply_t *g = sh_xcb_geometry(conn, window);
    if (!g)
       return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "the X window is gone");
    caps->currentExtent = (VkExtent2D) { g->width, g->height };
@@ -215,15 +274,17 @@ sh_xcb_shm_attach(struct sh_xcb_chain *xc, size_t size)
 static VkResult
 sh_xcb_init(struct sh_swapchain *chain, struct sh_surface *surface)
 {
-   if (!sh_xcb_load())
-      return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "libxcb could not be loaded");
+   xcb_connection_t *conn;
+   xcb_window_t window;
+   if (!sh_x11_target(surface, &conn, &window))
+      return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "libxcb (or libX11-xcb) could not be loaded");
    const VkAllocationCallbacks *alloc = sh_swapchain_alloc(chain);
    struct sh_xcb_chain *xc = sd_zalloc(alloc, sizeof(*xc), SD_ALIGN_DEFAULT,
                                        VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
    if (!xc)
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
-   xc->conn = surface->xcb.connection;
-   xc->window = surface->xcb.window;
+   xc->conn = conn;
+   xc->window = window;
    const VkExtent2D extent = sh_swapchain_extent(chain);
    xc->width = extent.width;
    xc->height = extent.height;

@@ -1,8 +1,9 @@
 /* X11 presentation through the loader under an Xvfb the test starts: pixels, resize, lost windows, leaks. */
 /*
- * What is held here, with MIT-SHM and with the PutImage fallback
- * (SHALE_WSI_X11_NO_SHM=1):
- *  - a VK_KHR_xcb_surface reports the window's size as currentExtent;
+ * What is held here, for a VK_KHR_xcb_surface with MIT-SHM and with the
+ * PutImage fallback (SHALE_WSI_X11_NO_SHM=1), and for a VK_KHR_xlib_surface
+ * (an Xlib window) with MIT-SHM:
+ *  - the surface reports the window's size as currentExtent;
  *  - frames cleared and copied into swapchain images reach the window: the
  *    window's pixels (xcb_get_image) are the last frame's, right way up;
  *  - resizing the window makes presents or acquires return
@@ -22,8 +23,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <X11/Xlib.h>
 #include <xcb/xcb.h>
 #define VK_USE_PLATFORM_XCB_KHR
+#define VK_USE_PLATFORM_XLIB_KHR
 #include <vulkan/vulkan.h>
 
 #include "check.h"
@@ -129,6 +132,7 @@ own_shm_segments(void)
 struct ctx {
    struct vkt t;
    xcb_connection_t *xc;
+   Display *dpy;
    VkSemaphore acquired, rendered[8];
    VkFence done;
 };
@@ -248,23 +252,42 @@ wait_pixel(struct ctx *c, xcb_window_t win, int16_t x, int16_t y, uint32_t want)
 }
 
 static void
-run(struct ctx *c, bool shm)
+run(struct ctx *c, bool shm, bool xlib)
 {
-   const char *how = shm ? "MIT-SHM" : "PutImage";
+   const char *how = xlib ? "Xlib" : shm ? "MIT-SHM" : "PutImage";
    setenv("SHALE_WSI_X11_NO_SHM", shm ? "0" : "1", 1);
-   PFN_vkCreateXcbSurfaceKHR create =
-      (PFN_vkCreateXcbSurfaceKHR)vkGetInstanceProcAddr(c->t.instance, "vkCreateXcbSurfaceKHR");
-   CHECK(create != NULL, "vkCreateXcbSurfaceKHR");
-   if (!create)
-      return;
-   xcb_window_t win = window_create(c->xc, 64, 48);
-   const VkXcbSurfaceCreateInfoKHR sci = {
-      .sType = VK_STRUCTURE_TYPE_XCB_SURFACE_CREATE_INFO_KHR,
-      .connection = c->xc,
-      .window = win,
-   };
-   VkSurfaceKHR surface;
-   CHECK_VK(create(c->t.instance, &sci, NULL, &surface));
+   xcb_window_t win;
+   VkSurfaceKHR surface = VK_NULL_HANDLE;
+   if (xlib) {
+      PFN_vkCreateXlibSurfaceKHR create = (PFN_vkCreateXlibSurfaceKHR)vkGetInstanceProcAddr(
+         c->t.instance, "vkCreateXlibSurfaceKHR");
+      CHECK(create != NULL, "vkCreateXlibSurfaceKHR");
+      if (!create)
+         return;
+      Window w = XCreateSimpleWindow(c->dpy, DefaultRootWindow(c->dpy), 0, 0, 64, 48, 0, 0, 0);
+      XMapWindow(c->dpy, w);
+      XSync(c->dpy, False);
+      win = (xcb_window_t)w;
+      const VkXlibSurfaceCreateInfoKHR sci = {
+         .sType = VK_STRUCTURE_TYPE_XLIB_SURFACE_CREATE_INFO_KHR,
+         .dpy = c->dpy,
+         .window = w,
+      };
+      CHECK_VK(create(c->t.instance, &sci, NULL, &surface));
+   } else {
+      PFN_vkCreateXcbSurfaceKHR create =
+         (PFN_vkCreateXcbSurfaceKHR)vkGetInstanceProcAddr(c->t.instance, "vkCreateXcbSurfaceKHR");
+      CHECK(create != NULL, "vkCreateXcbSurfaceKHR");
+      if (!create)
+         return;
+      win = window_create(c->xc, 64, 48);
+      const VkXcbSurfaceCreateInfoKHR sci = {
+         .sType = VK_STRUCTURE_TYPE_XCB_SURFACE_CREATE_INFO_KHR,
+         .connection = c->xc,
+         .window = win,
+      };
+      CHECK_VK(create(c->t.instance, &sci, NULL, &surface));
+   }
    VkBool32 ok = VK_FALSE;
    CHECK_VK(vkGetPhysicalDeviceSurfaceSupportKHR(c->t.pdev, 0, surface, &ok));
    CHECK(ok, "%s: no presentation support", how);
@@ -335,12 +358,14 @@ main(void)
    if (!xc)
       return check_finish();
    const int fds0 = check_open_fds();
-   const char *inst[2] = { VK_KHR_SURFACE_EXTENSION_NAME, VK_KHR_XCB_SURFACE_EXTENSION_NAME };
+   const char *inst[3] = { VK_KHR_SURFACE_EXTENSION_NAME, VK_KHR_XCB_SURFACE_EXTENSION_NAME,
+                           VK_KHR_XLIB_SURFACE_EXTENSION_NAME };
    const char *dev[1] = { VK_KHR_SWAPCHAIN_EXTENSION_NAME };
-   struct ctx c = { .xc = xc };
+   struct ctx c = { .xc = xc, .dpy = XOpenDisplay(NULL) };
+   CHECK(c.dpy != NULL, "XOpenDisplay");
    const struct vkt_options opts = {
       .instance_extensions = inst,
-      .instance_extension_count = 2,
+      .instance_extension_count = 3,
       .device_extensions = dev,
       .device_extension_count = 1,
    };
@@ -357,10 +382,14 @@ main(void)
    CHECK_VK(vkCreateFence(c.t.device, &fci, NULL, &c.done));
 
    const int fds1 = check_open_fds();
-   run(&c, true);
+   run(&c, true, false);
    CHECK_EQ_INT(check_open_fds(), fds1);
-   run(&c, false);
+   run(&c, false, false);
    CHECK_EQ_INT(check_open_fds(), fds1);
+   if (c.dpy) {
+      run(&c, true, true);
+      CHECK_EQ_INT(check_open_fds(), fds1);
+   }
 
    vkDestroySemaphore(c.t.device, c.acquired, NULL);
    for (int i = 0; i < 8; i++)
@@ -369,6 +398,8 @@ main(void)
    vkt_finish(&c.t);
    CHECK_EQ_INT(vkt_validation_messages(), 0);
    fprintf(stderr, "fds: %d before Vulkan, %d after\n", fds0, check_open_fds());
+   if (c.dpy)
+      XCloseDisplay(c.dpy);
    xcb_disconnect(xc);
    xvfb_stop();
    return check_finish();
