@@ -12,9 +12,15 @@
  *  - destroying the window makes acquire return VK_ERROR_SURFACE_LOST_KHR
  *    and the capability query too;
  *  - after the swapchains and surfaces are destroyed, the process has as
- *    many open fds as before and no SysV shared-memory segment of its own.
+ *    many open fds as before and no SysV shared-memory segment of its own;
+ *  - vkCreateXcbSurfaceKHR, vkCreateXlibSurfaceKHR and vkCreateSwapchainKHR
+ *    on an X window (MIT-SHM and PutImage) honour pAllocator: failing the
+ *    N-th allocation, for every N the call makes, returns
+ *    VK_ERROR_OUT_OF_HOST_MEMORY with nothing left allocated (without the
+ *    validation layer, which allocates through the same callbacks).
  * The test skips (77) where Xvfb is not installed.
  */
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -351,6 +357,205 @@ run(struct ctx *c, bool shm, bool xlib)
    fprintf(stderr, "%s: done\n", how);
 }
 
+/* ---- allocation failures ---- */
+
+static struct {
+   int live;
+   int calls;
+   int fail_at;   /* 1-based; 0: never */
+} fa;
+
+static void *VKAPI_PTR
+fa_alloc(void *user, size_t size, size_t align, VkSystemAllocationScope scope)
+{
+   if (fa.fail_at && ++fa.calls == fa.fail_at)
+      return NULL;
+   if (align < sizeof(void *))
+      align = sizeof(void *);
+   void *p = NULL;
+   if (posix_memalign(&p, align, size ? size : 1) != 0)
+      return NULL;
+   fa.live++;
+   return p;
+}
+
+static void VKAPI_PTR
+fa_free(void *user, void *p)
+{
+   if (p) {
+      fa.live--;
+      free(p);
+   }
+}
+
+static void *VKAPI_PTR
+fa_realloc(void *user, void *orig, size_t size, size_t align, VkSystemAllocationScope scope)
+{
+   if (!orig)
+      return fa_alloc(user, size, align, scope);
+   if (!size) {
+      fa_free(user, orig);
+      return NULL;
+   }
+   void *p = fa_alloc(user, size, align, scope);
+   if (p) {
+      size_t old = malloc_usable_size(orig);
+      memcpy(p, orig, old < size ? old : size);
+      fa_free(user, orig);
+   }
+   return p;
+}
+
+static const VkAllocationCallbacks fa_callbacks = {
+   .pfnAllocation = fa_alloc,
+   .pfnReallocation = fa_realloc,
+   .pfnFree = fa_free,
+};
+
+/* Runs op with the N-th allocation failing, N = 1, 2, ... until it no
+ * longer reaches the failure; undo destroys what a successful op made. */
+static void
+fa_sweep(const char *what, VkResult (*op)(void *), void (*undo)(void *), void *data)
+{
+   int failures = 0;
+   for (int n = 1; n < 200; n++) {
+      fa.calls = 0;
+      fa.fail_at = n;
+      const int live0 = fa.live;
+      VkResult r = op(data);
+      const bool reached = fa.calls >= n;
+      fa.fail_at = 0;
+      if (r == VK_SUCCESS) {
+         undo(data);
+         CHECK(fa.live == live0, "%s: %d allocations left after destruction", what,
+               fa.live - live0);
+         if (!reached)
+            break;
+         continue;
+      }
+      failures++;
+      CHECK(r == VK_ERROR_OUT_OF_HOST_MEMORY, "%s, N=%d: %d", what, n, r);
+      CHECK(fa.live == live0, "%s, N=%d: %d allocations of the failed call left", what, n,
+            fa.live - live0);
+   }
+   CHECK(failures > 0, "%s never allocated through pAllocator", what);
+   fprintf(stderr, "%s: %d injected failures unwound\n", what, failures);
+}
+
+struct fa_ctx {
+   struct vkt t;
+   Display *dpy;
+   xcb_connection_t *xc;
+   xcb_window_t win;
+   VkSurfaceKHR surface, made_surface;
+   VkSwapchainKHR made_chain;
+   bool xlib;
+};
+
+static VkResult
+fa_op_surface(void *data)
+{
+   struct fa_ctx *f = data;
+   if (f->xlib) {
+      PFN_vkCreateXlibSurfaceKHR create = (PFN_vkCreateXlibSurfaceKHR)vkGetInstanceProcAddr(
+         f->t.instance, "vkCreateXlibSurfaceKHR");
+      const VkXlibSurfaceCreateInfoKHR sci = {
+         .sType = VK_STRUCTURE_TYPE_XLIB_SURFACE_CREATE_INFO_KHR,
+         .dpy = f->dpy,
+         .window = f->win,
+      };
+      return create(f->t.instance, &sci, &fa_callbacks, &f->made_surface);
+   }
+   PFN_vkCreateXcbSurfaceKHR create =
+      (PFN_vkCreateXcbSurfaceKHR)vkGetInstanceProcAddr(f->t.instance, "vkCreateXcbSurfaceKHR");
+   const VkXcbSurfaceCreateInfoKHR sci = {
+      .sType = VK_STRUCTURE_TYPE_XCB_SURFACE_CREATE_INFO_KHR,
+      .connection = f->xc,
+      .window = f->win,
+   };
+   return create(f->t.instance, &sci, &fa_callbacks, &f->made_surface);
+}
+
+static void
+fa_undo_surface(void *data)
+{
+   struct fa_ctx *f = data;
+   vkDestroySurfaceKHR(f->t.instance, f->made_surface, &fa_callbacks);
+}
+
+static VkResult
+fa_op_swapchain(void *data)
+{
+   struct fa_ctx *f = data;
+   const VkSwapchainCreateInfoKHR ci = {
+      .sType = VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR,
+      .surface = f->surface,
+      .minImageCount = 2,
+      .imageFormat = VK_FORMAT_B8G8R8A8_UNORM,
+      .imageColorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR,
+      .imageExtent = { 64, 48 },
+      .imageArrayLayers = 1,
+      .imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+      .imageSharingMode = VK_SHARING_MODE_EXCLUSIVE,
+      .preTransform = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR,
+      .compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR,
+      .presentMode = VK_PRESENT_MODE_FIFO_KHR,
+      .clipped = VK_TRUE,
+   };
+   return vkCreateSwapchainKHR(f->t.device, &ci, &fa_callbacks, &f->made_chain);
+}
+
+static void
+fa_undo_swapchain(void *data)
+{
+   struct fa_ctx *f = data;
+   vkDestroySwapchainKHR(f->t.device, f->made_chain, &fa_callbacks);
+}
+
+static void
+alloc_failures(xcb_connection_t *xc, Display *dpy)
+{
+   const char *inst[3] = { VK_KHR_SURFACE_EXTENSION_NAME, VK_KHR_XCB_SURFACE_EXTENSION_NAME,
+                           VK_KHR_XLIB_SURFACE_EXTENSION_NAME };
+   const char *dev[1] = { VK_KHR_SWAPCHAIN_EXTENSION_NAME };
+   struct fa_ctx f = { .xc = xc, .dpy = dpy };
+   const struct vkt_options opts = {
+      .instance_extensions = inst,
+      .instance_extension_count = 3,
+      .device_extensions = dev,
+      .device_extension_count = 1,
+      .no_validation = true,
+   };
+   if (!vkt_init(&f.t, &opts)) {
+      CHECK(false, "Shale without the layer");
+      return;
+   }
+   f.win = window_create(xc, 64, 48);
+   fa_sweep("vkCreateXcbSurfaceKHR", fa_op_surface, fa_undo_surface, &f);
+   if (dpy) {
+      f.xlib = true;
+      fa_sweep("vkCreateXlibSurfaceKHR", fa_op_surface, fa_undo_surface, &f);
+      f.xlib = false;
+   }
+   PFN_vkCreateXcbSurfaceKHR create =
+      (PFN_vkCreateXcbSurfaceKHR)vkGetInstanceProcAddr(f.t.instance, "vkCreateXcbSurfaceKHR");
+   const VkXcbSurfaceCreateInfoKHR sci = {
+      .sType = VK_STRUCTURE_TYPE_XCB_SURFACE_CREATE_INFO_KHR,
+      .connection = xc,
+      .window = f.win,
+   };
+   CHECK_VK(create(f.t.instance, &sci, NULL, &f.surface));
+   setenv("SHALE_WSI_X11_NO_SHM", "0", 1);
+   fa_sweep("vkCreateSwapchainKHR (xcb, MIT-SHM)", fa_op_swapchain, fa_undo_swapchain, &f);
+   setenv("SHALE_WSI_X11_NO_SHM", "1", 1);
+   fa_sweep("vkCreateSwapchainKHR (xcb, PutImage)", fa_op_swapchain, fa_undo_swapchain, &f);
+   vkDestroySurfaceKHR(f.t.instance, f.surface, NULL);
+   xcb_destroy_window(xc, f.win);
+   vkt_finish(&f.t);
+   const int segments = own_shm_segments();
+   CHECK(segments == 0, "%d shared-memory segments left after the sweeps", segments);
+}
+
 int
 main(void)
 {
@@ -390,6 +595,8 @@ main(void)
       run(&c, true, true);
       CHECK_EQ_INT(check_open_fds(), fds1);
    }
+   alloc_failures(xc, c.dpy);
+   CHECK_EQ_INT(check_open_fds(), fds1);
 
    vkDestroySemaphore(c.t.device, c.acquired, NULL);
    for (int i = 0; i < 8; i++)
