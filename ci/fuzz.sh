@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (tests/fuzz) with clang, ASan and UBSan in
 # build-fuzz (BUILD_DIR overrides) and runs each: every seed and regression
-# input once, then mutations for a bounded time (SHALE_FUZZ_SECONDS, per
-# target; about 3 minutes in all by default). Fails on any crash, sanitizer
+# input once, then mutations for a bounded time (SHALE_FUZZ_SECONDS per
+# target overrides the defaults: 90 s for SPIR-V, 45 s for pipeline cache
+# data, 25 s for gralloc descriptions; about 3 minutes in all). Fails on any crash, sanitizer
 # report, leak or hang (an input running past -timeout). Prints each target's
 # executions and executions per second, and writes
 # $BUILD_DIR/meson-logs/testlog.json (one line per target, meson's format)
@@ -29,10 +30,13 @@ else
       { cat "$BUILD_DIR.configure.log"; exit 1; }
 fi
 
-targets=(fuzz_spirv)
-seconds_spirv=${SHALE_FUZZ_SECONDS:-100}
+# Seconds of mutation per target (the seed pass comes first, uncounted
+# when it runs longer).
+seconds=${SHALE_FUZZ_SECONDS:-}
 ninja -C "$BUILD_DIR" -j "${SHALE_FUZZ_JOBS:-2}" \
-   tests/fuzz/fuzz_spirv tests/fuzz/spirv_corpus.stamp || exit 1
+   tests/fuzz/fuzz_spirv tests/fuzz/spirv_corpus.stamp \
+   tests/fuzz/fuzz_pipeline_cache \
+   tests/fuzz/fuzz_gralloc tests/fuzz/gralloc_corpus.stamp || exit 1
 
 export ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1
 export LSAN_OPTIONS="suppressions=$ROOT/ci/lsan.supp:print_suppressions=0"
@@ -73,5 +77,13 @@ run_target() {
 }
 
 regressions() { [ -d "tests/fuzz/regressions/$1" ] && echo "tests/fuzz/regressions/$1"; }
-run_target fuzz_spirv "$seconds_spirv" "$BUILD_DIR/tests/fuzz/spirv_corpus" $(regressions spirv)
+run_target fuzz_spirv "${seconds:-90}" "$BUILD_DIR/tests/fuzz/spirv_corpus" $(regressions spirv)
+# The pipeline cache target writes its own seed: one pipeline's real data.
+cache_seeds=$BUILD_DIR/fuzz-work/pipeline_cache_seeds
+rm -rf "$cache_seeds"
+mkdir -p "$cache_seeds"
+export SHALE_FUZZ_WRITE_SEED=$cache_seeds/saxpy.bin
+run_target fuzz_pipeline_cache "${seconds:-45}" "$cache_seeds" $(regressions pipeline_cache)
+unset SHALE_FUZZ_WRITE_SEED
+run_target fuzz_gralloc "${seconds:-25}" "$BUILD_DIR/tests/fuzz/gralloc_corpus" $(regressions gralloc)
 exit $status

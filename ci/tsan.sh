@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The api and android suites under ThreadSanitizer, in build-tsan (BUILD_DIR
+# overrides). Exit status is non-zero when a test fails or TSan reports a
+# race; results land in $BUILD_DIR/meson-logs (testlog.json for
+# ci/summary.py). ci/test.sh runs it when SHALE_TSAN=1.
+#
+# Every test runs through this script's --wrap mode, which preloads gcc's
+# libtsan into programs that are not instrumented (the vulkaninfo script,
+# python), so that dlopen'ing the instrumented ICD works, and preloads
+# lavapipe (its frames then keep their names in reports, for the
+# suppressions).
+# ci/tsan.supp suppresses races inside third-party libraries only: LLVM,
+# lavapipe and the Vulkan loader, whose code is not instrumented (TSan cannot
+# see their atomics, so their own synchronisation looks racy). It names no
+# Shale code.
+set -uo pipefail
+
+if [ "${1:-}" = --wrap ]; then
+   shift
+   export LD_PRELOAD="${SHALE_TSAN_PRELOAD:-}${LD_PRELOAD:+ $LD_PRELOAD}"
+   exec "$@"
+fi
+
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BUILD_DIR=${BUILD_DIR:-build-tsan}
+export CC=${CC:-gcc}   # the preload below is gcc's shared TSan runtime
+
+options=(
+   -Db_sanitize=thread
+   -Dc_args='-fno-omit-frame-pointer'
+   -Dbuildtype=debugoptimized
+)
+if [ -f "$BUILD_DIR/build.ninja" ]; then
+   meson configure "$BUILD_DIR" "${options[@]}" >/dev/null || exit 1
+else
+   meson setup "$BUILD_DIR" "${options[@]}" >/dev/null || exit 1
+fi
+ninja -C "$BUILD_DIR" -j "${SHALE_TSAN_JOBS:-2}" || exit 1
+
+tsan_lib=$("$CC" -print-file-name=libtsan.so)
+if [ ! -e "$tsan_lib" ]; then
+   echo "tsan.sh: no libtsan.so for $CC" >&2
+   exit 1
+fi
+preload="$tsan_lib"
+lvp=$(find /usr/lib /usr/lib64 -name libvulkan_lvp.so 2>/dev/null | head -n 1)
+[ -n "$lvp" ] && preload="$preload $lvp"
+export SHALE_TSAN_PRELOAD="$preload"
+
+# halt_on_error: a race fails its test at once; exitcode 66 names TSan.
+export TSAN_OPTIONS="suppressions=$ROOT/ci/tsan.supp:halt_on_error=1:exitcode=66:second_deadlock_stack=1:history_size=4"
+
+meson test -C "$BUILD_DIR" --suite api --suite android \
+   --wrapper "$ROOT/ci/tsan.sh --wrap" --timeout-multiplier 4 \
+   --print-errorlogs --num-processes 2
+status=$?
+for ext in json txt; do
+   cp -f "$BUILD_DIR/meson-logs/testlog-tsan.sh.$ext" "$BUILD_DIR/meson-logs/testlog.$ext" 2>/dev/null
+done
+exit $status
