@@ -162,7 +162,7 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
    const VkGraphicsPipelineCreateInfo *ci = create_info;
    uint64_t start = sd_now_ns();
    SD_FROM_HANDLE(sd_pipeline_layout, layout, ci->layout);
-   struct sd_pipeline *pipeline;
+   struct sd_pipeline *pipeline = NULL;
    VkResult result = sd_pipeline_alloc(device, pAllocator, VK_PIPELINE_BIND_POINT_GRAPHICS, layout,
                                        &pipeline);
    if (result != VK_SUCCESS)

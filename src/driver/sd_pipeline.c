@@ -602,7 +602,7 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
 {
    uint64_t start = sd_now_ns();
    SD_FROM_HANDLE(sd_pipeline_layout, layout, ci->layout);
-   struct sd_pipeline *pipeline;
+   struct sd_pipeline *pipeline = NULL;
    VkResult result = sd_pipeline_alloc(device, pAllocator, VK_PIPELINE_BIND_POINT_COMPUTE, layout,
                                        &pipeline);
    if (result != VK_SUCCESS)
