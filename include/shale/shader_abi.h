@@ -46,6 +46,15 @@
  *    return zero and stores / atomics are dropped; private and Workgroup
  *    accesses are always kept inside their variable.
  *
+ * Cancellation (watchdog, src/driver/sd_watchdog.h): every context has
+ * `cancel`, NULL or a word another thread may set at any time. Compiled code
+ * polls it (a relaxed load) at loop headers: on the first header it reaches
+ * in a call, then every SHALE_CANCEL_POLL_INTERVAL-th header. Once it reads
+ * nonzero the call returns promptly (a resumable body returns "finished"),
+ * leaving outputs, shared memory and buffers it was writing undefined. Every
+ * unbounded run of a shader goes through a loop header (SPIR-V has no
+ * recursion). Version 7 added the field.
+ *
  * Threading: compiled entry points are reentrant; different workgroups (or
  * vertex batches, fragment quads) may run on different threads at once with
  * the same const context. Nothing in compiled code blocks or allocates.
@@ -74,7 +83,7 @@
 extern "C" {
 #endif
 
-#define SHALE_SHADER_ABI_VERSION 6
+#define SHALE_SHADER_ABI_VERSION 7
 
 /* Widest SPMD call: 16 lanes (AVX-512). */
 #define SHALE_MAX_SIMD_WIDTH 16
@@ -83,6 +92,8 @@ extern "C" {
 #define SHALE_DESCRIPTOR_SIZE 64
 /* Alignment of shared memory, scratch and vertex/fragment I/O arrays. */
 #define SHALE_MEMORY_ALIGN 64
+/* Loop headers between two polls of a context's cancel word. */
+#define SHALE_CANCEL_POLL_INTERVAL 1024
 
 /* ------------------------------------------------------------------------ */
 /* Descriptor records                                                        */
@@ -283,6 +294,7 @@ _Static_assert(sizeof(union shale_descriptor) == SHALE_DESCRIPTOR_SIZE,
 struct shale_cs_context {
    const union shale_descriptor *sets[SHALE_MAX_DESCRIPTOR_SETS];
    const void *push_constants;
+   const uint32_t *cancel;       /* watchdog: nonzero stops the call; may be NULL */
    uint32_t num_workgroups[3];   /* NumWorkgroups: the dispatch's groupCount */
    uint32_t base_workgroup[3];   /* vkCmdDispatchBase's base; WorkgroupId starts here */
    /* The workgroup size is compiled in (sc_shader.local_size): the compiled
@@ -379,6 +391,7 @@ struct shale_fs_info {
 struct shale_vs_context {
    const union shale_descriptor *sets[SHALE_MAX_DESCRIPTOR_SETS];
    const void *push_constants;
+   const uint32_t *cancel;       /* watchdog: nonzero stops the call; may be NULL */
    int32_t base_vertex;          /* BaseVertex (vertexOffset or firstVertex) */
    uint32_t base_instance;       /* BaseInstance */
    uint32_t draw_index;          /* DrawIndex */
@@ -420,6 +433,7 @@ struct shale_fs_plane {
 struct shale_fs_context {
    const union shale_descriptor *sets[SHALE_MAX_DESCRIPTOR_SETS];
    const void *push_constants;
+   const uint32_t *cancel;       /* watchdog: nonzero stops the call; may be NULL */
    uint32_t view_index;
    uint32_t sample_count;            /* rasterizationSamples */
    float sample_positions[32][2];    /* in [0,1) within the pixel */

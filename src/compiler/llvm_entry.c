@@ -394,6 +394,12 @@ build_body(struct sc_xlate *x)
    LLVMPositionBuilderAtEnd(x->eb, x->entry);
    LLVMPositionBuilderAtEnd(x->ib, x->init);
 
+   /* Not a persistent slot: a resumed call counts again from zero, so it
+    * polls at the first loop header it reaches. */
+   x->poll_count = LLVMBuildAlloca(x->eb, x->t_i32, "polls");
+   LLVMBuildStore(x->eb, sc_const_i32(x, 0), x->poll_count);
+   x->cancelled = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "cancelled");
+
    LLVMValueRef lanes[SHALE_MAX_SIMD_WIDTH];
    for (uint32_t i = 0; i < x->W; i++)
       lanes[i] = sc_const_i32(x, i);
@@ -478,10 +484,16 @@ build_body(struct sc_xlate *x)
    LLVMPositionBuilderAtEnd(x->b, exit);
    if (sc_is_graphics(x) && !sc_stage_epilogue(x))
       return false;
-   if (x->barrier_mode)
-      LLVMBuildRet(x->b, sc_const_i32(x, SC_BODY_DONE));
-   else
-      LLVMBuildRetVoid(x->b);
+   /* Cancelled: the outputs stay as they are (undefined), and a resumable
+    * body reports this subgroup finished. */
+   for (int k = 0; k < 2; k++) {
+      if (k)
+         LLVMPositionBuilderAtEnd(x->b, x->cancelled);
+      if (x->barrier_mode)
+         LLVMBuildRet(x->b, sc_const_i32(x, SC_BODY_DONE));
+      else
+         LLVMBuildRetVoid(x->b);
+   }
    LLVMBuildBr(x->ib, x->bb_head[x->cfg->order[0]]);
 
    if (!x->barrier_mode) {

@@ -176,6 +176,10 @@ struct sc_xlate {
    /* Barriers (more than one subgroup): the body is resumable. */
    bool barrier_mode;
    LLVMValueRef arg_frame, arg_resume;
+   /* Watchdog polls (shader_abi.h "Cancellation"): an i32 count of loop
+    * headers reached in this call, and the block that returns at once. */
+   LLVMValueRef poll_count;
+   LLVMBasicBlockRef cancelled;
    LLVMBuilderRef ib;       /* the init block: runs on first entry only */
    LLVMBasicBlockRef init;
    LLVMValueRef *persist;   /* stack slots saved and restored at barriers */

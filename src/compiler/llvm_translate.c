@@ -899,6 +899,45 @@ emit_dispatch(struct sc_xlate *x, const struct sc_inst *inst)
                   sc_opcode_name(inst->opcode));
 }
 
+/* At a loop header's body (shader_abi.h "Cancellation"): every
+ * SHALE_CANCEL_POLL_INTERVAL-th time, a relaxed load of *ctx->cancel; when
+ * it is set, return at once. Rare, so the pointer is loaded in the poll. */
+static void
+emit_cancel_poll(struct sc_xlate *x)
+{
+   _Static_assert((SHALE_CANCEL_POLL_INTERVAL & (SHALE_CANCEL_POLL_INTERVAL - 1)) == 0,
+                  "poll interval: a power of two");
+   _Static_assert(offsetof(struct shale_vs_context, cancel) ==
+                  offsetof(struct shale_cs_context, cancel), "vertex cancel");
+   _Static_assert(offsetof(struct shale_fs_context, cancel) ==
+                  offsetof(struct shale_cs_context, cancel), "fragment cancel");
+   LLVMValueRef n = LLVMBuildLoad2(x->b, x->t_i32, x->poll_count, "polls");
+   LLVMBuildStore(x->b, LLVMBuildAdd(x->b, n, sc_const_i32(x, 1), ""), x->poll_count);
+   LLVMValueRef due = LLVMBuildICmp(x->b, LLVMIntEQ,
+                                    LLVMBuildAnd(x->b, n, sc_const_i32(x, SHALE_CANCEL_POLL_INTERVAL - 1), ""),
+                                    sc_const_i32(x, 0), "poll_due");
+   LLVMValueRef expect_args[2] = { due, LLVMConstInt(x->t_i1, 0, false) };
+   LLVMTypeRef i1 = x->t_i1;
+   due = sc_intrinsic(x, "llvm.expect", &i1, 1, expect_args, 2);
+   LLVMBasicBlockRef poll = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "poll");
+   LLVMBasicBlockRef check = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "poll_check");
+   LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "poll_done");
+   LLVMBuildCondBr(x->b, due, poll, cont);
+   LLVMPositionBuilderAtEnd(x->b, poll);
+   LLVMValueRef idx = LLVMConstInt(x->t_i64, offsetof(struct shale_cs_context, cancel), false);
+   LLVMValueRef word = LLVMBuildLoad2(x->b, x->t_ptr,
+                                      LLVMBuildGEP2(x->b, x->t_i8, x->arg_ctx, &idx, 1, ""), "cancel");
+   LLVMSetAlignment(word, 8);
+   LLVMBuildCondBr(x->b, LLVMBuildIsNull(x->b, word, ""), cont, check);
+   LLVMPositionBuilderAtEnd(x->b, check);
+   LLVMValueRef flag = LLVMBuildLoad2(x->b, x->t_i32, word, "cancelled");
+   LLVMSetAlignment(flag, 4);
+   LLVMSetOrdering(flag, LLVMAtomicOrderingMonotonic);
+   LLVMBuildCondBr(x->b, LLVMBuildICmp(x->b, LLVMIntNE, flag, sc_const_i32(x, 0), ""),
+                   x->cancelled, cont);
+   LLVMPositionBuilderAtEnd(x->b, cont);
+}
+
 bool
 sc_emit_block(struct sc_xlate *x, uint32_t pos, LLVMBasicBlockRef next)
 {
@@ -926,6 +965,8 @@ sc_emit_block(struct sc_xlate *x, uint32_t pos, LLVMBasicBlockRef next)
    }
    LLVMPositionBuilderAtEnd(x->b, body);
    x->mask = mask;
+   if (x->cfg->header_loop[b] != SC_NONE)
+      emit_cancel_poll(x);
 
    /* Phis read their incoming storage first, all of them. */
    uint32_t i = blk->first;

@@ -146,6 +146,8 @@ sd_dispatch_range(void *data, uint64_t begin, uint64_t end, unsigned worker)
    const struct sc_shader *shader = d->shader;
    const uint64_t cx = d->count[0], cxy = (uint64_t)d->count[0] * d->count[1];
    for (uint64_t i = begin; i < end; i++) {
+      if (__atomic_load_n(d->ctx.cancel, __ATOMIC_RELAXED))
+         break;   /* the watchdog cancelled the submission */
       shader = sd_dispatch_code(d, shader);
       wg.shared_memory = mem;
       wg.scratch = mem ? mem + sd_align_size(shader->shared_size) : NULL;
@@ -180,6 +182,7 @@ sd_dispatch_run(struct sd_exec_state *state, const uint32_t base[3], const uint3
    };
    memcpy(d.ctx.sets, state->compute.sets, sizeof(d.ctx.sets));
    d.ctx.push_constants = state->push_constants;
+   d.ctx.cancel = &state->device->cancel;
    for (int k = 0; k < 3; k++) {
       d.ctx.num_workgroups[k] = count[k];
       d.ctx.base_workgroup[k] = base[k];

@@ -198,6 +198,8 @@ sd_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pCrea
    result = sd_runtime_acquire(&device->runtime);
    if (result == VK_SUCCESS)
       result = sr_context_create(device->runtime->pool, &device->alloc, &device->raster);
+   if (result == VK_SUCCESS)
+      sr_context_set_cancel(device->raster, &device->cancel);
    if (result == VK_SUCCESS && pCreateInfo->queueCreateInfoCount) {
       result = sd_queue_create(device, &device->queue);
       if (result == VK_SUCCESS)

@@ -52,6 +52,10 @@ struct sd_device {
 
    atomic_uint memory_allocation_count;
    atomic_bool lost;
+   /* Watchdog (sd_watchdog.h): set once a submission ran past the limit;
+    * compiled code polls it through its context's `cancel`. Accessed with
+    * __atomic builtins (the shader ABI sees a plain uint32_t). */
+   uint32_t cancel;
 
    pthread_mutex_t sync_mutex;
    pthread_cond_t sync_cond;   /* CLOCK_MONOTONIC */
@@ -76,6 +80,14 @@ static inline bool
 sd_device_is_lost(struct sd_device *device)
 {
    return atomic_load(&device->lost);
+}
+
+/* Whether the watchdog cancelled the running work (the device is lost, or
+ * about to be once that submission retires). */
+static inline bool
+sd_device_cancelled(const struct sd_device *device)
+{
+   return __atomic_load_n(&device->cancel, __ATOMIC_RELAXED) != 0;
 }
 
 /* Wakes everything waiting on a sync object; call with sync_mutex held. */

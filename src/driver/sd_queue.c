@@ -12,6 +12,7 @@
 #include "sd_exec.h"
 #include "sd_sync.h"
 #include "sd_util.h"
+#include "sd_watchdog.h"
 
 struct sd_sem_op {
    struct sd_semaphore *sem;
@@ -77,7 +78,8 @@ sd_queue_replay_failed(struct sd_queue *queue, const char *why)
 bool
 sd_queue_replay_stopped(const struct sd_queue *queue)
 {
-   return queue->replay_error != NULL || sd_device_is_lost(queue->device);
+   return queue->replay_error != NULL || sd_device_is_lost(queue->device) ||
+          sd_device_cancelled(queue->device);
 }
 
 /* Runs one submission and frees it. */
@@ -104,6 +106,13 @@ sd_queue_run(struct sd_queue *queue, struct sd_submit *submit)
             sd_device_sync_wait(device, UINT64_MAX);
          }
       }
+   }
+   /* The watchdog times the replay only: semaphore waits wait for other
+    * work, which has its own clock. */
+   if (queue->watchdog_ns) {
+      queue->run_start_ns = sd_now_ns();
+      queue->run_serial++;
+      sd_device_sync_broadcast(device);
    }
    pthread_mutex_unlock(&device->sync_mutex);
 
@@ -134,6 +143,9 @@ sd_queue_run(struct sd_queue *queue, struct sd_submit *submit)
     * submission itself is freed before the mutex is released, so nobody who
     * waited for it can see its memory still allocated. */
    pthread_mutex_lock(&device->sync_mutex);
+   queue->run_start_ns = 0;
+   if (!lost && sd_device_cancelled(device))
+      lost = SD_WATCHDOG_LOST;
    for (uint32_t i = 0; i < submit->signal_count; i++)
       sd_semaphore_signal_locked(device, submit->signals[i].sem, submit->signals[i].value);
    if (submit->fence)
@@ -190,9 +202,17 @@ sd_queue_create(struct sd_device *device, struct sd_queue **out)
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
    sd_object_init(&queue->base, VK_OBJECT_TYPE_QUEUE, device);
    queue->device = device;
+   queue->watchdog_ns = sd_watchdog_limit_ns();
    if (pthread_create(&queue->thread, NULL, sd_queue_thread, queue) != 0) {
       sd_free(&device->alloc, queue);
       return sd_errorf(VK_ERROR_INITIALIZATION_FAILED, "cannot start the queue thread");
+   }
+   if (queue->watchdog_ns) {
+      VkResult result = sd_watchdog_start(queue);
+      if (result != VK_SUCCESS) {
+         sd_queue_destroy(queue);
+         return result;
+      }
    }
    *out = queue;
    return VK_SUCCESS;
@@ -207,6 +227,7 @@ sd_queue_destroy(struct sd_queue *queue)
    sd_device_sync_broadcast(device);
    pthread_mutex_unlock(&device->sync_mutex);
    pthread_join(queue->thread, NULL);
+   sd_watchdog_stop(queue);
    sd_free(&device->alloc, queue);
 }
 

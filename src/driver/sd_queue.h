@@ -31,6 +31,9 @@
  * submission of the process (1-based, counted over every queue: each
  * VkSubmitInfo / VkSubmitInfo2 / VkBindSparseInfo, and a submit of zero
  * batches with a fence counts as one) runs, after its semaphore waits.
+ * The watchdog (sd_watchdog.h) cancels a replay that runs past
+ * SHALE_WATCHDOG_MS: replay stops as after a failure, and the loss is
+ * declared when that submission retires, like every other loss.
  *
  * Threading: the list and counters are guarded by the device's sync_mutex;
  * the thread sleeps on sync_cond. Command buffers run only on this thread;
@@ -55,6 +58,12 @@ struct sd_queue {
    uint64_t submitted, completed;
    bool stop;
    const char *replay_error;   /* why the current submission's replay failed */
+   /* Watchdog (sd_watchdog.h), under sync_mutex: when the replay of the
+    * running submission began (0: none runs), and a count of replays. */
+   uint64_t run_start_ns, run_serial;
+   uint64_t watchdog_ns;       /* the limit; 0: no watchdog */
+   bool watchdog_running, watchdog_stop;
+   pthread_t watchdog;
 };
 
 SD_DEFINE_HANDLE_CASTS(sd_queue, base, VkQueue, VK_OBJECT_TYPE_QUEUE)

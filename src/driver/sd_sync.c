@@ -1036,7 +1036,8 @@ sd_wait_events(struct sd_device *device, uint32_t count, const VkEvent *events)
 {
    pthread_mutex_lock(&device->sync_mutex);
    for (uint32_t i = 0; i < count; i++) {
-      while (!sd_event_from_handle(events[i])->set && !sd_device_is_lost(device))
+      while (!sd_event_from_handle(events[i])->set && !sd_device_is_lost(device) &&
+             !sd_device_cancelled(device))
          sd_device_sync_wait(device, UINT64_MAX);
    }
    pthread_mutex_unlock(&device->sync_mutex);

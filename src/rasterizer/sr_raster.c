@@ -32,6 +32,12 @@ sr_context_create(struct su_thread_pool *pool, const VkAllocationCallbacks *allo
 }
 
 void
+sr_context_set_cancel(struct sr_context *ctx, const uint32_t *cancel)
+{
+   ctx->cancel = cancel;
+}
+
+void
 sr_context_destroy(struct sr_context *ctx)
 {
    if (!ctx)
@@ -204,6 +210,7 @@ snapshot(struct sr_scene *scene, const struct sr_draw_state *state,
       s->fs_ctx.sets[i] = set;
    }
    s->fs_ctx.push_constants = pc;
+   s->fs_ctx.cancel = scene->ctx->cancel;
    s->fs_ctx.view_index = draw->view_index;
    s->fs_ctx.sample_count = state->samples ? state->samples : 1;
    const float(*pos)[2] = sr_sample_positions(s->fs_ctx.sample_count);

@@ -335,6 +335,9 @@ struct sr_scene;
 VkResult sr_context_create(struct su_thread_pool *pool, const VkAllocationCallbacks *alloc,
                            struct sr_context **out);
 void sr_context_destroy(struct sr_context *ctx);
+/* The watchdog's cancel word (shader_abi.h "Cancellation"), handed to every
+ * vertex and fragment call of later scenes; NULL (the default): none. */
+void sr_context_set_cancel(struct sr_context *ctx, const uint32_t *cancel);
 
 /* Begins drawing into fb within render_area (clipped to the framebuffer).
  * The scene keeps a copy of fb. */

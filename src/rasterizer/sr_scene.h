@@ -158,6 +158,7 @@ struct sr_context {
    const VkAllocationCallbacks *alloc;
    unsigned workers;
    struct sr_worker_scratch **scratch;   /* [workers] */
+   const uint32_t *cancel;               /* the contexts' cancel word, or NULL */
 };
 
 struct sr_scene {

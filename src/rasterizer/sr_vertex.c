@@ -250,6 +250,7 @@ vdraw_init(struct sr_vdraw *vd, struct sr_scene *scene, const struct sr_draw_sna
    for (unsigned i = 0; i < SHALE_MAX_DESCRIPTOR_SETS; i++)
       vd->vs_ctx.sets[i] = bind->sets[i];
    vd->vs_ctx.push_constants = bind->push_constants;
+   vd->vs_ctx.cancel = scene->ctx->cancel;
    vd->vs_ctx.base_vertex = draw->indexed ? draw->vertex_offset : (int32_t)draw->first;
    vd->vs_ctx.base_instance = draw->first_instance;
    vd->vs_ctx.draw_index = draw->draw_index;

@@ -1,0 +1,82 @@
+/* The device watchdog: a thread per queue that cancels a submission whose
+ * replay runs past SHALE_WATCHDOG_MS (design note: sd_watchdog.h). */
+#include "sd_watchdog.h"
+
+#include <stdlib.h>
+
+#include "sd_device.h"
+#include "sd_queue.h"
+#include "sd_util.h"
+#include "util/su_log.h"
+
+#define SD_WATCHDOG_DEFAULT_MS 5000ull
+
+uint64_t
+sd_watchdog_limit_ns(void)
+{
+   const char *env = getenv("SHALE_WATCHDOG_MS");
+   if (!env || !*env)
+      return SD_WATCHDOG_DEFAULT_MS * 1000000ull;
+   char *end;
+   unsigned long long ms = strtoull(env, &end, 10);
+   if (*end != '\0' || ms > UINT64_MAX / 1000000ull) {
+      su_log("SHALE_WATCHDOG_MS=%s is not a number of milliseconds; using %llu", env,
+             SD_WATCHDOG_DEFAULT_MS);
+      return SD_WATCHDOG_DEFAULT_MS * 1000000ull;
+   }
+   return ms * 1000000ull;
+}
+
+static void *
+sd_watchdog_thread(void *arg)
+{
+   struct sd_queue *queue = arg;
+   struct sd_device *device = queue->device;
+   pthread_mutex_lock(&device->sync_mutex);
+   while (!queue->watchdog_stop) {
+      if (!queue->run_start_ns || sd_device_cancelled(device) || sd_device_is_lost(device)) {
+         sd_device_sync_wait(device, UINT64_MAX);
+         continue;
+      }
+      uint64_t serial = queue->run_serial;
+      uint64_t deadline = queue->run_start_ns + queue->watchdog_ns;
+      if (deadline < queue->run_start_ns)
+         deadline = UINT64_MAX;
+      if (sd_device_sync_wait(device, deadline) || queue->watchdog_stop)
+         continue;   /* woken: the state may have changed */
+      if (queue->run_start_ns && queue->run_serial == serial && sd_now_ns() >= deadline) {
+         /* The queue thread declares the loss when the cancelled
+          * submission retires (sd_queue.c): whoever sees the loss may free
+          * what it used. */
+         __atomic_store_n(&device->cancel, 1, __ATOMIC_RELAXED);
+         su_log("watchdog: a submission ran for more than %llu ms (SHALE_WATCHDOG_MS); "
+                "cancelling it", (unsigned long long)(queue->watchdog_ns / 1000000ull));
+         sd_device_sync_broadcast(device);   /* event waits in the replay end */
+      }
+   }
+   pthread_mutex_unlock(&device->sync_mutex);
+   return NULL;
+}
+
+VkResult
+sd_watchdog_start(struct sd_queue *queue)
+{
+   if (pthread_create(&queue->watchdog, NULL, sd_watchdog_thread, queue) != 0)
+      return sd_errorf(VK_ERROR_INITIALIZATION_FAILED, "cannot start the watchdog thread");
+   queue->watchdog_running = true;
+   return VK_SUCCESS;
+}
+
+void
+sd_watchdog_stop(struct sd_queue *queue)
+{
+   if (!queue->watchdog_running)
+      return;
+   struct sd_device *device = queue->device;
+   pthread_mutex_lock(&device->sync_mutex);
+   queue->watchdog_stop = true;
+   sd_device_sync_broadcast(device);
+   pthread_mutex_unlock(&device->sync_mutex);
+   pthread_join(queue->watchdog, NULL);
+   queue->watchdog_running = false;
+}
