@@ -93,6 +93,9 @@ sd_optimizer_run(struct sd_runtime *rt, struct sd_optimize_job *job)
    char message[256] = "";
    char key_str[17];
    sd_key_string(cs->key, key_str);
+   const char *stage = job->info.stage == VK_SHADER_STAGE_VERTEX_BIT     ? "vertex"
+                       : job->info.stage == VK_SHADER_STAGE_FRAGMENT_BIT ? "fragment"
+                                                                         : "compute";
    /* Nobody but this job uses the shader any more: nothing to improve. */
    if (atomic_load(&cs->refcount) == 1)
       return;
@@ -101,8 +104,8 @@ sd_optimizer_run(struct sd_runtime *rt, struct sd_optimize_job *job)
       return;   /* the compiler refuses at exit: nothing to say */
    if (r != SC_SUCCESS) {
       /* The baseline code is the same shader: it stays. */
-      su_log("pipeline: compute shader %s: optimized compile failed (%s: %s); baseline code "
-             "stays", key_str, sc_result_string(r), message);
+      su_log("pipeline: %s shader %s: optimized compile failed (%s: %s); baseline code "
+             "stays", stage, key_str, sc_result_string(r), message);
       return;
    }
    atomic_fetch_add(&rt->compilations, 1);
@@ -110,8 +113,8 @@ sd_optimizer_run(struct sd_runtime *rt, struct sd_optimize_job *job)
    cs->baseline = atomic_exchange(&cs->shader, optimized);
    pthread_mutex_unlock(&rt->lock);
    if (su_debug(SU_DEBUG_INFO))
-      su_log("pipeline: compute shader %s: optimized code in place, compiled in the "
-             "background in %.2f ms", key_str, optimized->compile_ms);
+      su_log("pipeline: %s shader %s: optimized code in place, compiled in the "
+             "background in %.2f ms", stage, key_str, optimized->compile_ms);
 }
 
 static void *
