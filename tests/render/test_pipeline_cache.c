@@ -1,0 +1,421 @@
+/* Graphics pipelines in VkPipelineCache data, creation feedback and
+ * derivative pipelines, through the loader with the validation layer. */
+/*
+ * What is held here (Shale only; SHALE_DEBUG=info logs counted with
+ * tests/common/capture.h):
+ *  - a graphics pipeline made through a VkPipelineCache draws the same
+ *    pixels as the same pipeline made without one (and covers the
+ *    triangle);
+ *  - VK_EXT_pipeline_creation_feedback (when offered): per-stage feedback
+ *    in pStages order (fragment first here): the vertex shader already in
+ *    the cache is an application cache hit, the new fragment shader is not,
+ *    and the pipeline's own feedback is no hit;
+ *  - derivative pipelines: a base with ALLOW_DERIVATIVES and a derivative
+ *    by basePipelineIndex in one call, one by basePipelineHandle in
+ *    another, all drawing the reference pixels;
+ *  - vkGetPipelineCacheData, the device destroyed (the shader runtime and
+ *    its memory cache with it), a new device and cache from the data: the
+ *    same pipeline links both stages from the data ("pipeline cache data
+ *    hit", no LLVM compilation), feedback says application cache hit for
+ *    each stage and the pipeline, and the draw gives identical pixels; a
+ *    derivative pair on that device too.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "check.h"
+#include "draw_util.h"
+#include "vkt.h"
+
+#include "flat_color_frag_spv.h"
+#include "pos_color_vert_spv.h"
+#include "smooth_color_frag_spv.h"
+
+#define CHECK_VK(x) CHECK((x) == VK_SUCCESS, "%s", #x)
+
+#define W 32
+#define H 32
+
+struct vertex {
+   float pos[4];
+   float color[4];
+};
+
+static const struct vertex tri[3] = {
+   { { -0.8f, -0.9f, 0.5f, 1.0f }, { 1.0f, 0.0f, 0.0f, 1.0f } },
+   { { 0.9f, -0.2f, 0.5f, 1.0f }, { 0.0f, 1.0f, 0.0f, 1.0f } },
+   { { -0.3f, 0.85f, 0.5f, 1.0f }, { 0.0f, 0.0f, 1.0f, 1.0f } },
+};
+
+struct ctx {
+   struct vkt t;
+   bool feedback;
+   struct draw_target dt;
+   VkShaderModule vs, fs, fs_flat;
+   VkPipelineLayout layout;
+   struct vkt_buffer vb;
+};
+
+static bool
+ctx_init(struct ctx *c)
+{
+   memset(c, 0, sizeof(*c));
+   struct vkt_options probe = { .driver = VKT_SHALE, .no_validation = true };
+   if (!vkt_init(&c->t, &probe))
+      return false;
+   c->feedback = vkt_has_device_extension(c->t.pdev, "VK_EXT_pipeline_creation_feedback");
+   vkt_finish(&c->t);
+   const char *exts[] = { "VK_EXT_pipeline_creation_feedback" };
+   struct vkt_options opts = {
+      .driver = VKT_SHALE,
+      .device_extensions = exts,
+      .device_extension_count = c->feedback ? 1 : 0,
+   };
+   if (!vkt_init(&c->t, &opts))
+      return false;
+   struct vkt *t = &c->t;
+   c->dt = (struct draw_target) {
+      .color_format = VK_FORMAT_R8G8B8A8_UNORM,
+      .width = W,
+      .height = H,
+      .clear_color = { .float32 = { 0.0f, 0.0f, 0.0f, 0.0f } },
+   };
+   VkPipelineLayoutCreateInfo plci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO };
+   bool ok = draw_target_create(t, &c->dt) == VK_SUCCESS &&
+             vkt_shader_module(t, pos_color_vert_spv, sizeof(pos_color_vert_spv), &c->vs) ==
+                VK_SUCCESS &&
+             vkt_shader_module(t, smooth_color_frag_spv, sizeof(smooth_color_frag_spv),
+                               &c->fs) == VK_SUCCESS &&
+             vkt_shader_module(t, flat_color_frag_spv, sizeof(flat_color_frag_spv),
+                               &c->fs_flat) == VK_SUCCESS &&
+             vkCreatePipelineLayout(t->device, &plci, NULL, &c->layout) == VK_SUCCESS &&
+             draw_upload(t, tri, sizeof(tri), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &c->vb) ==
+                VK_SUCCESS;
+   CHECK(ok, "device objects");
+   return ok;
+}
+
+static void
+ctx_finish(struct ctx *c)
+{
+   struct vkt *t = &c->t;
+   vkt_buffer_destroy(t, &c->vb);
+   vkDestroyPipelineLayout(t->device, c->layout, NULL);
+   vkDestroyShaderModule(t->device, c->vs, NULL);
+   vkDestroyShaderModule(t->device, c->fs, NULL);
+   vkDestroyShaderModule(t->device, c->fs_flat, NULL);
+   draw_target_destroy(t, &c->dt);
+   vkt_finish(t);
+}
+
+/* What differs between the pipelines made here. */
+struct pdesc {
+   bool fs_first;                 /* pStages: fragment, then vertex */
+   bool flat;                     /* flat_color.frag instead of smooth_color.frag */
+   VkPipelineCreateFlags flags;
+   VkPipeline base_handle;
+   int32_t base_index;
+   VkPipelineCreationFeedback *fb;        /* NULL: no feedback asked */
+   VkPipelineCreationFeedback *stage_fb;  /* 2, in pStages order */
+};
+
+/* Creates `count` pipelines in one vkCreateGraphicsPipelines call. */
+static VkResult
+make_pipelines(struct ctx *c, VkPipelineCache cache, uint32_t count, const struct pdesc *d,
+               VkPipeline *out)
+{
+   VkPipelineShaderStageCreateInfo stages[4][2];
+   VkPipelineCreationFeedbackCreateInfo fbi[4];
+   VkGraphicsPipelineCreateInfo gci[4];
+   VkVertexInputBindingDescription binding = { 0, sizeof(struct vertex),
+                                               VK_VERTEX_INPUT_RATE_VERTEX };
+   VkVertexInputAttributeDescription attribs[2] = {
+      { 0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0 },
+      { 1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 16 },
+   };
+   VkPipelineVertexInputStateCreateInfo vi = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+      .vertexBindingDescriptionCount = 1,
+      .pVertexBindingDescriptions = &binding,
+      .vertexAttributeDescriptionCount = 2,
+      .pVertexAttributeDescriptions = attribs,
+   };
+   VkPipelineInputAssemblyStateCreateInfo ia = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+   };
+   VkViewport viewport = { 0, 0, W, H, 0, 1 };
+   VkRect2D scissor = { { 0, 0 }, { W, H } };
+   VkPipelineViewportStateCreateInfo vp = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+      .viewportCount = 1,
+      .pViewports = &viewport,
+      .scissorCount = 1,
+      .pScissors = &scissor,
+   };
+   VkPipelineRasterizationStateCreateInfo rs = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+      .polygonMode = VK_POLYGON_MODE_FILL,
+      .cullMode = VK_CULL_MODE_NONE,
+      .lineWidth = 1.0f,
+   };
+   VkPipelineMultisampleStateCreateInfo ms = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+      .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
+   };
+   VkPipelineColorBlendAttachmentState blend = { .colorWriteMask = 0xf };
+   VkPipelineColorBlendStateCreateInfo cb = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+      .attachmentCount = 1,
+      .pAttachments = &blend,
+   };
+   if (count > 4)
+      return VK_ERROR_UNKNOWN;
+   for (uint32_t i = 0; i < count; i++) {
+      VkPipelineShaderStageCreateInfo vs = {
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = c->vs, .pName = "main",
+      };
+      VkPipelineShaderStageCreateInfo fs = {
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = d[i].flat ? c->fs_flat : c->fs,
+         .pName = "main",
+      };
+      stages[i][0] = d[i].fs_first ? fs : vs;
+      stages[i][1] = d[i].fs_first ? vs : fs;
+      fbi[i] = (VkPipelineCreationFeedbackCreateInfo) {
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO,
+         .pPipelineCreationFeedback = d[i].fb,
+         .pipelineStageCreationFeedbackCount = 2,
+         .pPipelineStageCreationFeedbacks = d[i].stage_fb,
+      };
+      gci[i] = (VkGraphicsPipelineCreateInfo) {
+         .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+         .pNext = d[i].fb ? &fbi[i] : NULL,
+         .flags = d[i].flags,
+         .stageCount = 2,
+         .pStages = stages[i],
+         .pVertexInputState = &vi,
+         .pInputAssemblyState = &ia,
+         .pViewportState = &vp,
+         .pRasterizationState = &rs,
+         .pMultisampleState = &ms,
+         .pColorBlendState = &cb,
+         .layout = c->layout,
+         .renderPass = c->dt.render_pass,
+         .subpass = 0,
+         .basePipelineHandle = d[i].base_handle,
+         .basePipelineIndex = d[i].base_index,
+      };
+   }
+   return vkCreateGraphicsPipelines(c->t.device, cache, count, gci, NULL, out);
+}
+
+static VkResult
+make_pipeline(struct ctx *c, VkPipelineCache cache, const struct pdesc *d, VkPipeline *out)
+{
+   *out = VK_NULL_HANDLE;
+   return make_pipelines(c, cache, 1, d, out);
+}
+
+/* Draws the triangle with `pipeline` into `pixels` (W * H RGBA8). */
+static bool
+draw(struct ctx *c, VkPipeline pipeline, uint8_t *pixels)
+{
+   memset(pixels, 0, W * H * 4);
+   if (!pipeline)
+      return false;
+   struct draw_pipeline p = { .pipeline = pipeline };
+   VkCommandBuffer cb = draw_begin(&c->t, &c->dt, &p, c->vb.buffer);
+   vkCmdDraw(cb, 3, 1, 0, 0);
+   if (draw_end(&c->t, &c->dt, cb) != VK_SUCCESS)
+      return false;
+   memcpy(pixels, c->dt.readback.map, W * H * 4);
+   return true;
+}
+
+/* Pixels of `got` that differ from `want`, the first few printed. */
+static unsigned
+diff(const char *what, const uint8_t *got, const uint8_t *want)
+{
+   unsigned bad = 0;
+   for (unsigned i = 0; i < W * H; i++)
+      if (memcmp(got + i * 4, want + i * 4, 4) && bad++ < 4)
+         fprintf(stderr, "%s: pixel (%u, %u) %u %u %u %u, expected %u %u %u %u\n", what, i % W,
+                 i / W, got[i * 4], got[i * 4 + 1], got[i * 4 + 2], got[i * 4 + 3], want[i * 4],
+                 want[i * 4 + 1], want[i * 4 + 2], want[i * 4 + 3]);
+   return bad;
+}
+
+static VkPipelineCache
+make_cache(struct vkt *t, const void *data, size_t size)
+{
+   VkPipelineCacheCreateInfo ci = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
+      .initialDataSize = size,
+      .pInitialData = data,
+   };
+   VkPipelineCache cache = VK_NULL_HANDLE;
+   CHECK_VK(vkCreatePipelineCache(t->device, &ci, NULL, &cache));
+   return cache;
+}
+
+/* Lines of the driver's log that begin with `stage` ("pipeline: vertex
+ * shader") and say `what`. */
+static unsigned
+lines_with(const char *log, const char *stage, const char *what)
+{
+   unsigned n = 0;
+   for (const char *p = log; p && (p = strstr(p, stage)); p++) {
+      const char *eol = strchr(p, '\n');
+      const char *w = strstr(p, what);
+      n += w && (!eol || w < eol);
+   }
+   return n;
+}
+
+#define HIT VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT
+#define VALID VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT
+
+/* Derivatives: a base and one by index in one call, one by handle in
+ * another; all three draw `ref`. */
+static void
+test_derivatives(struct ctx *c, VkPipelineCache cache, const uint8_t *ref, const char *when)
+{
+   struct pdesc d[2] = {
+      { .flags = VK_PIPELINE_CREATE_ALLOW_DERIVATIVES_BIT, .base_index = -1 },
+      { .flags = VK_PIPELINE_CREATE_DERIVATIVE_BIT, .base_index = 0, .fs_first = true },
+   };
+   VkPipeline p[3] = { VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE };
+   CHECK(make_pipelines(c, cache, 2, d, p) == VK_SUCCESS && p[0] && p[1],
+         "%s: base and derivative (basePipelineIndex) in one call", when);
+   struct pdesc h = {
+      .flags = VK_PIPELINE_CREATE_DERIVATIVE_BIT | VK_PIPELINE_CREATE_ALLOW_DERIVATIVES_BIT,
+      .base_handle = p[0],
+      .base_index = -1,
+   };
+   CHECK(make_pipeline(c, VK_NULL_HANDLE, &h, &p[2]) == VK_SUCCESS && p[2],
+         "%s: derivative (basePipelineHandle)", when);
+   static const char *const names[3] = { "base", "derivative by index", "derivative by handle" };
+   uint8_t img[W * H * 4];
+   for (unsigned i = 0; i < 3; i++) {
+      char what[96];
+      snprintf(what, sizeof(what), "%s: %s", when, names[i]);
+      CHECK(draw(c, p[i], img) && diff(what, img, ref) == 0, "%s draws the reference", what);
+      vkDestroyPipeline(c->t.device, p[i], NULL);
+   }
+}
+
+int
+main(void)
+{
+   const char *dbg = getenv("SHALE_DEBUG");
+   char flags[256];
+   snprintf(flags, sizeof(flags), "%s%sinfo", dbg ? dbg : "", dbg && *dbg ? "," : "");
+   setenv("SHALE_DEBUG", flags, 1);
+
+   static uint8_t ref[W * H * 4], img[W * H * 4];
+   struct ctx c;
+   if (!ctx_init(&c)) {
+      CHECK(false, "no Shale device");
+      return check_finish();
+   }
+   if (!c.feedback)
+      fprintf(stderr, "VK_EXT_pipeline_creation_feedback not offered: feedback not checked\n");
+   struct vkt *t = &c.t;
+   VkPipelineCache cache = make_cache(t, NULL, 0);
+
+   /* The vertex shader enters the cache with another fragment shader. */
+   VkPipeline flat = VK_NULL_HANDLE, cached = VK_NULL_HANDLE, uncached = VK_NULL_HANDLE;
+   CHECK_VK(make_pipeline(&c, cache, &(struct pdesc) { .flat = true, .base_index = -1 }, &flat));
+
+   /* pStages: fragment, vertex. Only the fragment shader is compiled. */
+   VkPipelineCreationFeedback fb = { 0 }, sfb[2] = { { 0 }, { 0 } };
+   struct pdesc d = { .fs_first = true, .base_index = -1 };
+   if (c.feedback) {
+      d.fb = &fb;
+      d.stage_fb = sfb;
+   }
+   struct capture cap;
+   capture_begin(&cap);
+   VkResult r = make_pipeline(&c, cache, &d, &cached);
+   char *log = capture_end(&cap);
+   CHECK(r == VK_SUCCESS, "graphics pipeline through the cache");
+   CHECK(count_of(log, "LLVM compile") == 1 &&
+            lines_with(log, "pipeline: fragment shader", "LLVM compile") == 1 &&
+            lines_with(log, "pipeline: vertex shader", "pipeline cache hit in") == 1,
+         "first device: the fragment shader compiled, the vertex shader a cache hit");
+   free(log);
+   if (c.feedback) {
+      CHECK((sfb[0].flags & VALID) && !(sfb[0].flags & HIT),
+            "feedback, pStages[0] (fragment, compiled): flags %#x", sfb[0].flags);
+      CHECK((sfb[1].flags & VALID) && (sfb[1].flags & HIT),
+            "feedback, pStages[1] (vertex, in the cache): flags %#x", sfb[1].flags);
+      CHECK((fb.flags & VALID) && !(fb.flags & HIT), "feedback, pipeline: flags %#x", fb.flags);
+   }
+
+   /* The same pipeline without a cache (the runtime's memory cache). */
+   CHECK_VK(make_pipeline(&c, VK_NULL_HANDLE, &(struct pdesc) { .base_index = -1 }, &uncached));
+   CHECK(draw(&c, uncached, ref), "draw without a cache");
+   unsigned covered = 0;
+   for (unsigned i = 0; i < W * H; i++)
+      covered += ref[i * 4 + 3] == 255;
+   CHECK(covered > W * H / 5 && covered < W * H * 4 / 5, "the triangle covers %u pixels", covered);
+   CHECK(draw(&c, cached, img) && diff("through the cache", img, ref) == 0,
+         "the pipeline made through the cache draws the same pixels");
+
+   test_derivatives(&c, cache, ref, "first device");
+
+   size_t size = 0;
+   CHECK_VK(vkGetPipelineCacheData(t->device, cache, &size, NULL));
+   uint8_t *data = malloc(size ? size : 1);
+   CHECK(data && vkGetPipelineCacheData(t->device, cache, &size, data) == VK_SUCCESS,
+         "pipeline cache data (%zu bytes)", size);
+   vkDestroyPipeline(t->device, flat, NULL);
+   vkDestroyPipeline(t->device, cached, NULL);
+   vkDestroyPipeline(t->device, uncached, NULL);
+   vkDestroyPipelineCache(t->device, cache, NULL);
+   ctx_finish(&c);
+
+   /* A new device (no Shale device in between: the memory cache is gone)
+    * and a cache from the data. */
+   if (!ctx_init(&c)) {
+      free(data);
+      return check_finish();
+   }
+   t = &c.t;
+   cache = make_cache(t, data, size);
+   free(data);
+   memset(&fb, 0, sizeof(fb));
+   memset(sfb, 0, sizeof(sfb));
+   cached = VK_NULL_HANDLE;
+   capture_begin(&cap);
+   r = make_pipeline(&c, cache, &d, &cached);
+   log = capture_end(&cap);
+   CHECK(r == VK_SUCCESS, "graphics pipeline from the cache data");
+   unsigned compiles = count_of(log, "LLVM compile");
+   unsigned hits = count_of(log, "pipeline cache data hit");
+   unsigned vs_hit = lines_with(log, "pipeline: vertex shader", "pipeline cache data hit");
+   unsigned fs_hit = lines_with(log, "pipeline: fragment shader", "pipeline cache data hit");
+   free(log);
+   CHECK(compiles == 0 && hits == 2 && vs_hit == 1 && fs_hit == 1,
+         "reload: %u LLVM compilations, %u data hits (vertex %u, fragment %u)", compiles, hits,
+         vs_hit, fs_hit);
+   if (c.feedback) {
+      CHECK((sfb[0].flags & VALID) && (sfb[0].flags & HIT), "reload feedback, pStages[0]: %#x",
+            sfb[0].flags);
+      CHECK((sfb[1].flags & VALID) && (sfb[1].flags & HIT), "reload feedback, pStages[1]: %#x",
+            sfb[1].flags);
+      CHECK((fb.flags & VALID) && (fb.flags & HIT), "reload feedback, pipeline: %#x", fb.flags);
+   }
+   CHECK(draw(&c, cached, img) && diff("from the cache data", img, ref) == 0,
+         "the pipeline from the cache data draws the same pixels");
+   test_derivatives(&c, cache, ref, "second device");
+   vkDestroyPipeline(t->device, cached, NULL);
+   vkDestroyPipelineCache(t->device, cache, NULL);
+   ctx_finish(&c);
+   CHECK_EQ_INT(vkt_validation_messages(), 0);
+   return check_finish();
+}
