@@ -4,6 +4,7 @@
 #include <assert.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -38,7 +39,14 @@ _Static_assert(VK_FORMAT_ASTC_12x12_SRGB_BLOCK == NUM_CORE, "core VkFormat range
 struct fmt_layout {
    uint8_t off[4];   /* bit offset of R, G, B, A in the texel */
    bool srgb;        /* sRGB encoded (also set for compressed sRGB formats) */
+   bool unorm8;      /* every channel 8-bit UNORM or SRGB (not scaled): byte reads */
 };
+
+/* An F() format whose channels are all absent or 8-bit normalized. */
+#define IS_UNORM8(k, sc, bR, bG, bB, bA)                                     \
+   ((SU_KIND_##k == SU_KIND_UNORM || SU_KIND_##k == SU_KIND_SRGB) && !(sc) && \
+    (bR) == 8 && ((bG) == 0 || (bG) == 8) && ((bB) == 0 || (bB) == 8) &&     \
+    ((bA) == 0 || (bA) == 8))
 
 /* Compatibility classes that are not "texel size in bits". */
 enum {
@@ -243,7 +251,8 @@ static const struct su_format_desc formats[NUM_FORMATS] = {
 static const struct fmt_layout layouts[NUM_FORMATS] = {
 #define F(n, k, sc, sz, nc, bR, bG, bB, bA, oR, oG, oB, oA)                  \
    [IDX(VK_FORMAT_##n)] = { .off = { oR, oG, oB, oA },                       \
-                            .srgb = SU_KIND_##k == SU_KIND_SRGB },
+                            .srgb = SU_KIND_##k == SU_KIND_SRGB,            \
+                            .unorm8 = IS_UNORM8(k, sc, bR, bG, bB, bA) },
 #define C(n, bw, bh, sz, nc, cls, is_srgb) [IDX(VK_FORMAT_##n)] = { .srgb = is_srgb },
    COLOR_FORMATS
    COMPRESSED_FORMATS
@@ -437,14 +446,27 @@ float su_linear_to_srgb(float v)
    return (float)srgb_encode(v);
 }
 
-/* Every 8-bit sRGB code decoded, filled once. */
+/* Every 8-bit sRGB code decoded and every 8-bit UNORM code divided by 255
+ * (the generic path's own expressions, so the tables hold the same bits),
+ * filled once. */
 static float srgb8_table[256];
-static pthread_once_t srgb8_once = PTHREAD_ONCE_INIT;
+static float unorm8_table[256];
+static pthread_once_t tables8_once = PTHREAD_ONCE_INIT;
+static atomic_bool tables8_ready;
 
-static void srgb8_init(void)
+static void tables8_init(void)
 {
-   for (unsigned i = 0; i < 256; i++)
+   for (unsigned i = 0; i < 256; i++) {
       srgb8_table[i] = (float)srgb_decode(i / 255.0);
+      unorm8_table[i] = (float)(uint64_t)i / (float)field_mask(8);
+   }
+   atomic_store_explicit(&tables8_ready, true, memory_order_release);
+}
+
+static inline void tables8_once_init(void)
+{
+   if (!atomic_load_explicit(&tables8_ready, memory_order_acquire))
+      pthread_once(&tables8_once, tables8_init);
 }
 
 static uint64_t float_to_unorm(float f, unsigned bits)
@@ -594,6 +616,23 @@ static uint32_t pack_e5b9g9r9(const float rgba[4])
 
 void su_unpack_float(const struct su_format_desc *desc, const void *texel, float rgba[4])
 {
+   const struct fmt_layout *l = layout_of(desc);
+   if (l->unorm8) {
+      /* The common case: one byte per channel, looked up. */
+      assert(is_colour(desc));
+      tables8_once_init();
+      const uint8_t *t = texel;
+      const float *rgb = l->srgb ? srgb8_table : unorm8_table;
+      for (unsigned c = 0; c < 3; c++)
+         rgba[c] = desc->bits[c] ? rgb[t[l->off[c] / 8]] : 0.0f;
+      rgba[3] = desc->bits[3] ? unorm8_table[t[l->off[3] / 8]] : 1.0f;
+      return;
+   }
+   su_unpack_float_generic(desc, texel, rgba);
+}
+
+void su_unpack_float_generic(const struct su_format_desc *desc, const void *texel, float rgba[4])
+{
    assert(is_colour(desc) && su_format_class(desc) == SU_CLASS_FLOAT);
    if (desc->format == VK_FORMAT_E5B9G9R9_UFLOAT_PACK32) {
       uint32_t w;
@@ -616,7 +655,7 @@ void su_unpack_float(const struct su_format_desc *desc, const void *texel, float
       case SU_KIND_SRGB:   /* alpha is linear UNORM */
       case SU_KIND_UNORM:
          if (desc->kind == SU_KIND_SRGB && c < 3) {
-            pthread_once(&srgb8_once, srgb8_init);
+            tables8_once_init();
             rgba[c] = srgb8_table[raw[c] & 0xff];
          } else {
             rgba[c] = desc->scaled ? (float)raw[c] : (float)raw[c] / (float)field_mask(bits);

@@ -18,7 +18,8 @@
  * for floats, round to nearest for normalized, clamping to the representable
  * range on pack).
  *
- * Threading: the table is read-only; every function is thread-safe.
+ * Threading: the table is read-only; every function is thread-safe (the
+ * 8-bit UNORM/sRGB decode tables are filled once, on first use).
  */
 #ifndef SU_FORMAT_H
 #define SU_FORMAT_H
@@ -122,6 +123,11 @@ static inline bool su_format_is_depth_stencil(const struct su_format_desc *d)
  * E5B9G9R9 follows the spec's shared-exponent conversion. */
 void su_unpack_float(const struct su_format_desc *desc, const void *texel, float rgba[4]);
 void su_unpack_uint(const struct su_format_desc *desc, const void *texel, uint32_t rgba[4]);
+/* The layout walk every float-class colour format can take; su_unpack_float
+ * reads 8-bit UNORM/SRGB texels directly and gives the same bits (unit
+ * tests compare the two). */
+void su_unpack_float_generic(const struct su_format_desc *desc, const void *texel,
+                             float rgba[4]);
 void su_unpack_sint(const struct su_format_desc *desc, const void *texel, int32_t rgba[4]);
 
 /* pack_float clamps to the representable range (NaN packs as 0 for normalized

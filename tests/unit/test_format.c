@@ -1131,8 +1131,85 @@ static void test_multiplanar(void)
          "plane aspects");
 }
 
+
+/* su_unpack_float's 8-bit UNORM/SRGB byte reads against the generic layout
+ * walk, bit for bit: every code in every channel position, then random
+ * texels of every float-class colour format (other formats must reach the
+ * same answer through whichever path they take). */
+static void test_unpack_float_fast_path(void)
+{
+   static const VkFormat byte_formats[] = {
+      VK_FORMAT_R8_UNORM, VK_FORMAT_R8_SRGB, VK_FORMAT_R8G8_UNORM, VK_FORMAT_R8G8_SRGB,
+      VK_FORMAT_R8G8B8_UNORM, VK_FORMAT_R8G8B8_SRGB, VK_FORMAT_B8G8R8_UNORM,
+      VK_FORMAT_B8G8R8_SRGB, VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB,
+      VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_A8B8G8R8_UNORM_PACK32,
+      VK_FORMAT_A8B8G8R8_SRGB_PACK32,
+   };
+   unsigned mismatches = 0, compared = 0;
+   for (size_t f = 0; f < sizeof(byte_formats) / sizeof(byte_formats[0]); f++) {
+      const struct su_format_desc *d = fmt(byte_formats[f]);
+      for (unsigned pos = 0; pos < d->block_size; pos++) {
+         for (unsigned b = 0; b < 256; b++) {
+            uint8_t t[8];
+            for (unsigned i = 0; i < sizeof(t); i++)
+               t[i] = (uint8_t)rnd();
+            t[pos] = (uint8_t)b;
+            float fast[4], gen[4];
+            su_unpack_float(d, t, fast);
+            su_unpack_float_generic(d, t, gen);
+            compared++;
+            if (memcmp(fast, gen, sizeof(fast))) {
+               if (mismatches++ < 8)
+                  fprintf(stderr, "%s byte %u = %u: fast (%a %a %a %a) generic (%a %a %a %a)\n",
+                          d->name, pos, b, fast[0], fast[1], fast[2], fast[3], gen[0], gen[1],
+                          gen[2], gen[3]);
+            }
+         }
+      }
+   }
+   CHECK(compared == 256 * (2 * (1 + 2 + 3 + 3 + 4 + 4 + 4)), "compared %u texels", compared);
+   /* Known values, so that the two paths cannot agree on a wrong answer. */
+   const uint8_t known[4] = { 0, 255, 128, 51 };
+   float v[4];
+   su_unpack_float(fmt(VK_FORMAT_R8G8B8A8_UNORM), known, v);
+   CHECK(v[0] == 0.0f && v[1] == 1.0f && v[2] == 128.0f / 255.0f && v[3] == 0.2f,
+         "R8G8B8A8_UNORM (%a %a %a %a)", v[0], v[1], v[2], v[3]);
+   su_unpack_float(fmt(VK_FORMAT_B8G8R8A8_SRGB), known, v);
+   CHECK(v[2] == 0.0f && v[1] == 1.0f && v[0] == (float)pow((128 / 255.0 + 0.055) / 1.055, 2.4) &&
+            v[3] == 0.2f,
+         "B8G8R8A8_SRGB (%a %a %a %a)", v[0], v[1], v[2], v[3]);
+   su_unpack_float(fmt(VK_FORMAT_R8_SRGB), known + 1, v);
+   CHECK(v[0] == 1.0f && v[1] == 0.0f && v[2] == 0.0f && v[3] == 1.0f, "R8_SRGB (%a %a %a %a)",
+         v[0], v[1], v[2], v[3]);
+
+   uint32_t count;
+   const struct su_format_desc *table = su_format_table(&count);
+   unsigned formats = 0;
+   for (uint32_t i = 0; i < count; i++) {
+      const struct su_format_desc *d = &table[i];
+      if (d->kind == SU_KIND_DEPTH_STENCIL || d->kind == SU_KIND_COMPRESSED ||
+          su_format_class(d) != SU_CLASS_FLOAT)
+         continue;
+      formats++;
+      for (unsigned n = 0; n < 4096; n++) {
+         uint8_t t[32];
+         for (unsigned k = 0; k < sizeof(t); k++)
+            t[k] = (uint8_t)rnd();
+         float fast[4], gen[4];
+         su_unpack_float(d, t, fast);
+         su_unpack_float_generic(d, t, gen);
+         if (memcmp(fast, gen, sizeof(fast)) && mismatches++ < 8)
+            fprintf(stderr, "%s random texel: fast (%a %a %a %a) generic (%a %a %a %a)\n", d->name,
+                    fast[0], fast[1], fast[2], fast[3], gen[0], gen[1], gen[2], gen[3]);
+      }
+   }
+   CHECK(formats > 50, "%u float-class colour formats", formats);
+   CHECK(mismatches == 0, "%u texels unpacked differently by the fast path", mismatches);
+}
+
 int main(void)
 {
+   test_unpack_float_fast_path();
    test_multiplanar();
    test_table();
    test_compressed();
