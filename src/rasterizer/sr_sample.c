@@ -34,7 +34,14 @@ struct ctx {
    unsigned layer_coord;       /* index of the array coordinate */
    uint32_t layers;            /* array layers (cubes for cube views) */
    union texel border;         /* border texel after component substitution */
+   /* Per-call state decoded once for every lane and texel. */
+   uint8_t swz[4];             /* view swizzle: source component, SWZ_ZERO or SWZ_ONE */
+   bool swz_identity;          /* every swz[k] == k */
+   uint32_t one;               /* 1 in the format's class */
+   int32_t size[16][3];        /* each level's width, height, depth */
 };
+
+enum { SWZ_ZERO = 4, SWZ_ONE = 5 };
 
 /* A lane's coordinates once face and layer are resolved. */
 struct lane {
@@ -184,17 +191,33 @@ finish_texel(const struct ctx *c, const struct lane *ln, union texel *t)
 {
    if (c->dref)
       t->f[0] = compare(c->s->compare_op, ln->dref, t->f[0]) ? 1.0f : 0.0f;
+   if (c->swz_identity)
+      return;
    union texel in = *t;
+   for (unsigned k = 0; k < 4; k++) {
+      uint8_t sw = c->swz[k];
+      t->u[k] = sw < 4 ? in.u[sw] : sw == SWZ_ONE ? c->one : 0u;
+   }
+}
+
+/* The view's swizzle as finish_texel applies it: IDENTITY (and any value
+ * that names no component) keeps component k. */
+static void
+swizzle_init(struct ctx *c)
+{
+   c->one = c->cls == CLS_FLOAT ? 0x3f800000u : 1u;
+   c->swz_identity = true;
    for (unsigned k = 0; k < 4; k++) {
       uint32_t sw = c->v->swizzle[k];
       if (sw == VK_COMPONENT_SWIZZLE_ZERO)
-         t->u[k] = 0;
+         c->swz[k] = SWZ_ZERO;
       else if (sw == VK_COMPONENT_SWIZZLE_ONE)
-         t->u[k] = c->cls == CLS_FLOAT ? 0x3f800000u : 1u;
+         c->swz[k] = SWZ_ONE;
       else if (sw >= VK_COMPONENT_SWIZZLE_R && sw <= VK_COMPONENT_SWIZZLE_A)
-         t->u[k] = in.u[sw - VK_COMPONENT_SWIZZLE_R];
+         c->swz[k] = (uint8_t)(sw - VK_COMPONENT_SWIZZLE_R);
       else
-         t->u[k] = in.u[k];
+         c->swz[k] = (uint8_t)k;
+      c->swz_identity &= c->swz[k] == k;
    }
 }
 
@@ -322,15 +345,14 @@ static void
 get_texel(const struct ctx *c, const struct lane *ln, uint32_t level, int32_t i, int32_t j,
           int32_t k, union texel *t)
 {
-   const struct shale_image_view_desc *v = c->v;
    if (c->cube) {
       cube_texel(c, level, ln->layer, ln->face, i, j, t);
    } else {
       const uint32_t *mode = c->s->address_mode;
-      int32_t x = wrap(i, (int32_t)minify(v->width, level), mode[0]);
-      int32_t y = c->dims >= 2 ? wrap(j, (int32_t)minify(v->height, level), mode[1]) : 0;
-      int32_t z = c->dims >= 3 ? wrap(k, (int32_t)minify(v->depth, level), mode[2])
-                               : (int32_t)ln->layer;
+      const int32_t *size = c->size[level];
+      int32_t x = wrap(i, size[0], mode[0]);
+      int32_t y = c->dims >= 2 ? wrap(j, size[1], mode[1]) : 0;
+      int32_t z = c->dims >= 3 ? wrap(k, size[2], mode[2]) : (int32_t)ln->layer;
       if (x < 0 || y < 0 || z < 0)
          *t = c->border;
       else
@@ -988,6 +1010,12 @@ ctx_init(struct ctx *c, const struct shale_image_view_desc *view,
    c->layers = c->cube ? view->layer_count / 6 : view->layer_count;
    if (c->cube && (!c->layers || view->width != view->height))
       return false;
+   for (uint32_t l = 0; l < view->level_count; l++) {
+      c->size[l][0] = (int32_t)minify(view->width, l);
+      c->size[l][1] = (int32_t)minify(view->height, l);
+      c->size[l][2] = (int32_t)minify(view->depth, l);
+   }
+   swizzle_init(c);
    if (op == SHALE_SAMPLE_FETCH)
       return true;
    border_init(c);
