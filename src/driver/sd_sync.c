@@ -777,8 +777,14 @@ sd_DestroySemaphore(VkDevice _device, VkSemaphore _sem, const VkAllocationCallba
       return;
    while (sd_diverted_fire(device, &sem->diverted, &sem->diverted_tail))
       ;
+   /* The queue thread consumes payloads under sync_mutex; the application
+    * may know that wait is over only through a kernel object (a release or
+    * sync fd it polled), so the lock orders this with it explicitly
+    * (ThreadSanitizer saw the two writes unordered). */
+   pthread_mutex_lock(&device->sync_mutex);
    sd_payload_finish(&sem->temp);
    sd_payload_finish(&sem->perm);
+   pthread_mutex_unlock(&device->sync_mutex);
    sd_device_object_free(device, pAllocator, sem);
 }
 
