@@ -49,7 +49,8 @@
  * Cancellation (watchdog, src/driver/sd_watchdog.h): every context has
  * `cancel`, NULL or a word another thread may set at any time. Compiled code
  * polls it (a relaxed load) at loop headers: on the first header it reaches
- * in a call, then every SHALE_CANCEL_POLL_INTERVAL-th header. Once it reads
+ * in a call, then every SHALE_CANCEL_POLL_INTERVAL-th header (short counted
+ * loops, which end by themselves, have no poll). Once it reads
  * nonzero the call returns promptly (a resumable body returns "finished"),
  * leaving outputs, shared memory and buffers it was writing undefined. Every
  * unbounded run of a shader goes through a loop header (SPIR-V has no

@@ -938,6 +938,114 @@ emit_cancel_poll(struct sc_xlate *x)
    LLVMPositionBuilderAtEnd(x->b, cont);
 }
 
+/* A 32-bit integer OpConstant's value. */
+static bool
+const_u32(const struct sc_xlate *x, uint32_t id, uint32_t *out)
+{
+   const struct sc_inst *c = sc_module_def(x->m, id);
+   if (!c || c->opcode != SpvOpConstant || c->nwords != 4)
+      return false;
+   *out = c->w[3];
+   return true;
+}
+
+/* The iteration count of loop l when it is a counted loop that ends by
+ * itself, else 0: its header (or the header's only successor) leaves for
+ * the merge block unless `i < bound` (OpSLessThan / OpULessThan), where i is
+ * a phi of the header starting at a constant outside the loop and stepped
+ * by a positive constant inside it, and bound + step does not wrap. */
+static uint64_t
+loop_trip_count(const struct sc_xlate *x, uint32_t l)
+{
+   const struct sc_loop *loop = &x->cfg->loops[l];
+   const struct sc_block *hb = &x->f->blocks[loop->header];
+   const struct sc_block *cb = hb;
+   const struct sc_inst *t = &x->m->insts[cb->term];
+   if (t->opcode == SpvOpBranch) {
+      uint32_t next = t->w[1] < x->m->bound ? x->m->label_block[t->w[1]] : SC_NONE;
+      if (next == SC_NONE || next >= x->f->nblocks || next == loop->merge)
+         return 0;
+      cb = &x->f->blocks[next];
+      t = &x->m->insts[cb->term];
+   }
+   if (t->opcode != SpvOpBranchConditional || t->nwords < 4)
+      return 0;
+   uint32_t merge_label = x->f->blocks[loop->merge].label;
+   if (t->w[3] != merge_label || t->w[2] == merge_label)
+      return 0;   /* stays while the condition holds, leaves otherwise */
+   const struct sc_inst *cmp = sc_module_def(x->m, t->w[1]);
+   if (!cmp || (cmp->opcode != SpvOpSLessThan && cmp->opcode != SpvOpULessThan))
+      return 0;
+   bool is_signed = cmp->opcode == SpvOpSLessThan;
+   uint32_t bound;
+   if (!const_u32(x, cmp->w[4], &bound))
+      return 0;
+   const struct sc_inst *phi = sc_module_def(x->m, cmp->w[3]);
+   if (!phi || phi->opcode != SpvOpPhi || phi->nwords != 7)
+      return 0;
+   /* The phi must be the header's: look for it there. */
+   bool in_header = false;
+   for (uint32_t i = hb->first; i < hb->term; i++)
+      in_header |= &x->m->insts[i] == phi;
+   if (!in_header)
+      return 0;
+   uint32_t start = 0, step = 0;
+   bool have_start = false, have_step = false;
+   for (int k = 3; k < 7; k += 2) {
+      uint32_t value = phi->w[k], from = phi->w[k + 1];
+      uint32_t fb = from < x->m->bound ? x->m->label_block[from] : SC_NONE;
+      if (fb == SC_NONE || fb >= x->f->nblocks || x->cfg->pos[fb] == SC_NONE)
+         return 0;
+      uint32_t p = x->cfg->pos[fb];
+      bool inside = p >= loop->first && p <= loop->last;
+      if (!inside) {
+         have_start = const_u32(x, value, &start);
+      } else {
+         const struct sc_inst *add = sc_module_def(x->m, value);
+         if (!add || add->opcode != SpvOpIAdd)
+            return 0;
+         uint32_t other = add->w[3] == phi->result_id ? add->w[4]
+                        : add->w[4] == phi->result_id ? add->w[3] : 0;
+         have_step = other && const_u32(x, other, &step);
+      }
+   }
+   if (!have_start || !have_step || step == 0)
+      return 0;
+   int64_t from, to, by;
+   if (is_signed) {
+      from = (int32_t)start, to = (int32_t)bound, by = (int32_t)step;
+      if (by <= 0 || to + by > INT32_MAX)
+         return 0;
+   } else {
+      from = start, to = bound, by = step;
+      if (to + by > (int64_t)UINT32_MAX)
+         return 0;
+   }
+   return to > from ? (uint64_t)((to - from + by - 1) / by) : 1;
+}
+
+/* Iterations a loop nest may run without a poll: SGEMM's 64 x 4 x 4 inner
+ * loops fit, so they stay fully unrollable. */
+#define SC_UNPOLLED_ITERATIONS 65536u
+
+/* The iterations of loop l times those of the enclosing loops that do not
+ * poll, when that stays within SC_UNPOLLED_ITERATIONS (l then needs no
+ * poll: it ends by itself, soon); 0 when l polls. Between two polls of a
+ * loop, or in a call without one, the unpolled loops run at most that many
+ * iterations each: a loop that may not end (or ends late) always polls. */
+static uint64_t
+loop_unpolled(const struct sc_xlate *x, uint32_t l)
+{
+   uint64_t n = loop_trip_count(x, l);
+   if (!n)
+      return 0;
+   uint32_t parent = x->cfg->loops[l].parent;
+   uint64_t outer = parent == SC_NONE ? 0 : loop_unpolled(x, parent);
+   if (outer)
+      n *= outer;
+   return n <= SC_UNPOLLED_ITERATIONS ? n : 0;
+}
+
 bool
 sc_emit_block(struct sc_xlate *x, uint32_t pos, LLVMBasicBlockRef next)
 {
@@ -965,7 +1073,7 @@ sc_emit_block(struct sc_xlate *x, uint32_t pos, LLVMBasicBlockRef next)
    }
    LLVMPositionBuilderAtEnd(x->b, body);
    x->mask = mask;
-   if (x->cfg->header_loop[b] != SC_NONE)
+   if (x->cfg->header_loop[b] != SC_NONE && !loop_unpolled(x, x->cfg->header_loop[b]))
       emit_cancel_poll(x);
 
    /* Phis read their incoming storage first, all of them. */

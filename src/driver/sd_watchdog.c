@@ -9,7 +9,7 @@
 #include "sd_util.h"
 #include "util/su_log.h"
 
-#define SD_WATCHDOG_DEFAULT_MS 5000ull
+#define SD_WATCHDOG_DEFAULT_MS 30000ull   /* why not 5000: sd_watchdog.h "Limit" */
 
 uint64_t
 sd_watchdog_limit_ns(void)
