@@ -167,6 +167,7 @@ sd_render_pass_begin(struct sd_exec_state *state, const VkRenderPassBeginInfo *i
       sd_find_struct(info, VK_STRUCTURE_TYPE_DEVICE_GROUP_RENDER_PASS_BEGIN_INFO);
    if (group && group->deviceRenderAreaCount)
       r->area = group->pDeviceRenderAreas[0];
+   state->draw.dirty = true;   /* draws scissor to the render area */
    sd_render_subpass_fb(state, 0);
    VkResult res = sr_scene_begin(state->device->raster, &r->fb, &r->area, r->layer_count, &r->scene);
    if (res != VK_SUCCESS) {
@@ -267,6 +268,7 @@ sd_exec_BeginRendering(struct sd_exec_state *state, const struct sd_cmd_BeginRen
       sd_find_struct(info, VK_STRUCTURE_TYPE_DEVICE_GROUP_RENDER_PASS_BEGIN_INFO);
    if (group && group->deviceRenderAreaCount)
       r->area = group->pDeviceRenderAreas[0];
+   state->draw.dirty = true;   /* draws scissor to the render area */
    r->layer_count = info->layerCount;
    r->suspending = (info->flags & VK_RENDERING_SUSPENDING_BIT) != 0;
    struct sr_framebuffer *fb = &r->fb;

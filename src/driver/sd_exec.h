@@ -77,8 +77,9 @@ struct sd_exec_render {
 
 /* Graphics state between draws (sd_cmd_draw.c): what vkCmdSet*,
  * vkCmdBindVertexBuffers and vkCmdBindIndexBuffer set, and the draw state
- * made from the bound pipeline with the dynamic parts patched in, rebuilt
- * at the next draw when `dirty`. */
+ * made from the bound pipeline with the dynamic parts patched in and the
+ * scissor clipped to the render area, rebuilt at the next draw when `dirty`
+ * (a pipeline bind, a vkCmdSet*, a new render area). */
 struct sd_exec_draw {
    bool dirty;
    struct sr_draw_state state;

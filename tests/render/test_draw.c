@@ -269,6 +269,68 @@ test_coverage(void)
    }
 }
 
+/* The pipeline is bound once, outside two render pass instances with
+ * different render areas: the second instance's draws are scissored to its
+ * own (full) area, not to the first one's left half. */
+static void
+test_render_areas(void)
+{
+   static struct vertex v[NTRI * 3];
+   rng = 777;
+   make_triangles(v, NTRI, false);
+   static uint32_t want[W * H];
+   reference(v, NTRI, false, want, NULL);
+   struct vkt t;
+   if (!vkt_init(&t, &(struct vkt_options) { .driver = VKT_SHALE })) {
+      CHECK(false, "Shale device");
+      return;
+   }
+   struct draw_target dt = {
+      .color_format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H,
+   };
+   CHECK_VK(draw_target_create(&t, &dt));
+   struct draw_pipeline_info pi = {
+      .vs = pos_color_vert_spv, .vs_size = sizeof(pos_color_vert_spv),
+      .fs = flat_color_frag_spv, .fs_size = sizeof(flat_color_frag_spv),
+      .stride = sizeof(struct vertex), .attrib_count = 2,
+      .attrib_format = { VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT },
+      .attrib_offset = { 0, 16 },
+      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, .polygon_mode = VK_POLYGON_MODE_FILL,
+      .dynamic_viewport_scissor = true,
+   };
+   struct draw_pipeline p;
+   CHECK_VK(draw_pipeline_create(&t, &dt, &pi, &p));
+   struct vkt_buffer vb;
+   CHECK_VK(draw_upload(&t, v, sizeof(v), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb));
+   VkCommandBuffer cb = vkt_begin(&t);
+   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, p.pipeline);
+   VkViewport viewport = { 0, 0, (float)W, (float)H, 0, 1 };
+   VkRect2D full = { { 0, 0 }, { W, H } }, half = { { 0, 0 }, { W / 2, H } };
+   vkCmdSetViewport(cb, 0, 1, &viewport);
+   vkCmdSetScissor(cb, 0, 1, &full);
+   VkDeviceSize offset = 0;
+   vkCmdBindVertexBuffers(cb, 0, 1, &vb.buffer, &offset);
+   VkClearValue clear = { .color = { .float32 = { 0, 0, 0, 0 } } };
+   VkRenderPassBeginInfo rbi = {
+      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+      .renderPass = dt.render_pass, .framebuffer = dt.framebuffer,
+      .renderArea = half, .clearValueCount = 1, .pClearValues = &clear,
+   };
+   /* No state changes between the instances: only the render area changes. */
+   vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+   vkCmdDraw(cb, NTRI * 3, 1, 0, 0);
+   vkCmdEndRenderPass(cb);
+   rbi.renderArea = full;
+   vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+   vkCmdDraw(cb, NTRI * 3, 1, 0, 0);
+   CHECK_VK(draw_end(&t, &dt, cb));
+   CHECK_EQ_INT(compare_exact("second render area", dt.readback.map, want), 0);
+   vkt_buffer_destroy(&t, &vb);
+   draw_pipeline_destroy(&t, &p);
+   draw_target_destroy(&t, &dt);
+   vkt_finish(&t);
+}
+
 static void
 test_depth(void)
 {
@@ -409,6 +471,7 @@ main(int argc, char **argv)
    }
    test_coverage();
    test_depth();
+   test_render_areas();
    test_smooth();
    test_threads(argv[0]);
    CHECK_EQ_INT(vkt_validation_messages(), 0);
