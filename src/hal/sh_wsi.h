@@ -41,8 +41,11 @@
  * never waits for X. X gives no vertical blanks: FIFO paces to a 60 Hz
  * clock. A window whose size no longer matches the swapchain makes
  * presents and acquires return VK_SUBOPTIMAL_KHR (the image is still shown,
- * clipped or padded); a window that is gone makes them return
- * VK_ERROR_SURFACE_LOST_KHR.
+ * clipped or padded), from the first image displayed after the resize on;
+ * never VK_ERROR_OUT_OF_DATE_KHR, since X still shows such an image
+ * (OUT_OF_DATE comes from retired swapchains only). A window that is gone
+ * makes them return VK_ERROR_SURFACE_LOST_KHR. After vkDestroySwapchainKHR
+ * the swapchain leaves no X resource (GC, MIT-SHM segment) and no fd.
  * Checked requests keep X errors out of the application's event queue.
  *
  * Swapchains. Images are ordinary sd_image objects, each with its own

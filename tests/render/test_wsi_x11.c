@@ -12,7 +12,11 @@
  *  - destroying the window makes acquire return VK_ERROR_SURFACE_LOST_KHR
  *    and the capability query too;
  *  - after the swapchains and surfaces are destroyed, the process has as
- *    many open fds as before and no SysV shared-memory segment of its own;
+ *    many open fds as before and no SysV shared-memory segment of its own,
+ *    and the X server holds as many resources for the presenting client
+ *    (the xcb connection, or the Xlib display's) as before the window was
+ *    made (counted with the X-Resource extension, which also shows the
+ *    swapchain's own while it lives: its GC, and its MIT-SHM segment);
  *  - vkCreateXcbSurfaceKHR, vkCreateXlibSurfaceKHR and vkCreateSwapchainKHR
  *    on an X window (MIT-SHM and PutImage) honour pAllocator: failing the
  *    N-th allocation, for every N the call makes, returns
@@ -30,7 +34,9 @@
 #include <unistd.h>
 
 #include <X11/Xlib.h>
+#include <sys/uio.h>
 #include <xcb/xcb.h>
+#include <xcb/xcbext.h>
 #define VK_USE_PLATFORM_XCB_KHR
 #define VK_USE_PLATFORM_XLIB_KHR
 #include <vulkan/vulkan.h>
@@ -134,6 +140,45 @@ own_shm_segments(void)
    }
    fclose(f);
    return n;
+}
+
+/* X-Resource's QueryClientResources, sent by hand (no libxcb-res headers
+ * here): the number of resources of every type the server holds for the
+ * client that owns XID `client`; -1 where the server lacks the extension. */
+static xcb_extension_t xres_ext = { "X-Resource", 0 };
+
+static long
+client_resources(xcb_connection_t *c, uint32_t client)
+{
+   const xcb_query_extension_reply_t *ext = xcb_get_extension_data(c, &xres_ext);
+   if (!ext || !ext->present)
+      return -1;
+   struct {
+      uint8_t major, minor;
+      uint16_t length;
+      uint32_t xid;
+   } req = { 0, 2, 2, client };   /* X_XResQueryClientResources */
+   struct iovec parts[4];
+   parts[2].iov_base = &req;
+   parts[2].iov_len = sizeof(req);
+   parts[3].iov_base = NULL;
+   parts[3].iov_len = 0;
+   xcb_protocol_request_t pr = { .count = 2, .ext = &xres_ext, .opcode = 2, .isvoid = 0 };
+   unsigned seq = xcb_send_request(c, XCB_REQUEST_CHECKED, parts + 2, &pr);
+   xcb_generic_error_t *err = NULL;
+   uint8_t *reply = xcb_wait_for_reply(c, seq, &err);
+   free(err);
+   if (!reply)
+      return -2;
+   uint32_t types, total = 0;
+   memcpy(&types, reply + 8, 4);
+   for (uint32_t i = 0; i < types; i++) {
+      uint32_t n;
+      memcpy(&n, reply + 32 + 8 * i + 4, 4);
+      total += n;
+   }
+   free(reply);
+   return total;
 }
 
 struct ctx {
@@ -263,6 +308,10 @@ run(struct ctx *c, bool shm, bool xlib)
 {
    const char *how = xlib ? "Xlib" : shm ? "MIT-SHM" : "PutImage";
    setenv("SHALE_WSI_X11_NO_SHM", shm ? "0" : "1", 1);
+   /* The presenting client: any XID of its range names it. */
+   const uint32_t client = xlib ? (uint32_t)XAllocID(c->dpy) : xcb_get_setup(c->xc)->resource_id_base;
+   const long res0 = client_resources(c->xc, client);
+   CHECK(res0 >= 0, "%s: X-Resource query: %ld", how, res0);
    xcb_window_t win;
    VkSurfaceKHR surface = VK_NULL_HANDLE;
    if (xlib) {
@@ -303,8 +352,15 @@ run(struct ctx *c, bool shm, bool xlib)
    CHECK(caps.currentExtent.width == 64 && caps.currentExtent.height == 48,
          "%s: currentExtent %ux%u", how, caps.currentExtent.width, caps.currentExtent.height);
 
+   if (xlib)
+      XSync(c->dpy, False);
+   const long res_window = client_resources(c->xc, client);
    VkSwapchainKHR chain;
    CHECK_VK(make_swapchain(c, surface, caps.currentExtent, VK_NULL_HANDLE, &chain));
+   const long res_chain = client_resources(c->xc, client);
+   /* The GC, and with MIT-SHM the segment. */
+   CHECK(res_chain == res_window + (shm ? 2 : 1), "%s: %ld X resources with the window, %ld with "
+         "its swapchain", how, res_window, res_chain);
    static const uint32_t colors[3] = { 0x336699, 0xcc8844, 0x20e040 };
    for (int k = 0; k < 3; k++)
       CHECK_VK(frame(c, chain, caps.currentExtent, colors[k], 0xff00ff));
@@ -355,6 +411,11 @@ run(struct ctx *c, bool shm, bool xlib)
    vkDestroySurfaceKHR(c->t.instance, surface, NULL);
    const int segments = own_shm_segments();
    CHECK(segments == 0, "%s: %d shared-memory segments left", how, segments);
+   const long res1 = client_resources(c->xc, client);
+   CHECK(res1 == res0, "%s: %ld X resources before the window, %ld after everything went", how,
+         res0, res1);
+   fprintf(stderr, "%s: X resources of the client: %ld, %ld with the window, %ld with a "
+           "swapchain, %ld at the end\n", how, res0, res_window, res_chain, res1);
    fprintf(stderr, "%s: done\n", how);
 }
 
