@@ -10,6 +10,7 @@ PKGS=(
   mesa-vulkan-drivers                                               # lavapipe, the reference driver
   binutils                                                          # nm, for the export test
   libxcb1-dev xvfb                                                  # X11 presentation: xcb headers (X is dlopen-ed at run time), Xvfb for render/wsi_x11
+  gfxreconstruct                                                    # capture layer + gfxrecon-replay, for render/gfxr
 )
 missing=()
 for p in "${PKGS[@]}"; do

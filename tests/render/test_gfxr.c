@@ -1,0 +1,423 @@
+/* gfxreconstruct: captures recorded on lavapipe replay on Shale; screenshots of fixed frames compared. */
+/*
+ * Under an Xvfb the test starts, two programs run on lavapipe with the
+ * gfxreconstruct capture layer (VK_LAYER_LUNARG_gfxreconstruct):
+ *  - vkcube (vulkan-tools), 10 frames (--c 10, FIFO);
+ *  - the README's demo in its window (shale_demo --window --frames 6
+ *    --present fifo): a lit torus with a mipmapped sRGB texture, depth and
+ *    4x MSAA resolved into the swapchain's images, turning a fixed angle
+ *    per frame.
+ * Each capture is replayed with gfxrecon-replay on lavapipe and on Shale
+ * (VK_DRIVER_FILES narrowed to one manifest), taking screenshots (BMP) of
+ * fixed frames, which are then compared. Replay options:
+ *  - -m rebind (resources bound to allocations the replayer makes for the
+ *    replay device's memory types and requirements): Shale's memory types
+ *    are not lavapipe's, and Shale rounds buffer sizes up to 64 bytes, so
+ *    the captured allocations can be too small (-m remap then binds past
+ *    the end of the memory: VUID-vkBindBufferMemory-size-01037); -m realign
+ *    loses vkcube's texture (a black cube) on both drivers;
+ *  - --sync (vkQueueWaitIdle after each submission): the replayer's virtual
+ *    swapchain (gfxreconstruct 0.9.18) resets, at every present, the
+ *    command buffer that copies a virtual image into the window's image,
+ *    without waiting for its previous submission; the validation layer
+ *    reports it on lavapipe too (VUID-vkResetCommandBuffer-commandBuffer-
+ *    00045), and Shale's debug build asserts on it;
+ *  - --validate on Shale (lavapipe's replays of both captures have no
+ *    validation message with these options either).
+ * Held:
+ *  - both captures record on lavapipe (exit 0, capture file written);
+ *  - each replay exits 0, with no validation message on Shale's, and writes
+ *    the screenshots asked for;
+ *  - the screenshots have the same size on both drivers and show the scene:
+ *    on each driver at least 5% of the pixels away from the corner colour,
+ *    and at least 256 distinct colours (a replay that lost a texture or the
+ *    lighting shows a few flat colours);
+ *  - they match lavapipe's within the tolerance render/vkcube and
+ *    render/demo use for the same pictures (edges, lighting, perspective
+ *    interpolation and filtering round differently; the measured figures
+ *    are printed): vkcube, at most 1% of the pixels off by more than
+ *    24/255 in some channel; the demo, at most 8/255 anywhere and at most
+ *    0.5% of the channel values off by more than 1/255.
+ * Skips (77) where Xvfb, gfxreconstruct (gfxrecon-replay and the capture
+ * layer's manifest) or lavapipe is not installed; the vkcube half is left
+ * out (printed) where vkcube is not installed.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+
+#define GFXR_LAYER_JSON "/usr/share/vulkan/explicit_layer.d/VkLayer_gfxreconstruct.json"
+#define GFXR_REPLAY "/usr/bin/gfxrecon-replay"
+
+static pid_t xvfb_pid;
+static char dir[64];
+
+static void
+xvfb_stop(void)
+{
+   if (xvfb_pid > 0) {
+      kill(xvfb_pid, SIGTERM);
+      waitpid(xvfb_pid, NULL, 0);
+      xvfb_pid = 0;
+   }
+}
+
+/* Starts Xvfb on a free display (render/wsi_x11 and render/vkcube pick
+ * theirs in 50..849, this test from 850 on, skipping displays whose socket
+ * or lock file is there); waits until its socket is there, or gives up
+ * after 10 s. */
+static bool
+xvfb_start(void)
+{
+   int display = -1;
+   char name[16], sock[32], lock[32];
+   for (int i = 0; i < 400 && display < 0; i++) {
+      int d = 850 + (int)((getpid() + i) % 400);
+      snprintf(sock, sizeof(sock), "/tmp/.X11-unix/X%d", d);
+      snprintf(lock, sizeof(lock), "/tmp/.X%d-lock", d);
+      if (access(sock, F_OK) != 0 && access(lock, F_OK) != 0)
+         display = d;
+   }
+   if (display < 0)
+      return false;
+   snprintf(name, sizeof(name), ":%d", display);
+   xvfb_pid = fork();
+   if (xvfb_pid == 0) {
+      freopen("/dev/null", "w", stdout);
+      freopen("/dev/null", "w", stderr);
+      unsetenv("LD_PRELOAD");   /* the X server is not ours (ci/sanitize.sh preloads ASan) */
+      execl("/usr/bin/Xvfb", "Xvfb", name, "-screen", "0", "800x600x24", "-nolisten", "tcp",
+            (char *)NULL);
+      _exit(127);
+   }
+   for (int i = 0; i < 200; i++) {
+      if (access(sock, F_OK) == 0) {
+         usleep(100000);
+         setenv("DISPLAY", name, 1);
+         return true;
+      }
+      if (waitpid(xvfb_pid, NULL, WNOHANG) == xvfb_pid) {
+         xvfb_pid = 0;
+         return false;
+      }
+      usleep(50000);
+   }
+   xvfb_stop();
+   return false;
+}
+
+/* Runs argv with the environment changes in env ("NAME=value", or "NAME"
+ * to unset), stdout and stderr into log; returns its exit status, or -1
+ * after 60 s (then it is killed). */
+static int
+run(char *const argv[], const char *const env[], const char *log)
+{
+   pid_t pid = fork();
+   if (pid == 0) {
+      int fd = open(log, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+      dup2(fd, 1);
+      dup2(fd, 2);
+      for (int i = 0; env[i]; i++) {
+         char name[64];
+         const char *eq = strchr(env[i], '=');
+         if (!eq) {
+            unsetenv(env[i]);
+            continue;
+         }
+         snprintf(name, sizeof(name), "%.*s", (int)(eq - env[i]), env[i]);
+         setenv(name, eq + 1, 1);
+      }
+      execv(argv[0], argv);
+      _exit(127);
+   }
+   int status = -1;
+   for (int i = 0; i < 6000; i++) {
+      if (waitpid(pid, &status, WNOHANG) == pid)
+         return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      usleep(10000);
+   }
+   kill(pid, SIGKILL);
+   waitpid(pid, &status, 0);
+   return -1;
+}
+
+/* Prints a log's last lines (after a failure) and counts its validation
+ * messages. */
+static int
+log_report(const char *log, bool show)
+{
+   FILE *f = fopen(log, "r");
+   char line[1024];
+   int messages = 0;
+   while (f && fgets(line, sizeof(line), f)) {
+      bool validation = strstr(line, "VUID") || strstr(line, "Validation Error");
+      messages += validation;
+      if (show || (validation && messages <= 5))
+         fprintf(stderr, "  %s: %s", log, line);
+   }
+   if (f)
+      fclose(f);
+   return messages;
+}
+
+/* Under ci/sanitize.sh, whatever is preloaded (ASan, which the
+ * instrumented driver needs in gfxrecon-replay, and lavapipe) stays; the
+ * leaks of vkcube, the replayer and the capture layer are not Shale's to
+ * report. Otherwise an entry that changes nothing. */
+static const char *
+asan_env(void)
+{
+   return getenv("LD_PRELOAD") ? "ASAN_OPTIONS=detect_leaks=0" : "SHALE_TEST_GFXR=1";
+}
+
+struct picture {
+   int32_t w, h;
+   uint8_t *bgr;   /* w * h * 3, top row first */
+};
+
+static uint32_t
+le32(const uint8_t *p)
+{
+   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* gfxrecon-replay's screenshots: uncompressed 24- or 32-bit BMPs. */
+static bool
+bmp_read(const char *path, struct picture *p)
+{
+   FILE *f = fopen(path, "rb");
+   if (!f)
+      return false;
+   fseek(f, 0, SEEK_END);
+   long size = ftell(f);
+   fseek(f, 0, SEEK_SET);
+   uint8_t *d = size > 54 ? malloc((size_t)size) : NULL;
+   bool ok = d && fread(d, 1, (size_t)size, f) == (size_t)size;
+   fclose(f);
+   ok = ok && d[0] == 'B' && d[1] == 'M';
+   uint32_t off = ok ? le32(d + 10) : 0;
+   int32_t w = ok ? (int32_t)le32(d + 18) : 0, h = ok ? (int32_t)le32(d + 22) : 0;
+   unsigned bpp = ok ? (unsigned)(d[28] | d[29] << 8) : 0;
+   ok = ok && le32(d + 30) == 0 && (bpp == 24 || bpp == 32) && w > 0 && h != 0 && w <= 8192 &&
+        h <= 8192 && h >= -8192;
+   int32_t rows = h < 0 ? -h : h;
+   size_t stride = ok ? ((size_t)w * (bpp / 8) + 3) & ~(size_t)3 : 0;
+   ok = ok && off + stride * (size_t)rows <= (size_t)size;
+   if (ok) {
+      p->w = w;
+      p->h = rows;
+      p->bgr = malloc((size_t)w * rows * 3);
+      for (int32_t y = 0; y < rows; y++) {
+         const uint8_t *src = d + off + stride * (size_t)(h > 0 ? rows - 1 - y : y);
+         for (int32_t x = 0; x < w; x++)
+            memcpy(&p->bgr[((size_t)y * w + x) * 3], src + (size_t)x * (bpp / 8), 3);
+      }
+   }
+   free(d);
+   return ok;
+}
+
+struct capture {
+   const char *name;     /* file names' stem */
+   const char *frames;   /* --screenshots */
+   int shot[4];          /* the frames screenshot */
+   unsigned max_diff;    /* tolerance: differences above max_diff ... */
+   double max_share;     /* ... on at most this share of the pixels (vkcube) */
+   bool per_value;       /* the demo: max_diff is a bound everywhere, and
+                          * at most max_share of the values are off by > 1 */
+};
+
+/* Replays dir/name.gfxr on one driver into dir/<driver>/; true when every
+ * screenshot is there. */
+static bool
+replay(const struct capture *cap, const char *driver, const char *icd, bool shale)
+{
+   char file[128], shots[128], log[128], drv[256];
+   snprintf(file, sizeof(file), "%s/%s.gfxr", dir, cap->name);
+   snprintf(shots, sizeof(shots), "%s/%s", dir, driver);
+   snprintf(log, sizeof(log), "%s/%s-replay-%s.log", dir, cap->name, driver);
+   snprintf(drv, sizeof(drv), "VK_DRIVER_FILES=%s", icd);
+   mkdir(shots, 0700);
+   char *argv[] = { GFXR_REPLAY, "--screenshots", (char *)cap->frames, "--screenshot-dir", shots,
+                    "--screenshot-prefix", (char *)cap->name, "--screenshot-format", "bmp",
+                    "-m", "rebind", "--sync", shale ? "--validate" : file, shale ? file : NULL,
+                    NULL };
+   const char *env[] = { drv, "NODEVICE_SELECT=1", "VK_INSTANCE_LAYERS", "VK_LAYER_PATH",
+                         asan_env(), NULL };
+   int rc = run(argv, env, log);
+   int messages = shale ? log_report(log, false) : 0;
+   CHECK(rc == 0, "%s: gfxrecon-replay of %s exited with %d", driver, cap->name, rc);
+   CHECK(messages == 0, "%s: %d validation messages replaying %s", driver, messages, cap->name);
+   bool all = true;
+   for (int i = 0; i < 4 && cap->shot[i]; i++) {
+      char bmp[192];
+      snprintf(bmp, sizeof(bmp), "%s/%s_frame_%d.bmp", shots, cap->name, cap->shot[i]);
+      all = all && access(bmp, R_OK) == 0;
+   }
+   CHECK(all, "%s: screenshots of %s missing", driver, cap->name);
+   if (rc != 0 || !all)
+      log_report(log, true);
+   else
+      unlink(log);
+   return rc == 0 && all;
+}
+
+/* How many distinct colours a picture has. */
+static size_t
+count_colours(const struct picture *p)
+{
+   uint8_t *seen = calloc(1u << 21, 1);
+   size_t n = 0;
+   for (size_t i = 0; seen && i < (size_t)p->w * p->h; i++) {
+      const uint8_t *c = &p->bgr[3 * i];
+      uint32_t v = (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16;
+      n += !(seen[v >> 3] & (1u << (v & 7)));
+      seen[v >> 3] |= (uint8_t)(1u << (v & 7));
+   }
+   free(seen);
+   return n;
+}
+
+static void
+compare(const struct capture *cap, int frame)
+{
+   char a_path[192], b_path[192];
+   snprintf(a_path, sizeof(a_path), "%s/shale/%s_frame_%d.bmp", dir, cap->name, frame);
+   snprintf(b_path, sizeof(b_path), "%s/lavapipe/%s_frame_%d.bmp", dir, cap->name, frame);
+   struct picture a = { 0 }, b = { 0 };
+   bool ra = bmp_read(a_path, &a), rb = bmp_read(b_path, &b);
+   CHECK(ra && rb, "%s frame %d: screenshots unreadable", cap->name, frame);
+   if (ra && rb) {
+      CHECK(a.w == b.w && a.h == b.h, "%s frame %d: %dx%d on Shale, %dx%d on lavapipe", cap->name,
+            frame, a.w, a.h, b.w, b.h);
+   }
+   if (ra && rb && a.w == b.w && a.h == b.h) {
+      size_t n = (size_t)a.w * a.h, off_px = 0, off_values = 0, lit = 0, lit_b = 0;
+      size_t colours = count_colours(&a), colours_b = count_colours(&b);
+      unsigned worst = 0;
+      for (size_t i = 0; i < n; i++) {
+         unsigned d = 0;
+         for (int c = 0; c < 3; c++) {
+            unsigned e = (unsigned)abs((int)a.bgr[3 * i + c] - (int)b.bgr[3 * i + c]);
+            d = e > d ? e : d;
+            off_values += e > 1;
+         }
+         worst = d > worst ? d : worst;
+         off_px += d > cap->max_diff;
+         lit += memcmp(&a.bgr[3 * i], a.bgr, 3) != 0;
+         lit_b += memcmp(&b.bgr[3 * i], b.bgr, 3) != 0;
+      }
+      printf("%s frame %d, %dx%d: largest difference %u/255; %zu pixels (%.3f%%) off by more "
+             "than %u; %zu channel values (%.3f%%) off by more than 1; pixels away from the "
+             "corner colour: %zu on Shale, %zu on lavapipe; distinct colours: %zu on Shale, %zu "
+             "on lavapipe\n",
+             cap->name, frame, a.w, a.h, worst, off_px, 100.0 * (double)off_px / (double)n,
+             cap->max_diff, off_values, 100.0 * (double)off_values / (double)(3 * n), lit, lit_b,
+             colours, colours_b);
+      CHECK(lit > n / 20 && colours >= 256, "%s frame %d: Shale's screenshot shows no scene",
+            cap->name, frame);
+      CHECK(lit_b > n / 20 && colours_b >= 256, "%s frame %d: lavapipe's screenshot shows no scene",
+            cap->name, frame);
+      if (cap->per_value) {
+         CHECK(worst <= cap->max_diff, "%s frame %d: largest difference %u/255", cap->name, frame,
+               worst);
+         CHECK((double)off_values <= cap->max_share * (double)(3 * n),
+               "%s frame %d: %zu values off by more than 1/255", cap->name, frame, off_values);
+      } else {
+         CHECK((double)off_px <= cap->max_share * (double)n,
+               "%s frame %d: %zu pixels off by more than %u/255", cap->name, frame, off_px,
+               cap->max_diff);
+      }
+   }
+   free(a.bgr);
+   free(b.bgr);
+}
+
+/* Captures argv on lavapipe into dir/<name>.gfxr, replays it on both
+ * drivers, compares the screenshots. */
+static void
+check_capture(const struct capture *cap, char *const argv[], const char *shale_icd,
+              const char *lvp_icd)
+{
+   char file[128], log[128], drv[256], out[160];
+   snprintf(file, sizeof(file), "%s/%s.gfxr", dir, cap->name);
+   snprintf(log, sizeof(log), "%s/%s-capture.log", dir, cap->name);
+   snprintf(drv, sizeof(drv), "VK_DRIVER_FILES=%s", lvp_icd);
+   snprintf(out, sizeof(out), "GFXRECON_CAPTURE_FILE=%s", file);
+   const char *env[] = { drv, "NODEVICE_SELECT=1",
+                         "VK_INSTANCE_LAYERS=VK_LAYER_LUNARG_gfxreconstruct", out,
+                         "GFXRECON_CAPTURE_FILE_TIMESTAMP=false", "GFXRECON_LOG_LEVEL=warning",
+                         "VK_LAYER_PATH", asan_env(), NULL };
+   int rc = run(argv, env, log);
+   bool recorded = rc == 0 && access(file, R_OK) == 0;
+   CHECK(recorded, "%s: capture on lavapipe failed (exit %d)", cap->name, rc);
+   if (!recorded) {
+      log_report(log, true);
+      return;
+   }
+   unlink(log);
+   bool l = replay(cap, "lavapipe", lvp_icd, false);
+   bool s = replay(cap, "shale", shale_icd, true);
+   for (int i = 0; i < 4 && cap->shot[i] && l && s; i++)
+      compare(cap, cap->shot[i]);
+}
+
+/* Removes dir and what the test left in it. */
+static void
+clean_dir(void)
+{
+   char cmd[128];
+   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+   if (strncmp(dir, "/tmp/shale-gfxr-", 16) == 0 && system(cmd) != 0)
+      fprintf(stderr, "could not remove %s\n", dir);
+}
+
+int
+main(int argc, char **argv)
+{
+   if (argc < 4) {
+      fprintf(stderr, "usage: %s SHALE_ICD_JSON LAVAPIPE_ICD_JSON SHALE_DEMO\n", argv[0]);
+      return 1;
+   }
+   if (access("/usr/bin/Xvfb", X_OK) != 0)
+      SKIP("Xvfb is not installed (ci/setup.sh installs xvfb)");
+   if (access(GFXR_REPLAY, X_OK) != 0 || access(GFXR_LAYER_JSON, R_OK) != 0)
+      SKIP("gfxreconstruct is not installed (ci/setup.sh installs gfxreconstruct)");
+   if (access(argv[2], R_OK) != 0)
+      SKIP("lavapipe (%s) is not installed: nothing to capture on", argv[2]);
+   bool vkcube = access("/usr/bin/vkcube", X_OK) == 0;
+   snprintf(dir, sizeof(dir), "/tmp/shale-gfxr-XXXXXX");
+   CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+   CHECK(xvfb_start(), "Xvfb did not come up");
+   if (xvfb_pid <= 0 || check_failures) {
+      clean_dir();
+      return check_finish();
+   }
+
+   if (vkcube) {
+      static const struct capture cube = { "vkcube", "1,5,10", { 1, 5, 10 }, 24, 0.01, false };
+      char *cube_argv[] = { "/usr/bin/vkcube", "--c", "10", "--present_mode", "2", NULL };
+      check_capture(&cube, cube_argv, argv[1], argv[2]);
+   } else {
+      printf("vkcube is not installed (vulkan-tools): its capture is left out\n");
+   }
+   static const struct capture demo = { "demo", "1,6", { 1, 6 }, 8, 0.005, true };
+   char *demo_argv[] = { argv[3], "--window", "--frames", "6", "--present", "fifo", NULL };
+   check_capture(&demo, demo_argv, argv[1], argv[2]);
+
+   xvfb_stop();
+   if (!check_failures)
+      clean_dir();
+   else
+      fprintf(stderr, "captures, replay logs and screenshots left in %s\n", dir);
+   return check_finish();
+}
