@@ -9,105 +9,25 @@
 #include "sd_exec.h"
 #include "sd_queue.h"
 #include "sd_util.h"
+#include "util/su_arena.h"
 
-/* Arena blocks: a header followed by data. Blocks of the standard size are
- * recycled through the pool; a request too big for one gets a block of its
- * own, sized exactly, which goes back to the allocator when released. */
-struct sd_arena_block {
-   struct sd_arena_block *next;
-   size_t size, used;
-   _Alignas(16) unsigned char data[];
-};
-
-#define SD_ARENA_BLOCK_SIZE (16 * 1024)
-/* Bigger requests get their own block (so big copies waste no space). */
-#define SD_ARENA_BIG (SD_ARENA_BLOCK_SIZE / 4)
-
-static void
-sd_cmd_pool_release_block(struct sd_cmd_pool *pool, struct sd_arena_block *b, bool keep)
-{
-   if (keep && b->size == SD_ARENA_BLOCK_SIZE) {
-      b->next = pool->free_blocks;
-      pool->free_blocks = b;
-   } else {
-      sd_free(&pool->alloc, b);
-   }
-}
-
-static void
-sd_cmd_pool_trim(struct sd_cmd_pool *pool)
-{
-   while (pool->free_blocks) {
-      struct sd_arena_block *next = pool->free_blocks->next;
-      sd_free(&pool->alloc, pool->free_blocks);
-      pool->free_blocks = next;
-   }
-}
-
-/* Gives the command buffer's blocks back: to the pool's free list when
+/* Gives the command buffer's arena back: to the pool's free list when
  * `keep`, else to the allocator. */
 static void
 sd_cmd_buffer_free_blocks(struct sd_cmd_buffer *cb, bool keep)
 {
-   struct sd_arena_block *b = cb->blocks;
-   while (b) {
-      struct sd_arena_block *next = b->next;
-      sd_cmd_pool_release_block(cb->pool, b, keep);
-      b = next;
-   }
-   cb->blocks = NULL;
+   su_arena_reset(&cb->arena, keep);
    cb->first = cb->last = NULL;
-}
-
-static struct sd_arena_block *
-sd_cmd_buffer_new_block(struct sd_cmd_buffer *cb, size_t size)
-{
-   struct sd_cmd_pool *pool = cb->pool;
-   struct sd_arena_block *b;
-   if (size == SD_ARENA_BLOCK_SIZE && pool->free_blocks) {
-      b = pool->free_blocks;
-      pool->free_blocks = b->next;
-   } else {
-      b = sd_alloc(&pool->alloc, sizeof(*b) + size, 16, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
-      if (!b)
-         return NULL;
-      b->size = size;
-   }
-   b->used = 0;
-   return b;
 }
 
 /* 16-byte aligned arena memory, or NULL after recording the failure. */
 static void *
 sd_cmd_buffer_arena_alloc(struct sd_cmd_buffer *cb, size_t size)
 {
-   if (size > SIZE_MAX - 15) {
+   void *p = su_arena_alloc(&cb->arena, size);
+   if (!p)
       cb->record_result = sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
-      return NULL;
-   }
-   size = (size + 15) & ~(size_t)15;
-   struct sd_arena_block *head = cb->blocks;
-   if (head && head->size - head->used >= size) {
-      void *p = head->data + head->used;
-      head->used += size;
-      return p;
-   }
-   bool big = size > SD_ARENA_BIG;
-   struct sd_arena_block *b = sd_cmd_buffer_new_block(cb, big ? size : SD_ARENA_BLOCK_SIZE);
-   if (!b) {
-      cb->record_result = sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
-      return NULL;
-   }
-   b->used = size;
-   if (big && head) {
-      /* Full at once: keep filling the current head after it. */
-      b->next = head->next;
-      head->next = b;
-   } else {
-      b->next = head;
-      cb->blocks = b;
-   }
-   return b->data;
+   return p;
 }
 
 void *
@@ -161,6 +81,7 @@ sd_CreateCommandPool(VkDevice _device, const VkCommandPoolCreateInfo *pCreateInf
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
    sd_object_init(&pool->base, VK_OBJECT_TYPE_COMMAND_POOL, device);
    pool->alloc = *alloc;
+   su_arena_pool_init(&pool->arena_pool, &pool->alloc);
    pool->flags = pCreateInfo->flags;
    *pCommandPool = sd_cmd_pool_to_handle(pool);
    return VK_SUCCESS;
@@ -188,7 +109,7 @@ sd_DestroyCommandPool(VkDevice _device, VkCommandPool _pool, const VkAllocationC
       return;
    while (pool->buffers)
       sd_cmd_buffer_destroy(pool->buffers);
-   sd_cmd_pool_trim(pool);
+   su_arena_pool_trim(&pool->arena_pool);
    VkAllocationCallbacks alloc = pool->alloc;
    sd_free(&alloc, pool);
 }
@@ -213,7 +134,7 @@ sd_ResetCommandPool(VkDevice _device, VkCommandPool _pool, VkCommandPoolResetFla
    for (struct sd_cmd_buffer *cb = pool->buffers; cb; cb = cb->pool_next)
       sd_cmd_buffer_reset(cb, release);
    if (release)
-      sd_cmd_pool_trim(pool);
+      su_arena_pool_trim(&pool->arena_pool);
    return VK_SUCCESS;
 }
 
@@ -222,7 +143,7 @@ sd_TrimCommandPool(VkDevice _device, VkCommandPool _pool, VkCommandPoolTrimFlags
 {
    /* Blocks of reset and freed command buffers wait in the pool for reuse;
     * give them back. Blocks in use by command buffers stay. */
-   sd_cmd_pool_trim(sd_cmd_pool_from_handle(_pool));
+   su_arena_pool_trim(&sd_cmd_pool_from_handle(_pool)->arena_pool);
 }
 
 /* ---- command buffers ---- */
@@ -241,6 +162,7 @@ sd_AllocateCommandBuffers(VkDevice _device, const VkCommandBufferAllocateInfo *p
          break;
       sd_object_init(&cb->base, VK_OBJECT_TYPE_COMMAND_BUFFER, device);
       cb->pool = pool;
+      su_arena_init(&cb->arena, &pool->arena_pool);
       cb->level = pAllocateInfo->level;
       cb->state = SD_CB_INITIAL;
       cb->pool_next = pool->buffers;

@@ -1,11 +1,12 @@
 /*
  * sd_cmd_buffer: command pools and command buffers.
  *
- * Owns: each command buffer's arena (blocks from its pool's allocator) and
- * its list of recorded packets (struct sd_cmd, generated in sd_cmd_queue.h);
- * the recording-error status; the pending-execution count. The pool owns its
- * command buffers and a free list of standard-size arena blocks that reset
- * and freed command buffers gave back, reused by the next recordings.
+ * Owns: each command buffer's arena (util/su_arena.h: blocks from its pool's
+ * allocator) and its list of recorded packets (struct sd_cmd, generated in
+ * sd_cmd_queue.h); the recording-error status; the pending-execution count.
+ * The pool owns its command buffers and its su_arena_pool: the free list of
+ * standard-size arena blocks that reset and freed command buffers gave back,
+ * reused by the next recordings.
  *
  * Invariants: packets live in the arena until reset or free; a failed
  * allocation while recording leaves the list as it was and makes
@@ -30,19 +31,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/su_arena.h"
+
 #include "sd_object.h"
 
 struct sd_device;
 struct sd_cmd;
 struct sd_exec_state;
-struct sd_arena_block;
 
 struct sd_cmd_pool {
    struct sd_object base;
    VkAllocationCallbacks alloc;
    VkCommandPoolCreateFlags flags;
    struct sd_cmd_buffer *buffers;   /* doubly linked through pool_prev/next */
-   struct sd_arena_block *free_blocks;   /* standard-size blocks for reuse */
+   struct su_arena_pool arena_pool;   /* blocks from `alloc`, and the free list */
 };
 
 enum sd_cmd_buffer_state {
@@ -60,7 +62,7 @@ struct sd_cmd_buffer {
    VkCommandBufferUsageFlags usage;
    enum sd_cmd_buffer_state state;
    VkResult record_result;
-   struct sd_arena_block *blocks;     /* newest first */
+   struct su_arena arena;             /* from the pool's arena_pool */
    struct sd_cmd *first, *last;
    atomic_uint pending;               /* submissions not yet finished */
 };
