@@ -69,6 +69,7 @@ sd_runtime_acquire(struct sd_runtime **out)
                           "shader runtime: compiler or threads unavailable");
       }
       pthread_mutex_init(&rt->lock, NULL);
+      su_hash_init(&rt->table, SD_KEY_SIZE);
       pthread_cond_init(&rt->optimized, NULL);
       atomic_init(&rt->compilations, 0);
       /* Asking LLVM for the host's features costs ~0.1 ms: once. */
@@ -112,12 +113,6 @@ sd_runtime_release(struct sd_runtime *rt)
    free(rt);
 }
 
-static struct sd_compiled_shader **
-sd_runtime_bucket(struct sd_runtime *rt, const uint8_t key[SD_KEY_SIZE])
-{
-   return &rt->buckets[key[0]];
-}
-
 static void
 sd_runtime_lru_unlink(struct sd_runtime *rt, struct sd_compiled_shader *cs)
 {
@@ -148,14 +143,13 @@ sd_runtime_lru_push(struct sd_runtime *rt, struct sd_compiled_shader *cs)
 static struct sd_compiled_shader *
 sd_runtime_find_locked(struct sd_runtime *rt, const uint8_t key[SD_KEY_SIZE])
 {
-   for (struct sd_compiled_shader *cs = *sd_runtime_bucket(rt, key); cs; cs = cs->hash_next) {
-      if (!memcmp(cs->key, key, SD_KEY_SIZE)) {
-         sd_runtime_lru_unlink(rt, cs);
-         sd_runtime_lru_push(rt, cs);
-         return cs;
-      }
-   }
-   return NULL;
+   struct su_hash_node *n = su_hash_find(&rt->table, key);
+   if (!n)
+      return NULL;
+   struct sd_compiled_shader *cs = su_hash_entry(n, struct sd_compiled_shader, hash);
+   sd_runtime_lru_unlink(rt, cs);
+   sd_runtime_lru_push(rt, cs);
+   return cs;
 }
 
 /* Under rt->lock: drops least recently used shaders nobody else holds
@@ -164,15 +158,11 @@ static void
 sd_runtime_evict_locked(struct sd_runtime *rt)
 {
    struct sd_compiled_shader *cs = rt->lru_last;
-   while (cs && rt->count > SD_MEMORY_CACHE_MAX) {
+   while (cs && rt->table.count > SD_MEMORY_CACHE_MAX) {
       struct sd_compiled_shader *prev = cs->lru_prev;
       if (atomic_load(&cs->refcount) == 1) {
-         struct sd_compiled_shader **p = sd_runtime_bucket(rt, cs->key);
-         while (*p != cs)
-            p = &(*p)->hash_next;
-         *p = cs->hash_next;
+         su_hash_remove(&rt->table, &cs->hash);
          sd_runtime_lru_unlink(rt, cs);
-         rt->count--;
          sd_compiled_shader_unref(cs);
       }
       cs = prev;
@@ -189,11 +179,8 @@ sd_runtime_insert_locked(struct sd_runtime *rt, struct sd_compiled_shader *cs)
       sd_compiled_shader_ref(old);
       return old;
    }
-   struct sd_compiled_shader **bucket = sd_runtime_bucket(rt, cs->key);
-   cs->hash_next = *bucket;
-   *bucket = cs;
+   su_hash_insert(&rt->table, &cs->hash, cs->key);
    sd_runtime_lru_push(rt, cs);
-   rt->count++;
    sd_compiled_shader_ref(cs);   /* the memory cache's */
    sd_compiled_shader_ref(cs);   /* the caller's */
    sd_runtime_evict_locked(rt);

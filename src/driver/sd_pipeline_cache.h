@@ -11,7 +11,8 @@
  * every cached shader. Its memory cache maps a 32-byte key
  * (SHA-256 of everything that decides the machine code: SPIR-V, entry point,
  * stage, specialization, descriptor layouts, compile flags, SIMD width, ABI
- * version; built by sd_pipeline.c) to a compiled shader; it keeps at most
+ * version; built by sd_pipeline.c) to a compiled shader (util/su_hash.h:
+ * chains picked by the key's first byte); it keeps at most
  * SD_MEMORY_CACHE_MAX shaders that no pipeline uses (least recently used
  * ones go first). The runtime is process infrastructure shared by every
  * device, so it allocates with malloc, not an application's callbacks. The
@@ -70,6 +71,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/su_hash.h"
 #include "util/su_sha256.h"
 
 #include "sd_object.h"
@@ -90,7 +92,7 @@ struct sd_compiled_shader {
    struct sc_shader *baseline;         /* replaced baseline code (kept) */
    bool optimizing;                    /* under the runtime's lock */
    /* Runtime table (under its mutex). */
-   struct sd_compiled_shader *hash_next;
+   struct su_hash_node hash;
    struct sd_compiled_shader *lru_prev, *lru_next;
 };
 
@@ -107,9 +109,8 @@ struct sd_runtime {
    bool optimizer_started, optimizer_stop;
    pthread_cond_t optimized;   /* a job queued, or a shader's optimizing ended */
    struct sd_optimize_job *jobs_first, *jobs_last;
-   struct sd_compiled_shader *buckets[256];
+   struct su_hash_table table;   /* compiled shaders by key; table.count of them */
    struct sd_compiled_shader *lru_first, *lru_last;   /* most recent first */
-   uint32_t count;
 };
 
 /* The process's runtime, created on first use. VK_ERROR_OUT_OF_HOST_MEMORY
