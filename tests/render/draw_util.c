@@ -1,6 +1,7 @@
 /* The render tests' drawing harness (draw_util.h). */
 #include "draw_util.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -50,9 +51,10 @@ draw_upload(struct vkt *t, const void *data, size_t size, VkBufferUsageFlags usa
    return r;
 }
 
-static VkResult
-make_image(struct vkt *t, VkFormat format, uint32_t w, uint32_t h, VkImageUsageFlags usage,
-           VkImageAspectFlags aspect, struct vkt_image *img, VkImageView *view)
+VkResult
+draw_image_create(struct vkt *t, VkFormat format, uint32_t w, uint32_t h,
+                  VkSampleCountFlagBits samples, VkImageUsageFlags usage,
+                  VkImageAspectFlags aspect, struct vkt_image *img, VkImageView *view)
 {
    VkImageCreateInfo ici = {
       .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
@@ -61,13 +63,13 @@ make_image(struct vkt *t, VkFormat format, uint32_t w, uint32_t h, VkImageUsageF
       .extent = { w, h, 1 },
       .mipLevels = 1,
       .arrayLayers = 1,
-      .samples = VK_SAMPLE_COUNT_1_BIT,
+      .samples = samples,
       .tiling = VK_IMAGE_TILING_OPTIMAL,
-      .usage = usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+      .usage = usage,
       .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
    };
    VkResult r = vkt_image_create(t, &ici, img);
-   if (r != VK_SUCCESS)
+   if (r != VK_SUCCESS || !view)
       return r;
    VkImageViewCreateInfo vci = {
       .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
@@ -77,6 +79,54 @@ make_image(struct vkt *t, VkFormat format, uint32_t w, uint32_t h, VkImageUsageF
       .subresourceRange = { aspect, 0, 1, 0, 1 },
    };
    return vkCreateImageView(t->device, &vci, NULL, view);
+}
+
+/* A one-sample attachment that can be copied from. */
+static VkResult
+make_image(struct vkt *t, VkFormat format, uint32_t w, uint32_t h, VkImageUsageFlags usage,
+           VkImageAspectFlags aspect, struct vkt_image *img, VkImageView *view)
+{
+   return draw_image_create(t, format, w, h, VK_SAMPLE_COUNT_1_BIT,
+                            usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, aspect, img, view);
+}
+
+void
+draw_copy_to_buffer(VkCommandBuffer cb, VkImage image, VkImageAspectFlags aspect, uint32_t w,
+                    uint32_t h, VkBuffer buf, VkDeviceSize offset)
+{
+   VkBufferImageCopy region = {
+      .bufferOffset = offset,
+      .imageSubresource = { aspect, 0, 0, 1 },
+      .imageExtent = { w, h, 1 },
+   };
+   vkCmdCopyImageToBuffer(cb, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buf, 1, &region);
+}
+
+void
+draw_host_barrier(VkCommandBuffer cb)
+{
+   VkMemoryBarrier mb = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+      .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+      .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+   };
+   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
+                        0, NULL, 0, NULL);
+}
+
+VkResult
+draw_pipeline_layout(struct vkt *t, VkDescriptorSetLayout set, VkShaderStageFlags stages,
+                     uint32_t push_size, VkPipelineLayout *out)
+{
+   VkPushConstantRange push = { stages, 0, push_size };
+   VkPipelineLayoutCreateInfo plci = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+      .setLayoutCount = set ? 1 : 0,
+      .pSetLayouts = &set,
+      .pushConstantRangeCount = push_size ? 1 : 0,
+      .pPushConstantRanges = &push,
+   };
+   return vkCreatePipelineLayout(t->device, &plci, NULL, out);
 }
 
 VkResult
@@ -194,30 +244,30 @@ draw_pipeline_create(struct vkt *t, const struct draw_target *dt,
 {
    memset(p, 0, sizeof(*p));
    p->dynamic_viewport_scissor = info->dynamic_viewport_scissor;
-   VkResult r = vkt_shader_module(t, info->vs, info->vs_size, &p->vs);
-   if (r == VK_SUCCESS && info->fs)
-      r = vkt_shader_module(t, info->fs, info->fs_size, &p->fs);
+   VkShaderModule vs = info->vs_module, fs = info->fs_module;
+   VkResult r = VK_SUCCESS;
+   if (!vs && (r = vkt_shader_module(t, info->vs, info->vs_size, &p->vs)) == VK_SUCCESS)
+      vs = p->vs;
+   if (r == VK_SUCCESS && !fs && info->fs &&
+       (r = vkt_shader_module(t, info->fs, info->fs_size, &p->fs)) == VK_SUCCESS)
+      fs = p->fs;
    if (r != VK_SUCCESS)
       return r;
-   VkPushConstantRange push = {
-      VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, info->push_size,
-   };
-   VkPipelineLayoutCreateInfo plci = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-      .setLayoutCount = info->set_layout ? 1 : 0,
-      .pSetLayouts = &info->set_layout,
-      .pushConstantRangeCount = info->push_size ? 1 : 0,
-      .pPushConstantRanges = &push,
-   };
-   r = vkCreatePipelineLayout(t->device, &plci, NULL, &p->layout);
-   if (r != VK_SUCCESS)
-      return r;
+   p->layout = info->layout;
+   if (!p->layout) {
+      r = draw_pipeline_layout(t, info->set_layout,
+                               VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                               info->push_size, &p->layout);
+      if (r != VK_SUCCESS)
+         return r;
+      p->own_layout = true;
+   }
 
    VkPipelineShaderStageCreateInfo stages[2] = {
       { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = p->vs, .pName = "main" },
+        .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main" },
       { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = p->fs, .pName = "main" },
+        .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main" },
    };
    VkVertexInputBindingDescription binding = { 0, info->stride, VK_VERTEX_INPUT_RATE_VERTEX };
    VkVertexInputAttributeDescription attribs[DRAW_MAX_ATTRIBS];
@@ -237,8 +287,10 @@ draw_pipeline_create(struct vkt *t, const struct draw_target *dt,
       .topology = info->topology,
       .primitiveRestartEnable = info->primitive_restart,
    };
-   VkViewport viewport = { 0, 0, (float)dt->width, (float)dt->height, 0, 1 };
-   VkRect2D scissor = { { 0, 0 }, { dt->width, dt->height } };
+   uint32_t w = dt ? dt->width : 0, h = dt ? dt->height : 0;
+   assert(dt || info->dynamic_viewport_scissor || (info->viewport && info->scissor));
+   VkViewport viewport = { 0, 0, (float)w, (float)h, 0, 1 };
+   VkRect2D scissor = { { 0, 0 }, { w, h } };
    if (info->viewport)
       viewport = *info->viewport;
    if (info->scissor)
@@ -261,19 +313,23 @@ draw_pipeline_create(struct vkt *t, const struct draw_target *dt,
       .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
       .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
    };
-   VkPipelineColorBlendAttachmentState blend = {
-      .colorWriteMask = 0xf,
-   };
-   if (info->blend)
-      blend = *info->blend;
+   uint32_t colors = dt ? (dt->color_format ? 1 : 0) : info->color_count;
+   assert(colors <= DRAW_MAX_COLORS);
+   VkPipelineColorBlendAttachmentState blend[DRAW_MAX_COLORS];
+   for (uint32_t i = 0; i < colors; i++)
+      blend[i] = info->blend ? *info->blend
+                             : (VkPipelineColorBlendAttachmentState) { .colorWriteMask = 0xf };
    VkPipelineColorBlendStateCreateInfo cb = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-      .attachmentCount = dt->color_format ? 1 : 0,
-      .pAttachments = &blend,
+      .attachmentCount = colors,
+      .pAttachments = blend,
    };
    VkPipelineDepthStencilStateCreateInfo no_ds = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
    };
+   const VkPipelineDepthStencilStateCreateInfo *depth_stencil = info->depth_stencil;
+   if (dt)
+      depth_stencil = dt->depth_format ? (depth_stencil ? depth_stencil : &no_ds) : NULL;
    VkDynamicState dyn[16];
    uint32_t dyn_count = 0;
    if (info->dynamic_viewport_scissor) {
@@ -289,29 +345,32 @@ draw_pipeline_create(struct vkt *t, const struct draw_target *dt,
    };
    VkGraphicsPipelineCreateInfo gci = {
       .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-      .stageCount = info->fs ? 2 : 1,
+      .stageCount = fs ? 2 : 1,
       .pStages = stages,
       .pVertexInputState = info->vertex_input ? info->vertex_input : &vi,
       .pInputAssemblyState = &ia,
       .pViewportState = &vp,
       .pRasterizationState = info->rasterization ? info->rasterization : &rs,
-      .pMultisampleState = &ms,
-      .pDepthStencilState = dt->depth_format
-                               ? (info->depth_stencil ? info->depth_stencil : &no_ds) : NULL,
-      .pColorBlendState = &cb,
+      .pMultisampleState = info->multisample ? info->multisample : &ms,
+      .pDepthStencilState = depth_stencil,
+      .pColorBlendState = info->color_blend ? info->color_blend : &cb,
       .pDynamicState = dyn_count ? &ds : NULL,
       .layout = p->layout,
-      .renderPass = dt->render_pass,
-      .subpass = 0,
+      .renderPass = dt ? dt->render_pass : info->render_pass,
+      .subpass = info->subpass,
    };
-   return vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &gci, NULL, &p->pipeline);
+   r = vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &gci, NULL, &p->pipeline);
+   if (r != VK_SUCCESS)
+      fprintf(stderr, "%s: vkCreateGraphicsPipelines: %d\n", vkt_driver_name(t->driver), r);
+   return r;
 }
 
 void
 draw_pipeline_destroy(struct vkt *t, struct draw_pipeline *p)
 {
    vkDestroyPipeline(t->device, p->pipeline, NULL);
-   vkDestroyPipelineLayout(t->device, p->layout, NULL);
+   if (p->own_layout)
+      vkDestroyPipelineLayout(t->device, p->layout, NULL);
    vkDestroyShaderModule(t->device, p->vs, NULL);
    vkDestroyShaderModule(t->device, p->fs, NULL);
 }
@@ -358,29 +417,17 @@ draw_end(struct vkt *t, struct draw_target *dt, VkCommandBuffer cb)
    vkCmdEndRenderPass(cb);
    VkDeviceSize offset = 0;
    if (dt->color_format) {
-      VkBufferImageCopy region = {
-         .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
-         .imageExtent = { dt->width, dt->height, 1 },
-      };
-      vkCmdCopyImageToBuffer(cb, dt->color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                             dt->readback.buffer, 1, &region);
+      draw_copy_to_buffer(cb, dt->color.image, VK_IMAGE_ASPECT_COLOR_BIT, dt->width, dt->height,
+                          dt->readback.buffer, 0);
       offset = (VkDeviceSize)dt->width * dt->height * dt->color_texel;
    }
    if (dt->depth_format && is_depth_stencil(dt->depth_format)) {
-      VkBufferImageCopy region = {
-         .bufferOffset = offset,
-         .imageSubresource = { VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1 },
-         .imageExtent = { dt->width, dt->height, 1 },
-      };
-      vkCmdCopyImageToBuffer(cb, dt->depth.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                             dt->readback.buffer, 1, &region);
+      draw_copy_to_buffer(cb, dt->depth.image, VK_IMAGE_ASPECT_DEPTH_BIT, dt->width, dt->height,
+                          dt->readback.buffer, offset);
       offset += (VkDeviceSize)dt->width * dt->height * dt->depth_texel;
-      if (draw_has_stencil(dt->depth_format)) {
-         region.bufferOffset = offset;
-         region.imageSubresource.aspectMask = VK_IMAGE_ASPECT_STENCIL_BIT;
-         vkCmdCopyImageToBuffer(cb, dt->depth.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                dt->readback.buffer, 1, &region);
-      }
+      if (draw_has_stencil(dt->depth_format))
+         draw_copy_to_buffer(cb, dt->depth.image, VK_IMAGE_ASPECT_STENCIL_BIT, dt->width,
+                             dt->height, dt->readback.buffer, offset);
    }
    /* The copies and any shader stores of the draws (storage buffers) are
     * visible to the host. */

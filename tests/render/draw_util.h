@@ -4,6 +4,12 @@
  * pipeline from SPIR-V vertex and fragment shaders with one interleaved
  * vertex buffer, a draw, and the attachments read back to host memory.
  * Works on any driver (Shale or lavapipe) through the loader.
+ *
+ * Tests with render passes of their own (several subpasses or colour
+ * attachments, multisampling) use the parts: draw_image_create for
+ * attachments, draw_pipeline_create with a NULL target and the render pass,
+ * layout, shader modules and states given in draw_pipeline_info, and
+ * draw_copy_to_buffer / draw_host_barrier for the readback.
  */
 #ifndef DRAW_UTIL_H
 #define DRAW_UTIL_H
@@ -58,11 +64,28 @@ struct draw_pipeline_info {
    const VkRect2D *scissor;           /* static scissor; NULL: the whole target */
    const VkDynamicState *dynamic_states;   /* more dynamic states */
    uint32_t dynamic_state_count;
+   const VkPipelineMultisampleStateCreateInfo *multisample;     /* NULL: one sample */
+   const VkPipelineColorBlendStateCreateInfo *color_blend;      /* replaces blend */
+   /* Borrowed objects (VK_NULL_HANDLE: made from the fields above and owned
+    * by the draw_pipeline): shader modules replace vs/fs code, a layout
+    * replaces push_size/set_layout. */
+   VkShaderModule vs_module, fs_module;
+   VkPipelineLayout layout;
+   /* With a NULL target: the render pass and subpass, and how many colour
+    * attachments it has (blend applies to each, up to DRAW_MAX_COLORS);
+    * depth_stencil is used as given; the viewport and scissor must be
+    * dynamic or given. */
+   VkRenderPass render_pass;
+   uint32_t subpass;
+   uint32_t color_count;
 };
 
+#define DRAW_MAX_COLORS 8
+
 struct draw_pipeline {
-   VkShaderModule vs, fs;
-   VkPipelineLayout layout;
+   VkShaderModule vs, fs;             /* owned ones (VK_NULL_HANDLE when borrowed) */
+   VkPipelineLayout layout;           /* the layout used, owned or borrowed */
+   bool own_layout;
    VkPipeline pipeline;
    bool dynamic_viewport_scissor;
 };
@@ -70,9 +93,32 @@ struct draw_pipeline {
 VkResult draw_target_create(struct vkt *t, struct draw_target *dt);
 void draw_target_destroy(struct vkt *t, struct draw_target *dt);
 
+/* dt may be NULL (see draw_pipeline_info). On failure the driver's result
+ * is printed and returned; what was made is left in p for
+ * draw_pipeline_destroy. */
 VkResult draw_pipeline_create(struct vkt *t, const struct draw_target *dt,
                               const struct draw_pipeline_info *info, struct draw_pipeline *p);
+/* Destroys what p owns (never borrowed modules or layouts). */
 void draw_pipeline_destroy(struct vkt *t, struct draw_pipeline *p);
+
+/* A pipeline layout with set 0 (VK_NULL_HANDLE: no sets) and push_size
+ * bytes of push constants (0: none) for `stages`. */
+VkResult draw_pipeline_layout(struct vkt *t, VkDescriptorSetLayout set, VkShaderStageFlags stages,
+                              uint32_t push_size, VkPipelineLayout *out);
+
+/* A w x h 2D image of one mip level and layer with `samples` samples, in
+ * optimal tiling, and when view is not NULL a 2D view of `aspect`. */
+VkResult draw_image_create(struct vkt *t, VkFormat format, uint32_t w, uint32_t h,
+                           VkSampleCountFlagBits samples, VkImageUsageFlags usage,
+                           VkImageAspectFlags aspect, struct vkt_image *img, VkImageView *view);
+
+/* Records a copy of `aspect` of mip 0, layer 0 of a w x h image in
+ * TRANSFER_SRC_OPTIMAL layout to buf at offset, tightly packed. */
+void draw_copy_to_buffer(VkCommandBuffer cb, VkImage image, VkImageAspectFlags aspect, uint32_t w,
+                         uint32_t h, VkBuffer buf, VkDeviceSize offset);
+
+/* Makes the transfers recorded before it visible to the host. */
+void draw_host_barrier(VkCommandBuffer cb);
 
 /* Begins the render pass (clearing both attachments) in a new command
  * buffer, binds p, the vertex buffer and the full-target viewport and

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "draw_util.h"
 #include "vkt.h"
 
 #include "ms_const_frag_spv.h"
@@ -66,28 +67,7 @@ static VkResult
 image(struct vkt *t, VkFormat f, VkSampleCountFlagBits samples, VkImageUsageFlags usage,
       VkImageAspectFlags aspect, struct vkt_image *img, VkImageView *view)
 {
-   VkImageCreateInfo ici = {
-      .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-      .imageType = VK_IMAGE_TYPE_2D,
-      .format = f,
-      .extent = { SIZE, SIZE, 1 },
-      .mipLevels = 1,
-      .arrayLayers = 1,
-      .samples = samples,
-      .tiling = VK_IMAGE_TILING_OPTIMAL,
-      .usage = usage,
-   };
-   VkResult r = vkt_image_create(t, &ici, img);
-   if (r != VK_SUCCESS || !view)
-      return r;
-   VkImageViewCreateInfo vci = {
-      .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-      .image = img->image,
-      .viewType = VK_IMAGE_VIEW_TYPE_2D,
-      .format = f,
-      .subresourceRange = { aspect, 0, 1, 0, 1 },
-   };
-   return vkCreateImageView(t->device, &vci, NULL, view);
+   return draw_image_create(t, f, SIZE, SIZE, samples, usage, aspect, img, view);
 }
 
 static VkResult
@@ -197,6 +177,9 @@ ms_target_destroy(struct vkt *t, struct ms_target *mt)
 
 /* ---- pipelines ---- */
 
+static const VkViewport full_viewport = { 0, 0, SIZE, SIZE, 0, 1 };
+static const VkRect2D full_scissor = { { 0, 0 }, { SIZE, SIZE } };
+
 struct ms_pipe_info {
    const uint32_t *fs;
    size_t fs_size;
@@ -209,60 +192,10 @@ struct ms_pipe_info {
    bool varying;                /* the vertex shader with the v_u output */
 };
 
-struct ms_pipe {
-   VkShaderModule vs, fs;
-   VkPipelineLayout layout;
-   VkPipeline pipeline;
-};
-
 static VkResult
 ms_pipe_create(struct vkt *t, const struct ms_target *mt, const struct ms_pipe_info *info,
-               struct ms_pipe *p)
+               struct draw_pipeline *p)
 {
-   memset(p, 0, sizeof(*p));
-   VkResult r = info->varying ? vkt_shader_module(t, ms_vert_spv, sizeof(ms_vert_spv), &p->vs)
-                              : vkt_shader_module(t, ms_plain_vert_spv, sizeof(ms_plain_vert_spv),
-                                                  &p->vs);
-   if (r == VK_SUCCESS)
-      r = vkt_shader_module(t, info->fs, info->fs_size, &p->fs);
-   if (r != VK_SUCCESS)
-      return r;
-   VkPushConstantRange push = { VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 64 };
-   VkPipelineLayoutCreateInfo plci = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-      .pushConstantRangeCount = 1,
-      .pPushConstantRanges = &push,
-   };
-   if ((r = vkCreatePipelineLayout(t->device, &plci, NULL, &p->layout)) != VK_SUCCESS)
-      return r;
-   VkPipelineShaderStageCreateInfo stages[2] = {
-      { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = p->vs, .pName = "main" },
-      { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = p->fs, .pName = "main" },
-   };
-   VkPipelineVertexInputStateCreateInfo vi = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-   };
-   VkPipelineInputAssemblyStateCreateInfo ia = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-   };
-   VkViewport viewport = { 0, 0, SIZE, SIZE, 0, 1 };
-   VkRect2D scissor = { { 0, 0 }, { SIZE, SIZE } };
-   VkPipelineViewportStateCreateInfo vp = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-      .viewportCount = 1,
-      .pViewports = &viewport,
-      .scissorCount = 1,
-      .pScissors = &scissor,
-   };
-   VkPipelineRasterizationStateCreateInfo rs = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-      .polygonMode = VK_POLYGON_MODE_FILL,
-      .cullMode = VK_CULL_MODE_NONE,
-      .lineWidth = 1.0f,
-   };
    VkSampleMask mask = info->sample_mask;
    VkPipelineMultisampleStateCreateInfo ms = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
@@ -287,39 +220,23 @@ ms_pipe_create(struct vkt *t, const struct ms_target *mt, const struct ms_pipe_i
       },
    };
    ds.back = ds.front;
-   VkPipelineColorBlendAttachmentState blend = { .colorWriteMask = 0xf };
-   VkPipelineColorBlendStateCreateInfo cb = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-      .attachmentCount = 1,
-      .pAttachments = &blend,
+   struct draw_pipeline_info di = {
+      .vs = info->varying ? ms_vert_spv : ms_plain_vert_spv,
+      .vs_size = info->varying ? sizeof(ms_vert_spv) : sizeof(ms_plain_vert_spv),
+      .fs = info->fs,
+      .fs_size = info->fs_size,
+      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+      .polygon_mode = VK_POLYGON_MODE_FILL,
+      .cull_mode = VK_CULL_MODE_NONE,
+      .push_size = 64,
+      .depth_stencil = mt->depth ? &ds : NULL,
+      .multisample = &ms,
+      .viewport = &full_viewport,
+      .scissor = &full_scissor,
+      .render_pass = mt->render_pass,
+      .color_count = 1,
    };
-   VkGraphicsPipelineCreateInfo gci = {
-      .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-      .stageCount = 2,
-      .pStages = stages,
-      .pVertexInputState = &vi,
-      .pInputAssemblyState = &ia,
-      .pViewportState = &vp,
-      .pRasterizationState = &rs,
-      .pMultisampleState = &ms,
-      .pDepthStencilState = mt->depth ? &ds : NULL,
-      .pColorBlendState = &cb,
-      .layout = p->layout,
-      .renderPass = mt->render_pass,
-   };
-   r = vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &gci, NULL, &p->pipeline);
-   if (r != VK_SUCCESS)
-      fprintf(stderr, "%s: vkCreateGraphicsPipelines: %d\n", vkt_driver_name(t->driver), r);
-   return r;
-}
-
-static void
-ms_pipe_destroy(struct vkt *t, struct ms_pipe *p)
-{
-   vkDestroyPipeline(t->device, p->pipeline, NULL);
-   vkDestroyPipelineLayout(t->device, p->layout, NULL);
-   vkDestroyShaderModule(t->device, p->vs, NULL);
-   vkDestroyShaderModule(t->device, p->fs, NULL);
+   return draw_pipeline_create(t, NULL, &di, p);
 }
 
 /* A triangle in window coordinates (z per vertex) and a colour. */
@@ -329,7 +246,7 @@ struct tri {
 };
 
 static void
-push_tri(VkCommandBuffer cb, const struct ms_pipe *p, const struct tri *tr)
+push_tri(VkCommandBuffer cb, const struct draw_pipeline *p, const struct tri *tr)
 {
    float push[16];
    for (int i = 0; i < 3; i++) {
@@ -347,7 +264,7 @@ push_tri(VkCommandBuffer cb, const struct ms_pipe *p, const struct tri *tr)
  * resolve attachment back into mt->readback and the vkCmdResolveImage of
  * the 4-sample image into mt->readback_copy. */
 static bool
-ms_draw(struct vkt *t, struct ms_target *mt, const struct ms_pipe *const *pipes,
+ms_draw(struct vkt *t, struct ms_target *mt, const struct draw_pipeline *const *pipes,
         const struct tri *tris, uint32_t n)
 {
    VkCommandBuffer cb = vkt_begin(t);
@@ -379,18 +296,11 @@ ms_draw(struct vkt *t, struct ms_target *mt, const struct ms_pipe *const *pipes,
                      VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &res);
    vkt_image_barrier(cb, mt->copy.image, VK_IMAGE_ASPECT_COLOR_BIT,
                      VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-   VkBufferImageCopy region = {
-      .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
-      .imageExtent = { SIZE, SIZE, 1 },
-   };
-   vkCmdCopyImageToBuffer(cb, mt->resolved.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                          mt->readback.buffer, 1, &region);
-   vkCmdCopyImageToBuffer(cb, mt->copy.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                          mt->readback_copy.buffer, 1, &region);
-   VkMemoryBarrier mb = { VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL, VK_ACCESS_TRANSFER_WRITE_BIT,
-                          VK_ACCESS_HOST_READ_BIT };
-   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
-                        0, NULL, 0, NULL);
+   draw_copy_to_buffer(cb, mt->resolved.image, VK_IMAGE_ASPECT_COLOR_BIT, SIZE, SIZE,
+                       mt->readback.buffer, 0);
+   draw_copy_to_buffer(cb, mt->copy.image, VK_IMAGE_ASPECT_COLOR_BIT, SIZE, SIZE,
+                       mt->readback_copy.buffer, 0);
+   draw_host_barrier(cb);
    return vkt_submit_wait(t, cb) == VK_SUCCESS;
 }
 
@@ -511,8 +421,8 @@ static unsigned
 run_case(struct vkt *t, struct ms_target *mt, const char *what, const struct ms_pipe_info *pi,
          const struct tri *tr, want_fn want, const void *ctx, float tol)
 {
-   struct ms_pipe p;
-   const struct ms_pipe *pp = &p;
+   struct draw_pipeline p;
+   const struct draw_pipeline *pp = &p;
    unsigned bad = 0;
    bool ok = ms_pipe_create(t, mt, pi, &p) == VK_SUCCESS && ms_draw(t, mt, &pp, tr, 1);
    CHECK(ok, "%s: %s drawn", vkt_driver_name(t->driver), what);
@@ -522,7 +432,7 @@ run_case(struct vkt *t, struct ms_target *mt, const char *what, const struct ms_
             "%s: %s: vkCmdResolveImage equals the resolve attachment", vkt_driver_name(t->driver),
             what);
    }
-   ms_pipe_destroy(t, &p);
+   draw_pipeline_destroy(t, &p);
    return bad;
 }
 
@@ -607,56 +517,28 @@ test_no_attachments(struct vkt *t)
    CHECK_VK(vkt_buffer_create(t, 8, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &buf));
    memset(buf.map, 0, 8);
    vkt_bind_buffers(t, set, NULL, &buf.buffer, 1);
-   VkShaderModule vs, fs;
-   CHECK_VK(vkt_shader_module(t, ms_plain_vert_spv, sizeof(ms_plain_vert_spv), &vs));
-   CHECK_VK(vkt_shader_module(t, ms_count_frag_spv, sizeof(ms_count_frag_spv), &fs));
-   VkPushConstantRange push = { VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 64 };
-   VkPipelineLayoutCreateInfo plci = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-      .setLayoutCount = 1, .pSetLayouts = &sl,
-      .pushConstantRangeCount = 1, .pPushConstantRanges = &push,
-   };
-   struct ms_pipe p = { .vs = vs, .fs = fs };
-   CHECK_VK(vkCreatePipelineLayout(t->device, &plci, NULL, &p.layout));
-   VkPipelineShaderStageCreateInfo stages[2] = {
-      { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main" },
-      { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main" },
-   };
-   VkPipelineVertexInputStateCreateInfo vi = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-   };
-   VkPipelineInputAssemblyStateCreateInfo ia = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-   };
-   VkViewport viewport = { 0, 0, SIZE, SIZE, 0, 1 };
-   VkRect2D scissor = { { 0, 0 }, { SIZE, SIZE } };
-   VkPipelineViewportStateCreateInfo vp = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-      .viewportCount = 1, .pViewports = &viewport, .scissorCount = 1, .pScissors = &scissor,
-   };
-   VkPipelineRasterizationStateCreateInfo rs = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-      .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_NONE, .lineWidth = 1.0f,
-   };
    VkPipelineMultisampleStateCreateInfo ms = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
       .rasterizationSamples = VK_SAMPLE_COUNT_4_BIT,
    };
-   VkPipelineColorBlendStateCreateInfo cb = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+   struct draw_pipeline_info di = {
+      .vs = ms_plain_vert_spv,
+      .vs_size = sizeof(ms_plain_vert_spv),
+      .fs = ms_count_frag_spv,
+      .fs_size = sizeof(ms_count_frag_spv),
+      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+      .polygon_mode = VK_POLYGON_MODE_FILL,
+      .cull_mode = VK_CULL_MODE_NONE,
+      .push_size = 64,
+      .set_layout = sl,
+      .multisample = &ms,
+      .viewport = &full_viewport,
+      .scissor = &full_scissor,
+      .render_pass = rp,
+      .color_count = 0,
    };
-   VkGraphicsPipelineCreateInfo gci = {
-      .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-      .stageCount = 2, .pStages = stages,
-      .pVertexInputState = &vi, .pInputAssemblyState = &ia, .pViewportState = &vp,
-      .pRasterizationState = &rs, .pMultisampleState = &ms, .pColorBlendState = &cb,
-      .layout = p.layout, .renderPass = rp,
-   };
-   bool ok = vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &gci, NULL, &p.pipeline) ==
-             VK_SUCCESS;
+   struct draw_pipeline p;
+   bool ok = draw_pipeline_create(t, NULL, &di, &p) == VK_SUCCESS;
    CHECK(ok, "%s: pipeline without attachments", name);
    if (ok) {
       VkCommandBuffer cmd = vkt_begin(t);
@@ -688,10 +570,7 @@ test_no_attachments(struct vkt *t)
             "%s: no attachments, 4 samples: %u samples in %u fragments, want %u in %u", name,
             got[0], got[1], want_samples, want_frags);
    }
-   vkDestroyPipeline(t->device, p.pipeline, NULL);
-   vkDestroyPipelineLayout(t->device, p.layout, NULL);
-   vkDestroyShaderModule(t->device, vs, NULL);
-   vkDestroyShaderModule(t->device, fs, NULL);
+   draw_pipeline_destroy(t, &p);
    vkt_buffer_destroy(t, &buf);
    vkDestroyDescriptorPool(t->device, dpool, NULL);
    vkDestroyDescriptorSetLayout(t->device, sl, NULL);
@@ -769,8 +648,8 @@ run_all(enum vkt_driver driver)
    {
       struct ms_pipe_info pi = { .fs = ms_mask_in_frag_spv, .fs_size = sizeof(ms_mask_in_frag_spv) };
       unsigned wrong = 0, compared = 0;
-      struct ms_pipe p;
-      const struct ms_pipe *pp = &p;
+      struct draw_pipeline p;
+      const struct draw_pipeline *pp = &p;
       bool ok = ms_pipe_create(&t, &mt, &pi, &p) == VK_SUCCESS && ms_draw(&t, &mt, &pp, &big_tri, 1);
       CHECK(ok, "%s: SampleMaskIn drawn", name);
       for (int y = 0; ok && y < SIZE; y++) {
@@ -790,7 +669,7 @@ run_all(enum vkt_driver driver)
       }
       CHECK(wrong == 0 && compared > 0, "%s: SampleMaskIn is the coverage (%u wrong)", name,
             wrong);
-      ms_pipe_destroy(&t, &p);
+      draw_pipeline_destroy(&t, &p);
    }
 
    /* SampleId: one channel per sample; with the pipeline mask 0x5 only
@@ -896,14 +775,14 @@ run_all(enum vkt_driver driver)
       struct ms_pipe_info pi = {
          .fs = ms_const_frag_spv, .fs_size = sizeof(ms_const_frag_spv), .depth = true,
       };
-      struct ms_pipe p;
-      const struct ms_pipe *pp[2] = { &p, &p };
+      struct draw_pipeline p;
+      const struct draw_pipeline *pp[2] = { &p, &p };
       bool ok = ms_pipe_create(&t, &md, &pi, &p) == VK_SUCCESS && ms_draw(&t, &md, pp, tris, 2);
       CHECK(ok, "%s: MSAA depth drawn", name);
       struct depth_ctx ctx = { &tris[1] };
       bad = ok ? compare_image(name, "MSAA depth", md.readback.map, want_depth, &ctx, 0.0f) : 1;
       CHECK(bad == 0, "%s: LESS depth test per sample (%u wrong)", name, bad);
-      ms_pipe_destroy(&t, &p);
+      draw_pipeline_destroy(&t, &p);
       ms_target_destroy(&t, &md);
    }
 
@@ -921,8 +800,8 @@ run_all(enum vkt_driver driver)
       };
       struct ms_pipe_info pt = pw;
       pt.stencil = 2;
-      struct ms_pipe p[2];
-      const struct ms_pipe *pp[2] = { &p[0], &p[1] };
+      struct draw_pipeline p[2];
+      const struct draw_pipeline *pp[2] = { &p[0], &p[1] };
       bool ok = ms_pipe_create(&t, &md, &pw, &p[0]) == VK_SUCCESS &&
                 ms_pipe_create(&t, &md, &pt, &p[1]) == VK_SUCCESS && ms_draw(&t, &md, pp, tris, 2);
       CHECK(ok, "%s: MSAA stencil drawn", name);
@@ -931,8 +810,8 @@ run_all(enum vkt_driver driver)
       bad = ok ? compare_image(name, "MSAA stencil", md.readback.map, want_coverage, &ctx, 0.0f)
                : 1;
       CHECK(bad == 0, "%s: EQUAL stencil test per sample (%u wrong)", name, bad);
-      ms_pipe_destroy(&t, &p[0]);
-      ms_pipe_destroy(&t, &p[1]);
+      draw_pipeline_destroy(&t, &p[0]);
+      draw_pipeline_destroy(&t, &p[1]);
       ms_target_destroy(&t, &md);
    }
    test_no_attachments(&t);
