@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "draw_util.h"
 #include "vkt.h"
 
 #include "const_float_frag_spv.h"
@@ -45,28 +46,8 @@ static VkResult
 att_create(struct vkt *t, VkFormat f, VkImageUsageFlags usage, VkImageAspectFlags aspect,
            struct att *a)
 {
-   VkImageCreateInfo ici = {
-      .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-      .imageType = VK_IMAGE_TYPE_2D,
-      .format = f,
-      .extent = { SIZE, SIZE, 1 },
-      .mipLevels = 1,
-      .arrayLayers = 1,
-      .samples = VK_SAMPLE_COUNT_1_BIT,
-      .tiling = VK_IMAGE_TILING_OPTIMAL,
-      .usage = usage,
-   };
-   VkResult r = vkt_image_create(t, &ici, &a->image);
-   if (r != VK_SUCCESS)
-      return r;
-   VkImageViewCreateInfo vci = {
-      .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-      .image = a->image.image,
-      .viewType = VK_IMAGE_VIEW_TYPE_2D,
-      .format = f,
-      .subresourceRange = { aspect, 0, 1, 0, 1 },
-   };
-   return vkCreateImageView(t->device, &vci, NULL, &a->view);
+   return draw_image_create(t, f, SIZE, SIZE, VK_SAMPLE_COUNT_1_BIT, usage, aspect, &a->image,
+                            &a->view);
 }
 
 static void
@@ -82,90 +63,37 @@ static VkPipeline
 pipeline(struct vkt *t, VkRenderPass rp, uint32_t subpass, VkPipelineLayout layout,
          VkShaderModule vs, VkShaderModule fs, uint32_t colors, bool depth)
 {
-   VkPipelineShaderStageCreateInfo stages[2] = {
-      { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main" },
-      { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main" },
-   };
-   VkPipelineVertexInputStateCreateInfo vi = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-   };
-   VkPipelineInputAssemblyStateCreateInfo ia = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-   };
-   VkPipelineViewportStateCreateInfo vp = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-      .viewportCount = 1,
-      .scissorCount = 1,
-   };
-   VkPipelineRasterizationStateCreateInfo rs = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-      .polygonMode = VK_POLYGON_MODE_FILL,
-      .cullMode = VK_CULL_MODE_NONE,
-      .lineWidth = 1.0f,
-   };
-   VkPipelineMultisampleStateCreateInfo ms = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-      .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
-   };
    VkPipelineDepthStencilStateCreateInfo ds = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
       .depthTestEnable = VK_TRUE,
       .depthWriteEnable = VK_TRUE,
       .depthCompareOp = VK_COMPARE_OP_LESS,
    };
-   VkPipelineColorBlendAttachmentState blend[2] = { { .colorWriteMask = 0xf },
-                                                    { .colorWriteMask = 0xf } };
-   VkPipelineColorBlendStateCreateInfo cb = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-      .attachmentCount = colors,
-      .pAttachments = blend,
-   };
-   static const VkDynamicState dyn[] = { VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR };
-   VkPipelineDynamicStateCreateInfo dsi = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-      .dynamicStateCount = 2,
-      .pDynamicStates = dyn,
-   };
-   VkGraphicsPipelineCreateInfo gci = {
-      .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-      .stageCount = 2,
-      .pStages = stages,
-      .pVertexInputState = &vi,
-      .pInputAssemblyState = &ia,
-      .pViewportState = &vp,
-      .pRasterizationState = &rs,
-      .pMultisampleState = &ms,
-      .pDepthStencilState = depth ? &ds : NULL,
-      .pColorBlendState = &cb,
-      .pDynamicState = &dsi,
+   struct draw_pipeline_info info = {
+      .vs_module = vs,
+      .fs_module = fs,
       .layout = layout,
-      .renderPass = rp,
+      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+      .polygon_mode = VK_POLYGON_MODE_FILL,
+      .cull_mode = VK_CULL_MODE_NONE,
+      .depth_stencil = depth ? &ds : NULL,
+      .dynamic_viewport_scissor = true,
+      .render_pass = rp,
       .subpass = subpass,
+      .color_count = colors,
    };
-   VkPipeline p = VK_NULL_HANDLE;
-   VkResult r = vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &gci, NULL, &p);
-   if (r != VK_SUCCESS)
-      fprintf(stderr, "%s: vkCreateGraphicsPipelines: %d\n", vkt_driver_name(t->driver), r);
-   return p;
+   struct draw_pipeline p;
+   draw_pipeline_create(t, NULL, &info, &p);   /* owns nothing but the pipeline */
+   return p.pipeline;
 }
 
 static VkPipelineLayout
 push_layout(struct vkt *t, const VkDescriptorSetLayout *set, uint32_t push_size)
 {
-   VkPushConstantRange push = { VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                                push_size };
-   VkPipelineLayoutCreateInfo plci = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-      .setLayoutCount = set ? 1 : 0,
-      .pSetLayouts = set,
-      .pushConstantRangeCount = push_size ? 1 : 0,
-      .pPushConstantRanges = &push,
-   };
    VkPipelineLayout l = VK_NULL_HANDLE;
-   CHECK_VK(vkCreatePipelineLayout(t->device, &plci, NULL, &l));
+   CHECK_VK(draw_pipeline_layout(t, set ? *set : VK_NULL_HANDLE,
+                                 VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                                 push_size, &l));
    return l;
 }
 
@@ -184,27 +112,6 @@ push_color_z(VkCommandBuffer cb, VkPipelineLayout layout, const float color[4], 
    float push[5] = { color[0], color[1], color[2], color[3], z };
    vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
                       20, push);
-}
-
-/* Copies a colour attachment (left in TRANSFER_SRC_OPTIMAL) into buf at offset. */
-static void
-copy_out(VkCommandBuffer cb, VkImage image, VkBuffer buf, VkDeviceSize offset)
-{
-   VkBufferImageCopy region = {
-      .bufferOffset = offset,
-      .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
-      .imageExtent = { SIZE, SIZE, 1 },
-   };
-   vkCmdCopyImageToBuffer(cb, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buf, 1, &region);
-}
-
-static void
-host_barrier(VkCommandBuffer cb)
-{
-   VkMemoryBarrier mb = { VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL, VK_ACCESS_TRANSFER_WRITE_BIT,
-                          VK_ACCESS_HOST_READ_BIT };
-   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
-                        0, NULL, 0, NULL);
 }
 
 static const VkSubpassDependency to_transfer = {
@@ -495,8 +402,9 @@ test_subpasses(struct vkt *t)
       }
       vkCmdEndRenderPass(cb);
       for (int i = 0; i < 4; i++)
-         copy_out(cb, a[i].image.image, out.buffer, (VkDeviceSize)i * SIZE * SIZE * 16);
-      host_barrier(cb);
+         draw_copy_to_buffer(cb, a[i].image.image, VK_IMAGE_ASPECT_COLOR_BIT, SIZE, SIZE, out.buffer,
+                             (VkDeviceSize)i * SIZE * SIZE * 16);
+      draw_host_barrier(cb);
       CHECK_VK(vkt_submit_wait(t, cb));
       const float *got = out.map;
       unsigned bad = 0;
@@ -635,8 +543,9 @@ test_secondary(struct vkt *t, bool query)
       vkCmdEndRenderPass(cb);
       if (query)
          vkCmdEndQuery(cb, pool, 0);
-      copy_out(cb, color.image.image, out.buffer, 0);
-      host_barrier(cb);
+      draw_copy_to_buffer(cb, color.image.image, VK_IMAGE_ASPECT_COLOR_BIT, SIZE, SIZE,
+                          out.buffer, 0);
+      draw_host_barrier(cb);
       CHECK_VK(vkt_submit_wait(t, cb));
       vkFreeCommandBuffers(t->device, t->pool, 2, sec);
       uint64_t samples = 0, want_samples = 0;
