@@ -94,27 +94,11 @@ row_target_create(struct vkt *t, struct row_target *rt)
    VkAttachmentReference refs[MAX_ATT];
    VkResult r;
    for (uint32_t i = 0; i < rt->count; i++) {
-      VkImageCreateInfo ici = {
-         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-         .imageType = VK_IMAGE_TYPE_2D,
-         .format = rt->format[i],
-         .extent = { WIDTH, 1, 1 },
-         .mipLevels = 1,
-         .arrayLayers = 1,
-         .samples = VK_SAMPLE_COUNT_1_BIT,
-         .tiling = VK_IMAGE_TILING_OPTIMAL,
-         .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-      };
-      if ((r = vkt_image_create(t, &ici, &rt->image[i])) != VK_SUCCESS)
-         return r;
-      VkImageViewCreateInfo vci = {
-         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-         .image = rt->image[i].image,
-         .viewType = VK_IMAGE_VIEW_TYPE_2D,
-         .format = rt->format[i],
-         .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
-      };
-      if ((r = vkCreateImageView(t->device, &vci, NULL, &rt->view[i])) != VK_SUCCESS)
+      if ((r = draw_image_create(t, rt->format[i], WIDTH, 1, VK_SAMPLE_COUNT_1_BIT,
+                                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                                    VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                                 VK_IMAGE_ASPECT_COLOR_BIT, &rt->image[i], &rt->view[i])) !=
+          VK_SUCCESS)
          return r;
       if ((r = vkt_buffer_create(t, WIDTH * texel_bytes(rt->format[i]),
                                  VK_BUFFER_USAGE_TRANSFER_DST_BIT, &rt->readback[i])) != VK_SUCCESS)
@@ -195,13 +179,7 @@ kit_create(struct vkt *t, const uint32_t *fs, size_t fs_size, struct kit *k)
       r = vkt_shader_module(t, fs, fs_size, &k->fs);
    if (r != VK_SUCCESS)
       return r;
-   VkPushConstantRange push = { VK_SHADER_STAGE_FRAGMENT_BIT, 0, 32 };
-   VkPipelineLayoutCreateInfo plci = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-      .pushConstantRangeCount = 1,
-      .pPushConstantRanges = &push,
-   };
-   return vkCreatePipelineLayout(t->device, &plci, NULL, &k->layout);
+   return draw_pipeline_layout(t, VK_NULL_HANDLE, VK_SHADER_STAGE_FRAGMENT_BIT, 32, &k->layout);
 }
 
 static void
@@ -219,60 +197,24 @@ static VkPipeline
 make_pipeline(struct vkt *t, const struct row_target *rt, const struct kit *k,
               const VkPipelineColorBlendStateCreateInfo *cb, bool dynamic_constants)
 {
-   VkPipelineShaderStageCreateInfo stages[2] = {
-      { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = k->vs, .pName = "main" },
-      { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = k->fs, .pName = "main" },
-   };
-   VkPipelineVertexInputStateCreateInfo vi = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-   };
-   VkPipelineInputAssemblyStateCreateInfo ia = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-   };
-   VkPipelineViewportStateCreateInfo vp = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-      .viewportCount = 1,
-      .scissorCount = 1,
-   };
-   VkPipelineRasterizationStateCreateInfo rs = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-      .polygonMode = VK_POLYGON_MODE_FILL,
-      .cullMode = VK_CULL_MODE_NONE,
-      .lineWidth = 1.0f,
-   };
-   VkPipelineMultisampleStateCreateInfo ms = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-      .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
-   };
-   VkDynamicState dyn[3] = { VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR,
-                             VK_DYNAMIC_STATE_BLEND_CONSTANTS };
-   VkPipelineDynamicStateCreateInfo ds = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-      .dynamicStateCount = dynamic_constants ? 3 : 2,
-      .pDynamicStates = dyn,
-   };
-   VkGraphicsPipelineCreateInfo gci = {
-      .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-      .stageCount = 2,
-      .pStages = stages,
-      .pVertexInputState = &vi,
-      .pInputAssemblyState = &ia,
-      .pViewportState = &vp,
-      .pRasterizationState = &rs,
-      .pMultisampleState = &ms,
-      .pColorBlendState = cb,
-      .pDynamicState = &ds,
+   static const VkDynamicState blend_constants = VK_DYNAMIC_STATE_BLEND_CONSTANTS;
+   struct draw_pipeline_info info = {
+      .vs_module = k->vs,
+      .fs_module = k->fs,
       .layout = k->layout,
-      .renderPass = rt->render_pass,
+      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+      .polygon_mode = VK_POLYGON_MODE_FILL,
+      .cull_mode = VK_CULL_MODE_NONE,
+      .dynamic_viewport_scissor = true,
+      .dynamic_states = &blend_constants,
+      .dynamic_state_count = dynamic_constants ? 1 : 0,
+      .color_blend = cb,
+      .render_pass = rt->render_pass,
+      .color_count = rt->count,
    };
-   VkPipeline p = VK_NULL_HANDLE;
-   VkResult r = vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &gci, NULL, &p);
-   if (r != VK_SUCCESS)
-      fprintf(stderr, "%s: vkCreateGraphicsPipelines: %d\n", vkt_driver_name(t->driver), r);
-   return p;
+   struct draw_pipeline p;
+   draw_pipeline_create(t, NULL, &info, &p);   /* owns nothing but the pipeline */
+   return p.pipeline;
 }
 
 static VkCommandBuffer
@@ -311,18 +253,10 @@ static VkResult
 row_end(struct vkt *t, struct row_target *rt, VkCommandBuffer cb)
 {
    vkCmdEndRenderPass(cb);
-   for (uint32_t i = 0; i < rt->count; i++) {
-      VkBufferImageCopy region = {
-         .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
-         .imageExtent = { WIDTH, 1, 1 },
-      };
-      vkCmdCopyImageToBuffer(cb, rt->image[i].image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                             rt->readback[i].buffer, 1, &region);
-   }
-   VkMemoryBarrier mb = { VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL, VK_ACCESS_TRANSFER_WRITE_BIT,
-                          VK_ACCESS_HOST_READ_BIT };
-   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
-                        0, NULL, 0, NULL);
+   for (uint32_t i = 0; i < rt->count; i++)
+      draw_copy_to_buffer(cb, rt->image[i].image, VK_IMAGE_ASPECT_COLOR_BIT, WIDTH, 1,
+                          rt->readback[i].buffer, 0);
+   draw_host_barrier(cb);
    return vkt_submit_wait(t, cb);
 }
 
