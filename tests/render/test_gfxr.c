@@ -1,4 +1,4 @@
-/* gfxreconstruct: captures recorded on lavapipe replay on Shale; screenshots of fixed frames compared. */
+/* gfxreconstruct: lavapipe's captures replay on Shale, Shale's on lavapipe; screenshots compared. */
 /*
  * Under an Xvfb the test starts, two programs run on lavapipe with the
  * gfxreconstruct capture layer (VK_LAYER_LUNARG_gfxreconstruct):
@@ -7,9 +7,12 @@
  *    --present fifo): a lit torus with a mipmapped sRGB texture, depth and
  *    4x MSAA resolved into the swapchain's images, turning a fixed angle
  *    per frame.
- * Each capture is replayed with gfxrecon-replay on lavapipe and on Shale
- * (VK_DRIVER_FILES narrowed to one manifest), taking screenshots (BMP) of
- * fixed frames, which are then compared. Replay options:
+ * Each capture is replayed with gfxrecon-replay on lavapipe, on Shale in an
+ * X window, and on Shale without X (--wsi headless: Shale's
+ * VK_EXT_headless_surface), taking screenshots (BMP) of fixed frames, which
+ * are then compared. Then each program is captured on Shale (validation
+ * layer under the capture layer) and that capture replayed on lavapipe.
+ * Replay options:
  *  - -m rebind (resources bound to allocations the replayer makes for the
  *    replay device's memory types and requirements): Shale's memory types
  *    are not lavapipe's, and Shale rounds buffer sizes up to 64 bytes, so
@@ -25,19 +28,27 @@
  *  - --validate on Shale (lavapipe's replays of both captures have no
  *    validation message with these options either).
  * Held:
- *  - both captures record on lavapipe (exit 0, capture file written);
+ *  - both programs record on both drivers (exit 0, capture file written),
+ *    with no validation message on Shale;
  *  - each replay exits 0, with no validation message on Shale's, and writes
  *    the screenshots asked for;
- *  - the screenshots have the same size on both drivers and show the scene:
- *    on each driver at least 5% of the pixels away from the corner colour,
- *    and at least 256 distinct colours (a replay that lost a texture or the
- *    lighting shows a few flat colours);
- *  - they match lavapipe's within the tolerance render/vkcube and
- *    render/demo use for the same pictures (edges, lighting, perspective
- *    interpolation and filtering round differently; the measured figures
- *    are printed): vkcube, at most 1% of the pixels off by more than
- *    24/255 in some channel; the demo, at most 8/255 anywhere and at most
- *    0.5% of the channel values off by more than 1/255.
+ *  - Shale's screenshots match lavapipe's within the tolerance render/vkcube
+ *    and render/demo use for the same pictures (edges, lighting,
+ *    perspective interpolation and filtering round differently; the
+ *    measured figures are printed): vkcube, at most 1% of the pixels off by
+ *    more than 24/255 in some channel; the demo, at most 8/255 anywhere and
+ *    at most 0.5% of the channel values off by more than 1/255; and both
+ *    show the scene: on each driver at least 5% of the pixels away from the
+ *    corner colour, and at least 256 distinct colours (a replay that lost a
+ *    texture or the lighting shows a few flat colours);
+ *  - Shale's headless screenshots are identical to its X ones (the same
+ *    driver drew the same frames; only the presentation differs);
+ *  - lavapipe's replay of the capture made on Shale is identical to its
+ *    replay of the capture made on lavapipe: over Shale, the capture layer
+ *    recorded the program's work completely (every command and every write
+ *    into mapped memory), and the program made the same frames on Shale as
+ *    on lavapipe (the same choices from the formats, memory types and
+ *    limits each driver reports).
  * Skips (77) where Xvfb, gfxreconstruct (gfxrecon-replay and the capture
  * layer's manifest) or lavapipe is not installed; the vkcube half is left
  * out (printed) where vkcube is not installed.
@@ -236,34 +247,47 @@ struct capture {
                           * at most max_share of the values are off by > 1 */
 };
 
-/* Replays dir/name.gfxr on one driver into dir/<driver>/; true when every
- * screenshot is there. */
+/* Replays dir/<name>-<from>.gfxr (the capture recorded on `from`) with
+ * the driver of manifest icd into dir/<out>/: through an X window, or with
+ * headless the replayer's VK_EXT_headless_surface (and no DISPLAY); with
+ * validate through the validation layer, whose messages fail the test.
+ * True when it exited 0 with every screenshot there. */
 static bool
-replay(const struct capture *cap, const char *driver, const char *icd, bool shale)
+replay(const struct capture *cap, const char *from, const char *out, const char *icd,
+       bool validate, bool headless)
 {
-   char file[128], shots[128], log[128], drv[256];
-   snprintf(file, sizeof(file), "%s/%s.gfxr", dir, cap->name);
-   snprintf(shots, sizeof(shots), "%s/%s", dir, driver);
-   snprintf(log, sizeof(log), "%s/%s-replay-%s.log", dir, cap->name, driver);
+   char file[128], shots[128], log[160], drv[256];
+   snprintf(file, sizeof(file), "%s/%s-%s.gfxr", dir, cap->name, from);
+   snprintf(shots, sizeof(shots), "%s/%s", dir, out);
+   snprintf(log, sizeof(log), "%s/%s-replay-%s.log", dir, cap->name, out);
    snprintf(drv, sizeof(drv), "VK_DRIVER_FILES=%s", icd);
    mkdir(shots, 0700);
-   char *argv[] = { GFXR_REPLAY, "--screenshots", (char *)cap->frames, "--screenshot-dir", shots,
-                    "--screenshot-prefix", (char *)cap->name, "--screenshot-format", "bmp",
-                    "-m", "rebind", "--sync", shale ? "--validate" : file, shale ? file : NULL,
-                    NULL };
+   char *argv[20] = { GFXR_REPLAY, "--screenshots", (char *)cap->frames, "--screenshot-dir", shots,
+                      "--screenshot-prefix", (char *)cap->name, "--screenshot-format", "bmp",
+                      "-m", "rebind", "--sync" };
+   int argc = 12;
+   if (validate)
+      argv[argc++] = "--validate";
+   if (headless) {
+      argv[argc++] = "--wsi";
+      argv[argc++] = "headless";
+   }
+   argv[argc++] = file;
+   argv[argc] = NULL;
    const char *env[] = { drv, "NODEVICE_SELECT=1", "VK_INSTANCE_LAYERS", "VK_LAYER_PATH",
-                         asan_env(), NULL };
+                         asan_env(), headless ? "DISPLAY" : "SHALE_TEST_GFXR=1", NULL };
    int rc = run(argv, env, log);
-   int messages = shale ? log_report(log, false) : 0;
-   CHECK(rc == 0, "%s: gfxrecon-replay of %s exited with %d", driver, cap->name, rc);
-   CHECK(messages == 0, "%s: %d validation messages replaying %s", driver, messages, cap->name);
+   int messages = validate ? log_report(log, false) : 0;
+   CHECK(rc == 0, "%s: gfxrecon-replay of %s-%s exited with %d", out, cap->name, from, rc);
+   CHECK(messages == 0, "%s: %d validation messages replaying %s-%s", out, messages, cap->name,
+         from);
    bool all = true;
    for (int i = 0; i < 4 && cap->shot[i]; i++) {
       char bmp[192];
       snprintf(bmp, sizeof(bmp), "%s/%s_frame_%d.bmp", shots, cap->name, cap->shot[i]);
       all = all && access(bmp, R_OK) == 0;
    }
-   CHECK(all, "%s: screenshots of %s missing", driver, cap->name);
+   CHECK(all, "%s: screenshots of %s-%s missing", out, cap->name, from);
    if (rc != 0 || !all)
       log_report(log, true);
    else
@@ -287,21 +311,23 @@ count_colours(const struct picture *p)
    return n;
 }
 
+/* Frame `frame` of dir/<a>/ against dir/<b>/: identical (exact), or within
+ * the capture's tolerance. */
 static void
-compare(const struct capture *cap, int frame)
+compare(const struct capture *cap, int frame, const char *a_dir, const char *b_dir, bool exact)
 {
    char a_path[192], b_path[192];
-   snprintf(a_path, sizeof(a_path), "%s/shale/%s_frame_%d.bmp", dir, cap->name, frame);
-   snprintf(b_path, sizeof(b_path), "%s/lavapipe/%s_frame_%d.bmp", dir, cap->name, frame);
+   snprintf(a_path, sizeof(a_path), "%s/%s/%s_frame_%d.bmp", dir, a_dir, cap->name, frame);
+   snprintf(b_path, sizeof(b_path), "%s/%s/%s_frame_%d.bmp", dir, b_dir, cap->name, frame);
    struct picture a = { 0 }, b = { 0 };
    bool ra = bmp_read(a_path, &a), rb = bmp_read(b_path, &b);
-   CHECK(ra && rb, "%s frame %d: screenshots unreadable", cap->name, frame);
+   CHECK(ra && rb, "%s frame %d: screenshots unreadable (%s, %s)", cap->name, frame, a_dir, b_dir);
    if (ra && rb) {
-      CHECK(a.w == b.w && a.h == b.h, "%s frame %d: %dx%d on Shale, %dx%d on lavapipe", cap->name,
-            frame, a.w, a.h, b.w, b.h);
+      CHECK(a.w == b.w && a.h == b.h, "%s frame %d: %dx%d from %s, %dx%d from %s", cap->name,
+            frame, a.w, a.h, a_dir, b.w, b.h, b_dir);
    }
    if (ra && rb && a.w == b.w && a.h == b.h) {
-      size_t n = (size_t)a.w * a.h, off_px = 0, off_values = 0, lit = 0, lit_b = 0;
+      size_t n = (size_t)a.w * a.h, off_px = 0, off_values = 0, lit = 0, lit_b = 0, differ = 0;
       size_t colours = count_colours(&a), colours_b = count_colours(&b);
       unsigned worst = 0;
       for (size_t i = 0; i < n; i++) {
@@ -313,62 +339,96 @@ compare(const struct capture *cap, int frame)
          }
          worst = d > worst ? d : worst;
          off_px += d > cap->max_diff;
+         differ += d != 0;
          lit += memcmp(&a.bgr[3 * i], a.bgr, 3) != 0;
          lit_b += memcmp(&b.bgr[3 * i], b.bgr, 3) != 0;
       }
-      printf("%s frame %d, %dx%d: largest difference %u/255; %zu pixels (%.3f%%) off by more "
-             "than %u; %zu channel values (%.3f%%) off by more than 1; pixels away from the "
-             "corner colour: %zu on Shale, %zu on lavapipe; distinct colours: %zu on Shale, %zu "
-             "on lavapipe\n",
-             cap->name, frame, a.w, a.h, worst, off_px, 100.0 * (double)off_px / (double)n,
-             cap->max_diff, off_values, 100.0 * (double)off_values / (double)(3 * n), lit, lit_b,
-             colours, colours_b);
-      CHECK(lit > n / 20 && colours >= 256, "%s frame %d: Shale's screenshot shows no scene",
-            cap->name, frame);
-      CHECK(lit_b > n / 20 && colours_b >= 256, "%s frame %d: lavapipe's screenshot shows no scene",
-            cap->name, frame);
-      if (cap->per_value) {
-         CHECK(worst <= cap->max_diff, "%s frame %d: largest difference %u/255", cap->name, frame,
-               worst);
-         CHECK((double)off_values <= cap->max_share * (double)(3 * n),
-               "%s frame %d: %zu values off by more than 1/255", cap->name, frame, off_values);
+      if (exact) {
+         printf("%s frame %d, %s against %s: %zu pixels differ\n", cap->name, frame, a_dir, b_dir,
+                differ);
+         CHECK(differ == 0, "%s frame %d: %s differs from %s on %zu pixels (largest %u/255)",
+               cap->name, frame, a_dir, b_dir, differ, worst);
       } else {
-         CHECK((double)off_px <= cap->max_share * (double)n,
-               "%s frame %d: %zu pixels off by more than %u/255", cap->name, frame, off_px,
-               cap->max_diff);
+         printf("%s frame %d, %dx%d, %s against %s: largest difference %u/255; %zu pixels "
+                "(%.3f%%) off by more than %u; %zu channel values (%.3f%%) off by more than 1; "
+                "pixels away from the corner colour: %zu and %zu; distinct colours: %zu and %zu\n",
+                cap->name, frame, a.w, a.h, a_dir, b_dir, worst, off_px,
+                100.0 * (double)off_px / (double)n, cap->max_diff, off_values,
+                100.0 * (double)off_values / (double)(3 * n), lit, lit_b, colours, colours_b);
+         CHECK(lit > n / 20 && colours >= 256, "%s frame %d: %s's screenshot shows no scene",
+               cap->name, frame, a_dir);
+         CHECK(lit_b > n / 20 && colours_b >= 256, "%s frame %d: %s's screenshot shows no scene",
+               cap->name, frame, b_dir);
+         if (cap->per_value) {
+            CHECK(worst <= cap->max_diff, "%s frame %d: largest difference %u/255", cap->name,
+                  frame, worst);
+            CHECK((double)off_values <= cap->max_share * (double)(3 * n),
+                  "%s frame %d: %zu values off by more than 1/255", cap->name, frame, off_values);
+         } else {
+            CHECK((double)off_px <= cap->max_share * (double)n,
+                  "%s frame %d: %zu pixels off by more than %u/255", cap->name, frame, off_px,
+                  cap->max_diff);
+         }
       }
    }
    free(a.bgr);
    free(b.bgr);
 }
 
-/* Captures argv on lavapipe into dir/<name>.gfxr, replays it on both
- * drivers, compares the screenshots. */
+/* Records argv on one driver with the capture layer (and, with validate,
+ * the validation layer under it, whose messages fail the test) into
+ * dir/<name>-<driver>.gfxr. */
+static bool
+record(const struct capture *cap, char *const argv[], const char *driver, const char *icd,
+       bool validate)
+{
+   char file[128], log[160], drv[256], out[160];
+   snprintf(file, sizeof(file), "%s/%s-%s.gfxr", dir, cap->name, driver);
+   snprintf(log, sizeof(log), "%s/%s-capture-%s.log", dir, cap->name, driver);
+   snprintf(drv, sizeof(drv), "VK_DRIVER_FILES=%s", icd);
+   snprintf(out, sizeof(out), "GFXRECON_CAPTURE_FILE=%s", file);
+   const char *env[] = { drv, "NODEVICE_SELECT=1",
+                         validate ? "VK_INSTANCE_LAYERS=VK_LAYER_LUNARG_gfxreconstruct:"
+                                    "VK_LAYER_KHRONOS_validation"
+                                  : "VK_INSTANCE_LAYERS=VK_LAYER_LUNARG_gfxreconstruct",
+                         out, "GFXRECON_CAPTURE_FILE_TIMESTAMP=false",
+                         "GFXRECON_LOG_LEVEL=warning", "VK_LAYER_PATH", asan_env(), NULL };
+   int rc = run(argv, env, log);
+   int messages = validate ? log_report(log, false) : 0;
+   bool recorded = rc == 0 && access(file, R_OK) == 0;
+   CHECK(recorded, "%s: capture on %s failed (exit %d)", cap->name, driver, rc);
+   CHECK(messages == 0, "%s: %d validation messages capturing on %s", cap->name, messages,
+         driver);
+   if (!recorded)
+      log_report(log, true);
+   else
+      unlink(log);
+   return recorded;
+}
+
+/* Captures argv on lavapipe, replays the capture on lavapipe, on Shale
+ * and on Shale without X, and compares the screenshots; then captures argv
+ * on Shale and replays that on lavapipe. */
 static void
 check_capture(const struct capture *cap, char *const argv[], const char *shale_icd,
               const char *lvp_icd)
 {
-   char file[128], log[128], drv[256], out[160];
-   snprintf(file, sizeof(file), "%s/%s.gfxr", dir, cap->name);
-   snprintf(log, sizeof(log), "%s/%s-capture.log", dir, cap->name);
-   snprintf(drv, sizeof(drv), "VK_DRIVER_FILES=%s", lvp_icd);
-   snprintf(out, sizeof(out), "GFXRECON_CAPTURE_FILE=%s", file);
-   const char *env[] = { drv, "NODEVICE_SELECT=1",
-                         "VK_INSTANCE_LAYERS=VK_LAYER_LUNARG_gfxreconstruct", out,
-                         "GFXRECON_CAPTURE_FILE_TIMESTAMP=false", "GFXRECON_LOG_LEVEL=warning",
-                         "VK_LAYER_PATH", asan_env(), NULL };
-   int rc = run(argv, env, log);
-   bool recorded = rc == 0 && access(file, R_OK) == 0;
-   CHECK(recorded, "%s: capture on lavapipe failed (exit %d)", cap->name, rc);
-   if (!recorded) {
-      log_report(log, true);
+   if (!record(cap, argv, "lavapipe", lvp_icd, false))
       return;
+   bool l = replay(cap, "lavapipe", "lavapipe", lvp_icd, false, false);
+   bool s = replay(cap, "lavapipe", "shale", shale_icd, true, false);
+   bool h = replay(cap, "lavapipe", "shale-headless", shale_icd, true, true);
+   for (int i = 0; i < 4 && cap->shot[i]; i++) {
+      if (l && s)
+         compare(cap, cap->shot[i], "shale", "lavapipe", false);
+      if (s && h)
+         compare(cap, cap->shot[i], "shale-headless", "shale", true);
    }
-   unlink(log);
-   bool l = replay(cap, "lavapipe", lvp_icd, false);
-   bool s = replay(cap, "shale", shale_icd, true);
-   for (int i = 0; i < 4 && cap->shot[i] && l && s; i++)
-      compare(cap, cap->shot[i]);
+   if (!record(cap, argv, "shale", shale_icd, true))
+      return;
+   bool ls = replay(cap, "shale", "lavapipe-from-shale", lvp_icd, false, false);
+   for (int i = 0; i < 4 && cap->shot[i] && l && ls; i++)
+      compare(cap, cap->shot[i], "lavapipe-from-shale", "lavapipe", true);
 }
 
 /* Removes dir and what the test left in it. */
