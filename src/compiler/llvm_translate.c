@@ -1073,7 +1073,8 @@ sc_emit_block(struct sc_xlate *x, uint32_t pos, LLVMBasicBlockRef next)
    }
    LLVMPositionBuilderAtEnd(x->b, body);
    x->mask = mask;
-   if (x->cfg->header_loop[b] != SC_NONE && !loop_unpolled(x, x->cfg->header_loop[b]))
+   if (x->cfg->header_loop[b] != SC_NONE && !(x->info->flags & SC_COMPILE_NO_CANCEL_POLLS) &&
+       !loop_unpolled(x, x->cfg->header_loop[b]))
       emit_cancel_poll(x);
 
    /* Phis read their incoming storage first, all of them. */

@@ -107,6 +107,10 @@ enum sc_compile_flags {
     * replaced by the optimized code later; not part of sc_compile_key (both
     * are the same shader). */
    SC_COMPILE_BASELINE = 1u << 4,
+   /* No watchdog polls on loop back edges (shader_abi.h "Cancellation"):
+    * for devices whose watchdog is off (SHALE_WATCHDOG_MS=0), which then
+    * pay nothing for it; such code cannot be cancelled. Part of the key. */
+   SC_COMPILE_NO_CANCEL_POLLS = 1u << 5,
 };
 
 /* The phases of sc_compile, in order (sc_shader.phase_ms). */

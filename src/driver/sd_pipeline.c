@@ -19,6 +19,7 @@
 #include "sd_enum_str.h"
 #include "sd_device.h"
 #include "sd_pipeline_cache.h"
+#include "sd_queue.h"
 #include "sd_shader.h"
 #include "sd_util.h"
 
@@ -442,6 +443,10 @@ sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_cache *ca
       .flags = device->enabled_features.robustBufferAccess ? SC_COMPILE_ROBUST_BUFFER_ACCESS : 0,
       .simd_width = rt->simd_width,
    };
+   /* With the watchdog off (SHALE_WATCHDOG_MS=0) nothing could cancel the
+    * code: leave the polls out (sd_watchdog.h "Cost"). */
+   if (!device->queue->watchdog_ns)
+      info.flags |= SC_COMPILE_NO_CANCEL_POLLS;
    uint8_t key[SD_KEY_SIZE];
    sd_compute_key(module, &info, layout, key);
    char key_str[17];

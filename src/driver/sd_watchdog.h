@@ -61,10 +61,13 @@
  *   constant inner loops (16 FMAs left of 128 in the machine code, 287
  *   branches instead of 14) and made bench_compute's SGEMM about 4x slower;
  *   "uniform loops that LLVM unrolls fold the increments" did not hold.
- *   Changed from the first plan: the polls are always compiled (no compile
- *   key bit for SHALE_WATCHDOG_MS=0): one machine code whatever the
- *   environment, pipeline cache data the same, and the cost is measured
- *   below (with the limit 0 the word simply stays 0).
+ *   Changed twice: the polls were first always compiled (one machine code
+ *   whatever the environment); now a device whose watchdog is off
+ *   (SHALE_WATCHDOG_MS=0) compiles its shaders without them
+ *   (SC_COMPILE_NO_CANCEL_POLLS, part of the compile key, so pipeline
+ *   cache data of one kind never serves the other): turning the watchdog
+ *   off then costs nothing, and the same binary measures the polls' cost
+ *   (bench_compute with the limit 0 against the default).
  * - The workers' workgroup loop (sd_cmd_compute.c) reads the word before
  *   each workgroup and stops; the rasterizer's calls poll through their
  *   vertex and fragment contexts, so each remaining batch or quad returns

@@ -1371,6 +1371,41 @@ control_reference(int32_t v, uint32_t local_index, int32_t limit, int32_t out[6]
    out[5] = (v & 1) ? -7 : v * 2 + (int32_t)local_index;
 }
 
+/* Watchdog polls (sd_watchdog.h): a loop with a push-constant bound polls
+ * the cancel word at its header, unless SC_COMPILE_NO_CANCEL_POLLS (a device
+ * whose watchdog is off) leaves the polls out; the flag is part of the
+ * compile key. */
+static void
+test_cancel_polls(void)
+{
+   static const uint32_t flags[2] = { 0, SC_COMPILE_NO_CANCEL_POLLS };
+   uint8_t keys[2][SC_COMPILE_KEY_SIZE];
+   for (int i = 0; i < 2; i++) {
+      struct sc_compile_dump dump = { .want_ir = true };
+      struct sc_compile_info info = {
+         .words = control_spv,
+         .word_count = sizeof(control_spv) / sizeof(control_spv[0]),
+         .entry_point = "main",
+         .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+         .flags = flags[i],
+         .dump = &dump,
+      };
+      char msg[256] = "";
+      struct sc_shader *s = NULL;
+      enum sc_result r = sc_compile(compiler, &info, &s, msg, sizeof(msg));
+      CHECK(r == SC_SUCCESS, "cancel polls %d: %s (%s)", i, sc_result_string(r), msg);
+      CHECK(dump.ir != NULL, "cancel polls %d: no IR dump", i);
+      if (dump.ir) {
+         bool polls = strstr(dump.ir, "poll_due") != NULL;
+         CHECK(polls == (i == 0), "cancel polls %d: polls %s", i, polls ? "present" : "absent");
+      }
+      CHECK_EQ_INT(sc_compile_key(compiler, &info, keys[i]), SC_SUCCESS);
+      sc_compile_dump_finish(&dump);
+      sc_shader_destroy(s);
+   }
+   CHECK(memcmp(keys[0], keys[1], SC_COMPILE_KEY_SIZE) != 0, "cancel polls: same compile key");
+}
+
 static void
 test_control(void)
 {
@@ -3339,6 +3374,8 @@ main(void)
       test_glsl450_float();
       test_images();
       test_control();
+      if (w == 0)
+         test_cancel_polls();
       test_early_return_switch();
       test_atomics();
       test_big();
