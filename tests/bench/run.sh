@@ -17,7 +17,7 @@ if [ ! -f "$build/build.ninja" ]; then
    out=$(meson setup "$build" "$root" --buildtype=release 2>&1) || { echo "$out"; exit 1; }
 fi
 ninja -C "$build" src/hal/libvulkan_shale.so tests/bench/bench_pipeline \
-   tests/bench/bench_compute tests/bench/bench_render >"$build/bench-build.log" 2>&1 ||
+   tests/bench/bench_compute tests/bench/bench_render demo/shale_demo >"$build/bench-build.log" 2>&1 ||
    { tail -40 "$build/bench-build.log"; exit 1; }
 
 export VK_DRIVER_FILES="$build/src/hal/shale_icd.$arch.json:/usr/share/vulkan/icd.d/lvp_icd.$arch.json"
@@ -33,6 +33,8 @@ status=0
 "$build/tests/bench/bench_pipeline" >>"$log" 2>&1 || status=1
 "$build/tests/bench/bench_compute" --no-header >>"$log" 2>&1 || status=1
 "$build/tests/bench/bench_render" --no-header >>"$log" 2>&1 || status=1
+# Presentation (vkcube, the demo's window) under an Xvfb of its own.
+"$here/bench_wsi.sh" "$build" >>"$log" 2>&1 || status=1
 grep -v '^|' "$log"
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg); $(($(date +%s) - start)) s"
 echo
