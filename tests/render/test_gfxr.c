@@ -10,8 +10,12 @@
  * Each capture is replayed with gfxrecon-replay on lavapipe, on Shale in an
  * X window, and on Shale without X (--wsi headless: Shale's
  * VK_EXT_headless_surface), taking screenshots (BMP) of fixed frames, which
- * are then compared. Then each program is captured on Shale (validation
- * layer under the capture layer) and that capture replayed on lavapipe.
+ * are then compared. Each program is captured again on lavapipe, trimmed
+ * to a range of frames (GFXRECON_CAPTURE_FRAMES: vkcube 4-10, the demo
+ * 3-6; the replayer first rebuilds the state as it stood at the first of
+ * them, image and buffer contents included), and that is replayed on
+ * Shale. Then each program is captured on Shale (validation layer under
+ * the capture layer) and that capture replayed on lavapipe.
  * Replay options:
  *  - -m rebind (resources bound to allocations the replayer makes for the
  *    replay device's memory types and requirements): Shale's memory types
@@ -43,6 +47,9 @@
  *    texture or the lighting shows a few flat colours);
  *  - Shale's headless screenshots are identical to its X ones (the same
  *    driver drew the same frames; only the presentation differs);
+ *  - Shale's screenshots of the trimmed captures are identical to those of
+ *    the same frames of the whole captures (vkcube 5 and 10, the demo 6):
+ *    the state rebuilt on Shale draws what the frames before had left;
  *  - lavapipe's replay of the capture made on Shale is identical to its
  *    replay of the capture made on lavapipe: over Shale, the capture layer
  *    recorded the program's work completely (every command and every write
@@ -241,6 +248,7 @@ struct capture {
    const char *name;     /* file names' stem */
    const char *frames;   /* --screenshots */
    int shot[4];          /* the frames screenshot */
+   int trim[2];          /* the frames of the trimmed capture (first, last) */
    unsigned max_diff;    /* tolerance: differences above max_diff ... */
    double max_share;     /* ... on at most this share of the pixels (vkcube) */
    bool per_value;       /* the demo: max_diff is a bound everywhere, and
@@ -250,11 +258,12 @@ struct capture {
 /* Replays dir/<name>-<from>.gfxr (the capture recorded on `from`) with
  * the driver of manifest icd into dir/<out>/: through an X window, or with
  * headless the replayer's VK_EXT_headless_surface (and no DISPLAY); with
- * validate through the validation layer, whose messages fail the test.
+ * validate through the validation layer, whose messages fail the test;
+ * screenshots of frames (--screenshots), the list in shot[] (0-ended).
  * True when it exited 0 with every screenshot there. */
 static bool
 replay(const struct capture *cap, const char *from, const char *out, const char *icd,
-       bool validate, bool headless)
+       bool validate, bool headless, const char *frames, const int shot[4])
 {
    char file[128], shots[128], log[160], drv[256];
    snprintf(file, sizeof(file), "%s/%s-%s.gfxr", dir, cap->name, from);
@@ -262,7 +271,7 @@ replay(const struct capture *cap, const char *from, const char *out, const char 
    snprintf(log, sizeof(log), "%s/%s-replay-%s.log", dir, cap->name, out);
    snprintf(drv, sizeof(drv), "VK_DRIVER_FILES=%s", icd);
    mkdir(shots, 0700);
-   char *argv[20] = { GFXR_REPLAY, "--screenshots", (char *)cap->frames, "--screenshot-dir", shots,
+   char *argv[20] = { GFXR_REPLAY, "--screenshots", (char *)frames, "--screenshot-dir", shots,
                       "--screenshot-prefix", (char *)cap->name, "--screenshot-format", "bmp",
                       "-m", "rebind", "--sync" };
    int argc = 12;
@@ -282,9 +291,9 @@ replay(const struct capture *cap, const char *from, const char *out, const char 
    CHECK(messages == 0, "%s: %d validation messages replaying %s-%s", out, messages, cap->name,
          from);
    bool all = true;
-   for (int i = 0; i < 4 && cap->shot[i]; i++) {
+   for (int i = 0; i < 4 && shot[i]; i++) {
       char bmp[192];
-      snprintf(bmp, sizeof(bmp), "%s/%s_frame_%d.bmp", shots, cap->name, cap->shot[i]);
+      snprintf(bmp, sizeof(bmp), "%s/%s_frame_%d.bmp", shots, cap->name, shot[i]);
       all = all && access(bmp, R_OK) == 0;
    }
    CHECK(all, "%s: screenshots of %s-%s missing", out, cap->name, from);
@@ -311,13 +320,15 @@ count_colours(const struct picture *p)
    return n;
 }
 
-/* Frame `frame` of dir/<a>/ against dir/<b>/: identical (exact), or within
- * the capture's tolerance. */
+/* Screenshot a_frame of dir/<a_dir>/ against b_frame of dir/<b_dir>/:
+ * identical (exact), or within the capture's tolerance. Messages name the
+ * frame by b_frame. */
 static void
-compare(const struct capture *cap, int frame, const char *a_dir, const char *b_dir, bool exact)
+compare(const struct capture *cap, const char *a_dir, int a_frame, const char *b_dir, int frame,
+        bool exact)
 {
    char a_path[192], b_path[192];
-   snprintf(a_path, sizeof(a_path), "%s/%s/%s_frame_%d.bmp", dir, a_dir, cap->name, frame);
+   snprintf(a_path, sizeof(a_path), "%s/%s/%s_frame_%d.bmp", dir, a_dir, cap->name, a_frame);
    snprintf(b_path, sizeof(b_path), "%s/%s/%s_frame_%d.bmp", dir, b_dir, cap->name, frame);
    struct picture a = { 0 }, b = { 0 };
    bool ra = bmp_read(a_path, &a), rb = bmp_read(b_path, &b);
@@ -377,28 +388,37 @@ compare(const struct capture *cap, int frame, const char *a_dir, const char *b_d
 
 /* Records argv on one driver with the capture layer (and, with validate,
  * the validation layer under it, whose messages fail the test) into
- * dir/<name>-<driver>.gfxr. */
+ * dir/<name>-<stem>.gfxr; with trim (frames trim[0] to trim[1] only, the
+ * state before them recorded as it stands at trim[0]) the layer makes it
+ * dir/<name>-<stem>_frames_<first>_through_<last>.gfxr. */
 static bool
-record(const struct capture *cap, char *const argv[], const char *driver, const char *icd,
-       bool validate)
+record(const struct capture *cap, char *const argv[], const char *stem, const char *icd,
+       bool validate, const int *trim)
 {
-   char file[128], log[160], drv[256], out[160];
-   snprintf(file, sizeof(file), "%s/%s-%s.gfxr", dir, cap->name, driver);
-   snprintf(log, sizeof(log), "%s/%s-capture-%s.log", dir, cap->name, driver);
+   char file[160], made[192], log[160], drv[256], out[192], frames[64];
+   snprintf(file, sizeof(file), "%s/%s-%s.gfxr", dir, cap->name, stem);
+   snprintf(log, sizeof(log), "%s/%s-capture-%s.log", dir, cap->name, stem);
    snprintf(drv, sizeof(drv), "VK_DRIVER_FILES=%s", icd);
    snprintf(out, sizeof(out), "GFXRECON_CAPTURE_FILE=%s", file);
+   if (trim) {
+      snprintf(made, sizeof(made), "%s/%s-%s_frames_%d_through_%d.gfxr", dir, cap->name, stem,
+               trim[0], trim[1]);
+      snprintf(frames, sizeof(frames), "GFXRECON_CAPTURE_FRAMES=%d-%d", trim[0], trim[1]);
+   } else {
+      snprintf(made, sizeof(made), "%s", file);
+      snprintf(frames, sizeof(frames), "GFXRECON_CAPTURE_FRAMES");
+   }
    const char *env[] = { drv, "NODEVICE_SELECT=1",
                          validate ? "VK_INSTANCE_LAYERS=VK_LAYER_LUNARG_gfxreconstruct:"
                                     "VK_LAYER_KHRONOS_validation"
                                   : "VK_INSTANCE_LAYERS=VK_LAYER_LUNARG_gfxreconstruct",
-                         out, "GFXRECON_CAPTURE_FILE_TIMESTAMP=false",
+                         out, frames, "GFXRECON_CAPTURE_FILE_TIMESTAMP=false",
                          "GFXRECON_LOG_LEVEL=warning", "VK_LAYER_PATH", asan_env(), NULL };
    int rc = run(argv, env, log);
    int messages = validate ? log_report(log, false) : 0;
-   bool recorded = rc == 0 && access(file, R_OK) == 0;
-   CHECK(recorded, "%s: capture on %s failed (exit %d)", cap->name, driver, rc);
-   CHECK(messages == 0, "%s: %d validation messages capturing on %s", cap->name, messages,
-         driver);
+   bool recorded = rc == 0 && access(made, R_OK) == 0;
+   CHECK(recorded, "%s: capture %s failed (exit %d)", cap->name, stem, rc);
+   CHECK(messages == 0, "%s: %d validation messages capturing %s", cap->name, messages, stem);
    if (!recorded)
       log_report(log, true);
    else
@@ -407,28 +427,50 @@ record(const struct capture *cap, char *const argv[], const char *driver, const 
 }
 
 /* Captures argv on lavapipe, replays the capture on lavapipe, on Shale
- * and on Shale without X, and compares the screenshots; then captures argv
- * on Shale and replays that on lavapipe. */
+ * and on Shale without X, and compares the screenshots; captures the
+ * frames cap->trim on lavapipe and replays that on Shale; then captures
+ * argv on Shale and replays that on lavapipe. */
 static void
 check_capture(const struct capture *cap, char *const argv[], const char *shale_icd,
               const char *lvp_icd)
 {
-   if (!record(cap, argv, "lavapipe", lvp_icd, false))
+   if (!record(cap, argv, "lavapipe", lvp_icd, false, NULL))
       return;
-   bool l = replay(cap, "lavapipe", "lavapipe", lvp_icd, false, false);
-   bool s = replay(cap, "lavapipe", "shale", shale_icd, true, false);
-   bool h = replay(cap, "lavapipe", "shale-headless", shale_icd, true, true);
+   bool l = replay(cap, "lavapipe", "lavapipe", lvp_icd, false, false, cap->frames, cap->shot);
+   bool s = replay(cap, "lavapipe", "shale", shale_icd, true, false, cap->frames, cap->shot);
+   bool h = replay(cap, "lavapipe", "shale-headless", shale_icd, true, true, cap->frames,
+                   cap->shot);
    for (int i = 0; i < 4 && cap->shot[i]; i++) {
       if (l && s)
-         compare(cap, cap->shot[i], "shale", "lavapipe", false);
+         compare(cap, "shale", cap->shot[i], "lavapipe", cap->shot[i], false);
       if (s && h)
-         compare(cap, cap->shot[i], "shale-headless", "shale", true);
+         compare(cap, "shale-headless", cap->shot[i], "shale", cap->shot[i], true);
    }
-   if (!record(cap, argv, "shale", shale_icd, true))
+
+   /* The trimmed capture's frame 1 is frame trim[0]: its screenshots of
+    * the frames in cap->shot from trim[0] on. */
+   int tshot[4] = { 0 }, nt = 0;
+   char tframes[32] = "", tstem[64];
+   for (int i = 0; i < 4 && cap->shot[i]; i++)
+      if (cap->shot[i] >= cap->trim[0] && cap->shot[i] <= cap->trim[1]) {
+         tshot[nt] = cap->shot[i] - cap->trim[0] + 1;
+         snprintf(tframes + strlen(tframes), sizeof(tframes) - strlen(tframes), "%s%d",
+                  nt ? "," : "", tshot[nt]);
+         nt++;
+      }
+   snprintf(tstem, sizeof(tstem), "trim_frames_%d_through_%d", cap->trim[0], cap->trim[1]);
+   if (nt && record(cap, argv, "trim", lvp_icd, false, cap->trim) &&
+       replay(cap, tstem, "shale-trimmed", shale_icd, true, false, tframes, tshot) && s) {
+      for (int i = 0; i < nt; i++)
+         compare(cap, "shale-trimmed", tshot[i], "shale", tshot[i] + cap->trim[0] - 1, true);
+   }
+
+   if (!record(cap, argv, "shale", shale_icd, true, NULL))
       return;
-   bool ls = replay(cap, "shale", "lavapipe-from-shale", lvp_icd, false, false);
+   bool ls = replay(cap, "shale", "lavapipe-from-shale", lvp_icd, false, false, cap->frames,
+                    cap->shot);
    for (int i = 0; i < 4 && cap->shot[i] && l && ls; i++)
-      compare(cap, cap->shot[i], "lavapipe-from-shale", "lavapipe", true);
+      compare(cap, "lavapipe-from-shale", cap->shot[i], "lavapipe", cap->shot[i], true);
 }
 
 /* Removes dir and what the test left in it. */
@@ -464,13 +506,15 @@ main(int argc, char **argv)
    }
 
    if (vkcube) {
-      static const struct capture cube = { "vkcube", "1,5,10", { 1, 5, 10 }, 24, 0.01, false };
+      static const struct capture cube = { "vkcube", "1,5,10", { 1, 5, 10 }, { 4, 10 },
+                                           24, 0.01, false };
       char *cube_argv[] = { "/usr/bin/vkcube", "--c", "10", "--present_mode", "2", NULL };
       check_capture(&cube, cube_argv, argv[1], argv[2]);
    } else {
       printf("vkcube is not installed (vulkan-tools): its capture is left out\n");
    }
-   static const struct capture demo = { "demo", "1,6", { 1, 6 }, 8, 0.005, true };
+   static const struct capture demo = { "demo", "1,6", { 1, 6 }, { 3, 6 }, 8, 0.005,
+                                          true };
    char *demo_argv[] = { argv[3], "--window", "--frames", "6", "--present", "fifo", NULL };
    check_capture(&demo, demo_argv, argv[1], argv[2]);
 
