@@ -34,6 +34,7 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_sampler_mirror_clamp_to_edge = true,
    .KHR_maintenance1 = true,
    .KHR_sampler_ycbcr_conversion = true,
+   .EXT_custom_border_color = true,
 };
 
 void
@@ -234,6 +235,13 @@ sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDevic
             ((VkPhysicalDeviceTimelineSemaphoreProperties *)s)->maxTimelineSemaphoreValueDifference =
                UINT64_MAX;
          break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_PROPERTIES_EXT:
+         /* A custom colour is 16 bytes of the sampler's own state: any
+          * sampler may have one. */
+         if (sd_device_extensions_supported.EXT_custom_border_color)
+            ((VkPhysicalDeviceCustomBorderColorPropertiesEXT *)s)->maxCustomBorderColorSamplers =
+               pdev->properties.limits.maxSamplerAllocationCount;
+         break;
       default:
          break; /* unknown or unsupported: left untouched */
       }
@@ -310,6 +318,14 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          ((VkPhysicalDeviceSamplerYcbcrConversionFeatures *)s)->samplerYcbcrConversion =
             ext->KHR_sampler_ycbcr_conversion;
          break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT: {
+         /* render/zink_border; the image view gives the colour's numeric
+          * class, so no format is needed. */
+         VkPhysicalDeviceCustomBorderColorFeaturesEXT *cb = (void *)s;
+         cb->customBorderColors = ext->EXT_custom_border_color;
+         cb->customBorderColorWithoutFormat = ext->EXT_custom_border_color;
+         break;
+      }
       default:
          break;
       }

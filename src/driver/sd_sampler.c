@@ -1,6 +1,8 @@
 /* VkSampler and VkSamplerYcbcrConversion: creation and destruction, and the descriptions sampling reads. */
 #include "sd_sampler.h"
 
+#include <string.h>
+
 #include "sd_ahb.h" /* AHB: external format conversions */
 #include "sd_alloc.h"
 #include "sd_device.h"
@@ -156,6 +158,7 @@ sd_sampler_desc_fill(struct shale_sampler_desc *d, const struct sd_sampler_state
       .border_color = s->border_color,
       .unnormalized_coordinates = s->unnormalized_coordinates,
    };
+   memcpy(d->custom_border, s->custom_border.uint32, sizeof(d->custom_border));
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL
@@ -164,9 +167,14 @@ sd_CreateSampler(VkDevice _device, const VkSamplerCreateInfo *pCreateInfo,
 {
    SD_FROM_HANDLE(sd_device, device, _device);
    const VkSamplerCreateInfo *ci = pCreateInfo;
-   /* pNext: VkSamplerYcbcrConversionInfo; unknown structs are ignored. */
+   /* pNext: VkSamplerYcbcrConversionInfo, VkSamplerCustomBorderColorCreateInfoEXT;
+    * unknown structs are ignored. */
    const VkSamplerYcbcrConversionInfo *conv_info =
       sd_find_struct(ci, VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_INFO);
+   const VkSamplerCustomBorderColorCreateInfoEXT *custom =
+      sd_find_struct(ci, VK_STRUCTURE_TYPE_SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT);
+   bool is_custom = ci->borderColor == VK_BORDER_COLOR_FLOAT_CUSTOM_EXT ||
+                    ci->borderColor == VK_BORDER_COLOR_INT_CUSTOM_EXT;
    const struct sd_ycbcr_conversion *conv =
       conv_info ? sd_ycbcr_conversion_from_handle(conv_info->conversion) : NULL;
    if (conv) {
@@ -199,6 +207,10 @@ sd_CreateSampler(VkDevice _device, const VkSamplerCreateInfo *pCreateInfo,
       .unnormalized_coordinates = ci->unnormalizedCoordinates,
       .flags = ci->flags,
    };
+   /* A custom colour without its struct is invalid; transparent black is
+    * one defined answer. */
+   if (is_custom && custom)
+      sampler->state.custom_border = custom->customBorderColor;
    sd_sampler_desc_fill(&sampler->desc, &sampler->state);
    if (conv) {
       sampler->desc.ycbcr = 1;

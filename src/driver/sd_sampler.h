@@ -33,9 +33,16 @@
  * the spec's 8-bit minimum speaks of `format`, UNDEFINED here). Plain
  * single-plane formats take no conversion.
  *
+ * Custom border colours (VK_EXT_custom_border_color): the
+ * VkSamplerCustomBorderColorCreateInfoEXT colour of a sampler whose
+ * borderColor is FLOAT_CUSTOM or INT_CUSTOM is stored with its state and
+ * read by the generic sampling path's border replacement, which takes the
+ * numeric class from the image view, so its `format` member is not needed
+ * (customBorderColorWithoutFormat).
+ *
  * Invariants: immutable after creation. Other extension state (reduction
- * modes, custom border colours) is not claimed and not stored; those pNext
- * structs are ignored like any unknown struct.
+ * modes) is not claimed and not stored; those pNext structs are ignored like
+ * any unknown struct.
  *
  * Threading: immutable.
  */
@@ -58,6 +65,7 @@ struct sd_sampler_state {
    VkCompareOp compare_op;
    float min_lod, max_lod;
    VkBorderColor border_color;
+   VkClearColorValue custom_border;   /* border_color FLOAT_CUSTOM / INT_CUSTOM; else zero */
    bool unnormalized_coordinates;
    VkSamplerCreateFlags flags;
 };
