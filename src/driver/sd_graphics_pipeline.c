@@ -88,6 +88,10 @@ sd_translate_state(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_st
    s->depth_bias_clamp = rs->depthBiasClamp;
    s->depth_bias_slope = rs->depthBiasSlopeFactor;
    s->line_width = rs->lineWidth;
+   /* VK_EXT_provoking_vertex (render/zink_provoking); FIRST without it. */
+   const VkPipelineRasterizationProvokingVertexStateCreateInfoEXT *pv =
+      sd_find_struct(rs, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_PROVOKING_VERTEX_STATE_CREATE_INFO_EXT);
+   s->provoking_last = pv && pv->provokingVertexMode == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
    if (s->polygon_mode > VK_POLYGON_MODE_POINT)
       return "polygon mode";
 

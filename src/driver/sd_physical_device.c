@@ -35,6 +35,7 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_maintenance1 = true,
    .KHR_sampler_ycbcr_conversion = true,
    .EXT_custom_border_color = true,
+   .EXT_provoking_vertex = true,
 };
 
 void
@@ -242,6 +243,15 @@ sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDevic
             ((VkPhysicalDeviceCustomBorderColorPropertiesEXT *)s)->maxCustomBorderColorSamplers =
                pdev->properties.limits.maxSamplerAllocationCount;
          break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_PROPERTIES_EXT:
+         /* The mode is part of each draw's state: pipelines of either mode
+          * mix in a render pass instance. No transform feedback. */
+         if (sd_device_extensions_supported.EXT_provoking_vertex) {
+            VkPhysicalDeviceProvokingVertexPropertiesEXT *pv = (void *)s;
+            pv->provokingVertexModePerPipeline = VK_TRUE;
+            pv->transformFeedbackPreservesTriangleFanProvokingVertex = VK_FALSE;
+         }
+         break;
       default:
          break; /* unknown or unsupported: left untouched */
       }
@@ -324,6 +334,13 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          VkPhysicalDeviceCustomBorderColorFeaturesEXT *cb = (void *)s;
          cb->customBorderColors = ext->EXT_custom_border_color;
          cb->customBorderColorWithoutFormat = ext->EXT_custom_border_color;
+         break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT: {
+         /* render/zink_provoking (no transform feedback to preserve it in) */
+         VkPhysicalDeviceProvokingVertexFeaturesEXT *pv = (void *)s;
+         pv->provokingVertexLast = ext->EXT_provoking_vertex;
+         pv->transformFeedbackPreservesProvokingVertex = VK_FALSE;
          break;
       }
       default:
