@@ -89,17 +89,17 @@ xvfb_stop(void)
    }
 }
 
-/* Starts Xvfb on a free display (render/wsi_x11 and render/vkcube pick
- * theirs in 50..849, this test from 850 on, skipping displays whose socket
- * or lock file is there); waits until its socket is there, or gives up
- * after 10 s. */
+/* Starts Xvfb on a free display (render/wsi_x11, render/vkcube and
+ * render/wsi_demo pick theirs in 50..949, this test in 1250..1649, skipping
+ * displays whose socket or lock file is there); waits until its socket is
+ * there, or gives up after 10 s. */
 static bool
 xvfb_start(void)
 {
    int display = -1;
    char name[16], sock[32], lock[32];
    for (int i = 0; i < 400 && display < 0; i++) {
-      int d = 850 + (int)((getpid() + i) % 400);
+      int d = 1250 + (int)((getpid() + i) % 400);
       snprintf(sock, sizeof(sock), "/tmp/.X11-unix/X%d", d);
       snprintf(lock, sizeof(lock), "/tmp/.X%d-lock", d);
       if (access(sock, F_OK) != 0 && access(lock, F_OK) != 0)
@@ -119,7 +119,13 @@ xvfb_start(void)
    }
    for (int i = 0; i < 200; i++) {
       if (access(sock, F_OK) == 0) {
+         /* Ours, unless another server took the display first (ours
+          * then exits). */
          usleep(100000);
+         if (waitpid(xvfb_pid, NULL, WNOHANG) == xvfb_pid) {
+            xvfb_pid = 0;
+            return false;
+         }
          setenv("DISPLAY", name, 1);
          return true;
       }
