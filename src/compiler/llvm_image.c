@@ -143,7 +143,8 @@ address(struct sc_xlate *x, struct access *a, const struct sc_val *c)
    if (it->dim == SpvDimRect)
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "image dimension %u", it->dim);
    /* A subpass input reads the fragment's own pixel (plus the coordinate,
-    * an offset Vulkan fixes at (0, 0)) of layer 0: per lane. */
+    * an offset Vulkan fixes at (0, 0)) of layer ViewIndex (0 without
+    * multiview): per lane. */
    const bool subpass = it->dim == SpvDimSubpassData;
    VkFormat declared = sc_texel_format_from_spirv(it->format);
    if (it->format != SpvImageFormatUnknown && declared == VK_FORMAT_UNDEFINED)
@@ -169,15 +170,15 @@ address(struct sc_xlate *x, struct access *a, const struct sc_val *c)
       LLVMValueRef xyz[3];
       bool used[3] = { true, it->dim != SpvDim1D, it->dim == SpvDim3D || it->dim == SpvDimCube ||
                                                   it->arrayed };
-      LLVMValueRef pixel[2];
+      LLVMValueRef pixel[3];
       switch (it->dim) {
       case SpvDimSubpassData:
          if (!sc_fragment_pixel(x, pixel))
             return false;
          for (int k = 0; k < 2; k++)
             xyz[k] = LLVMBuildAdd(b, pixel[k], coord(x, c, k, vec), "");
-         xyz[2] = k32(x, vec, 0);
-         used[2] = false;
+         xyz[2] = pixel[2];
+         used[2] = true;
          break;
       case SpvDim1D:
          xyz[0] = coord(x, c, 0, vec);

@@ -365,9 +365,10 @@ void sc_texel_load(struct sc_xlate *x, const struct sc_texel_format *f, LLVMValu
 void sc_texel_store(struct sc_xlate *x, const struct sc_texel_format *f, LLVMValueRef fmt,
                     bool integer, LLVMValueRef addr, LLVMValueRef mask, LLVMValueRef in[4]);
 
-/* llvm_stage.c: the window pixel (x, y) of each fragment lane, <W x i32>,
- * computed in the entry block; where a subpass input (SubpassData) reads. */
-bool sc_fragment_pixel(struct sc_xlate *x, LLVMValueRef out[2]);
+/* llvm_stage.c: the window pixel (x, y) of each fragment lane and the
+ * layer (ViewIndex), <W x i32>, computed in the entry block; where a
+ * subpass input (SubpassData) reads. */
+bool sc_fragment_pixel(struct sc_xlate *x, LLVMValueRef out[3]);
 
 /* llvm_builtin.c: the value of an input built-in (entry block). */
 bool sc_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out);

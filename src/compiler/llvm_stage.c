@@ -745,7 +745,7 @@ fragment_positions(struct sc_xlate *x)
 }
 
 bool
-sc_fragment_pixel(struct sc_xlate *x, LLVMValueRef out[2])
+sc_fragment_pixel(struct sc_xlate *x, LLVMValueRef out[3])
 {
    if (x->model != SpvExecutionModelFragment)
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "a subpass input outside a fragment shader");
@@ -754,6 +754,11 @@ sc_fragment_pixel(struct sc_xlate *x, LLVMValueRef out[2])
     * gives the pixel (window coordinates are never negative). */
    for (int k = 0; k < 2; k++)
       out[k] = LLVMBuildFPToSI(x->eb, x->frag_pos[k], sc_vec_type(x, x->t_i32), "");
+   /* The layer: the view index (multiview reads the view's own layer; 0
+    * without multiview). */
+   out[2] = sc_splat_with(x, x->eb, load_field(x, x->eb, x->arg_ctx,
+                                               offsetof(struct shale_fs_context, view_index),
+                                               x->t_i32, 4));
    return true;
 }
 

@@ -100,8 +100,21 @@ sd_draw(struct sd_exec_state *state, const struct sr_draw *draw)
    b.index_size = d->index_size;
    b.index_type = d->index_type;
 
-   if (sr_scene_draw(state->render.scene, &d->state, &b, draw) != VK_SUCCESS)
-      sd_queue_replay_failed(state->queue, "out of memory queueing a draw");
+   /* Multiview: once per view of the mask, into that view's layer. */
+   const uint32_t views = state->render.view_mask;
+   if (!views) {
+      if (sr_scene_draw(state->render.scene, &d->state, &b, draw) != VK_SUCCESS)
+         sd_queue_replay_failed(state->queue, "out of memory queueing a draw");
+      return;
+   }
+   for (uint32_t m = views; m; m &= m - 1) {
+      struct sr_draw one = *draw;
+      one.view_index = (uint32_t)__builtin_ctz(m);
+      if (sr_scene_draw(state->render.scene, &d->state, &b, &one) != VK_SUCCESS) {
+         sd_queue_replay_failed(state->queue, "out of memory queueing a draw");
+         return;
+      }
+   }
 }
 
 static uint64_t *

@@ -20,6 +20,13 @@
  *   end: sr_scene_end (flush and free).
  * LOAD and DONT_CARE load ops and every store op cost nothing: the scene
  * draws straight into the attachments' memory.
+ * Multiview (a subpass's or VkRenderingInfo's view mask): the scene has one
+ * layer per view index up to the highest; draws are queued once per view
+ * (sd_cmd_draw.c), load op clears and vkCmdClearAttachments clear the
+ * layers of the views in the mask (a render pass attachment each view at
+ * the first subpass that renders that view of it), resolves cover those
+ * layers (sr_scene_set_view_mask), and a query inside takes one query per
+ * view (sd_query.c: the first gets the count, the others 0).
  * Dynamic rendering resolves colour attachments only (AVERAGE for float and
  * normalized formats, SAMPLE_ZERO for integer ones, which is what the
  * rasterizer's RESOLVE does); depth/stencil resolve modes are not offered
@@ -45,6 +52,24 @@ sd_render_check(struct sd_exec_state *state, VkResult r, const char *what)
       sd_render_fail(state, what);
 }
 
+/* A clear of `rect` on the layers of `view_mask`'s views, or on every
+ * layer of the instance when view_mask is 0. */
+static void
+sd_render_clear_views(struct sd_exec_state *state, uint32_t target, VkImageAspectFlags aspects,
+                      const VkClearValue *value, const VkRect2D *rect, uint32_t view_mask,
+                      const char *what)
+{
+   struct sd_exec_render *r = &state->render;
+   if (!view_mask) {
+      sd_render_check(state, sr_scene_clear(r->scene, target, aspects, value, rect, 0,
+                                            r->layer_count), what);
+      return;
+   }
+   for (uint32_t m = view_mask; m; m &= m - 1)
+      sd_render_check(state, sr_scene_clear(r->scene, target, aspects, value, rect,
+                                            (uint32_t)__builtin_ctz(m), 1), what);
+}
+
 /* ---- render pass instances ---- */
 
 /* The attachments of subpass `s` of the current render pass instance. */
@@ -58,7 +83,8 @@ sd_render_subpass_fb(struct sd_exec_state *state, uint32_t s)
    memset(out, 0, sizeof(*out));
    out->width = fb->width;
    out->height = fb->height;
-   out->layers = fb->layers;
+   out->layers = r->layer_count;
+   r->view_mask = sp->view_mask;
    out->samples = sp->samples ? sp->samples : 1;
    out->color_count = sp->color_count < SR_MAX_COLOR_ATTACHMENTS ? sp->color_count
                                                                  : SR_MAX_COLOR_ATTACHMENTS;
@@ -89,9 +115,26 @@ sd_render_subpass_fb(struct sd_exec_state *state, uint32_t s)
    }
 }
 
+/* The views of attachment `a` that subpass `s` uses first: the bits of its
+ * view mask no earlier subpass using `a` had. ~0u without multiview when
+ * `s` is the attachment's first subpass (every layer), else 0. */
+static uint32_t
+sd_render_first_views(const struct sd_render_pass *pass, uint32_t a, uint32_t s)
+{
+   const struct sd_rp_attachment *att = &pass->attachments[a];
+   if (!pass->view_layers)
+      return att->first_subpass == s ? ~0u : 0;
+   uint32_t views = pass->subpasses[s].view_mask;
+   for (uint32_t t = att->first_subpass; t < s && views; t++) {
+      if (sd_subpass_uses(&pass->subpasses[t], a))
+         views &= ~pass->subpasses[t].view_mask;
+   }
+   return views;
+}
+
 /* LOAD_OP_CLEAR of the attachments subpass `s` uses first (as colour or
  * depth/stencil: the spec forbids CLEAR on an attachment first used as an
- * input attachment only). */
+ * input attachment only); with multiview, of the views it uses first. */
 static void
 sd_render_subpass_clears(struct sd_exec_state *state, uint32_t s)
 {
@@ -102,18 +145,19 @@ sd_render_subpass_clears(struct sd_exec_state *state, uint32_t s)
       if (a == VK_ATTACHMENT_UNUSED || a >= r->clear_value_count)
          continue;
       const struct sd_rp_attachment *att = &r->pass->attachments[a];
-      if (att->first_subpass != s || att->load_op != VK_ATTACHMENT_LOAD_OP_CLEAR)
+      const uint32_t views = sd_render_first_views(r->pass, a, s);
+      if (!views || att->load_op != VK_ATTACHMENT_LOAD_OP_CLEAR)
          continue;
-      sd_render_check(state,
-                      sr_scene_clear(r->scene, i, VK_IMAGE_ASPECT_COLOR_BIT, &r->clear_values[a],
-                                     &r->area, 0, r->layer_count),
-                      "out of memory clearing a colour attachment");
+      sd_render_clear_views(state, i, VK_IMAGE_ASPECT_COLOR_BIT, &r->clear_values[a], &r->area,
+                            r->pass->view_layers ? views : 0,
+                            "out of memory clearing a colour attachment");
    }
    const uint32_t ds = sp->depth_stencil.attachment;
    if (ds == VK_ATTACHMENT_UNUSED || ds >= r->clear_value_count)
       return;
    const struct sd_rp_attachment *att = &r->pass->attachments[ds];
-   if (att->first_subpass != s)
+   const uint32_t views = sd_render_first_views(r->pass, ds, s);
+   if (!views)
       return;
    VkImageAspectFlags aspects = 0;
    if ((att->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) && att->load_op == VK_ATTACHMENT_LOAD_OP_CLEAR)
@@ -122,10 +166,9 @@ sd_render_subpass_clears(struct sd_exec_state *state, uint32_t s)
        att->stencil_load_op == VK_ATTACHMENT_LOAD_OP_CLEAR)
       aspects |= VK_IMAGE_ASPECT_STENCIL_BIT;
    if (aspects)
-      sd_render_check(state,
-                      sr_scene_clear(r->scene, SR_ATTACHMENT_DEPTH_STENCIL, aspects,
-                                     &r->clear_values[ds], &r->area, 0, r->layer_count),
-                      "out of memory clearing a depth/stencil attachment");
+      sd_render_clear_views(state, SR_ATTACHMENT_DEPTH_STENCIL, aspects, &r->clear_values[ds],
+                            &r->area, r->pass->view_layers ? views : 0,
+                            "out of memory clearing a depth/stencil attachment");
 }
 
 /* The end of the current subpass: resolves, then every pixel in memory
@@ -156,7 +199,8 @@ sd_render_pass_begin(struct sd_exec_state *state, const VkRenderPassBeginInfo *i
    r->pass = sd_render_pass_from_handle(info->renderPass);
    r->framebuffer = sd_framebuffer_from_handle(info->framebuffer);
    r->area = info->renderArea;
-   r->layer_count = r->framebuffer->layers;
+   /* Multiview: one layer per view index (the framebuffer has 1 layer). */
+   r->layer_count = r->pass->view_layers ? r->pass->view_layers : r->framebuffer->layers;
    r->clear_values = info->pClearValues;
    r->clear_value_count = info->pClearValues ? info->clearValueCount : 0;
    /* pNext: VkDeviceGroupRenderPassBeginInfo's render area of device 0 (the
@@ -175,6 +219,7 @@ sd_render_pass_begin(struct sd_exec_state *state, const VkRenderPassBeginInfo *i
       sd_render_fail(state, "out of memory beginning a render pass");
       return;
    }
+   sr_scene_set_view_mask(r->scene, r->view_mask);
    sd_render_subpass_clears(state, 0);
 }
 
@@ -188,6 +233,7 @@ sd_render_pass_next(struct sd_exec_state *state)
    r->subpass++;
    sd_render_subpass_fb(state, r->subpass);
    sr_scene_set_framebuffer(r->scene, &r->fb);
+   sr_scene_set_view_mask(r->scene, r->view_mask);
    sd_render_subpass_clears(state, r->subpass);
 }
 
@@ -269,7 +315,10 @@ sd_exec_BeginRendering(struct sd_exec_state *state, const struct sd_cmd_BeginRen
    if (group && group->deviceRenderAreaCount)
       r->area = group->pDeviceRenderAreas[0];
    state->draw.dirty = true;   /* draws scissor to the render area */
-   r->layer_count = info->layerCount;
+   /* Multiview: layerCount is ignored, one layer per view index. */
+   r->view_mask = info->viewMask;
+   r->layer_count = info->viewMask ? 32u - (uint32_t)__builtin_clz(info->viewMask)
+                                   : info->layerCount;
    r->suspending = (info->flags & VK_RENDERING_SUSPENDING_BIT) != 0;
    struct sr_framebuffer *fb = &r->fb;
    memset(fb, 0, sizeof(*fb));
@@ -277,7 +326,7 @@ sd_exec_BeginRendering(struct sd_exec_state *state, const struct sd_cmd_BeginRen
     * render area lies inside every attachment). */
    fb->width = (uint32_t)r->area.offset.x + r->area.extent.width;
    fb->height = (uint32_t)r->area.offset.y + r->area.extent.height;
-   fb->layers = info->layerCount;
+   fb->layers = r->layer_count;
    fb->color_count = info->colorAttachmentCount < SR_MAX_COLOR_ATTACHMENTS
                         ? info->colorAttachmentCount
                         : SR_MAX_COLOR_ATTACHMENTS;
@@ -313,30 +362,25 @@ sd_exec_BeginRendering(struct sd_exec_state *state, const struct sd_cmd_BeginRen
       sd_render_fail(state, "out of memory beginning dynamic rendering");
       return;
    }
+   sr_scene_set_view_mask(r->scene, r->view_mask);
    /* A resumed instance keeps what its suspended part drew: no load ops. */
    if (resuming)
       return;
    for (uint32_t i = 0; i < fb->color_count; i++) {
       const VkRenderingAttachmentInfo *a = &info->pColorAttachments[i];
       if (fb->color[i].base && a->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
-         sd_render_check(state,
-                         sr_scene_clear(r->scene, i, VK_IMAGE_ASPECT_COLOR_BIT, &a->clearValue,
-                                        &r->area, 0, r->layer_count),
-                         "out of memory clearing a colour attachment");
+         sd_render_clear_views(state, i, VK_IMAGE_ASPECT_COLOR_BIT, &a->clearValue, &r->area,
+                               r->view_mask, "out of memory clearing a colour attachment");
    }
    const VkRenderingAttachmentInfo *d = info->pDepthAttachment, *s = info->pStencilAttachment;
    if (fb->depth.base && d->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
-      sd_render_check(state,
-                      sr_scene_clear(r->scene, SR_ATTACHMENT_DEPTH_STENCIL,
-                                     VK_IMAGE_ASPECT_DEPTH_BIT, &d->clearValue, &r->area, 0,
-                                     r->layer_count),
-                      "out of memory clearing a depth attachment");
+      sd_render_clear_views(state, SR_ATTACHMENT_DEPTH_STENCIL, VK_IMAGE_ASPECT_DEPTH_BIT,
+                            &d->clearValue, &r->area, r->view_mask,
+                            "out of memory clearing a depth attachment");
    if (fb->stencil.base && s->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
-      sd_render_check(state,
-                      sr_scene_clear(r->scene, SR_ATTACHMENT_DEPTH_STENCIL,
-                                     VK_IMAGE_ASPECT_STENCIL_BIT, &s->clearValue, &r->area, 0,
-                                     r->layer_count),
-                      "out of memory clearing a stencil attachment");
+      sd_render_clear_views(state, SR_ATTACHMENT_DEPTH_STENCIL, VK_IMAGE_ASPECT_STENCIL_BIT,
+                            &s->clearValue, &r->area, r->view_mask,
+                            "out of memory clearing a stencil attachment");
 }
 
 void
@@ -395,10 +439,16 @@ sd_exec_ClearAttachments(struct sd_exec_state *state, const struct sd_cmd_ClearA
       }
       for (uint32_t k = 0; k < cmd->rectCount; k++) {
          const VkClearRect *rect = &cmd->pRects[k];
-         sd_render_check(state,
-                         sr_scene_clear(r->scene, target, a->aspectMask, &a->clearValue,
-                                        &rect->rect, rect->baseArrayLayer, rect->layerCount),
-                         "out of memory in vkCmdClearAttachments");
+         /* Multiview: the rect (layer 0, one layer, as the spec requires)
+          * is cleared in every view of the current subpass. */
+         if (r->view_mask)
+            sd_render_clear_views(state, target, a->aspectMask, &a->clearValue, &rect->rect,
+                                  r->view_mask, "out of memory in vkCmdClearAttachments");
+         else
+            sd_render_check(state,
+                            sr_scene_clear(r->scene, target, a->aspectMask, &a->clearValue,
+                                           &rect->rect, rect->baseArrayLayer, rect->layerCount),
+                            "out of memory in vkCmdClearAttachments");
       }
    }
 }

@@ -55,6 +55,10 @@ struct sd_exec_render {
    VkRect2D area;                       /* the render area */
    struct sr_framebuffer fb;            /* the current subpass's attachments */
    uint32_t layer_count;                /* layers the instance renders */
+   /* Multiview: the current subpass's (or the rendering instance's) view
+    * mask; each draw is queued once per bit, into that layer, and clears
+    * and resolves cover those layers. 0: no multiview. */
+   uint32_t view_mask;
    /* The current subpass's attachment formats (UNDEFINED: unused) and
     * sample count, for draws that check them against the pipeline. */
    uint32_t color_count;

@@ -13,6 +13,7 @@
 
 struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_bind_memory2 = true,
+   .KHR_multiview = true,
    .KHR_get_memory_requirements2 = true,
    .KHR_dedicated_allocation = true,
    .EXT_host_query_reset = true,
@@ -216,6 +217,17 @@ sd_GetPhysicalDeviceProperties(VkPhysicalDevice physicalDevice, VkPhysicalDevice
    *pProperties = pdev->properties;
 }
 
+/* A view is a layer of the attachments and a draw is queued once per view,
+ * so any of the 32 bits of a view mask works (render/multiview renders
+ * view 31); instance indices are plain 32-bit values: the minimum the spec
+ * asks for, 2^27 - 1, is what render/multiview draws at. */
+static void
+sd_multiview_properties(VkPhysicalDeviceMultiviewProperties *p)
+{
+   p->maxMultiviewViewCount = 32;
+   p->maxMultiviewInstanceIndex = (1u << 27) - 1;
+}
+
 VKAPI_ATTR void VKAPI_CALL
 sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties2 *pProperties)
 {
@@ -230,6 +242,9 @@ sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDevic
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES:
          sd_external_fill_id_properties((VkPhysicalDeviceIDProperties *)s);
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES:
+         sd_multiview_properties((VkPhysicalDeviceMultiviewProperties *)s);
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES:
          if (sd_device_extensions_supported.KHR_timeline_semaphore)
@@ -323,6 +338,15 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES:
          ((VkPhysicalDeviceHostQueryResetFeatures *)s)->hostQueryReset = ext->EXT_host_query_reset;
          break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES: {
+         /* Render passes and dynamic rendering (render/multiview); no
+          * geometry or tessellation stages exist. */
+         VkPhysicalDeviceMultiviewFeatures *mv = (VkPhysicalDeviceMultiviewFeatures *)s;
+         mv->multiview = ext->KHR_multiview;
+         mv->multiviewGeometryShader = VK_FALSE;
+         mv->multiviewTessellationShader = VK_FALSE;
+         break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES:
          /* api/ycbcr */
          ((VkPhysicalDeviceSamplerYcbcrConversionFeatures *)s)->samplerYcbcrConversion =

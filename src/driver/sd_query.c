@@ -201,6 +201,19 @@ sd_query_end(struct sd_device *device, struct sd_query *q, uint64_t value)
    pthread_mutex_unlock(&device->sync_mutex);
 }
 
+/* Multiview: a query inside a multiview subpass uses one query per view
+ * (queries query .. query + N - 1 for N views); the first holds the result
+ * of all views (occlusion counts summed, the timestamp), the others
+ * `value` (0), as the spec allows. */
+static void
+sd_query_end_other_views(struct sd_exec_state *state, struct sd_query_pool *pool, uint32_t query,
+                         uint64_t value)
+{
+   const uint32_t views = (uint32_t)__builtin_popcount(state->render.view_mask);
+   for (uint32_t v = 1; v < views && query + v < pool->count; v++)
+      sd_query_end(state->device, &pool->queries[query + v], value);
+}
+
 void
 sd_query_count_samples(struct sd_exec_state *state, uint64_t samples)
 {
@@ -241,6 +254,7 @@ sd_exec_EndQuery(struct sd_exec_state *state, const struct sd_cmd_EndQuery *cmd)
     * draw finished before this command: the count is final. */
    sd_exec_render_flush(state);
    sd_query_end(state->device, q, atomic_load_explicit(&q->value, memory_order_relaxed));
+   sd_query_end_other_views(state, pool, cmd->query, 0);
 }
 
 /* Commands run in order, each finished before the next starts, so "now" is
@@ -252,6 +266,7 @@ sd_query_write_timestamp(struct sd_exec_state *state, VkQueryPool _pool, uint32_
    assert(pool->type == VK_QUERY_TYPE_TIMESTAMP && query < pool->count);
    sd_exec_render_flush(state);   /* binned draws are earlier commands */
    sd_query_end(state->device, &pool->queries[query], sd_now_ns());
+   sd_query_end_other_views(state, pool, query, 0);
 }
 
 void

@@ -14,7 +14,8 @@
  * available. 32-bit results: occlusion counts saturate at UINT32_MAX (a
  * nonzero count never reads as 0); timestamps wrap (keep the low 32 bits, so
  * differences stay right modulo 2^32). Both are allowed by the spec.
- * Multiview (a query per view) is not handled yet: nothing claims multiview.
+ * Multiview: a query inside a multiview subpass takes one query per view;
+ * the first gets the result of all views, the others 0 (both available).
  *
  * Threading: values are written by the queue thread (occlusion counts by any
  * thread the rasterizer uses during a draw, atomically) and read by the host.

@@ -66,9 +66,6 @@ sd_rp_copy_refs(struct sd_rp_ref *dst, const VkAttachmentReference2 *src, uint32
 static VkResult
 sd_rp_check_subpass(const VkSubpassDescription2 *sp)
 {
-   if (sp->viewMask)
-      return sd_errorf(VK_ERROR_FEATURE_NOT_PRESENT,
-                       "render pass: a view mask needs multiview, which is not claimed");
    const VkSubpassDescriptionDepthStencilResolve *dsr =
       sd_find_struct(sp, VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE);
    if (dsr && dsr->pDepthStencilResolveAttachment &&
@@ -78,20 +75,28 @@ sd_rp_check_subpass(const VkSubpassDescription2 *sp)
    return VK_SUCCESS;
 }
 
+bool
+sd_subpass_uses(const struct sd_subpass *sp, uint32_t a)
+{
+   for (uint32_t i = 0; i < sp->input_count; i++) {
+      if (sp->inputs[i].attachment == a)
+         return true;
+   }
+   for (uint32_t i = 0; i < sp->color_count; i++) {
+      if (sp->colors[i].attachment == a || (sp->resolves && sp->resolves[i].attachment == a))
+         return true;
+   }
+   return sp->depth_stencil.attachment == a;
+}
+
 static VkResult
 sd_render_pass_create(struct sd_device *device, const VkRenderPassCreateInfo2 *ci,
                       const VkAllocationCallbacks *pAllocator, VkRenderPass *out)
 {
    /* pNext of VkRenderPassCreateInfo2: nothing this driver claims extends
     * it (fragment density maps, creation feedback and control are not
-    * offered); ignored. */
-   if (ci->correlatedViewMaskCount && ci->pCorrelatedViewMasks) {
-      for (uint32_t i = 0; i < ci->correlatedViewMaskCount; i++) {
-         if (ci->pCorrelatedViewMasks[i])
-            return sd_errorf(VK_ERROR_FEATURE_NOT_PRESENT,
-                             "render pass: correlated view masks need multiview");
-      }
-   }
+    * offered); ignored. Correlated view masks are a hint that views may be
+    * rendered together: every view is rendered on its own anyway. */
    uint32_t ref_count = 0, preserve_count = 0;
    for (uint32_t s = 0; s < ci->subpassCount; s++) {
       const VkSubpassDescription2 *sp = &ci->pSubpasses[s];
@@ -112,6 +117,7 @@ sd_render_pass_create(struct sd_device *device, const VkRenderPassCreateInfo2 *c
    if (!rp)
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
    char *p = (char *)rp + sd_rp_array(sizeof(*rp), 1);
+   rp->view_layers = 0;
    rp->dependency_count = ci->dependencyCount;
    rp->dependencies = sd_rp_carve(&p, sizeof(VkSubpassDependency2) * ci->dependencyCount);
    rp->subpass_count = ci->subpassCount;
@@ -151,6 +157,12 @@ sd_render_pass_create(struct sd_device *device, const VkRenderPassCreateInfo2 *c
       const bool self = sp->self_dependency;
       memset(sp, 0, sizeof(*sp));
       sp->self_dependency = self;
+      sp->view_mask = src->viewMask;
+      for (uint32_t m = src->viewMask; m; m &= m - 1) {
+         const uint32_t layers = (uint32_t)__builtin_ctz(m) + 1;
+         if (layers > rp->view_layers)
+            rp->view_layers = layers;
+      }
       sp->input_count = src->inputAttachmentCount;
       sp->inputs = refs;
       refs = sd_rp_copy_refs(refs, src->pInputAttachments, src->inputAttachmentCount, rp, true);
@@ -207,8 +219,8 @@ sd_CreateRenderPass(VkDevice _device, const VkRenderPassCreateInfo *ci,
 {
    SD_FROM_HANDLE(sd_device, device, _device);
    const VkAllocationCallbacks *alloc = sd_choose_alloc(pAllocator, &device->alloc);
-   /* pNext: VkRenderPassMultiviewCreateInfo (view masks, refused when any
-    * is nonzero), VkRenderPassInputAttachmentAspectCreateInfo (the aspects
+   /* pNext: VkRenderPassMultiviewCreateInfo (view masks, view offsets,
+    * correlation masks), VkRenderPassInputAttachmentAspectCreateInfo (the aspects
     * input attachments read); others ignored. */
    const VkRenderPassMultiviewCreateInfo *mv =
       sd_find_struct(ci, VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO);

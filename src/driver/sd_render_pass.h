@@ -15,14 +15,18 @@
  * format; per subpass its sample count and whether a dependency of the
  * subpass on itself exists.
  *
- * Refused honestly (VK_ERROR_FEATURE_NOT_PRESENT with a log line): a
- * nonzero view mask or correlated view mask (multiview is not claimed),
+ * Multiview: a subpass's view mask is kept; replay renders each draw once
+ * per view into the layer of that index, and an attachment's load op
+ * clears each view at the first subpass whose view mask has it (the
+ * spec's per-view first use). Correlation masks are hints, ignored.
+ *
+ * Refused honestly (VK_ERROR_FEATURE_NOT_PRESENT with a log line):
  * depth/stencil resolves (VkSubpassDescriptionDepthStencilResolve with a
  * resolve attachment), imageless framebuffers (VK_KHR_imageless_framebuffer
  * is not claimed). Other pNext structs (fragment density maps, shading-rate
  * attachments: extensions not offered) are ignored like unknown ones.
  * vkCreateRenderPass2 is reachable only from the driver core until
- * VK_KHR_create_renderpass2 can be offered (it needs multiview).
+ * VK_KHR_create_renderpass2 is offered (its tests go through the loader).
  *
  * Invariants: each object is one host allocation (arrays carved from it),
  * so creation fails cleanly with nothing to unwind. Attachment indices in
@@ -69,6 +73,7 @@ struct sd_subpass {
    const uint32_t *preserves;
    VkSampleCountFlagBits samples;      /* of its colour/depth attachments; 0: none */
    bool self_dependency;
+   uint32_t view_mask;                 /* multiview: the views (layers) it renders; 0: none */
 };
 
 struct sd_render_pass {
@@ -79,7 +84,13 @@ struct sd_render_pass {
    struct sd_subpass *subpasses;
    uint32_t dependency_count;
    VkSubpassDependency2 *dependencies;   /* pNext NULL */
+   /* Multiview (every subpass has a nonzero view mask, as the spec
+    * requires): the highest view index used, plus one; 0 without. */
+   uint32_t view_layers;
 };
+
+/* Whether subpass `s` references attachment `a` (any kind of reference). */
+bool sd_subpass_uses(const struct sd_subpass *sp, uint32_t a);
 
 struct sd_framebuffer {
    struct sd_object base;

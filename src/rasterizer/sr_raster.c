@@ -172,8 +172,21 @@ sr_scene_resolve(struct sr_scene *scene, uint32_t attachment, const struct sr_su
       .rect = scene->render_area,
       .layer_count = scene->layer_count,
    };
-   return bin_rect(scene, scene->render_area, 0, scene->layer_count,
-                   (struct sr_cmd){.kind = SR_CMD_RESOLVE, .resolve = c});
+   const struct sr_cmd cmd = {.kind = SR_CMD_RESOLVE, .resolve = c};
+   for (uint32_t l = 0; l < scene->layer_count; l++) {
+      if (!sr_scene_resolves_layer(scene, l))
+         continue;
+      VkResult res = bin_rect(scene, scene->render_area, l, 1, cmd);
+      if (res != VK_SUCCESS)
+         return res;
+   }
+   return VK_SUCCESS;
+}
+
+void
+sr_scene_set_view_mask(struct sr_scene *scene, uint32_t view_mask)
+{
+   scene->view_mask = view_mask;
 }
 
 /* The draw's immutable snapshot (state shared with the last draw when equal). */

@@ -374,6 +374,12 @@ VkResult sr_scene_resolve_depth_stencil(struct sr_scene *scene, const struct sr_
  * pixels are in memory. The scene stays open for more commands. */
 void sr_scene_flush(struct sr_scene *scene);
 
+/* Multiview: later resolves (colour and depth/stencil) cover only the
+ * layers whose bit is set in view_mask (the current subpass's or rendering
+ * instance's view mask: one layer per view); 0 (the default): every layer
+ * of the scene. Clears and draws name their layers themselves. */
+void sr_scene_set_view_mask(struct sr_scene *scene, uint32_t view_mask);
+
 /* Replaces the framebuffer (next subpass) after a flush. */
 void sr_scene_set_framebuffer(struct sr_scene *scene, const struct sr_framebuffer *fb);
 

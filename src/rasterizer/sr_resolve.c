@@ -30,6 +30,8 @@ VkResult sr_scene_resolve_depth_stencil(struct sr_scene *scene, const struct sr_
       return VK_SUCCESS;
    struct sr_cmd cmd = {.kind = SR_CMD_RESOLVE, .resolve = c};
    for (uint32_t l = 0; l < scene->layer_count; l++) {
+      if (!sr_scene_resolves_layer(scene, l))
+         continue;
       VkResult res = sr_bin_box(scene, l, ra->offset.x, ra->offset.y,
                                 ra->offset.x + (int32_t)ra->extent.width - 1,
                                 ra->offset.y + (int32_t)ra->extent.height - 1, cmd);

@@ -167,6 +167,7 @@ struct sr_scene {
    struct sr_framebuffer fb;
    VkRect2D render_area;
    uint32_t layer_count;
+   uint32_t view_mask;                  /* multiview: layers resolves cover; 0: all */
    uint32_t tiles_x, tiles_y;
    struct sr_bin *bins;                 /* [layer][tiles_y][tiles_x] */
    bool dirty;                          /* commands since the last flush */
@@ -179,6 +180,13 @@ struct sr_scene {
  * box [x0, x1] x [y0, y1] touches. */
 VkResult sr_bin_box(struct sr_scene *scene, uint32_t layer, int32_t x0, int32_t y0,
                     int32_t x1, int32_t y1, struct sr_cmd cmd);
+
+/* Whether resolves cover layer `l` (sr_scene_set_view_mask). */
+static inline bool
+sr_scene_resolves_layer(const struct sr_scene *scene, uint32_t l)
+{
+   return !scene->view_mask || (l < 32 && (scene->view_mask >> l & 1));
+}
 
 /* Back end: runs one tile's commands (flush, on a worker), with
  * scene->ctx->scratch[worker] for the fragment arrays. Occlusion

@@ -158,16 +158,20 @@ test_render_pass2(const struct img *col)
       .pSubpasses = sub,
    };
    VkRenderPass rp = VK_NULL_HANDLE;
-   /* Refused: a view mask, correlated view masks, a depth/stencil resolve. */
-   sub[1].viewMask = 1;
-   CHECK_EQ_INT(sd_CreateRenderPass2(dev, &ci, NULL, &rp), VK_ERROR_FEATURE_NOT_PRESENT);
-   sub[1].viewMask = 0;
+   /* View masks and correlated view masks (multiview) are accepted. */
+   sub[0].viewMask = 1;
+   sub[1].viewMask = 3;
    const uint32_t corr = 3;
    ci.correlatedViewMaskCount = 1;
    ci.pCorrelatedViewMasks = &corr;
-   CHECK_EQ_INT(sd_CreateRenderPass2(dev, &ci, NULL, &rp), VK_ERROR_FEATURE_NOT_PRESENT);
+   CHECK_EQ_INT(sd_CreateRenderPass2(dev, &ci, NULL, &rp), VK_SUCCESS);
+   sd_DestroyRenderPass(dev, rp, NULL);
+   rp = VK_NULL_HANDLE;
+   sub[0].viewMask = 0;
+   sub[1].viewMask = 0;
    ci.correlatedViewMaskCount = 0;
    ci.pCorrelatedViewMasks = NULL;
+   /* Refused: a depth/stencil resolve. */
    const VkSubpassDescriptionDepthStencilResolve dsr = {
       .sType = VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE,
       .depthResolveMode = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT,
