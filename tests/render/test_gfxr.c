@@ -28,7 +28,8 @@
  *    command buffer that copies a virtual image into the window's image,
  *    without waiting for its previous submission; the validation layer
  *    reports it on lavapipe too (VUID-vkResetCommandBuffer-commandBuffer-
- *    00045), and Shale's debug build asserts on it;
+ *    00045), and Shale's debug build asserts on it (gfxreconstruct waits
+ *    for a fence there since its pull request 1795, after 0.9.18);
  *  - --validate on Shale (lavapipe's replays of both captures have no
  *    validation message with these options either).
  * Held:
