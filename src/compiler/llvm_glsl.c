@@ -6,31 +6,18 @@
 #include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/spirv.h>
 
-static bool
-is_vec(LLVMValueRef v)
-{
-   return LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind;
-}
-
-static LLVMTypeRef
-scalar_of(LLVMValueRef v)
-{
-   LLVMTypeRef t = LLVMTypeOf(v);
-   return is_vec(v) ? LLVMGetElementType(t) : t;
-}
-
 static LLVMValueRef
 fconst(struct sc_xlate *x, LLVMValueRef like, double v)
 {
-   LLVMValueRef c = LLVMConstReal(scalar_of(like), v);
-   return is_vec(like) ? sc_splat(x, c) : c;
+   LLVMValueRef c = LLVMConstReal(sc_scalar_of(like), v);
+   return sc_is_vec(like) ? sc_splat(x, c) : c;
 }
 
 static LLVMValueRef
 iconst(struct sc_xlate *x, LLVMValueRef like, uint64_t v)
 {
-   LLVMValueRef c = LLVMConstInt(scalar_of(like), v, false);
-   return is_vec(like) ? sc_splat(x, c) : c;
+   LLVMValueRef c = LLVMConstInt(sc_scalar_of(like), v, false);
+   return sc_is_vec(like) ? sc_splat(x, c) : c;
 }
 
 static LLVMValueRef
@@ -54,11 +41,11 @@ static LLVMValueRef
 transcendental(struct sc_xlate *x, uint32_t op, const char *f64, LLVMValueRef *c, unsigned n)
 {
    LLVMTypeRef t = LLVMTypeOf(c[0]);
-   LLVMTypeKind k = LLVMGetTypeKind(scalar_of(c[0]));
+   LLVMTypeKind k = LLVMGetTypeKind(sc_scalar_of(c[0]));
    if (k == LLVMDoubleTypeKind)
       return sc_libm(x, f64, c, n, t);
    if (k == LLVMHalfTypeKind) {
-      LLVMTypeRef ft = is_vec(c[0]) ? sc_vec_type(x, x->t_f32) : x->t_f32;
+      LLVMTypeRef ft = sc_is_vec(c[0]) ? sc_vec_type(x, x->t_f32) : x->t_f32;
       LLVMValueRef a = LLVMBuildFPExt(x->b, c[0], ft, "");
       LLVMValueRef b = n > 1 ? LLVMBuildFPExt(x->b, c[1], ft, "") : NULL;
       return LLVMBuildFPTrunc(x->b, sc_math_f32(x, op, a, b), t, "");
@@ -166,7 +153,7 @@ componentwise(struct sc_xlate *x, uint32_t op, LLVMValueRef *c, unsigned nops)
    case GLSLstd450FindSMsb:
    case GLSLstd450FindUMsb: {
       LLVMTypeRef t = LLVMTypeOf(a);
-      unsigned w = LLVMGetIntTypeWidth(scalar_of(a));
+      unsigned w = LLVMGetIntTypeWidth(sc_scalar_of(a));
       LLVMValueRef v = a;
       if (op == GLSLstd450FindSMsb) {
          LLVMValueRef neg = LLVMBuildICmp(b, LLVMIntSLT, a, iconst(x, a, 0), "");
@@ -263,7 +250,7 @@ geometric(struct sc_xlate *x, const struct sc_inst *inst, uint32_t op,
       LLVMValueRef eta = c[2][0];
       LLVMValueRef d = dot(x, c[1], c[0], n);
       if (LLVMTypeOf(eta) != LLVMTypeOf(d))
-         eta = LLVMGetTypeKind(scalar_of(eta)) == LLVMGetTypeKind(scalar_of(d))
+         eta = LLVMGetTypeKind(sc_scalar_of(eta)) == LLVMGetTypeKind(sc_scalar_of(d))
                   ? eta : LLVMBuildFPCast(b, eta, LLVMTypeOf(d), "");
       LLVMValueRef one = fconst(x, d, 1.0);
       LLVMValueRef k = LLVMBuildFSub(b, one, LLVMBuildFMul(b, LLVMBuildFMul(b, eta, eta, ""),

@@ -242,6 +242,19 @@ const struct sc_val *sc_get(struct sc_xlate *x, uint32_t id);
 bool sc_set(struct sc_xlate *x, uint32_t id, struct sc_val v);
 LLVMTypeRef sc_vec_type(struct sc_xlate *x, LLVMTypeRef scalar);
 LLVMValueRef sc_splat(struct sc_xlate *x, LLVMValueRef scalar);
+/* Whether v is a vector (per-lane) value, and the type of one lane of it
+ * (its own type when scalar). */
+static inline bool
+sc_is_vec(LLVMValueRef v)
+{
+   return LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind;
+}
+static inline LLVMTypeRef
+sc_scalar_of(LLVMValueRef v)
+{
+   LLVMTypeRef t = LLVMTypeOf(v);
+   return sc_is_vec(v) ? LLVMGetElementType(t) : t;
+}
 LLVMValueRef sc_comp(struct sc_xlate *x, const struct sc_val *v, uint32_t i, bool vec);
 void sc_make_varying(struct sc_xlate *x, struct sc_val *v);
 /* Linear form of component i of v (uniform values: stride 0), or false. */

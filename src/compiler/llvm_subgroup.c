@@ -17,19 +17,6 @@
 /* ------------------------------------------------------------------------ */
 
 static bool
-is_vec(LLVMValueRef v)
-{
-   return LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind;
-}
-
-static LLVMTypeRef
-scalar_of(LLVMValueRef v)
-{
-   LLVMTypeRef t = LLVMTypeOf(v);
-   return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
-}
-
-static bool
 is_float(LLVMTypeRef st)
 {
    LLVMTypeKind k = LLVMGetTypeKind(st);
@@ -84,7 +71,7 @@ bits_of(struct sc_xlate *x, LLVMValueRef lanes)
 static LLVMValueRef
 ballot_bits(struct sc_xlate *x, LLVMValueRef pred)
 {
-   if (!is_vec(pred))
+   if (!sc_is_vec(pred))
       return LLVMBuildSelect(x->b, pred, bits_of(x, x->mask), sc_const_i32(x, 0), "");
    return bits_of(x, LLVMBuildAnd(x->b, pred, x->mask, ""));
 }
@@ -109,8 +96,8 @@ first_lane(struct sc_xlate *x)
 static LLVMValueRef
 to_i32(struct sc_xlate *x, LLVMValueRef v)
 {
-   LLVMTypeRef want = is_vec(v) ? sc_vec_type(x, x->t_i32) : x->t_i32;
-   unsigned w = LLVMGetIntTypeWidth(scalar_of(v));
+   LLVMTypeRef want = sc_is_vec(v) ? sc_vec_type(x, x->t_i32) : x->t_i32;
+   unsigned w = LLVMGetIntTypeWidth(sc_scalar_of(v));
    if (w > 32)
       return LLVMBuildTrunc(x->b, v, want, "");
    if (w < 32)
@@ -124,7 +111,7 @@ static LLVMValueRef
 uniform_i32(struct sc_xlate *x, LLVMValueRef v)
 {
    v = to_i32(x, v);
-   if (is_vec(v))
+   if (sc_is_vec(v))
       v = LLVMBuildExtractElement(x->b, LLVMBuildFreeze(x->b, v, ""), first_lane(x), "");
    return v;
 }
@@ -273,7 +260,7 @@ combine(struct sc_xlate *x, uint32_t op, LLVMValueRef a, LLVMValueRef c)
    case SpvOpGroupNonUniformFMin:
    case SpvOpGroupNonUniformFMax: {
       const char *name = op == SpvOpGroupNonUniformFMin ? "llvm.minnum" : "llvm.maxnum";
-      if (LLVMGetTypeKind(scalar_of(a)) != LLVMHalfTypeKind)
+      if (LLVMGetTypeKind(sc_scalar_of(a)) != LLVMHalfTypeKind)
          return sc_intrinsic(x, name, &t, 1, args, 2);
       /* LLVM 15 cannot select half vector minnum on x86 without native
        * half arithmetic (and folds a float detour back): compare and pick,
@@ -295,7 +282,7 @@ combine(struct sc_xlate *x, uint32_t op, LLVMValueRef a, LLVMValueRef c)
 static LLVMValueRef
 pad(struct sc_xlate *x, uint32_t op, LLVMValueRef v)
 {
-   return LLVMBuildSelect(x->b, x->mask, v, sc_splat(x, identity(op, scalar_of(v))), "");
+   return LLVMBuildSelect(x->b, x->mask, v, sc_splat(x, identity(op, sc_scalar_of(v))), "");
 }
 
 /* Reduction of padded lanes to a scalar. */
@@ -332,7 +319,7 @@ reduce_lanes(struct sc_xlate *x, uint32_t op, LLVMValueRef v)
 static LLVMValueRef
 scan_lanes(struct sc_xlate *x, uint32_t op, LLVMValueRef v)
 {
-   LLVMValueRef id = sc_splat(x, identity(op, scalar_of(v)));
+   LLVMValueRef id = sc_splat(x, identity(op, sc_scalar_of(v)));
    LLVMValueRef e[SHALE_MAX_SIMD_WIDTH];
    for (uint32_t s = 1; s < x->W; s <<= 1) {
       for (uint32_t l = 0; l < x->W; l++)
@@ -347,7 +334,7 @@ scan_lanes(struct sc_xlate *x, uint32_t op, LLVMValueRef v)
 static LLVMValueRef
 shift_in_identity(struct sc_xlate *x, uint32_t op, LLVMValueRef v)
 {
-   LLVMValueRef id = sc_splat(x, identity(op, scalar_of(v)));
+   LLVMValueRef id = sc_splat(x, identity(op, sc_scalar_of(v)));
    LLVMValueRef e[SHALE_MAX_SIMD_WIDTH];
    for (uint32_t l = 0; l < x->W; l++)
       e[l] = sc_const_i32(x, l >= 1 ? l - 1 : x->W);
@@ -375,7 +362,7 @@ bool_group(struct sc_xlate *x, uint32_t op, LLVMValueRef p, LLVMValueRef sel)
    LLVMBuilderRef b = x->b;
    LLVMValueRef active = bits_of(x, x->mask);
    LLVMValueRef t = ballot_bits(x, p);
-   bool vec = is_vec(sel);
+   bool vec = sc_is_vec(sel);
    if (vec) {
       active = sc_splat(x, active);
       t = sc_splat(x, t);
@@ -418,7 +405,7 @@ check_scope(struct sc_xlate *x, uint32_t id)
 static bool
 set_bool(struct sc_xlate *x, const struct sc_inst *inst, LLVMValueRef v)
 {
-   struct sc_val r = sc_new_val(x, 1, !is_vec(v));
+   struct sc_val r = sc_new_val(x, 1, !sc_is_vec(v));
    if (!r.c)
       return false;
    r.c[0] = v;
@@ -429,7 +416,7 @@ set_bool(struct sc_xlate *x, const struct sc_inst *inst, LLVMValueRef v)
 static bool
 set_ballot(struct sc_xlate *x, const struct sc_inst *inst, LLVMValueRef bits)
 {
-   struct sc_val r = sc_new_val(x, 4, !is_vec(bits));
+   struct sc_val r = sc_new_val(x, 4, !sc_is_vec(bits));
    if (!r.c)
       return false;
    LLVMValueRef zero = sc_const_i32(x, 0);
@@ -463,7 +450,7 @@ emit_all_equal(struct sc_xlate *x, const struct sc_inst *inst, uint32_t value_id
    for (uint32_t i = 0; i < v->n; i++) {
       LLVMValueRef c = LLVMBuildFreeze(b, v->c[i], "");
       LLVMValueRef f = sc_splat(x, LLVMBuildExtractElement(b, c, first, ""));
-      LLVMValueRef e = is_float(scalar_of(c)) ? LLVMBuildFCmp(b, LLVMRealOEQ, c, f, "")
+      LLVMValueRef e = is_float(sc_scalar_of(c)) ? LLVMBuildFCmp(b, LLVMRealOEQ, c, f, "")
                                               : LLVMBuildICmp(b, LLVMIntEQ, c, f, "");
       eq = eq ? LLVMBuildAnd(b, eq, e, "") : e;
    }
@@ -620,7 +607,7 @@ emit_ballot_ops(struct sc_xlate *x, const struct sc_inst *inst)
       } else {
          return sc_fail(x, SC_ERROR_UNSUPPORTED, "ballot bit count with group operation %u", gop);
       }
-      struct sc_val r = sc_new_val(x, 1, !is_vec(n));
+      struct sc_val r = sc_new_val(x, 1, !sc_is_vec(n));
       if (!r.c)
          return false;
       r.c[0] = n;
@@ -655,7 +642,7 @@ uniform_group(struct sc_xlate *x, uint32_t op, LLVMValueRef v, LLVMValueRef n, b
 {
    LLVMBuilderRef b = x->b;
    LLVMTypeRef st = LLVMTypeOf(v);
-   bool vec = is_vec(n);
+   bool vec = sc_is_vec(n);
    LLVMValueRef vv = vec ? sc_splat(x, v) : v;
    LLVMValueRef zero = vec ? sc_splat(x, sc_const_i32(x, 0)) : sc_const_i32(x, 0);
    LLVMValueRef one = vec ? sc_splat(x, sc_const_i32(x, 1)) : sc_const_i32(x, 1);
