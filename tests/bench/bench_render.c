@@ -68,6 +68,7 @@
 #include <unistd.h>
 
 #include "bench_util.h"
+#include "draw_util.h"
 #include "render_color_frag_spv.h"
 #include "render_lit_vert_spv.h"
 #include "render_mesh_frag_spv.h"
@@ -543,27 +544,18 @@ make_targets(struct gfx *g)
 {
    const struct scene_info *s = g->s;
    bool msaa = s->samples != VK_SAMPLE_COUNT_1_BIT;
-   VkResult r = make_image(g, COLOR_FORMAT, s->samples, s->width, s->height, 1,
-                           VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
-                              (msaa ? 0 : VK_IMAGE_USAGE_TRANSFER_SRC_BIT),
-                           &g->color);
-   if (r == VK_SUCCESS)
-      r = make_view(g, g->color.image, COLOR_FORMAT, VK_IMAGE_ASPECT_COLOR_BIT, 1, &g->color_view);
-   if (r == VK_SUCCESS && s->depth) {
-      r = make_image(g, DEPTH_FORMAT, s->samples, s->width, s->height, 1,
-                     VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, &g->depth);
-      if (r == VK_SUCCESS)
-         r = make_view(g, g->depth.image, DEPTH_FORMAT, VK_IMAGE_ASPECT_DEPTH_BIT, 1,
-                       &g->depth_view);
-   }
-   if (r == VK_SUCCESS && msaa) {
-      r = make_image(g, COLOR_FORMAT, VK_SAMPLE_COUNT_1_BIT, s->width, s->height, 1,
-                     VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                     &g->resolve);
-      if (r == VK_SUCCESS)
-         r = make_view(g, g->resolve.image, COLOR_FORMAT, VK_IMAGE_ASPECT_COLOR_BIT, 1,
-                       &g->resolve_view);
-   }
+   VkResult r = draw_image_create(&g->t, COLOR_FORMAT, s->width, s->height, s->samples,
+                                  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                                     (msaa ? 0 : VK_IMAGE_USAGE_TRANSFER_SRC_BIT),
+                                  VK_IMAGE_ASPECT_COLOR_BIT, &g->color, &g->color_view);
+   if (r == VK_SUCCESS && s->depth)
+      r = draw_image_create(&g->t, DEPTH_FORMAT, s->width, s->height, s->samples,
+                            VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT,
+                            &g->depth, &g->depth_view);
+   if (r == VK_SUCCESS && msaa)
+      r = draw_image_create(&g->t, COLOR_FORMAT, s->width, s->height, VK_SAMPLE_COUNT_1_BIT,
+                            VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                            VK_IMAGE_ASPECT_COLOR_BIT, &g->resolve, &g->resolve_view);
    if (r == VK_SUCCESS)
       r = vkt_buffer_create(&g->t, (VkDeviceSize)s->width * s->height * 4,
                             VK_BUFFER_USAGE_TRANSFER_DST_BIT, &g->readback);
@@ -683,56 +675,10 @@ static VkResult
 make_pipeline(struct gfx *g)
 {
    const struct scene_info *s = g->s;
-   VkPushConstantRange range = { s->push_stages, 0, s->push_size };
-   VkPipelineLayoutCreateInfo li = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-      .setLayoutCount = s->texture ? 1 : 0,
-      .pSetLayouts = &g->set_layout,
-      .pushConstantRangeCount = 1,
-      .pPushConstantRanges = &range,
-   };
-   VkResult r = vkCreatePipelineLayout(g->t.device, &li, NULL, &g->layout);
+   VkResult r = draw_pipeline_layout(&g->t, s->texture ? g->set_layout : VK_NULL_HANDLE,
+                                     s->push_stages, s->push_size, &g->layout);
    if (r != VK_SUCCESS)
       return r;
-   VkPipelineShaderStageCreateInfo stages[2] = {
-      { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = g->vs, .pName = "main" },
-      { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = g->fs, .pName = "main" },
-   };
-   VkVertexInputBindingDescription binding = { 0, s->vertex_stride, VK_VERTEX_INPUT_RATE_VERTEX };
-   VkVertexInputAttributeDescription attrs[3] = {
-      { 0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0 },
-      { 1, 0, VK_FORMAT_R32G32B32_SFLOAT, 12 },
-      { 2, 0, VK_FORMAT_R32G32_SFLOAT, 24 },
-   };
-   VkPipelineVertexInputStateCreateInfo vi = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-      .vertexBindingDescriptionCount = s->vertex_stride ? 1 : 0,
-      .pVertexBindingDescriptions = &binding,
-      .vertexAttributeDescriptionCount = s->attribute_count,
-      .pVertexAttributeDescriptions = attrs,
-   };
-   VkPipelineInputAssemblyStateCreateInfo ia = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-      .topology = s->topology,
-   };
-   VkViewport viewport = { 0.0f, 0.0f, (float)s->width, (float)s->height, 0.0f, 1.0f };
-   VkRect2D scissor = { { 0, 0 }, { s->width, s->height } };
-   VkPipelineViewportStateCreateInfo vp = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-      .viewportCount = 1,
-      .pViewports = &viewport,
-      .scissorCount = 1,
-      .pScissors = &scissor,
-   };
-   VkPipelineRasterizationStateCreateInfo rs = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-      .polygonMode = VK_POLYGON_MODE_FILL,
-      .cullMode = s->cull,
-      .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
-      .lineWidth = 1.0f,
-   };
    VkPipelineMultisampleStateCreateInfo ms = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
       .rasterizationSamples = s->samples,
@@ -754,27 +700,34 @@ make_pipeline(struct gfx *g)
       .alphaBlendOp = VK_BLEND_OP_ADD,
       .colorWriteMask = 0xf,
    };
-   VkPipelineColorBlendStateCreateInfo cb = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-      .attachmentCount = 1,
-      .pAttachments = &blend,
-   };
-   VkGraphicsPipelineCreateInfo pi = {
-      .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-      .stageCount = 2,
-      .pStages = stages,
-      .pVertexInputState = &vi,
-      .pInputAssemblyState = &ia,
-      .pViewportState = &vp,
-      .pRasterizationState = &rs,
-      .pMultisampleState = &ms,
-      .pDepthStencilState = &ds,
-      .pColorBlendState = &cb,
+   VkViewport viewport = { 0.0f, 0.0f, (float)s->width, (float)s->height, 0.0f, 1.0f };
+   VkRect2D scissor = { { 0, 0 }, { s->width, s->height } };
+   /* Positions and normals (3 floats), then texture coordinates (2). */
+   struct draw_pipeline_info info = {
+      .vs_module = g->vs,
+      .fs_module = g->fs,
       .layout = g->layout,
-      .renderPass = g->pass,
-      .subpass = 0,
+      .stride = s->vertex_stride,
+      .attrib_count = s->attribute_count,
+      .attrib_format = { VK_FORMAT_R32G32B32_SFLOAT, VK_FORMAT_R32G32B32_SFLOAT,
+                         VK_FORMAT_R32G32_SFLOAT },
+      .attrib_offset = { 0, 12, 24 },
+      .topology = s->topology,
+      .polygon_mode = VK_POLYGON_MODE_FILL,
+      .cull_mode = s->cull,
+      .front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+      .depth_stencil = &ds,
+      .blend = &blend,
+      .multisample = &ms,
+      .viewport = &viewport,
+      .scissor = &scissor,
+      .render_pass = g->pass,
+      .color_count = 1,
    };
-   return vkCreateGraphicsPipelines(g->t.device, VK_NULL_HANDLE, 1, &pi, NULL, &g->pipeline);
+   struct draw_pipeline p;
+   r = draw_pipeline_create(&g->t, NULL, &info, &p);   /* owns nothing but the pipeline */
+   g->pipeline = p.pipeline;
+   return r;
 }
 
 /* The frame's command buffer. */
@@ -838,20 +791,10 @@ read_back(struct gfx *g, double *out)
    VkCommandBuffer cb = vkt_begin(&g->t);
    if (!cb)
       return VK_ERROR_OUT_OF_HOST_MEMORY;
-   VkBufferImageCopy region = {
-      .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
-      .imageExtent = { s->width, s->height, 1 },
-   };
    VkImage image = s->samples != VK_SAMPLE_COUNT_1_BIT ? g->resolve.image : g->color.image;
-   vkCmdCopyImageToBuffer(cb, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, g->readback.buffer, 1,
-                          &region);
-   VkMemoryBarrier mb = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-      .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-      .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
-   };
-   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
-                        0, NULL, 0, NULL);
+   draw_copy_to_buffer(cb, image, VK_IMAGE_ASPECT_COLOR_BIT, s->width, s->height,
+                       g->readback.buffer, 0);
+   draw_host_barrier(cb);
    VkResult r = vkt_submit_wait(&g->t, cb);
    if (r != VK_SUCCESS)
       return r;
