@@ -238,6 +238,108 @@ draw_target_destroy(struct vkt *t, struct draw_target *dt)
    vkt_buffer_destroy(t, &dt->readback);
 }
 
+void
+draw_pipeline_state_init(struct draw_pipeline_state *st, const struct draw_target *dt,
+                         const struct draw_pipeline_info *info, VkShaderModule vs,
+                         VkShaderModule fs, VkPipelineLayout layout)
+{
+   memset(st, 0, sizeof(*st));
+   st->stages[0] = (VkPipelineShaderStageCreateInfo) {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+      .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main",
+   };
+   st->stages[1] = (VkPipelineShaderStageCreateInfo) {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+      .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main",
+   };
+   st->binding = (VkVertexInputBindingDescription) {
+      0, info->stride, VK_VERTEX_INPUT_RATE_VERTEX,
+   };
+   for (uint32_t i = 0; i < info->attrib_count; i++)
+      st->attribs[i] = (VkVertexInputAttributeDescription) {
+         i, 0, info->attrib_format[i], info->attrib_offset[i],
+      };
+   st->vi = (VkPipelineVertexInputStateCreateInfo) {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+      .vertexBindingDescriptionCount = info->attrib_count ? 1 : 0,
+      .pVertexBindingDescriptions = &st->binding,
+      .vertexAttributeDescriptionCount = info->attrib_count,
+      .pVertexAttributeDescriptions = st->attribs,
+   };
+   st->ia = (VkPipelineInputAssemblyStateCreateInfo) {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+      .topology = info->topology,
+      .primitiveRestartEnable = info->primitive_restart,
+   };
+   uint32_t w = dt ? dt->width : 0, h = dt ? dt->height : 0;
+   assert(dt || info->dynamic_viewport_scissor || (info->viewport && info->scissor));
+   st->viewport = info->viewport ? *info->viewport
+                                 : (VkViewport) { 0, 0, (float)w, (float)h, 0, 1 };
+   st->scissor = info->scissor ? *info->scissor : (VkRect2D) { { 0, 0 }, { w, h } };
+   st->vp = (VkPipelineViewportStateCreateInfo) {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+      .viewportCount = 1,
+      .pViewports = &st->viewport,
+      .scissorCount = 1,
+      .pScissors = &st->scissor,
+   };
+   st->rs = (VkPipelineRasterizationStateCreateInfo) {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+      .polygonMode = info->polygon_mode,
+      .cullMode = info->cull_mode,
+      .frontFace = info->front_face,
+      .lineWidth = 1.0f,
+   };
+   st->ms = (VkPipelineMultisampleStateCreateInfo) {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+      .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
+   };
+   uint32_t colors = dt ? (dt->color_format ? 1 : 0) : info->color_count;
+   assert(colors <= DRAW_MAX_COLORS);
+   for (uint32_t i = 0; i < colors; i++)
+      st->blend[i] = info->blend ? *info->blend
+                                 : (VkPipelineColorBlendAttachmentState) { .colorWriteMask = 0xf };
+   st->cb = (VkPipelineColorBlendStateCreateInfo) {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+      .attachmentCount = colors,
+      .pAttachments = st->blend,
+   };
+   st->no_ds = (VkPipelineDepthStencilStateCreateInfo) {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+   };
+   const VkPipelineDepthStencilStateCreateInfo *depth_stencil = info->depth_stencil;
+   if (dt)
+      depth_stencil = dt->depth_format ? (depth_stencil ? depth_stencil : &st->no_ds) : NULL;
+   uint32_t dyn_count = 0;
+   if (info->dynamic_viewport_scissor) {
+      st->dyn[dyn_count++] = VK_DYNAMIC_STATE_VIEWPORT;
+      st->dyn[dyn_count++] = VK_DYNAMIC_STATE_SCISSOR;
+   }
+   for (uint32_t i = 0; i < info->dynamic_state_count && dyn_count < DRAW_MAX_DYNAMIC; i++)
+      st->dyn[dyn_count++] = info->dynamic_states[i];
+   st->ds = (VkPipelineDynamicStateCreateInfo) {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+      .dynamicStateCount = dyn_count,
+      .pDynamicStates = st->dyn,
+   };
+   st->info = (VkGraphicsPipelineCreateInfo) {
+      .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+      .stageCount = fs ? 2 : 1,
+      .pStages = st->stages,
+      .pVertexInputState = info->vertex_input ? info->vertex_input : &st->vi,
+      .pInputAssemblyState = &st->ia,
+      .pViewportState = &st->vp,
+      .pRasterizationState = info->rasterization ? info->rasterization : &st->rs,
+      .pMultisampleState = info->multisample ? info->multisample : &st->ms,
+      .pDepthStencilState = depth_stencil,
+      .pColorBlendState = info->color_blend ? info->color_blend : &st->cb,
+      .pDynamicState = dyn_count ? &st->ds : NULL,
+      .layout = layout,
+      .renderPass = dt ? dt->render_pass : info->render_pass,
+      .subpass = info->subpass,
+   };
+}
+
 VkResult
 draw_pipeline_create(struct vkt *t, const struct draw_target *dt,
                      const struct draw_pipeline_info *info, struct draw_pipeline *p)
@@ -262,104 +364,9 @@ draw_pipeline_create(struct vkt *t, const struct draw_target *dt,
          return r;
       p->own_layout = true;
    }
-
-   VkPipelineShaderStageCreateInfo stages[2] = {
-      { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main" },
-      { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main" },
-   };
-   VkVertexInputBindingDescription binding = { 0, info->stride, VK_VERTEX_INPUT_RATE_VERTEX };
-   VkVertexInputAttributeDescription attribs[DRAW_MAX_ATTRIBS];
-   for (uint32_t i = 0; i < info->attrib_count; i++)
-      attribs[i] = (VkVertexInputAttributeDescription) {
-         i, 0, info->attrib_format[i], info->attrib_offset[i],
-      };
-   VkPipelineVertexInputStateCreateInfo vi = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-      .vertexBindingDescriptionCount = info->attrib_count ? 1 : 0,
-      .pVertexBindingDescriptions = &binding,
-      .vertexAttributeDescriptionCount = info->attrib_count,
-      .pVertexAttributeDescriptions = attribs,
-   };
-   VkPipelineInputAssemblyStateCreateInfo ia = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-      .topology = info->topology,
-      .primitiveRestartEnable = info->primitive_restart,
-   };
-   uint32_t w = dt ? dt->width : 0, h = dt ? dt->height : 0;
-   assert(dt || info->dynamic_viewport_scissor || (info->viewport && info->scissor));
-   VkViewport viewport = { 0, 0, (float)w, (float)h, 0, 1 };
-   VkRect2D scissor = { { 0, 0 }, { w, h } };
-   if (info->viewport)
-      viewport = *info->viewport;
-   if (info->scissor)
-      scissor = *info->scissor;
-   VkPipelineViewportStateCreateInfo vp = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-      .viewportCount = 1,
-      .pViewports = &viewport,
-      .scissorCount = 1,
-      .pScissors = &scissor,
-   };
-   VkPipelineRasterizationStateCreateInfo rs = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-      .polygonMode = info->polygon_mode,
-      .cullMode = info->cull_mode,
-      .frontFace = info->front_face,
-      .lineWidth = 1.0f,
-   };
-   VkPipelineMultisampleStateCreateInfo ms = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-      .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
-   };
-   uint32_t colors = dt ? (dt->color_format ? 1 : 0) : info->color_count;
-   assert(colors <= DRAW_MAX_COLORS);
-   VkPipelineColorBlendAttachmentState blend[DRAW_MAX_COLORS];
-   for (uint32_t i = 0; i < colors; i++)
-      blend[i] = info->blend ? *info->blend
-                             : (VkPipelineColorBlendAttachmentState) { .colorWriteMask = 0xf };
-   VkPipelineColorBlendStateCreateInfo cb = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-      .attachmentCount = colors,
-      .pAttachments = blend,
-   };
-   VkPipelineDepthStencilStateCreateInfo no_ds = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
-   };
-   const VkPipelineDepthStencilStateCreateInfo *depth_stencil = info->depth_stencil;
-   if (dt)
-      depth_stencil = dt->depth_format ? (depth_stencil ? depth_stencil : &no_ds) : NULL;
-   VkDynamicState dyn[16];
-   uint32_t dyn_count = 0;
-   if (info->dynamic_viewport_scissor) {
-      dyn[dyn_count++] = VK_DYNAMIC_STATE_VIEWPORT;
-      dyn[dyn_count++] = VK_DYNAMIC_STATE_SCISSOR;
-   }
-   for (uint32_t i = 0; i < info->dynamic_state_count && dyn_count < 16; i++)
-      dyn[dyn_count++] = info->dynamic_states[i];
-   VkPipelineDynamicStateCreateInfo ds = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-      .dynamicStateCount = dyn_count,
-      .pDynamicStates = dyn,
-   };
-   VkGraphicsPipelineCreateInfo gci = {
-      .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-      .stageCount = fs ? 2 : 1,
-      .pStages = stages,
-      .pVertexInputState = info->vertex_input ? info->vertex_input : &vi,
-      .pInputAssemblyState = &ia,
-      .pViewportState = &vp,
-      .pRasterizationState = info->rasterization ? info->rasterization : &rs,
-      .pMultisampleState = info->multisample ? info->multisample : &ms,
-      .pDepthStencilState = depth_stencil,
-      .pColorBlendState = info->color_blend ? info->color_blend : &cb,
-      .pDynamicState = dyn_count ? &ds : NULL,
-      .layout = p->layout,
-      .renderPass = dt ? dt->render_pass : info->render_pass,
-      .subpass = info->subpass,
-   };
-   r = vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &gci, NULL, &p->pipeline);
+   struct draw_pipeline_state st;
+   draw_pipeline_state_init(&st, dt, info, vs, fs, p->layout);
+   r = vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &st.info, NULL, &p->pipeline);
    if (r != VK_SUCCESS)
       fprintf(stderr, "%s: vkCreateGraphicsPipelines: %d\n", vkt_driver_name(t->driver), r);
    return r;

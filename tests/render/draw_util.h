@@ -81,6 +81,28 @@ struct draw_pipeline_info {
 };
 
 #define DRAW_MAX_COLORS 8
+#define DRAW_MAX_DYNAMIC 16
+
+/* What a VkGraphicsPipelineCreateInfo from draw_pipeline_state_init points
+ * at (it points into the struct itself: do not copy or move one). */
+struct draw_pipeline_state {
+   VkPipelineShaderStageCreateInfo stages[2];
+   VkVertexInputBindingDescription binding;
+   VkVertexInputAttributeDescription attribs[DRAW_MAX_ATTRIBS];
+   VkPipelineVertexInputStateCreateInfo vi;
+   VkPipelineInputAssemblyStateCreateInfo ia;
+   VkViewport viewport;
+   VkRect2D scissor;
+   VkPipelineViewportStateCreateInfo vp;
+   VkPipelineRasterizationStateCreateInfo rs;
+   VkPipelineMultisampleStateCreateInfo ms;
+   VkPipelineColorBlendAttachmentState blend[DRAW_MAX_COLORS];
+   VkPipelineColorBlendStateCreateInfo cb;
+   VkPipelineDepthStencilStateCreateInfo no_ds;
+   VkDynamicState dyn[DRAW_MAX_DYNAMIC];
+   VkPipelineDynamicStateCreateInfo ds;
+   VkGraphicsPipelineCreateInfo info;   /* what draw_pipeline_create passes */
+};
 
 struct draw_pipeline {
    VkShaderModule vs, fs;             /* owned ones (VK_NULL_HANDLE when borrowed) */
@@ -98,6 +120,14 @@ void draw_target_destroy(struct vkt *t, struct draw_target *dt);
  * draw_pipeline_destroy. */
 VkResult draw_pipeline_create(struct vkt *t, const struct draw_target *dt,
                               const struct draw_pipeline_info *info, struct draw_pipeline *p);
+/* The create info draw_pipeline_create would pass for these shader modules
+ * (fs may be VK_NULL_HANDLE) and layout, in st->info, for callers that
+ * change it (flags, pNext, stage order) or create several pipelines in one
+ * call or with a pipeline cache. */
+void draw_pipeline_state_init(struct draw_pipeline_state *st, const struct draw_target *dt,
+                              const struct draw_pipeline_info *info, VkShaderModule vs,
+                              VkShaderModule fs, VkPipelineLayout layout);
+
 /* Destroys what p owns (never borrowed modules or layouts). */
 void draw_pipeline_destroy(struct vkt *t, struct draw_pipeline *p);
 

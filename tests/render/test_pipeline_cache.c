@@ -126,89 +126,39 @@ static VkResult
 make_pipelines(struct ctx *c, VkPipelineCache cache, uint32_t count, const struct pdesc *d,
                VkPipeline *out)
 {
-   VkPipelineShaderStageCreateInfo stages[4][2];
+   static struct draw_pipeline_state st[4];
    VkPipelineCreationFeedbackCreateInfo fbi[4];
    VkGraphicsPipelineCreateInfo gci[4];
-   VkVertexInputBindingDescription binding = { 0, sizeof(struct vertex),
-                                               VK_VERTEX_INPUT_RATE_VERTEX };
-   VkVertexInputAttributeDescription attribs[2] = {
-      { 0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0 },
-      { 1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 16 },
-   };
-   VkPipelineVertexInputStateCreateInfo vi = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-      .vertexBindingDescriptionCount = 1,
-      .pVertexBindingDescriptions = &binding,
-      .vertexAttributeDescriptionCount = 2,
-      .pVertexAttributeDescriptions = attribs,
-   };
-   VkPipelineInputAssemblyStateCreateInfo ia = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+   const struct draw_pipeline_info info = {
+      .stride = sizeof(struct vertex),
+      .attrib_count = 2,
+      .attrib_format = { VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT },
+      .attrib_offset = { 0, 16 },
       .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-   };
-   VkViewport viewport = { 0, 0, W, H, 0, 1 };
-   VkRect2D scissor = { { 0, 0 }, { W, H } };
-   VkPipelineViewportStateCreateInfo vp = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-      .viewportCount = 1,
-      .pViewports = &viewport,
-      .scissorCount = 1,
-      .pScissors = &scissor,
-   };
-   VkPipelineRasterizationStateCreateInfo rs = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-      .polygonMode = VK_POLYGON_MODE_FILL,
-      .cullMode = VK_CULL_MODE_NONE,
-      .lineWidth = 1.0f,
-   };
-   VkPipelineMultisampleStateCreateInfo ms = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-      .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
-   };
-   VkPipelineColorBlendAttachmentState blend = { .colorWriteMask = 0xf };
-   VkPipelineColorBlendStateCreateInfo cb = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-      .attachmentCount = 1,
-      .pAttachments = &blend,
+      .polygon_mode = VK_POLYGON_MODE_FILL,
+      .cull_mode = VK_CULL_MODE_NONE,
    };
    if (count > 4)
       return VK_ERROR_UNKNOWN;
    for (uint32_t i = 0; i < count; i++) {
-      VkPipelineShaderStageCreateInfo vs = {
-         .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = c->vs, .pName = "main",
-      };
-      VkPipelineShaderStageCreateInfo fs = {
-         .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = d[i].flat ? c->fs_flat : c->fs,
-         .pName = "main",
-      };
-      stages[i][0] = d[i].fs_first ? fs : vs;
-      stages[i][1] = d[i].fs_first ? vs : fs;
+      draw_pipeline_state_init(&st[i], &c->dt, &info, c->vs, d[i].flat ? c->fs_flat : c->fs,
+                               c->layout);
+      if (d[i].fs_first) {
+         VkPipelineShaderStageCreateInfo vs = st[i].stages[0];
+         st[i].stages[0] = st[i].stages[1];
+         st[i].stages[1] = vs;
+      }
       fbi[i] = (VkPipelineCreationFeedbackCreateInfo) {
          .sType = VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO,
          .pPipelineCreationFeedback = d[i].fb,
          .pipelineStageCreationFeedbackCount = 2,
          .pPipelineStageCreationFeedbacks = d[i].stage_fb,
       };
-      gci[i] = (VkGraphicsPipelineCreateInfo) {
-         .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-         .pNext = d[i].fb ? &fbi[i] : NULL,
-         .flags = d[i].flags,
-         .stageCount = 2,
-         .pStages = stages[i],
-         .pVertexInputState = &vi,
-         .pInputAssemblyState = &ia,
-         .pViewportState = &vp,
-         .pRasterizationState = &rs,
-         .pMultisampleState = &ms,
-         .pColorBlendState = &cb,
-         .layout = c->layout,
-         .renderPass = c->dt.render_pass,
-         .subpass = 0,
-         .basePipelineHandle = d[i].base_handle,
-         .basePipelineIndex = d[i].base_index,
-      };
+      gci[i] = st[i].info;
+      gci[i].pNext = d[i].fb ? &fbi[i] : NULL;
+      gci[i].flags = d[i].flags;
+      gci[i].basePipelineHandle = d[i].base_handle;
+      gci[i].basePipelineIndex = d[i].base_index;
    }
    return vkCreateGraphicsPipelines(c->t.device, cache, count, gci, NULL, out);
 }
