@@ -34,6 +34,17 @@ is_depth_stencil(VkFormat f)
           f == VK_FORMAT_D32_SFLOAT_S8_UINT || f == VK_FORMAT_D16_UNORM_S8_UINT;
 }
 
+uint32_t
+draw_rand_u32(uint64_t *state)
+{
+   uint64_t x = *state;
+   x ^= x << 13;
+   x ^= x >> 7;
+   x ^= x << 17;
+   *state = x;
+   return (uint32_t)(x >> 16);
+}
+
 bool
 draw_has_stencil(VkFormat f)
 {

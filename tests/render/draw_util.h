@@ -159,6 +159,11 @@ VkCommandBuffer draw_begin(struct vkt *t, const struct draw_target *dt,
  * and waits. */
 VkResult draw_end(struct vkt *t, struct draw_target *dt, VkCommandBuffer cb);
 
+/* The tests' pseudo-random numbers: advances a xorshift64 state (the
+ * caller's, so each test keeps its own seed and sequence) and returns bits
+ * 16..47 of it. */
+uint32_t draw_rand_u32(uint64_t *state);
+
 /* Whether a depth/stencil format has a stencil aspect. */
 bool draw_has_stencil(VkFormat f);
 

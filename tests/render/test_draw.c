@@ -42,20 +42,12 @@ struct vertex {
 
 static uint64_t rng = 0x243f6a8885a308d3ull;
 
-static uint32_t
-next_u32(void)
-{
-   rng ^= rng << 13;
-   rng ^= rng >> 7;
-   rng ^= rng << 17;
-   return (uint32_t)(rng >> 16);
-}
-
 /* A value on a 1/64-pixel grid within [-0.2, 1.2] of the target, as NDC. */
 static float
 rand_ndc(uint32_t size)
 {
-   int32_t sub = (int32_t)(next_u32() % (uint32_t)(size * 64 * 14 / 10)) - (int32_t)(size * 64 / 5);
+   int32_t sub = (int32_t)(draw_rand_u32(&rng) % (uint32_t)(size * 64 * 14 / 10)) -
+                 (int32_t)(size * 64 / 5);
    return (float)sub / 64.0f / (float)size * 2.0f - 1.0f;
 }
 
@@ -80,9 +72,10 @@ make_triangles(struct vertex *v, uint32_t count, bool depth)
          t[2].pos[0] = t[0].pos[0] + (t[1].pos[0] - t[0].pos[0]) * 0.5f + 1.0f / W;
          t[2].pos[1] = t[0].pos[1] + (t[1].pos[1] - t[0].pos[1]) * 0.5f;
       }
-      float z = depth ? (float)(next_u32() % 1000) / 1000.0f : 0.5f;
-      float c[4] = { (float)(next_u32() % 256) / 255.0f, (float)(next_u32() % 256) / 255.0f,
-                     (float)(next_u32() % 256) / 255.0f, 1.0f };
+      float z = depth ? (float)(draw_rand_u32(&rng) % 1000) / 1000.0f : 0.5f;
+      float c[4] = { (float)(draw_rand_u32(&rng) % 256) / 255.0f,
+                     (float)(draw_rand_u32(&rng) % 256) / 255.0f,
+                     (float)(draw_rand_u32(&rng) % 256) / 255.0f, 1.0f };
       for (int k = 0; k < 3; k++) {
          t[k].pos[2] = z;
          memcpy(t[k].color, c, sizeof(c));

@@ -75,21 +75,12 @@ struct vertex {
 };
 
 static uint64_t rng = 0x243f6a8885a308d3ull;
-static uint32_t
-next_u32(void)
-{
-   rng ^= rng << 13;
-   rng ^= rng >> 7;
-   rng ^= rng << 17;
-   return (uint32_t)(rng >> 16);
-}
-
 /* A value on a 1/64 grid of NDC in [-lim, lim]. */
 static float
 rand_ndc(float lim)
 {
    int n = (int)(lim * 64);
-   return (float)((int)(next_u32() % (uint32_t)(2 * n + 1)) - n) / 64.0f;
+   return (float)((int)(draw_rand_u32(&rng) % (uint32_t)(2 * n + 1)) - n) / 64.0f;
 }
 
 static void
@@ -98,8 +89,9 @@ random_vertices(struct vertex *v, uint32_t n, float lim)
    for (uint32_t i = 0; i < n; i++) {
       v[i] = (struct vertex) {
          { rand_ndc(lim), rand_ndc(lim), 0.5f, 1.0f },
-         { (float)(next_u32() % 255 + 1) / 255.0f, (float)(next_u32() % 256) / 255.0f,
-           (float)(next_u32() % 256) / 255.0f, 1.0f },
+         { (float)(draw_rand_u32(&rng) % 255 + 1) / 255.0f,
+           (float)(draw_rand_u32(&rng) % 256) / 255.0f,
+           (float)(draw_rand_u32(&rng) % 256) / 255.0f, 1.0f },
       };
    }
 }
@@ -999,7 +991,7 @@ test_depth(void)
    static struct vertex v[12];
    random_vertices(v, 12, 0.9f);
    for (int i = 0; i < 12; i++)
-      v[i].pos[2] = -0.5f + 2.0f * (float)(next_u32() % 1024) / 1023.0f;
+      v[i].pos[2] = -0.5f + 2.0f * (float)(draw_rand_u32(&rng) % 1024) / 1023.0f;
    struct depth_arg a = { 0, v, 12 };
    struct scene s = { "depth clamp", W, H, VK_FORMAT_D32_SFLOAT, depth_setup, depth_record, &a };
    struct image im, lv;
@@ -1147,11 +1139,11 @@ stencil_make_state(void)
       s->mirrored = (c / NPIPE) & 1;
       s->depth_pass = (c / 2) & 1;
       /* Values near each other half of the time: equality and wrapping matter. */
-      s->init = (uint8_t)(c % 5 == 0 ? 0 : c % 5 == 1 ? 255 : next_u32());
+      s->init = (uint8_t)(c % 5 == 0 ? 0 : c % 5 == 1 ? 255 : draw_rand_u32(&rng));
       for (int f = 0; f < 2; f++) {
-         s->ref[f] = (uint8_t)(c % 3 == 0 ? s->init : next_u32());
-         s->cmask[f] = (uint8_t)(c % 4 == 0 ? 0xff : next_u32());
-         s->wmask[f] = (uint8_t)(c % 4 == 1 ? 0xff : next_u32());
+         s->ref[f] = (uint8_t)(c % 3 == 0 ? s->init : draw_rand_u32(&rng));
+         s->cmask[f] = (uint8_t)(c % 4 == 0 ? 0xff : draw_rand_u32(&rng));
+         s->wmask[f] = (uint8_t)(c % 4 == 1 ? 0xff : draw_rand_u32(&rng));
       }
    }
 }

@@ -229,15 +229,6 @@ layout_class(const struct layout *l)
 }
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static uint32_t
-next_u32(void)
-{
-   rng ^= rng << 13;
-   rng ^= rng >> 7;
-   rng ^= rng << 17;
-   return (uint32_t)(rng >> 16);
-}
-
 /* Random raw components, avoiding NaN, infinity and float32 denormals. */
 static void
 random_raw(const struct layout *l, uint32_t raw[4])
@@ -245,7 +236,7 @@ random_raw(const struct layout *l, uint32_t raw[4])
    for (int i = 0; i < l->count; i++) {
       int b = l->bits[i];
       uint32_t m = b == 32 ? ~0u : (1u << b) - 1;
-      uint32_t v = (next_u32() ^ (next_u32() << 16)) & m;
+      uint32_t v = (draw_rand_u32(&rng) ^ (draw_rand_u32(&rng) << 16)) & m;
       if (l->num == N_SFLOAT && b == 16 && ((v >> 10) & 31) == 31)
          v &= ~(1u << 14);
       if (l->num == N_SFLOAT && b == 32) {
@@ -574,7 +565,7 @@ test_layout(void)
 
    static float data[BUF_SIZE / 4];
    for (uint32_t i = 0; i < BUF_SIZE / 4; i++)
-      data[i] = (float)(next_u32() % 20000) / 8.0f - 1000.0f;
+      data[i] = (float)(draw_rand_u32(&rng) % 20000) / 8.0f - 1000.0f;
    VkVertexInputBindingDescription bindings[NB];
    VkVertexInputAttributeDescription attribs[NB];
    for (uint32_t b = 0; b < NB; b++)
