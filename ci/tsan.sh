@@ -51,14 +51,10 @@ fi
 preload="$tsan_lib"
 lvp=$(find /usr/lib /usr/lib64 -name libvulkan_lvp.so 2>/dev/null | head -n 1)
 [ -n "$lvp" ] && preload="$preload $lvp"
-# Shale's own libraries stay loaded too: gcc's TSan runtime intercepts the
-# compiler's atexit() (src/compiler/sc_exit.c) and registers the handler
-# for process exit, not for the library, so once the loader dlcloses the
-# ICD exit() calls into unmapped code (SEGV). Without TSan atexit is bound
-# to the library (libc_nonshared's __dso_handle) and dlclose runs it.
-preload="$preload $ROOT/$BUILD_DIR/src/hal/libvulkan_shale.so"
-[ -e "$ROOT/$BUILD_DIR/src/hal/vulkan.shale.so" ] &&
-   preload="$preload $ROOT/$BUILD_DIR/src/hal/vulkan.shale.so"
+# Shale's own libraries are not preloaded: the loader unloads them as it
+# would in an application (src/compiler/sc_exit.c registers its exit hook
+# for the library, with __cxa_atexit and __dso_handle, not with atexit,
+# which gcc's TSan runtime binds to the process).
 export SHALE_TSAN_PRELOAD="$preload"
 
 # Every report is printed; any fails the test (exit code 66).

@@ -10,7 +10,8 @@
  *
  * So every entry of the compiler that runs LLVM or SPIRV-Tools is bracketed
  * by sc_exit_enter / sc_exit_leave, and sc_exit_hook, registered with
- * atexit after the libraries' statics exist, closes the gate and waits
+ * __cxa_atexit for this library after the libraries' statics exist (see
+ * "Registration" below), closes the gate and waits
  * (boundedly) for the compiles in flight to leave: later calls fail with
  * SC_ERROR_INTERNAL ("the process is exiting"), or, for frees, leave the
  * memory to the ending process. The hook is registered when LLVM is
@@ -20,8 +21,20 @@
  * before the destructors of whatever those compiles constructed. A static
  * first constructed by a later, rarer path could still be destroyed first.
  *
+ * Registration: __cxa_atexit(hook, NULL, &__dso_handle), which binds the
+ * handler to the shared object holding this file: it runs at exit() or
+ * when the loader dlclose()s the driver, whichever comes first, and never
+ * after the code is unmapped. Plain atexit() does the same in a normal
+ * build (glibc's libc_nonshared.a turns it into that call), but a program
+ * linked with -fsanitize=thread resolves atexit to the TSan runtime's
+ * interceptor, which registers the handler for process exit (dso NULL):
+ * once the loader had unloaded the ICD, exit() jumped into unmapped code
+ * (SEGV in every api test under TSan). api/exit's "unload" children check
+ * it: a pipeline compiled, the instance destroyed (the ICD unloaded), then
+ * exit().
+ *
  * Threading: any thread; the hook runs on the thread that calls exit() (or
- * dlclose()s this library: atexit handlers of a shared object run then).
+ * dlclose()s this library).
  * A compile of the exiting thread itself (exit() from inside LLVM, e.g. a
  * fatal error) is not waited for.
  */
@@ -30,6 +43,11 @@
 #include <time.h>
 
 #include "sc_internal.h"
+
+/* The C++ ABI's registration (glibc, libc.so) and this object's handle
+ * (crtbegin.o): a handler bound to this shared object. */
+extern int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
+extern void *__dso_handle __attribute__((visibility("hidden")));
 
 /* Give up waiting after this: a stuck compile must not hang the exit. */
 #define SC_EXIT_WAIT_MS 10000
@@ -64,8 +82,9 @@ sc_process_exiting(void)
 }
 
 static void
-sc_exit_hook(void)
+sc_exit_hook(void *unused)
 {
+   (void)unused;
    atomic_store(&sc_exit_closed, true);
    struct timespec ms = { 0, 1000000 };
    for (int i = 0; i < SC_EXIT_WAIT_MS && atomic_load(&sc_exit_users) > sc_exit_depth; i++)
@@ -75,7 +94,7 @@ sc_exit_hook(void)
 void
 sc_exit_watch(void)
 {
-   atexit(sc_exit_hook);   /* failure: no protection, nothing worse */
+   __cxa_atexit(sc_exit_hook, NULL, &__dso_handle);   /* failure: no protection, nothing worse */
 }
 
 void

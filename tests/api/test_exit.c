@@ -5,7 +5,12 @@
  * anything; the driver must let the process end cleanly (exit status 0, no
  * signal) while the optimizer thread, an application thread's compile, the
  * queue thread and the worker threads are busy. The parent runs the child many
- * times with delays spread over a compile, for at most about 15 s. Shale
+ * times with delays spread over a compile, for at most about 15 s. Then
+ * "unload" children compile a pipeline (which registers the compiler's exit
+ * hook, src/compiler/sc_exit.c), destroy everything (the loader unloads the
+ * ICD) and exit: the hook must have been bound to the driver's shared
+ * object, not to the process, or exit() calls into unmapped code (it did
+ * under ThreadSanitizer, whose runtime intercepts atexit). Shale
  * only; the children run without the validation layer (nothing they do is
  * invalid, and the layer's start-up would dominate each run). */
 #include <errno.h>
@@ -141,11 +146,84 @@ child(unsigned delay_us)
    exit(0);
 }
 
+/* An "unload" child: a compile, everything destroyed, exit(0). */
+static int
+unload_child(void)
+{
+   struct vkt t;
+   struct vkt_options opts = { .driver = VKT_SHALE, .no_validation = true };
+   if (!vkt_init(&t, &opts))
+      return 2;
+   VkDescriptorSetLayoutBinding b[2] = {
+      { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+      { 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+   };
+   VkDescriptorSetLayout sl;
+   VkShaderModule module;
+   if (vkt_set_layout(&t, b, 2, &sl) != VK_SUCCESS ||
+       vkt_shader_module(&t, spec_spv, sizeof(spec_spv), &module) != VK_SUCCESS)
+      return 2;
+   VkPipelineLayoutCreateInfo lci = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+      .setLayoutCount = 1,
+      .pSetLayouts = &sl,
+   };
+   VkPipelineLayout layout;
+   if (vkCreatePipelineLayout(t.device, &lci, NULL, &layout) != VK_SUCCESS)
+      return 2;
+   struct { uint32_t width; int32_t mul; } data = { WIDTH, 7 };
+   VkSpecializationMapEntry map[2] = { { 0, 0, 4 }, { 1, 4, 4 } };
+   VkSpecializationInfo spec = { 2, map, sizeof(data), &data };
+   VkPipeline pipeline;
+   if (vkt_compute_pipeline(&t, VK_NULL_HANDLE, module, layout, &spec, 0, NULL, &pipeline) !=
+       VK_SUCCESS)
+      return 2;
+   vkDestroyPipeline(t.device, pipeline, NULL);
+   vkDestroyPipelineLayout(t.device, layout, NULL);
+   vkDestroyShaderModule(t.device, module, NULL);
+   vkDestroyDescriptorSetLayout(t.device, sl, NULL);
+   vkt_finish(&t);
+   exit(0);
+}
+
+/* Runs `argv0 child arg` and checks it exits with status 0. */
+static bool
+run_child(const char *argv0, const char *mode, const char *arg, int i)
+{
+   pid_t pid = fork();
+   if (pid == 0) {
+      /* Exiting without destroying anything is what this tests: no leak
+       * report from LeakSanitizer (sanitizer builds). */
+      const char *asan = getenv("ASAN_OPTIONS");
+      char opts[1024];
+      snprintf(opts, sizeof(opts), "%s%sdetect_leaks=0", asan ? asan : "", asan ? ":" : "");
+      setenv("ASAN_OPTIONS", opts, 1);
+      execl("/proc/self/exe", argv0, mode, arg, (char *)NULL);
+      _exit(3);
+   }
+   CHECK(pid > 0, "fork: %s", strerror(errno));
+   if (pid <= 0)
+      return false;
+   int status = 0;
+   while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+      ;
+   bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+   if (!ok) {
+      if (WIFSIGNALED(status))
+         CHECK(0, "%s run %d (%s): killed by signal %d", mode, i, arg, WTERMSIG(status));
+      else
+         CHECK(0, "%s run %d (%s): exit status %d", mode, i, arg, WEXITSTATUS(status));
+   }
+   return ok;
+}
+
 int
 main(int argc, char **argv)
 {
    if (argc == 3 && strcmp(argv[1], "child") == 0)
       return child((unsigned)strtoul(argv[2], NULL, 10));
+   if (argc == 3 && strcmp(argv[1], "unload") == 0)
+      return unload_child();
    double start = now_s();
    int runs = 0, crashed = 0;
    for (int i = 0; i < RUNS && (runs < 5 || now_s() - start < 15.0); i++) {
@@ -153,35 +231,16 @@ main(int argc, char **argv)
       /* 0 .. 45 ms after the last pipeline: through the optimizer's
        * compiles of the twelve shaders. */
       snprintf(delay, sizeof(delay), "%u", (unsigned)(i % 10) * 5000u);
-      pid_t pid = fork();
-      if (pid == 0) {
-         /* Exiting without destroying anything is what this tests: no leak
-          * report from LeakSanitizer (sanitizer builds). */
-         const char *asan = getenv("ASAN_OPTIONS");
-         char opts[1024];
-         snprintf(opts, sizeof(opts), "%s%sdetect_leaks=0", asan ? asan : "", asan ? ":" : "");
-         setenv("ASAN_OPTIONS", opts, 1);
-         execl("/proc/self/exe", argv[0], "child", delay, (char *)NULL);
-         _exit(3);
-      }
-      CHECK(pid > 0, "fork: %s", strerror(errno));
-      if (pid <= 0)
-         break;
-      int status = 0;
-      while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-         ;
       runs++;
-      bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-      if (!ok) {
-         crashed++;
-         if (WIFSIGNALED(status))
-            CHECK(0, "run %d (delay %s us): killed by signal %d", i, delay, WTERMSIG(status));
-         else
-            CHECK(0, "run %d (delay %s us): exit status %d", i, delay, WEXITSTATUS(status));
-      }
+      crashed += !run_child(argv[0], "child", delay, i);
    }
    fprintf(stderr, "exit: %d runs in %.1f s, %d did not end cleanly\n", runs, now_s() - start,
            crashed);
    CHECK(runs >= 5, "only %d runs", runs);
+   /* The exit hook after the driver was unloaded. */
+   int unload_bad = 0;
+   for (int i = 0; i < 3; i++)
+      unload_bad += !run_child(argv[0], "unload", "-", i);
+   fprintf(stderr, "exit: 3 unload runs, %d did not end cleanly\n", unload_bad);
    return check_finish();
 }
