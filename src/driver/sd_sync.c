@@ -16,6 +16,7 @@
 #include "sd_queue.h"
 #include "sd_exec.h"
 #include "sd_util.h"
+#include "util/su_tsan.h"
 
 /* ---- sync fds ---- */
 
@@ -127,6 +128,7 @@ sd_fd_poll_state(int fd, int timeout_ms)
    int n = poll(&p, 1, timeout_ms);
    if (n <= 0)
       return SD_FD_PENDING;   /* timed out, or EINTR: the caller looks again */
+   su_tsan_fd_ready();
    if (p.revents & (POLLERR | POLLHUP | POLLNVAL))
       su_log("sync fd %d polled with error (revents 0x%x): treated as signalled", fd,
              (unsigned)p.revents);
@@ -214,6 +216,7 @@ sd_eventfd_set(int fd, bool signaled)
    ssize_t n;
    if (signaled) {
       v = 1;
+      su_tsan_fd_signal();
       do {
          n = write(fd, &v, sizeof(v));
       } while (n < 0 && errno == EINTR);
@@ -265,7 +268,10 @@ sd_payload_consume(struct sd_payload *p)
       do {
          n = read(p->fd, &v, sizeof(v));
       } while (n < 0 && errno == EINTR);
-      return n == (ssize_t)sizeof(v);
+      if (n != (ssize_t)sizeof(v))
+         return false;
+      su_tsan_fd_ready();
+      return true;
    }
    case SD_PAYLOAD_SYNC_FD:
       return sd_payload_signaled(p);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "sh_native_fence.h"
+#include "util/su_tsan.h"
 
 /* The sw_sync ABI (Linux drivers/dma-buf/sw_sync.c; not in the exported
  * UAPI headers). Each open of the device is a new timeline whose value starts
@@ -175,6 +176,7 @@ int
 sh_fence_signal(struct sh_fence_timeline *tl, struct sh_fence_pending *pending)
 {
    int err = 0;
+   su_tsan_fd_signal();
    switch (pending->kind) {
    case SH_FENCE_KIND_NONE:
       err = -EINVAL;   /* never created, or signalled already */
@@ -253,8 +255,10 @@ sh_sync_fd_wait(int fd, int64_t timeout_ns)
       }
       if (n == 0)
          return -ETIME;
-      if (p.revents & POLLIN)
+      if (p.revents & POLLIN) {
+         su_tsan_fd_ready();
          return 0;
+      }
       if (p.revents & POLLNVAL)
          return -EBADF;
       return -EIO;   /* POLLERR / POLLHUP without readiness */

@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../src/util/su_tsan.h"
 #include "check.h"
 #include "vkt.h"
 
@@ -51,11 +52,16 @@ struct ctx {
    struct vkt_buffer buf;
 };
 
+/* An exported fd seen ready orders the work before what follows (the
+ * buffer reads); TSan cannot see that edge: su_tsan.h. */
 static bool
 fd_ready(int fd, int timeout_ms)
 {
    struct pollfd p = { .fd = fd, .events = POLLIN };
-   return poll(&p, 1, timeout_ms) == 1 && (p.revents & POLLIN);
+   bool ready = poll(&p, 1, timeout_ms) == 1 && (p.revents & POLLIN);
+   if (ready)
+      su_tsan_fd_ready();
+   return ready;
 }
 
 static void
