@@ -71,7 +71,10 @@
  * - The workers' workgroup loop (sd_cmd_compute.c) reads the word before
  *   each workgroup and stops; the rasterizer's calls poll through their
  *   vertex and fragment contexts, so each remaining batch or quad returns
- *   at its first loop header.
+ *   at its first loop header, and the rasterizer's own loops read it too
+ *   (sr_raster.h, sr_context_set_cancel): a draw of millions of instances
+ *   or primitives, or a flush of many tiles, whose shaders have no loop
+ *   stops at its next instance, vertex window or batch, or tile.
  * - Replay stops at a cancel like at a device loss (sd_queue_replay_stopped);
  *   event waits inside command buffers end too.
  * What cancelled work wrote to memory is undefined, as after a GPU reset.
@@ -87,7 +90,9 @@
  * --------------
  * api/watchdog (tests/api/test_watchdog.c): infinite loops in compute
  * shaders (with and without a barrier in the loop, several subgroups) and
- * in a fragment shader under SHALE_WATCHDOG_MS=500.
+ * in a fragment shader, and a draw of 2^30 culled instances with shaders
+ * that have no loop, under SHALE_WATCHDOG_MS=500; unit/raster (test_cancel)
+ * checks each of the rasterizer's stops.
  * Cost, 2026-11-26 on this 2-core AVX2 machine, shared (release builds of
  * a897451 and of a897451 plus the watchdog, alternating runs of
  * bench_compute --driver shale, each figure its run's best time):

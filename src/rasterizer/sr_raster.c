@@ -244,7 +244,7 @@ VkResult
 sr_scene_draw(struct sr_scene *scene, const struct sr_draw_state *state,
               const struct sr_draw_bindings *bindings, const struct sr_draw *draw)
 {
-   if (draw->count == 0 || draw->instance_count == 0)
+   if (draw->count == 0 || draw->instance_count == 0 || sr_scene_cancelled(scene))
       return VK_SUCCESS;
    struct sr_draw_snapshot *snap = snapshot(scene, state, bindings, draw);
    if (!snap)
@@ -265,7 +265,7 @@ flush_tiles(void *data, uint64_t begin, uint64_t end, unsigned worker)
    const struct flush_job *job = data;
    struct sr_scene *scene = job->scene;
    uint32_t per_layer = scene->tiles_x * scene->tiles_y;
-   for (uint64_t i = begin; i < end; i++) {
+   for (uint64_t i = begin; i < end && !sr_scene_cancelled(scene); i++) {
       uint32_t b = job->tiles[i];
       uint32_t layer = b / per_layer, t = b % per_layer;
       sr_tile_run(scene, layer, t % scene->tiles_x, t / scene->tiles_x, worker);

@@ -336,7 +336,11 @@ VkResult sr_context_create(struct su_thread_pool *pool, const VkAllocationCallba
                            struct sr_context **out);
 void sr_context_destroy(struct sr_context *ctx);
 /* The watchdog's cancel word (shader_abi.h "Cancellation"), handed to every
- * vertex and fragment call of later scenes; NULL (the default): none. */
+ * vertex and fragment call of later scenes; NULL (the default): none. Once
+ * it is set, the rasterizer's own loops stop too (sr_scene_cancelled): new
+ * draws are dropped, the instance and vertex-window loops and the vertex
+ * batches stop (nothing of a partly shaded window is assembled), and a
+ * flush skips its remaining tiles. */
 void sr_context_set_cancel(struct sr_context *ctx, const uint32_t *cancel);
 
 /* Begins drawing into fb within render_area (clipped to the framebuffer).

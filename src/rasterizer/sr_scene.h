@@ -176,6 +176,17 @@ struct sr_scene {
    struct sr_front *front;              /* the front end's private buffers (sr_front.h) */
 };
 
+/* The watchdog cancelled the submission (shader_abi.h "Cancellation"): the
+ * rasterizer's own loops (draws, instances, vertex windows and batches,
+ * tiles) stop at their next step, as compiled code stops at its next loop
+ * header. What was left undone is undefined, as after a GPU reset. */
+static inline bool
+sr_scene_cancelled(const struct sr_scene *scene)
+{
+   const uint32_t *c = scene->ctx->cancel;
+   return c && __atomic_load_n(c, __ATOMIC_RELAXED);
+}
+
 /* Front end -> bins: appends cmd to every tile (of `layer`) that the pixel
  * box [x0, x1] x [y0, y1] touches. */
 VkResult sr_bin_box(struct sr_scene *scene, uint32_t layer, int32_t x0, int32_t y0,

@@ -185,7 +185,7 @@ shade_batches(void *data, uint64_t begin, uint64_t end, unsigned worker)
    const uint32_t w = vd->st->vs_width;
    const struct sr_draw *draw = vd->draw;
 
-   for (uint64_t b = begin; b < end; b++) {
+   for (uint64_t b = begin; b < end && !sr_scene_cancelled(vd->scene); b++) {
       uint32_t first = (uint32_t)b * w;
       uint32_t n = vd->shade_count - first < w ? vd->shade_count - first : w;
       struct shale_vs_batch batch = {
@@ -436,7 +436,13 @@ sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *snap,
             /* PrimitiveId continues from the primitives before the window. */
             vd.primitive_id = wb ? sr_prim_count(topo, wb + overlap) : 0;
          }
+         if (sr_scene_cancelled(scene))
+            return vd.result;
          su_thread_pool_run(scene->ctx->pool, (vd.shade_count + w - 1) / w, 0, shade_batches, &vd);
+         /* Cancelled while shading: some vertices were never shaded, so
+          * nothing is assembled from them. */
+         if (sr_scene_cancelled(scene))
+            return vd.result;
          /* Rasterizer discard: the vertex shader still runs (its stores
           * are seen), nothing is assembled. */
          if (!vd.st->rasterizer_discard)

@@ -3,8 +3,8 @@
  * (issue 11, item 4; design note in src/driver/sd_watchdog.h). Under
  * SHALE_WATCHDOG_MS=500, a compute dispatch that loops for ever (a uniform
  * loop, a divergent loop, a loop with barriers in a workgroup of several
- * subgroups) and a draw whose fragment shader loops for ever make the
- * fence wait or vkQueueWaitIdle return
+ * subgroups), a draw whose fragment shader loops for ever and a draw of
+ * 2^30 instances with shaders that have no loop make the fence wait or vkQueueWaitIdle return
  * VK_ERROR_DEVICE_LOST within a bound; vkQueueWaitIdle, vkDeviceWaitIdle
  * and a later submission then report the loss, and everything is destroyed
  * (LeakSanitizer sees no leak in the ASan build). The process then makes
@@ -214,11 +214,15 @@ ok_case(const char *name, const char *watchdog_ms, const uint32_t *code, size_t 
 
 /* A 64x64 draw whose fragments count to `limit`: 2^32 - 1 (hours) must
  * lose the device within the bound under SHALE_WATCHDOG_MS=500; a small
- * limit (with the default watchdog) gives every pixel the count. */
+ * limit (with the default watchdog) gives every pixel the count.
+ * `instances` > 1: a draw of that many culled triangles whose shaders have
+ * no loop at all (limit 0), so nothing compiled polls the cancel word: 2^30
+ * instances take hours, and only the rasterizer's own loops (sr_vertex.c,
+ * sr_raster.c) can stop it within the bound. */
 static void
-draw_case(uint32_t limit, const char *watchdog_ms)
+draw_case(uint32_t limit, const char *watchdog_ms, uint32_t instances)
 {
-   bool lose = limit == 0xffffffffu;
+   bool lose = limit == 0xffffffffu || instances > 1;
    if (watchdog_ms)
       setenv("SHALE_WATCHDOG_MS", watchdog_ms, 1);
    else
@@ -237,7 +241,7 @@ draw_case(uint32_t limit, const char *watchdog_ms)
       .vs = wd_full_vert_spv, .vs_size = sizeof(wd_full_vert_spv),
       .fs = wd_spin_frag_spv, .fs_size = sizeof(wd_spin_frag_spv),
       .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-      .cull_mode = VK_CULL_MODE_NONE,
+      .cull_mode = instances > 1 ? VK_CULL_MODE_FRONT_AND_BACK : VK_CULL_MODE_NONE,
       .front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE,
       .polygon_mode = VK_POLYGON_MODE_FILL,
       .push_size = 4,
@@ -249,12 +253,12 @@ draw_case(uint32_t limit, const char *watchdog_ms)
    if (cb) {
       vkCmdPushConstants(cb, p.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
                          0, 4, &limit);
-      vkCmdDraw(cb, 3, 1, 0, 0);
+      vkCmdDraw(cb, 3, instances, 0, 0);
       double t0 = now_s();
       VkResult r = draw_end(&t, &dt, cb);
       double dt_s = now_s() - t0;
-      printf("draw, fragments counting to %u (SHALE_WATCHDOG_MS=%s): %d after %.3f s\n", limit,
-             watchdog_ms ? watchdog_ms : "default", r, dt_s);
+      printf("draw of %u instances, fragments counting to %u (SHALE_WATCHDOG_MS=%s): %d after "
+             "%.3f s\n", instances, limit, watchdog_ms ? watchdog_ms : "default", r, dt_s);
       if (lose) {
          CHECK(r == VK_ERROR_DEVICE_LOST, "draw: vkQueueWaitIdle returned %d", r);
          CHECK(dt_s >= 0.45 && dt_s < LOST_BOUND_S, "draw: lost after %.3f s (limit 0.5 s)", dt_s);
@@ -282,12 +286,13 @@ main(void)
    lost_case("uniform loop", wd_spin_spv, sizeof(wd_spin_spv), 0, 0xffffffffu, true);
    lost_case("divergent loop", wd_spin_spv, sizeof(wd_spin_spv), 1, 1001, false);
    lost_case("loop with barriers", wd_barrier_spv, sizeof(wd_barrier_spv), 0, 0xffffffffu, true);
-   draw_case(0xffffffffu, "500");
+   draw_case(0xffffffffu, "500", 1);
+   draw_case(0, "500", 1u << 30);
    /* The process recovers: new devices run work that ends. */
    ok_case("uniform loop", "500", wd_spin_spv, sizeof(wd_spin_spv), 0, 100000);
    ok_case("divergent loop", NULL, wd_spin_spv, sizeof(wd_spin_spv), 1, 100000);
    ok_case("loop with barriers", NULL, wd_barrier_spv, sizeof(wd_barrier_spv), 0, 1000);
    ok_case("loop with barriers", "0", wd_barrier_spv, sizeof(wd_barrier_spv), 0, 1000);
-   draw_case(1000, NULL);
+   draw_case(1000, NULL, 1);
    return check_finish();
 }

@@ -1569,6 +1569,109 @@ test_vertex_reuse(struct rig *r)
    compare_counters("indexed quad, vertices reused");
 }
 
+/* The watchdog's cancel word (sr_context_set_cancel): once it is set, the
+ * rasterizer's own loops stop (draws dropped, instances, vertex batches
+ * and tiles skipped), also for shaders that never poll it (these C shaders
+ * do not). */
+static uint32_t cancel_word;
+
+static void
+vs_cancelling(const struct shale_vs_context *ctx, struct shale_vs_batch *b)
+{
+   vs_copy_4(ctx, b);
+   __atomic_fetch_add(&vs_invocations, b->count, __ATOMIC_RELAXED);
+   __atomic_store_n(&cancel_word, 1, __ATOMIC_RELAXED);   /* the watchdog fires */
+}
+
+static bool
+cancel_nothing_drawn(const struct rig *r)
+{
+   unsigned covered = 0, written = 0;
+   for (int y = 0; y < FBH; y++)
+      for (int x = 0; x < FBW; x++)
+         covered += counters[y][x] != 0;
+   for (size_t i = 0; i < (size_t)FBW * FBH * 4; i++)
+      written += r->color[i] != 0xab;
+   CHECK(covered == 0 && written == 0, "cancelled: %u pixels shaded, %u bytes written", covered,
+         written);
+   return covered == 0 && written == 0;
+}
+
+static void
+test_cancel(struct rig *r)
+{
+   struct vtx v[3] = {vwin(0, 0, 0.5f, 1, 0), vwin(200 * 256, 0, 0.5f, 1, 0),
+                      vwin(0, 200 * 256, 0.5f, 1, 0)};
+   struct sr_draw_state st;
+   state_init(&st, 4, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false);
+   st.vs = vs_counting;
+   struct sr_draw_bindings b;
+   bindings_init(&b, v, 3);
+   VkRect2D area = {{0, 0}, {FBW, FBH}};
+   VkClearValue cc = {.color.float32 = {0, 0, 0, 0}};
+   sr_context_set_cancel(r->ctx, &cancel_word);
+
+   /* Cancelled before the draw: no vertex shaded, the clear and the draw
+    * never reach the framebuffer. */
+   cancel_word = 1;
+   memset(r->color, 0xab, (size_t)FBW * FBH * 4);
+   memset(counters, 0, sizeof(counters));
+   vs_invocations = 0;
+   struct sr_scene *scene;
+   CHECK(sr_scene_begin(r->ctx, &r->fb, &area, 1, &scene) == VK_SUCCESS, "begin");
+   CHECK(sr_scene_clear(scene, 0, VK_IMAGE_ASPECT_COLOR_BIT, &cc, &area, 0, 1) == VK_SUCCESS, "clear");
+   CHECK(sr_scene_draw(scene, &st, &b, &(struct sr_draw){.count = 3, .instance_count = 1000}) ==
+            VK_SUCCESS, "draw");
+   sr_scene_end(scene);
+   CHECK_EQ_INT(vs_invocations, 0);
+   cancel_nothing_drawn(r);
+
+   /* Cancelled between the draw and the flush: the vertices were shaded,
+    * no tile runs. */
+   cancel_word = 0;
+   memset(r->color, 0xab, (size_t)FBW * FBH * 4);
+   memset(counters, 0, sizeof(counters));
+   vs_invocations = 0;
+   CHECK(sr_scene_begin(r->ctx, &r->fb, &area, 1, &scene) == VK_SUCCESS, "begin");
+   CHECK(sr_scene_clear(scene, 0, VK_IMAGE_ASPECT_COLOR_BIT, &cc, &area, 0, 1) == VK_SUCCESS, "clear");
+   CHECK(sr_scene_draw(scene, &st, &b, &(struct sr_draw){.count = 3, .instance_count = 10}) ==
+            VK_SUCCESS, "draw");
+   cancel_word = 1;
+   sr_scene_end(scene);
+   CHECK_EQ_INT(vs_invocations, 3 * 10);
+   cancel_nothing_drawn(r);
+
+   /* Cancelled by the first vertex batch of a draw of 100000 instances
+    * (and of a 200000-vertex list: windows of 49152): the draw stops
+    * after that batch's instance or window, and nothing of it is
+    * assembled. */
+   for (int big = 0; big < 2; big++) {
+      cancel_word = 0;
+      memset(r->color, 0xab, (size_t)FBW * FBH * 4);
+      memset(counters, 0, sizeof(counters));
+      vs_invocations = 0;
+      struct sr_draw_state st2 = st;
+      st2.vs = vs_cancelling;
+      static struct vtx many[200000];
+      for (size_t i = 0; i < 200000; i++)
+         many[i] = v[i % 3];
+      struct sr_draw_bindings b2;
+      bindings_init(&b2, many, big ? 200000 : 3);
+      struct sr_draw d = {.count = big ? 200000 : 3, .instance_count = big ? 1 : 100000};
+      CHECK(sr_scene_begin(r->ctx, &r->fb, &area, 1, &scene) == VK_SUCCESS, "begin");
+      CHECK(sr_scene_draw(scene, &st2, &b2, &d) == VK_SUCCESS, "draw");
+      sr_scene_end(scene);
+      uint32_t n = __atomic_load_n(&vs_invocations, __ATOMIC_RELAXED);
+      /* At most one window's batches started before the word was seen
+       * (each worker may be inside one batch). */
+      CHECK(n >= 3 && n <= (big ? 49152u : 3u), "cancelled %s: %u vertices shaded",
+            big ? "200000-vertex list" : "100000 instances", n);
+      cancel_nothing_drawn(r);
+   }
+   cancel_word = 0;
+   sr_context_set_cancel(r->ctx, NULL);
+}
+
 /* Allocation failures: every allocation of a context, a scene and its
  * draws fails in turn; calls report VK_ERROR_OUT_OF_HOST_MEMORY, nothing
  * leaks, nothing crashes. */
@@ -1678,6 +1781,7 @@ main(void)
    test_depth_bias(&r);
    test_primitive_id(&r);
    test_vertex_reuse(&r);
+   test_cancel(&r);
    test_point_planes(&r);
    test_windows(&r, false);
    test_windows(&r, true);
