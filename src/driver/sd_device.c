@@ -183,6 +183,9 @@ sd_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pCrea
                                                                    : pdev->api_version;
    device->enabled_extensions = enabled;
    device->enabled_features = features;
+   const VkPhysicalDeviceScalarBlockLayoutFeatures *scalar =
+      sd_find_struct(pCreateInfo, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES);
+   device->scalar_block_layout = scalar && scalar->scalarBlockLayout;
    sd_dispatch_table_init(&device->dispatch, 1u << SD_LEVEL_DEVICE, device->api_version,
                           &instance->enabled_extensions, &device->enabled_extensions);
 

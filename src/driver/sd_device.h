@@ -44,6 +44,9 @@ struct sd_device {
    uint32_t api_version;
    struct sd_device_extension_table enabled_extensions;
    VkPhysicalDeviceFeatures enabled_features;
+   /* scalarBlockLayout enabled (VK_EXT_scalar_block_layout): shader modules
+    * are validated with the scalar layout rules. */
+   bool scalar_block_layout;
    struct sd_dispatch_table dispatch;
    struct sd_queue *queue;
    uint32_t queue_count;

@@ -37,6 +37,7 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_sampler_ycbcr_conversion = true,
    .EXT_custom_border_color = true,
    .EXT_provoking_vertex = true,
+   .EXT_scalar_block_layout = true,
 };
 
 void
@@ -367,6 +368,12 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          pv->transformFeedbackPreservesProvokingVertex = VK_FALSE;
          break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
+         /* Offsets and strides come from the module's decorations
+          * (sc_layout); render/zink_scalar. */
+         ((VkPhysicalDeviceScalarBlockLayoutFeatures *)s)->scalarBlockLayout =
+            ext->EXT_scalar_block_layout;
+         break;
       default:
          break;
       }

@@ -447,6 +447,8 @@ sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_cache *ca
     * code: leave the polls out (sd_watchdog.h "Cost"). */
    if (!device->queue->watchdog_ns)
       info.flags |= SC_COMPILE_NO_CANCEL_POLLS;
+   if (device->scalar_block_layout)
+      info.flags |= SC_COMPILE_SCALAR_BLOCK_LAYOUT;
    uint8_t key[SD_KEY_SIZE];
    sd_compute_key(module, &info, layout, key);
    char key_str[17];
