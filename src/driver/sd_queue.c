@@ -245,6 +245,23 @@ struct sd_submit_desc {
    const VkSemaphoreSubmitInfo *signal_infos;
 };
 
+/* The semaphore operations of one side of a submission: from submit2's
+ * infos when given, else from the semaphore and (optional) value arrays. */
+static void
+sd_sem_ops_fill(struct sd_sem_op *ops, uint32_t count, const VkSemaphoreSubmitInfo *infos,
+                const VkSemaphore *sems, const uint64_t *values)
+{
+   for (uint32_t i = 0; i < count; i++) {
+      if (infos) {
+         ops[i].sem = sd_semaphore_from_handle(infos[i].semaphore);
+         ops[i].value = infos[i].value;
+      } else {
+         ops[i].sem = sd_semaphore_from_handle(sems[i]);
+         ops[i].value = values ? values[i] : 0;
+      }
+   }
+}
+
 static struct sd_submit *
 sd_submit_create(struct sd_device *device, const struct sd_submit_desc *d, struct sd_fence *fence)
 {
@@ -261,24 +278,9 @@ sd_submit_create(struct sd_device *device, const struct sd_submit_desc *d, struc
    s->wait_count = d->wait_count;
    s->signal_count = d->signal_count;
    s->cmd_count = d->cmd_count;
-   for (uint32_t i = 0; i < d->wait_count; i++) {
-      if (d->wait_infos) {
-         s->waits[i].sem = sd_semaphore_from_handle(d->wait_infos[i].semaphore);
-         s->waits[i].value = d->wait_infos[i].value;
-      } else {
-         s->waits[i].sem = sd_semaphore_from_handle(d->wait_sems[i]);
-         s->waits[i].value = d->wait_values ? d->wait_values[i] : 0;
-      }
-   }
-   for (uint32_t i = 0; i < d->signal_count; i++) {
-      if (d->signal_infos) {
-         s->signals[i].sem = sd_semaphore_from_handle(d->signal_infos[i].semaphore);
-         s->signals[i].value = d->signal_infos[i].value;
-      } else {
-         s->signals[i].sem = sd_semaphore_from_handle(d->signal_sems[i]);
-         s->signals[i].value = d->signal_values ? d->signal_values[i] : 0;
-      }
-   }
+   sd_sem_ops_fill(s->waits, d->wait_count, d->wait_infos, d->wait_sems, d->wait_values);
+   sd_sem_ops_fill(s->signals, d->signal_count, d->signal_infos, d->signal_sems,
+                   d->signal_values);
    for (uint32_t i = 0; i < d->cmd_count; i++) {
       VkCommandBuffer h = d->cmd_infos ? d->cmd_infos[i].commandBuffer : d->cmds[i];
       s->cmds[i] = sd_cmd_buffer_from_handle(h);
