@@ -58,6 +58,53 @@ bind_memory(VkMemoryRequirements req, void **map)
    return mem;
 }
 
+/* A host-visible transfer-destination buffer of `size` bytes, mapped. */
+struct host_buf {
+   VkBuffer buf;
+   VkDeviceMemory mem;
+   void *map;
+};
+
+static void
+host_buf_create(VkDeviceSize size, struct host_buf *out)
+{
+   const VkBufferCreateInfo bi = {
+      .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+      .size = size,
+      .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+   };
+   CHECK_EQ_INT(sd_CreateBuffer(dev, &bi, NULL, &out->buf), VK_SUCCESS);
+   VkMemoryRequirements req;
+   sd_GetBufferMemoryRequirements(dev, out->buf, &req);
+   out->map = NULL;
+   out->mem = bind_memory(req, &out->map);
+   CHECK_EQ_INT(sd_BindBufferMemory(dev, out->buf, out->mem, 0), VK_SUCCESS);
+}
+
+static void
+host_buf_destroy(struct host_buf *b)
+{
+   sd_DestroyBuffer(dev, b->buf, NULL);
+   sd_FreeMemory(dev, b->mem, NULL);
+}
+
+/* A primary command buffer of the test's pool, begun. */
+static VkCommandBuffer
+begin_cb(void)
+{
+   const VkCommandBufferAllocateInfo ai = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+      .commandPool = pool,
+      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+      .commandBufferCount = 1,
+   };
+   VkCommandBuffer cb = VK_NULL_HANDLE;
+   CHECK_EQ_INT(sd_AllocateCommandBuffers(dev, &ai, &cb), VK_SUCCESS);
+   const VkCommandBufferBeginInfo cbi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
+   CHECK_EQ_INT(sd_BeginCommandBuffer(cb, &cbi), VK_SUCCESS);
+   return cb;
+}
+
 struct img {
    VkImage image;
    VkDeviceMemory mem;
@@ -208,28 +255,11 @@ test_render_pass2(const struct img *col)
    };
    VkFramebuffer fb;
    CHECK_EQ_INT(sd_CreateFramebuffer(dev, &fbi, NULL, &fb), VK_SUCCESS);
-   const VkBufferCreateInfo bi = {
-      .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-      .size = W * H * 4,
-      .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-   };
-   VkBuffer buf;
-   CHECK_EQ_INT(sd_CreateBuffer(dev, &bi, NULL, &buf), VK_SUCCESS);
-   VkMemoryRequirements req;
-   sd_GetBufferMemoryRequirements(dev, buf, &req);
-   void *map = NULL;
-   VkDeviceMemory bmem = bind_memory(req, &map);
-   CHECK_EQ_INT(sd_BindBufferMemory(dev, buf, bmem, 0), VK_SUCCESS);
-   const VkCommandBufferAllocateInfo ai = {
-      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-      .commandPool = pool,
-      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-      .commandBufferCount = 1,
-   };
-   VkCommandBuffer cb;
-   CHECK_EQ_INT(sd_AllocateCommandBuffers(dev, &ai, &cb), VK_SUCCESS);
-   const VkCommandBufferBeginInfo cbi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
-   CHECK_EQ_INT(sd_BeginCommandBuffer(cb, &cbi), VK_SUCCESS);
+   struct host_buf hb;
+   host_buf_create(W * H * 4, &hb);
+   VkBuffer buf = hb.buf;
+   void *map = hb.map;
+   VkCommandBuffer cb = begin_cb();
    const VkClearColorValue black = { .float32 = { 0, 0, 0, 0 } };
    const VkImageSubresourceRange cr = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 2 };
    sd_CmdClearColorImage(cb, col->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &black, 1, &cr);
@@ -273,8 +303,7 @@ test_render_pass2(const struct img *col)
    }
    CHECK(bad == 0, "render pass 2: %u texels differ", bad);
    sd_FreeCommandBuffers(dev, pool, 1, &cb);
-   sd_DestroyBuffer(dev, buf, NULL);
-   sd_FreeMemory(dev, bmem, NULL);
+   host_buf_destroy(&hb);
    sd_DestroyFramebuffer(dev, fb, NULL);
    sd_DestroyImageView(dev, view, NULL);
    sd_DestroyRenderPass(dev, rp, NULL);
@@ -298,29 +327,12 @@ run(void)
       return false;
    }
 
-   const VkBufferCreateInfo bi = {
-      .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-      .size = W * H * 4 * 8,
-      .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-   };
-   VkBuffer buf;
-   CHECK_EQ_INT(sd_CreateBuffer(dev, &bi, NULL, &buf), VK_SUCCESS);
-   VkMemoryRequirements req;
-   sd_GetBufferMemoryRequirements(dev, buf, &req);
-   void *map = NULL;
-   VkDeviceMemory bmem = bind_memory(req, &map);
-   CHECK_EQ_INT(sd_BindBufferMemory(dev, buf, bmem, 0), VK_SUCCESS);
+   struct host_buf hb;
+   host_buf_create(W * H * 4 * 8, &hb);
+   VkBuffer buf = hb.buf;
+   void *map = hb.map;
 
-   const VkCommandBufferAllocateInfo ai = {
-      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-      .commandPool = pool,
-      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-      .commandBufferCount = 1,
-   };
-   VkCommandBuffer cb;
-   CHECK_EQ_INT(sd_AllocateCommandBuffers(dev, &ai, &cb), VK_SUCCESS);
-   const VkCommandBufferBeginInfo cbi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
-   CHECK_EQ_INT(sd_BeginCommandBuffer(cb, &cbi), VK_SUCCESS);
+   VkCommandBuffer cb = begin_cb();
 
    /* Backgrounds. */
    const VkClearColorValue black = { .float32 = { 0, 0, 0, 0 } };
@@ -452,8 +464,7 @@ run(void)
    test_render_pass2(&col);
 
    sd_FreeCommandBuffers(dev, pool, 1, &cb);
-   sd_DestroyBuffer(dev, buf, NULL);
-   sd_FreeMemory(dev, bmem, NULL);
+   host_buf_destroy(&hb);
    img_destroy(&col);
    img_destroy(&ds);
    img_destroy(&ms);
