@@ -34,6 +34,33 @@ is_depth_stencil(VkFormat f)
           f == VK_FORMAT_D32_SFLOAT_S8_UINT || f == VK_FORMAT_D16_UNORM_S8_UINT;
 }
 
+VkResult
+draw_single_set(struct vkt *t, VkDescriptorType type, VkShaderStageFlags stages,
+                VkDescriptorSetLayout *layout, VkDescriptorPool *pool, VkDescriptorSet *set)
+{
+   *layout = VK_NULL_HANDLE;
+   *pool = VK_NULL_HANDLE;
+   *set = VK_NULL_HANDLE;
+   const VkDescriptorSetLayoutBinding b = { 0, type, 1, stages, NULL };
+   const VkDescriptorPoolSize size = { type, 1 };
+   VkResult r = vkt_set_layout(t, &b, 1, layout);
+   if (r == VK_SUCCESS)
+      r = vkt_descriptor_pool(t, 1, &size, 1, 0, pool);
+   if (r == VK_SUCCESS)
+      r = vkt_alloc_sets(t, *pool, layout, 1, set);
+   return r;
+}
+
+bool
+draw_probe(enum vkt_driver d, struct vkt *probe)
+{
+   if (vkt_init(probe, &(struct vkt_options) { .driver = d }))
+      return true;
+   if (d == VKT_LAVAPIPE)
+      printf("lavapipe not available: reference check skipped\n");
+   return false;
+}
+
 uint32_t
 draw_rand_u32(uint64_t *state)
 {

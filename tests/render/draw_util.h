@@ -159,6 +159,17 @@ VkCommandBuffer draw_begin(struct vkt *t, const struct draw_target *dt,
  * and waits. */
 VkResult draw_end(struct vkt *t, struct draw_target *dt, VkCommandBuffer cb);
 
+/* One descriptor set with one binding (0) of `type` for `stages`: its
+ * layout, a pool for it and the set (each VK_NULL_HANDLE until made). */
+VkResult draw_single_set(struct vkt *t, VkDescriptorType type, VkShaderStageFlags stages,
+                         VkDescriptorSetLayout *layout, VkDescriptorPool *pool,
+                         VkDescriptorSet *set);
+
+/* Opens driver d (no extra features) to read its features and limits; the
+ * caller vkt_finishes it. False when d is not there: for lavapipe after
+ * printing that the reference check is skipped. */
+bool draw_probe(enum vkt_driver d, struct vkt *probe);
+
 /* The tests' pseudo-random numbers: advances a xorshift64 state (the
  * caller's, so each test keeps its own seed and sequence) and returns bits
  * 16..47 of it. */

@@ -829,14 +829,9 @@ fs_draw(struct vkt *t, const struct fs_run *run, float *color, float *depth)
    VkDescriptorSet set = VK_NULL_HANDLE;
    bool ok = draw_target_create(t, &dt) == VK_SUCCESS;
    if (ok && run->storage) {
-      VkDescriptorSetLayoutBinding b = {
-         0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-         VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL,
-      };
-      VkDescriptorPoolSize size = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1 };
-      ok = vkt_set_layout(t, &b, 1, &set_layout) == VK_SUCCESS &&
-           vkt_descriptor_pool(t, 1, &size, 1, 0, &pool) == VK_SUCCESS &&
-           vkt_alloc_sets(t, pool, &set_layout, 1, &set) == VK_SUCCESS;
+      ok = draw_single_set(t, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                           VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                           &set_layout, &pool, &set) == VK_SUCCESS;
       if (ok)
          vkt_bind_buffers(t, set, NULL, &run->storage, 1);
    }
@@ -1036,16 +1031,11 @@ run_texture_lod(struct vkt *t)
    };
    VkSampler sampler;
    CHECK_VK(vkCreateSampler(t->device, &sci, NULL, &sampler));
-   VkDescriptorSetLayoutBinding b = {
-      0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL,
-   };
    VkDescriptorSetLayout sl;
-   CHECK_VK(vkt_set_layout(t, &b, 1, &sl));
-   VkDescriptorPoolSize size = { VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1 };
    VkDescriptorPool pool;
-   CHECK_VK(vkt_descriptor_pool(t, 1, &size, 1, 0, &pool));
    VkDescriptorSet set;
-   CHECK_VK(vkt_alloc_sets(t, pool, &sl, 1, &set));
+   CHECK_VK(draw_single_set(t, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                            VK_SHADER_STAGE_FRAGMENT_BIT, &sl, &pool, &set));
    VkDescriptorImageInfo ii = { sampler, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL };
    VkWriteDescriptorSet w = {
       .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 0,
@@ -1251,12 +1241,9 @@ static void
 run_all(enum vkt_driver driver)
 {
    struct vkt probe;
-   if (!vkt_init(&probe, &(struct vkt_options) { .driver = driver })) {
-      if (driver == VKT_LAVAPIPE) {
-         printf("lavapipe not available: reference check skipped\n");
-         return;
-      }
-      CHECK(false, "Shale device");
+   if (!draw_probe(driver, &probe)) {
+      if (driver != VKT_LAVAPIPE)
+         CHECK(false, "Shale device");
       return;
    }
    VkPhysicalDeviceFeatures have;

@@ -503,16 +503,11 @@ test_no_attachments(struct vkt *t)
    };
    VkFramebuffer fb;
    CHECK_VK(vkCreateFramebuffer(t->device, &fci, NULL, &fb));
-   VkDescriptorSetLayoutBinding b = {
-      0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL,
-   };
    VkDescriptorSetLayout sl;
-   CHECK_VK(vkt_set_layout(t, &b, 1, &sl));
-   VkDescriptorPoolSize size = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1 };
    VkDescriptorPool dpool;
-   CHECK_VK(vkt_descriptor_pool(t, 1, &size, 1, 0, &dpool));
    VkDescriptorSet set;
-   CHECK_VK(vkt_alloc_sets(t, dpool, &sl, 1, &set));
+   CHECK_VK(draw_single_set(t, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_FRAGMENT_BIT,
+                            &sl, &dpool, &set));
    struct vkt_buffer buf;
    CHECK_VK(vkt_buffer_create(t, 8, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &buf));
    memset(buf.map, 0, 8);
@@ -583,12 +578,9 @@ run_all(enum vkt_driver driver)
 {
    struct vkt probe;
    const char *name = vkt_driver_name(driver);
-   if (!vkt_init(&probe, &(struct vkt_options) { .driver = driver })) {
-      if (driver == VKT_LAVAPIPE) {
-         printf("lavapipe not available: reference check skipped\n");
-         return;
-      }
-      CHECK(false, "Shale device");
+   if (!draw_probe(driver, &probe)) {
+      if (driver != VKT_LAVAPIPE)
+         CHECK(false, "Shale device");
       return;
    }
    VkPhysicalDeviceFeatures have;

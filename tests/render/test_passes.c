@@ -589,12 +589,9 @@ run_all(enum vkt_driver driver)
 {
    const char *name = vkt_driver_name(driver);
    struct vkt probe;
-   if (!vkt_init(&probe, &(struct vkt_options) { .driver = driver })) {
-      if (driver == VKT_LAVAPIPE) {
-         printf("lavapipe not available: reference check skipped\n");
-         return;
-      }
-      CHECK(false, "Shale device");
+   if (!draw_probe(driver, &probe)) {
+      if (driver != VKT_LAVAPIPE)
+         CHECK(false, "Shale device");
       return;
    }
    VkPhysicalDeviceFeatures have;
