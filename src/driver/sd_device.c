@@ -140,6 +140,22 @@ sd_check_features(struct sd_physical_device *pdev, const VkDeviceCreateInfo *inf
    return VK_SUCCESS;
 }
 
+/* Tears down what sd_CreateDevice set up (the queue, when there is one, the
+ * rasterizer context, the runtime reference, the sync objects) and frees
+ * the device: vkDestroyDevice, and vkCreateDevice's failure path. */
+static void
+sd_device_free(struct sd_device *device)
+{
+   if (device->queue)
+      sd_queue_destroy(device->queue);
+   sr_context_destroy(device->raster);
+   sd_runtime_release(device->runtime);
+   pthread_cond_destroy(&device->sync_cond);
+   pthread_mutex_destroy(&device->sync_mutex);
+   VkAllocationCallbacks alloc = device->alloc;
+   sd_free(&alloc, device);
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL
 sd_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pCreateInfo,
                 const VkAllocationCallbacks *pAllocator, VkDevice *pDevice)
@@ -209,11 +225,7 @@ sd_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pCrea
          device->queue_count = 1;
    }
    if (result != VK_SUCCESS) {
-      sr_context_destroy(device->raster);
-      sd_runtime_release(device->runtime);
-      pthread_cond_destroy(&device->sync_cond);
-      pthread_mutex_destroy(&device->sync_mutex);
-      sd_free(&device->alloc, device);
+      sd_device_free(device);
       return result;
    }
    *pDevice = sd_device_to_handle(device);
@@ -224,16 +236,8 @@ VKAPI_ATTR void VKAPI_CALL
 sd_DestroyDevice(VkDevice _device, const VkAllocationCallbacks *pAllocator)
 {
    SD_FROM_HANDLE(sd_device, device, _device);
-   if (!device)
-      return;
-   if (device->queue)
-      sd_queue_destroy(device->queue);
-   sr_context_destroy(device->raster);
-   sd_runtime_release(device->runtime);
-   pthread_cond_destroy(&device->sync_cond);
-   pthread_mutex_destroy(&device->sync_mutex);
-   VkAllocationCallbacks alloc = device->alloc;
-   sd_free(&alloc, device);
+   if (device)
+      sd_device_free(device);
 }
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL
