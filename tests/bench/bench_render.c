@@ -659,16 +659,8 @@ make_render_pass(struct gfx *g)
    VkResult r = vkCreateRenderPass(g->t.device, &rp, NULL, &g->pass);
    if (r != VK_SUCCESS)
       return r;
-   VkFramebufferCreateInfo fb = {
-      .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-      .renderPass = g->pass,
-      .attachmentCount = count,
-      .pAttachments = views,
-      .width = s->width,
-      .height = s->height,
-      .layers = 1,
-   };
-   return vkCreateFramebuffer(g->t.device, &fb, NULL, &g->framebuffer);
+   return draw_framebuffer(&g->t, g->pass, views, count, s->width, s->height, 1,
+                           &g->framebuffer);
 }
 
 static VkResult

@@ -128,6 +128,22 @@ make_image(struct vkt *t, VkFormat format, uint32_t w, uint32_t h, VkImageUsageF
                             usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, aspect, img, view);
 }
 
+VkResult
+draw_framebuffer(struct vkt *t, VkRenderPass rp, const VkImageView *views, uint32_t n,
+                 uint32_t w, uint32_t h, uint32_t layers, VkFramebuffer *out)
+{
+   const VkFramebufferCreateInfo fci = {
+      .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+      .renderPass = rp,
+      .attachmentCount = n,
+      .pAttachments = views,
+      .width = w,
+      .height = h,
+      .layers = layers,
+   };
+   return vkCreateFramebuffer(t->device, &fci, NULL, out);
+}
+
 void
 draw_copy_to_buffer(VkCommandBuffer cb, VkImage image, VkImageAspectFlags aspect, uint32_t w,
                     uint32_t h, VkBuffer buf, VkDeviceSize offset)
@@ -247,16 +263,7 @@ draw_target_create(struct vkt *t, struct draw_target *dt)
    r = vkCreateRenderPass(t->device, &rpci, NULL, &dt->render_pass);
    if (r != VK_SUCCESS)
       return r;
-   VkFramebufferCreateInfo fci = {
-      .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-      .renderPass = dt->render_pass,
-      .attachmentCount = n,
-      .pAttachments = views,
-      .width = dt->width,
-      .height = dt->height,
-      .layers = 1,
-   };
-   r = vkCreateFramebuffer(t->device, &fci, NULL, &dt->framebuffer);
+   r = draw_framebuffer(t, dt->render_pass, views, n, dt->width, dt->height, 1, &dt->framebuffer);
    if (r != VK_SUCCESS)
       return r;
    VkDeviceSize pixels = (VkDeviceSize)dt->width * dt->height;

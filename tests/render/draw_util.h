@@ -142,6 +142,11 @@ VkResult draw_image_create(struct vkt *t, VkFormat format, uint32_t w, uint32_t 
                            VkSampleCountFlagBits samples, VkImageUsageFlags usage,
                            VkImageAspectFlags aspect, struct vkt_image *img, VkImageView *view);
 
+/* A w x h framebuffer of `layers` layers with n attachments (views may be
+ * NULL when n is 0). */
+VkResult draw_framebuffer(struct vkt *t, VkRenderPass rp, const VkImageView *views, uint32_t n,
+                          uint32_t w, uint32_t h, uint32_t layers, VkFramebuffer *out);
+
 /* Records a copy of `aspect` of mip 0, layer 0 of a w x h image in
  * TRANSFER_SRC_OPTIMAL layout to buf at offset, tightly packed. */
 void draw_copy_to_buffer(VkCommandBuffer cb, VkImage image, VkImageAspectFlags aspect, uint32_t w,

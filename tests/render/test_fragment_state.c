@@ -139,16 +139,8 @@ row_target_create(struct vkt *t, struct row_target *rt)
    };
    if ((r = vkCreateRenderPass(t->device, &rpci, NULL, &rt->render_pass)) != VK_SUCCESS)
       return r;
-   VkFramebufferCreateInfo fci = {
-      .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-      .renderPass = rt->render_pass,
-      .attachmentCount = rt->count,
-      .pAttachments = rt->view,
-      .width = WIDTH,
-      .height = 1,
-      .layers = 1,
-   };
-   return vkCreateFramebuffer(t->device, &fci, NULL, &rt->framebuffer);
+   return draw_framebuffer(t, rt->render_pass, rt->view, rt->count, WIDTH, 1, 1,
+                           &rt->framebuffer);
 }
 
 static void

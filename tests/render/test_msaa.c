@@ -141,16 +141,8 @@ ms_target_create(struct vkt *t, struct ms_target *mt)
    if ((r = vkCreateRenderPass(t->device, &rpci, NULL, &mt->render_pass)) != VK_SUCCESS)
       return r;
    VkImageView views[3] = { mt->ms_view, mt->resolved_view, mt->depth_view };
-   VkFramebufferCreateInfo fci = {
-      .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-      .renderPass = mt->render_pass,
-      .attachmentCount = mt->depth ? 3 : 2,
-      .pAttachments = views,
-      .width = SIZE,
-      .height = SIZE,
-      .layers = 1,
-   };
-   if ((r = vkCreateFramebuffer(t->device, &fci, NULL, &mt->framebuffer)) != VK_SUCCESS)
+   if ((r = draw_framebuffer(t, mt->render_pass, views, mt->depth ? 3 : 2, SIZE, SIZE, 1,
+                             &mt->framebuffer)) != VK_SUCCESS)
       return r;
    if ((r = vkt_buffer_create(t, SIZE * SIZE * 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                               &mt->readback)) != VK_SUCCESS)
@@ -497,12 +489,8 @@ test_no_attachments(struct vkt *t)
    };
    VkRenderPass rp;
    CHECK_VK(vkCreateRenderPass(t->device, &rpci, NULL, &rp));
-   VkFramebufferCreateInfo fci = {
-      .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-      .renderPass = rp, .width = SIZE, .height = SIZE, .layers = 1,
-   };
    VkFramebuffer fb;
-   CHECK_VK(vkCreateFramebuffer(t->device, &fci, NULL, &fb));
+   CHECK_VK(draw_framebuffer(t, rp, NULL, 0, SIZE, SIZE, 1, &fb));
    VkDescriptorSetLayout sl;
    VkDescriptorPool dpool;
    VkDescriptorSet set;

@@ -172,13 +172,8 @@ test_occlusion(struct vkt *t)
    VkRenderPass rp;
    CHECK_VK(vkCreateRenderPass(t->device, &rpci, NULL, &rp));
    VkImageView views[2] = { color.view, depth.view };
-   VkFramebufferCreateInfo fci = {
-      .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-      .renderPass = rp, .attachmentCount = 2, .pAttachments = views,
-      .width = SIZE, .height = SIZE, .layers = 1,
-   };
    VkFramebuffer fb;
-   CHECK_VK(vkCreateFramebuffer(t->device, &fci, NULL, &fb));
+   CHECK_VK(draw_framebuffer(t, rp, views, 2, SIZE, SIZE, 1, &fb));
    VkShaderModule vs, fs;
    CHECK_VK(vkt_shader_module(t, fullscreen_vert_spv, sizeof(fullscreen_vert_spv), &vs));
    CHECK_VK(vkt_shader_module(t, const_float_frag_spv, sizeof(const_float_frag_spv), &fs));
@@ -328,13 +323,8 @@ test_subpasses(struct vkt *t)
    VkRenderPass rp;
    CHECK_VK(vkCreateRenderPass(t->device, &rpci, NULL, &rp));
    VkImageView views[4] = { a[0].view, a[1].view, a[2].view, a[3].view };
-   VkFramebufferCreateInfo fci = {
-      .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-      .renderPass = rp, .attachmentCount = 4, .pAttachments = views,
-      .width = SIZE, .height = SIZE, .layers = 1,
-   };
    VkFramebuffer fb;
-   CHECK_VK(vkCreateFramebuffer(t->device, &fci, NULL, &fb));
+   CHECK_VK(draw_framebuffer(t, rp, views, 4, SIZE, SIZE, 1, &fb));
 
    VkDescriptorSetLayoutBinding b[2] = {
       { 0, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL },
@@ -474,13 +464,8 @@ test_secondary(struct vkt *t, bool query)
    };
    VkRenderPass rp;
    CHECK_VK(vkCreateRenderPass(t->device, &rpci, NULL, &rp));
-   VkFramebufferCreateInfo fci = {
-      .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-      .renderPass = rp, .attachmentCount = 1, .pAttachments = &color.view,
-      .width = SIZE, .height = SIZE, .layers = 1,
-   };
    VkFramebuffer fb;
-   CHECK_VK(vkCreateFramebuffer(t->device, &fci, NULL, &fb));
+   CHECK_VK(draw_framebuffer(t, rp, &color.view, 1, SIZE, SIZE, 1, &fb));
    VkShaderModule vs, fs;
    CHECK_VK(vkt_shader_module(t, fullscreen_vert_spv, sizeof(fullscreen_vert_spv), &vs));
    CHECK_VK(vkt_shader_module(t, const_float_frag_spv, sizeof(const_float_frag_spv), &fs));
