@@ -128,6 +128,15 @@ make_image(struct vkt *t, VkFormat format, uint32_t w, uint32_t h, VkImageUsageF
                             usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, aspect, img, view);
 }
 
+const VkSubpassDependency draw_dep_color_to_transfer = {
+   .srcSubpass = 0,
+   .dstSubpass = VK_SUBPASS_EXTERNAL,
+   .srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+   .dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT,
+   .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+   .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
+};
+
 VkResult
 draw_framebuffer(struct vkt *t, VkRenderPass rp, const VkImageView *views, uint32_t n,
                  uint32_t w, uint32_t h, uint32_t layers, VkFramebuffer *out)

@@ -147,6 +147,10 @@ VkResult draw_image_create(struct vkt *t, VkFormat format, uint32_t w, uint32_t 
 VkResult draw_framebuffer(struct vkt *t, VkRenderPass rp, const VkImageView *views, uint32_t n,
                           uint32_t w, uint32_t h, uint32_t layers, VkFramebuffer *out);
 
+/* Subpass 0's colour attachment writes come before the transfers (the
+ * read-back copies) after the render pass. */
+extern const VkSubpassDependency draw_dep_color_to_transfer;
+
 /* Records a copy of `aspect` of mip 0, layer 0 of a w x h image in
  * TRANSFER_SRC_OPTIMAL layout to buf at offset, tightly packed. */
 void draw_copy_to_buffer(VkCommandBuffer cb, VkImage image, VkImageAspectFlags aspect, uint32_t w,

@@ -120,14 +120,6 @@ row_target_create(struct vkt *t, struct row_target *rt)
       .colorAttachmentCount = rt->count,
       .pColorAttachments = refs,
    };
-   VkSubpassDependency dep = {
-      .srcSubpass = 0,
-      .dstSubpass = VK_SUBPASS_EXTERNAL,
-      .srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-      .dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT,
-      .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
-      .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
-   };
    VkRenderPassCreateInfo rpci = {
       .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
       .attachmentCount = rt->count,
@@ -135,7 +127,7 @@ row_target_create(struct vkt *t, struct row_target *rt)
       .subpassCount = 1,
       .pSubpasses = &sub,
       .dependencyCount = 1,
-      .pDependencies = &dep,
+      .pDependencies = &draw_dep_color_to_transfer,
    };
    if ((r = vkCreateRenderPass(t->device, &rpci, NULL, &rt->render_pass)) != VK_SUCCESS)
       return r;

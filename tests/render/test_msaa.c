@@ -121,14 +121,6 @@ ms_target_create(struct vkt *t, struct ms_target *mt)
       .pResolveAttachments = &resolve,
       .pDepthStencilAttachment = mt->depth ? &depth : NULL,
    };
-   VkSubpassDependency dep = {
-      .srcSubpass = 0,
-      .dstSubpass = VK_SUBPASS_EXTERNAL,
-      .srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-      .dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT,
-      .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
-      .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
-   };
    VkRenderPassCreateInfo rpci = {
       .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
       .attachmentCount = mt->depth ? 3 : 2,
@@ -136,7 +128,7 @@ ms_target_create(struct vkt *t, struct ms_target *mt)
       .subpassCount = 1,
       .pSubpasses = &sub,
       .dependencyCount = 1,
-      .pDependencies = &dep,
+      .pDependencies = &draw_dep_color_to_transfer,
    };
    if ((r = vkCreateRenderPass(t->device, &rpci, NULL, &mt->render_pass)) != VK_SUCCESS)
       return r;

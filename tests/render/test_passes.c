@@ -114,15 +114,6 @@ push_color_z(VkCommandBuffer cb, VkPipelineLayout layout, const float color[4], 
                       20, push);
 }
 
-static const VkSubpassDependency to_transfer = {
-   .srcSubpass = 0,
-   .dstSubpass = VK_SUBPASS_EXTERNAL,
-   .srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-   .dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT,
-   .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
-   .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
-};
-
 /* ---- occlusion queries ---- */
 
 struct occ_draw {
@@ -311,7 +302,7 @@ test_subpasses(struct vkt *t)
          .dstAccessMask = VK_ACCESS_INPUT_ATTACHMENT_READ_BIT,
          .dependencyFlags = VK_DEPENDENCY_BY_REGION_BIT,
       };
-   deps[3] = to_transfer;
+   deps[3] = draw_dep_color_to_transfer;
    deps[3].srcSubpass = 2;
    deps[3].srcStageMask |= VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;
    VkRenderPassCreateInfo rpci = {
@@ -460,7 +451,7 @@ test_secondary(struct vkt *t, bool query)
       .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
       .attachmentCount = 1, .pAttachments = &desc,
       .subpassCount = 1, .pSubpasses = &sub,
-      .dependencyCount = 1, .pDependencies = &to_transfer,
+      .dependencyCount = 1, .pDependencies = &draw_dep_color_to_transfer,
    };
    VkRenderPass rp;
    CHECK_VK(vkCreateRenderPass(t->device, &rpci, NULL, &rp));
