@@ -426,8 +426,11 @@ sd_write_image(union shale_descriptor *rec, VkImageView _view, bool sampled)
    rec->image.level_count = (uint16_t)d->level_count;
    rec->image.samples = (uint16_t)d->samples;
    rec->image.view = &view->abi;
+   /* The sampler is known here for combined records (written just
+    * before, or immutable); sampled images get the view's routine, which
+    * checks the sampler of each call. */
    if (sampled)
-      rec->image.sample_fn = sr_sample;
+      rec->image.sample_fn = sr_sample_select(&view->abi, sampler);
 }
 
 /* A written (not immutable) sampler: the sampler object's description. */

@@ -21,8 +21,9 @@
  * Sampler and combined records point `sampler` at the description the
  * sampler object owns (so, as for views, a set must not be used after its
  * samplers are destroyed), immutable samplers at copies the set layout
- * owns; sampled-image and combined records hold `sample_fn` = sr_sample
- * (src/rasterizer/sr_sample.h). Inline uniform blocks
+ * owns; sampled-image and combined records hold the `sample_fn`
+ * sr_sample_select() chooses for the view (and the sampler, where the
+ * record has it when written; src/rasterizer/sr_sample.h). Inline uniform blocks
  * (Vulkan 1.3) are not supported: their bindings get no records.
  *
  * Pools: one block of records, sized by the sum of the pool's descriptor

@@ -33,8 +33,9 @@
  * filters R and B under implicit reconstruction. One level, clamp to edge,
  * explicit-LOD sampling only (fetches and gathers through a conversion
  * read zeros, as do conversions that do not fit the view).
- * Specialised routines per (format, sampler state) can later replace it
- * record by record; this one stays the reference.
+ * This routine stays the reference: sr_sample_select() hands descriptor
+ * records a specialised routine (sr_sample_fast.c) where one fits the view
+ * and sampler, and sr_sample() everywhere else.
  *
  * Invariants: never reads outside the view's levels and layers whatever the
  * coordinates (NaN and infinities included); integer formats (and stencil)
@@ -52,6 +53,24 @@
 
 void sr_sample(const struct shale_image_view_desc *view, const struct shale_sampler_desc *sampler,
                struct shale_sample_args *args);
+
+/* The sampling routine for records of `view` sampled with `sampler`
+ * (NULL where the sampler is not known when the record is written: sampled
+ * images, whose sampler comes from another record). The fast routines
+ * (sr_sample_fast.c) take 2D and 2D-array views of 8-bit RGBA / BGRA
+ * UNORM and sRGB formats, with normalized coordinates, NEAREST or LINEAR
+ * filters and mipmap modes and REPEAT, MIRRORED_REPEAT or CLAMP_TO_EDGE
+ * addressing, for OpImageSample* with Lod, Grad or Bias (offsets too); each
+ * checks the sampler and the operation of every call and hands anything
+ * else to sr_sample(). Their results are sr_sample()'s: identical for
+ * nearest filtering, within 1e-5 (unit/sample) for linear. */
+shale_sample_fn sr_sample_select(const struct shale_image_view_desc *view,
+                                 const struct shale_sampler_desc *sampler);
+
+/* sr_sample_select() with the AVX2 build of the fast routines allowed
+ * (where the CPU has AVX2) or not (the portable build): for tests. */
+shale_sample_fn sr_sample_select_isa(const struct shale_image_view_desc *view,
+                                     const struct shale_sampler_desc *sampler, bool avx2);
 
 /* Whether sr_sample decodes views of `format` (uncompressed colour formats
  * without 64-bit channels, and depth/stencil formats). */

@@ -1,0 +1,528 @@
+/* Specialised sampling routines: 2D views of 8-bit RGBA formats, eight lanes at a time. */
+/*
+ * What sr_sample_select() (sr_sample.h) hands records whose view fits:
+ * OpImageSample* with Lod, Grad or Bias on 2D and 2D-array views of
+ * R8G8B8A8, B8G8R8A8 and A8B8G8R8_PACK32 (UNORM and sRGB). A call checks
+ * its sampler and operation (normalized coordinates, no comparison, no
+ * Y'CbCr, NEAREST or LINEAR filters and mipmap modes, REPEAT,
+ * MIRRORED_REPEAT or CLAMP_TO_EDGE on s and t; LOD or GRAD, offsets
+ * allowed) and passes anything else to sr_sample().
+ *
+ * The arithmetic is sr_sample()'s, step for step, on vectors of eight
+ * lanes (GCC vector extensions; the body, sr_sample_fast_body.h, is built
+ * twice: portable, and for AVX2 with gathers, chosen by
+ * __builtin_cpu_supports): the same float expressions for coordinates,
+ * LOD (but log2, a polynomial within a few ulps of log2f), wrapping,
+ * weights and the bilinear and mipmap sums in the same order. Two things
+ * differ: UNORM channels are filtered as their integer codes and divided
+ * by 255 at the end (nearest: the same division su_unpack_float's table
+ * holds, so identical bits; linear: within a few ulps), and the view's
+ * swizzle is applied after filtering (linear in each component, so equal
+ * but for the rounding of the weights' sum against a constant ONE). No FMA
+ * contraction (the AVX2 build does not enable FMA), so nearest results
+ * are bit for bit sr_sample()'s; unit/sample holds linear ones to 1e-5.
+ *
+ * Invariants: every texel read lies in the view whatever the lanes hold
+ * (lanes outside args->lanes included: they are computed, clamped, and not
+ * stored); results of lanes outside args->lanes are untouched. Views are
+ * accepted only when every texel's byte offset fits 31 bits (the gathers'
+ * signed 32-bit offsets).
+ *
+ * Threading: reentrant, no state but the sRGB table, filled once.
+ */
+#include "rasterizer/sr_sample.h"
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "util/su_format.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define SR_FAST_X86 1
+#else
+#define SR_FAST_X86 0
+#endif
+
+#define VL 8   /* lanes per vector */
+typedef float v8f __attribute__((vector_size(32)));
+typedef int32_t v8i __attribute__((vector_size(32)));
+typedef uint32_t v8u __attribute__((vector_size(32)));
+
+#define AI static inline __attribute__((always_inline))
+
+/* Formats with a routine: one 32-bit texel of four 8-bit channels. */
+enum fast_fmt { FF_RGBA8, FF_BGRA8, FF_COUNT };
+
+/* What one call needs about its view and sampler, decoded once. */
+struct fast {
+   const uint8_t *base;
+   int32_t width, height;             /* base level */
+   float fwidth, fheight;
+   int32_t last_level, last_layer;
+   float q;                           /* level_count - 1 */
+   bool pow2w, pow2h;                 /* every level's width (height) a power of two */
+   bool arrayed;
+   int32_t off[16], row[16], slice[16];   /* per level, bytes */
+   bool mag_linear, min_linear, mip_linear;
+   uint32_t mode_u, mode_v;
+   float bias, min_lod, max_lod;
+   uint8_t swz[4];                    /* source component, SWZ_ZERO or SWZ_ONE */
+   bool swz_identity;
+};
+
+enum { SWZ_ZERO = 4, SWZ_ONE = 5 };
+
+/* The driver's maxSamplerLodBias (sr_sample.c's SR_MAX_SAMPLER_LOD_BIAS). */
+#define MAX_LOD_BIAS 16.0f
+/* Wrapping by a float reciprocal is exact below this (see vmod). */
+#define WRAP_LIMIT (1 << 22)
+
+/* ---- lane vectors --------------------------------------------------------- */
+
+AI v8f vsel(v8i m, v8f a, v8f b)
+{
+   return (v8f)(((v8i)a & m) | ((v8i)b & ~m));
+}
+
+AI v8i vseli(v8i m, v8i a, v8i b)
+{
+   return (a & m) | (b & ~m);
+}
+
+AI v8f vsplat(float x)
+{
+   return (v8f) { x, x, x, x, x, x, x, x };
+}
+
+AI v8i vsplati(int32_t x)
+{
+   return (v8i) { x, x, x, x, x, x, x, x };
+}
+
+AI v8f vloadf(const float *p)
+{
+   v8f r;
+   memcpy(&r, p, sizeof(r));
+   return r;
+}
+
+AI v8i vloadi(const void *p)
+{
+   v8i r;
+   memcpy(&r, p, sizeof(r));
+   return r;
+}
+
+AI v8i vtoi(v8f x)
+{
+   return __builtin_convertvector(x, v8i);
+}
+
+AI v8f vtof(v8i x)
+{
+   return __builtin_convertvector(x, v8f);
+}
+
+AI bool vany(v8i m)
+{
+   int32_t r = 0;
+   for (int k = 0; k < VL; k++)
+      r |= m[k];
+   return r != 0;
+}
+
+AI v8i vmini(v8i a, v8i b)
+{
+   return vseli(a < b, a, b);
+}
+
+AI v8i vmaxi(v8i a, v8i b)
+{
+   return vseli(a > b, a, b);
+}
+
+/* sr_sample's ifloor(): floor as an integer, kept to +-2^30, NaN 0. */
+AI v8i vifloor(v8f x)
+{
+   x = vsel(x == x, x, vsplat(0.0f));
+   x = vsel(x > 1073741824.0f, vsplat(1073741824.0f), x);
+   x = vsel(x < -1073741824.0f, vsplat(-1073741824.0f), x);
+   v8i t = vtoi(x);
+   return t + (vtof(t) > x);   /* true is -1 */
+}
+
+/* floorf(x) (NaN stays NaN). */
+AI v8f vffloor(v8f x)
+{
+   v8i small = (v8f)((v8i)x & 0x7fffffff) < 8388608.0f;
+   v8f xs = vsel(small, x, vsplat(0.0f));
+   v8f f = vtof(vtoi(xs));
+   f = vsel(f > xs, f - 1.0f, f);
+   return vsel(small, f, x);
+}
+
+/* log2 within a few ulps (a Cephes-style polynomial for ln on
+ * [sqrt(1/2), sqrt(2)]); exact at powers of two; 0 -> -inf, inf -> inf,
+ * NaN -> NaN. Inputs are never negative (square roots). */
+AI v8f vlog2(v8f x)
+{
+   v8i den = (x < 0x1p-126f) & (x > 0.0f);
+   v8f xs = vsel(den, x * 0x1p23f, x);
+   v8i bits = (v8i)xs;
+   v8i e = ((bits >> 23) & 0xff) - 127 - (den & 23);
+   v8f m = (v8f)((bits & 0x007fffff) | 0x3f800000);
+   v8i big = m > 1.41421356f;
+   m = vsel(big, m * 0.5f, m);
+   e = e - big;
+   v8f f = m - 1.0f;
+   v8f z = f * f;
+   v8f y = 7.0376836292e-2f * f - 1.1514610310e-1f;
+   y = y * f + 1.1676998740e-1f;
+   y = y * f - 1.2420140846e-1f;
+   y = y * f + 1.4249322787e-1f;
+   y = y * f - 1.6668057665e-1f;
+   y = y * f + 2.0000714765e-1f;
+   y = y * f - 2.4999993993e-1f;
+   y = y * f + 3.3333331174e-1f;
+   y = y * f * z - 0.5f * z;
+   /* log2(m) = (f + y) * log2(e), the small part first. */
+   v8f r = (y * 1.44269504088896341f + f * 1.44269504088896341f) + vtof(e);
+   r = vsel(x == 0.0f, vsplat(-__builtin_inff()), r);
+   r = vsel(x == __builtin_inff(), vsplat(__builtin_inff()), r);
+   return vsel(x == x, r, x);
+}
+
+/* i mod n for |i| < WRAP_LIMIT: the quotient from a float reciprocal is off
+ * by at most one there (i is exact, the product within 2^-22 relative). */
+AI v8i vmod(v8i i, v8i n, v8f rcp)
+{
+   v8f p = vtof(i) * rcp;
+   v8i q = vtoi(p);
+   q = q + (vtof(q) > p);
+   v8i m = i - q * n;
+   m = m + (n & (m < 0));
+   m = m - (n & (m >= n));
+   return m;
+}
+
+/* sr_sample's wrap() of the three address modes, one lane. */
+static int32_t
+wrap_scalar(int32_t i, int32_t n, uint32_t mode)
+{
+   switch (mode) {
+   case VK_SAMPLER_ADDRESS_MODE_REPEAT: {
+      int32_t m = i % n;
+      return m < 0 ? m + n : m;
+   }
+   case VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT: {
+      int32_t m = i % (2 * n);
+      if (m < 0)
+         m += 2 * n;
+      m -= n;
+      int32_t mirror = m >= 0 ? m : -(1 + m);
+      return (n - 1) - mirror;
+   }
+   default:
+      return i < 0 ? 0 : i >= n ? n - 1 : i;
+   }
+}
+
+/* The Wrapping Operation for every lane: i in [-2^30, 2^30 + 1], n >= 1. */
+AI v8i vwrap(v8i i, v8i n, uint32_t mode, bool pow2)
+{
+   if (mode == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)
+      return vmini(vmaxi(i, vsplati(0)), n - 1);
+   v8i period = mode == VK_SAMPLER_ADDRESS_MODE_REPEAT ? n : n + n;
+   v8i m;
+   if (pow2) {
+      m = i & (period - 1);
+   } else if (vany((i <= -WRAP_LIMIT) | (i >= WRAP_LIMIT))) {
+      for (int k = 0; k < VL; k++)
+         m[k] = wrap_scalar(i[k], n[k], mode);
+      return m;
+   } else {
+      m = vmod(i, period, 1.0f / vtof(period));
+   }
+   if (mode == VK_SAMPLER_ADDRESS_MODE_REPEAT)
+      return m;
+   m = m - n;
+   return n - 1 - (m ^ (m >> 31));
+}
+
+/* ---- per call ------------------------------------------------------------- */
+
+static bool
+fast_filter_ok(uint32_t f)
+{
+   return f == VK_FILTER_NEAREST || f == VK_FILTER_LINEAR;
+}
+
+static bool
+fast_mode_ok(uint32_t m)
+{
+   return m == VK_SAMPLER_ADDRESS_MODE_REPEAT || m == VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT ||
+          m == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+}
+
+static bool
+fast_sampler_ok(const struct shale_sampler_desc *s)
+{
+   return s && !s->ycbcr && !s->unnormalized_coordinates && !s->compare_enable &&
+          fast_filter_ok(s->mag_filter) && fast_filter_ok(s->min_filter) &&
+          (s->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_NEAREST ||
+           s->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_LINEAR) &&
+          fast_mode_ok(s->address_mode[0]) && fast_mode_ok(s->address_mode[1]);
+}
+
+static bool
+fast_op_ok(uint32_t op)
+{
+   uint32_t k = op & SHALE_SAMPLE_OP_MASK;
+   return (k == SHALE_SAMPLE_LOD || k == SHALE_SAMPLE_GRAD) &&
+          !(op & ~(SHALE_SAMPLE_OP_MASK | SHALE_SAMPLE_OFFSET | SHALE_SAMPLE_BIAS));
+}
+
+static uint32_t
+minify(uint32_t v, uint32_t level)
+{
+   v >>= level;
+   return v ? v : 1;
+}
+
+/* The call's state; false: hand the call to sr_sample(). The view was
+ * checked by fast_view_format() when the routine was chosen. */
+static bool
+fast_init(struct fast *f, const struct shale_image_view_desc *v,
+          const struct shale_sampler_desc *s, uint32_t op)
+{
+   if (!fast_op_ok(op) || !fast_sampler_ok(s))
+      return false;
+   f->base = v->base;
+   f->width = (int32_t)v->width;
+   f->height = (int32_t)v->height;
+   f->fwidth = (float)v->width;
+   f->fheight = (float)v->height;
+   f->last_level = (int32_t)v->level_count - 1;
+   f->q = (float)(v->level_count - 1);
+   f->arrayed = v->view_type == VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+   f->last_layer = f->arrayed ? (int32_t)v->layer_count - 1 : 0;
+   f->pow2w = (v->width & (v->width - 1)) == 0;
+   f->pow2h = (v->height & (v->height - 1)) == 0;
+   for (uint32_t l = 0; l < 16; l++) {
+      bool in = l < v->level_count;
+      f->off[l] = in ? (int32_t)v->level_offset[l] : 0;
+      f->row[l] = in ? (int32_t)v->row_pitch[l] : 0;
+      f->slice[l] = in ? (int32_t)v->slice_pitch[l] : 0;
+   }
+   f->mag_linear = s->mag_filter == VK_FILTER_LINEAR;
+   f->min_linear = s->min_filter == VK_FILTER_LINEAR;
+   f->mip_linear = s->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_LINEAR;
+   f->mode_u = s->address_mode[0];
+   f->mode_v = s->address_mode[1];
+   f->bias = s->mip_lod_bias;
+   f->min_lod = s->min_lod;
+   f->max_lod = s->max_lod;
+   f->swz_identity = true;
+   for (unsigned k = 0; k < 4; k++) {
+      uint32_t sw = v->swizzle[k];
+      if (sw == VK_COMPONENT_SWIZZLE_ZERO)
+         f->swz[k] = SWZ_ZERO;
+      else if (sw == VK_COMPONENT_SWIZZLE_ONE)
+         f->swz[k] = SWZ_ONE;
+      else if (sw >= VK_COMPONENT_SWIZZLE_R && sw <= VK_COMPONENT_SWIZZLE_A)
+         f->swz[k] = (uint8_t)(sw - VK_COMPONENT_SWIZZLE_R);
+      else
+         f->swz[k] = (uint8_t)k;
+      f->swz_identity &= f->swz[k] == k;
+   }
+   return true;
+}
+
+/* Every 8-bit sRGB code as su_unpack_float decodes it (the same bits). */
+static float srgb_table[256];
+static pthread_once_t srgb_once = PTHREAD_ONCE_INIT;
+
+static void
+srgb_table_init(void)
+{
+   const struct su_format_desc *d = su_format_desc(VK_FORMAT_R8_SRGB);
+   for (unsigned i = 0; i < 256; i++) {
+      uint8_t b = (uint8_t)i;
+      float rgba[4];
+      su_unpack_float(d, &b, rgba);
+      srgb_table[i] = rgba[0];
+   }
+}
+
+/* ---- the two builds --------------------------------------------------------- */
+
+AI v8i gather_loop(const uint8_t *base, v8i off)
+{
+   v8i r;
+   for (int k = 0; k < VL; k++) {
+      uint32_t t;
+      memcpy(&t, base + off[k], 4);
+      r[k] = (int32_t)t;
+   }
+   return r;
+}
+
+AI v8f table_loop(const float *table, v8i idx)
+{
+   v8f r;
+   for (int k = 0; k < VL; k++)
+      r[k] = table[idx[k]];
+   return r;
+}
+
+AI v8f sqrt_loop(v8f x)
+{
+   v8f r;
+   for (int k = 0; k < VL; k++)
+      r[k] = x[k] >= 0.0f ? __builtin_sqrtf(x[k]) : x[k];   /* NaN stays */
+   return r;
+}
+
+AI v8i tbl16_loop(const int32_t *table, v8i idx)
+{
+   v8i r;
+   for (int k = 0; k < VL; k++)
+      r[k] = table[idx[k]];
+   return r;
+}
+
+#define FAST_SUFFIX portable
+#define FAST_TARGET
+#define FAST_GATHER(base, off) gather_loop(base, off)
+#define FAST_TABLE(table, idx) table_loop(table, idx)
+#define FAST_TBL16(table, idx) tbl16_loop(table, idx)
+#define FAST_SQRT(x) sqrt_loop(x)
+#include "rasterizer/sr_sample_fast_body.h"
+#undef FAST_SUFFIX
+#undef FAST_TARGET
+#undef FAST_GATHER
+#undef FAST_TABLE
+#undef FAST_TBL16
+#undef FAST_SQRT
+
+#if SR_FAST_X86
+#define AVX2_FN static inline __attribute__((always_inline, target("avx2")))
+
+AVX2_FN v8i gather_avx2(const uint8_t *base, v8i off)
+{
+   return (v8i)_mm256_i32gather_epi32((const int *)base, (__m256i)off, 1);
+}
+
+AVX2_FN v8f table_avx2(const float *table, v8i idx)
+{
+   return (v8f)_mm256_i32gather_ps(table, (__m256i)idx, 4);
+}
+
+AVX2_FN v8i tbl16_avx2(const int32_t *table, v8i idx)
+{
+   __m256i lo = _mm256_loadu_si256((const __m256i *)table);
+   __m256i hi = _mm256_loadu_si256((const __m256i *)(table + 8));
+   v8i a = (v8i)_mm256_permutevar8x32_epi32(lo, (__m256i)idx);
+   v8i b = (v8i)_mm256_permutevar8x32_epi32(hi, (__m256i)idx);
+   return vseli(idx > 7, b, a);
+}
+
+#define FAST_SUFFIX avx2
+#define FAST_TARGET __attribute__((target("avx2")))
+#define FAST_GATHER(base, off) gather_avx2(base, off)
+#define FAST_TABLE(table, idx) table_avx2(table, idx)
+#define FAST_TBL16(table, idx) tbl16_avx2(table, idx)
+#define FAST_SQRT(x) ((v8f)_mm256_sqrt_ps((__m256)(x)))
+#include "rasterizer/sr_sample_fast_body.h"
+#undef FAST_SUFFIX
+#undef FAST_TARGET
+#undef FAST_GATHER
+#undef FAST_TABLE
+#undef FAST_TBL16
+#undef FAST_SQRT
+#endif
+
+/* ---- selection ------------------------------------------------------------ */
+
+/* The routine's format for views it can take, or -1. */
+static int
+fast_view_format(const struct shale_image_view_desc *v)
+{
+   if (!v || !v->base || v->plane_count || v->aspect != VK_IMAGE_ASPECT_COLOR_BIT ||
+       v->samples > 1 || !v->level_count || v->level_count > 16 || !v->layer_count ||
+       !v->width || !v->height || v->texel_size != 4 || v->width > (1u << 16) ||
+       v->height > (1u << 16))
+      return -1;
+   if (v->view_type != VK_IMAGE_VIEW_TYPE_2D && v->view_type != VK_IMAGE_VIEW_TYPE_2D_ARRAY)
+      return -1;
+   int fmt;
+   switch (v->format) {
+   case VK_FORMAT_R8G8B8A8_UNORM:
+   case VK_FORMAT_R8G8B8A8_SRGB:
+   case VK_FORMAT_A8B8G8R8_UNORM_PACK32:
+   case VK_FORMAT_A8B8G8R8_SRGB_PACK32:
+      fmt = FF_RGBA8;
+      break;
+   case VK_FORMAT_B8G8R8A8_UNORM:
+   case VK_FORMAT_B8G8R8A8_SRGB:
+      fmt = FF_BGRA8;
+      break;
+   default:
+      return -1;
+   }
+   /* Every texel's offset below 2^31 (layers: the view's, 2D views read
+    * layer 0 only). */
+   uint64_t layers = v->view_type == VK_IMAGE_VIEW_TYPE_2D_ARRAY ? v->layer_count : 1;
+   for (uint32_t l = 0; l < v->level_count; l++) {
+      uint64_t end = v->level_offset[l] + (layers - 1) * v->slice_pitch[l] +
+                     (uint64_t)(minify(v->height, l) - 1) * v->row_pitch[l] +
+                     (uint64_t)minify(v->width, l) * 4;
+      if (end > INT32_MAX || v->row_pitch[l] > INT32_MAX || v->slice_pitch[l] > INT32_MAX)
+         return -1;
+   }
+   return fmt;
+}
+
+static bool
+fast_srgb(uint32_t format)
+{
+   return format == VK_FORMAT_R8G8B8A8_SRGB || format == VK_FORMAT_A8B8G8R8_SRGB_PACK32 ||
+          format == VK_FORMAT_B8G8R8A8_SRGB;
+}
+
+shale_sample_fn
+sr_sample_select_isa(const struct shale_image_view_desc *view,
+                     const struct shale_sampler_desc *sampler, bool avx2)
+{
+   int fmt = fast_view_format(view);
+   /* A known sampler the routines would hand back every time: the
+    * generic routine at once. */
+   if (fmt < 0 || (sampler && !fast_sampler_ok(sampler)))
+      return sr_sample;
+   bool srgb = fast_srgb(view->format);
+   if (srgb)
+      pthread_once(&srgb_once, srgb_table_init);
+#if SR_FAST_X86
+   if (avx2 && __builtin_cpu_supports("avx2")) {
+      static const shale_sample_fn fns[FF_COUNT][2] = {
+         [FF_RGBA8] = { fast_rgba8_avx2, fast_srgba8_avx2 },
+         [FF_BGRA8] = { fast_bgra8_avx2, fast_sbgra8_avx2 },
+      };
+      return fns[fmt][srgb];
+   }
+#endif
+   static const shale_sample_fn fns[FF_COUNT][2] = {
+      [FF_RGBA8] = { fast_rgba8_portable, fast_srgba8_portable },
+      [FF_BGRA8] = { fast_bgra8_portable, fast_sbgra8_portable },
+   };
+   return fns[fmt][srgb];
+}
+
+shale_sample_fn
+sr_sample_select(const struct shale_image_view_desc *view, const struct shale_sampler_desc *sampler)
+{
+   return sr_sample_select_isa(view, sampler, true);
+}

@@ -1,0 +1,204 @@
+/* The body of sr_sample_fast.c's routines, included once per build (portable, AVX2). */
+/*
+ * Expects FAST_SUFFIX (the build's name), FAST_TARGET (its function
+ * attribute), FAST_GATHER(base, offsets) (eight 32-bit texels at byte
+ * offsets), FAST_TABLE(table, indices) (eight floats of a table) and
+ * FAST_TBL16(table, indices) (eight entries of a 16-entry int32 table) and
+ * FAST_SQRT(v) (correctly rounded square roots).
+ * Every function is always inlined into the build's entry points.
+ */
+#define FAST_CAT2(a, b) a##_##b
+#define FAST_CAT(a, b) FAST_CAT2(a, b)
+#define FN(name) FAST_CAT(name, FAST_SUFFIX)
+#define BODY static inline __attribute__((always_inline)) FAST_TARGET
+
+/* Channels of eight texels, in the units they are filtered in: UNORM codes
+ * (0 to 255) or, for sRGB colour channels, linear values. */
+BODY void FN(decode)(v8i t, int fmt, bool srgb, v8f c[4])
+{
+   v8u u = (v8u)t;
+   v8i ch[4] = { (v8i)(u & 0xff), (v8i)((u >> 8) & 0xff), (v8i)((u >> 16) & 0xff), (v8i)(u >> 24) };
+   if (fmt == FF_BGRA8) {
+      v8i r = ch[2];
+      ch[2] = ch[0];
+      ch[0] = r;
+   }
+   for (int k = 0; k < 4; k++)
+      c[k] = srgb && k < 3 ? FAST_TABLE(srgb_table, ch[k]) : vtof(ch[k]);
+}
+
+/* Texel Nearest / Linear Filtering of one level per lane (lvl), at
+ * normalized (s, t) on layer `layer`: sr_sample's filter_level() on every
+ * lane, linear where `lin` is set. */
+BODY void FN(level)(const struct fast *f, const struct shale_sample_args *a, unsigned l0,
+                    v8f s, v8f t, v8i layer, v8i lvl, v8i lin, int fmt, bool srgb, v8f out[4])
+{
+   v8i w = vmaxi(vsplati(f->width) >> lvl, vsplati(1));
+   v8i h = vmaxi(vsplati(f->height) >> lvl, vsplati(1));
+   v8f u = s * vtof(w), v = t * vtof(h);
+   if (a->op & SHALE_SAMPLE_OFFSET) {
+      u = u + vtof(vloadi(&a->offset[0][l0]));
+      v = v + vtof(vloadi(&a->offset[1][l0]));
+   }
+   v8f uu = vsel(lin, u - 0.5f, u), vv = vsel(lin, v - 0.5f, v);
+   v8i i0 = vifloor(uu), j0 = vifloor(vv);
+   v8i start = FAST_TBL16(f->off, lvl) + layer * FAST_TBL16(f->slice, lvl);
+   v8i row = FAST_TBL16(f->row, lvl);
+   v8i x0 = vwrap(i0, w, f->mode_u, f->pow2w) * 4;
+   v8i y0 = vwrap(j0, h, f->mode_v, f->pow2h) * row + start;
+   v8f c00[4];
+   FN(decode)(FAST_GATHER(f->base, y0 + x0), fmt, srgb, c00);
+   if (!vany(lin)) {
+      for (int k = 0; k < 4; k++)
+         out[k] = c00[k];
+      return;
+   }
+   v8i x1 = vwrap(i0 + 1, w, f->mode_u, f->pow2w) * 4;
+   v8i y1 = vwrap(j0 + 1, h, f->mode_v, f->pow2h) * row + start;
+   v8f c10[4], c01[4], c11[4];
+   FN(decode)(FAST_GATHER(f->base, y0 + x1), fmt, srgb, c10);
+   FN(decode)(FAST_GATHER(f->base, y1 + x0), fmt, srgb, c01);
+   FN(decode)(FAST_GATHER(f->base, y1 + x1), fmt, srgb, c11);
+   v8f zero = vsplat(0.0f);
+   v8f ai = vsel(lin, uu - vffloor(uu), zero), bj = vsel(lin, vv - vffloor(vv), zero);
+   v8f wi0 = 1.0f - ai, wj0 = 1.0f - bj;
+   v8f w00 = wi0 * wj0, w10 = ai * wj0, w01 = wi0 * bj, w11 = ai * bj;
+   for (int k = 0; k < 4; k++) {
+      v8f acc = w00 * c00[k];
+      acc = acc + w10 * c10[k];
+      acc = acc + w01 * c01[k];
+      acc = acc + w11 * c11[k];
+      /* Nearest lanes: the texel itself (weights 1, 0, 0, 0 give it too,
+       * but for infinities). */
+      out[k] = vsel(lin, acc, c00[k]);
+   }
+}
+
+/* Lanes l0 .. l0 + 7 of a call. */
+BODY void FN(chunk)(const struct fast *f, struct shale_sample_args *a, unsigned l0, int fmt,
+                    bool srgb)
+{
+   const uint32_t op = a->op;
+   v8f s = vloadf(&a->coord[0][l0]), t = vloadf(&a->coord[1][l0]);
+   v8i layer = vsplati(0);
+   if (f->arrayed) {
+      /* clamp(RNE(a), 0, layers - 1); NaN and negative layers give 0. */
+      v8f la = vloadf(&a->coord[2][l0]);
+      v8i ge0 = la >= 0.0f;
+      la = vsel(la < 4194304.0f, la, vsplat(4194304.0f));
+      v8f rne = (la + 8388608.0f) - 8388608.0f;
+      layer = vmini(vtoi(rne), vsplati(f->last_layer)) & ge0;
+   }
+   /* Scale Factor and LOD Operations. */
+   v8f lambda;
+   if ((op & SHALE_SAMPLE_OP_MASK) == SHALE_SAMPLE_GRAD) {
+      v8f mx0 = vloadf(&a->grad[0][0][l0]) * f->fwidth;
+      v8f mx1 = vloadf(&a->grad[0][1][l0]) * f->fheight;
+      v8f my0 = vloadf(&a->grad[1][0][l0]) * f->fwidth;
+      v8f my1 = vloadf(&a->grad[1][1][l0]) * f->fheight;
+      v8f rhox = FAST_SQRT(mx0 * mx0 + mx1 * mx1);
+      v8f rhoy = FAST_SQRT(my0 * my0 + my1 * my1);
+      lambda = vlog2(vsel(rhox > rhoy, rhox, rhoy));
+   } else {
+      lambda = vloadf(&a->lod[l0]);
+   }
+   const float sbias = f->bias;
+   if ((op & SHALE_SAMPLE_BIAS) && (op & SHALE_SAMPLE_OP_MASK) == SHALE_SAMPLE_GRAD) {
+      v8f b = sbias + vloadf(&a->lod[l0]);
+      b = vsel(b > -MAX_LOD_BIAS, b, vsplat(-MAX_LOD_BIAS));
+      b = vsel(b < MAX_LOD_BIAS, b, vsplat(MAX_LOD_BIAS));
+      lambda = lambda + b;
+   } else {
+      lambda = lambda + sbias;
+   }
+   lambda = vsel(lambda > f->min_lod, lambda, vsplat(f->min_lod));
+   lambda = vsel(lambda < f->max_lod, lambda, vsplat(f->max_lod));
+   v8i mag = lambda <= 0.0f;
+   v8i lin = (mag & vsplati(f->mag_linear ? -1 : 0)) | (~mag & vsplati(f->min_linear ? -1 : 0));
+   v8f dl = vsel(lambda > 0.0f, vsel(lambda < f->q, lambda, vsplat(f->q)), vsplat(0.0f));
+   /* Level selection and mipmap filtering. */
+   v8i lvl0, lvl1 = vsplati(0), two = vsplati(0);
+   v8f delta = vsplat(0.0f);
+   if (!f->mip_linear) {
+      v8f y = dl + 0.5f;
+      v8i c = vtoi(y);
+      lvl0 = c - (vtof(c) < y) - 1;
+   } else {
+      lvl0 = vtoi(dl);
+      lvl1 = vmini(lvl0 + 1, vsplati(f->last_level));
+      delta = dl - vtof(lvl0);
+      two = delta > 0.0f;
+   }
+   v8f tau[4];
+   FN(level)(f, a, l0, s, t, layer, lvl0, lin, fmt, srgb, tau);
+   uint32_t active = (a->lanes >> l0) & 0xffu;
+   v8i lane_bit = (v8i) { 1, 2, 4, 8, 16, 32, 64, 128 };
+   v8i on = (vsplati((int32_t)active) & lane_bit) != 0;
+   if (vany(two & on)) {
+      v8f tau1[4];
+      FN(level)(f, a, l0, s, t, layer, lvl1, lin, fmt, srgb, tau1);
+      v8f d0 = 1.0f - delta;
+      for (int k = 0; k < 4; k++)
+         tau[k] = vsel(two, d0 * tau[k] + delta * tau1[k], tau[k]);
+   }
+   /* UNORM codes to [0, 1]: the division su_unpack_float's table holds. */
+   for (int k = 0; k < 4; k++)
+      if (!srgb || k == 3)
+         tau[k] = tau[k] / 255.0f;
+   v8f res[4];
+   for (int k = 0; k < 4; k++) {
+      uint8_t sw = f->swz[k];
+      res[k] = sw < 4 ? tau[sw] : vsplat(sw == SWZ_ONE ? 1.0f : 0.0f);
+   }
+   for (int k = 0; k < 4; k++) {
+      v8f old = vloadf((const float *)&a->result[k][l0]);
+      v8f r = vsel(on, res[k], old);
+      memcpy(&a->result[k][l0], &r, sizeof(r));
+   }
+}
+
+BODY void FN(run)(const struct shale_image_view_desc *view, const struct shale_sampler_desc *sampler,
+                  struct shale_sample_args *args, int fmt, bool srgb)
+{
+   struct fast f;
+   if (!fast_init(&f, view, sampler, args->op)) {
+      sr_sample(view, sampler, args);
+      return;
+   }
+   for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += VL)
+      if ((args->lanes >> l0) & 0xffu)
+         FN(chunk)(&f, args, l0, fmt, srgb);
+}
+
+FAST_TARGET static void FN(fast_rgba8)(const struct shale_image_view_desc *view,
+                                       const struct shale_sampler_desc *sampler,
+                                       struct shale_sample_args *args)
+{
+   FN(run)(view, sampler, args, FF_RGBA8, false);
+}
+
+FAST_TARGET static void FN(fast_srgba8)(const struct shale_image_view_desc *view,
+                                        const struct shale_sampler_desc *sampler,
+                                        struct shale_sample_args *args)
+{
+   FN(run)(view, sampler, args, FF_RGBA8, true);
+}
+
+FAST_TARGET static void FN(fast_bgra8)(const struct shale_image_view_desc *view,
+                                       const struct shale_sampler_desc *sampler,
+                                       struct shale_sample_args *args)
+{
+   FN(run)(view, sampler, args, FF_BGRA8, false);
+}
+
+FAST_TARGET static void FN(fast_sbgra8)(const struct shale_image_view_desc *view,
+                                        const struct shale_sampler_desc *sampler,
+                                        struct shale_sample_args *args)
+{
+   FN(run)(view, sampler, args, FF_BGRA8, true);
+}
+
+#undef FAST_CAT2
+#undef FAST_CAT
+#undef FN
+#undef BODY

@@ -1,0 +1,416 @@
+/* Unit test: the specialised sampling routines (sr_sample_fast.c) against sr_sample(). */
+/*
+ * Random views (the fast routines' formats, 2D and 2D-array, power-of-two
+ * and other sizes, padded pitches, 1 to 16 levels, random texels and
+ * swizzles), random samplers (filters, mipmap modes, the three address
+ * modes, bias, LOD clamps) and random calls (Lod, Grad, Grad with Bias,
+ * offsets; random lane masks; coordinates well outside [0, 1], NaN,
+ * infinite and huge ones now and then), each sampled by sr_sample() and by the routine
+ * sr_sample_select() picks, in both builds (portable and AVX2 where the
+ * CPU has it). Agreement: lanes outside the mask untouched by both;
+ * nearest filtering and nearest mipmapping identical bits (float equality:
+ * NaN equals NaN); anything linear within 1e-5 (the fast routine filters
+ * UNORM codes and divides by 255 once; the spec's filtering precision,
+ * 8 sub-texel and mipmap bits as Shale reports, allows about 4e-3). Grad
+ * lanes whose lambda (in double) lies within 1e-4 of a point where the
+ * result jumps (lambda 0 when the two filters differ; x.5 for nearest
+ * mipmapping) are not compared: log2 there may round either way in either
+ * routine; the count is printed. Nor are ZERO and ONE components of
+ * lanes with a NaN or infinite coordinate (sr_sample filters them with NaN
+ * weights, the fast routine substitutes them after filtering). States the routines do not take (other
+ * samplers, operations, formats and view types) must come back from
+ * sr_sample() bit for bit, or be refused at selection.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "rasterizer/sr_sample.h"
+
+static uint64_t rng_state = 0x2545f4914f6cdd1dull;
+
+static uint32_t rnd(void)
+{
+   rng_state ^= rng_state << 13;
+   rng_state ^= rng_state >> 7;
+   rng_state ^= rng_state << 17;
+   return (uint32_t)(rng_state >> 16);
+}
+
+static float frand(float lo, float hi)
+{
+   return lo + (hi - lo) * (float)((rnd() & 0xffffff) / 16777216.0);
+}
+
+static uint32_t pick(uint32_t n)
+{
+   return rnd() % n;
+}
+
+struct image {
+   uint8_t *mem;
+   struct shale_image_view_desc v;
+};
+
+static uint32_t minify(uint32_t v, uint32_t l)
+{
+   v >>= l;
+   return v ? v : 1;
+}
+
+static void make_image(struct image *im, VkFormat format, VkImageViewType type, uint32_t w,
+                       uint32_t h, uint32_t levels, uint32_t layers)
+{
+   memset(im, 0, sizeof(*im));
+   struct shale_image_view_desc *v = &im->v;
+   uint64_t size = 0;
+   for (uint32_t l = 0; l < levels; l++) {
+      v->row_pitch[l] = minify(w, l) * 4 + 4 * pick(3);
+      v->slice_pitch[l] = v->row_pitch[l] * minify(h, l) + 4 * pick(2);
+      v->level_offset[l] = size;
+      size += v->slice_pitch[l] * layers;
+   }
+   im->mem = malloc(size);
+   for (uint64_t i = 0; i < size; i++)
+      im->mem[i] = (uint8_t)rnd();
+   v->base = im->mem;
+   v->format = format;
+   v->view_type = type;
+   v->width = w;
+   v->height = h;
+   v->depth = 1;
+   v->level_count = levels;
+   v->layer_count = layers;
+   v->samples = 1;
+   v->texel_size = 4;
+   v->aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+   for (int k = 0; k < 4; k++)
+      v->swizzle[k] = VK_COMPONENT_SWIZZLE_R + k;
+   if (pick(4) == 0)
+      for (int k = 0; k < 4; k++)
+         v->swizzle[k] = VK_COMPONENT_SWIZZLE_ZERO + pick(6);
+}
+
+static const uint32_t fast_modes[3] = { VK_SAMPLER_ADDRESS_MODE_REPEAT,
+                                        VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT,
+                                        VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE };
+
+static void random_sampler(struct shale_sampler_desc *s, uint32_t levels)
+{
+   memset(s, 0, sizeof(*s));
+   s->mag_filter = pick(2) ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+   s->min_filter = pick(2) ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+   s->mipmap_mode = pick(2) ? VK_SAMPLER_MIPMAP_MODE_LINEAR : VK_SAMPLER_MIPMAP_MODE_NEAREST;
+   for (int k = 0; k < 3; k++)
+      s->address_mode[k] = fast_modes[pick(3)];
+   s->mip_lod_bias = pick(2) ? 0.0f : frand(-3.0f, 3.0f);
+   s->min_lod = pick(2) ? 0.0f : frand(0.0f, 2.0f);
+   s->max_lod = pick(2) ? 1000.0f : s->min_lod + frand(0.0f, (float)levels);
+   s->max_anisotropy = 1.0f;
+   s->compare_op = VK_COMPARE_OP_ALWAYS;
+   s->border_color = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
+}
+
+static float special_coord(float x)
+{
+   switch (pick(40)) {
+   case 0: return NAN;
+   case 1: return frand(-1e9f, 1e9f);
+   case 2: return INFINITY;
+   case 3: return frand(-70000.0f, 70000.0f);
+   default: return x;
+   }
+}
+
+static void random_args(struct shale_sample_args *a, const struct image *im)
+{
+   memset(a, 0, sizeof(*a));
+   uint32_t op = pick(2) ? SHALE_SAMPLE_GRAD : SHALE_SAMPLE_LOD;
+   if (op == SHALE_SAMPLE_GRAD && pick(2))
+      op |= SHALE_SAMPLE_BIAS;
+   if (pick(4) == 0)
+      op |= SHALE_SAMPLE_OFFSET;
+   a->op = op;
+   a->lanes = rnd() & 0xffff;
+   if (!a->lanes)
+      a->lanes = 1;
+   float range = pick(3) ? 1.0f : 3.0f;
+   for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+      a->coord[0][l] = special_coord(frand(-range, 1.0f + range));
+      a->coord[1][l] = special_coord(frand(-range, 1.0f + range));
+      a->coord[2][l] = frand(-1.5f, (float)im->v.layer_count + 1.0f);
+      a->coord[3][l] = frand(-1.0f, 1.0f);
+      a->lod[l] = op & SHALE_SAMPLE_BIAS ? frand(-4.0f, 4.0f)
+                                         : frand(-1.5f, (float)im->v.level_count + 0.5f);
+      for (int e = 0; e < 2; e++)
+         for (int k = 0; k < 3; k++) {
+            float g = ldexpf(frand(0.5f, 1.0f), (int)pick(20) - 15);
+            a->grad[e][k][l] = pick(2) ? g : -g;
+            if (pick(16) == 0)
+               a->grad[e][k][l] = 0.0f;
+         }
+      for (int k = 0; k < 3; k++)
+         a->offset[k][l] = (int32_t)pick(16) - 8;
+      for (int k = 0; k < 4; k++)
+         a->result[k][l] = rnd();
+   }
+}
+
+/* lambda of a Grad lane in double (sr_sample's formula), before clamping. */
+static double grad_lambda(const struct shale_sample_args *a, const struct image *im,
+                          const struct shale_sampler_desc *s, int l)
+{
+   double rho[2];
+   for (int e = 0; e < 2; e++) {
+      double x = a->grad[e][0][l] * (double)im->v.width, y = a->grad[e][1][l] * (double)im->v.height;
+      rho[e] = sqrt(x * x + y * y);
+   }
+   double lambda = log2(fmax(rho[0], rho[1]));
+   double bias = s->mip_lod_bias;
+   if (a->op & SHALE_SAMPLE_BIAS)
+      bias = fmin(fmax(bias + a->lod[l], -16.0), 16.0);
+   lambda += bias;
+   return fmin(fmax(lambda, s->min_lod), s->max_lod);
+}
+
+/* Whether a Grad lane sits on a jump of the result (see the file's note). */
+static bool near_jump(const struct shale_sample_args *a, const struct image *im,
+                      const struct shale_sampler_desc *s, int l)
+{
+   if ((a->op & SHALE_SAMPLE_OP_MASK) != SHALE_SAMPLE_GRAD)
+      return false;
+   double lambda = grad_lambda(a, im, s, l);
+   if (s->mag_filter != s->min_filter && fabs(lambda) < 1e-4)
+      return true;
+   if (s->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_NEAREST) {
+      double f = lambda - floor(lambda);
+      if (fabs(f - 0.5) < 1e-4)
+         return true;
+   }
+   return false;
+}
+
+static float as_float(uint32_t u)
+{
+   float f;
+   memcpy(&f, &u, 4);
+   return f;
+}
+
+struct tally {
+   long lanes, exact, near, skipped, bad;
+   double worst;
+};
+
+static void report_bad(const char *what, const struct image *im, const struct shale_sampler_desc *s,
+                       const struct shale_sample_args *a, int l, int k, float want, float got)
+{
+   fprintf(stderr,
+           "%s: format %u type %u %ux%u levels %u layers %u; mag %u min %u mip %u modes %u %u "
+           "bias %g lod [%g, %g]; op %#x lane %d comp %d: coord (%.9g, %.9g, %.9g) lod %.9g "
+           "grad (%g %g / %g %g): sr_sample %.9g, fast %.9g\n",
+           what, im->v.format, im->v.view_type, im->v.width, im->v.height, im->v.level_count,
+           im->v.layer_count, s->mag_filter, s->min_filter, s->mipmap_mode, s->address_mode[0],
+           s->address_mode[1], s->mip_lod_bias, s->min_lod, s->max_lod, a->op, l, k,
+           a->coord[0][l], a->coord[1][l], a->coord[2][l], a->lod[l], a->grad[0][0][l],
+           a->grad[0][1][l], a->grad[1][0][l], a->grad[1][1][l], want, got);
+}
+
+/* One call through both routines; the results compared lane by lane. */
+static void compare_call(shale_sample_fn fn, const struct image *im,
+                         const struct shale_sampler_desc *s, const struct shale_sample_args *in,
+                         bool must_be_identical, struct tally *t)
+{
+   struct shale_sample_args ref = *in, got = *in;
+   sr_sample(&im->v, s, &ref);
+   fn(&im->v, s, &got);
+   bool exact = must_be_identical ||
+                (s->mag_filter == VK_FILTER_NEAREST && s->min_filter == VK_FILTER_NEAREST &&
+                 s->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_NEAREST);
+   for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+      if (!(in->lanes & (1u << l))) {
+         for (int k = 0; k < 4; k++)
+            if (got.result[k][l] != in->result[k][l] && t->bad++ < 10)
+               fprintf(stderr, "lane %d (not in mask %#x) written\n", l, in->lanes);
+         continue;
+      }
+      t->lanes++;
+      bool skip = !must_be_identical && near_jump(in, im, s, l);
+      bool finite = isfinite(in->coord[0][l]) && isfinite(in->coord[1][l]);
+      for (int k = 0; k < 4; k++) {
+         /* ZERO and ONE where a coordinate is NaN or infinite: sr_sample
+          * filters the constant with NaN weights, the fast routine
+          * substitutes it after filtering (the spec leaves such results
+          * undefined). */
+         if (!finite && im->v.swizzle[k] >= VK_COMPONENT_SWIZZLE_ZERO &&
+             im->v.swizzle[k] <= VK_COMPONENT_SWIZZLE_ONE && !must_be_identical)
+            continue;
+         float want = as_float(ref.result[k][l]), have = as_float(got.result[k][l]);
+         bool same = want == have || (want != want && have != have);
+         if (exact || must_be_identical) {
+            same = same && (must_be_identical ? ref.result[k][l] == got.result[k][l] : true);
+         } else if (!same) {
+            double d = fabs((double)want - (double)have);
+            if (d > t->worst && !skip)
+               t->worst = d;
+            same = d <= 1e-5;
+         }
+         if (!same && skip) {
+            t->skipped++;
+            break;
+         }
+         if (!same && t->bad++ < 10)
+            report_bad(exact ? "not identical" : "beyond 1e-5", im, s, in, l, k, want, have);
+      }
+      t->exact += exact;
+   }
+}
+
+static const VkFormat fast_formats[] = {
+   VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB,        VK_FORMAT_B8G8R8A8_UNORM,
+   VK_FORMAT_B8G8R8A8_SRGB,  VK_FORMAT_A8B8G8R8_UNORM_PACK32, VK_FORMAT_A8B8G8R8_SRGB_PACK32,
+};
+
+static void random_image(struct image *im, VkFormat f, VkImageViewType type)
+{
+   static const uint32_t sizes[] = { 1, 2, 3, 5, 16, 37, 64, 100, 128, 255, 256 };
+   uint32_t w = sizes[pick(11)], h = sizes[pick(11)];
+   uint32_t max_levels = 1;
+   while ((w >> max_levels) || (h >> max_levels))
+      max_levels++;
+   uint32_t levels = 1 + pick(max_levels);
+   uint32_t layers = type == VK_IMAGE_VIEW_TYPE_2D_ARRAY ? 1 + pick(4) : 1;
+   make_image(im, f, type, w, h, levels, layers);
+}
+
+/* Fast states: the routine agrees with sr_sample(). */
+static void test_fast(bool avx2)
+{
+   struct tally t = { 0 };
+   long fast_fns = 0;
+   for (unsigned fi = 0; fi < sizeof(fast_formats) / sizeof(fast_formats[0]); fi++)
+      for (int ty = 0; ty < 2; ty++)
+         for (int n = 0; n < 40; n++) {
+            struct image im;
+            random_image(&im, fast_formats[fi],
+                         ty ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D);
+            for (int m = 0; m < 8; m++) {
+               struct shale_sampler_desc s;
+               random_sampler(&s, im.v.level_count);
+               /* Combined records know the sampler, sampled images do not. */
+               shale_sample_fn fn = sr_sample_select_isa(&im.v, m & 1 ? &s : NULL, avx2);
+               fast_fns += fn != sr_sample;
+               CHECK(fn != sr_sample, "format %u type %u: no fast routine", im.v.format,
+                     im.v.view_type);
+               for (int c = 0; c < 12; c++) {
+                  struct shale_sample_args a;
+                  random_args(&a, &im);
+                  compare_call(fn, &im, &s, &a, false, &t);
+               }
+            }
+            free(im.mem);
+         }
+   printf("%s build: %ld lanes (%ld nearest, compared exactly), %ld skipped near a jump, "
+          "largest linear difference %.3g, %ld disagreements; %ld fast routines chosen\n",
+          avx2 ? "AVX2" : "portable", t.lanes, t.exact, t.skipped, t.worst, t.bad, fast_fns);
+   CHECK(t.bad == 0, "%ld lanes disagree", t.bad);
+   CHECK(t.skipped * 1000 < t.lanes, "%ld of %ld lanes skipped", t.skipped, t.lanes);
+   CHECK(t.lanes > 10000, "only %ld lanes compared", t.lanes);
+}
+
+/* States the routines do not take: refused when the sampler is known,
+ * sr_sample()'s bits when it is not. */
+static void test_fallback(bool avx2)
+{
+   struct tally t = { 0 };
+   for (int n = 0; n < 60; n++) {
+      struct image im;
+      random_image(&im, fast_formats[pick(6)], pick(2) ? VK_IMAGE_VIEW_TYPE_2D_ARRAY
+                                                       : VK_IMAGE_VIEW_TYPE_2D);
+      struct shale_sampler_desc s;
+      random_sampler(&s, im.v.level_count);
+      bool bad_sampler = true;
+      switch (n % 6) {
+      case 0:
+         s.address_mode[pick(2)] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+         break;
+      case 1:
+         s.address_mode[pick(2)] = VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE;
+         break;
+      case 2:
+         s.unnormalized_coordinates = 1;
+         s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+         s.min_lod = s.max_lod = 0.0f;
+         break;
+      case 3:
+         s.compare_enable = 1;
+         s.compare_op = VK_COMPARE_OP_LESS;
+         break;
+      default:
+         bad_sampler = false;   /* fetches and gathers below */
+         break;
+      }
+      if (bad_sampler)
+         CHECK(sr_sample_select_isa(&im.v, &s, avx2) == sr_sample,
+               "a fast routine for sampler case %d", n % 6);
+      shale_sample_fn fn = sr_sample_select_isa(&im.v, NULL, avx2);
+      for (int c = 0; c < 10; c++) {
+         struct shale_sample_args a;
+         random_args(&a, &im);
+         if (!bad_sampler) {
+            a.op = pick(2) ? SHALE_SAMPLE_GATHER : SHALE_SAMPLE_FETCH;
+            a.component = pick(4);
+            for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+               int32_t ci[3] = { (int32_t)pick(im.v.width + 2) - 1,
+                                 (int32_t)pick(im.v.height + 2) - 1, (int32_t)pick(3) };
+               if (a.op == SHALE_SAMPLE_FETCH)
+                  for (int k = 0; k < 3; k++)
+                     memcpy(&a.coord[k][l], &ci[k], 4);
+               int32_t lod = (int32_t)pick(im.v.level_count + 1);
+               if (a.op == SHALE_SAMPLE_FETCH)
+                  memcpy(&a.lod[l], &lod, 4);
+            }
+         }
+         compare_call(fn, &im, &s, &a, true, &t);
+      }
+      free(im.mem);
+   }
+   /* Formats and view types without a routine. */
+   static const struct {
+      VkFormat f;
+      VkImageViewType ty;
+   } others[] = {
+      { VK_FORMAT_R16G16B16A16_SFLOAT, VK_IMAGE_VIEW_TYPE_2D },
+      { VK_FORMAT_R8G8B8A8_UINT, VK_IMAGE_VIEW_TYPE_2D },
+      { VK_FORMAT_R8G8B8A8_SNORM, VK_IMAGE_VIEW_TYPE_2D },
+      { VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_3D },
+      { VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_1D },
+      { VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_CUBE },
+   };
+   for (unsigned i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+      struct image im;
+      make_image(&im, others[i].f, others[i].ty, 16, 16, 1, others[i].ty == VK_IMAGE_VIEW_TYPE_CUBE ? 6 : 1);
+      if (others[i].f == VK_FORMAT_R16G16B16A16_SFLOAT)
+         im.v.texel_size = 8;   /* (the memory is not read) */
+      CHECK(sr_sample_select_isa(&im.v, NULL, avx2) == sr_sample,
+            "a fast routine for format %u view type %u", others[i].f, others[i].ty);
+      free(im.mem);
+   }
+   CHECK(sr_sample_select_isa(NULL, NULL, avx2) == sr_sample, "a fast routine without a view");
+   printf("%s build, other states: %ld lanes from sr_sample, %ld disagreements\n",
+          avx2 ? "AVX2" : "portable", t.lanes, t.bad);
+   CHECK(t.bad == 0, "%ld lanes disagree", t.bad);
+}
+
+int main(void)
+{
+   test_fast(false);
+   test_fast(true);
+   test_fallback(false);
+   test_fallback(true);
+   return check_finish();
+}
