@@ -68,23 +68,48 @@ as_int(struct tx *t, LLVMValueRef f)
 /* Raw texel memory                                                          */
 /* ------------------------------------------------------------------------ */
 
+/* How a texel of f is accessed raw: `words` integers of `bits` bits (it)
+ * 8 bytes apart, aligned to `align`. */
+struct raw_access {
+   unsigned bits, words, align;
+   LLVMTypeRef it;
+};
+
+static struct raw_access
+raw_access(struct tx *t, const struct sc_texel_format *f)
+{
+   struct raw_access r = {
+      .bits = f->size >= 8 ? 64 : f->size * 8,
+      .words = f->size == 16 ? 2 : 1,
+      .align = f->size < 4 ? f->size : 4,
+   };
+   r.it = LLVMIntTypeInContext(t->x->ctx, r.bits);
+   return r;
+}
+
+/* The address of raw word w of the texel at addr. */
+static LLVMValueRef
+raw_word_addr(struct tx *t, LLVMValueRef addr, unsigned w)
+{
+   struct sc_xlate *x = t->x;
+   if (!w)
+      return addr;
+   LLVMValueRef eight = t->vec ? sc_splat(x, LLVMConstInt(x->t_i64, 8, 0))
+                               : LLVMConstInt(x->t_i64, 8, 0);
+   return LLVMBuildGEP2(t->b, x->t_i8, addr, &eight, 1, "");
+}
+
 /* The texel's bits as up to two i64 words (zero for lanes not in mask). */
 static void
 load_raw(struct tx *t, const struct sc_texel_format *f, LLVMValueRef addr, LLVMValueRef mask,
          LLVMValueRef raw[2])
 {
    struct sc_xlate *x = t->x;
-   unsigned bits = f->size >= 8 ? 64 : f->size * 8;
-   unsigned words = f->size == 16 ? 2 : 1;
-   unsigned align = f->size < 4 ? f->size : 4;
-   LLVMTypeRef it = LLVMIntTypeInContext(x->ctx, bits);
-   for (unsigned w = 0; w < words; w++) {
-      LLVMValueRef a = addr;
-      if (w) {
-         LLVMValueRef eight = t->vec ? sc_splat(x, LLVMConstInt(x->t_i64, 8, 0))
-                                     : LLVMConstInt(x->t_i64, 8, 0);
-         a = LLVMBuildGEP2(t->b, x->t_i8, addr, &eight, 1, "");
-      }
+   const struct raw_access ra = raw_access(t, f);
+   const unsigned bits = ra.bits, align = ra.align;
+   LLVMTypeRef it = ra.it;
+   for (unsigned w = 0; w < ra.words; w++) {
+      LLVMValueRef a = raw_word_addr(t, addr, w);
       LLVMValueRef v;
       if (!t->vec) {
          a = LLVMBuildSelect(t->b, mask, a, x->zero_page, "");
@@ -105,10 +130,9 @@ store_raw(struct tx *t, const struct sc_texel_format *f, LLVMValueRef addr, LLVM
           LLVMValueRef raw[2])
 {
    struct sc_xlate *x = t->x;
-   unsigned bits = f->size >= 8 ? 64 : f->size * 8;
-   unsigned words = f->size == 16 ? 2 : 1;
-   unsigned align = f->size < 4 ? f->size : 4;
-   LLVMTypeRef it = LLVMIntTypeInContext(x->ctx, bits);
+   const struct raw_access ra = raw_access(t, f);
+   const unsigned bits = ra.bits, align = ra.align;
+   LLVMTypeRef it = ra.it;
    LLVMBasicBlockRef done = NULL;
    if (!t->vec) {
       LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "texel_store");
@@ -116,13 +140,8 @@ store_raw(struct tx *t, const struct sc_texel_format *f, LLVMValueRef addr, LLVM
       LLVMBuildCondBr(t->b, mask, yes, done);
       LLVMPositionBuilderAtEnd(t->b, yes);
    }
-   for (unsigned w = 0; w < words; w++) {
-      LLVMValueRef a = addr;
-      if (w) {
-         LLVMValueRef eight = t->vec ? sc_splat(x, LLVMConstInt(x->t_i64, 8, 0))
-                                     : LLVMConstInt(x->t_i64, 8, 0);
-         a = LLVMBuildGEP2(t->b, x->t_i8, addr, &eight, 1, "");
-      }
+   for (unsigned w = 0; w < ra.words; w++) {
+      LLVMValueRef a = raw_word_addr(t, addr, w);
       LLVMValueRef v = bits == 64 ? raw[w] : LLVMBuildTrunc(t->b, raw[w], ty(t, it), "");
       if (!t->vec) {
          LLVMValueRef s = LLVMBuildStore(t->b, v, a);
