@@ -257,6 +257,25 @@ sh_gralloc_buffer_extent_bytes(const struct sh_gralloc_buffer *buf)
           buf->bytes_per_pixel;
 }
 
+/* The CPU access an image with `usage` needs, the one policy of the
+ * gralloc usage queries and of native-buffer images: reads for usages that
+ * read its pixels, writes for usages that write them, both for bits this
+ * driver does not know. */
+static inline void
+sh_gralloc_usage_cpu_access(VkImageUsageFlags usage, bool *read, bool *write)
+{
+   const VkImageUsageFlags reads =
+      VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+      VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+      VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+   const VkImageUsageFlags writes =
+      VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+      VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+   const bool unknown = (usage & ~(reads | writes)) != 0;
+   *read = unknown || (usage & reads) != 0;
+   *write = unknown || (usage & writes) != 0;
+}
+
 /* Whether a lock with `usage` is allowed on a buffer allocated with
  * `allowed`: CPU bits only, at least one, each direction allowed. */
 static inline bool

@@ -30,15 +30,6 @@
 #include "driver/sd_util.h"
 #include "sh_gralloc.h"
 
-#define SH_READ_USAGE                                                                  \
-   (VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |                     \
-    VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT |                 \
-    VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT)
-#define SH_WRITE_USAGE                                                                 \
-   (VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_STORAGE_BIT |                     \
-    VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT)
-#define SH_KNOWN_USAGE (SH_READ_USAGE | SH_WRITE_USAGE)
-
 struct sh_cpu_access {
    bool read, write;
 };
@@ -60,9 +51,7 @@ sh_swapchain_access(VkDevice device, VkFormat format, VkImageUsageFlags usage,
    if (r != VK_SUCCESS)
       return r == VK_ERROR_FORMAT_NOT_SUPPORTED ? sd_error(r) : r;
 
-   bool unknown = (usage & ~(VkImageUsageFlags)SH_KNOWN_USAGE) != 0;
-   access->read = unknown || (usage & SH_READ_USAGE) != 0;
-   access->write = unknown || (usage & SH_WRITE_USAGE) != 0;
+   sh_gralloc_usage_cpu_access(usage, &access->read, &access->write);
    return VK_SUCCESS;
 }
 

@@ -117,16 +117,6 @@ static const struct sd_sync_fd_ops sh_sync_fd_ops = {
 
 /* ---- native-buffer images ---- */
 
-/* Which image usages read or write the pixels: the same policy the gralloc
- * usage queries answer with (sh_gralloc_usage.c); unknown bits do both. */
-#define SH_READ_USAGE                                                                  \
-   (VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |                     \
-    VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT |                 \
-    VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT)
-#define SH_WRITE_USAGE                                                                 \
-   (VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_STORAGE_BIT |                     \
-    VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT)
-
 /* The buffer's usage as AHARDWAREBUFFER_USAGE_* bits from whichever member
  * the loader filled: usage3 (spec 9+), else the gralloc1 pair (spec 6+),
  * else the gralloc0 int (whose CPU bits are the AHB ones). */
@@ -182,9 +172,8 @@ sh_native_import(const struct sd_image *img, const VkNativeBufferANDROID *nb, vo
    /* Map for exactly the CPU access the image's usage needs; the buffer
     * must allow it (a read-only buffer behind a transfer destination would
     * fault in the renderer instead of failing here). */
-   const bool unknown = (img->usage & ~(VkImageUsageFlags)(SH_READ_USAGE | SH_WRITE_USAGE)) != 0;
-   const bool read = unknown || (img->usage & SH_READ_USAGE);
-   const bool write = unknown || (img->usage & SH_WRITE_USAGE);
+   bool read, write;
+   sh_gralloc_usage_cpu_access(img->usage, &read, &write);
    const uint64_t lock_usage = (read ? SHALE_AHB_USAGE_CPU_READ_OFTEN : 0) |
                                (write ? SHALE_AHB_USAGE_CPU_WRITE_OFTEN : 0);
    void *map = NULL;
