@@ -950,10 +950,16 @@ const_u32(const struct sc_xlate *x, uint32_t id, uint32_t *out)
 }
 
 /* The iteration count of loop l when it is a counted loop that ends by
- * itself, else 0: its header (or the header's only successor) leaves for
- * the merge block unless `i < bound` (OpSLessThan / OpULessThan), where i is
- * a phi of the header starting at a constant outside the loop and stepped
- * by a positive constant inside it, and bound + step does not wrap. */
+ * itself, else 0 (an upper bound where it says so): its header (or the
+ * header's only successor) leaves for the merge block unless
+ * - `i < bound` (OpSLessThan / OpULessThan), where i is a phi of the header
+ *   starting at a constant outside the loop and stepped by a positive
+ *   constant inside it, and bound + step does not wrap; or
+ * - `i > 0u` / `i != 0` (OpUGreaterThan / OpINotEqual with the constant 0),
+ *   where i is a 32-bit phi of the header shifted right logically by a
+ *   constant c in [1, 31] inside it (`for (s = n; s > 0u; s >>= 1)`, a
+ *   tree reduction's loop): whatever it starts at, it is 0 after at most
+ *   ceil(32 / c) steps. */
 static uint64_t
 loop_trip_count(const struct sc_xlate *x, uint32_t l)
 {
@@ -974,11 +980,13 @@ loop_trip_count(const struct sc_xlate *x, uint32_t l)
    if (t->w[3] != merge_label || t->w[2] == merge_label)
       return 0;   /* stays while the condition holds, leaves otherwise */
    const struct sc_inst *cmp = sc_module_def(x->m, t->w[1]);
-   if (!cmp || (cmp->opcode != SpvOpSLessThan && cmp->opcode != SpvOpULessThan))
+   if (!cmp || (cmp->opcode != SpvOpSLessThan && cmp->opcode != SpvOpULessThan &&
+                cmp->opcode != SpvOpUGreaterThan && cmp->opcode != SpvOpINotEqual))
       return 0;
    bool is_signed = cmp->opcode == SpvOpSLessThan;
+   bool shifted = cmp->opcode == SpvOpUGreaterThan || cmp->opcode == SpvOpINotEqual;
    uint32_t bound;
-   if (!const_u32(x, cmp->w[4], &bound))
+   if (!const_u32(x, cmp->w[4], &bound) || (shifted && bound != 0))
       return 0;
    const struct sc_inst *phi = sc_module_def(x->m, cmp->w[3]);
    if (!phi || phi->opcode != SpvOpPhi || phi->nwords != 7)
@@ -999,7 +1007,12 @@ loop_trip_count(const struct sc_xlate *x, uint32_t l)
       uint32_t p = x->cfg->pos[fb];
       bool inside = p >= loop->first && p <= loop->last;
       if (!inside) {
-         have_start = const_u32(x, value, &start);
+         have_start = shifted || const_u32(x, value, &start);
+      } else if (shifted) {
+         const struct sc_inst *shr = sc_module_def(x->m, value);
+         if (!shr || shr->opcode != SpvOpShiftRightLogical || shr->w[3] != phi->result_id)
+            return 0;
+         have_step = const_u32(x, shr->w[4], &step) && step >= 1 && step <= 31;
       } else {
          const struct sc_inst *add = sc_module_def(x->m, value);
          if (!add || add->opcode != SpvOpIAdd)
@@ -1011,6 +1024,8 @@ loop_trip_count(const struct sc_xlate *x, uint32_t l)
    }
    if (!have_start || !have_step || step == 0)
       return 0;
+   if (shifted)
+      return (32 + step - 1) / step;
    int64_t from, to, by;
    if (is_signed) {
       from = (int32_t)start, to = (int32_t)bound, by = (int32_t)step;
