@@ -29,11 +29,21 @@ sd_deadline_ns(uint64_t timeout_ns)
    return timeout_ns > UINT64_MAX - now ? UINT64_MAX : now + timeout_ns;
 }
 
+void
+sd_cond_init_monotonic(pthread_cond_t *cond)
+{
+   pthread_condattr_t attr;
+   pthread_condattr_init(&attr);
+   pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+   pthread_cond_init(cond, &attr);
+   pthread_condattr_destroy(&attr);
+}
+
 bool
-sd_device_sync_wait(struct sd_device *device, uint64_t abs_deadline_ns)
+sd_cond_wait_until(pthread_cond_t *cond, pthread_mutex_t *mutex, uint64_t abs_deadline_ns)
 {
    if (abs_deadline_ns == UINT64_MAX) {
-      pthread_cond_wait(&device->sync_cond, &device->sync_mutex);
+      pthread_cond_wait(cond, mutex);
       return true;
    }
    if (sd_now_ns() >= abs_deadline_ns)
@@ -42,8 +52,14 @@ sd_device_sync_wait(struct sd_device *device, uint64_t abs_deadline_ns)
       .tv_sec = (time_t)(abs_deadline_ns / 1000000000ull),
       .tv_nsec = (long)(abs_deadline_ns % 1000000000ull),
    };
-   int r = pthread_cond_timedwait(&device->sync_cond, &device->sync_mutex, &ts);
+   int r = pthread_cond_timedwait(cond, mutex, &ts);
    return r != ETIMEDOUT || sd_now_ns() < abs_deadline_ns;
+}
+
+bool
+sd_device_sync_wait(struct sd_device *device, uint64_t abs_deadline_ns)
+{
+   return sd_cond_wait_until(&device->sync_cond, &device->sync_mutex, abs_deadline_ns);
 }
 
 void *
@@ -205,11 +221,7 @@ sd_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pCrea
    sd_dispatch_table_init(&device->dispatch, 1u << SD_LEVEL_DEVICE, device->api_version,
                           &instance->enabled_extensions, &device->enabled_extensions);
 
-   pthread_condattr_t attr;
-   pthread_condattr_init(&attr);
-   pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-   pthread_cond_init(&device->sync_cond, &attr);
-   pthread_condattr_destroy(&attr);
+   sd_cond_init_monotonic(&device->sync_cond);
    pthread_mutex_init(&device->sync_mutex, NULL);
 
    /* Started here, not at the first pipeline: the memory cache of compiled

@@ -105,6 +105,12 @@ sd_device_sync_broadcast(struct sd_device *device)
 uint64_t sd_now_ns(void);
 uint64_t sd_deadline_ns(uint64_t timeout_ns);
 
+/* A condition variable on CLOCK_MONOTONIC (the clock of sd_now_ns). */
+void sd_cond_init_monotonic(pthread_cond_t *cond);
+/* Waits on cond (mutex held) until the absolute deadline; returns false on
+ * timeout. A deadline of UINT64_MAX waits forever. */
+bool sd_cond_wait_until(pthread_cond_t *cond, pthread_mutex_t *mutex, uint64_t abs_deadline_ns);
+
 /* Waits on sync_cond (held) until the deadline; returns false on timeout.
  * timeout UINT64_MAX waits forever. */
 bool sd_device_sync_wait(struct sd_device *device, uint64_t abs_deadline_ns);

@@ -112,7 +112,8 @@ sd_queue_run(struct sd_queue *queue, struct sd_submit *submit)
    if (queue->watchdog_ns) {
       queue->run_start_ns = sd_now_ns();
       queue->run_serial++;
-      sd_device_sync_broadcast(device);
+      if (queue->watchdog_idle)
+         pthread_cond_signal(&queue->watchdog_cond);
    }
    pthread_mutex_unlock(&device->sync_mutex);
 

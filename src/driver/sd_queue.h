@@ -63,6 +63,10 @@ struct sd_queue {
    uint64_t run_start_ns, run_serial;
    uint64_t watchdog_ns;       /* the limit; 0: no watchdog */
    bool watchdog_running, watchdog_stop;
+   /* The watchdog sleeps on its own condition (with sync_mutex); idle: it
+    * waits for a replay to start, and only then does a start signal it. */
+   bool watchdog_idle;
+   pthread_cond_t watchdog_cond;
    pthread_t watchdog;
 };
 

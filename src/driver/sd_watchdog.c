@@ -35,14 +35,21 @@ sd_watchdog_thread(void *arg)
    pthread_mutex_lock(&device->sync_mutex);
    while (!queue->watchdog_stop) {
       if (!queue->run_start_ns || sd_device_cancelled(device) || sd_device_is_lost(device)) {
-         sd_device_sync_wait(device, UINT64_MAX);
+         /* Nothing to time: sleep until a replay starts (its start signals
+          * us only while we are idle) or the queue stops. */
+         queue->watchdog_idle = true;
+         sd_cond_wait_until(&queue->watchdog_cond, &device->sync_mutex, UINT64_MAX);
+         queue->watchdog_idle = false;
          continue;
       }
+      /* Replays that start while we sleep do not wake us: at the deadline
+       * of the one we saw, a later one has a later deadline to sleep to. */
       uint64_t serial = queue->run_serial;
       uint64_t deadline = queue->run_start_ns + queue->watchdog_ns;
       if (deadline < queue->run_start_ns)
          deadline = UINT64_MAX;
-      if (sd_device_sync_wait(device, deadline) || queue->watchdog_stop)
+      if (sd_cond_wait_until(&queue->watchdog_cond, &device->sync_mutex, deadline) ||
+          queue->watchdog_stop)
          continue;   /* woken: the state may have changed */
       if (queue->run_start_ns && queue->run_serial == serial && sd_now_ns() >= deadline) {
          /* The queue thread declares the loss when the cancelled
@@ -61,8 +68,11 @@ sd_watchdog_thread(void *arg)
 VkResult
 sd_watchdog_start(struct sd_queue *queue)
 {
-   if (pthread_create(&queue->watchdog, NULL, sd_watchdog_thread, queue) != 0)
+   sd_cond_init_monotonic(&queue->watchdog_cond);
+   if (pthread_create(&queue->watchdog, NULL, sd_watchdog_thread, queue) != 0) {
+      pthread_cond_destroy(&queue->watchdog_cond);
       return sd_errorf(VK_ERROR_INITIALIZATION_FAILED, "cannot start the watchdog thread");
+   }
    queue->watchdog_running = true;
    return VK_SUCCESS;
 }
@@ -75,8 +85,9 @@ sd_watchdog_stop(struct sd_queue *queue)
    struct sd_device *device = queue->device;
    pthread_mutex_lock(&device->sync_mutex);
    queue->watchdog_stop = true;
-   sd_device_sync_broadcast(device);
+   pthread_cond_signal(&queue->watchdog_cond);
    pthread_mutex_unlock(&device->sync_mutex);
    pthread_join(queue->watchdog, NULL);
+   pthread_cond_destroy(&queue->watchdog_cond);
    queue->watchdog_running = false;
 }
