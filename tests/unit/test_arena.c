@@ -1,5 +1,6 @@
 /* Unit test of su_arena: alignment, block reuse through the pool's free
  * list, oversized blocks, reset/trim, and allocator failures. */
+#define _POSIX_C_SOURCE 200112L   /* posix_memalign */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@ static void *VKAPI_PTR
 count_alloc(void *user, size_t size, size_t align, VkSystemAllocationScope scope)
 {
    struct counter *c = user;
+   (void)scope;
    if (c->fail_after == 0)
       return NULL;
    if (c->fail_after > 0)
