@@ -2,6 +2,7 @@
 #include "draw_util.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,6 +60,15 @@ draw_probe(enum vkt_driver d, struct vkt *probe)
    if (d == VKT_LAVAPIPE)
       printf("lavapipe not available: reference check skipped\n");
    return false;
+}
+
+uint32_t
+draw_pack_rgba8(const float c[4])
+{
+   uint32_t p = 0;
+   for (int i = 0; i < 4; i++)
+      p |= (uint32_t)lrintf(c[i] * 255.0f) << (8 * i);
+   return p;
 }
 
 uint32_t

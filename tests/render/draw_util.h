@@ -179,6 +179,10 @@ VkResult draw_single_set(struct vkt *t, VkDescriptorType type, VkShaderStageFlag
  * printing that the reference check is skipped. */
 bool draw_probe(enum vkt_driver d, struct vkt *probe);
 
+/* An RGBA colour in [0, 1] as an R8G8B8A8_UNORM texel (R in the low byte),
+ * each channel rounded to nearest. */
+uint32_t draw_pack_rgba8(const float c[4]);
+
 /* The tests' pseudo-random numbers: advances a xorshift64 state (the
  * caller's, so each test keeps its own seed and sequence) and returns bits
  * 16..47 of it. */

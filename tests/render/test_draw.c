@@ -83,15 +83,6 @@ make_triangles(struct vertex *v, uint32_t count, bool depth)
    }
 }
 
-static uint32_t
-pack_rgba8(const float c[4])
-{
-   uint32_t p = 0;
-   for (int i = 0; i < 4; i++)
-      p |= (uint32_t)lrintf(c[i] * 255.0f) << (8 * i);
-   return p;
-}
-
 /* Window coordinates in 1/256 pixels, as Vulkan's viewport transform and
  * 8 sub-pixel bits give them (round to nearest). */
 static int64_t
@@ -215,7 +206,7 @@ reference(const struct vertex *v, uint32_t count, bool depth, uint32_t *color, f
             if (depth && !(t[0].pos[2] < z))
                continue;
             z = t[0].pos[2];
-            c = pack_rgba8(t[0].color);
+            c = draw_pack_rgba8(t[0].color);
          }
          color[y * W + x] = c;
          if (zbuf)

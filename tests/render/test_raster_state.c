@@ -443,15 +443,6 @@ covers(const struct vertex *t, const VkViewport *vp, int px, int py)
    return true;
 }
 
-static uint32_t
-pack_rgba8(const float c[4])
-{
-   uint32_t p = 0;
-   for (int i = 0; i < 4; i++)
-      p |= (uint32_t)lrintf(c[i] * 255.0f) << (8 * i);
-   return p;
-}
-
 /* Flat triangles, later over earlier, within the viewport and scissor. */
 static void
 reference_triangles(const struct vertex *v, uint32_t n, const VkViewport *vp,
@@ -468,7 +459,7 @@ reference_triangles(const struct vertex *v, uint32_t n, const VkViewport *vp,
                    (int64_t)py >= sc->offset.y && (int64_t)py < (int64_t)sc->offset.y + sc->extent.height;
          for (uint32_t i = 0; in && i + 2 < n; i += 3)
             if (covers(&v[i], vp, (int)px, (int)py))
-               c = pack_rgba8(v[i].color);
+               c = draw_pack_rgba8(v[i].color);
          out->color[py * out->w + px] = c;
       }
 }
@@ -649,7 +640,7 @@ test_wide(void)
             continue;
          }
          unsigned bad = 0, inside = 0;
-         uint32_t col = pack_rgba8(v[0].color);
+         uint32_t col = draw_pack_rgba8(v[0].color);
          for (int y = 0; y < H; y++)
             for (int x = 0; x < W; x++) {
                int want = wide_line_covers(v, sizes[i], x, y);
