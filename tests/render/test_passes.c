@@ -57,18 +57,20 @@ att_destroy(struct vkt *t, struct att *a)
    vkt_image_destroy(t, &a->image);
 }
 
+/* A LESS depth test that writes depth. */
+static const VkPipelineDepthStencilStateCreateInfo less_depth = {
+   .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+   .depthTestEnable = VK_TRUE,
+   .depthWriteEnable = VK_TRUE,
+   .depthCompareOp = VK_COMPARE_OP_LESS,
+};
+
 /* A graphics pipeline for (render_pass, subpass) with `colors` colour
  * attachments, dynamic viewport and scissor, optional LESS depth test. */
 static VkPipeline
 pipeline(struct vkt *t, VkRenderPass rp, uint32_t subpass, VkPipelineLayout layout,
          VkShaderModule vs, VkShaderModule fs, uint32_t colors, bool depth)
 {
-   VkPipelineDepthStencilStateCreateInfo ds = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
-      .depthTestEnable = VK_TRUE,
-      .depthWriteEnable = VK_TRUE,
-      .depthCompareOp = VK_COMPARE_OP_LESS,
-   };
    struct draw_pipeline_info info = {
       .vs_module = vs,
       .fs_module = fs,
@@ -76,7 +78,7 @@ pipeline(struct vkt *t, VkRenderPass rp, uint32_t subpass, VkPipelineLayout layo
       .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
       .polygon_mode = VK_POLYGON_MODE_FILL,
       .cull_mode = VK_CULL_MODE_NONE,
-      .depth_stencil = depth ? &ds : NULL,
+      .depth_stencil = depth ? &less_depth : NULL,
       .dynamic_viewport_scissor = true,
       .render_pass = rp,
       .subpass = subpass,
@@ -85,6 +87,30 @@ pipeline(struct vkt *t, VkRenderPass rp, uint32_t subpass, VkPipelineLayout layo
    struct draw_pipeline p;
    draw_pipeline_create(t, NULL, &info, &p);   /* owns nothing but the pipeline */
    return p.pipeline;
+}
+
+/* fullscreen.vert + const_float.frag for subpass 0 of rp, one colour
+ * attachment (and a LESS depth test), its 20 bytes of push constants
+ * (push_color_z) in its own layout; p owns the modules and the layout. */
+static VkPipeline
+fill_pipeline(struct vkt *t, VkRenderPass rp, bool depth, struct draw_pipeline *p)
+{
+   struct draw_pipeline_info info = {
+      .vs = fullscreen_vert_spv,
+      .vs_size = sizeof(fullscreen_vert_spv),
+      .fs = const_float_frag_spv,
+      .fs_size = sizeof(const_float_frag_spv),
+      .push_size = 20,
+      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+      .polygon_mode = VK_POLYGON_MODE_FILL,
+      .cull_mode = VK_CULL_MODE_NONE,
+      .depth_stencil = depth ? &less_depth : NULL,
+      .dynamic_viewport_scissor = true,
+      .render_pass = rp,
+      .color_count = 1,
+   };
+   draw_pipeline_create(t, NULL, &info, p);
+   return p->pipeline;
 }
 
 static VkPipelineLayout
@@ -165,11 +191,9 @@ test_occlusion(struct vkt *t)
    VkImageView views[2] = { color.view, depth.view };
    VkFramebuffer fb;
    CHECK_VK(draw_framebuffer(t, rp, views, 2, SIZE, SIZE, 1, &fb));
-   VkShaderModule vs, fs;
-   CHECK_VK(vkt_shader_module(t, fullscreen_vert_spv, sizeof(fullscreen_vert_spv), &vs));
-   CHECK_VK(vkt_shader_module(t, const_float_frag_spv, sizeof(const_float_frag_spv), &fs));
-   VkPipelineLayout layout = push_layout(t, NULL, 20);
-   VkPipeline p = pipeline(t, rp, 0, layout, vs, fs, 1, true);
+   struct draw_pipeline fill;
+   VkPipeline p = fill_pipeline(t, rp, true, &fill);
+   VkPipelineLayout layout = fill.layout;
    /* Depth is cleared to 1.0; each draw writes its z where it passes. */
    static const struct occ_draw draws[] = {
       { { { 0, 0 }, { SIZE, SIZE } }, 0.5f, false },   /* 256 pass: nonzero */
@@ -239,10 +263,7 @@ test_occlusion(struct vkt *t)
    }
    CHECK(p != VK_NULL_HANDLE, "%s: occlusion pipeline", name);
    vkDestroyQueryPool(t->device, pool, NULL);
-   vkDestroyPipeline(t->device, p, NULL);
-   vkDestroyPipelineLayout(t->device, layout, NULL);
-   vkDestroyShaderModule(t->device, vs, NULL);
-   vkDestroyShaderModule(t->device, fs, NULL);
+   draw_pipeline_destroy(t, &fill);
    vkDestroyFramebuffer(t->device, fb, NULL);
    vkDestroyRenderPass(t->device, rp, NULL);
    att_destroy(t, &color);
@@ -457,11 +478,9 @@ test_secondary(struct vkt *t, bool query)
    CHECK_VK(vkCreateRenderPass(t->device, &rpci, NULL, &rp));
    VkFramebuffer fb;
    CHECK_VK(draw_framebuffer(t, rp, &color.view, 1, SIZE, SIZE, 1, &fb));
-   VkShaderModule vs, fs;
-   CHECK_VK(vkt_shader_module(t, fullscreen_vert_spv, sizeof(fullscreen_vert_spv), &vs));
-   CHECK_VK(vkt_shader_module(t, const_float_frag_spv, sizeof(const_float_frag_spv), &fs));
-   VkPipelineLayout layout = push_layout(t, NULL, 20);
-   VkPipeline p = pipeline(t, rp, 0, layout, vs, fs, 1, false);
+   struct draw_pipeline fill;
+   VkPipeline p = fill_pipeline(t, rp, false, &fill);
+   VkPipelineLayout layout = fill.layout;
    VkQueryPoolCreateInfo qci = {
       .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
       .queryType = VK_QUERY_TYPE_OCCLUSION,
@@ -551,10 +570,7 @@ test_secondary(struct vkt *t, bool query)
    }
    vkt_buffer_destroy(t, &out);
    vkDestroyQueryPool(t->device, pool, NULL);
-   vkDestroyPipeline(t->device, p, NULL);
-   vkDestroyPipelineLayout(t->device, layout, NULL);
-   vkDestroyShaderModule(t->device, vs, NULL);
-   vkDestroyShaderModule(t->device, fs, NULL);
+   draw_pipeline_destroy(t, &fill);
    vkDestroyFramebuffer(t->device, fb, NULL);
    vkDestroyRenderPass(t->device, rp, NULL);
    att_destroy(t, &color);
