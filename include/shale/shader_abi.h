@@ -84,7 +84,7 @@
 extern "C" {
 #endif
 
-#define SHALE_SHADER_ABI_VERSION 7
+#define SHALE_SHADER_ABI_VERSION 8
 
 /* Widest SPMD call: 16 lanes (AVX-512). */
 #define SHALE_MAX_SIMD_WIDTH 16
@@ -145,7 +145,8 @@ struct shale_image_view_desc {
    uint32_t format;            /* VkFormat */
    uint32_t view_type;         /* VkImageViewType */
    uint32_t width, height, depth;   /* of the base level */
-   uint32_t level_count, layer_count, samples;
+   uint32_t level_count, layer_count;
+   uint32_t samples;           /* > 1: one level; texel x is x * samples (+ sample) */
    uint32_t texel_size;        /* bytes per texel (block for compressed) */
    uint32_t aspect;            /* VkImageAspectFlagBits read: COLOR, DEPTH or STENCIL */
    uint32_t swizzle[4];        /* VkComponentSwizzle of R, G, B, A; never IDENTITY */
@@ -210,6 +211,13 @@ enum shale_sample_op {
  * shaders, whose gradients the compiled code takes from the quad): lambda
  * is log2(rho) + clamp(sampler bias + lod[], -maxSamplerLodBias, +max). */
 #define SHALE_SAMPLE_BIAS (1u << 11)
+/* FETCH only: lod[] holds the Sample operand (an integer) of a fetch from a
+ * multisampled view, whose one level is read. Sample s of texel (x, y) of a
+ * view with `samples` samples is where texel x * samples + s of a
+ * one-sample view would be (a pixel's samples are adjacent; row_pitch
+ * covers all of them); s >= samples reads as out of range. Version 8 added
+ * the flag. */
+#define SHALE_SAMPLE_SAMPLE (1u << 12)
 
 struct shale_sample_args {
    uint32_t op;                      /* enum shale_sample_op | SHALE_SAMPLE_* flags */
@@ -258,7 +266,11 @@ typedef void (*shale_sample_fn)(const struct shale_image_view_desc *view,
  * shader declares a format, only touches views whose texel_size is that
  * format's. OpImageQuerySize(Lod) is computed from width, height and
  * depth_or_layers (cube arrays: depth_or_layers / 6), OpImageQueryLevels
- * returns level_count, OpImageQuerySamples samples. */
+ * returns level_count, OpImageQuerySamples samples.
+ * Multisampled storage images and input attachments: sample s of texel
+ * (x, y, z) is at the address of texel (x * samples + s, y, z) above
+ * (row_pitch covers every sample of a row); s < samples is checked like
+ * the coordinates. */
 struct shale_image_descriptor {
    const struct shale_image_view_desc *view;
    const struct shale_sampler_desc *sampler;

@@ -132,14 +132,18 @@ per_lane(struct sc_xlate *x, const struct sc_val *v, struct sc_val *out)
    return true;
 }
 
-/* Texel addresses and the lanes in bounds for coordinate value c. */
+/* Texel addresses and the lanes in bounds for coordinate value c and, on
+ * multisampled images, sample value s (NULL otherwise). */
 static bool
-address(struct sc_xlate *x, struct access *a, const struct sc_val *c)
+address(struct sc_xlate *x, struct access *a, const struct sc_val *c, const struct sc_val *s)
 {
    LLVMBuilderRef b = x->b;
    const struct sc_image_type *it = &a->it;
-   if (it->ms)
-      return sc_fail(x, SC_ERROR_UNSUPPORTED, "multisampled storage images");
+   if (!it->ms != !s)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "a Sample operand %s",
+                     it->ms ? "is required on a multisampled image" : "without a multisampled image");
+   if (it->ms && it->dim != SpvDim2D && it->dim != SpvDimSubpassData)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "multisampled image of dimension %u", it->dim);
    if (it->dim == SpvDimRect)
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "image dimension %u", it->dim);
    /* A subpass input reads the fragment's own pixel (plus the coordinate,
@@ -150,7 +154,7 @@ address(struct sc_xlate *x, struct access *a, const struct sc_val *c)
    if (it->format != SpvImageFormatUnknown && declared == VK_FORMAT_UNDEFINED)
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "image format %u", it->format);
    a->f = declared ? sc_texel_format(declared) : NULL;
-   bool vec = a->vec = a->rec_vec || !c->uniform || subpass;
+   bool vec = a->vec = a->rec_vec || !c->uniform || subpass || (s && !s->uniform);
    bool buf = it->dim == SpvDimBuffer;
    LLVMValueRef base = field(x, a, buf ? TBUF(base) : IMG(base), x->t_ptr, vec);
    a->fmt = field(x, a, buf ? TBUF(format) : IMG(format), x->t_i32, false);
@@ -200,6 +204,14 @@ address(struct sc_xlate *x, struct access *a, const struct sc_val *c)
             continue;
          LLVMValueRef ok = LLVMBuildICmp(b, LLVMIntULT, xyz[k], ext[k], "");
          in = in ? LLVMBuildAnd(b, in, ok, "") : ok;
+      }
+      if (s) {
+         /* Sample s of texel x is texel x * samples + s of the row. */
+         LLVMValueRef n = LLVMBuildZExt(b, field(x, a, IMG(samples), x->t_i16, vec),
+                                        vec ? sc_vec_type(x, x->t_i32) : x->t_i32, "");
+         LLVMValueRef si = coord(x, s, 0, vec);
+         in = LLVMBuildAnd(b, in, LLVMBuildICmp(b, LLVMIntULT, si, n, ""), "");
+         xyz[0] = LLVMBuildAdd(b, LLVMBuildMul(b, xyz[0], n, ""), si, "");
       }
       off = LLVMBuildAdd(b, LLVMBuildMul(b, zext64(x, xyz[1], vec), zext64(x, row, vec), ""),
                          LLVMBuildMul(b, zext64(x, xyz[2], vec), zext64(x, slice, vec), ""), "");
@@ -251,22 +263,31 @@ mark_written(struct sc_xlate *x, uint32_t id)
 /* Instructions                                                              */
 /* ------------------------------------------------------------------------ */
 
-/* Image operands of read / write / fetch: SignExtend and ZeroExtend matter,
- * memory-model ones are no-ops here; anything else is unsupported. */
+/* Image operands of read / write / fetch: Sample (its id in *sample, 0
+ * without), SignExtend and ZeroExtend matter, memory-model ones are no-ops
+ * here; anything else is unsupported. */
 static bool
-image_operands(struct sc_xlate *x, const struct sc_inst *inst, uint32_t at, int *extend)
+image_operands(struct sc_xlate *x, const struct sc_inst *inst, uint32_t at, int *extend,
+               uint32_t *sample)
 {
    *extend = 0;
+   *sample = 0;
    if (at >= inst->nwords)
       return true;
    uint32_t mask = inst->w[at];
    const uint32_t ok = SpvImageOperandsMakeTexelAvailableMask | SpvImageOperandsMakeTexelVisibleMask |
                        SpvImageOperandsNonPrivateTexelMask | SpvImageOperandsVolatileTexelMask |
                        SpvImageOperandsSignExtendMask | SpvImageOperandsZeroExtendMask |
-                       SpvImageOperandsNontemporalMask;
+                       SpvImageOperandsNontemporalMask | SpvImageOperandsSampleMask;
    if (mask & ~ok)
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "image operands %#x on %s", mask,
                      sc_opcode_name(inst->opcode));
+   /* Sample (bit 6) is the first operand with an id among these. */
+   if (mask & SpvImageOperandsSampleMask) {
+      if (at + 1 >= inst->nwords)
+         return sc_fail(x, SC_ERROR_INVALID_SPIRV, "image operands run past the instruction");
+      *sample = inst->w[at + 1];
+   }
    if (mask & SpvImageOperandsSignExtendMask)
       *extend = 1;
    if (mask & SpvImageOperandsZeroExtendMask)
@@ -287,10 +308,12 @@ emit_read(struct sc_xlate *x, const struct sc_inst *inst)
 {
    struct access a;
    int extend;
-   if (!image_of(x, inst->w[3], &a) || !image_operands(x, inst, 5, &extend))
+   uint32_t sid;
+   if (!image_of(x, inst->w[3], &a) || !image_operands(x, inst, 5, &extend, &sid))
       return false;
    const struct sc_val *c = sc_get(x, inst->w[4]);
-   if (!c || !address(x, &a, c))
+   const struct sc_val *smp = sid ? sc_get(x, sid) : NULL;
+   if (!c || (sid && !smp) || !address(x, &a, c, smp))
       return false;
    bool integer = integer_sampled(x, &a.it);
    if (a.f && sc_texel_is_integer(a.f) != integer)
@@ -322,11 +345,13 @@ emit_write(struct sc_xlate *x, const struct sc_inst *inst)
 {
    struct access a;
    int extend;
-   if (!image_of(x, inst->w[1], &a) || !image_operands(x, inst, 4, &extend))
+   uint32_t sid;
+   if (!image_of(x, inst->w[1], &a) || !image_operands(x, inst, 4, &extend, &sid))
       return false;
    const struct sc_val *c = sc_get(x, inst->w[2]);
    const struct sc_val *texel = sc_get(x, inst->w[3]);
-   if (!c || !texel)
+   const struct sc_val *smp = sid ? sc_get(x, sid) : NULL;
+   if (!c || !texel || (sid && !smp))
       return false;
    if (a.it.sampled != 2)
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "OpImageWrite to a sampled image");
@@ -334,7 +359,7 @@ emit_write(struct sc_xlate *x, const struct sc_inst *inst)
    struct sc_val cv = *c;
    if (!texel->uniform && cv.uniform && !per_lane(x, c, &cv))
       return false;
-   if (!address(x, &a, &cv))
+   if (!address(x, &a, &cv, smp))
       return false;
    bool integer = integer_sampled(x, &a.it);
    LLVMValueRef comps[4];
@@ -457,7 +482,7 @@ sc_image_texel_pointer(struct sc_xlate *x, const struct sc_inst *inst, struct sc
       return false;
    /* Atomics run per lane: make the address per lane. */
    struct sc_val cv;
-   if (!per_lane(x, c, &cv) || !address(x, &a, &cv))
+   if (!per_lane(x, c, &cv) || !address(x, &a, &cv, NULL))
       return false;
    if (a.f && a.f->size != 4)
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "image atomics on a %u-byte format", a.f->size);

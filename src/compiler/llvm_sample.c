@@ -1,5 +1,7 @@
-/* Sampled-image instructions for the SPMD translator: explicit-LOD sampling,
- * fetches and gathers become one call of the image record's sample_fn
+/* Sampled-image instructions for the SPMD translator: sampling (explicit
+ * LOD, and implicit LOD in fragment shaders with gradients from the quad),
+ * fetches (multisampled ones with their Sample operand) and gathers
+ * become one call of the image record's sample_fn
  * (include/shale/shader_abi.h, "Sampling") on a lane-array argument block. */
 #include "llvm_private.h"
 
@@ -15,7 +17,7 @@
 
 /* The parsed image operands of one instruction (ids, 0 when absent). */
 struct operands {
-   uint32_t bias, lod, dx, dy, const_offset, offset, const_offsets;
+   uint32_t bias, lod, dx, dy, const_offset, offset, const_offsets, sample;
 };
 
 /* The records an instruction reads: the image's, and the sampler's (the
@@ -107,7 +109,8 @@ any_varying(struct sc_xlate *x, uint32_t id, bool *varying)
 }
 
 /* Image operands from word `at`: Bias, Lod, Grad, ConstOffset, Offset,
- * ConstOffsets, and the memory-model ones (no-ops); others are refused. */
+ * ConstOffsets, Sample, and the memory-model ones (no-ops); others are
+ * refused. */
 static bool
 parse_operands(struct sc_xlate *x, const struct sc_inst *inst, uint32_t at, struct operands *o)
 {
@@ -117,17 +120,19 @@ parse_operands(struct sc_xlate *x, const struct sc_inst *inst, uint32_t at, stru
    uint32_t mask = inst->w[at++];
    const uint32_t ok = SpvImageOperandsBiasMask | SpvImageOperandsLodMask | SpvImageOperandsGradMask |
                        SpvImageOperandsConstOffsetMask | SpvImageOperandsOffsetMask |
-                       SpvImageOperandsConstOffsetsMask | SpvImageOperandsMakeTexelAvailableMask |
+                       SpvImageOperandsConstOffsetsMask | SpvImageOperandsSampleMask |
+                       SpvImageOperandsMakeTexelAvailableMask |
                        SpvImageOperandsMakeTexelVisibleMask | SpvImageOperandsNonPrivateTexelMask |
                        SpvImageOperandsVolatileTexelMask | SpvImageOperandsNontemporalMask;
    if (mask & ~ok)
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "image operands %#x on %s", mask & ~ok,
                      sc_opcode_name(inst->opcode));
    /* Operands follow in the order of their bits: Bias (bit 0), Lod (1),
-    * Grad (2, two ids), ConstOffset (3), Offset (4), ConstOffsets (5), then
-    * the scopes of MakeTexelAvailable (8) and MakeTexelVisible (9). */
+    * Grad (2, two ids), ConstOffset (3), Offset (4), ConstOffsets (5),
+    * Sample (6), then the scopes of MakeTexelAvailable (8) and
+    * MakeTexelVisible (9). */
    for (uint32_t bit = 0; bit < 10; bit++) {
-      if (!(mask & (1u << bit)) || bit == 6 || bit == 7)
+      if (!(mask & (1u << bit)) || bit == 7)
          continue;
       unsigned words = bit == 2 ? 2 : 1;
       if (at + words > inst->nwords)
@@ -139,6 +144,7 @@ parse_operands(struct sc_xlate *x, const struct sc_inst *inst, uint32_t at, stru
       case 3: o->const_offset = inst->w[at]; break;
       case 4: o->offset = inst->w[at]; break;
       case 5: o->const_offsets = inst->w[at]; break;
+      case 6: o->sample = inst->w[at]; break;
       default: break;
       }
       at += words;
@@ -271,7 +277,9 @@ sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst)
    struct sc_image_type it;
    if (!sd || !sc_module_image_type(x->m, sd->type_id, &it))
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "%s on a non-image", sc_opcode_name(opc));
-   if (it.ms || it.dim == SpvDimSubpassData || it.dim == SpvDimRect || it.dim == SpvDimBuffer)
+   /* Multisampled images: fetches only (the Sample operand picks the sample). */
+   if ((it.ms && !fetch) || it.dim == SpvDimSubpassData || it.dim == SpvDimRect ||
+       it.dim == SpvDimBuffer)
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "%s on image dimension %u%s", sc_opcode_name(opc),
                      it.dim, it.ms ? " (multisampled)" : "");
    struct operands o;
@@ -285,6 +293,9 @@ sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst)
                      sc_opcode_name(opc));
    if ((fetch || gather) && o.dx)
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "Grad on %s", sc_opcode_name(opc));
+   if (!it.ms != !o.sample || (o.sample && o.lod))
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "%s: a Sample operand %s", sc_opcode_name(opc),
+                     it.ms ? "is required on a multisampled image" : "without a multisampled image");
 
    struct records r;
    if (!records_of(x, inst->w[3], fetch, &r))
@@ -292,7 +303,7 @@ sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst)
    /* Per lane when anything is; otherwise lane 0 answers for all. */
    bool vec = r.vec;
    const uint32_t ids[] = { inst->w[4], dref || gather ? inst->w[5] : 0, o.lod, o.dx, o.dy,
-                            o.offset, o.bias };
+                            o.offset, o.bias, o.sample };
    for (unsigned i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
       if (ids[i] && !any_varying(x, ids[i], &vec))
          return false;
@@ -345,7 +356,11 @@ sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst)
    }
    if (o.lod && !store_value(x, args, ARG(lod), o.lod, 1, fetch))
       return false;
-   if (fetch && !o.lod)
+   if (o.sample) {
+      if (!store_value(x, args, ARG(lod), o.sample, 1, true))
+         return false;
+      op |= SHALE_SAMPLE_SAMPLE;
+   } else if (fetch && !o.lod)
       store_at(x, args, ARG(lod), sc_splat(x, sc_const_i32(x, 0)));
    if (o.dx && (!store_value(x, args, ARG(grad), o.dx, 3, false) ||
                 !store_value(x, args, ARG(grad) + 3 * LANE_BYTES, o.dy, 3, false)))

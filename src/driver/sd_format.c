@@ -381,16 +381,32 @@ sd_format_image_properties(const struct sd_physical_device *pdev, VkFormat forma
    }
    props->sampleCounts = VK_SAMPLE_COUNT_1_BIT;
    /* Multisampled images (sd_image.h: a pixel's samples adjacent): 2D,
-    * optimal, not cube compatible, of a format that can be an attachment;
-    * not for sampling, storage or input attachments (no shader reads
-    * samples yet). One mip level (the spec's rule for such images). */
+    * optimal, not cube compatible, of a format that can be an attachment,
+    * one mip level (the spec's rule for such images). Usages that shaders
+    * read or write narrow the counts to the limits for them, as the spec's
+    * list for sampleCounts says (sampled colour, integer, depth, stencil;
+    * storage). Input attachments read samples like sampled images. */
    if (tiling == VK_IMAGE_TILING_OPTIMAL && type == VK_IMAGE_TYPE_2D && !multiplanar &&
        !(flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) &&
        (f & (VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT |
-             VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT)) &&
-       !(usage & (VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
-                  VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT)))
-      props->sampleCounts |= SD_IMAGE_SAMPLE_COUNTS;
+             VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT))) {
+      VkSampleCountFlags counts = SD_IMAGE_SAMPLE_COUNTS;
+      const struct su_format_desc *desc = su_format_desc(format);
+      VkImageAspectFlags aspects = desc ? desc->aspects : 0;
+      if (usage & VK_IMAGE_USAGE_SAMPLED_BIT) {
+         if (aspects & VK_IMAGE_ASPECT_COLOR_BIT)
+            counts &= desc->kind == SU_KIND_UINT || desc->kind == SU_KIND_SINT
+                         ? l->sampledImageIntegerSampleCounts
+                         : l->sampledImageColorSampleCounts;
+         if (aspects & VK_IMAGE_ASPECT_DEPTH_BIT)
+            counts &= l->sampledImageDepthSampleCounts;
+         if (aspects & VK_IMAGE_ASPECT_STENCIL_BIT)
+            counts &= l->sampledImageStencilSampleCounts;
+      }
+      if (usage & VK_IMAGE_USAGE_STORAGE_BIT)
+         counts &= l->storageImageSampleCounts;
+      props->sampleCounts |= counts;
+   }
    props->maxResourceSize = pdev->memory.memoryHeaps[0].size;
    return VK_SUCCESS;
 

@@ -49,8 +49,10 @@
  * only); 2D_ARRAY_COMPATIBLE (3D only, VK_KHR_maintenance1); DISJOINT
  * (multi-planar formats). Sample counts: 1, and 4 (SD_IMAGE_SAMPLE_COUNTS)
  * for 2D optimal images of formats with an
- * attachment feature, not cube compatible, without SAMPLED, STORAGE or
- * INPUT_ATTACHMENT usage (no shader reads samples yet).
+ * attachment feature, not cube compatible, narrowed for SAMPLED and
+ * STORAGE usage to the sampledImage*SampleCounts and
+ * storageImageSampleCounts limits (shaders read samples by OpImageFetch
+ * and subpass inputs).
  *
  * Linear tiling has exactly the features and limits of optimal tiling: the two
  * share one memory layout (see sd_image.h), so nothing the spec lets linear

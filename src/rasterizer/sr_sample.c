@@ -581,7 +581,9 @@ gather_lane(const struct ctx *c, const struct shale_sample_args *args, unsigned 
 }
 
 /* OpImageFetch: integer coordinates and level, no sampler. Out of range:
- * (0, 0, 0, 1), unswizzled. */
+ * (0, 0, 0, 1), unswizzled. Multisampled views: lod[] is the sample with
+ * SHALE_SAMPLE_SAMPLE (sample 0 without), and a pixel's samples are
+ * adjacent texels. */
 static void
 fetch_lane(const struct ctx *c, const struct shale_sample_args *args, unsigned l, union texel *out)
 {
@@ -591,6 +593,11 @@ fetch_lane(const struct ctx *c, const struct shale_sample_args *args, unsigned l
       memcpy(&ci[k], &args->coord[k][l], 4);
    int32_t lod;
    memcpy(&lod, &args->lod[l], 4);
+   int32_t sample = 0;
+   if (args->op & SHALE_SAMPLE_SAMPLE) {
+      sample = lod;
+      lod = 0;
+   }
    int32_t x = ci[0], y = 0, z = 0;
    switch (v->view_type) {
    case VK_IMAGE_VIEW_TYPE_1D:
@@ -621,12 +628,15 @@ fetch_lane(const struct ctx *c, const struct shale_sample_args *args, unsigned l
       in = x >= 0 && (uint32_t)x < minify(v->width, (uint32_t)lod) && y >= 0 &&
            (uint32_t)y < minify(v->height, (uint32_t)lod) && z >= 0 && (uint32_t)z < zmax;
    }
+   uint32_t samples = v->samples > 1 ? v->samples : 1;
+   in = in && sample >= 0 && (uint32_t)sample < samples;
    if (!in) {
       out->u[0] = out->u[1] = out->u[2] = 0;
       out->u[3] = c->cls == CLS_FLOAT ? 0x3f800000u : 1u;
       return;
    }
-   read_texel(c, (uint32_t)lod, (uint32_t)x, (uint32_t)y, (uint32_t)z, out);
+   read_texel(c, (uint32_t)lod, (uint32_t)x * samples + (uint32_t)sample, (uint32_t)y, (uint32_t)z,
+              out);
    struct lane ln = { 0 };
    finish_texel(c, &ln, out);
 }
