@@ -98,10 +98,57 @@
  * summed per tile by its worker and added (atomically: integer sums, the
  * same in any order) to the draw's counter when the tile is done; every
  * addition has happened when the flush returns.
- * The fragment back end is C code in this first version (sr_fragment.c),
- * kept as the reference once per-fragment operations are compiled together
- * with the fragment shader per state key (the compiler's side of
- * shader_abi.h), which is the next step.
+ * The fragment back end: compiled per back-end key, with the C code of
+ * sr_fragment.c as its reference and fallback.
+ *  - The key (struct shale_fb_key, shader_abi.h) is static pipeline state
+ *    only: the fragment shader's SIMD width W, the sample count,
+ *    alpha-to-one, and per colour attachment its format and whether it is
+ *    written, blend enable, the four factors, the two ops and the write
+ *    mask. Dynamic state is never in the key: the blend constants (already
+ *    clamped per attachment as sr_fragment_setup clamps them), and for the
+ *    depth/stencil part the stencil reference and masks and the depth
+ *    bounds, are read at run time from the call's context block
+ *    (struct shale_fb_context) with the attachments' addresses and pitches.
+ *    So one routine serves every framebuffer of the same formats and every
+ *    value of the dynamic states.
+ *  - Where: at graphics pipeline creation (sd_graphics_pipeline.c) the
+ *    driver derives the key from its translated state, the subpass's (or
+ *    VkPipelineRenderingCreateInfo's) attachment formats and the fragment
+ *    shader's width (sr_fragment_backend_key, the same derivation the
+ *    rasterizer uses at draw time) and asks the compiler for the routine
+ *    (sc_compile_fragment_backend, src/compiler/llvm_backend.c: LLVM IR
+ *    built straight from the key, optimized and JIT-linked like shaders).
+ *    The compiler caches routines by key for its lifetime, like compute
+ *    code is cached by its key, so pipelines that share formats and blend
+ *    state share one routine (a few milliseconds of LLVM the first time);
+ *    storing routines in VkPipelineCache data is a later step.
+ *  - Shape: a separate routine per key, called by the tile loop right after
+ *    the fragment shader on the same W lanes (the shader's outputs are
+ *    still in the worker's scratch array), not one function fused with the
+ *    shader. The shader's machine code is keyed and cached by its SPIR-V
+ *    and is swapped from baseline to optimized code in the background;
+ *    fusing would make every (shader, attachments, blend) pair a shader
+ *    compile of its own and tie the back end to that swap, for the saving
+ *    of one indirect call per W lanes. What the routine removes is the
+ *    interpretation: every format, factor, op and mask is a constant of its
+ *    code, and it works on W-lane vectors (a gather of each sample's
+ *    texels, the blend and packing in vector registers, a masked scatter
+ *    of the results), where the C reference switches on each field for
+ *    each lane and sample.
+ *  - Coverage and order are unchanged: sample mask, alpha to coverage,
+ *    early or late depth/stencil run as before and hand the routine the
+ *    final per-lane coverage masks; it writes the colour of covered samples.
+ *  - Fallback: sr_fragment_setup derives the key from the state and
+ *    framebuffer actually drawn and uses the compiled routine only when it
+ *    equals the key the pipeline compiled for (so a render pass with other
+ *    formats, another fragment shader width or a failed compile simply
+ *    runs the C code). The first slice compiles colour writes for
+ *    R8G8B8A8 / B8G8R8A8 UNORM and SRGB, R16G16B16A16_SFLOAT and
+ *    R32G32B32A32_SFLOAT attachments with blending (every factor and op,
+ *    dual source), write masks and any sample count; logic ops, other
+ *    formats, and depth/stencil stay in C for now. The compiled results
+ *    are bit-identical to the C reference (unit/fragment compares them on
+ *    random states and inputs).
  *
  * Flush points (the driver calls sr_scene_flush, or sr_scene_end): the end
  * of a render pass instance or dynamic rendering instance, the end of each
@@ -129,12 +176,11 @@
  * for more (then once per sample, sample_id set). Sample positions are
  * Vulkan's standard ones (sr_sample_positions()).
  *
- * What is JIT-compiled per state key: today the vertex shader and the
- * fragment shader (each a shale_*_fn of the compiler, cached like compute
- * code); next, the vertex fetch fused into the vertex routine and the
- * per-fragment operations fused into the fragment routine (key: fragment
- * shader + attachment formats + blend + depth/stencil + samples + write
- * masks).
+ * What is JIT-compiled per state key: the vertex shader and the fragment
+ * shader (each a shale_*_fn of the compiler, cached like compute code) and
+ * the fragment back end (above: a routine per back-end key, called after
+ * the fragment shader); next, the vertex fetch fused into the vertex
+ * routine, and depth/stencil in the back-end routine.
  *
  * Invariants: a scene's surfaces stay valid until sr_scene_end; every
  * snapshot and set-up primitive lives in the scene's arenas until the
