@@ -506,6 +506,53 @@ struct shale_fs_quads {
 typedef void (*shale_fs_fn)(const struct shale_fs_context *ctx,
                             struct shale_fs_quads *quads);
 
+/* ------------------------------------------------------------------------ */
+/* Fragment back end (src/rasterizer/sr_raster.h, "The fragment back end")  */
+/* ------------------------------------------------------------------------ */
+
+/* The static state a compiled back-end routine is made for; filled by
+ * sr_fragment_backend_key (memset first: compared and hashed as bytes).
+ * An attachment with format 0 is not written. */
+#define SHALE_FB_MAX_COLOR 8
+struct shale_fb_attachment {
+   uint32_t format;                  /* VkFormat; 0: not written */
+   uint32_t blend;                   /* blending applies */
+   uint32_t src_color, dst_color, src_alpha, dst_alpha;   /* VkBlendFactor */
+   uint32_t color_op, alpha_op;      /* VkBlendOp */
+   uint32_t write_mask;              /* VkColorComponentFlags */
+   uint32_t logic_op;                /* VkLogicOp + 1 when a logic op applies, else 0 */
+};
+
+struct shale_fb_key {
+   uint32_t width;                   /* W: lanes per call (the fragment shader's) */
+   uint32_t samples;                 /* per pixel in the attachments */
+   uint32_t alpha_to_one;
+   uint32_t color_count;
+   struct shale_fb_attachment color[SHALE_FB_MAX_COLOR];
+};
+
+/* Run-time inputs of a back-end call: attachment memory (sample s of pixel
+ * (x, y) of layer l at base + l * layer_pitch + y * row_pitch +
+ * (x * samples + s) * texel size) and the dynamic state. */
+struct shale_fb_target {
+   uint8_t *base;
+   uint64_t row_pitch, layer_pitch;
+   float constants[4];               /* blend constants, clamped for the format */
+};
+
+struct shale_fb_context {
+   struct shale_fb_target color[SHALE_FB_MAX_COLOR];
+   const float *srgb_thresholds;     /* [255]: smallest float encoding to k + 1 */
+   const float *srgb_decode;         /* [256]: 8-bit sRGB to linear */
+};
+
+/* Colour writes of W lanes: lane i's samples cov[i] (0: nothing) at pixel
+ * (x[i], y[i]) of `layer` get the fragment shader's outputs (the layout of
+ * shale_fs_quads.outputs, W lanes) blended, masked and packed. */
+typedef void (*shale_fb_color_fn)(const struct shale_fb_context *ctx, uint32_t layer,
+                                  const int32_t *x, const int32_t *y, const uint32_t *cov,
+                                  const uint32_t *outputs);
+
 #ifdef __cplusplus
 }
 #endif

@@ -638,3 +638,30 @@ sc_jit_compile(struct sc_jit *jit, const struct sc_module *m, const struct sc_cf
    shader->fn.cs = (shale_cs_fn)(uintptr_t)entry;
    return SC_SUCCESS;
 }
+
+enum sc_result
+sc_jit_compile_backend(struct sc_jit *jit, const struct shale_fb_key *key,
+                       struct sc_jit_code **out, void **entry, char *message,
+                       size_t message_size)
+{
+   *out = NULL;
+   *entry = NULL;
+   LLVMContextRef ctx = LLVMContextCreate();
+   LLVMContextSetOpaquePointers(ctx, 1);
+   LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("shale_backend", ctx);
+   LLVMSetTarget(mod, jit->triple);
+   LLVMSetDataLayout(mod, LLVMOrcLLJITGetDataLayoutStr(jit->lljit));
+   double phase_ms[SC_PHASE_COUNT];
+   LLVMMemoryBufferRef object = NULL;
+   enum sc_result r = sc_backend_build(ctx, mod, key, SC_ENTRY_SYMBOL, message, message_size);
+   if (r == SC_SUCCESS)
+      r = optimize(jit, mod, false, NULL, phase_ms, &object, message, message_size);
+   LLVMDisposeModule(mod);
+   LLVMContextDispose(ctx);
+   if (r != SC_SUCCESS)
+      return r;
+   r = sc_jit_load(jit, LLVMGetBufferStart(object), LLVMGetBufferSize(object), out, entry,
+                   message, message_size);
+   LLVMDisposeMemoryBuffer(object);
+   return r;
+}

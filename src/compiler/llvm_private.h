@@ -424,4 +424,11 @@ LLVMValueRef sc_stage_live_mask(struct sc_xlate *x);
  * quad); marks the shader as using derivatives. */
 LLVMValueRef sc_stage_derivative(struct sc_xlate *x, LLVMValueRef v, bool dy);
 
+/* The fragment back end (llvm_backend.c): whether key is within what is
+ * compiled, and its routine built into mod as function `symbol`. */
+bool sc_backend_supported(const struct shale_fb_key *key);
+enum sc_result sc_backend_build(LLVMContextRef ctx, LLVMModuleRef mod,
+                                const struct shale_fb_key *key, const char *symbol,
+                                char *message, size_t message_size);
+
 #endif

@@ -53,6 +53,69 @@ sc_compile_dump_finish(struct sc_compile_dump *dump)
    dump->ir = dump->ir_opt = dump->assembly = NULL;
 }
 
+static void set_message(char *message, size_t size, const char *text);
+
+struct sc_backend_entry {
+   struct sc_backend_entry *next;
+   struct shale_fb_key key;
+   struct sc_jit_code *code;
+   shale_fb_color_fn fn;
+};
+
+static shale_fb_color_fn
+find_backend(struct sc_compiler *compiler, const struct shale_fb_key *key)
+{
+   for (struct sc_backend_entry *e = compiler->backends; e; e = e->next)
+      if (!memcmp(&e->key, key, sizeof(*key)))
+         return e->fn;
+   return NULL;
+}
+
+enum sc_result
+sc_compile_fragment_backend(struct sc_compiler *compiler, const struct shale_fb_key *key,
+                            shale_fb_color_fn *out, char *message, size_t message_size)
+{
+   pthread_mutex_lock(&compiler->backend_lock);
+   *out = find_backend(compiler, key);
+   pthread_mutex_unlock(&compiler->backend_lock);
+   if (*out)
+      return SC_SUCCESS;
+   struct sc_backend_entry *e = calloc(1, sizeof(*e));
+   if (!e)
+      return SC_ERROR_OUT_OF_MEMORY;
+   if (!sc_exit_enter()) {
+      free(e);
+      set_message(message, message_size, "the process is exiting");
+      return SC_ERROR_INTERNAL;
+   }
+   void *entry = NULL;
+   enum sc_result r = sc_jit_compile_backend(compiler->jit, key, &e->code, &entry, message,
+                                             message_size);
+   if (r != SC_SUCCESS) {
+      sc_exit_leave();
+      free(e);
+      return r;
+   }
+   e->key = *key;
+   e->fn = (shale_fb_color_fn)(uintptr_t)entry;
+   /* Another thread may have compiled the same key meanwhile: keep one. */
+   pthread_mutex_lock(&compiler->backend_lock);
+   *out = find_backend(compiler, key);
+   if (!*out) {
+      e->next = compiler->backends;
+      compiler->backends = e;
+      *out = e->fn;
+      e = NULL;
+   }
+   pthread_mutex_unlock(&compiler->backend_lock);
+   if (e) {
+      sc_jit_code_free(e->code);
+      free(e);
+   }
+   sc_exit_leave();
+   return SC_SUCCESS;
+}
+
 enum sc_result
 sc_compiler_create(struct sc_compiler **out)
 {
@@ -70,6 +133,7 @@ sc_compiler_create(struct sc_compiler **out)
       free(c);
       return r;
    }
+   pthread_mutex_init(&c->backend_lock, NULL);
    *out = c;
    return SC_SUCCESS;
 }
@@ -80,9 +144,17 @@ sc_compiler_destroy(struct sc_compiler *compiler)
    if (!compiler)
       return;
    if (sc_exit_enter()) {
+      for (struct sc_backend_entry *e = compiler->backends; e; e = e->next)
+         sc_jit_code_free(e->code);
       sc_jit_destroy(compiler->jit);
       sc_exit_leave();
    }
+   while (compiler->backends) {
+      struct sc_backend_entry *e = compiler->backends;
+      compiler->backends = e->next;
+      free(e);
+   }
+   pthread_mutex_destroy(&compiler->backend_lock);
    free(compiler);
 }
 

@@ -32,6 +32,11 @@
  * Fragment code is always vector code (quads need their neighbours for
  * derivatives): simd_width 1 is refused for fragment shaders.
  *
+ * The fragment back end (sc_compile_fragment_backend, llvm_backend.c): per
+ * struct shale_fb_key, a routine doing a draw's colour writes (blending,
+ * write masks, packing) on W lanes after the fragment shader, built as
+ * LLVM IR from the key alone (no SPIR-V) and cached in the compiler by key.
+ *
  * Caching: sc_compile_key() hashes everything that decides a shader's
  * machine code; sc_shader_serialize() turns a shader into a blob (its
  * relocatable object plus metadata, checksummed) and sc_shader_deserialize()
@@ -236,6 +241,16 @@ enum sc_result sc_compile(struct sc_compiler *compiler,
                           char *message, size_t message_size);
 
 void sc_shader_destroy(struct sc_shader *shader);
+
+/* The fragment back end's routine for key (src/rasterizer/sr_raster.h, "The
+ * fragment back end"): compiled on the first request for a key, then the
+ * same routine for every later one; routines live until the compiler is
+ * destroyed. SC_ERROR_UNSUPPORTED: state outside what is compiled yet (the
+ * caller keeps the C back end). May run on several threads at once. */
+enum sc_result sc_compile_fragment_backend(struct sc_compiler *compiler,
+                                           const struct shale_fb_key *key,
+                                           shale_fb_color_fn *out, char *message,
+                                           size_t message_size);
 
 /* ---- Images and texel buffers ---- */
 

@@ -10,12 +10,19 @@
 #ifndef SC_INTERNAL_H
 #define SC_INTERNAL_H
 
+#include <pthread.h>
+
 #include "sc_compiler.h"
 
 struct sc_jit;
 
+struct sc_backend_entry;
+
 struct sc_compiler {
    struct sc_jit *jit;
+   /* Fragment back-end routines by key (sc_compile_fragment_backend). */
+   pthread_mutex_t backend_lock;
+   struct sc_backend_entry *backends;
 };
 
 /* CLOCK_MONOTONIC in milliseconds. */

@@ -50,6 +50,13 @@ enum sc_result sc_jit_load(struct sc_jit *jit, const void *object, size_t size,
                            struct sc_jit_code **out, void **entry,
                            char *message, size_t message_size);
 
+struct shale_fb_key;
+/* The fragment back end's routine for key (llvm_backend.c), optimized and
+ * linked like a shader's code. */
+enum sc_result sc_jit_compile_backend(struct sc_jit *jit, const struct shale_fb_key *key,
+                                      struct sc_jit_code **out, void **entry,
+                                      char *message, size_t message_size);
+
 /* The object bytes of a shader's code (valid while the code lives). */
 void sc_jit_code_object(const struct sc_jit_code *code, const void **data, size_t *size);
 /* The session that linked it. */

@@ -1,6 +1,7 @@
 /* Graphics pipelines: stages compiled like compute, fixed-function state
  * translated once into the rasterizer's struct sr_draw_state. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sd_alloc.h"
@@ -8,7 +9,9 @@
 #include "sd_format.h"
 #include "sd_pipeline.h"
 #include "sd_pipeline_cache.h"
+#include "sd_render_pass.h"
 #include "sd_util.h"
+#include "util/su_log.h"
 
 void
 sd_graphics_pipeline_finish(struct sd_device *device, struct sd_pipeline *pipeline)
@@ -158,6 +161,65 @@ sd_translate_state(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_st
    return NULL;
 }
 
+/* The compiled fragment back end for the pipeline's colour attachments
+ * (sr_raster.h, "The fragment back end"), from the subpass or the
+ * VkPipelineRenderingCreateInfo. State outside what the compiler covers
+ * (SC_ERROR_UNSUPPORTED) or a failed compile leaves none: draws then run
+ * the C back end, which gives the same pixels. */
+static void
+sd_graphics_backend(struct sd_pipeline *pipeline, const VkGraphicsPipelineCreateInfo *ci)
+{
+   struct sd_graphics_state *g = &pipeline->graphics;
+   if (!g->fs || g->state.rasterizer_discard || !ci->pColorBlendState)
+      return;
+   /* SHALE_FRAGMENT_BACKEND=c keeps the C back end (comparisons, debugging). */
+   const char *env = getenv("SHALE_FRAGMENT_BACKEND");
+   if (env && !strcmp(env, "c"))
+      return;
+   VkFormat formats[SR_MAX_COLOR_ATTACHMENTS];
+   uint32_t count = 0;
+   if (ci->renderPass != VK_NULL_HANDLE) {
+      SD_FROM_HANDLE(sd_render_pass, rp, ci->renderPass);
+      if (ci->subpass >= rp->subpass_count)
+         return;
+      const struct sd_subpass *sp = &rp->subpasses[ci->subpass];
+      count = sp->color_count < SR_MAX_COLOR_ATTACHMENTS ? sp->color_count
+                                                          : SR_MAX_COLOR_ATTACHMENTS;
+      for (uint32_t i = 0; i < count; i++) {
+         uint32_t a = sp->colors[i].attachment;
+         formats[i] = a == VK_ATTACHMENT_UNUSED ? VK_FORMAT_UNDEFINED : rp->attachments[a].format;
+      }
+   } else {
+      const VkPipelineRenderingCreateInfo *ri =
+         sd_find_struct(ci, VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO);
+      if (!ri)
+         return;
+      count = ri->colorAttachmentCount < SR_MAX_COLOR_ATTACHMENTS ? ri->colorAttachmentCount
+                                                                   : SR_MAX_COLOR_ATTACHMENTS;
+      for (uint32_t i = 0; i < count; i++)
+         formats[i] = ri->pColorAttachmentFormats[i];
+   }
+   const struct sc_shader *fs = atomic_load(&g->fs->shader);
+   struct shale_fb_key key;
+   if (!sr_fragment_backend_key(&g->state, fs->simd_width, count, formats, g->state.samples,
+                                &key))
+      return;
+   shale_fb_color_fn fn = NULL;
+   char msg[160] = "";
+   enum sc_result r = sc_compile_fragment_backend(pipeline->runtime->compiler, &key, &fn, msg,
+                                                  sizeof(msg));
+   if (r != SC_SUCCESS) {
+      if (su_debug(SU_DEBUG_INFO))
+         su_log("pipeline: fragment back end not compiled (%s): the C one runs", msg);
+      return;
+   }
+   g->state.fb_color = fn;
+   g->state.fb_key = key;
+   if (su_debug(SU_DEBUG_INFO))
+      su_log("pipeline: compiled fragment back end (%u colour attachments, %u samples)",
+             key.color_count, key.samples);
+}
+
 static VkResult
 sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *cache,
                             const void *create_info, const VkAllocationCallbacks *pAllocator,
@@ -218,6 +280,7 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
    g->state.vs_io = atomic_load(&g->vs->shader)->io.vs;
    if (g->fs)
       g->state.fs_io = atomic_load(&g->fs->shader)->io.fs;
+   sd_graphics_backend(pipeline, ci);
    sd_pipeline_feedback(ci, start, stages, stage_count);
    *out = pipeline;
    return VK_SUCCESS;

@@ -483,6 +483,91 @@ void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer
             t->write_bits[i] |= bits[i];
       }
    }
+
+   struct shale_fb_key key;
+   if (state->fb_color && sr_fragment_key(fs, state->fs_width, &key) &&
+       !memcmp(&key, &state->fb_key, sizeof(key))) {
+      pthread_once(&srgb8_once, srgb8_init);
+      fs->compiled = state->fb_color;
+      fs->fb_ctx.srgb_thresholds = srgb8_thresholds;
+      fs->fb_ctx.srgb_decode = srgb8_decoded;
+      for (uint32_t c = 0; c < fs->color_count && c < SHALE_FB_MAX_COLOR; c++) {
+         const struct sr_color_target *t = &fs->color[c];
+         if (!t->surf)
+            continue;
+         fs->fb_ctx.color[c].base = t->surf->base;
+         fs->fb_ctx.color[c].row_pitch = t->surf->row_pitch;
+         fs->fb_ctx.color[c].layer_pitch = t->surf->layer_pitch;
+         memcpy(fs->fb_ctx.color[c].constants, t->constants, sizeof(t->constants));
+      }
+   }
+}
+
+bool sr_fragment_key(const struct sr_fragment_state *fs, uint32_t width, struct shale_fb_key *key)
+{
+   const struct sr_draw_state *st = fs->state;
+   memset(key, 0, sizeof(*key));
+   key->width = width;
+   key->samples = fs->samples;
+   key->alpha_to_one = fs->alpha_to_one;
+   key->color_count = fs->color_count;
+   bool any = false;
+   for (uint32_t c = 0; c < fs->color_count; c++) {
+      const struct sr_color_target *t = &fs->color[c];
+      struct shale_fb_attachment *a = &key->color[c];
+      if (!t->surf)
+         continue;
+      if (t->surf->samples != fs->samples)
+         return false;
+      any = true;
+      a->format = (uint32_t)t->surf->vk_format;
+      a->write_mask = st->blend[c].write_mask & 0xf;
+      a->logic_op = t->logic ? (uint32_t)st->logic_op + 1 : 0;
+      if (t->blend) {
+         const struct sr_blend_attachment *b = &st->blend[c];
+         a->blend = 1;
+         a->src_color = b->src_color;
+         a->dst_color = b->dst_color;
+         a->src_alpha = b->src_alpha;
+         a->dst_alpha = b->dst_alpha;
+         a->color_op = b->color_op;
+         a->alpha_op = b->alpha_op;
+      }
+   }
+   return any;
+}
+
+static void no_shader(const struct shale_fs_context *ctx, struct shale_fs_quads *quads)
+{
+   (void)ctx;
+   (void)quads;
+}
+
+bool sr_fragment_backend_key(const struct sr_draw_state *state, uint32_t width,
+                             uint32_t color_count, const VkFormat *formats, uint32_t samples,
+                             struct shale_fb_key *key)
+{
+   static uint8_t dummy;
+   struct sr_framebuffer fb;
+   memset(&fb, 0, sizeof(fb));
+   fb.color_count = color_count < SR_MAX_COLOR_ATTACHMENTS ? color_count : SR_MAX_COLOR_ATTACHMENTS;
+   fb.samples = samples;
+   for (uint32_t c = 0; c < fb.color_count; c++) {
+      const struct su_format_desc *d =
+         formats[c] != VK_FORMAT_UNDEFINED ? su_format_desc(formats[c]) : NULL;
+      if (!d)
+         continue;
+      fb.color[c].base = &dummy;
+      fb.color[c].format = d;
+      fb.color[c].vk_format = formats[c];
+      fb.color[c].samples = samples;
+   }
+   struct sr_draw_state st = *state;
+   st.fs = no_shader;
+   st.fs_width = width;
+   struct sr_fragment_state fs;
+   sr_fragment_setup(&fs, &fb, &st);
+   return sr_fragment_key(&fs, width, key);
 }
 
 /* ---- Depth and stencil ---- */

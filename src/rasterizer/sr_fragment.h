@@ -11,6 +11,12 @@
  * Order of operations is the spec's (sr_raster.h's design note); early or
  * late depth/stencil is the caller's choice (sr_fragment_state.early).
  *
+ * The compiled back end (sr_raster.h, "The fragment back end"): setup
+ * also derives the state's key (sr_fragment_key) and, when it equals the
+ * key of the draw state's compiled routine, sets `compiled` and its
+ * context; sr_tile.c then calls the routine instead of sr_fragment_color,
+ * which stays the reference it is tested against.
+ *
  * Threading: a state is read-only once set up; every function works on the
  * pixels it is handed, which the caller's tile owns.
  */
@@ -72,10 +78,18 @@ struct sr_fragment_state {
    bool alpha_to_coverage, alpha_to_one;
    uint32_t color_count;
    struct sr_color_target color[SR_MAX_COLOR_ATTACHMENTS];
+   /* The compiled colour routine (state->fb_color when the key derived
+    * here equals state->fb_key), and its context; NULL: sr_fragment_color. */
+   shale_fb_color_fn compiled;
+   struct shale_fb_context fb_ctx;
 };
 
 void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer *fb,
                        const struct sr_draw_state *state);
+
+/* The back-end key of a set-up state whose fragment shader runs `width`
+ * lanes per call; false when no colour attachment is written. */
+bool sr_fragment_key(const struct sr_fragment_state *fs, uint32_t width, struct shale_fb_key *key);
 
 /* Depth bounds, stencil and depth tests with their writes, for the samples
  * of `cov` at pixel (x, y) of `layer`; returns the samples that passed.

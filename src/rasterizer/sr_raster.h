@@ -331,6 +331,11 @@ struct sr_draw_state {
    VkLogicOp logic_op;
    float blend_constants[4];
    struct sr_blend_attachment blend[SR_MAX_COLOR_ATTACHMENTS];
+
+   /* The compiled fragment back end ("The fragment back end" above) and the
+    * key it was compiled for; NULL: none (the C back end runs). */
+   shale_fb_color_fn fb_color;
+   struct shale_fb_key fb_key;
 };
 
 /* ---- Per-draw bindings and the draw ---- */
@@ -435,6 +440,15 @@ void sr_scene_set_framebuffer(struct sr_scene *scene, const struct sr_framebuffe
 
 /* Flushes and frees the scene. */
 void sr_scene_end(struct sr_scene *scene);
+
+/* The fragment back-end key of `state` (its fragment shader compiled for
+ * `width` lanes) drawing into colour attachments of `formats` (VK_FORMAT_UNDEFINED:
+ * unused) with `samples` samples: what the rasterizer will compare with
+ * state->fb_key at draw time. false: no colour is written, or the state
+ * has nothing a key describes. */
+bool sr_fragment_backend_key(const struct sr_draw_state *state, uint32_t width,
+                             uint32_t color_count, const VkFormat *formats, uint32_t samples,
+                             struct shale_fb_key *key);
 
 /* Vulkan's standard sample positions for `samples` (1, 2, 4, 8, 16):
  * positions[s][0..1] in [0, 1). */

@@ -301,6 +301,14 @@ static void shade_quads(struct tile *t, const struct sr_prim *p, struct block *b
                                   io->writes_frag_depth ? &sc->frag_depth[i] : NULL);
       lcov[i] = cov;
    }
+   if (fs->compiled) {
+      for (uint32_t i = lanes; i < W; i++) {
+         lx[i] = ly[i] = 0;
+         lcov[i] = 0;
+      }
+      fs->compiled(&fs->fb_ctx, t->layer, lx, ly, lcov, sc->fs_outputs);
+      return;
+   }
    sr_fragment_color(fs, t->layer, lx, ly, lcov, lanes, sc->fs_outputs, W);
 }
 

@@ -1,0 +1,330 @@
+/* Unit test of the compiled fragment back end (src/compiler/llvm_backend.c,
+ * sr_raster.h "The fragment back end"): for random back-end states (formats,
+ * blend enables, factors, ops, write masks, samples, alpha-to-one, widths)
+ * and random shader outputs (special values included), the compiled routine
+ * and the C reference (sr_fragment_color) must leave bit-identical
+ * attachments. Also: keys the compiler does not cover yet are refused (the
+ * C back end runs), the same key gives the same routine, and a framebuffer
+ * whose formats differ from the compiled key falls back to C. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "compiler/sc_compiler.h"
+#include "rasterizer/sr_fragment.h"
+
+static uint32_t rng_state = 0x9e3779b9u;
+
+static uint32_t rng(void)
+{
+   rng_state ^= rng_state << 13;
+   rng_state ^= rng_state >> 17;
+   rng_state ^= rng_state << 5;
+   return rng_state;
+}
+
+static void dummy_fs(const struct shale_fs_context *ctx, struct shale_fs_quads *q)
+{
+   (void)ctx;
+   (void)q;
+}
+
+static const VkFormat formats[] = {
+   VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB,       VK_FORMAT_B8G8R8A8_UNORM,
+   VK_FORMAT_B8G8R8A8_SRGB,  VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT,
+};
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+
+#define FB_W 8
+#define FB_H 8
+#define FB_LAYERS 2
+
+static float rand_value(void)
+{
+   static const float special[] = {0.0f,   -0.0f,  1.0f,     0.5f,     -1.0f,  2.0f,
+                                   NAN,    -NAN,   INFINITY, -INFINITY, 1e-40f, 70000.0f,
+                                   65504.0f, 1e-7f, 0.99999994f, 0.0031308f};
+   uint32_t r = rng() % 16;
+   if (r == 0)
+      return special[rng() % (sizeof(special) / sizeof(special[0]))];
+   if (r == 1) {   /* any bits */
+      uint32_t b = rng();
+      float f;
+      memcpy(&f, &b, 4);
+      return f;
+   }
+   return (float)(rng() % 200000) / 100000.0f - 0.4f;
+}
+
+static void surf_alloc(struct sr_surface *s, VkFormat f, uint32_t samples)
+{
+   memset(s, 0, sizeof(*s));
+   s->format = su_format_desc(f);
+   s->vk_format = f;
+   s->width = FB_W;
+   s->height = FB_H;
+   s->layers = FB_LAYERS;
+   s->samples = samples;
+   s->row_pitch = (uint64_t)FB_W * samples * s->format->block_size + 16;
+   s->layer_pitch = s->row_pitch * FB_H + 32;
+   size_t size = s->layer_pitch * FB_LAYERS;
+   s->base = malloc(size);
+   for (size_t i = 0; i < size; i++)
+      s->base[i] = (uint8_t)rng();
+}
+
+static size_t surf_size(const struct sr_surface *s)
+{
+   return s->layer_pitch * s->layers;
+}
+
+static bool is_nan_bits(const uint8_t *p, uint32_t bytes)
+{
+   if (bytes == 2) {
+      uint16_t h;
+      memcpy(&h, p, 2);
+      return (h & 0x7c00) == 0x7c00 && (h & 0x3ff);
+   }
+   uint32_t u;
+   memcpy(&u, p, 4);
+   return (u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu);
+}
+
+/* The first byte where the compiled result differs from the C one; NaN
+ * channels of float formats match any NaN: which operand's payload and
+ * sign a blend of two NaNs keeps is left open by Vulkan and by LLVM (it
+ * may commute an fadd or fold x * 1.0), so only that bits differ there is
+ * not a failure. size when they match. */
+static size_t first_difference(const struct sr_surface *s, const uint8_t *ref, size_t size)
+{
+   uint32_t ch = s->vk_format == VK_FORMAT_R16G16B16A16_SFLOAT   ? 2
+                 : s->vk_format == VK_FORMAT_R32G32B32A32_SFLOAT ? 4
+                                                                  : 1;
+   for (size_t i = 0; i + ch <= size; i += ch) {
+      if (!memcmp(s->base + i, ref + i, ch))
+         continue;
+      if (ch > 1 && is_nan_bits(s->base + i, ch) && is_nan_bits(ref + i, ch))
+         continue;
+      size_t k = i;
+      while (s->base[k] == ref[k])
+         k++;
+      return k;
+   }
+   return size;
+}
+
+/* One random state: compiles it, then runs `rounds` random batches through
+ * both back ends. Returns false when the key was refused. */
+static bool run_state(struct sc_compiler *c, uint32_t round_id, uint32_t rounds)
+{
+   static const uint32_t widths[] = {4, 8, 16, 8};
+   uint32_t W = widths[rng() % 4];
+   uint32_t samples = rng() % 2 ? 4 : 1;
+   uint32_t count = 1 + rng() % 3;
+
+   struct sr_draw_state st;
+   memset(&st, 0, sizeof(st));
+   st.fs = dummy_fs;
+   st.fs_width = W;
+   st.samples = samples;
+   st.sample_mask = ~0u;
+   st.alpha_to_one = rng() % 4 == 0;
+   for (int k = 0; k < 4; k++)
+      st.blend_constants[k] = rand_value();
+   VkFormat fmts[3];
+   for (uint32_t a = 0; a < count; a++) {
+      fmts[a] = formats[rng() % NFORMATS];
+      struct sr_blend_attachment *b = &st.blend[a];
+      b->blend_enable = rng() % 4 != 0;
+      b->src_color = (VkBlendFactor)(rng() % 19);
+      b->dst_color = (VkBlendFactor)(rng() % 19);
+      b->src_alpha = (VkBlendFactor)(rng() % 19);
+      b->dst_alpha = (VkBlendFactor)(rng() % 19);
+      b->color_op = (VkBlendOp)(rng() % 5);
+      b->alpha_op = (VkBlendOp)(rng() % 5);
+      b->write_mask = rng() % 3 ? 0xf : rng() % 16;
+      if (rng() % 8 != 0)
+         st.fs_io.outputs_written |= 1u << a;
+   }
+   if (round_id % 5 == 0) {
+      /* The common case: one opaque or alpha-blended RGBA8 target. */
+      count = 1;
+      st.fs_io.outputs_written = 1;
+      st.blend[0].write_mask = 0xf;
+      st.blend[0].src_color = VK_BLEND_FACTOR_SRC_ALPHA;
+      st.blend[0].dst_color = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+      st.blend[0].src_alpha = VK_BLEND_FACTOR_ONE;
+      st.blend[0].dst_alpha = VK_BLEND_FACTOR_ZERO;
+      st.blend[0].color_op = st.blend[0].alpha_op = VK_BLEND_OP_ADD;
+   }
+
+   struct shale_fb_key key;
+   if (!sr_fragment_backend_key(&st, W, count, fmts, samples, &key))
+      return false;
+   shale_fb_color_fn fn = NULL;
+   char msg[256] = "";
+   enum sc_result r = sc_compile_fragment_backend(c, &key, &fn, msg, sizeof(msg));
+   CHECK(r == SC_SUCCESS && fn, "state %u: compile: %s (%s)", round_id, sc_result_string(r), msg);
+   if (r != SC_SUCCESS)
+      return false;
+   shale_fb_color_fn again = NULL;
+   r = sc_compile_fragment_backend(c, &key, &again, msg, sizeof(msg));
+   CHECK(r == SC_SUCCESS && again == fn, "state %u: the cached routine differs", round_id);
+
+   struct sr_draw_state st_c = st;      /* C reference */
+   st.fb_color = fn;
+   st.fb_key = key;
+
+   struct sr_framebuffer fb_jit, fb_c;
+   memset(&fb_jit, 0, sizeof(fb_jit));
+   fb_jit.color_count = count;
+   fb_jit.width = FB_W;
+   fb_jit.height = FB_H;
+   fb_jit.layers = FB_LAYERS;
+   fb_jit.samples = samples;
+   for (uint32_t a = 0; a < count; a++)
+      surf_alloc(&fb_jit.color[a], fmts[a], samples);
+   fb_c = fb_jit;
+   for (uint32_t a = 0; a < count; a++) {
+      size_t size = surf_size(&fb_jit.color[a]);
+      fb_c.color[a].base = malloc(size);
+      memcpy(fb_c.color[a].base, fb_jit.color[a].base, size);
+   }
+
+   struct sr_fragment_state fs_jit, fs_c;
+   sr_fragment_setup(&fs_jit, &fb_jit, &st);
+   sr_fragment_setup(&fs_c, &fb_c, &st_c);
+   CHECK(fs_jit.compiled == fn, "state %u: the compiled routine is not used", round_id);
+   CHECK(fs_c.compiled == NULL, "state %u: compiled code without a key", round_id);
+
+   uint32_t all = (1u << samples) - 1;
+   _Alignas(64) uint32_t outputs[SHALE_FS_OUTPUT_LOCATIONS * 4 * SHALE_MAX_SIMD_WIDTH];
+   for (uint32_t round = 0; round < rounds && fs_jit.compiled; round++) {
+      int32_t x[SHALE_MAX_SIMD_WIDTH], y[SHALE_MAX_SIMD_WIDTH];
+      uint32_t cov[SHALE_MAX_SIMD_WIDTH];
+      /* Distinct pixels: a random permutation of the framebuffer's. */
+      uint32_t pix[FB_W * FB_H];
+      for (uint32_t i = 0; i < FB_W * FB_H; i++)
+         pix[i] = i;
+      for (uint32_t i = 0; i < W; i++) {
+         uint32_t j = i + rng() % (FB_W * FB_H - i);
+         uint32_t t = pix[i];
+         pix[i] = pix[j];
+         pix[j] = t;
+         x[i] = (int32_t)(pix[i] % FB_W);
+         y[i] = (int32_t)(pix[i] / FB_W);
+         uint32_t k = rng() % 4;
+         cov[i] = k == 0 ? 0 : k == 1 ? all : rng() & all;
+      }
+      for (uint32_t i = 0; i < SHALE_FS_OUTPUT_LOCATIONS * 4 * W; i++) {
+         float f = rand_value();
+         memcpy(&outputs[i], &f, 4);
+      }
+      uint32_t layer = rng() % FB_LAYERS;
+      uint8_t *before[3];
+      for (uint32_t a = 0; a < count; a++) {
+         before[a] = malloc(surf_size(&fb_c.color[a]));
+         memcpy(before[a], fb_c.color[a].base, surf_size(&fb_c.color[a]));
+      }
+      sr_fragment_color(&fs_c, layer, x, y, cov, W, outputs, W);
+      fs_jit.compiled(&fs_jit.fb_ctx, layer, x, y, cov, outputs);
+      for (uint32_t a = 0; a < count; a++) {
+         const struct sr_surface *sj = &fb_jit.color[a], *sc = &fb_c.color[a];
+         size_t size = surf_size(sj);
+         if (!memcmp(sj->base, sc->base, size))
+            continue;
+         size_t i = first_difference(sj, sc->base, size);
+         if (i == size)
+            continue;
+         const struct shale_fb_attachment *k = &key.color[a];
+         CHECK(false,
+               "state %u round %u attachment %u (format %u, W %u, samples %u, blend %u: "
+               "%u %u %u %u ops %u %u, mask %x, alpha_to_one %u): byte %zu is %02x, C has %02x",
+               round_id, round, a, k->format, W, samples, k->blend, k->src_color, k->dst_color,
+               k->src_alpha, k->dst_alpha, k->color_op, k->alpha_op, k->write_mask,
+               key.alpha_to_one, i, sj->base[i], sc->base[i]);
+         /* The lane and sample: print what went in. */
+         size_t ts = sj->format->block_size;
+         for (uint32_t l = 0; l < W; l++) {
+            size_t p0 = layer * sj->layer_pitch + (size_t)y[l] * sj->row_pitch +
+                        (size_t)x[l] * samples * ts;
+            if (i < p0 || i >= p0 + samples * ts)
+               continue;
+            size_t t0 = p0 + (i - p0) / ts * ts;
+            fprintf(stderr, "  lane %u cov %x sample %zu:", l, cov[l], (i - p0) / ts);
+            for (int ci = 0; ci < 4; ci++)
+               fprintf(stderr, " src[%d] %08x src1 %08x", ci, outputs[(a * 4 + ci) * W + l],
+                       outputs[(32 + ci) * W + l]);
+            fprintf(stderr, "\n  before:");
+            for (size_t b = 0; b < ts; b++)
+               fprintf(stderr, " %02x", before[a][t0 + b]);
+            fprintf(stderr, "\n  C:     ");
+            for (size_t b = 0; b < ts; b++)
+               fprintf(stderr, " %02x", sc->base[t0 + b]);
+            fprintf(stderr, "\n  JIT:   ");
+            for (size_t b = 0; b < ts; b++)
+               fprintf(stderr, " %02x", sj->base[t0 + b]);
+            fprintf(stderr, "\n  constants %a %a %a %a\n", fs_c.color[a].constants[0],
+                    fs_c.color[a].constants[1], fs_c.color[a].constants[2], fs_c.color[a].constants[3]);
+         }
+         memcpy(sj->base, sc->base, size);   /* report each difference once */
+         rounds = round + 1;
+      }
+      for (uint32_t a = 0; a < count; a++)
+         free(before[a]);
+   }
+
+   /* Another format in the framebuffer than the key: the C back end. */
+   struct sr_framebuffer fb_other = fb_jit;
+   uint32_t first = 0;
+   while (!key.color[first].format)
+      first++;
+   fb_other.color[first].format = su_format_desc(VK_FORMAT_R8G8B8A8_UINT);
+   fb_other.color[first].vk_format = VK_FORMAT_R8G8B8A8_UINT;
+   struct sr_fragment_state fs_other;
+   sr_fragment_setup(&fs_other, &fb_other, &st);
+   CHECK(fs_other.compiled == NULL, "state %u: compiled code for other formats", round_id);
+
+   for (uint32_t a = 0; a < count; a++) {
+      free(fb_jit.color[a].base);
+      free(fb_c.color[a].base);
+   }
+   return true;
+}
+
+int main(void)
+{
+   struct sc_compiler *c = NULL;
+   CHECK(sc_compiler_create(&c) == SC_SUCCESS, "compiler");
+   if (!c)
+      return 1;
+
+   /* A logic op is not compiled yet: refused, so the C back end runs. */
+   struct shale_fb_key key;
+   memset(&key, 0, sizeof(key));
+   key.width = 8;
+   key.samples = 1;
+   key.color_count = 1;
+   key.color[0].format = VK_FORMAT_R8G8B8A8_UNORM;
+   key.color[0].write_mask = 0xf;
+   key.color[0].logic_op = VK_LOGIC_OP_XOR + 1;
+   shale_fb_color_fn fn = NULL;
+   char msg[256] = "";
+   CHECK(sc_compile_fragment_backend(c, &key, &fn, msg, sizeof(msg)) == SC_ERROR_UNSUPPORTED &&
+            !fn, "a logic-op key was compiled");
+   key.color[0].logic_op = 0;
+   key.color[0].format = VK_FORMAT_R8G8B8A8_UINT;
+   CHECK(sc_compile_fragment_backend(c, &key, &fn, msg, sizeof(msg)) == SC_ERROR_UNSUPPORTED &&
+            !fn, "an integer-format key was compiled");
+
+   uint32_t states = 0;
+   for (uint32_t s = 0; s < 80; s++)
+      states += run_state(c, s, 40);
+   CHECK(states >= 50, "only %u states compiled", states);
+   printf("%u states compared, %d checks\n", states, check_count);
+   sc_compiler_destroy(c);
+   return check_failures ? 1 : 0;
+}
