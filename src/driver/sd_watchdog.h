@@ -118,9 +118,23 @@
  * - 6 pairs of SGEMM alone (B first) at load 1.9 to 3, median best times:
  *   1024 74.2 ms against 68.6 (+8%, A's runs 58-83 ms, B's 70-83), 2048
  *   618 against 623 ms (-1%).
- * The 2% bound is therefore not proven by timing on this machine; the
- * static figures above are the firmer evidence. A quiet machine (or a
- * counter of instructions retired, which this one lacks) should settle it.
+ * The 2% bound was not proven by timing on that machine.
+ * Cost, 2026-11-26 on a quiet 16-core Xeon (the device machine, load
+ * average under 5 from the runs themselves; release build of main at
+ * 6068697 plus the watchdog's own condition, the same binary run with
+ * SHALE_WATCHDOG_MS=0, which compiles no polls, and with the default;
+ * bench_compute --only <kernel> per process, 60 pairs, half in each order;
+ * the figure is the median of each run's last six of eight dispatches):
+ * with over without, medians of the runs: SGEMM 2048 (21 ms a dispatch)
+ * 0.986, SGEMM 1024 (2.7 ms) 1.018, reduction 64 MiB (0.39 ms) 1.000,
+ * SAXPY 64 MiB (0.86 ms) 1.034. SAXPY has no loop, so the same machine
+ * code either way: its 3.4% is the noise floor of these short dispatches
+ * (the order of a pair alone moved it by 4-8%). So the polls cost less
+ * than the measurements can see, within 2% on the kernels long enough to
+ * time (SGEMM). Two costs this found and removed first: a broadcast of the
+ * device's condition at every replay start (Watching), 7-8% on SAXPY, and
+ * a poll at every resume of a tree reduction's barrier loop (now a loop
+ * that ends by itself), 3-6% on the reduction.
  *
  * Threading: everything above is under the device's sync_mutex, except the
  * cancel word (atomic, relaxed: a poll that misses it sees it next time).
