@@ -202,6 +202,13 @@ enum shale_sample_op {
    SHALE_SAMPLE_GRAD = 1,     /* OpImageSample*ExplicitLod with Grad (grad[][]) */
    SHALE_SAMPLE_FETCH = 2,    /* OpImageFetch: integer coord and lod; sampler unused */
    SHALE_SAMPLE_GATHER = 3,   /* OpImageGather (component) / OpImageDrefGather */
+   /* OpImageQueryLod (fragment shaders): grad[][] as for implicit-LOD
+    * sampling. result[0]: the level accessed relative to the view's base,
+    * clamp(lambda, 0, levels - 1) with lambda clamped to the sampler's
+    * [minLod, maxLod] (NEAREST mipmap mode: rounded to the level it
+    * selects); result[1]: lambda' (log2 of rho plus the sampler's bias,
+    * unclamped); floats. */
+   SHALE_SAMPLE_QUERY_LOD = 4,
 };
 #define SHALE_SAMPLE_OP_MASK 0xffu
 #define SHALE_SAMPLE_DREF (1u << 8)             /* depth comparison against dref[] */

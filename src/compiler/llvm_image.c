@@ -529,10 +529,9 @@ sc_emit_image(struct sc_xlate *x, const struct sc_inst *inst, bool *handled)
    case SpvOpImageSampleDrefImplicitLod:
    case SpvOpImageSampleProjImplicitLod:
    case SpvOpImageSampleProjDrefImplicitLod:
+   case SpvOpImageQueryLod:
       if (x->model == SpvExecutionModelFragment)
          return sc_emit_sample(x, inst);
-      /* fall through */
-   case SpvOpImageQueryLod:
       return sc_fail(x, SC_ERROR_UNSUPPORTED,
                      "%s: implicit LOD needs derivatives, which only fragment shaders have",
                      sc_opcode_name(inst->opcode));

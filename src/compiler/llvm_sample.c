@@ -1,7 +1,7 @@
 /* Sampled-image instructions for the SPMD translator: sampling (explicit
  * LOD, and implicit LOD in fragment shaders with gradients from the quad),
- * fetches (multisampled ones with their Sample operand) and gathers
- * become one call of the image record's sample_fn
+ * fetches (multisampled ones with their Sample operand), gathers and LOD
+ * queries become one call of the image record's sample_fn
  * (include/shale/shader_abi.h, "Sampling") on a lane-array argument block. */
 #include "llvm_private.h"
 
@@ -256,8 +256,9 @@ sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst)
    LLVMBuilderRef b = x->b;
    const uint32_t opc = inst->opcode;
    const bool fetch = opc == SpvOpImageFetch;
+   const bool query_lod = opc == SpvOpImageQueryLod;
    const bool gather = opc == SpvOpImageGather || opc == SpvOpImageDrefGather;
-   const bool implicit = opc == SpvOpImageSampleImplicitLod ||
+   const bool implicit = query_lod || opc == SpvOpImageSampleImplicitLod ||
                          opc == SpvOpImageSampleDrefImplicitLod ||
                          opc == SpvOpImageSampleProjImplicitLod ||
                          opc == SpvOpImageSampleProjDrefImplicitLod;
@@ -286,6 +287,8 @@ sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst)
    uint32_t at = dref || gather ? 6 : 5;
    if (!parse_operands(x, inst, at, &o))
       return false;
+   if (query_lod && at < inst->nwords)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "image operands on OpImageQueryLod");
    if (!fetch && !gather && !implicit && !o.lod && !o.dx)
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "%s without Lod or Grad", sc_opcode_name(opc));
    if ((implicit && (o.lod || o.dx)) || (!implicit && o.bias))
@@ -309,7 +312,8 @@ sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst)
          return false;
 
    LLVMValueRef args = args_block(x);
-   uint32_t op = fetch ? SHALE_SAMPLE_FETCH : gather ? SHALE_SAMPLE_GATHER
+   uint32_t op = query_lod ? SHALE_SAMPLE_QUERY_LOD : fetch ? SHALE_SAMPLE_FETCH
+                 : gather ? SHALE_SAMPLE_GATHER
                  : o.dx || implicit ? SHALE_SAMPLE_GRAD : SHALE_SAMPLE_LOD;
    const uint32_t ncoord = dim_coords(it.dim);
 

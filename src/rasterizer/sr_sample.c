@@ -552,6 +552,25 @@ sample_lane(const struct ctx *c, const struct shale_sample_args *args, unsigned 
       out->f[k] = (1.0f - delta) * tau[0].f[k] + delta * tau[1].f[k];
 }
 
+/* OpImageQueryLod (shader_abi.h, SHALE_SAMPLE_QUERY_LOD): the level
+ * selection of sample_lane without the filtering. */
+static void
+query_lod_lane(const struct ctx *c, const struct shale_sample_args *args, unsigned l,
+               union texel *out)
+{
+   const struct shale_sampler_desc *s = c->s;
+   float lambda = lambda_grad(c, args, l, args->coord[0][l], args->coord[1][l], args->coord[2][l]) +
+                  lod_bias(s, args, l);
+   out->f[1] = lambda;
+   lambda = fminf(fmaxf(lambda, s->min_lod), s->max_lod);
+   float q = (float)(c->v->level_count - 1);
+   float dl = lambda > 0.0f ? (lambda < q ? lambda : q) : 0.0f;
+   if (s->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_NEAREST)
+      dl = ceilf(dl + 0.5f) - 1.0f;
+   out->f[0] = dl;
+   out->u[2] = out->u[3] = 0;
+}
+
 /* Texel Gathering: four texels of the base level's linear footprint. */
 static void
 gather_lane(const struct ctx *c, const struct shale_sample_args *args, unsigned l, union texel *out)
@@ -1067,6 +1086,9 @@ sr_sample(const struct shale_image_view_desc *view, const struct shale_sampler_d
             break;
          case SHALE_SAMPLE_GATHER:
             gather_lane(&c, args, l, &t);
+            break;
+         case SHALE_SAMPLE_QUERY_LOD:
+            query_lod_lane(&c, args, l, &t);
             break;
          default:
             sample_lane(&c, args, l, &t);
