@@ -6,7 +6,9 @@
  * android/gralloc_usage. Checked against values from the rules: colour
  * load op CLEAR over the render area on two layers, depth and stencil of
  * one D24S8 view cleared separately, LOAD keeps, vkCmdClearAttachments,
- * a suspended instance resumed without its load ops, and a 4-sample
+ * a suspended instance resumed without its load ops, a multiview instance
+ * (view mask 0x1: its load op and vkCmdClearAttachments on view 0's layer
+ * only), and a 4-sample
  * attachment resolved into resolveImageView at the end. Also
  * vkCreateRenderPass2 and its commands (test_render_pass2). The rendering
  * parts wait for the driver to report attachment formats. */
@@ -392,7 +394,25 @@ run(void)
    sd_CmdClearAttachments(cb, 1, &sclr, 1, &srect);
    sd_CmdEndRendering(cb);
 
-   /* Instance 3: 4 samples cleared to green and resolved at the end. */
+   /* Instance 3 (multiview, view mask 0x1; layerCount ignored): colour
+    * CLEAR red again on view 0 only (layer 1 keeps its blue rect), and
+    * vkCmdClearAttachments green on a rect of view 0. */
+   const VkRenderingInfo vri = {
+      .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+      .renderArea = area,
+      .layerCount = 2,
+      .viewMask = 0x1,
+      .colorAttachmentCount = 1,
+      .pColorAttachments = &ca,
+   };
+   sd_CmdBeginRendering(cb, &vri);
+   const VkClearAttachment gclr = { VK_IMAGE_ASPECT_COLOR_BIT, 0,
+                                    { .color.float32 = { 0, 1, 0, 1 } } };
+   const VkClearRect grect = { { { 12, 5 }, { 2, 2 } }, 0, 1 };
+   sd_CmdClearAttachments(cb, 1, &gclr, 1, &grect);
+   sd_CmdEndRendering(cb);
+
+   /* Instance 4: 4 samples cleared to green and resolved at the end. */
    VkRenderingAttachmentInfo ma = {
       .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
       .imageView = ms.view,
@@ -436,8 +456,9 @@ run(void)
             const size_t i = (size_t)l * plane + (size_t)y * W + x;
             const bool in = in_area(x, y);
             const bool blue = l == 1 && x >= 4 && x < 7 && y >= 4 && y < 6;
-            const uint8_t want_c[4] = { in && !blue ? 255 : 0, 0, in && blue ? 255 : 0,
-                                        in ? 255 : 0 };
+            const bool green = l == 0 && x >= 12 && x < 14 && y >= 5 && y < 7;
+            const uint8_t want_c[4] = { in && !blue && !green ? 255 : 0, in && green ? 255 : 0,
+                                        in && blue ? 255 : 0, in ? 255 : 0 };
             uint32_t d;
             memcpy(&d, p + plane * 2 * 4 + i * 4, 4);
             const uint32_t want_d = in ? 0xffffff : 0;
