@@ -227,6 +227,13 @@ sd_exec_DispatchBase(struct sd_exec_state *state, const struct sd_cmd_DispatchBa
    sd_dispatch_run(state, base, count);
 }
 
+/* vkCmdSetDeviceMask: the only valid mask is 1 (the group's one device),
+ * which every command already runs on. */
+void
+sd_exec_SetDeviceMask(struct sd_exec_state *state, const struct sd_cmd_SetDeviceMask *cmd)
+{
+}
+
 void
 sd_exec_DispatchIndirect(struct sd_exec_state *state, const struct sd_cmd_DispatchIndirect *cmd)
 {

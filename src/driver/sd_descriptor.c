@@ -28,6 +28,19 @@ sd_descriptor_type_dynamic(VkDescriptorType type)
 
 /* ---- set layouts ---- */
 
+/* Vulkan 1.1 (maintenance3): a layout is reported supported when its
+ * descriptors (every binding's count) stay within maxPerSetDescriptors;
+ * larger ones may still be created while host memory lasts. */
+VKAPI_ATTR void VKAPI_CALL
+sd_GetDescriptorSetLayoutSupport(VkDevice _device, const VkDescriptorSetLayoutCreateInfo *pCreateInfo,
+                                 VkDescriptorSetLayoutSupport *pSupport)
+{
+   uint64_t total = 0;
+   for (uint32_t i = 0; i < pCreateInfo->bindingCount; i++)
+      total += pCreateInfo->pBindings[i].descriptorCount;
+   pSupport->supported = total <= SD_MAX_PER_SET_DESCRIPTORS;
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL
 sd_CreateDescriptorSetLayout(VkDevice _device, const VkDescriptorSetLayoutCreateInfo *pCreateInfo,
                              const VkAllocationCallbacks *pAllocator,

@@ -64,6 +64,11 @@
  * VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT = 10). */
 #define SD_DESCRIPTOR_TYPE_COUNT 11
 
+/* maxPerSetDescriptors (VkPhysicalDeviceMaintenance3Properties): what
+ * vkGetDescriptorSetLayoutSupport accepts (api/version11 creates a layout
+ * and allocates a set of that many). */
+#define SD_MAX_PER_SET_DESCRIPTORS 65536u
+
 struct sd_descriptor_binding {
    VkDescriptorType type;
    uint32_t count;             /* descriptorCount; 0 for absent bindings */

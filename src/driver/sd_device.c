@@ -282,6 +282,19 @@ sd_GetDeviceQueue2(VkDevice _device, const VkDeviceQueueInfo2 *pQueueInfo, VkQue
                 : VK_NULL_HANDLE;
 }
 
+/* Vulkan 1.1 device groups: a group of one device, whose memory is its own
+ * (valid usage needs two different device indices, which one device
+ * cannot give; every access works on the one device's memory). */
+VKAPI_ATTR void VKAPI_CALL
+sd_GetDeviceGroupPeerMemoryFeatures(VkDevice _device, uint32_t heapIndex,
+                                    uint32_t localDeviceIndex, uint32_t remoteDeviceIndex,
+                                    VkPeerMemoryFeatureFlags *pPeerMemoryFeatures)
+{
+   *pPeerMemoryFeatures = VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT | VK_PEER_MEMORY_FEATURE_COPY_DST_BIT |
+                          VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT |
+                          VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT;
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL
 sd_DeviceWaitIdle(VkDevice _device)
 {

@@ -332,8 +332,12 @@ sd_format_image_properties(const struct sd_physical_device *pdev, VkFormat forma
    /* ALIAS (VK_KHR_bind_memory2): an image's layout follows from its
     * creation parameters alone, so images created alike and bound to the
     * same memory read each other's texels. */
+   /* EXTENDED_USAGE (maintenance2, Vulkan 1.1): usage other formats of a
+    * mutable image allow; the check below still asks this format for all
+    * of it, which is the conservative answer. */
    VkImageCreateFlags supported_flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT |
-                                        VK_IMAGE_CREATE_ALIAS_BIT;
+                                        VK_IMAGE_CREATE_ALIAS_BIT |
+                                        VK_IMAGE_CREATE_EXTENDED_USAGE_BIT;
    if (multiplanar)
       supported_flags |= (f & VK_FORMAT_FEATURE_DISJOINT_BIT) ? VK_IMAGE_CREATE_DISJOINT_BIT : 0;
    else

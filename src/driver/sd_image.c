@@ -640,7 +640,9 @@ sd_CreateImageView(VkDevice _device, const VkImageViewCreateInfo *pCreateInfo,
    /* pNext: VkSamplerYcbcrConversionInfo (the conversion a view of a
     * multi-planar format is sampled with; sampling takes it from the
     * immutable sampler, which must carry the same); VkImageViewUsageCreateInfo
-    * (maintenance2) is not claimed; unknown structs are ignored. */
+    * (maintenance2, Vulkan 1.1) narrows the usage the view is used for,
+    * which changes nothing here (a view's memory and layout are its
+    * image's); unknown structs are ignored. */
    int plane;
    VkResult r = sd_image_view_plane(img, pCreateInfo, &plane);
    if (r != VK_SUCCESS)

@@ -125,6 +125,26 @@ sd_EnumeratePhysicalDevices(VkInstance _instance, uint32_t *pPhysicalDeviceCount
    return sd_outarray_status(&out);
 }
 
+/* Vulkan 1.1: one group holding the one physical device; a single device
+ * cannot allocate subsets of a group. */
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_EnumeratePhysicalDeviceGroups(VkInstance _instance, uint32_t *pPhysicalDeviceGroupCount,
+                                 VkPhysicalDeviceGroupProperties *pPhysicalDeviceGroupProperties)
+{
+   SD_FROM_HANDLE(sd_instance, instance, _instance);
+   struct sd_outarray out;
+   sd_outarray_init(&out, pPhysicalDeviceGroupProperties, sizeof(*pPhysicalDeviceGroupProperties),
+                    pPhysicalDeviceGroupCount);
+   VkPhysicalDeviceGroupProperties *p = sd_outarray_append(&out);
+   if (p) {
+      p->physicalDeviceCount = 1;
+      memset(p->physicalDevices, 0, sizeof(p->physicalDevices));
+      p->physicalDevices[0] = sd_physical_device_to_handle(instance->physical_device);
+      p->subsetAllocation = VK_FALSE;
+   }
+   return sd_outarray_status(&out);
+}
+
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL
 sd_GetInstanceProcAddr(VkInstance _instance, const char *pName)
 {

@@ -18,9 +18,12 @@
 #include "sd_extensions.h"
 #include "sd_object.h"
 
-/* Vulkan 1.0: 1.1 needs multiview and subgroups, which need the compiler and
- * the rasterizer. Raised as each version's whole core lands. */
-#define SD_MAX_API_VERSION VK_MAKE_API_VERSION(0, 1, 0, VK_HEADER_VERSION)
+/* Vulkan 1.1: every 1.1 command and struct (api/version11, api/entrypoints),
+ * multiview (render/multiview), subgroups in compute (unit/subgroup).
+ * Raised as each version's whole core lands; 1.2 needs at least
+ * create_renderpass2, depth/stencil resolves, imageless framebuffers and
+ * the rest of its core offered and tested. */
+#define SD_MAX_API_VERSION VK_MAKE_API_VERSION(0, 1, 1, VK_HEADER_VERSION)
 
 struct sd_physical_device;
 

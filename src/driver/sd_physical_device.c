@@ -5,7 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compiler/sc_compiler.h"
 #include "sd_alloc.h"
+#include "sd_descriptor.h"
 #include "sd_external.h"
 #include "sd_image.h"
 #include "sd_instance.h"
@@ -220,6 +222,40 @@ sd_GetPhysicalDeviceProperties(VkPhysicalDevice physicalDevice, VkPhysicalDevice
    *pProperties = pdev->properties;
 }
 
+/* ---- Vulkan 1.1 properties: each struct filled from one place, so
+ * VkPhysicalDeviceVulkan11Properties equals the individual structs
+ * (api/version11 compares them). ---- */
+
+/* Subgroups are the SIMD lanes of compiled code (W, SHALE_SIMD_WIDTH) in
+ * compute shaders, the only stage whose subgroup operations are tested
+ * (unit/subgroup: the eight classes at W 4, 8 and 16). */
+static void
+sd_subgroup_properties(VkPhysicalDeviceSubgroupProperties *p)
+{
+   p->subgroupSize = sc_default_simd_width();
+   p->supportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
+   p->supportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
+                            VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+                            VK_SUBGROUP_FEATURE_SHUFFLE_BIT |
+                            VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT |
+                            VK_SUBGROUP_FEATURE_CLUSTERED_BIT | VK_SUBGROUP_FEATURE_QUAD_BIT;
+   p->quadOperationsInAllStages = VK_FALSE;
+}
+
+/* A point is kept only when its vertex is inside the clip volume
+ * (sr_setup.c), as ALL_CLIP_PLANES says (render/raster_state draws points
+ * across the target's edges against lavapipe, which clips the same way). */
+static const VkPointClippingBehavior sd_point_clipping = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
+
+static void
+sd_maintenance3_properties(const struct sd_physical_device *pdev,
+                           VkPhysicalDeviceMaintenance3Properties *p)
+{
+   p->maxPerSetDescriptors = SD_MAX_PER_SET_DESCRIPTORS;
+   /* vkAllocateMemory refuses more than the heap (sd_memory.c). */
+   p->maxMemoryAllocationSize = pdev->memory.memoryHeaps[0].size;
+}
+
 /* A view is a layer of the attachments and a draw is queued once per view,
  * so any of the 32 bits of a view mask works (render/multiview renders
  * view 31); instance indices are plain 32-bit values: the minimum the spec
@@ -249,6 +285,45 @@ sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDevic
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES:
          sd_multiview_properties((VkPhysicalDeviceMultiviewProperties *)s);
          break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES:
+         sd_subgroup_properties((VkPhysicalDeviceSubgroupProperties *)s);
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_POINT_CLIPPING_PROPERTIES:
+         ((VkPhysicalDevicePointClippingProperties *)s)->pointClippingBehavior = sd_point_clipping;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_PROPERTIES:
+         ((VkPhysicalDeviceProtectedMemoryProperties *)s)->protectedNoFault = VK_FALSE;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES:
+         sd_maintenance3_properties(pdev, (VkPhysicalDeviceMaintenance3Properties *)s);
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES: {
+         VkPhysicalDeviceVulkan11Properties *v = (VkPhysicalDeviceVulkan11Properties *)s;
+         VkPhysicalDeviceIDProperties id = { 0 };
+         sd_external_fill_id_properties(&id);
+         memcpy(v->deviceUUID, id.deviceUUID, VK_UUID_SIZE);
+         memcpy(v->driverUUID, id.driverUUID, VK_UUID_SIZE);
+         memcpy(v->deviceLUID, id.deviceLUID, VK_LUID_SIZE);
+         v->deviceNodeMask = id.deviceNodeMask;
+         v->deviceLUIDValid = id.deviceLUIDValid;
+         VkPhysicalDeviceSubgroupProperties sg = { 0 };
+         sd_subgroup_properties(&sg);
+         v->subgroupSize = sg.subgroupSize;
+         v->subgroupSupportedStages = sg.supportedStages;
+         v->subgroupSupportedOperations = sg.supportedOperations;
+         v->subgroupQuadOperationsInAllStages = sg.quadOperationsInAllStages;
+         v->pointClippingBehavior = sd_point_clipping;
+         VkPhysicalDeviceMultiviewProperties mv = { 0 };
+         sd_multiview_properties(&mv);
+         v->maxMultiviewViewCount = mv.maxMultiviewViewCount;
+         v->maxMultiviewInstanceIndex = mv.maxMultiviewInstanceIndex;
+         v->protectedNoFault = VK_FALSE;
+         VkPhysicalDeviceMaintenance3Properties m3 = { 0 };
+         sd_maintenance3_properties(pdev, &m3);
+         v->maxPerSetDescriptors = m3.maxPerSetDescriptors;
+         v->maxMemoryAllocationSize = m3.maxMemoryAllocationSize;
+         break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES:
          if (sd_device_extensions_supported.KHR_timeline_semaphore)
             ((VkPhysicalDeviceTimelineSemaphoreProperties *)s)->maxTimelineSemaphoreValueDifference =
@@ -324,8 +399,47 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
    f->features.shaderClipDistance = VK_TRUE;
    f->features.shaderCullDistance = VK_TRUE;
    const struct sd_device_extension_table *ext = &sd_device_extensions_supported;
+   /* Vulkan 1.1's optional features, from which the individual structs are
+    * filled: multiview (render/multiview; no geometry or tessellation
+    * stages), samplerYcbcrConversion (api/ycbcr); not claimed: 16-bit
+    * storage, variable pointers, protected memory, shader draw parameters
+    * (the built-ins exist, untested through the API). */
+   const VkPhysicalDeviceVulkan11Features v11 = {
+      .multiview = ext->KHR_multiview,
+      .samplerYcbcrConversion = ext->KHR_sampler_ycbcr_conversion,
+   };
    sd_foreach_struct_out(s, f->pNext) {
       switch ((int)s->sType) {
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES: {
+         VkPhysicalDeviceVulkan11Features *v = (VkPhysicalDeviceVulkan11Features *)s;
+         void *next = v->pNext;
+         *v = v11;
+         v->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+         v->pNext = next;
+         break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES: {
+         VkPhysicalDevice16BitStorageFeatures *b = (VkPhysicalDevice16BitStorageFeatures *)s;
+         b->storageBuffer16BitAccess = v11.storageBuffer16BitAccess;
+         b->uniformAndStorageBuffer16BitAccess = v11.uniformAndStorageBuffer16BitAccess;
+         b->storagePushConstant16 = v11.storagePushConstant16;
+         b->storageInputOutput16 = v11.storageInputOutput16;
+         break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES: {
+         VkPhysicalDeviceVariablePointersFeatures *vp =
+            (VkPhysicalDeviceVariablePointersFeatures *)s;
+         vp->variablePointersStorageBuffer = v11.variablePointersStorageBuffer;
+         vp->variablePointers = v11.variablePointers;
+         break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES:
+         ((VkPhysicalDeviceProtectedMemoryFeatures *)s)->protectedMemory = v11.protectedMemory;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES:
+         ((VkPhysicalDeviceShaderDrawParametersFeatures *)s)->shaderDrawParameters =
+            v11.shaderDrawParameters;
+         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
          ((VkPhysicalDeviceTimelineSemaphoreFeatures *)s)->timelineSemaphore =
             ext->KHR_timeline_semaphore;
@@ -342,18 +456,15 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          ((VkPhysicalDeviceHostQueryResetFeatures *)s)->hostQueryReset = ext->EXT_host_query_reset;
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES: {
-         /* Render passes and dynamic rendering (render/multiview); no
-          * geometry or tessellation stages exist. */
          VkPhysicalDeviceMultiviewFeatures *mv = (VkPhysicalDeviceMultiviewFeatures *)s;
-         mv->multiview = ext->KHR_multiview;
-         mv->multiviewGeometryShader = VK_FALSE;
-         mv->multiviewTessellationShader = VK_FALSE;
+         mv->multiview = v11.multiview;
+         mv->multiviewGeometryShader = v11.multiviewGeometryShader;
+         mv->multiviewTessellationShader = v11.multiviewTessellationShader;
          break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES:
-         /* api/ycbcr */
          ((VkPhysicalDeviceSamplerYcbcrConversionFeatures *)s)->samplerYcbcrConversion =
-            ext->KHR_sampler_ycbcr_conversion;
+            v11.samplerYcbcrConversion;
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT: {
          /* render/zink_border; the image view gives the colour's numeric
