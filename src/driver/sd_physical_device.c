@@ -16,6 +16,7 @@
 struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_bind_memory2 = true,
    .KHR_multiview = true,
+   .KHR_create_renderpass2 = true,
    .KHR_get_memory_requirements2 = true,
    .KHR_dedicated_allocation = true,
    .EXT_host_query_reset = true,

@@ -25,8 +25,8 @@
  * resolve attachment), imageless framebuffers (VK_KHR_imageless_framebuffer
  * is not claimed). Other pNext structs (fragment density maps, shading-rate
  * attachments: extensions not offered) are ignored like unknown ones.
- * vkCreateRenderPass2 is reachable only from the driver core until
- * VK_KHR_create_renderpass2 is offered (its tests go through the loader).
+ * vkCreateRenderPass2 is VK_KHR_create_renderpass2's (render/multiview
+ * draws through it); Vulkan 1.2 would make it core.
  *
  * Invariants: each object is one host allocation (arrays carved from it),
  * so creation fails cleanly with nothing to unwind. Attachment indices in

@@ -1,7 +1,7 @@
 /* Dynamic rendering (vkCmdBeginRendering / vkCmdEndRendering) on Shale's
  * render path. VK_KHR_dynamic_rendering is not offered yet (it needs
- * VK_KHR_depth_stencil_resolve, VK_KHR_create_renderpass2 and so
- * multiview), so vkGetDeviceProcAddr does not give these commands: the test
+ * VK_KHR_depth_stencil_resolve, whose resolves render passes refuse), so
+ * vkGetDeviceProcAddr does not give these commands: the test
  * links the driver core and calls its entry points directly, like
  * android/gralloc_usage. Checked against values from the rules: colour
  * load op CLEAR over the render area on two layers, depth and stencil of
@@ -168,8 +168,8 @@ copy_out(VkCommandBuffer cb, VkImage image, VkImageAspectFlags aspect, uint32_t 
    sd_CmdCopyImageToBuffer(cb, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buf, 1, &r);
 }
 
-/* vkCreateRenderPass2 (VK_KHR_create_renderpass2 is not offered either:
- * it needs multiview): creation, the refusals, and vkCmdBeginRenderPass2 /
+/* vkCreateRenderPass2 (VK_KHR_create_renderpass2, also drawn through the
+ * loader by render/multiview): creation, the refusals, and vkCmdBeginRenderPass2 /
  * NextSubpass2 / EndRenderPass2 clearing an attachment on the subpass that
  * uses it first (when attachment images exist: `col`, else NULL). */
 static void

@@ -7,7 +7,9 @@
  * view's own layer, resolves of the views in the mask, occlusion queries
  * taking one query per view, the highest view (31) and instance index
  * (maxMultiviewInstanceIndex); the layers outside the mask keep what they
- * held. Every layer is compared with a CPU reference. */
+ * held; the same through VK_KHR_create_renderpass2 (vkCreateRenderPass2KHR,
+ * vkCmdBeginRenderPass2KHR, vkCmdEndRenderPass2KHR). Every layer is compared
+ * with a CPU reference. */
 #include <stdio.h>
 #include <string.h>
 
@@ -269,11 +271,48 @@ ref_single(uint32_t l, uint32_t x, uint32_t y, uint8_t out[4])
       memcpy(out, clear_att, 4);
 }
 
-static void
-test_single(struct vkt *t, uint32_t mask, uint32_t layers)
+/* The same pass in the VK_KHR_create_renderpass2 form. */
+static VkRenderPass
+render_pass2(struct vkt *t, uint32_t mask)
 {
-   char what[64];
-   snprintf(what, sizeof(what), "view mask 0x%x", mask);
+   const VkAttachmentDescription2 att = {
+      .sType = VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2,
+      .format = color_att.format, .samples = color_att.samples,
+      .loadOp = color_att.loadOp, .storeOp = color_att.storeOp,
+      .stencilLoadOp = color_att.stencilLoadOp, .stencilStoreOp = color_att.stencilStoreOp,
+      .initialLayout = color_att.initialLayout, .finalLayout = color_att.finalLayout,
+   };
+   const VkAttachmentReference2 ref = {
+      .sType = VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2,
+      .attachment = 0, .layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+      .aspectMask = VK_IMAGE_ASPECT_COLOR_BIT,
+   };
+   const VkSubpassDescription2 sub = {
+      .sType = VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2,
+      .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+      .viewMask = mask,
+      .colorAttachmentCount = 1, .pColorAttachments = &ref,
+   };
+   const VkRenderPassCreateInfo2 ci = {
+      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2,
+      .attachmentCount = 1, .pAttachments = &att,
+      .subpassCount = 1, .pSubpasses = &sub,
+      .correlatedViewMaskCount = 1, .pCorrelatedViewMasks = &mask,
+   };
+   PFN_vkCreateRenderPass2KHR create =
+      (PFN_vkCreateRenderPass2KHR)vkGetDeviceProcAddr(t->device, "vkCreateRenderPass2KHR");
+   VkRenderPass rp = VK_NULL_HANDLE;
+   CHECK(create != NULL, "no vkCreateRenderPass2KHR");
+   if (create)
+      CHECK_EQ_INT(create(t->device, &ci, NULL, &rp), VK_SUCCESS);
+   return rp;
+}
+
+static void
+test_single(struct vkt *t, uint32_t mask, uint32_t layers, bool rp2)
+{
+   char what[80];
+   snprintf(what, sizeof(what), "view mask 0x%x%s", mask, rp2 ? " (create_renderpass2)" : "");
    const uint32_t views = (uint32_t)__builtin_popcount(mask);
    struct mv_image img;
    CHECK(image_create(t, layers, VK_SAMPLE_COUNT_1_BIT, 0, &img), "%s: image", what);
@@ -300,7 +339,10 @@ test_single(struct vkt *t, uint32_t mask, uint32_t layers)
       .pSubpasses = &sub,
    };
    VkRenderPass rp = VK_NULL_HANDLE;
-   CHECK_EQ_INT(vkCreateRenderPass(t->device, &rpi, NULL, &rp), VK_SUCCESS);
+   if (rp2)
+      rp = render_pass2(t, mask);
+   else
+      CHECK_EQ_INT(vkCreateRenderPass(t->device, &rpi, NULL, &rp), VK_SUCCESS);
    const VkFramebufferCreateInfo fbi = {
       .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
       .renderPass = rp, .attachmentCount = 1, .pAttachments = &img.view,
@@ -337,7 +379,17 @@ test_single(struct vkt *t, uint32_t mask, uint32_t layers)
       .renderPass = rp, .framebuffer = fb, .renderArea = { { 0, 0 }, { W, H } },
       .clearValueCount = 1, .pClearValues = &clear,
    };
-   vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+   PFN_vkCmdBeginRenderPass2KHR begin2 = (PFN_vkCmdBeginRenderPass2KHR)vkGetDeviceProcAddr(
+      t->device, "vkCmdBeginRenderPass2KHR");
+   PFN_vkCmdEndRenderPass2KHR end2 =
+      (PFN_vkCmdEndRenderPass2KHR)vkGetDeviceProcAddr(t->device, "vkCmdEndRenderPass2KHR");
+   const VkSubpassBeginInfo sbi = { .sType = VK_STRUCTURE_TYPE_SUBPASS_BEGIN_INFO,
+                                    .contents = VK_SUBPASS_CONTENTS_INLINE };
+   const VkSubpassEndInfo sei = { .sType = VK_STRUCTURE_TYPE_SUBPASS_END_INFO };
+   if (rp2 && begin2 && end2)
+      begin2(cb, &rbi, &sbi);
+   else
+      vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
    vkCmdBeginQuery(cb, qp, 0, 0);
    vkCmdDraw(cb, 6, 2, 0, FIRST_INSTANCE);
@@ -345,7 +397,10 @@ test_single(struct vkt *t, uint32_t mask, uint32_t layers)
    const VkClearAttachment ca = { VK_IMAGE_ASPECT_COLOR_BIT, 0, cv(clear_att) };
    const VkClearRect cr = { { { 12, 12 }, { 4, 4 } }, 0, 1 };
    vkCmdClearAttachments(cb, 1, &ca, 1, &cr);
-   vkCmdEndRenderPass(cb);
+   if (rp2 && begin2 && end2)
+      end2(cb, &sei);
+   else
+      vkCmdEndRenderPass(cb);
    image_readback(cb, &img, &out);
    CHECK_EQ_INT(vkt_submit_wait(t, cb), VK_SUCCESS);
 
@@ -631,7 +686,8 @@ int
 main(void)
 {
    const char *inst_ext[] = { VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME };
-   const char *dev_ext[] = { VK_KHR_MULTIVIEW_EXTENSION_NAME };
+   const char *dev_ext[] = { VK_KHR_MULTIVIEW_EXTENSION_NAME,
+                             VK_KHR_CREATE_RENDERPASS_2_EXTENSION_NAME };
    VkPhysicalDeviceMultiviewFeatures mvf = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES,
       .multiview = VK_TRUE,
@@ -639,7 +695,8 @@ main(void)
    struct vkt_options opts = {
       .driver = VKT_SHALE,
       .instance_extensions = inst_ext, .instance_extension_count = 1,
-      .device_extensions = dev_ext, .device_extension_count = 1,
+      .api_version = VK_API_VERSION_1_1,   /* create_renderpass2 needs maintenance2 */
+      .device_extensions = dev_ext, .device_extension_count = 2,
       .device_pnext = &mvf,
    };
    struct vkt t;
@@ -672,9 +729,10 @@ main(void)
       CHECK(p.maxMultiviewViewCount == 32 && p.maxMultiviewInstanceIndex == (1u << 27) - 1,
             "multiview properties %u %u", p.maxMultiviewViewCount, p.maxMultiviewInstanceIndex);
    }
-   test_single(&t, 0x3, 2);
-   test_single(&t, 0xb, 4);            /* views 0, 1, 3: layer 2 untouched */
-   test_single(&t, 0x80000004u, 32);   /* views 2 and 31 */
+   test_single(&t, 0x3, 2, false);
+   test_single(&t, 0xb, 4, false);            /* views 0, 1, 3: layer 2 untouched */
+   test_single(&t, 0x80000004u, 32, false);   /* views 2 and 31 */
+   test_single(&t, 0x5, 3, true);             /* views 0 and 2, create_renderpass2 */
    test_subpasses(&t);
    test_resolve(&t);
    vkt_finish(&t);
