@@ -243,6 +243,13 @@ sd_exec_SetLineWidth(struct sd_exec_state *state, const struct sd_cmd_SetLineWid
 }
 
 void
+sd_exec_SetLineStippleEXT(struct sd_exec_state *state, const struct sd_cmd_SetLineStippleEXT *cmd)
+{
+   state->draw.line_stipple[0] = cmd->lineStippleFactor;
+   state->draw.line_stipple[1] = cmd->lineStipplePattern;
+}
+
+void
 sd_exec_SetDepthBias(struct sd_exec_state *state, const struct sd_cmd_SetDepthBias *cmd)
 {
    state->draw.depth_bias[0] = cmd->depthBiasConstantFactor;

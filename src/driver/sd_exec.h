@@ -92,6 +92,9 @@ struct sd_exec_draw {
    VkViewport viewport;
    VkRect2D scissor;
    float line_width;
+   /* vkCmdSetLineStippleEXT's factor and pattern: kept, never applied (no
+    * stippled line feature is offered, so no pipeline enables stippling). */
+   uint32_t line_stipple[2];
    float depth_bias[3];                 /* constant, clamp, slope */
    float blend_constants[4];
    float depth_bounds[2];

@@ -95,6 +95,11 @@ sd_translate_state(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_st
    const VkPipelineRasterizationProvokingVertexStateCreateInfoEXT *pv =
       sd_find_struct(rs, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_PROVOKING_VERTEX_STATE_CREATE_INFO_EXT);
    s->provoking_last = pv && pv->provokingVertexMode == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
+   /* VK_EXT_line_rasterization (render/zink_lines): DEFAULT, RECTANGULAR,
+    * BRESENHAM; no stippling (not offered). */
+   const VkPipelineRasterizationLineStateCreateInfoEXT *ls =
+      sd_find_struct(rs, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_LINE_STATE_CREATE_INFO_EXT);
+   s->line_mode = ls ? ls->lineRasterizationMode : VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT;
    if (s->polygon_mode > VK_POLYGON_MODE_POINT)
       return "polygon mode";
 

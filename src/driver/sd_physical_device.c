@@ -41,6 +41,7 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .EXT_custom_border_color = true,
    .EXT_provoking_vertex = true,
    .EXT_scalar_block_layout = true,
+   .EXT_line_rasterization = true,
 };
 
 void
@@ -346,6 +347,12 @@ sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDevic
             pv->transformFeedbackPreservesTriangleFanProvokingVertex = VK_FALSE;
          }
          break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_PROPERTIES_EXT:
+         /* Line ends snap to SR_SUBPIXEL_BITS like every vertex. */
+         if (sd_device_extensions_supported.EXT_line_rasterization)
+            ((VkPhysicalDeviceLineRasterizationPropertiesEXT *)s)->lineSubPixelPrecisionBits =
+               pdev->properties.limits.subPixelPrecisionBits;
+         break;
       default:
          break; /* unknown or unsupported: left untouched */
       }
@@ -480,6 +487,18 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          VkPhysicalDeviceProvokingVertexFeaturesEXT *pv = (void *)s;
          pv->provokingVertexLast = ext->EXT_provoking_vertex;
          pv->transformFeedbackPreservesProvokingVertex = VK_FALSE;
+         break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT: {
+         /* render/line_raster: strict rectangles and diamond-exit lines;
+          * no smooth (coverage) lines, no stippling. */
+         VkPhysicalDeviceLineRasterizationFeaturesEXT *lr = (void *)s;
+         lr->rectangularLines = ext->EXT_line_rasterization;
+         lr->bresenhamLines = ext->EXT_line_rasterization;
+         lr->smoothLines = VK_FALSE;
+         lr->stippledRectangularLines = VK_FALSE;
+         lr->stippledBresenhamLines = VK_FALSE;
+         lr->stippledSmoothLines = VK_FALSE;
          break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:

@@ -57,8 +57,11 @@
  *     r * constant, clamped; m = max(|dz/dx|, |dz/dy|), r = 2^-n for n-bit
  *     UNORM depth, 2^(e - 23) for float depth, e the exponent of the
  *     primitive's largest |z|). Lines are parallelograms of lineWidth along
- *     the minor axis (non-strict lines, Vulkan's default rasterization) whose
- *     planes vary only along the segment; points are squares of PointSize
+ *     the minor axis (non-strict lines, Vulkan's default rasterization),
+ *     rectangles of lineWidth (RECTANGULAR, strict) or, for BRESENHAM, the
+ *     parallelogram with its ends moved to the first and last columns the
+ *     diamond-exit rule gives; their planes vary only along the segment;
+ *     points are squares of PointSize
  *     (1.0 unless written; clamped to [1, SR_MAX_POINT_SIZE]) with constant
  *     planes and PointCoord planes; both are set up as two triangles that
  *     share planes.
@@ -310,6 +313,10 @@ struct sr_draw_state {
    bool depth_bias_enable;
    float depth_bias_constant, depth_bias_clamp, depth_bias_slope;
    float line_width;
+   /* VkLineRasterizationModeEXT (VK_EXT_line_rasterization): DEFAULT (0)
+    * and RECTANGULAR_SMOOTH are the non-strict parallelogram, RECTANGULAR
+    * the strict rectangle, BRESENHAM the diamond-exit rule (sr_setup.c). */
+   uint32_t line_mode;
 
    /* Multisampling. */
    uint32_t samples;                    /* rasterizationSamples */

@@ -413,9 +413,74 @@ setup_triangle(struct sr_vdraw *vd, const struct wvert *wv, const float *const r
    emit_prim(vd, fx, fy, &pc);
 }
 
+/* The L1 distance from (x, y) to the segment a-b is convex along the
+ * segment and piecewise linear: its minimum is at an end or where the
+ * segment crosses x = xc or y = yc. */
+static double
+l1_to_segment(double ax, double ay, double bx, double by, double xc, double yc)
+{
+   double best = fabs(ax - xc) + fabs(ay - yc);
+   double e = fabs(bx - xc) + fabs(by - yc);
+   best = e < best ? e : best;
+   const double ddx = bx - ax, ddy = by - ay;
+   if (ddx != 0.0) {
+      double t = (xc - ax) / ddx;
+      if (t > 0.0 && t < 1.0) {
+         e = fabs(ay + t * ddy - yc);
+         best = e < best ? e : best;
+      }
+   }
+   if (ddy != 0.0) {
+      double t = (yc - ay) / ddy;
+      if (t > 0.0 && t < 1.0) {
+         e = fabs(ax + t * ddx - xc);
+         best = e < best ? e : best;
+      }
+   }
+   return best;
+}
+
+/* Diamond exit (Bresenham lines), in major (u) / minor (v) coordinates
+ * with |dv| <= |du|: column k has a fragment when the segment crosses the
+ * diamond |u - uc| + |v - vc| < 1/2 of the pixel (k, floor(v(uc))) of
+ * that column (the only diamond of the column the line can cross) and
+ * ends outside it. Columns strictly between the ends always do; the first
+ * and last such columns are [*k0, *k1] (false: none). */
+static bool
+bresenham_span(double ua, double va, double ub, double vb, int64_t *k0, int64_t *k1)
+{
+   const double lo = ua < ub ? ua : ub, hi = ua < ub ? ub : ua;
+   const double m = (vb - va) / (ub - ua);
+   int64_t first = INT64_MAX, last = INT64_MIN;
+   for (int64_t k = (int64_t)floor(lo) - 1; k <= (int64_t)floor(hi) + 1; k++) {
+      const double uc = (double)k + 0.5;
+      if (uc > lo + 1.0 && uc < hi - 1.0) {
+         /* Interior (uc + 1/2 and uc - 1/2 on the segment): crossed, and
+          * the end at least 1 away. Skip to the last such column. */
+         const int64_t kl = (int64_t)ceil(hi - 1.5) - 1;
+         first = k < first ? k : first;
+         last = kl > last ? kl : last;
+         k = kl > k ? kl : k;
+         continue;
+      }
+      const double vc = floor(va + (uc - ua) * m) + 0.5;
+      if (!(l1_to_segment(ua, va, ub, vb, uc, vc) < 0.5))
+         continue;
+      if (fabs(ub - uc) + fabs(vb - vc) < 0.5)
+         continue;   /* ends inside: never exits */
+      first = k < first ? k : first;
+      last = k > last ? k : last;
+   }
+   *k0 = first;
+   *k1 = last;
+   return first <= last;
+}
+
 /* Sets up a line segment between records ra and rb (already clipped) as a
  * parallelogram of width line_width along the minor axis (non-strict
- * lines): two triangles sharing planes that vary only along the segment. */
+ * lines; Bresenham lines with their ends moved to the diamond-exit
+ * columns) or a rectangle of width line_width (strict, RECTANGULAR): two
+ * triangles sharing planes that vary only along the segment. */
 static void
 setup_line(struct sr_vdraw *vd, const struct sr_viewport *vp, const float *ra, const float *rb, const float *prov,
            uint32_t primitive_id, float bias, bool front)
@@ -456,11 +521,36 @@ setup_line(struct sr_vdraw *vd, const struct sr_viewport *vp, const float *ra, c
    pc.z.c += bias;
    float lw = vd->st->line_width;
    lw = !(lw >= 1.0f) ? 1.0f : lw > SR_MAX_LINE_WIDTH ? SR_MAX_LINE_WIDTH : lw;
-   const int64_t h = llrint(lw * 0.5 * (1 << SR_SUBPIXEL_BITS));
+   const double one = 1 << SR_SUBPIXEL_BITS;
+   const int64_t h = llrint(lw * 0.5 * one);
    const bool x_major = fabs(dx) >= fabs(dy);
-   const int64_t ox = x_major ? 0 : h, oy = x_major ? h : 0;
-   const int64_t cx[4] = {w[0].fx - ox, w[1].fx - ox, w[1].fx + ox, w[0].fx + ox};
-   const int64_t cy[4] = {w[0].fy - oy, w[1].fy - oy, w[1].fy + oy, w[0].fy + oy};
+   int64_t ox = x_major ? 0 : h, oy = x_major ? h : 0;
+   int64_t ax = w[0].fx, ay = w[0].fy, bx = w[1].fx, by = w[1].fy;
+   if (vd->st->line_mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT) {
+      /* Strict: the rectangle of width lw centred on the segment. */
+      const double l = sqrt(l2);
+      ox = llrint(-dy / l * lw * 0.5 * one);
+      oy = llrint(dx / l * lw * 0.5 * one);
+   } else if (vd->st->line_mode == VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT) {
+      /* The non-strict parallelogram covers, in each column (x-major) or
+       * row, the pixel whose diamond the infinite line crosses; the
+       * diamond-exit rule only decides which columns at the two ends have
+       * a fragment. The ends move to a quarter pixel outside those. */
+      int64_t k0, k1;
+      if (!bresenham_span(x_major ? w[0].x : w[0].y, x_major ? w[0].y : w[0].x,
+                          x_major ? w[1].x : w[1].y, x_major ? w[1].y : w[1].x, &k0, &k1))
+         return;
+      const double ua = x_major ? w[0].x : w[0].y, va = x_major ? w[0].y : w[0].x;
+      const double du = x_major ? dx : dy, dv = x_major ? dy : dx;
+      const double u0 = (double)k0 + 0.25, u1 = (double)k1 + 0.75;
+      const double v0 = va + (u0 - ua) * dv / du, v1 = va + (u1 - ua) * dv / du;
+      const int64_t fu0 = llrint(u0 * one), fu1 = llrint(u1 * one);
+      const int64_t fv0 = llrint(v0 * one), fv1 = llrint(v1 * one);
+      ax = x_major ? fu0 : fv0, ay = x_major ? fv0 : fu0;
+      bx = x_major ? fu1 : fv1, by = x_major ? fv1 : fu1;
+   }
+   const int64_t cx[4] = {ax - ox, bx - ox, bx + ox, ax + ox};
+   const int64_t cy[4] = {ay - oy, by - oy, by + oy, ay + oy};
    const int64_t t0x[3] = {cx[0], cx[1], cx[2]}, t0y[3] = {cy[0], cy[1], cy[2]};
    const int64_t t1x[3] = {cx[0], cx[2], cx[3]}, t1y[3] = {cy[0], cy[2], cy[3]};
    emit_prim(vd, t0x, t0y, &pc);
