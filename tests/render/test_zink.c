@@ -1,0 +1,245 @@
+/* zink (Mesa's OpenGL on Vulkan, Debian's libgl1-mesa-dri 22.3) on Shale,
+ * against zink on lavapipe, under an Xvfb the test starts.
+ *
+ * zink 22.3 creates no screen (glXCreateNewContext fails, silently) on a
+ * device without VK_KHR_maintenance1, VK_KHR_create_renderpass2,
+ * VK_KHR_imageless_framebuffer and VK_KHR_timeline_semaphore (found with a
+ * debugger on this machine), and warns of "incorrect rendering" without
+ * logicOp, fillModeNonSolid, shaderClipDistance, scalar block layout,
+ * VK_EXT_custom_border_color or VK_EXT_line_rasterization. Held:
+ *  - glxinfo -B on lavapipe reports a zink renderer (the reference works);
+ *  - while Shale lacks one of the four extensions the test prints which
+ *    and SKIPs (77): it cannot pass yet and must not count as passed;
+ *  - otherwise glxinfo -B on Shale exits 0, reports "zink (Shale (CPU))"
+ *    with no requirements warning, and, where glmark2-es2 is installed,
+ *    every scene glmark2-es2 --validate passes on lavapipe passes on Shale.
+ * Skips (77) where Xvfb, glxinfo or zink_dri.so is not installed.
+ */
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <vulkan/vulkan.h>
+
+#include "check.h"
+
+static pid_t xvfb_pid;
+static char display[16];
+
+static void
+xvfb_stop(void)
+{
+   if (xvfb_pid > 0) {
+      kill(xvfb_pid, SIGTERM);
+      waitpid(xvfb_pid, NULL, 0);
+      xvfb_pid = 0;
+   }
+}
+
+static bool
+xvfb_start(void)
+{
+   snprintf(display, sizeof(display), ":%d", 850 + (int)(getpid() % 100));
+   xvfb_pid = fork();
+   if (xvfb_pid == 0) {
+      freopen("/dev/null", "w", stdout);
+      freopen("/dev/null", "w", stderr);
+      unsetenv("LD_PRELOAD");
+      execl("/usr/bin/Xvfb", "Xvfb", display, "-screen", "0", "800x600x24", "-nolisten", "tcp",
+            (char *)NULL);
+      _exit(127);
+   }
+   setenv("DISPLAY", display, 1);
+   /* xdpyinfo-free readiness: the server's socket. */
+   char sock[64];
+   snprintf(sock, sizeof(sock), "/tmp/.X11-unix/X%s", display + 1);
+   for (int i = 0; i < 200; i++) {
+      if (access(sock, F_OK) == 0)
+         return true;
+      usleep(50000);
+   }
+   xvfb_stop();
+   return false;
+}
+
+/* Runs `cmd` with zink on the driver manifest `icd`; its output (stdout and
+ * stderr) in a malloc'ed string, *status its exit status. */
+static char *
+run_zink(const char *icd, const char *cmd, int *status)
+{
+   setenv("VK_DRIVER_FILES", icd, 1);
+   setenv("MESA_LOADER_DRIVER_OVERRIDE", "zink", 1);
+   setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
+   char full[512];
+   snprintf(full, sizeof(full), "timeout 300 %s 2>&1", cmd);
+   FILE *f = popen(full, "r");
+   size_t cap = 1 << 16, n = 0;
+   char *out = malloc(cap);
+   if (!f || !out) {
+      free(out);
+      *status = -1;
+      return NULL;
+   }
+   size_t got;
+   while ((got = fread(out + n, 1, cap - n - 1, f)) > 0) {
+      n += got;
+      if (n + 1 == cap) {
+         char *bigger = realloc(out, cap * 2);
+         if (!bigger)
+            break;
+         out = bigger;
+         cap *= 2;
+      }
+   }
+   out[n] = '\0';
+   int st = pclose(f);
+   *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+   return out;
+}
+
+static void
+print_line(const char *what, const char *out, const char *key)
+{
+   const char *p = out ? strstr(out, key) : NULL;
+   if (!p)
+      return;
+   const char *e = strchr(p, '\n');
+   printf("%s: %.*s\n", what, e ? (int)(e - p) : (int)strlen(p), p);
+}
+
+/* The device extensions of the first physical device `icd` gives. */
+static bool
+shale_has(const char *icd, const char *const *names, unsigned n, bool *has)
+{
+   setenv("VK_DRIVER_FILES", icd, 1);
+   VkInstanceCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO };
+   VkInstance inst;
+   if (vkCreateInstance(&ici, NULL, &inst) != VK_SUCCESS)
+      return false;
+   uint32_t count = 1;
+   VkPhysicalDevice pdev;
+   VkResult r = vkEnumeratePhysicalDevices(inst, &count, &pdev);
+   if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || count == 0) {
+      vkDestroyInstance(inst, NULL);
+      return false;
+   }
+   uint32_t ne = 0;
+   vkEnumerateDeviceExtensionProperties(pdev, NULL, &ne, NULL);
+   VkExtensionProperties *e = calloc(ne ? ne : 1, sizeof(*e));
+   vkEnumerateDeviceExtensionProperties(pdev, NULL, &ne, e);
+   for (unsigned i = 0; i < n; i++) {
+      has[i] = false;
+      for (uint32_t j = 0; j < ne; j++)
+         has[i] |= strcmp(e[j].extensionName, names[i]) == 0;
+   }
+   free(e);
+   vkDestroyInstance(inst, NULL);
+   return true;
+}
+
+/* Scenes of a glmark2 --validate run and whether each passed. */
+static unsigned
+scenes(const char *out, char names[][160], bool *ok, unsigned max)
+{
+   unsigned n = 0;
+   for (const char *p = out; p && (p = strstr(p, "Validation: ")) && n < max; p++) {
+      const char *b = p;
+      while (b > out && b[-1] != '\n')
+         b--;
+      int len = (int)(p - b);
+      snprintf(names[n], 160, "%.*s", len < 159 ? len : 159, b);
+      ok[n++] = strncmp(p + 12, "Success", 7) == 0;
+   }
+   return n;
+}
+
+int
+main(int argc, char **argv)
+{
+   if (argc < 3) {
+      fprintf(stderr, "usage: %s shale_icd.json lvp_icd.json\n", argv[0]);
+      return 1;
+   }
+   const char *shale = argv[1], *lvp = argv[2];
+   if (access("/usr/bin/Xvfb", X_OK) != 0)
+      SKIP("Xvfb is not installed (ci/setup.sh installs xvfb)");
+   if (access("/usr/bin/glxinfo", X_OK) != 0)
+      SKIP("glxinfo is not installed (mesa-utils)");
+   if (access("/usr/lib/x86_64-linux-gnu/dri/zink_dri.so", R_OK) != 0)
+      SKIP("zink is not installed (libgl1-mesa-dri)");
+   if (access(lvp, R_OK) != 0)
+      SKIP("lavapipe is not installed (mesa-vulkan-drivers)");
+   if (!xvfb_start())
+      SKIP("Xvfb did not start on %s", display);
+   atexit(xvfb_stop);
+
+   int st;
+   char *ref = run_zink(lvp, "glxinfo -B", &st);
+   CHECK(st == 0 && ref && strstr(ref, "OpenGL renderer string: zink ("),
+         "zink on lavapipe: glxinfo -B exit %d:\n%s", st, ref ? ref : "");
+   print_line("lavapipe", ref, "OpenGL renderer string");
+   print_line("lavapipe", ref, "OpenGL version string");
+
+   static const char *const needed[] = { "VK_KHR_maintenance1", "VK_KHR_create_renderpass2",
+                                         "VK_KHR_imageless_framebuffer",
+                                         "VK_KHR_timeline_semaphore" };
+   bool has[4];
+   CHECK(shale_has(shale, needed, 4, has), "Shale's device extensions");
+   char missing[256] = "";
+   for (unsigned i = 0; i < 4; i++)
+      if (!has[i])
+         snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), " %s", needed[i]);
+   if (missing[0]) {
+      free(ref);
+      if (check_failures)
+         return check_finish();
+      SKIP("zink 22.3 creates no screen on Shale until it offers:%s (%d checks on lavapipe held)",
+           missing, check_count);
+   }
+
+   char *out = run_zink(shale, "glxinfo -B", &st);
+   CHECK(st == 0 && out && strstr(out, "OpenGL renderer string: zink (Shale (CPU))"),
+         "zink on Shale: glxinfo -B exit %d:\n%s", st, out ? out : "");
+   CHECK(out && !strstr(out, "doesn't support base Zink requirements"),
+         "zink on Shale: requirements warning:\n%s", out ? out : "");
+   print_line("shale", out, "OpenGL renderer string");
+   print_line("shale", out, "OpenGL version string");
+   print_line("shale", out, "Max compat profile version");
+   print_line("lavapipe", ref, "Max compat profile version");
+   free(out);
+   free(ref);
+
+   if (access("/usr/bin/glmark2-es2", X_OK) != 0) {
+      printf("glmark2-es2 is not installed (glmark2-es2-x11): scenes not compared\n");
+      return check_finish();
+   }
+   static char lnames[64][160], snames[64][160];
+   static bool lok[64], sok[64];
+   const char *gm = "glmark2-es2 --validate -s 64x64";
+   char *lo = run_zink(lvp, gm, &st);
+   unsigned ln = lo ? scenes(lo, lnames, lok, 64) : 0;
+   char *so = run_zink(shale, gm, &st);
+   unsigned sn = so ? scenes(so, snames, sok, 64) : 0;
+   unsigned lpass = 0, spass = 0;
+   for (unsigned i = 0; i < ln; i++) {
+      lpass += lok[i];
+      bool found = false;
+      for (unsigned j = 0; j < sn; j++) {
+         if (strcmp(lnames[i], snames[j]) == 0) {
+            found = true;
+            spass += sok[j] && lok[i];
+            CHECK(!lok[i] || sok[j], "glmark2 scene %s passes on lavapipe, not on Shale", lnames[i]);
+         }
+      }
+      CHECK(found || !lok[i], "glmark2 scene %s: no result on Shale", lnames[i]);
+   }
+   printf("glmark2-es2 --validate: %u of %u scenes pass on lavapipe, %u of those on Shale\n", lpass,
+          ln, spass);
+   free(lo);
+   free(so);
+   return check_finish();
+}
