@@ -522,6 +522,10 @@ setup_line(struct sr_vdraw *vd, const struct sr_viewport *vp, const float *ra, c
    float lw = vd->st->line_width;
    lw = !(lw >= 1.0f) ? 1.0f : lw > SR_MAX_LINE_WIDTH ? SR_MAX_LINE_WIDTH : lw;
    const double one = 1 << SR_SUBPIXEL_BITS;
+   /* Bresenham lines are w = round(lineWidth) fragments wide in the minor
+    * direction: the parallelogram of height w centred on the line. */
+   if (vd->st->line_mode == VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT)
+      lw = floorf(lw + 0.5f);
    const int64_t h = llrint(lw * 0.5 * one);
    const bool x_major = fabs(dx) >= fabs(dy);
    int64_t ox = x_major ? 0 : h, oy = x_major ? h : 0;

@@ -1,11 +1,12 @@
 /* VK_EXT_line_rasterization: RECTANGULAR (strict) lines of widths 1, 2.5
- * and 4.25 and BRESENHAM lines of width 1, one line per 16x16 cell of a
+ * and 4.25 and BRESENHAM lines of widths 1 and 2.75 (rounded to 3), one line per 16x16 cell of a
  * 128x128 target (random sub-pixel ends, plus horizontal, vertical and
  * diagonal ones), on Shale and lavapipe, checked pixel by pixel against
  * references written from the spec: a strict line covers the pixel
  * centres inside the rectangle of its width centred on the segment; a
  * Bresenham line has a fragment at each pixel whose diamond
- * |x - xc| + |y - yc| < 1/2 the segment crosses and leaves (diamond exit).
+ * |x - xc| + |y - yc| < 1/2 the segment crosses and leaves (diamond exit),
+ * replicated into columns (rows, y-major) of round(width) fragments.
  * Pixel centres within 1/64 of a boundary of either rule are not checked
  * (the spec lets implementations perturb the ends by a tiny amount). */
 #include <math.h>
@@ -94,7 +95,7 @@ l1_seg(const struct seg *s, double xc, double yc)
 }
 
 static int
-ref_bresenham(const struct seg *s, double x, double y)
+ref_bresenham1(const struct seg *s, double x, double y)
 {
    double d = l1_seg(s, x, y), e = fabs(s->bx - x) + fabs(s->by - y);
    if (fabs(d - 0.5) < EPS || fabs(e - 0.5) < EPS)
@@ -102,6 +103,22 @@ ref_bresenham(const struct seg *s, double x, double y)
    /* The diagonal case's segment runs through diamond corners: every
     * pixel it touches is a tie. */
    return d < 0.5 && e >= 0.5;
+}
+
+/* Width w (an odd integer here): the width-1 fragments replicated into
+ * columns (x-major) or rows of w fragments centred on them. */
+static int
+ref_bresenham(const struct seg *s, int w, double x, double y)
+{
+   bool x_major = fabs(s->bx - s->ax) >= fabs(s->by - s->ay);
+   int any = 0;
+   for (int k = -(w / 2); k <= w / 2; k++) {
+      int r = ref_bresenham1(s, x_major ? x : x + k, x_major ? y + k : y);
+      if (r < 0)
+         return -1;
+      any |= r;
+   }
+   return any;
 }
 
 struct lcase {
@@ -115,6 +132,8 @@ static const struct lcase cases[] = {
    { "rectangular, width 2.5", VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT, 2.5f },
    { "rectangular, width 4.25", VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT, 4.25f },
    { "bresenham, width 1", VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT, 1.0f },
+   /* 2.75 rounds to 3 */
+   { "bresenham, width 2.75", VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT, 2.75f },
 };
 
 static bool
@@ -179,7 +198,7 @@ check_lines(const char *dn, const struct lcase *lc, const uint32_t *px, unsigned
          const struct seg *s = &segs[c];
          double xc = x + 0.5, yc = y + 0.5;
          int want = lc->mode == VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT
-                       ? ref_bresenham(s, xc, yc)
+                       ? ref_bresenham(s, (int)floorf(lc->width + 0.5f), xc, yc)
                        : ref_rect(s, lc->width, xc, yc);
          if (want < 0)
             continue;
