@@ -14,10 +14,18 @@
  * crash in the run is Shale's), every set's records 0..63 pointing at small
  * zeroed buffers (buffers and texel buffers; a shader using any other
  * descriptor kind, or records past 63, is compiled but not run). A shader may
- * legitimately loop for a very long time (Shale has no watchdog yet): the run
- * is abandoned after SHALE_FUZZ_RUN_MS (default 200) milliseconds by a timer
- * signal that jumps out of the compiled code, which keeps no state and never
- * blocks or allocates (shader_abi.h), so abandoning it leaks nothing. Hangs
+ * legitimately loop for a very long time: after SHALE_FUZZ_RUN_MS (default
+ * 200) milliseconds a timer signal sets the context's cancel word, as the
+ * device watchdog does (shader_abi.h "Cancellation"), and the compiled code
+ * must return at its next loop poll; so every run also checks that a
+ * mutated shader cannot escape the polls. Short counted loops have no poll
+ * but a bounded trip count, so a cancelled run may still take a while: only
+ * when it has not returned SHALE_FUZZ_STOP_MS (default 5000) after the
+ * cancel is it abandoned, by a second signal that jumps out of the compiled
+ * code, which keeps no state and never blocks or allocates (shader_abi.h),
+ * so abandoning it leaks nothing. Such runs are counted and printed
+ * (a poll the translator failed to place, or a very long unpolled nest;
+ * not a failure: the input may be legitimate). Hangs
  * anywhere else (the compiler) are libFuzzer's -timeout. */
 #include <setjmp.h>
 #include <signal.h>
@@ -40,26 +48,36 @@ static uint8_t *buffers;        /* SHALE_MAX_DESCRIPTOR_SETS * RECORDS * BUFFER_
 static union shale_descriptor sets[SHALE_MAX_DESCRIPTOR_SETS][RECORDS];
 static uint8_t push_constants[SHALE_MAX_PUSH_CONSTANTS_SIZE];
 static timer_t run_timer;
-static long run_ms = 200;
+static long run_ms = 200, stop_ms = 5000;
 static sigjmp_buf run_jump;
 static volatile sig_atomic_t run_armed;
-static unsigned long runs, runs_abandoned;
+static uint32_t run_cancel;     /* the run's cancel word (shader_abi.h) */
+static unsigned long runs, runs_cancelled, runs_abandoned;
 
+/* First expiry: cancel the run (the compiled code returns at its next
+ * poll) and wait stop_ms more; second: jump out. */
 static void
 on_run_timer(int sig)
 {
    (void)sig;
-   if (run_armed) {
-      run_armed = 0;
-      siglongjmp(run_jump, 1);
+   if (!run_armed)
+      return;
+   if (!__atomic_load_n(&run_cancel, __ATOMIC_RELAXED)) {
+      __atomic_store_n(&run_cancel, 1, __ATOMIC_RELAXED);
+      struct itimerspec stop = { .it_value = { stop_ms / 1000, (stop_ms % 1000) * 1000000 } };
+      timer_settime(run_timer, 0, &stop, NULL);
+      return;
    }
+   run_armed = 0;
+   siglongjmp(run_jump, 1);
 }
 
 static void
 print_stats(void)
 {
-   fprintf(stderr, "fuzz_spirv: %lu compute runs, %lu abandoned after %ld ms\n",
-           runs, runs_abandoned, run_ms);
+   fprintf(stderr, "fuzz_spirv: %lu compute runs, %lu cancelled after %ld ms (returned at a "
+           "poll), %lu abandoned %ld ms after the cancel\n",
+           runs, runs_cancelled, run_ms, runs_abandoned, stop_ms);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -80,6 +98,9 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
    const char *ms = getenv("SHALE_FUZZ_RUN_MS");
    if (ms && atol(ms) > 0)
       run_ms = atol(ms);
+   ms = getenv("SHALE_FUZZ_STOP_MS");
+   if (ms && atol(ms) > 0)
+      stop_ms = atol(ms);
 
    /* The run's timer: a real-time signal sent to this thread only
     * (libFuzzer owns SIGALRM for -timeout, and SIGUSR1/2). */
@@ -193,6 +214,7 @@ run(const struct sc_shader *s)
    for (int i = 0; i < SHALE_MAX_DESCRIPTOR_SETS; i++)
       ctx.sets[i] = sets[i];
    ctx.push_constants = push_constants;
+   ctx.cancel = &run_cancel;
    for (int k = 0; k < 3; k++) {
       ctx.num_workgroups[k] = 1;
       ctx.local_size[k] = s->local_size[k];
@@ -208,12 +230,14 @@ run(const struct sc_shader *s)
    runs++;
    struct itimerspec arm = { .it_value = { run_ms / 1000, (run_ms % 1000) * 1000000 } };
    struct itimerspec disarm = { 0 };
+   __atomic_store_n(&run_cancel, 0, __ATOMIC_RELAXED);
    if (sigsetjmp(run_jump, 1) == 0) {
       run_armed = 1;
       timer_settime(run_timer, 0, &arm, NULL);
       s->fn.cs(&ctx, &wg);
       run_armed = 0;
       timer_settime(run_timer, 0, &disarm, NULL);
+      runs_cancelled += __atomic_load_n(&run_cancel, __ATOMIC_RELAXED) != 0;
    } else {
       timer_settime(run_timer, 0, &disarm, NULL);
       runs_abandoned++;
