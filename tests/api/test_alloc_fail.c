@@ -24,6 +24,13 @@
  * in VK_DRIVER_FILES (lavapipe would double the count and is not under test).
  * Cases whose entry point is missing or that fail with a working allocator are
  * skipped with a note; the test fails if no case ran.
+ *
+ * SHALE_TEST_ALLOC_FAIL_STRIDE=S (default 1: every N) keeps every failure
+ * point among a sweep's first and last 64 and every S-th between them, and
+ * says so in the sweep's line. ci/tsan.sh sets it: vkCreateInstance makes
+ * about 2500 allocations (nearly all the loader's manifest parsing), and
+ * each of its 5000 sweeps' instance creations loads and unloads the ICD,
+ * which took about 6 minutes under ThreadSanitizer.
  */
 #include <execinfo.h>
 #include <pthread.h>
@@ -1661,6 +1668,25 @@ ac_teardown(const struct ac_case *k, struct ac_ctx *c)
    }
 }
 
+/* SHALE_TEST_ALLOC_FAIL_STRIDE, at least 1. */
+static uint64_t
+ac_stride(void)
+{
+   const char *s = getenv("SHALE_TEST_ALLOC_FAIL_STRIDE");
+   long v = s ? atol(s) : 1;
+   return v > 1 ? (uint64_t)v : 1;
+}
+
+/* The failure point after n in a sweep of `calls` allocations. */
+static uint64_t
+ac_next(uint64_t n, uint64_t calls, uint64_t stride)
+{
+   if (n < 64 || n + 64 >= calls)
+      return n + 1;
+   uint64_t next = n + stride;
+   return next + 64 > calls ? calls - 63 : next;
+}
+
 /* One sweep of one case. Returns false when the case was skipped. */
 static bool
 ac_run(const struct ac_case *k, bool explicit_alloc, bool sticky, struct ac_stats *st)
@@ -1699,7 +1725,8 @@ ac_run(const struct ac_case *k, bool explicit_alloc, bool sticky, struct ac_stat
 
    unsigned failures = 0;
    int check_failures0 = check_failures;
-   for (uint64_t n = 1; n < 100000; n++) {
+   const uint64_t stride = ac_stride();
+   for (uint64_t n = 1; n < 100000; n = ac_next(n, calls, stride)) {
       uint64_t mark = ta_mark();
       ta_arm(n, sticky);
       r = k->op(&c);
@@ -1732,8 +1759,12 @@ ac_run(const struct ac_case *k, bool explicit_alloc, bool sticky, struct ac_stat
    unsigned live = ta_live_since(0, -1, label);
    CHECK(live == 0, "%s: %u allocations live after destroying everything", label, live);
    CHECK(ta_errors() == errors0, "%s: allocator protocol violations", label);
-   fprintf(stderr, "case %s: %llu allocation calls, %u injected failures unwound\n", label,
+   fprintf(stderr, "case %s: %llu allocation calls, %u injected failures unwound", label,
            (unsigned long long)calls, failures);
+   if (stride > 1 && calls > 128)
+      fprintf(stderr, " (one failure point in %llu between the first and last 64)",
+              (unsigned long long)stride);
+   fputc('\n', stderr);
    st->runs++;
    st->failures_injected += failures;
    return true;
