@@ -12,6 +12,7 @@ PKGS=(
   libxcb1-dev xvfb                                                  # X11 presentation: xcb headers (X is dlopen-ed at run time), Xvfb for render/wsi_x11
   gfxreconstruct                                                    # capture layer + gfxrecon-replay, for render/gfxr
   mesa-utils libgl1-mesa-dri glmark2-es2-x11                        # glxinfo, zink, glmark2-es2: render/zink (OpenGL through zink)
+  libwayland-dev wayland-protocols weston                           # Wayland presentation: headers (libwayland-client is dlopen-ed at run time), xdg-shell for the test, weston headless for render/wsi_wayland
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -96,6 +96,10 @@ sh_surface_platform(const struct sh_surface *s)
 #endif
       return &sh_wsi_xcb;
 #endif
+#ifdef VK_USE_PLATFORM_WAYLAND_KHR
+   case VK_ICD_WSI_PLATFORM_WAYLAND:
+      return &sh_wsi_wayland;
+#endif
    default:
       return NULL;
    }
@@ -428,6 +432,12 @@ VkFormat
 sh_swapchain_format(const struct sh_swapchain *chain)
 {
    return chain->format;
+}
+
+VkPresentModeKHR
+sh_swapchain_present_mode(const struct sh_swapchain *chain)
+{
+   return chain->mode;
 }
 
 void *

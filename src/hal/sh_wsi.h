@@ -48,6 +48,28 @@
  * the swapchain leaves no X resource (GC, MIT-SHM segment) and no fd.
  * Checked requests keep X errors out of the application's event queue.
  *
+ * Wayland (sh_wsi_wayland.c, VK_KHR_wayland_surface, built where
+ * wayland-client.h is, since vulkan.h includes it): libwayland-client is
+ * loaded with dlopen when first needed (its protocol wrappers are static
+ * inline over exported wl_proxy_* functions and interface tables, which
+ * Shale resolves with dlsym), so the driver has no link-time dependency on
+ * it. The client decides a Wayland surface's size: currentExtent is
+ * 0xFFFFFFFF and the swapchain's extent is the buffer size (at most 8192
+ * on a side, so a pool stays within wl_shm's int32 size). Each swapchain
+ * has its own wl_event_queue (the application's queues are never
+ * dispatched by Shale), a wl_shm binding, and two wl_buffers in one
+ * memfd-backed wl_shm_pool (XRGB8888, whose bytes are B8G8R8A8's). The
+ * present thread copies the shown image into a buffer the compositor has
+ * released (wl_buffer.release; R and B swapped for R8G8B8A8), attaches it,
+ * damages it whole, asks for a frame callback and commits. Pacing: the
+ * engine's 60 Hz clock, and, except in IMMEDIATE, the frame callback of
+ * the previous commit (wl_surface.frame) is awaited first, for at most
+ * 100 ms, since a compositor sends none to a hidden surface. A buffer not
+ * released within a second drops that frame. A display connection in
+ * error makes presents and acquires return VK_ERROR_SURFACE_LOST_KHR.
+ * After vkDestroySwapchainKHR the swapchain leaves no Wayland object, no
+ * mapping and no fd.
+ *
  * Swapchains. Images are ordinary sd_image objects, each with its own
  * VkDeviceMemory (host memory like any other), made through the driver's
  * own entry points with the swapchain's allocator; an application renders
@@ -114,6 +136,9 @@ struct sh_surface {
 #ifdef VK_USE_PLATFORM_XLIB_KHR
       VkIcdSurfaceXlib xlib;
 #endif
+#ifdef VK_USE_PLATFORM_WAYLAND_KHR
+      VkIcdSurfaceWayland wayland;
+#endif
    };
 };
 
@@ -141,6 +166,9 @@ extern const struct sh_wsi_platform sh_wsi_headless;
 #ifdef VK_USE_PLATFORM_XCB_KHR
 extern const struct sh_wsi_platform sh_wsi_xcb;
 #endif
+#ifdef VK_USE_PLATFORM_WAYLAND_KHR
+extern const struct sh_wsi_platform sh_wsi_wayland;
+#endif
 
 /* Image `index` of the swapchain: its pixels (row pitch in bytes) and
  * format, for a platform's display(). Valid for the swapchain's life. */
@@ -148,6 +176,7 @@ const uint8_t *sh_swapchain_pixels(struct sh_swapchain *chain, uint32_t index,
                                    uint64_t *row_pitch);
 VkExtent2D sh_swapchain_extent(const struct sh_swapchain *chain);
 VkFormat sh_swapchain_format(const struct sh_swapchain *chain);
+VkPresentModeKHR sh_swapchain_present_mode(const struct sh_swapchain *chain);
 /* The platform's per-swapchain state. */
 void *sh_swapchain_platform_data(struct sh_swapchain *chain);
 void sh_swapchain_set_platform_data(struct sh_swapchain *chain, void *data);

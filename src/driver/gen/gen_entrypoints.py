@@ -25,7 +25,9 @@ ALWAYS_BUILT_PLATFORMS = {'VK_USE_PLATFORM_ANDROID_KHR': 'vulkan/vulkan_android.
 # Platforms built where the build defines their macro (meson.build's
 # wsi_platform_args), with the headers their types need.
 OPTIONAL_PLATFORMS = {'VK_USE_PLATFORM_XCB_KHR': ['xcb/xcb.h', 'vulkan/vulkan_xcb.h'],
-                      'VK_USE_PLATFORM_XLIB_KHR': ['sd_xlib_types.h', 'vulkan/vulkan_xlib.h']}
+                      'VK_USE_PLATFORM_XLIB_KHR': ['sd_xlib_types.h', 'vulkan/vulkan_xlib.h'],
+                      'VK_USE_PLATFORM_WAYLAND_KHR': ['wayland-client.h',
+                                                      'vulkan/vulkan_wayland.h']}
 
 
 def platform_guard(prot, text):

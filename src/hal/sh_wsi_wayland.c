@@ -1,0 +1,510 @@
+/* VK_KHR_wayland_surface: Wayland surfaces through libwayland-client loaded at run time; wl_shm buffers (sh_wsi.h). */
+#ifdef VK_USE_PLATFORM_WAYLAND_KHR
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "driver/sd_alloc.h"
+#include "driver/sd_entrypoints.h"
+#include "driver/sd_instance.h"
+#include "driver/sd_device.h"
+#include "driver/sd_util.h"
+#include "sh_wsi.h"
+#include "util/su_log.h"
+
+/* Opcodes of the core protocol's requests (wayland.xml's order). */
+enum {
+   SH_WL_DISPLAY_GET_REGISTRY = 1,
+   SH_WL_REGISTRY_BIND = 0,
+   SH_WL_SHM_CREATE_POOL = 0,
+   SH_WL_SHM_POOL_CREATE_BUFFER = 0,
+   SH_WL_SHM_POOL_DESTROY = 1,
+   SH_WL_BUFFER_DESTROY = 0,
+   SH_WL_SURFACE_ATTACH = 1,
+   SH_WL_SURFACE_DAMAGE = 2,
+   SH_WL_SURFACE_FRAME = 3,
+   SH_WL_SURFACE_COMMIT = 6,
+   SH_WL_SURFACE_DAMAGE_BUFFER = 9,   /* wl_surface version 4 */
+   SH_WL_SHM_FORMAT_XRGB8888 = 1,
+};
+
+#define SH_WL_BUFFERS 2
+/* Hidden surfaces get no frame callbacks: wait this long at most. */
+#define SH_WL_FRAME_WAIT_NS 100000000ull
+/* A buffer the compositor keeps longer drops the frame. */
+#define SH_WL_RELEASE_WAIT_NS 1000000000ull
+
+/* The libwayland-client functions and interfaces Shale uses, from dlopen
+ * (declared by wayland-client-core.h, never linked). */
+static struct {
+   bool loaded;
+   __typeof__(wl_proxy_marshal_flags) *marshal_flags;
+   __typeof__(wl_proxy_add_listener) *add_listener;
+   __typeof__(wl_proxy_destroy) *proxy_destroy;
+   __typeof__(wl_proxy_get_version) *get_version;
+   __typeof__(wl_proxy_create_wrapper) *create_wrapper;
+   __typeof__(wl_proxy_wrapper_destroy) *wrapper_destroy;
+   __typeof__(wl_proxy_set_queue) *set_queue;
+   __typeof__(wl_display_create_queue) *create_queue;
+   __typeof__(wl_event_queue_destroy) *queue_destroy;
+   __typeof__(wl_display_prepare_read_queue) *prepare_read_queue;
+   __typeof__(wl_display_read_events) *read_events;
+   __typeof__(wl_display_cancel_read) *cancel_read;
+   __typeof__(wl_display_dispatch_queue_pending) *dispatch_queue_pending;
+   __typeof__(wl_display_roundtrip_queue) *roundtrip_queue;
+   __typeof__(wl_display_flush) *flush;
+   __typeof__(wl_display_get_fd) *get_fd;
+   __typeof__(wl_display_get_error) *get_error;
+   const struct wl_interface *registry_if, *shm_if, *shm_pool_if, *buffer_if, *callback_if;
+} sh_wl;
+
+static pthread_once_t sh_wl_once = PTHREAD_ONCE_INIT;
+
+/* The application has libwayland-client loaded already (it made the
+ * display); the library stays loaded for the life of the process.
+ * wl_proxy_marshal_flags needs libwayland 1.20 or later. */
+static void
+sh_wl_load_once(void)
+{
+   void *lib = dlopen("libwayland-client.so.0", RTLD_NOW | RTLD_LOCAL);
+   if (!lib) {
+      su_log("cannot load libwayland-client.so.0: %s", dlerror());
+      return;
+   }
+#define L(field, name)                                                          \
+   do {                                                                         \
+      *(void **)&sh_wl.field = dlsym(lib, name);                                \
+      ok &= sh_wl.field != NULL;                                                \
+   } while (0)
+   bool ok = true;
+   L(marshal_flags, "wl_proxy_marshal_flags");
+   L(add_listener, "wl_proxy_add_listener");
+   L(proxy_destroy, "wl_proxy_destroy");
+   L(get_version, "wl_proxy_get_version");
+   L(create_wrapper, "wl_proxy_create_wrapper");
+   L(wrapper_destroy, "wl_proxy_wrapper_destroy");
+   L(set_queue, "wl_proxy_set_queue");
+   L(create_queue, "wl_display_create_queue");
+   L(queue_destroy, "wl_event_queue_destroy");
+   L(prepare_read_queue, "wl_display_prepare_read_queue");
+   L(read_events, "wl_display_read_events");
+   L(cancel_read, "wl_display_cancel_read");
+   L(dispatch_queue_pending, "wl_display_dispatch_queue_pending");
+   L(roundtrip_queue, "wl_display_roundtrip_queue");
+   L(flush, "wl_display_flush");
+   L(get_fd, "wl_display_get_fd");
+   L(get_error, "wl_display_get_error");
+   L(registry_if, "wl_registry_interface");
+   L(shm_if, "wl_shm_interface");
+   L(shm_pool_if, "wl_shm_pool_interface");
+   L(buffer_if, "wl_buffer_interface");
+   L(callback_if, "wl_callback_interface");
+#undef L
+   if (!ok) {
+      su_log("libwayland-client.so.0 lacks a function Shale needs (1.20 or later)");
+      return;
+   }
+   sh_wl.loaded = true;
+}
+
+static bool
+sh_wl_load(void)
+{
+   pthread_once(&sh_wl_once, sh_wl_load_once);
+   return sh_wl.loaded;
+}
+
+__attribute__((constructor)) static void
+sh_wsi_wayland_register(void)
+{
+   sd_instance_extensions_supported.KHR_wayland_surface = true;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_CreateWaylandSurfaceKHR(VkInstance _instance, const VkWaylandSurfaceCreateInfoKHR *pCreateInfo,
+                           const VkAllocationCallbacks *pAllocator, VkSurfaceKHR *pSurface)
+{
+   SD_FROM_HANDLE(sd_instance, instance, _instance);
+   struct sh_surface *s = sd_zalloc(sd_choose_alloc(pAllocator, &instance->alloc), sizeof(*s),
+                                    SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!s)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   s->wayland.base.platform = VK_ICD_WSI_PLATFORM_WAYLAND;
+   s->wayland.display = pCreateInfo->display;
+   s->wayland.surface = pCreateInfo->surface;
+   *pSurface = (VkSurfaceKHR)(uintptr_t)s;
+   return VK_SUCCESS;
+}
+
+/* One queue family; any compositor with wl_shm takes its images. */
+VKAPI_ATTR VkBool32 VKAPI_CALL
+sd_GetPhysicalDeviceWaylandPresentationSupportKHR(VkPhysicalDevice physicalDevice,
+                                                  uint32_t queueFamilyIndex,
+                                                  struct wl_display *display)
+{
+   return queueFamilyIndex == 0 && sh_wl_load();
+}
+
+/* The client decides the size: currentExtent stays 0xFFFFFFFF; a side is
+ * at most 8192 so that a pool of two buffers fits wl_shm's int32 size. */
+static VkResult
+sh_wl_capabilities(struct sh_surface *surface, VkSurfaceCapabilitiesKHR *caps)
+{
+   if (!sh_wl_load())
+      return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "libwayland-client could not be loaded");
+   if (sh_wl.get_error(surface->wayland.display))
+      return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "the Wayland display connection failed");
+   if (caps->maxImageExtent.width > 8192)
+      caps->maxImageExtent.width = 8192;
+   if (caps->maxImageExtent.height > 8192)
+      caps->maxImageExtent.height = 8192;
+   return VK_SUCCESS;
+}
+
+/* A swapchain's objects, all on its own event queue. */
+struct sh_wl_chain {
+   struct wl_display *display;
+   struct wl_event_queue *queue;
+   struct wl_proxy *surface;   /* a wrapper of the application's, on queue */
+   struct wl_proxy *registry, *shm, *pool;
+   uint32_t shm_name;          /* wl_shm's global, 0 until seen */
+   struct {
+      struct wl_proxy *buffer;
+      bool busy;               /* attached, not yet released */
+   } bufs[SH_WL_BUFFERS];
+   struct wl_proxy *frame;     /* the last commit's frame callback, until done */
+   uint8_t *map;
+   size_t size;                /* of the whole pool */
+   uint32_t width, height, stride;
+   bool swap_rb;               /* R8G8B8A8 images */
+};
+
+static void
+sh_wl_global(void *data, struct wl_registry *registry, uint32_t name, const char *interface,
+             uint32_t version)
+{
+   struct sh_wl_chain *wc = data;
+   if (!strcmp(interface, "wl_shm") && !wc->shm_name)
+      wc->shm_name = name;
+}
+
+static void
+sh_wl_global_remove(void *data, struct wl_registry *registry, uint32_t name)
+{
+}
+
+static void (*const sh_wl_registry_listener[])(void) = {
+   (void (*)(void))sh_wl_global,
+   (void (*)(void))sh_wl_global_remove,
+};
+
+static void
+sh_wl_release(void *data, struct wl_buffer *buffer)
+{
+   bool *busy = data;
+   *busy = false;
+}
+
+static void (*const sh_wl_buffer_listener[])(void) = { (void (*)(void))sh_wl_release };
+
+static void
+sh_wl_frame_done(void *data, struct wl_callback *callback, uint32_t time)
+{
+   struct sh_wl_chain *wc = data;
+   sh_wl.proxy_destroy((struct wl_proxy *)callback);
+   wc->frame = NULL;
+}
+
+static void (*const sh_wl_callback_listener[])(void) = { (void (*)(void))sh_wl_frame_done };
+
+/* Sends what is buffered; false once the connection failed. */
+static bool
+sh_wl_flush(struct sh_wl_chain *wc)
+{
+   while (sh_wl.flush(wc->display) < 0) {
+      if (errno != EAGAIN)
+         return false;
+      struct pollfd p = { .fd = sh_wl.get_fd(wc->display), .events = POLLOUT };
+      if (poll(&p, 1, 1000) <= 0)
+         return false;
+   }
+   return true;
+}
+
+/* Dispatches the swapchain's queue until done(wc) or the deadline: 1 when
+ * done, 0 at the deadline, -1 when the connection failed. */
+static int
+sh_wl_wait(struct sh_wl_chain *wc, bool (*done)(struct sh_wl_chain *), uint64_t deadline_ns)
+{
+   for (;;) {
+      if (sh_wl.dispatch_queue_pending(wc->display, wc->queue) < 0)
+         return -1;
+      if (done(wc))
+         return 1;
+      const uint64_t now = sd_now_ns();
+      if (now >= deadline_ns)
+         return 0;
+      if (sh_wl.prepare_read_queue(wc->display, wc->queue) != 0)
+         continue;   /* events queued meanwhile: dispatch them first */
+      if (sh_wl.flush(wc->display) < 0 && errno != EAGAIN) {
+         sh_wl.cancel_read(wc->display);
+         return -1;
+      }
+      struct pollfd p = { .fd = sh_wl.get_fd(wc->display), .events = POLLIN };
+      const uint64_t left_ms = (deadline_ns - now + 999999) / 1000000;
+      int n = poll(&p, 1, left_ms > 1000 ? 1000 : (int)left_ms);
+      if (n > 0) {
+         if (sh_wl.read_events(wc->display) < 0)
+            return -1;
+      } else {
+         sh_wl.cancel_read(wc->display);
+         if (n < 0 && errno != EINTR)
+            return -1;
+      }
+   }
+}
+
+static bool
+sh_wl_frame_done_or_none(struct sh_wl_chain *wc)
+{
+   return wc->frame == NULL;
+}
+
+static bool
+sh_wl_buffer_free(struct sh_wl_chain *wc)
+{
+   for (unsigned i = 0; i < SH_WL_BUFFERS; i++)
+      if (!wc->bufs[i].busy)
+         return true;
+   return false;
+}
+
+/* Destroys what init made (whatever part of it exists). */
+static void
+sh_wl_teardown(struct sh_wl_chain *wc)
+{
+   if (wc->frame)
+      sh_wl.proxy_destroy(wc->frame);
+   for (unsigned i = 0; i < SH_WL_BUFFERS; i++)
+      if (wc->bufs[i].buffer)
+         sh_wl.marshal_flags(wc->bufs[i].buffer, SH_WL_BUFFER_DESTROY, NULL,
+                             sh_wl.get_version(wc->bufs[i].buffer), WL_MARSHAL_FLAG_DESTROY);
+   if (wc->pool)
+      sh_wl.marshal_flags(wc->pool, SH_WL_SHM_POOL_DESTROY, NULL, sh_wl.get_version(wc->pool),
+                          WL_MARSHAL_FLAG_DESTROY);
+   if (wc->shm)
+      sh_wl.proxy_destroy(wc->shm);   /* version 1 has no release request */
+   if (wc->registry)
+      sh_wl.proxy_destroy(wc->registry);
+   if (wc->surface)
+      sh_wl.wrapper_destroy(wc->surface);
+   sh_wl_flush(wc);
+   if (wc->map)
+      munmap(wc->map, wc->size);
+   if (wc->queue)
+      sh_wl.queue_destroy(wc->queue);
+}
+
+static VkResult
+sh_wl_init(struct sh_swapchain *chain, struct sh_surface *surface)
+{
+   if (!sh_wl_load())
+      return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "libwayland-client could not be loaded");
+   struct wl_display *display = surface->wayland.display;
+   if (sh_wl.get_error(display))
+      return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "the Wayland display connection failed");
+   const VkAllocationCallbacks *alloc = sh_swapchain_alloc(chain);
+   struct sh_wl_chain *wc = sd_zalloc(alloc, sizeof(*wc), SD_ALIGN_DEFAULT,
+                                      VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!wc)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   wc->display = display;
+   const VkExtent2D extent = sh_swapchain_extent(chain);
+   wc->width = extent.width;
+   wc->height = extent.height;
+   wc->stride = wc->width * 4;
+   const VkFormat format = sh_swapchain_format(chain);
+   wc->swap_rb = format == VK_FORMAT_R8G8B8A8_UNORM || format == VK_FORMAT_R8G8B8A8_SRGB;
+   const size_t one = (size_t)wc->stride * wc->height;
+   VkResult r = VK_ERROR_SURFACE_LOST_KHR;
+   const char *why = "the Wayland display connection failed";
+
+   wc->queue = sh_wl.create_queue(display);
+   if (!wc->queue) {
+      r = VK_ERROR_OUT_OF_HOST_MEMORY;
+      why = NULL;
+      goto fail;
+   }
+   struct wl_proxy *dpy = sh_wl.create_wrapper(display);
+   if (!dpy) {
+      r = VK_ERROR_OUT_OF_HOST_MEMORY;
+      why = NULL;
+      goto fail;
+   }
+   sh_wl.set_queue(dpy, wc->queue);
+   wc->registry = sh_wl.marshal_flags(dpy, SH_WL_DISPLAY_GET_REGISTRY, sh_wl.registry_if,
+                                      sh_wl.get_version(dpy), 0, NULL);
+   sh_wl.wrapper_destroy(dpy);
+   if (!wc->registry)
+      goto fail;
+   sh_wl.add_listener(wc->registry, (void (**)(void))sh_wl_registry_listener, wc);
+   if (sh_wl.roundtrip_queue(display, wc->queue) < 0)
+      goto fail;
+   if (!wc->shm_name) {
+      why = "the compositor offers no wl_shm";
+      goto fail;
+   }
+   wc->shm = sh_wl.marshal_flags(wc->registry, SH_WL_REGISTRY_BIND, sh_wl.shm_if, 1, 0,
+                                 wc->shm_name, sh_wl.shm_if->name, 1u, NULL);
+   if (!wc->shm)
+      goto fail;
+
+   /* The pool: both buffers, back to back, in one memfd. */
+   wc->size = one * SH_WL_BUFFERS;
+   if (wc->size > INT32_MAX) {
+      r = VK_ERROR_OUT_OF_HOST_MEMORY;
+      why = "the swapchain is too large for a wl_shm pool";
+      goto fail;
+   }
+   int fd = memfd_create("shale-wayland", MFD_CLOEXEC);
+   if (fd < 0 || ftruncate(fd, (off_t)wc->size) < 0) {
+      if (fd >= 0)
+         close(fd);
+      r = VK_ERROR_OUT_OF_HOST_MEMORY;
+      why = "cannot make the wl_shm pool's memfd";
+      goto fail;
+   }
+   void *map = mmap(NULL, wc->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+   if (map == MAP_FAILED) {
+      close(fd);
+      r = VK_ERROR_OUT_OF_HOST_MEMORY;
+      why = "cannot map the wl_shm pool";
+      goto fail;
+   }
+   wc->map = map;
+   /* libwayland sends a duplicate of the fd; ours goes now. */
+   wc->pool = sh_wl.marshal_flags(wc->shm, SH_WL_SHM_CREATE_POOL, sh_wl.shm_pool_if,
+                                  sh_wl.get_version(wc->shm), 0, NULL, fd, (int32_t)wc->size);
+   close(fd);
+   if (!wc->pool)
+      goto fail;
+   for (unsigned i = 0; i < SH_WL_BUFFERS; i++) {
+      wc->bufs[i].buffer = sh_wl.marshal_flags(
+         wc->pool, SH_WL_SHM_POOL_CREATE_BUFFER, sh_wl.buffer_if, sh_wl.get_version(wc->pool), 0,
+         NULL, (int32_t)(one * i), (int32_t)wc->width, (int32_t)wc->height, (int32_t)wc->stride,
+         (uint32_t)SH_WL_SHM_FORMAT_XRGB8888);
+      if (!wc->bufs[i].buffer)
+         goto fail;
+      sh_wl.add_listener(wc->bufs[i].buffer, (void (**)(void))sh_wl_buffer_listener,
+                         &wc->bufs[i].busy);
+   }
+   wc->surface = sh_wl.create_wrapper(surface->wayland.surface);
+   if (!wc->surface) {
+      r = VK_ERROR_OUT_OF_HOST_MEMORY;
+      why = NULL;
+      goto fail;
+   }
+   sh_wl.set_queue(wc->surface, wc->queue);
+   if (!sh_wl_flush(wc))
+      goto fail;
+   if (su_debug(SU_DEBUG_INFO))
+      su_log("wayland swapchain %ux%u, %u wl_shm buffers", wc->width, wc->height, SH_WL_BUFFERS);
+   sh_swapchain_set_platform_data(chain, wc);
+   return VK_SUCCESS;
+
+fail:
+   sh_wl_teardown(wc);
+   sd_free(alloc, wc);
+   return why ? sd_errorf(r, why) : sd_error(r);
+}
+
+static void
+sh_wl_finish(struct sh_swapchain *chain)
+{
+   struct sh_wl_chain *wc = sh_swapchain_platform_data(chain);
+   sh_wl_teardown(wc);
+   sd_free(sh_swapchain_alloc(chain), wc);
+}
+
+static uint64_t
+sh_wl_refresh_ns(struct sh_swapchain *chain)
+{
+   return 1000000000ull / 60;   /* the engine's clock; frame callbacks pace on top */
+}
+
+/* Present thread: waits for the previous frame's callback (not in
+ * IMMEDIATE), copies the image into a released buffer, and commits it. */
+static VkResult
+sh_wl_display(struct sh_swapchain *chain, uint32_t index)
+{
+   struct sh_wl_chain *wc = sh_swapchain_platform_data(chain);
+   if (sh_wl.get_error(wc->display))
+      return VK_ERROR_SURFACE_LOST_KHR;
+   if (sh_swapchain_present_mode(chain) != VK_PRESENT_MODE_IMMEDIATE_KHR &&
+       sh_wl_wait(wc, sh_wl_frame_done_or_none, sd_now_ns() + SH_WL_FRAME_WAIT_NS) < 0)
+      return VK_ERROR_SURFACE_LOST_KHR;
+   int w = sh_wl_wait(wc, sh_wl_buffer_free, sd_now_ns() + SH_WL_RELEASE_WAIT_NS);
+   if (w < 0)
+      return VK_ERROR_SURFACE_LOST_KHR;
+   if (w == 0) {
+      if (su_debug(SU_DEBUG_INFO))
+         su_log("wayland: no wl_buffer released in time, a frame dropped");
+      return VK_SUCCESS;
+   }
+   unsigned b = 0;
+   while (wc->bufs[b].busy)
+      b++;
+
+   uint64_t pitch;
+   const uint8_t *src = sh_swapchain_pixels(chain, index, &pitch);
+   uint8_t *dst = wc->map + (size_t)wc->stride * wc->height * b;
+   for (uint32_t y = 0; y < wc->height; y++) {
+      uint8_t *d = dst + (size_t)y * wc->stride;
+      memcpy(d, src + y * pitch, wc->stride);
+      if (wc->swap_rb) {
+         for (uint32_t x = 0; x < wc->width; x++) {
+            uint8_t t = d[4 * x];
+            d[4 * x] = d[4 * x + 2];
+            d[4 * x + 2] = t;
+         }
+      }
+   }
+
+   const uint32_t sv = sh_wl.get_version(wc->surface);
+   sh_wl.marshal_flags(wc->surface, SH_WL_SURFACE_ATTACH, NULL, sv, 0, wc->bufs[b].buffer, 0, 0);
+   sh_wl.marshal_flags(wc->surface, sv >= 4 ? SH_WL_SURFACE_DAMAGE_BUFFER : SH_WL_SURFACE_DAMAGE,
+                       NULL, sv, 0, 0, 0, INT32_MAX, INT32_MAX);
+   if (wc->frame) {
+      /* The previous frame's callback never came (hidden): forget it. */
+      sh_wl.proxy_destroy(wc->frame);
+      wc->frame = NULL;
+   }
+   if (sh_swapchain_present_mode(chain) != VK_PRESENT_MODE_IMMEDIATE_KHR) {
+      wc->frame = sh_wl.marshal_flags(wc->surface, SH_WL_SURFACE_FRAME, sh_wl.callback_if, sv, 0,
+                                      NULL);
+      if (wc->frame)
+         sh_wl.add_listener(wc->frame, (void (**)(void))sh_wl_callback_listener, wc);
+   }
+   sh_wl.marshal_flags(wc->surface, SH_WL_SURFACE_COMMIT, NULL, sv, 0);
+   wc->bufs[b].busy = true;
+   if (!sh_wl_flush(wc) || sh_wl.get_error(wc->display))
+      return VK_ERROR_SURFACE_LOST_KHR;
+   return VK_SUCCESS;
+}
+
+const struct sh_wsi_platform sh_wsi_wayland = {
+   .id = VK_ICD_WSI_PLATFORM_WAYLAND,
+   .get_capabilities = sh_wl_capabilities,
+   .init = sh_wl_init,
+   .finish = sh_wl_finish,
+   .refresh_ns = sh_wl_refresh_ns,
+   .display = sh_wl_display,
+};
+
+#endif
