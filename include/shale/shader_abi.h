@@ -84,7 +84,7 @@
 extern "C" {
 #endif
 
-#define SHALE_SHADER_ABI_VERSION 8
+#define SHALE_SHADER_ABI_VERSION 9
 
 /* Widest SPMD call: 16 lanes (AVX-512). */
 #define SHALE_MAX_SIMD_WIDTH 16
@@ -353,6 +353,15 @@ enum shale_varying_slot {
    SHALE_SLOT_COUNT = SHALE_SLOT_USER + SHALE_MAX_LOCATIONS,
 };
 
+/* Fragment input components: (Location l, Component c) is l * 4 + c; the
+ * built-in inputs ClipDistance[i] and CullDistance[j] follow at
+ * SHALE_FS_CLIP_INPUT + i and SHALE_FS_CLIP_INPUT + 8 + j (always SMOOTH:
+ * the rasterizer interpolates the vertex shader's distances, the vertex
+ * shader's CullDistance[j] being packed after its clip distances).
+ * Version 9 added them. */
+#define SHALE_FS_CLIP_INPUT (SHALE_MAX_LOCATIONS * 4)
+#define SHALE_FS_INPUT_COMPONENTS (SHALE_FS_CLIP_INPUT + 16)
+
 /* Interpolation of one fragment input component (shale_fs_info.interp). */
 enum shale_interp {
    SHALE_INTERP_NONE = 0,          /* not read */
@@ -382,9 +391,9 @@ struct shale_vs_info {
 
 /* What a compiled fragment shader reads and writes (sc_shader.io.fs). */
 struct shale_fs_info {
-   /* Per input (Location l, Component c): interp[l * 4 + c], an enum
-    * shale_interp with SHALE_INTERP_CENTROID / _SAMPLE or-ed in. */
-   uint8_t interp[SHALE_MAX_LOCATIONS * 4];
+   /* Per input component k (SHALE_FS_INPUT_COMPONENTS above): interp[k],
+    * an enum shale_interp with SHALE_INTERP_CENTROID / _SAMPLE or-ed in. */
+   uint8_t interp[SHALE_FS_INPUT_COMPONENTS];
    uint32_t outputs_written;     /* bit l: colour Location l written (Index 0) */
    uint32_t dual_source;         /* Location 0 Index 1 written (dual-source blending) */
    /* Per colour Location: 0 float, 1 signed, 2 unsigned. */
@@ -478,8 +487,9 @@ struct shale_fs_context {
  * forces per-sample shading) at the sample.
  *
  * Inputs: planes[0] is window z (FragCoord.z, before depth bias), planes[1]
- * is 1/w (FragCoord.w); for input component (Location l, Component c)
- * planes[2 + l * 4 + c] is, by shale_fs_info.interp: SMOOTH: attr/w (the
+ * is 1/w (FragCoord.w); for input component k (Location l, Component c:
+ * k = l * 4 + c; ClipDistance, CullDistance: SHALE_FS_CLIP_INPUT + ...)
+ * planes[2 + k] is, by shale_fs_info.interp: SMOOTH: attr/w (the
  * compiled code divides by planes[1] at the same point); NOPERSPECTIVE: the
  * attribute; FLAT: a = b = 0, c = the provoking vertex's value bits
  * (reinterpret as the input's type). Components not read need no plane.

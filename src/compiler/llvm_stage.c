@@ -961,6 +961,24 @@ fragment_epilogue(struct sc_xlate *x)
    return true;
 }
 
+/* The array size of the Input variable decorated as `builtin`, 0 if none. */
+static uint32_t
+input_builtin_size(struct sc_xlate *x, uint32_t builtin)
+{
+   const struct sc_module *m = x->m;
+   for (uint32_t i = 0; i < m->ninsts; i++) {
+      const struct sc_inst *inst = &m->insts[i];
+      uint32_t b;
+      if (inst->opcode != SpvOpVariable || inst->w[3] != SpvStorageClassInput ||
+          !sc_module_decoration(m, inst->result_id, SC_NONE, SpvDecorationBuiltIn, &b) ||
+          b != builtin)
+         continue;
+      const struct sc_type *pt = sc_module_type(m, inst->type_id);
+      return pt && pt->kind == SC_T_POINTER ? array_size(x, pt->elem) : 0;
+   }
+   return 0;
+}
+
 static bool
 fragment_builtin(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
 {
@@ -1046,6 +1064,29 @@ fragment_builtin(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
       return uniform_u32(x, x->arg_wg, QUADS(primitive_id), out);
    case SpvBuiltInViewIndex:
       return uniform_u32(x, x->arg_ctx, offsetof(struct shale_fs_context, view_index), out);
+   case SpvBuiltInClipDistance:
+   case SpvBuiltInCullDistance: {
+      /* The vertex shader's distances, interpolated (SMOOTH planes the
+       * rasterizer sets up at SHALE_FS_CLIP_INPUT). */
+      uint32_t n = input_builtin_size(x, builtin);
+      if (n == 0 || n > 8)
+         return sc_fail(x, SC_ERROR_UNSUPPORTED, "%u fragment clip or cull distances", n);
+      *out = sc_new_val(x, n, false);
+      if (!out->c)
+         return false;
+      uint32_t first = SHALE_FS_CLIP_INPUT + (builtin == SpvBuiltInCullDistance ? 8 : 0);
+      LLVMBuilderRef saved = x->b;
+      x->b = b;   /* cached for the whole call: computed in the entry block */
+      for (uint32_t i = 0; i < n; i++) {
+         out->c[i] = fragment_input(x, first + i, 0, SHALE_INTERP_SMOOTH);
+         if (!out->c[i]) {
+            x->b = saved;
+            return false;
+         }
+      }
+      x->b = saved;
+      return true;
+   }
    default:
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported fragment built-in %u", builtin);
    }

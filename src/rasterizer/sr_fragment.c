@@ -440,7 +440,7 @@ void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer
                 !io->writes_stencil && !io->has_side_effects && !state->alpha_to_coverage);
 
    bool sample_input = false;
-   for (unsigned i = 0; i < SHALE_MAX_LOCATIONS * 4; i++)
+   for (unsigned i = 0; i < SHALE_FS_INPUT_COMPONENTS; i++)
       sample_input |= (io->interp[i] & SHALE_INTERP_SAMPLE) != 0;
    fs->per_sample = io->reads_sample_id || sample_input ||
                     (state->sample_shading && state->min_sample_shading * fs->samples > 1.0f);

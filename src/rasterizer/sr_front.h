@@ -82,8 +82,8 @@ struct sr_vdraw {
    uint32_t stride;              /* floats per record */
    uint32_t clip_count, cull_count;
    uint32_t attr_off, attr_count;
-   uint16_t attr_src[SHALE_MAX_LOCATIONS * 4];   /* vs output word (slot * 4 + c), or 0xffff */
-   uint8_t attr_interp[SHALE_MAX_LOCATIONS * 4]; /* enum shale_interp kind per record attr */
+   uint16_t attr_src[SHALE_FS_INPUT_COMPONENTS];   /* vs output word (slot * 4 + c), or 0xffff */
+   uint8_t attr_interp[SHALE_FS_INPUT_COMPONENTS]; /* enum shale_interp kind per record attr */
    bool writes_point_size;
 
    /* Fetch. */

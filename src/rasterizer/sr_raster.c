@@ -232,7 +232,7 @@ snapshot(struct sr_scene *scene, const struct sr_draw_state *state,
    s->occlusion = draw->occlusion;
    memset(s->plane_index, 0xff, sizeof(s->plane_index));
    uint32_t n = 2;
-   for (unsigned k = 0; state->fs && k < SHALE_MAX_LOCATIONS * 4; k++) {
+   for (unsigned k = 0; state->fs && k < SHALE_FS_INPUT_COMPONENTS; k++) {
       if ((state->fs_io.interp[k] & SHALE_INTERP_KIND_MASK) != SHALE_INTERP_NONE)
          s->plane_index[k] = (uint8_t)n++;
    }

@@ -55,9 +55,10 @@ struct sr_draw_snapshot {
    uint8_t *push_constants;             /* SHALE_MAX_PUSH_CONSTANTS_SIZE bytes */
    uint64_t *occlusion;
    uint32_t fs_input_count;             /* planes per primitive: 2 + used input components */
-   /* fs input component (l * 4 + c) -> index into a primitive's planes, or
+   /* fs input component (l * 4 + c, or a clip / cull distance at
+    * SHALE_FS_CLIP_INPUT + ...) -> index into a primitive's planes, or
     * 0xff when the shader does not read it. */
-   uint8_t plane_index[SHALE_MAX_LOCATIONS * 4];
+   uint8_t plane_index[SHALE_FS_INPUT_COMPONENTS];
 };
 
 /* A set-up triangle (lines and points become two of these). Window
@@ -140,7 +141,7 @@ struct sr_bin {
 
 /* One worker's memory, used by one worker at a time: the vertex shader's
  * batch arrays while vertices are shaded, the fragment shader's arrays and a
- * full plane array (planes[2 + l * 4 + c] as the ABI indexes them, expanded
+ * full plane array (planes[2 + k] as the ABI indexes them, expanded
  * from a primitive's compact planes) while tiles run. SHALE_MEMORY_ALIGN
  * aligned. */
 struct sr_worker_scratch {
@@ -150,7 +151,7 @@ struct sr_worker_scratch {
                                                     SHALE_MAX_SIMD_WIDTH];
    _Alignas(SHALE_MEMORY_ALIGN) float frag_depth[SHALE_MAX_SIMD_WIDTH];
    _Alignas(SHALE_MEMORY_ALIGN) uint32_t sample_mask[SHALE_MAX_SIMD_WIDTH];
-   _Alignas(SHALE_MEMORY_ALIGN) struct shale_fs_plane planes[2 + SHALE_MAX_LOCATIONS * 4];
+   _Alignas(SHALE_MEMORY_ALIGN) struct shale_fs_plane planes[2 + SHALE_FS_INPUT_COMPONENTS];
 };
 
 struct sr_context {

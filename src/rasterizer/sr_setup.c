@@ -27,7 +27,7 @@ enum {
 };
 
 #define MAX_POLY (3 + CLIP_PLANES)
-#define MAX_STRIDE (SR_V_DIST + 8 + SHALE_MAX_LOCATIONS * 4)
+#define MAX_STRIDE (SR_V_DIST + 8 + SHALE_FS_INPUT_COMPONENTS)
 /* Smallest w kept: window coordinates stay finite. */
 #define W_MIN 1e-30f
 

@@ -71,7 +71,7 @@ struct tile {
    /* The last snapshot's inputs: ABI plane 2 + slot[i] is prim plane src[i]. */
    const struct sr_draw_snapshot *plane_snap;
    uint32_t plane_count;
-   uint8_t plane_slot[SHALE_MAX_LOCATIONS * 4], plane_src[SHALE_MAX_LOCATIONS * 4];
+   uint8_t plane_slot[SHALE_FS_INPUT_COMPONENTS], plane_src[SHALE_FS_INPUT_COMPONENTS];
 };
 
 static void occlusion_add(struct tile *t)
@@ -376,7 +376,7 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
       if (t->plane_snap != snap) {
          t->plane_snap = snap;
          t->plane_count = 0;
-         for (unsigned k = 0; k < SHALE_MAX_LOCATIONS * 4; k++) {
+         for (unsigned k = 0; k < SHALE_FS_INPUT_COMPONENTS; k++) {
             if (snap->plane_index[k] != 0xff) {
                t->plane_slot[t->plane_count] = (uint8_t)k;
                t->plane_src[t->plane_count++] = snap->plane_index[k];

@@ -262,10 +262,20 @@ vdraw_init(struct sr_vdraw *vd, struct sr_scene *scene, const struct sr_draw_sna
    vd->writes_point_size = io->writes_point_size &&
                            (io->outputs_written & (1ull << SHALE_SLOT_POINT_SIZE));
    vd->attr_off = SR_V_DIST + vd->clip_count + vd->cull_count;
-   for (unsigned k = 0; k < SHALE_MAX_LOCATIONS * 4; k++) {
+   for (unsigned k = 0; k < SHALE_FS_INPUT_COMPONENTS; k++) {
       if (snap->plane_index[k] == 0xff)
          continue;
       uint32_t a = snap->plane_index[k] - 2u;
+      if (k >= SHALE_FS_CLIP_INPUT) {
+         /* ClipDistance[i] / CullDistance[j] of the fragment shader: the
+          * vertex shader's packed distances (0 where it has none). */
+         uint32_t i = k - SHALE_FS_CLIP_INPUT, d = i < 8 ? i : io->clip_distance_count + i - 8;
+         bool has = i < 8 ? i < io->clip_distance_count : i - 8 < io->cull_distance_count;
+         vd->attr_src[a] = has ? (uint16_t)(SHALE_SLOT_CLIP_CULL0 * 4 + d) : 0xffff;
+         vd->attr_interp[a] = SHALE_INTERP_SMOOTH;
+         vd->attr_count = a + 1;
+         continue;
+      }
       uint32_t slot = SHALE_SLOT_USER + k / 4;
       vd->attr_src[a] = (io->outputs_written & (1ull << slot)) ? (uint16_t)(slot * 4 + k % 4) : 0xffff;
       vd->attr_interp[a] = st->fs_io.interp[k] & SHALE_INTERP_KIND_MASK;
