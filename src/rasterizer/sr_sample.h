@@ -57,13 +57,15 @@ void sr_sample(const struct shale_image_view_desc *view, const struct shale_samp
 /* The sampling routine for records of `view` sampled with `sampler`
  * (NULL where the sampler is not known when the record is written: sampled
  * images, whose sampler comes from another record). The fast routines
- * (sr_sample_fast.c) take 2D and 2D-array views of 8-bit RGBA / BGRA
- * UNORM and sRGB formats, with normalized coordinates, NEAREST or LINEAR
+ * (sr_sample_fast.c) take 2D and 2D-array views of R8G8B8A8, B8G8R8A8,
+ * A8B8G8R8_PACK32, R8 and R8G8 (UNORM and sRGB), R16G16B16A16_SFLOAT and
+ * R32G32B32A32_SFLOAT, with normalized coordinates, NEAREST or LINEAR
  * filters and mipmap modes and REPEAT, MIRRORED_REPEAT or CLAMP_TO_EDGE
  * addressing, for OpImageSample* with Lod, Grad or Bias (offsets too); each
  * checks the sampler and the operation of every call and hands anything
  * else to sr_sample(). Their results are sr_sample()'s: identical for
- * nearest filtering, within 1e-5 (unit/sample) for linear. */
+ * nearest filtering, within 1e-5 of the texels' range (unit/sample) for
+ * linear. */
 shale_sample_fn sr_sample_select(const struct shale_image_view_desc *view,
                                  const struct shale_sampler_desc *sampler);
 

@@ -1,8 +1,9 @@
-/* Specialised sampling routines: 2D views of 8-bit RGBA formats, eight lanes at a time. */
+/* Specialised sampling routines: 2D views of common colour formats, eight lanes at a time. */
 /*
  * What sr_sample_select() (sr_sample.h) hands records whose view fits:
  * OpImageSample* with Lod, Grad or Bias on 2D and 2D-array views of
- * R8G8B8A8, B8G8R8A8 and A8B8G8R8_PACK32 (UNORM and sRGB). A call checks
+ * R8G8B8A8, B8G8R8A8, A8B8G8R8_PACK32, R8 and R8G8 (UNORM and sRGB),
+ * R16G16B16A16_SFLOAT and R32G32B32A32_SFLOAT. A call checks
  * its sampler and operation (normalized coordinates, no comparison, no
  * Y'CbCr, NEAREST or LINEAR filters and mipmap modes, REPEAT,
  * MIRRORED_REPEAT or CLAMP_TO_EDGE on s and t; LOD or GRAD, offsets
@@ -12,7 +13,7 @@
  * lanes (GCC vector extensions; the body, sr_sample_fast_body.h, is built
  * twice: portable, and for AVX2 with gathers, chosen by
  * __builtin_cpu_supports): the same float expressions for coordinates,
- * LOD (but log2, a polynomial within a few ulps of log2f), wrapping,
+ * LOD (but log2, a polynomial within about an ulp of log2f), wrapping,
  * weights and the bilinear and mipmap sums in the same order. Two things
  * differ: UNORM channels are filtered as their integer codes and divided
  * by 255 at the end (nearest: the same division su_unpack_float's table
@@ -20,11 +21,18 @@
  * swizzle is applied after filtering (linear in each component, so equal
  * but for the rounding of the weights' sum against a constant ONE). No FMA
  * contraction (the AVX2 build does not enable FMA), so nearest results
- * are bit for bit sr_sample()'s; unit/sample holds linear ones to 1e-5.
+ * are bit for bit sr_sample()'s; unit/sample holds linear ones to 1e-5 of
+ * the texels' range (an ulp of log2 moves the mipmap weight by as much).
+ * Float formats are filtered as they are (halves converted exactly); R8
+ * and R8G8 filter codes 0 for the missing G and B and 255 for A (0 and 1
+ * once divided), where sr_sample filters 0 and 1.
  *
  * Invariants: every texel read lies in the view whatever the lanes hold
  * (lanes outside args->lanes included: they are computed, clamped, and not
- * stored); results of lanes outside args->lanes are untouched. Views are
+ * stored; the AVX2 build reads a texel of 1 or 2 bytes as the aligned
+ * 4-byte word holding it, which may reach 3 bytes past the view's end but
+ * never another page); results of lanes outside args->lanes are
+ * untouched. Views are
  * accepted only when every texel's byte offset fits 31 bits (the gathers'
  * signed 32-bit offsets).
  *
@@ -46,6 +54,12 @@
 #define SR_FAST_X86 0
 #endif
 
+/* Every function taking or returning lane vectors is inlined: no ABI
+ * question between the portable and the AVX2 builds. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 #define VL 8   /* lanes per vector */
 typedef float v8f __attribute__((vector_size(32)));
 typedef int32_t v8i __attribute__((vector_size(32)));
@@ -53,8 +67,14 @@ typedef uint32_t v8u __attribute__((vector_size(32)));
 
 #define AI static inline __attribute__((always_inline))
 
-/* Formats with a routine: one 32-bit texel of four 8-bit channels. */
-enum fast_fmt { FF_RGBA8, FF_BGRA8, FF_COUNT };
+/* Formats with a routine. */
+enum fast_fmt { FF_RGBA8, FF_BGRA8, FF_R8, FF_RG8, FF_RGBA16F, FF_RGBA32F, FF_COUNT };
+
+static inline int32_t
+fmt_size(int fmt)
+{
+   return fmt == FF_R8 ? 1 : fmt == FF_RG8 ? 2 : fmt == FF_RGBA16F ? 8 : fmt == FF_RGBA32F ? 16 : 4;
+}
 
 /* What one call needs about its view and sampler, decoded once. */
 struct fast {
@@ -195,6 +215,18 @@ AI v8f vlog2(v8f x)
    return vsel(x == x, r, x);
 }
 
+/* Half floats (the low 16 bits of each lane) to floats, exactly:
+ * normals and subnormals by an exponent shift and a power-of-two scale,
+ * infinities and NaNs (payload kept) by setting the exponent. */
+AI v8f vhalf(v8i h)
+{
+   v8i em = h & 0x7fff;
+   v8i sign = (h & 0x8000) << 16;
+   v8f f = (v8f)(em << 13) * 0x1p112f;
+   v8i bits = vseli(em >= 0x7c00, (em << 13) | 0x7f800000, (v8i)f);
+   return (v8f)(bits | sign);
+}
+
 /* i mod n for |i| < WRAP_LIMIT: the quotient from a float reciprocal is off
  * by at most one there (i is exact, the product within 2^-22 relative). */
 AI v8i vmod(v8i i, v8i n, v8f rcp)
@@ -311,11 +343,14 @@ fast_init(struct fast *f, const struct shale_image_view_desc *v,
    f->last_layer = f->arrayed ? (int32_t)v->layer_count - 1 : 0;
    f->pow2w = (v->width & (v->width - 1)) == 0;
    f->pow2h = (v->height & (v->height - 1)) == 0;
-   for (uint32_t l = 0; l < 16; l++) {
-      bool in = l < v->level_count;
-      f->off[l] = in ? (int32_t)v->level_offset[l] : 0;
-      f->row[l] = in ? (int32_t)v->row_pitch[l] : 0;
-      f->slice[l] = in ? (int32_t)v->slice_pitch[l] : 0;
+   /* (The AVX2 build loads all 16 entries, then picks valid ones.) */
+   memset(f->off, 0, sizeof(f->off));
+   memset(f->row, 0, sizeof(f->row));
+   memset(f->slice, 0, sizeof(f->slice));
+   for (uint32_t l = 0; l < v->level_count; l++) {
+      f->off[l] = (int32_t)v->level_offset[l];
+      f->row[l] = (int32_t)v->row_pitch[l];
+      f->slice[l] = (int32_t)v->slice_pitch[l];
    }
    f->mag_linear = s->mag_filter == VK_FILTER_LINEAR;
    f->min_linear = s->min_filter == VK_FILTER_LINEAR;
@@ -370,6 +405,16 @@ AI v8i gather_loop(const uint8_t *base, v8i off)
    return r;
 }
 
+AI v8i gather_narrow_loop(const uint8_t *base, v8i off, int32_t size)
+{
+   v8i r;
+   for (int k = 0; k < VL; k++) {
+      const uint8_t *p = base + off[k];
+      r[k] = size == 1 ? p[0] : p[0] | p[1] << 8;
+   }
+   return r;
+}
+
 AI v8f table_loop(const float *table, v8i idx)
 {
    v8f r;
@@ -397,6 +442,7 @@ AI v8i tbl16_loop(const int32_t *table, v8i idx)
 #define FAST_SUFFIX portable
 #define FAST_TARGET
 #define FAST_GATHER(base, off) gather_loop(base, off)
+#define FAST_GATHER_NARROW(base, off) gather_narrow_loop(base, off, fmt_size(fmt))
 #define FAST_TABLE(table, idx) table_loop(table, idx)
 #define FAST_TBL16(table, idx) tbl16_loop(table, idx)
 #define FAST_SQRT(x) sqrt_loop(x)
@@ -404,6 +450,7 @@ AI v8i tbl16_loop(const int32_t *table, v8i idx)
 #undef FAST_SUFFIX
 #undef FAST_TARGET
 #undef FAST_GATHER
+#undef FAST_GATHER_NARROW
 #undef FAST_TABLE
 #undef FAST_TBL16
 #undef FAST_SQRT
@@ -414,6 +461,16 @@ AI v8i tbl16_loop(const int32_t *table, v8i idx)
 AVX2_FN v8i gather_avx2(const uint8_t *base, v8i off)
 {
    return (v8i)_mm256_i32gather_epi32((const int *)base, (__m256i)off, 1);
+}
+
+/* The aligned words holding texels of 1 or 2 bytes (a texel of 2 bytes is
+ * 2-aligned, fast_view_format() checks): never past the end of a page the
+ * texel is on. */
+AVX2_FN v8i gather_narrow_avx2(const uint8_t *base, v8i off)
+{
+   v8i mis = (off + (int32_t)((uintptr_t)base & 3)) & 3;
+   v8i w = (v8i)_mm256_i32gather_epi32((const int *)base, (__m256i)(off - mis), 1);
+   return (v8i)((v8u)w >> (v8u)(mis * 8));
 }
 
 AVX2_FN v8f table_avx2(const float *table, v8i idx)
@@ -433,6 +490,7 @@ AVX2_FN v8i tbl16_avx2(const int32_t *table, v8i idx)
 #define FAST_SUFFIX avx2
 #define FAST_TARGET __attribute__((target("avx2")))
 #define FAST_GATHER(base, off) gather_avx2(base, off)
+#define FAST_GATHER_NARROW(base, off) gather_narrow_avx2(base, off)
 #define FAST_TABLE(table, idx) table_avx2(table, idx)
 #define FAST_TBL16(table, idx) tbl16_avx2(table, idx)
 #define FAST_SQRT(x) ((v8f)_mm256_sqrt_ps((__m256)(x)))
@@ -440,6 +498,7 @@ AVX2_FN v8i tbl16_avx2(const int32_t *table, v8i idx)
 #undef FAST_SUFFIX
 #undef FAST_TARGET
 #undef FAST_GATHER
+#undef FAST_GATHER_NARROW
 #undef FAST_TABLE
 #undef FAST_TBL16
 #undef FAST_SQRT
@@ -453,8 +512,7 @@ fast_view_format(const struct shale_image_view_desc *v)
 {
    if (!v || !v->base || v->plane_count || v->aspect != VK_IMAGE_ASPECT_COLOR_BIT ||
        v->samples > 1 || !v->level_count || v->level_count > 16 || !v->layer_count ||
-       !v->width || !v->height || v->texel_size != 4 || v->width > (1u << 16) ||
-       v->height > (1u << 16))
+       !v->width || !v->height || v->width > (1u << 16) || v->height > (1u << 16))
       return -1;
    if (v->view_type != VK_IMAGE_VIEW_TYPE_2D && v->view_type != VK_IMAGE_VIEW_TYPE_2D_ARRAY)
       return -1;
@@ -470,17 +528,36 @@ fast_view_format(const struct shale_image_view_desc *v)
    case VK_FORMAT_B8G8R8A8_SRGB:
       fmt = FF_BGRA8;
       break;
+   case VK_FORMAT_R8_UNORM:
+   case VK_FORMAT_R8_SRGB:
+      fmt = FF_R8;
+      break;
+   case VK_FORMAT_R8G8_UNORM:
+   case VK_FORMAT_R8G8_SRGB:
+      fmt = FF_RG8;
+      break;
+   case VK_FORMAT_R16G16B16A16_SFLOAT:
+      fmt = FF_RGBA16F;
+      break;
+   case VK_FORMAT_R32G32B32A32_SFLOAT:
+      fmt = FF_RGBA32F;
+      break;
    default:
       return -1;
    }
-   /* Every texel's offset below 2^31 (layers: the view's, 2D views read
-    * layer 0 only). */
+   /* Every texel aligned to its size (so narrow texels are whole in their
+    * aligned word) and its offset below 2^31 (layers: the view's; 2D views
+    * read layer 0 only). */
+   const uint64_t size = (uint64_t)fmt_size(fmt);
+   if (v->texel_size != size || (uintptr_t)v->base % size)
+      return -1;
    uint64_t layers = v->view_type == VK_IMAGE_VIEW_TYPE_2D_ARRAY ? v->layer_count : 1;
    for (uint32_t l = 0; l < v->level_count; l++) {
       uint64_t end = v->level_offset[l] + (layers - 1) * v->slice_pitch[l] +
                      (uint64_t)(minify(v->height, l) - 1) * v->row_pitch[l] +
-                     (uint64_t)minify(v->width, l) * 4;
-      if (end > INT32_MAX || v->row_pitch[l] > INT32_MAX || v->slice_pitch[l] > INT32_MAX)
+                     (uint64_t)minify(v->width, l) * size;
+      if (end > INT32_MAX || v->row_pitch[l] > INT32_MAX || v->slice_pitch[l] > INT32_MAX ||
+          (v->level_offset[l] | v->row_pitch[l] | v->slice_pitch[l]) % size)
          return -1;
    }
    return fmt;
@@ -490,7 +567,8 @@ static bool
 fast_srgb(uint32_t format)
 {
    return format == VK_FORMAT_R8G8B8A8_SRGB || format == VK_FORMAT_A8B8G8R8_SRGB_PACK32 ||
-          format == VK_FORMAT_B8G8R8A8_SRGB;
+          format == VK_FORMAT_B8G8R8A8_SRGB || format == VK_FORMAT_R8_SRGB ||
+          format == VK_FORMAT_R8G8_SRGB;
 }
 
 shale_sample_fn
@@ -510,6 +588,10 @@ sr_sample_select_isa(const struct shale_image_view_desc *view,
       static const shale_sample_fn fns[FF_COUNT][2] = {
          [FF_RGBA8] = { fast_rgba8_avx2, fast_srgba8_avx2 },
          [FF_BGRA8] = { fast_bgra8_avx2, fast_sbgra8_avx2 },
+         [FF_R8] = { fast_r8_avx2, fast_sr8_avx2 },
+         [FF_RG8] = { fast_rg8_avx2, fast_srg8_avx2 },
+         [FF_RGBA16F] = { fast_rgba16f_avx2, NULL },
+         [FF_RGBA32F] = { fast_rgba32f_avx2, NULL },
       };
       return fns[fmt][srgb];
    }
@@ -517,6 +599,10 @@ sr_sample_select_isa(const struct shale_image_view_desc *view,
    static const shale_sample_fn fns[FF_COUNT][2] = {
       [FF_RGBA8] = { fast_rgba8_portable, fast_srgba8_portable },
       [FF_BGRA8] = { fast_bgra8_portable, fast_sbgra8_portable },
+      [FF_R8] = { fast_r8_portable, fast_sr8_portable },
+      [FF_RG8] = { fast_rg8_portable, fast_srg8_portable },
+      [FF_RGBA16F] = { fast_rgba16f_portable, NULL },
+      [FF_RGBA32F] = { fast_rgba32f_portable, NULL },
    };
    return fns[fmt][srgb];
 }

@@ -12,19 +12,40 @@
 #define FN(name) FAST_CAT(name, FAST_SUFFIX)
 #define BODY static inline __attribute__((always_inline)) FAST_TARGET
 
-/* Channels of eight texels, in the units they are filtered in: UNORM codes
- * (0 to 255) or, for sRGB colour channels, linear values. */
-BODY void FN(decode)(v8i t, int fmt, bool srgb, v8f c[4])
+/* Eight texels at byte offsets `off`, as four channels in the units they
+ * are filtered in: UNORM codes (0 to 255; a missing B is 0, a missing A
+ * 255), linear values for sRGB colour channels, floats for float formats. */
+BODY void FN(fetch)(const uint8_t *base, v8i off, int fmt, bool srgb, v8f c[4])
 {
-   v8u u = (v8u)t;
+   if (fmt == FF_RGBA32F) {
+      for (int k = 0; k < 4; k++)
+         c[k] = (v8f)FAST_GATHER(base, off + 4 * k);
+      return;
+   }
+   if (fmt == FF_RGBA16F) {
+      v8i lo = FAST_GATHER(base, off), hi = FAST_GATHER(base, off + 4);
+      c[0] = vhalf(lo);
+      c[1] = vhalf((v8i)((v8u)lo >> 16));
+      c[2] = vhalf(hi);
+      c[3] = vhalf((v8i)((v8u)hi >> 16));
+      return;
+   }
+   v8u u = (v8u)(fmt == FF_R8 || fmt == FF_RG8 ? FAST_GATHER_NARROW(base, off) : FAST_GATHER(base, off));
    v8i ch[4] = { (v8i)(u & 0xff), (v8i)((u >> 8) & 0xff), (v8i)((u >> 16) & 0xff), (v8i)(u >> 24) };
    if (fmt == FF_BGRA8) {
       v8i r = ch[2];
       ch[2] = ch[0];
       ch[0] = r;
    }
+   if (fmt == FF_R8 || fmt == FF_RG8) {
+      if (fmt == FF_R8)
+         ch[1] = vsplati(0);
+      ch[2] = vsplati(0);
+      ch[3] = vsplati(255);
+   }
    for (int k = 0; k < 4; k++)
-      c[k] = srgb && k < 3 ? FAST_TABLE(srgb_table, ch[k]) : vtof(ch[k]);
+      c[k] = srgb && k < (fmt == FF_R8 ? 1 : fmt == FF_RG8 ? 2 : 3) ? FAST_TABLE(srgb_table, ch[k])
+                                                                    : vtof(ch[k]);
 }
 
 /* Texel Nearest / Linear Filtering of one level per lane (lvl), at
@@ -44,21 +65,22 @@ BODY void FN(level)(const struct fast *f, const struct shale_sample_args *a, uns
    v8i i0 = vifloor(uu), j0 = vifloor(vv);
    v8i start = FAST_TBL16(f->off, lvl) + layer * FAST_TBL16(f->slice, lvl);
    v8i row = FAST_TBL16(f->row, lvl);
-   v8i x0 = vwrap(i0, w, f->mode_u, f->pow2w) * 4;
+   const int32_t size = fmt_size(fmt);
+   v8i x0 = vwrap(i0, w, f->mode_u, f->pow2w) * size;
    v8i y0 = vwrap(j0, h, f->mode_v, f->pow2h) * row + start;
    v8f c00[4];
-   FN(decode)(FAST_GATHER(f->base, y0 + x0), fmt, srgb, c00);
+   FN(fetch)(f->base, y0 + x0, fmt, srgb, c00);
    if (!vany(lin)) {
       for (int k = 0; k < 4; k++)
          out[k] = c00[k];
       return;
    }
-   v8i x1 = vwrap(i0 + 1, w, f->mode_u, f->pow2w) * 4;
+   v8i x1 = vwrap(i0 + 1, w, f->mode_u, f->pow2w) * size;
    v8i y1 = vwrap(j0 + 1, h, f->mode_v, f->pow2h) * row + start;
    v8f c10[4], c01[4], c11[4];
-   FN(decode)(FAST_GATHER(f->base, y0 + x1), fmt, srgb, c10);
-   FN(decode)(FAST_GATHER(f->base, y1 + x0), fmt, srgb, c01);
-   FN(decode)(FAST_GATHER(f->base, y1 + x1), fmt, srgb, c11);
+   FN(fetch)(f->base, y0 + x1, fmt, srgb, c10);
+   FN(fetch)(f->base, y1 + x0, fmt, srgb, c01);
+   FN(fetch)(f->base, y1 + x1, fmt, srgb, c11);
    v8f zero = vsplat(0.0f);
    v8f ai = vsel(lin, uu - vffloor(uu), zero), bj = vsel(lin, vv - vffloor(vv), zero);
    v8f wi0 = 1.0f - ai, wj0 = 1.0f - bj;
@@ -142,9 +164,10 @@ BODY void FN(chunk)(const struct fast *f, struct shale_sample_args *a, unsigned 
          tau[k] = vsel(two, d0 * tau[k] + delta * tau1[k], tau[k]);
    }
    /* UNORM codes to [0, 1]: the division su_unpack_float's table holds. */
-   for (int k = 0; k < 4; k++)
-      if (!srgb || k == 3)
-         tau[k] = tau[k] / 255.0f;
+   if (fmt != FF_RGBA16F && fmt != FF_RGBA32F)
+      for (int k = 0; k < 4; k++)
+         if (!srgb || k >= (fmt == FF_R8 ? 1 : fmt == FF_RG8 ? 2 : 3))
+            tau[k] = tau[k] / 255.0f;
    v8f res[4];
    for (int k = 0; k < 4; k++) {
       uint8_t sw = f->swz[k];
@@ -196,6 +219,48 @@ FAST_TARGET static void FN(fast_sbgra8)(const struct shale_image_view_desc *view
                                         struct shale_sample_args *args)
 {
    FN(run)(view, sampler, args, FF_BGRA8, true);
+}
+
+FAST_TARGET static void FN(fast_r8)(const struct shale_image_view_desc *view,
+                                    const struct shale_sampler_desc *sampler,
+                                    struct shale_sample_args *args)
+{
+   FN(run)(view, sampler, args, FF_R8, false);
+}
+
+FAST_TARGET static void FN(fast_sr8)(const struct shale_image_view_desc *view,
+                                     const struct shale_sampler_desc *sampler,
+                                     struct shale_sample_args *args)
+{
+   FN(run)(view, sampler, args, FF_R8, true);
+}
+
+FAST_TARGET static void FN(fast_rg8)(const struct shale_image_view_desc *view,
+                                     const struct shale_sampler_desc *sampler,
+                                     struct shale_sample_args *args)
+{
+   FN(run)(view, sampler, args, FF_RG8, false);
+}
+
+FAST_TARGET static void FN(fast_srg8)(const struct shale_image_view_desc *view,
+                                      const struct shale_sampler_desc *sampler,
+                                      struct shale_sample_args *args)
+{
+   FN(run)(view, sampler, args, FF_RG8, true);
+}
+
+FAST_TARGET static void FN(fast_rgba16f)(const struct shale_image_view_desc *view,
+                                         const struct shale_sampler_desc *sampler,
+                                         struct shale_sample_args *args)
+{
+   FN(run)(view, sampler, args, FF_RGBA16F, false);
+}
+
+FAST_TARGET static void FN(fast_rgba32f)(const struct shale_image_view_desc *view,
+                                         const struct shale_sampler_desc *sampler,
+                                         struct shale_sample_args *args)
+{
+   FN(run)(view, sampler, args, FF_RGBA32F, false);
 }
 
 #undef FAST_CAT2

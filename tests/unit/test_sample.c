@@ -1,23 +1,29 @@
 /* Unit test: the specialised sampling routines (sr_sample_fast.c) against sr_sample(). */
 /*
- * Random views (the fast routines' formats, 2D and 2D-array, power-of-two
- * and other sizes, padded pitches, 1 to 16 levels, random texels and
+ * Random views (the fast routines' formats: 8-bit RGBA, BGRA, R and RG in
+ * UNORM and sRGB, RGBA 16- and 32-bit floats; 2D and 2D-array, power-of-two
+ * and other sizes, padded pitches, 1 to 16 levels, random texels (floats in
+ * (-8, 8) with infinities, NaNs, subnormals and signed zeros) and
  * swizzles), random samplers (filters, mipmap modes, the three address
  * modes, bias, LOD clamps) and random calls (Lod, Grad, Grad with Bias,
  * offsets; random lane masks; coordinates well outside [0, 1], NaN,
- * infinite and huge ones now and then), each sampled by sr_sample() and by the routine
- * sr_sample_select() picks, in both builds (portable and AVX2 where the
- * CPU has it). Agreement: lanes outside the mask untouched by both;
- * nearest filtering and nearest mipmapping identical bits (float equality:
- * NaN equals NaN); anything linear within 1e-5 (the fast routine filters
- * UNORM codes and divides by 255 once; the spec's filtering precision,
- * 8 sub-texel and mipmap bits as Shale reports, allows about 4e-3). Grad
- * lanes whose lambda (in double) lies within 1e-4 of a point where the
- * result jumps (lambda 0 when the two filters differ; x.5 for nearest
- * mipmapping) are not compared: log2 there may round either way in either
- * routine; the count is printed. Nor are ZERO and ONE components of
- * lanes with a NaN or infinite coordinate (sr_sample filters them with NaN
- * weights, the fast routine substitutes them after filtering). States the routines do not take (other
+ * infinite and huge ones now and then), each sampled by sr_sample() and by
+ * the routine sr_sample_select() picks, in both builds (portable and AVX2
+ * where the CPU has it). Agreement: lanes outside the mask untouched by
+ * both; nearest filtering and nearest mipmapping identical bits (float
+ * equality: NaN equals NaN); anything linear within 1e-5 of the texels'
+ * magnitude bound (1 for UNORM and sRGB, 8 for the floats) or of the
+ * result, whichever is larger (the fast routine filters UNORM codes and
+ * divides by 255 once, and its log2 may differ from log2f by an ulp, which
+ * moves the mipmap weight by as much, so the difference grows with the
+ * texels' range; the spec's filtering precision, 8 sub-texel and mipmap
+ * bits as Shale reports, allows about 4e-3). Grad lanes whose lambda (in
+ * double) lies within 1e-4 of a point where the result jumps (lambda 0 when
+ * the two filters differ; x.5 for nearest mipmapping) are not compared:
+ * log2 there may round either way in either routine; the count is printed.
+ * Nor are ZERO and ONE components of lanes with a NaN or infinite
+ * coordinate (sr_sample filters them with NaN weights, the fast routine
+ * substitutes them after filtering). States the routines do not take (other
  * samplers, operations, formats and view types) must come back from
  * sr_sample() bit for bit, or be refused at selection.
  */
@@ -62,21 +68,61 @@ static uint32_t minify(uint32_t v, uint32_t l)
    return v ? v : 1;
 }
 
+static uint32_t texel_size(VkFormat f)
+{
+   switch (f) {
+   case VK_FORMAT_R8_UNORM:
+   case VK_FORMAT_R8_SRGB:
+      return 1;
+   case VK_FORMAT_R8G8_UNORM:
+   case VK_FORMAT_R8G8_SRGB:
+      return 2;
+   case VK_FORMAT_R16G16B16A16_SFLOAT:
+      return 8;
+   case VK_FORMAT_R32G32B32A32_SFLOAT:
+      return 16;
+   default:
+      return 4;
+   }
+}
+
+/* Random texels: any bits for 8-bit formats; floats in (-8, 8), with
+ * infinities, NaNs, subnormals and zeros of both signs now and then. */
+static void fill(uint8_t *p, uint64_t size, VkFormat f)
+{
+   if (f == VK_FORMAT_R32G32B32A32_SFLOAT) {
+      static const float special[] = { INFINITY, -INFINITY, NAN, 1e-40f, -0.0f, 0.0f };
+      for (uint64_t i = 0; i + 4 <= size; i += 4) {
+         float x = pick(50) ? frand(-8.0f, 8.0f) : special[pick(6)];
+         memcpy(p + i, &x, 4);
+      }
+   } else if (f == VK_FORMAT_R16G16B16A16_SFLOAT) {
+      /* Exponent fields 0 (subnormals, zeros) to 17 (below 8), or 31. */
+      for (uint64_t i = 0; i + 2 <= size; i += 2) {
+         uint16_t h = (uint16_t)((rnd() & 0x83ff) | (pick(50) ? pick(18) : 31) << 10);
+         memcpy(p + i, &h, 2);
+      }
+   } else {
+      for (uint64_t i = 0; i < size; i++)
+         p[i] = (uint8_t)rnd();
+   }
+}
+
 static void make_image(struct image *im, VkFormat format, VkImageViewType type, uint32_t w,
                        uint32_t h, uint32_t levels, uint32_t layers)
 {
    memset(im, 0, sizeof(*im));
    struct shale_image_view_desc *v = &im->v;
+   const uint32_t ts = texel_size(format);
    uint64_t size = 0;
    for (uint32_t l = 0; l < levels; l++) {
-      v->row_pitch[l] = minify(w, l) * 4 + 4 * pick(3);
-      v->slice_pitch[l] = v->row_pitch[l] * minify(h, l) + 4 * pick(2);
+      v->row_pitch[l] = (minify(w, l) + pick(3)) * ts;
+      v->slice_pitch[l] = v->row_pitch[l] * minify(h, l) + ts * pick(2);
       v->level_offset[l] = size;
       size += v->slice_pitch[l] * layers;
    }
    im->mem = malloc(size);
-   for (uint64_t i = 0; i < size; i++)
-      im->mem[i] = (uint8_t)rnd();
+   fill(im->mem, size, format);
    v->base = im->mem;
    v->format = format;
    v->view_type = type;
@@ -86,7 +132,7 @@ static void make_image(struct image *im, VkFormat format, VkImageViewType type, 
    v->level_count = levels;
    v->layer_count = layers;
    v->samples = 1;
-   v->texel_size = 4;
+   v->texel_size = ts;
    v->aspect = VK_IMAGE_ASPECT_COLOR_BIT;
    for (int k = 0; k < 4; k++)
       v->swizzle[k] = VK_COMPONENT_SWIZZLE_R + k;
@@ -254,7 +300,12 @@ static void compare_call(shale_sample_fn fn, const struct image *im,
          if (exact || must_be_identical) {
             same = same && (must_be_identical ? ref.result[k][l] == got.result[k][l] : true);
          } else if (!same) {
-            double d = fabs((double)want - (double)have);
+            /* Relative to the texels' magnitude bound (1 for UNORM and
+             * sRGB, 8 for the float formats here) or the result. */
+            bool flt = im->v.format == VK_FORMAT_R16G16B16A16_SFLOAT ||
+                       im->v.format == VK_FORMAT_R32G32B32A32_SFLOAT;
+            double d = fabs((double)want - (double)have) /
+                       fmax(flt ? 8.0 : 1.0, fabs((double)want));
             if (d > t->worst && !skip)
                t->worst = d;
             same = d <= 1e-5;
@@ -271,9 +322,14 @@ static void compare_call(shale_sample_fn fn, const struct image *im,
 }
 
 static const VkFormat fast_formats[] = {
-   VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB,        VK_FORMAT_B8G8R8A8_UNORM,
-   VK_FORMAT_B8G8R8A8_SRGB,  VK_FORMAT_A8B8G8R8_UNORM_PACK32, VK_FORMAT_A8B8G8R8_SRGB_PACK32,
+   VK_FORMAT_R8G8B8A8_UNORM,        VK_FORMAT_R8G8B8A8_SRGB,
+   VK_FORMAT_B8G8R8A8_UNORM,        VK_FORMAT_B8G8R8A8_SRGB,
+   VK_FORMAT_A8B8G8R8_UNORM_PACK32, VK_FORMAT_A8B8G8R8_SRGB_PACK32,
+   VK_FORMAT_R8_UNORM,              VK_FORMAT_R8_SRGB,
+   VK_FORMAT_R8G8_UNORM,            VK_FORMAT_R8G8_SRGB,
+   VK_FORMAT_R16G16B16A16_SFLOAT,   VK_FORMAT_R32G32B32A32_SFLOAT,
 };
+#define FAST_FORMATS (sizeof(fast_formats) / sizeof(fast_formats[0]))
 
 static void random_image(struct image *im, VkFormat f, VkImageViewType type)
 {
@@ -292,7 +348,7 @@ static void test_fast(bool avx2)
 {
    struct tally t = { 0 };
    long fast_fns = 0;
-   for (unsigned fi = 0; fi < sizeof(fast_formats) / sizeof(fast_formats[0]); fi++)
+   for (unsigned fi = 0; fi < FAST_FORMATS; fi++)
       for (int ty = 0; ty < 2; ty++)
          for (int n = 0; n < 40; n++) {
             struct image im;
@@ -329,7 +385,7 @@ static void test_fallback(bool avx2)
    struct tally t = { 0 };
    for (int n = 0; n < 60; n++) {
       struct image im;
-      random_image(&im, fast_formats[pick(6)], pick(2) ? VK_IMAGE_VIEW_TYPE_2D_ARRAY
+      random_image(&im, fast_formats[pick(FAST_FORMATS)], pick(2) ? VK_IMAGE_VIEW_TYPE_2D_ARRAY
                                                        : VK_IMAGE_VIEW_TYPE_2D);
       struct shale_sampler_desc s;
       random_sampler(&s, im.v.level_count);
@@ -384,7 +440,8 @@ static void test_fallback(bool avx2)
       VkFormat f;
       VkImageViewType ty;
    } others[] = {
-      { VK_FORMAT_R16G16B16A16_SFLOAT, VK_IMAGE_VIEW_TYPE_2D },
+      { VK_FORMAT_R16G16B16A16_UNORM, VK_IMAGE_VIEW_TYPE_2D },
+      { VK_FORMAT_R32G32_SFLOAT, VK_IMAGE_VIEW_TYPE_2D },
       { VK_FORMAT_R8G8B8A8_UINT, VK_IMAGE_VIEW_TYPE_2D },
       { VK_FORMAT_R8G8B8A8_SNORM, VK_IMAGE_VIEW_TYPE_2D },
       { VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_3D },
@@ -394,8 +451,6 @@ static void test_fallback(bool avx2)
    for (unsigned i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
       struct image im;
       make_image(&im, others[i].f, others[i].ty, 16, 16, 1, others[i].ty == VK_IMAGE_VIEW_TYPE_CUBE ? 6 : 1);
-      if (others[i].f == VK_FORMAT_R16G16B16A16_SFLOAT)
-         im.v.texel_size = 8;   /* (the memory is not read) */
       CHECK(sr_sample_select_isa(&im.v, NULL, avx2) == sr_sample,
             "a fast routine for format %u view type %u", others[i].f, others[i].ty);
       free(im.mem);
