@@ -334,7 +334,7 @@ static void channel_bits(const struct su_format_desc *desc, int c, uint8_t bits[
 
 /* Which packing shortcut suits d (enum sr_pack_kind); byte_of[c]: the
  * byte of channel c for SR_PACK_UNORM8. */
-static uint8_t pack_kind(const struct su_format_desc *d, uint8_t byte_of[4])
+uint8_t sr_pack_kind(const struct su_format_desc *d, uint8_t byte_of[4])
 {
    bool all8 = true, all32 = true;
    for (int c = 0; c < 4; c++) {
@@ -368,16 +368,6 @@ static uint8_t pack_kind(const struct su_format_desc *d, uint8_t byte_of[4])
    return SR_PACK_GENERIC;
 }
 
-/* su_pack_float's UNORM rounding for 8 bits. */
-static inline uint8_t unorm8(float f)
-{
-   if (!(f > 0.0f))
-      return 0;
-   if (f >= 1.0f)
-      return 255;
-   return (uint8_t)(int)((double)f * 255.0 + 0.5);
-}
-
 /* Packs rgba (float bits, or integer bits for integer classes) into val. */
 static inline void pack_color(const struct sr_color_target *t, const uint32_t bits[4],
                               const float rgba[4], uint8_t *val)
@@ -387,12 +377,12 @@ static inline void pack_color(const struct sr_color_target *t, const uint32_t bi
    case SR_PACK_UNORM8:
       for (int c = 0; c < 4; c++)
          if (t->byte_of[c] != 0xff)
-            val[t->byte_of[c]] = unorm8(rgba[c]);
+            val[t->byte_of[c]] = sr_unorm8(rgba[c]);
       return;
    case SR_PACK_SRGB8:   /* alpha is linear */
       for (int c = 0; c < 4; c++)
          if (t->byte_of[c] != 0xff)
-            val[t->byte_of[c]] = c < 3 ? sr_srgb8_encode(rgba[c]) : unorm8(rgba[c]);
+            val[t->byte_of[c]] = c < 3 ? sr_srgb8_encode(rgba[c]) : sr_unorm8(rgba[c]);
       return;
    case SR_PACK_COPY32:
       memcpy(val, t->cls == SU_CLASS_FLOAT ? (const void *)rgba : (const void *)bits,
@@ -471,7 +461,7 @@ void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer
       memcpy(t->constants, state->blend_constants, sizeof(t->constants));
       if (t->clamp01 || t->clamp11)
          clamp4(t->constants, t->clamp01 ? 0.0f : -1.0f, 1.0f);
-      t->pack = pack_kind(d, t->byte_of);
+      t->pack = sr_pack_kind(d, t->byte_of);
       uint32_t present = (1u << d->num_channels) - 1;
       t->full_write = (b->write_mask & present) == present;
       for (int ch = 0; ch < 4 && !t->full_write; ch++) {

@@ -137,6 +137,20 @@ void sr_blend(const struct sr_blend_attachment *b, const float src[4], const flo
               const float dst[4], const float k[4], float out[4]);
 uint32_t sr_logic_op(VkLogicOp op, uint32_t s, uint32_t d);
 
+/* Which packing shortcut suits d (enum sr_pack_kind); byte_of[c]: the
+ * byte of channel c for SR_PACK_UNORM8 / _SRGB8 (0xff: absent). */
+uint8_t sr_pack_kind(const struct su_format_desc *d, uint8_t byte_of[4]);
+
+/* su_pack_float's UNORM rounding for 8 bits. */
+static inline uint8_t sr_unorm8(float f)
+{
+   if (!(f > 0.0f))
+      return 0;
+   if (f >= 1.0f)
+      return 255;
+   return (uint8_t)(int)((double)f * 255.0 + 0.5);
+}
+
 /* 8-bit sRGB encoding and decoding, exactly su_pack_float's and
  * su_unpack_float's (from tables built once). */
 uint8_t sr_srgb8_encode(float linear);

@@ -41,12 +41,97 @@ VkResult sr_scene_resolve_depth_stencil(struct sr_scene *scene, const struct sr_
    return VK_SUCCESS;
 }
 
+/* 8-bit UNORM and sRGB formats with a byte per channel (sr_pack_kind),
+ * source and destination alike: each byte averaged on its own, with
+ * su_unpack_float's values, the same float sum in sample order and
+ * su_pack_float's rounding (sr_unorm8, sr_srgb8_encode), so the bytes are
+ * those of the generic loop below. `size` and `samples` are constants in
+ * the common instances (RGBA8 at 4 samples), which the compiler unrolls
+ * and vectorizes. */
+static inline void resolve_row8(const uint8_t *restrict s, uint8_t *restrict d, int32_t n,
+                                unsigned size, uint32_t samples, uint8_t srgb_mask)
+{
+   const float inv = (float)samples;
+   for (int32_t x = 0; x < n; x++, s += size * samples, d += size) {
+      for (unsigned i = 0; i < size; i++) {
+         float sum = 0.0f;
+         if (srgb_mask & (1u << i)) {
+            for (uint32_t k = 0; k < samples; k++)
+               sum += sr_srgb8_decode(s[k * size + i]);
+            d[i] = sr_srgb8_encode(sum / inv);
+         } else {
+            for (uint32_t k = 0; k < samples; k++)
+               sum += (float)s[k * size + i] / 255.0f;
+            /* sr_unorm8 without its NaN and range branches: the average
+             * of values in [0, 1] is in [0, 1], where they change nothing
+             * (1.0 gives 255 either way). Branch-free, so it vectorizes. */
+            d[i] = (uint8_t)(int)((double)(sum / inv) * 255.0 + 0.5);
+         }
+      }
+   }
+}
+
+/* resolve_row8 for 4-byte UNORM texels at 4 samples (RGBA8 / BGRA8, the
+ * common MSAA target) in GCC/Clang vector types: the same operations per
+ * byte (a float per sample byte, divided by 255, summed in sample order,
+ * divided by 4, rounded through double), four bytes at once. */
+typedef uint8_t sr_v4u8 __attribute__((vector_size(4)));
+typedef int32_t sr_v4i __attribute__((vector_size(16)));
+typedef float sr_v4f __attribute__((vector_size(16)));
+typedef double sr_v4d __attribute__((vector_size(32)));
+
+static void resolve_row_unorm8x4(const uint8_t *restrict s, uint8_t *restrict d, int32_t n)
+{
+   const sr_v4f k255 = {255.0f, 255.0f, 255.0f, 255.0f}, k4 = {4.0f, 4.0f, 4.0f, 4.0f};
+   const sr_v4d d255 = {255.0, 255.0, 255.0, 255.0}, half = {0.5, 0.5, 0.5, 0.5};
+   for (int32_t x = 0; x < n; x++, s += 16, d += 4) {
+      sr_v4f sum = {0.0f, 0.0f, 0.0f, 0.0f};
+      for (int k = 0; k < 4; k++) {
+         sr_v4u8 b;
+         memcpy(&b, s + 4 * k, 4);
+         sum += __builtin_convertvector(b, sr_v4f) / k255;
+      }
+      sr_v4d v = __builtin_convertvector(sum / k4, sr_v4d) * d255 + half;
+      sr_v4u8 r = __builtin_convertvector(__builtin_convertvector(v, sr_v4i), sr_v4u8);
+      memcpy(d, &r, 4);
+   }
+}
+
+static bool resolve_color8(const struct sr_surface *src, const struct sr_surface *dst,
+                           uint32_t layer, int32_t x0, int32_t y0, int32_t x1, int32_t y1)
+{
+   uint8_t byte_of[4];
+   uint8_t kind = sr_pack_kind(src->format, byte_of);
+   if ((kind != SR_PACK_UNORM8 && kind != SR_PACK_SRGB8) || src->format != dst->format ||
+       src->samples < 2)
+      return false;
+   uint8_t srgb_mask = 0;   /* bit i: byte i is an sRGB colour channel */
+   for (int c = 0; c < 3 && kind == SR_PACK_SRGB8; c++)
+      if (byte_of[c] != 0xff)
+         srgb_mask |= (uint8_t)(1u << byte_of[c]);
+   unsigned size = src->format->block_size;
+   int32_t n = x1 - x0 + 1;
+   for (int32_t y = y0; y <= y1; y++) {
+      const uint8_t *s = sr_surface_texel(src, layer, x0, y, 0);
+      uint8_t *d = sr_surface_texel(dst, layer, x0, y, 0);
+      if (size == 4 && src->samples == 4 && !srgb_mask)
+         resolve_row_unorm8x4(s, d, n);
+      else if (size == 4 && src->samples == 4)
+         resolve_row8(s, d, n, 4, 4, srgb_mask);
+      else
+         resolve_row8(s, d, n, size, src->samples, srgb_mask);
+   }
+   return true;
+}
+
 /* Colour: the average of the samples for float and normalized formats (sRGB
  * averaged in linear), sample 0 for integer formats. */
 static void resolve_color(const struct sr_surface *src, const struct sr_surface *dst,
                           uint32_t layer, int32_t x0, int32_t y0, int32_t x1, int32_t y1)
 {
    bool average = src->samples > 1 && su_format_class(src->format) == SU_CLASS_FLOAT;
+   if (average && resolve_color8(src, dst, layer, x0, y0, x1, y1))
+      return;
    unsigned size = dst->format->block_size;
    for (int32_t y = y0; y <= y1; y++) {
       for (int32_t x = x0; x <= x1; x++) {
