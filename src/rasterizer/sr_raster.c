@@ -5,6 +5,8 @@
 
 #include "util/su_thread_pool.h"
 
+static void scene_free(struct sr_scene *scene);
+
 VkResult
 sr_context_create(struct su_thread_pool *pool, const VkAllocationCallbacks *alloc,
                   struct sr_context **out)
@@ -14,10 +16,11 @@ sr_context_create(struct su_thread_pool *pool, const VkAllocationCallbacks *allo
       return VK_ERROR_OUT_OF_HOST_MEMORY;
    ctx->pool = pool;
    ctx->alloc = alloc;
+   sr_block_pool_init(&ctx->blocks, alloc);
    ctx->workers = su_thread_pool_size(pool);
    ctx->scratch = sr_zalloc(alloc, ctx->workers * sizeof(*ctx->scratch), 16);
    if (!ctx->scratch) {
-      sr_free(alloc, ctx);
+      sr_context_destroy(ctx);
       return VK_ERROR_OUT_OF_HOST_MEMORY;
    }
    for (unsigned i = 0; i < ctx->workers; i++) {
@@ -42,7 +45,10 @@ sr_context_destroy(struct sr_context *ctx)
 {
    if (!ctx)
       return;
-   for (unsigned i = 0; i < ctx->workers; i++)
+   if (ctx->spare)
+      scene_free(ctx->spare);
+   sr_block_pool_finish(&ctx->blocks);
+   for (unsigned i = 0; ctx->scratch && i < ctx->workers; i++)
       sr_free(ctx->alloc, ctx->scratch[i]);
    sr_free(ctx->alloc, ctx->scratch);
    sr_free(ctx->alloc, ctx);
@@ -76,12 +82,13 @@ scene_size_bins(struct sr_scene *scene)
    uint32_t tx = (scene->fb.width + SR_TILE_SIZE - 1) / SR_TILE_SIZE;
    uint32_t ty = (scene->fb.height + SR_TILE_SIZE - 1) / SR_TILE_SIZE;
    size_t n = (size_t)tx * ty * scene->layer_count;
-   if (!scene->bins || n > (size_t)scene->tiles_x * scene->tiles_y * scene->layer_count) {
+   if (!scene->bins || n > scene->bins_cap) {
       struct sr_bin *bins = sr_zalloc(scene->ctx->alloc, (n ? n : 1) * sizeof(*bins), 16);
       if (!bins)
          return VK_ERROR_OUT_OF_HOST_MEMORY;
       sr_free(scene->ctx->alloc, scene->bins);
       scene->bins = bins;
+      scene->bins_cap = n ? n : 1;
    } else {
       memset(scene->bins, 0, n * sizeof(*scene->bins));
    }
@@ -90,25 +97,62 @@ scene_size_bins(struct sr_scene *scene)
    return VK_SUCCESS;
 }
 
+/* Frees a scene that has no commands left. */
+static void
+scene_free(struct sr_scene *scene)
+{
+   sr_front_finish(scene);
+   sr_arena_finish(&scene->arena);
+   sr_free(scene->ctx->alloc, scene->bins);
+   sr_free(scene->ctx->alloc, scene);
+}
+
+/* The most front-end buffer memory (vertex records, index arrays) an ended
+ * scene may keep for the next one; a larger one is freed. */
+#define SR_SPARE_FRONT_MAX_BYTES ((size_t)64 << 20)
+/* The same for its bins (many layers make many). */
+#define SR_SPARE_BINS_MAX_BYTES ((size_t)4 << 20)
+
+static size_t
+front_bytes(const struct sr_front *f)
+{
+   return f->verts_cap * sizeof(float) + f->pos_cap * (3 * sizeof(uint32_t) + 1) +
+          f->map_cap * sizeof(uint32_t);
+}
+
 VkResult
 sr_scene_begin(struct sr_context *ctx, const struct sr_framebuffer *fb, const VkRect2D *render_area,
                uint32_t layer_count, struct sr_scene **out)
 {
-   struct sr_scene *scene = sr_zalloc(ctx->alloc, sizeof(*scene), 16);
-   if (!scene)
-      return VK_ERROR_OUT_OF_HOST_MEMORY;
-   scene->ctx = ctx;
-   sr_arena_init(&scene->arena, ctx->alloc);
+   /* The last ended scene's memory (bins, arenas, front buffers), already
+    * touched, when there is one. */
+   pthread_mutex_lock(&ctx->blocks.lock);
+   struct sr_scene *scene = ctx->spare;
+   ctx->spare = NULL;
+   pthread_mutex_unlock(&ctx->blocks.lock);
+   if (scene) {
+      struct sr_scene keep = *scene;
+      memset(scene, 0, sizeof(*scene));
+      scene->ctx = ctx;
+      scene->arena = keep.arena;
+      scene->bins = keep.bins;
+      scene->bins_cap = keep.bins_cap;
+      scene->front = keep.front;
+   } else {
+      scene = sr_zalloc(ctx->alloc, sizeof(*scene), 16);
+      if (!scene)
+         return VK_ERROR_OUT_OF_HOST_MEMORY;
+      scene->ctx = ctx;
+      sr_arena_init(&scene->arena, ctx->alloc, &ctx->blocks);
+   }
    scene->fb = *fb;
    scene->render_area = rect_clip(*render_area, fb->width, fb->height);
    scene->layer_count = layer_count ? layer_count : 1;
    VkResult r = scene_size_bins(scene);
-   if (r == VK_SUCCESS)
+   if (r == VK_SUCCESS && !scene->front)
       r = sr_front_init(scene);
    if (r != VK_SUCCESS) {
-      sr_front_finish(scene);
-      sr_free(ctx->alloc, scene->bins);
-      sr_free(ctx->alloc, scene);
+      scene_free(scene);
       return r;
    }
    *out = scene;
@@ -323,9 +367,28 @@ sr_scene_set_framebuffer(struct sr_scene *scene, const struct sr_framebuffer *fb
 void
 sr_scene_end(struct sr_scene *scene)
 {
+   struct sr_context *ctx = scene->ctx;
    sr_scene_flush(scene);
-   sr_front_finish(scene);
-   sr_arena_finish(&scene->arena);
-   sr_free(scene->ctx->alloc, scene->bins);
-   sr_free(scene->ctx->alloc, scene);
+   /* A scene without a flush that ran may still hold snapshots. */
+   sr_arena_reset(&scene->arena);
+   sr_front_reset(scene);
+   /* Keep the scene's memory for the next sr_scene_begin (one spare scene,
+    * its front buffers bounded); then trim the block pool. */
+   bool kept = false;
+   if (scene->bins_cap * sizeof(*scene->bins) > SR_SPARE_BINS_MAX_BYTES) {
+      sr_free(ctx->alloc, scene->bins);
+      scene->bins = NULL;
+      scene->bins_cap = 0;
+   }
+   if (scene->front && front_bytes(scene->front) <= SR_SPARE_FRONT_MAX_BYTES) {
+      pthread_mutex_lock(&ctx->blocks.lock);
+      if (!ctx->spare) {
+         ctx->spare = scene;
+         kept = true;
+      }
+      pthread_mutex_unlock(&ctx->blocks.lock);
+   }
+   if (!kept)
+      scene_free(scene);
+   sr_block_pool_trim(&ctx->blocks);
 }

@@ -5,7 +5,7 @@
  * Design note
  * -----------
  * Owns: struct sr_context (one per device: the thread pool it borrows, the
- * per-worker scratch memory) and struct sr_scene (one render pass instance
+ * per-worker scratch memory, memory kept between scenes) and struct sr_scene (one render pass instance
  * or dynamic-rendering instance being drawn: its arena, its tiles' command
  * lists, its post-transform vertices and set-up primitives). Knows no Vulkan
  * objects: the driver hands it attachments as memory descriptions
@@ -192,6 +192,19 @@
  * touches attachment memory (only flushes do). Errors: only allocation
  * failures, reported as VK_ERROR_OUT_OF_HOST_MEMORY; a scene that failed
  * an allocation drops the commands that failed and stays usable.
+ *
+ * Memory kept between scenes: a frame's scene would otherwise fault in
+ * fresh pages for its arenas, bins and vertex records every time. The
+ * context keeps the last ended scene (bins up to 4 MiB, front-end buffers
+ * up to 64 MiB, one block per arena) for the next sr_scene_begin, and a
+ * pool of standard 256 KiB arena blocks that arenas (the scene's and the
+ * per-worker ones) take from and give back to at flushes and scene ends
+ * (other blocks, for single allocations over 64 KiB, are heap). The pool is
+ * trimmed at every scene end to the most blocks in use at once during the
+ * last few scenes (at most 512 MiB), so memory a big scene used is
+ * returned once smaller scenes follow; everything goes at
+ * sr_context_destroy. Both are locked: workers' arenas take blocks during
+ * a parallel setup, and begin/end stay safe from any thread.
  *
  * Threading: a scene belongs to one thread (the queue thread) between
  * begin and end; sr_scene_draw and sr_scene_flush use the context's pool
@@ -445,7 +458,9 @@ void sr_scene_set_view_mask(struct sr_scene *scene, uint32_t view_mask);
 /* Replaces the framebuffer (next subpass) after a flush. */
 void sr_scene_set_framebuffer(struct sr_scene *scene, const struct sr_framebuffer *fb);
 
-/* Flushes and frees the scene. */
+/* Flushes and ends the scene. Its memory (bins, arenas, front-end buffers)
+ * may stay with the context for the next scene ("Memory kept between
+ * scenes" above). */
 void sr_scene_end(struct sr_scene *scene);
 
 /* The fragment back-end key of `state` (its fragment shader compiled for

@@ -21,22 +21,52 @@
 
 #include "sr_raster.h"
 
+#include <pthread.h>
 #include <stddef.h>
 
 /* ---- Arena ---- */
 
 struct sr_arena_block;
+
+/* Standard-size arena blocks kept by the context (one per device) for the
+ * next flush or scene, so a frame reuses memory the last one touched
+ * instead of faulting in fresh pages. Bounded: at each scene end
+ * (sr_block_pool_trim) it keeps at most as many blocks as were in use at
+ * once during the last SR_BLOCK_POOL_HISTORY scenes (never more than
+ * SR_BLOCK_POOL_MAX_BYTES in all) and frees the rest. Locked: arenas of
+ * workers take and return blocks during a parallel setup. */
+#define SR_BLOCK_POOL_HISTORY 4
+struct sr_block_pool {
+   pthread_mutex_t lock;
+   const VkAllocationCallbacks *alloc;
+   struct sr_arena_block *free;  /* free standard blocks */
+   uint32_t free_count;
+   uint32_t in_use;              /* standard blocks held by arenas */
+   uint32_t peak;                /* most in use at once since the last trim */
+   uint32_t history[SR_BLOCK_POOL_HISTORY];   /* the last trims' peaks */
+   uint32_t history_next;
+};
+
+void sr_block_pool_init(struct sr_block_pool *pool, const VkAllocationCallbacks *alloc);
+/* Frees the free blocks beyond the high-water mark (see above). */
+void sr_block_pool_trim(struct sr_block_pool *pool);
+/* Frees every free block; no arena may still hold blocks of the pool. */
+void sr_block_pool_finish(struct sr_block_pool *pool);
+
 struct sr_arena {
    const VkAllocationCallbacks *alloc;
+   struct sr_block_pool *pool;   /* where standard blocks come from and go; NULL: the heap */
    struct sr_arena_block *blocks;
    uint8_t *cur, *end;
 };
 
-void sr_arena_init(struct sr_arena *a, const VkAllocationCallbacks *alloc);
+void sr_arena_init(struct sr_arena *a, const VkAllocationCallbacks *alloc,
+                   struct sr_block_pool *pool);
 /* 16-byte aligned (64 for sizes of 64 or more); NULL when out of memory. */
 void *sr_arena_alloc(struct sr_arena *a, size_t size);
-/* Forgets every allocation but keeps the first block for reuse (a flush
- * does this once nothing points into the arena any more). */
+/* Forgets every allocation but keeps one block for reuse, the other
+ * standard blocks going back to the pool (a flush does this once nothing
+ * points into the arena any more). */
 void sr_arena_reset(struct sr_arena *a);
 void sr_arena_finish(struct sr_arena *a);
 
@@ -160,6 +190,11 @@ struct sr_context {
    unsigned workers;
    struct sr_worker_scratch **scratch;   /* [workers] */
    const uint32_t *cancel;               /* the contexts' cancel word, or NULL */
+   /* Memory kept between scenes (see sr_block_pool): arena blocks, and the
+    * last ended scene with its bins, front buffers and per-worker arenas,
+    * which the next sr_scene_begin takes over (under blocks.lock). */
+   struct sr_block_pool blocks;
+   struct sr_scene *spare;
 };
 
 struct sr_scene {
@@ -171,6 +206,7 @@ struct sr_scene {
    uint32_t view_mask;                  /* multiview: layers resolves cover; 0: all */
    uint32_t tiles_x, tiles_y;
    struct sr_bin *bins;                 /* [layer][tiles_y][tiles_x] */
+   size_t bins_cap;                     /* bins allocated */
    bool dirty;                          /* commands since the last flush */
    const struct sr_draw_state *last_state;   /* arena copy of the last draw's state */
    uint32_t primitive_count;            /* PrimitiveId source within a draw */

@@ -20,7 +20,7 @@ sr_front_init(struct sr_scene *scene)
    }
    f->workers = ctx->workers;
    for (unsigned i = 0; i < f->workers; i++)
-      sr_arena_init(&f->arenas[i], ctx->alloc);
+      sr_arena_init(&f->arenas[i], ctx->alloc, &scene->ctx->blocks);
    scene->front = f;
    return VK_SUCCESS;
 }
