@@ -187,7 +187,18 @@ su_thread_pool_run(struct su_thread_pool *pool, uint64_t count, uint64_t chunk,
    pool->ids = 0;
    pool->active = true;
    pool->generation++;
-   pthread_cond_broadcast(&pool->wake);
+   /* Wake only as many workers as there are chunks besides the caller's
+    * first: a run of 3 chunks on a pool of 16 wakes 2, not 15 that would
+    * find nothing left (a worker still awake from the last run may join
+    * too; it takes chunks like the others). */
+   uint64_t chunks = (count + chunk - 1) / chunk;
+   unsigned wake = chunks - 1 < pool->size - 1 ? (unsigned)(chunks - 1) : pool->size - 1;
+   if (wake == pool->size - 1) {
+      pthread_cond_broadcast(&pool->wake);
+   } else {
+      for (unsigned i = 0; i < wake; i++)
+         pthread_cond_signal(&pool->wake);
+   }
    pthread_mutex_unlock(&pool->lock);
 
    su_thread_pool_work(pool, 0);

@@ -17,6 +17,10 @@
  * it. Allocation uses malloc: the pool is process infrastructure, not an API
  * object.
  *
+ * Idle workers sleep on a condition variable (no spinning, in a run or
+ * between runs), and a run wakes only as many of them as it has chunks
+ * beyond the caller's own; a run of one chunk runs on the caller alone.
+ *
  * Threading: runs from several threads on one pool are serialized (one run
  * at a time); a callback must not start a run on the same pool.
  */
