@@ -15,7 +15,9 @@
  *   begin: sr_scene_begin with the first subpass's attachments, then the
  *          clears of the attachments whose load op is CLEAR (a render
  *          pass attachment only in the first subpass that uses it);
- *   subpass end: resolves into the resolve attachments, then a flush;
+ *   subpass end: resolves into the resolve attachments (colour, and the
+ *          depth/stencil one of VkSubpassDescriptionDepthStencilResolve
+ *          with its modes), then a flush;
  *   next subpass: sr_scene_set_framebuffer and that subpass's clears;
  *   end: sr_scene_end (flush and free).
  * LOAD and DONT_CARE load ops and every store op cost nothing: the scene
@@ -27,10 +29,10 @@
  * the first subpass that renders that view of it), resolves cover those
  * layers (sr_scene_set_view_mask), and a query inside takes one query per
  * view (sd_query.c: the first gets the count, the others 0).
- * Dynamic rendering resolves colour attachments only (AVERAGE for float and
+ * Dynamic rendering resolves colour attachments (AVERAGE for float and
  * normalized formats, SAMPLE_ZERO for integer ones, which is what the
- * rasterizer's RESOLVE does); depth/stencil resolve modes are not offered
- * and ignored. A suspended instance stays open within its primary command
+ * rasterizer's RESOLVE does) and depth/stencil with the modes asked
+ * (SD_DEPTH_RESOLVE_MODES / SD_STENCIL_RESOLVE_MODES). A suspended instance stays open within its primary command
  * buffer (secondaries share the primary's exec state) and is ended with it
  * (sd_exec_render_finish): a later primary resumes into a new scene (its
  * pixels are in memory, so nothing is lost; the resolves wait for the
@@ -186,6 +188,15 @@ sd_render_subpass_end(struct sd_exec_state *state)
       sd_image_view_surface(r->framebuffer->attachments[a], &dst);
       sd_render_check(state, sr_scene_resolve(r->scene, i, &dst),
                       "out of memory resolving a colour attachment");
+   }
+   const uint32_t dsa = sp->ds_resolve.attachment;
+   if (dsa != VK_ATTACHMENT_UNUSED && sp->depth_stencil.attachment != VK_ATTACHMENT_UNUSED) {
+      struct sr_surface dst;
+      sd_image_view_surface(r->framebuffer->attachments[dsa], &dst);
+      sd_render_check(state,
+                      sr_scene_resolve_depth_stencil(r->scene, &dst, sp->depth_resolve_mode,
+                                                     sp->stencil_resolve_mode),
+                      "out of memory resolving a depth/stencil attachment");
    }
    sr_scene_flush(r->scene);
 }
@@ -344,6 +355,19 @@ sd_exec_BeginRendering(struct sd_exec_state *state, const struct sd_cmd_BeginRen
    }
    sd_render_view(info->pDepthAttachment, &fb->depth);
    sd_render_view(info->pStencilAttachment, &fb->stencil);
+   /* Depth/stencil resolves: one target (the spec requires the depth and
+    * stencil attachments, and their resolve views, to be the same view
+    * when both are given with resolves), each aspect with its own mode. */
+   const VkRenderingAttachmentInfo *rd = info->pDepthAttachment, *rs = info->pStencilAttachment;
+   if (fb->depth.base && rd->resolveMode != VK_RESOLVE_MODE_NONE && rd->resolveImageView) {
+      sd_image_view_surface(sd_image_view_from_handle(rd->resolveImageView), &r->ds_resolve);
+      r->depth_resolve_mode = rd->resolveMode;
+   }
+   if (fb->stencil.base && rs->resolveMode != VK_RESOLVE_MODE_NONE && rs->resolveImageView) {
+      if (!r->ds_resolve.base)
+         sd_image_view_surface(sd_image_view_from_handle(rs->resolveImageView), &r->ds_resolve);
+      r->stencil_resolve_mode = rs->resolveMode;
+   }
    if (fb->depth.base) {
       r->depth_format = fb->depth.vk_format;
       if (!samples)
@@ -401,6 +425,12 @@ sd_exec_EndRendering(struct sd_exec_state *state, const struct sd_cmd_EndRenderi
          sd_render_check(state, sr_scene_resolve(r->scene, i, &r->resolve[i]),
                          "out of memory resolving a colour attachment");
    }
+   if (r->ds_resolve.base)
+      sd_render_check(state,
+                      sr_scene_resolve_depth_stencil(r->scene, &r->ds_resolve,
+                                                     r->depth_resolve_mode,
+                                                     r->stencil_resolve_mode),
+                      "out of memory resolving a depth/stencil attachment");
    sr_scene_end(r->scene);
    memset(r, 0, sizeof(*r));
 }

@@ -76,6 +76,10 @@ struct sd_exec_render {
    /* Dynamic rendering: resolve targets of the colour attachments (base
     * NULL: none), written at the end unless the instance suspends. */
    struct sr_surface resolve[SR_MAX_COLOR_ATTACHMENTS];
+   /* Dynamic rendering: the depth/stencil resolve target (base NULL: none)
+    * and each aspect's mode (NONE: that aspect is not resolved). */
+   struct sr_surface ds_resolve;
+   VkResolveModeFlagBits depth_resolve_mode, stencil_resolve_mode;
    bool suspending;
 };
 

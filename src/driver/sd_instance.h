@@ -21,7 +21,7 @@
 /* Vulkan 1.1: every 1.1 command and struct (api/version11, api/entrypoints),
  * multiview (render/multiview), subgroups in compute (unit/subgroup).
  * Raised as each version's whole core lands; 1.2 needs at least
- * create_renderpass2, depth/stencil resolves, imageless framebuffers and
+ * imageless framebuffers and
  * the rest of its core offered and tested. */
 #define SD_MAX_API_VERSION VK_MAKE_API_VERSION(0, 1, 1, VK_HEADER_VERSION)
 

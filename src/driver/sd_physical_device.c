@@ -11,12 +11,15 @@
 #include "sd_external.h"
 #include "sd_image.h"
 #include "sd_instance.h"
+#include "sd_render_pass.h"
 #include "sd_util.h"
 
 struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_bind_memory2 = true,
    .KHR_multiview = true,
    .KHR_create_renderpass2 = true,
+   .KHR_depth_stencil_resolve = true,
+   .KHR_dynamic_rendering = true,
    .KHR_get_memory_requirements2 = true,
    .KHR_dedicated_allocation = true,
    .EXT_host_query_reset = true,
@@ -287,6 +290,21 @@ sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDevic
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES:
          sd_multiview_properties((VkPhysicalDeviceMultiviewProperties *)s);
          break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_STENCIL_RESOLVE_PROPERTIES:
+         /* The rasterizer's depth/stencil resolve (sr_resolve.c) takes each
+          * aspect's mode on its own, NONE included (render/ds_resolve
+          * checks every mode, and mixed and NONE pairs, on D32_SFLOAT and
+          * D24_UNORM_S8_UINT, through render passes and dynamic
+          * rendering). */
+         if (sd_device_extensions_supported.KHR_depth_stencil_resolve) {
+            VkPhysicalDeviceDepthStencilResolveProperties *d =
+               (VkPhysicalDeviceDepthStencilResolveProperties *)s;
+            d->supportedDepthResolveModes = SD_DEPTH_RESOLVE_MODES;
+            d->supportedStencilResolveModes = SD_STENCIL_RESOLVE_MODES;
+            d->independentResolveNone = VK_TRUE;
+            d->independentResolve = VK_TRUE;
+         }
+         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES:
          sd_subgroup_properties((VkPhysicalDeviceSubgroupProperties *)s);
          break;
@@ -501,6 +519,12 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          lr->stippledSmoothLines = VK_FALSE;
          break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES:
+         /* vkCmdBeginRendering lowers to the render pass path
+          * (sd_cmd_render.c); render/dynamic_rendering, render/ds_resolve. */
+         ((VkPhysicalDeviceDynamicRenderingFeatures *)s)->dynamicRendering =
+            ext->KHR_dynamic_rendering;
+         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
          /* Offsets and strides come from the module's decorations
           * (sc_layout); render/zink_scalar. */

@@ -62,16 +62,19 @@ sd_rp_copy_refs(struct sd_rp_ref *dst, const VkAttachmentReference2 *src, uint32
    return dst + n;
 }
 
-/* Whether a subpass needs something this driver refuses (logs which). */
+/* Whether a subpass needs something this driver refuses (logs which): a
+ * depth/stencil resolve mode the driver does not report. */
 static VkResult
 sd_rp_check_subpass(const VkSubpassDescription2 *sp)
 {
    const VkSubpassDescriptionDepthStencilResolve *dsr =
       sd_find_struct(sp, VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE);
    if (dsr && dsr->pDepthStencilResolveAttachment &&
-       dsr->pDepthStencilResolveAttachment->attachment != VK_ATTACHMENT_UNUSED)
+       dsr->pDepthStencilResolveAttachment->attachment != VK_ATTACHMENT_UNUSED &&
+       ((dsr->depthResolveMode & ~SD_DEPTH_RESOLVE_MODES) ||
+        (dsr->stencilResolveMode & ~SD_STENCIL_RESOLVE_MODES)))
       return sd_errorf(VK_ERROR_FEATURE_NOT_PRESENT,
-                       "render pass: depth/stencil resolves are not supported");
+                       "render pass: a depth/stencil resolve mode that is not supported");
    return VK_SUCCESS;
 }
 
@@ -86,7 +89,7 @@ sd_subpass_uses(const struct sd_subpass *sp, uint32_t a)
       if (sp->colors[i].attachment == a || (sp->resolves && sp->resolves[i].attachment == a))
          return true;
    }
-   return sp->depth_stencil.attachment == a;
+   return sp->depth_stencil.attachment == a || sp->ds_resolve.attachment == a;
 }
 
 static VkResult
@@ -177,6 +180,15 @@ sd_render_pass_create(struct sd_device *device, const VkRenderPassCreateInfo2 *c
       sp->depth_stencil.attachment = VK_ATTACHMENT_UNUSED;
       if (src->pDepthStencilAttachment)
          sd_rp_copy_refs(&sp->depth_stencil, src->pDepthStencilAttachment, 1, rp, false);
+      sp->ds_resolve.attachment = VK_ATTACHMENT_UNUSED;
+      const VkSubpassDescriptionDepthStencilResolve *dsr =
+         sd_find_struct(src, VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE);
+      if (dsr && dsr->pDepthStencilResolveAttachment &&
+          sp->depth_stencil.attachment != VK_ATTACHMENT_UNUSED) {
+         sd_rp_copy_refs(&sp->ds_resolve, dsr->pDepthStencilResolveAttachment, 1, rp, false);
+         sp->depth_resolve_mode = dsr->depthResolveMode;
+         sp->stencil_resolve_mode = dsr->stencilResolveMode;
+      }
       sp->preserve_count = src->preserveAttachmentCount;
       sp->preserves = preserves;
       if (src->preserveAttachmentCount)
@@ -196,6 +208,7 @@ sd_render_pass_create(struct sd_device *device, const VkRenderPassCreateInfo2 *c
       }
       const uint32_t ds = sp->depth_stencil.attachment;
       sd_rp_use(rp, ds, s);
+      sd_rp_use(rp, sp->ds_resolve.attachment, s);
       if (ds != VK_ATTACHMENT_UNUSED && !sp->samples)
          sp->samples = rp->attachments[ds].samples;
    }

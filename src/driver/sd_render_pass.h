@@ -13,7 +13,9 @@
  * subpass that use it (a LOAD_OP_CLEAR happens at its first subpass, as the
  * spec says, and only there), its aspects and whether it is an integer
  * format; per subpass its sample count and whether a dependency of the
- * subpass on itself exists.
+ * subpass on itself exists. VkSubpassDescriptionDepthStencilResolve
+ * (VK_KHR_depth_stencil_resolve): a subpass's depth/stencil resolve
+ * attachment and each aspect's mode, resolved at the subpass's end.
  *
  * Multiview: a subpass's view mask is kept; replay renders each draw once
  * per view into the layer of that index, and an attachment's load op
@@ -21,9 +23,9 @@
  * spec's per-view first use). Correlation masks are hints, ignored.
  *
  * Refused honestly (VK_ERROR_FEATURE_NOT_PRESENT with a log line):
- * depth/stencil resolves (VkSubpassDescriptionDepthStencilResolve with a
- * resolve attachment), imageless framebuffers (VK_KHR_imageless_framebuffer
- * is not claimed). Other pNext structs (fragment density maps, shading-rate
+ * depth/stencil resolve modes outside SD_DEPTH_RESOLVE_MODES /
+ * SD_STENCIL_RESOLVE_MODES, imageless framebuffers
+ * (VK_KHR_imageless_framebuffer is not claimed). Other pNext structs (fragment density maps, shading-rate
  * attachments: extensions not offered) are ignored like unknown ones.
  * vkCreateRenderPass2 is VK_KHR_create_renderpass2's (render/multiview
  * draws through it); Vulkan 1.2 would make it core.
@@ -62,6 +64,15 @@ struct sd_rp_ref {
    VkImageAspectFlags aspects;       /* input attachments: the aspects read */
 };
 
+/* The depth/stencil resolve modes VkPhysicalDeviceDepthStencilResolveProperties
+ * reports (sd_physical_device.c; render passes refuse others): the ones the
+ * rasterizer's depth/stencil resolve implements and render/ds_resolve checks. */
+#define SD_DEPTH_RESOLVE_MODES                                                             \
+   (VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_AVERAGE_BIT | VK_RESOLVE_MODE_MIN_BIT | \
+    VK_RESOLVE_MODE_MAX_BIT)
+#define SD_STENCIL_RESOLVE_MODES                                                           \
+   (VK_RESOLVE_MODE_SAMPLE_ZERO_BIT | VK_RESOLVE_MODE_MIN_BIT | VK_RESOLVE_MODE_MAX_BIT)
+
 struct sd_subpass {
    uint32_t input_count;
    const struct sd_rp_ref *inputs;
@@ -69,6 +80,11 @@ struct sd_subpass {
    const struct sd_rp_ref *colors;
    const struct sd_rp_ref *resolves;   /* color_count entries, or NULL */
    struct sd_rp_ref depth_stencil;     /* attachment VK_ATTACHMENT_UNUSED: none */
+   /* VkSubpassDescriptionDepthStencilResolve: the single-sample attachment
+    * the depth/stencil attachment resolves into at the subpass's end
+    * (VK_ATTACHMENT_UNUSED: none) and each aspect's mode (NONE: kept). */
+   struct sd_rp_ref ds_resolve;
+   VkResolveModeFlagBits depth_resolve_mode, stencil_resolve_mode;
    uint32_t preserve_count;
    const uint32_t *preserves;
    VkSampleCountFlagBits samples;      /* of its colour/depth attachments; 0: none */
