@@ -69,6 +69,15 @@ void sr_sample(const struct shale_image_view_desc *view, const struct shale_samp
 shale_sample_fn sr_sample_select(const struct shale_image_view_desc *view,
                                  const struct shale_sampler_desc *sampler);
 
+/* Whether the portable build of the fast routines exists: clang refuses
+ * 32-byte vectors in x86 code without AVX, so its x86 builds have only the
+ * AVX2 one (CPUs without AVX2 get sr_sample). */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__clang__) && !defined(__AVX__)
+#define SR_SAMPLE_FAST_PORTABLE 0
+#else
+#define SR_SAMPLE_FAST_PORTABLE 1
+#endif
+
 /* sr_sample_select() with the AVX2 build of the fast routines allowed
  * (where the CPU has AVX2) or not (the portable build): for tests. */
 shale_sample_fn sr_sample_select_isa(const struct shale_image_view_desc *view,

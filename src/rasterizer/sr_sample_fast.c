@@ -102,6 +102,13 @@ enum { SWZ_ZERO = 4, SWZ_ONE = 5 };
 
 /* ---- lane vectors --------------------------------------------------------- */
 
+/* clang's x86 builds have only the AVX2 routines (SR_SAMPLE_FAST_PORTABLE)
+ * and want every function taking or returning 32-byte vectors compiled
+ * for AVX: these helpers are, there. */
+#if SR_FAST_X86 && !SR_SAMPLE_FAST_PORTABLE
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#endif
+
 AI v8f vsel(v8i m, v8f a, v8f b)
 {
    return (v8f)(((v8i)a & m) | ((v8i)b & ~m));
@@ -284,6 +291,10 @@ AI v8i vwrap(v8i i, v8i n, uint32_t mode, bool pow2)
    return n - 1 - (m ^ (m >> 31));
 }
 
+#if SR_FAST_X86 && !SR_SAMPLE_FAST_PORTABLE
+#pragma clang attribute pop
+#endif
+
 /* ---- per call ------------------------------------------------------------- */
 
 static bool
@@ -394,6 +405,7 @@ srgb_table_init(void)
 
 /* ---- the two builds --------------------------------------------------------- */
 
+#if SR_SAMPLE_FAST_PORTABLE
 AI v8i gather_loop(const uint8_t *base, v8i off)
 {
    v8i r;
@@ -454,6 +466,7 @@ AI v8i tbl16_loop(const int32_t *table, v8i idx)
 #undef FAST_TABLE
 #undef FAST_TBL16
 #undef FAST_SQRT
+#endif
 
 #if SR_FAST_X86
 #define AVX2_FN static inline __attribute__((always_inline, target("avx2")))
@@ -596,6 +609,9 @@ sr_sample_select_isa(const struct shale_image_view_desc *view,
       return fns[fmt][srgb];
    }
 #endif
+#if !SR_SAMPLE_FAST_PORTABLE
+   return sr_sample;
+#else
    static const shale_sample_fn fns[FF_COUNT][2] = {
       [FF_RGBA8] = { fast_rgba8_portable, fast_srgba8_portable },
       [FF_BGRA8] = { fast_bgra8_portable, fast_sbgra8_portable },
@@ -605,6 +621,7 @@ sr_sample_select_isa(const struct shale_image_view_desc *view,
       [FF_RGBA32F] = { fast_rgba32f_portable, NULL },
    };
    return fns[fmt][srgb];
+#endif
 }
 
 shale_sample_fn

@@ -360,8 +360,9 @@ static void test_fast(bool avx2)
                /* Combined records know the sampler, sampled images do not. */
                shale_sample_fn fn = sr_sample_select_isa(&im.v, m & 1 ? &s : NULL, avx2);
                fast_fns += fn != sr_sample;
-               CHECK(fn != sr_sample, "format %u type %u: no fast routine", im.v.format,
-                     im.v.view_type);
+               /* (clang's x86 builds have no portable routines.) */
+               CHECK(fn != sr_sample || (!avx2 && !SR_SAMPLE_FAST_PORTABLE),
+                     "format %u type %u: no fast routine", im.v.format, im.v.view_type);
                for (int c = 0; c < 12; c++) {
                   struct shale_sample_args a;
                   random_args(&a, &im);
