@@ -35,11 +35,15 @@ struct sr_front {
    struct sr_arena *arenas;
 };
 
-/* Set-up primitives of one chunk of a parallel setup, in order. */
+/* Set-up primitives of one chunk of a parallel setup, in order, each with
+ * the tile rows it touches (row0 .. row1, clamped to 0 .. 0xffff; row0 >
+ * row1: none) so that the binning skips those outside its rows without
+ * reading the primitive. */
 #define SR_PRIM_LIST_NODE 254
 struct sr_prim_list_node {
    struct sr_prim_list_node *next;
    uint32_t count;
+   uint16_t row0[SR_PRIM_LIST_NODE], row1[SR_PRIM_LIST_NODE];
    const struct sr_prim *prims[SR_PRIM_LIST_NODE];
 };
 

@@ -72,8 +72,10 @@
  * Steps 3-4 of an instance with more than 1024 primitives and no restart
  * run in parallel: chunks of 1024 primitives are assembled, clipped and
  * set up on the workers (into per-worker arenas, kept until the flush),
- * then binned in parallel by tile rows (each row's worker walks the
- * chunks' primitives in order and appends to its own row's bins); smaller
+ * then binned in parallel by bands of tile rows (each band's worker walks
+ * the chunks' primitives in order, skipping by the tile-row range kept
+ * beside each pointer those outside its band, and appends to its own rows'
+ * bins); smaller
  * instances and those with restarts run on the calling thread. Every
  * primitive is set up the same whichever worker does it, and bins keep
  * API order, so the result never depends on the thread count.

@@ -302,6 +302,14 @@ emit_prim(struct sr_vdraw *vd, const int64_t fx[3], const int64_t fy[3], const s
          vd->list_last->next = n;
          vd->list_last = n;
       }
+      /* Tile rows floor(min_y / T) .. floor(max_y / T), the rows whose
+       * pixels [ty T, ty T + T - 1] the box meets. */
+      int32_t r0 = p->min_y < 0 ? 0 : p->min_y / SR_TILE_SIZE;
+      int32_t r1 = p->max_y < 0 ? -1 : p->max_y / SR_TILE_SIZE;
+      if (r1 < r0)
+         r0 = 1, r1 = 0;
+      n->row0[n->count] = (uint16_t)(r0 > 0xffff ? 0xffff : r0);
+      n->row1[n->count] = (uint16_t)(r1 > 0xffff ? 0xffff : r1);
       n->prims[n->count++] = p;
       return;
    }
@@ -892,24 +900,29 @@ setup_chunks(void *data, uint64_t begin, uint64_t end, unsigned worker)
    }
 }
 
+/* Bins the primitives of every chunk, in order, into the bins of tile rows
+ * [begin, end): each row belongs to one call, so each bin gets its
+ * primitives in API order from one worker. */
 static void
 bin_rows(void *data, uint64_t begin, uint64_t end, unsigned worker)
 {
    struct setup_job *job = data;
    struct sr_scene *scene = job->vd->scene;
    struct sr_arena *arena = &scene->front->arenas[worker];
-   for (uint64_t ty = begin; ty < end; ty++) {
-      const int32_t y0 = (int32_t)ty * SR_TILE_SIZE, y1 = y0 + SR_TILE_SIZE - 1;
-      for (uint32_t c = 0; c < job->nchunks; c++) {
-         for (const struct sr_prim_list_node *n = job->chunks[c].list_first; n; n = n->next) {
-            for (uint32_t i = 0; i < n->count; i++) {
-               const struct sr_prim *p = n->prims[i];
-               if (p->max_y < y0 || p->min_y > y1)
-                  continue;
-               if (sr_bin_row(scene, arena, p->layer, (uint32_t)ty, p->min_x, p->max_x,
+   const uint32_t b = (uint32_t)begin, e = (uint32_t)end - 1;
+   for (uint32_t c = 0; c < job->nchunks; c++) {
+      for (const struct sr_prim_list_node *n = job->chunks[c].list_first; n; n = n->next) {
+         for (uint32_t i = 0; i < n->count; i++) {
+            uint32_t r0 = n->row0[i], r1 = n->row1[i];
+            if (r1 < b || r0 > e)
+               continue;
+            r0 = r0 < b ? b : r0;
+            r1 = r1 > e ? e : r1;
+            const struct sr_prim *p = n->prims[i];
+            for (uint32_t ty = r0; ty <= r1; ty++)
+               if (sr_bin_row(scene, arena, p->layer, ty, p->min_x, p->max_x,
                               (struct sr_cmd){.kind = SR_CMD_PRIM, .prim = p}) != VK_SUCCESS)
                   __atomic_store_n(&job->bin_failed, true, __ATOMIC_RELAXED);
-            }
          }
       }
    }
@@ -926,9 +939,12 @@ setup_parallel(struct sr_vdraw *vd, uint32_t prims)
       return false;
    su_thread_pool_run(vd->scene->ctx->pool, nchunks, 1, setup_chunks, &job);
    job.nchunks = nchunks;
-   /* Binning in parallel by tile rows: each row's worker walks every
-    * chunk's primitives in order, so every bin keeps API order. */
-   su_thread_pool_run(vd->scene->ctx->pool, vd->scene->tiles_y, 1, bin_rows, &job);
+   /* Binning in parallel by bands of tile rows (about four a participant,
+    * for balance): each band's worker walks every chunk's primitives in
+    * order, so every bin keeps API order; the fewer bands, the fewer walks. */
+   const uint32_t bands = 4 * su_thread_pool_size(vd->scene->ctx->pool);
+   su_thread_pool_run(vd->scene->ctx->pool, vd->scene->tiles_y,
+                      (vd->scene->tiles_y + bands - 1) / bands, bin_rows, &job);
    vd->scene->dirty = true;
    for (uint32_t c = 0; c < nchunks; c++)
       if (job.chunks[c].result != VK_SUCCESS)
