@@ -74,6 +74,16 @@ sd_render_clear_views(struct sd_exec_state *state, uint32_t target, VkImageAspec
 
 /* ---- render pass instances ---- */
 
+/* Attachment `a` of the current render pass instance: an imageless
+ * framebuffer's from the begin info, another's from the framebuffer. */
+static struct sd_image_view *
+sd_render_attachment(const struct sd_exec_render *r, uint32_t a)
+{
+   if (r->begin_views)
+      return sd_image_view_from_handle(r->begin_views[a]);
+   return r->framebuffer->attachments[a];
+}
+
 /* The attachments of subpass `s` of the current render pass instance. */
 static void
 sd_render_subpass_fb(struct sd_exec_state *state, uint32_t s)
@@ -98,14 +108,14 @@ sd_render_subpass_fb(struct sd_exec_state *state, uint32_t s)
       r->color_formats[i] = VK_FORMAT_UNDEFINED;
       if (a == VK_ATTACHMENT_UNUSED)
          continue;
-      sd_image_view_surface(fb->attachments[a], &out->color[i]);
+      sd_image_view_surface(sd_render_attachment(r, a), &out->color[i]);
       r->color_formats[i] = r->pass->attachments[a].format;
    }
    const uint32_t ds = sp->depth_stencil.attachment;
    if (ds != VK_ATTACHMENT_UNUSED) {
       const struct sd_rp_attachment *att = &r->pass->attachments[ds];
       struct sr_surface surf;
-      sd_image_view_surface(fb->attachments[ds], &surf);
+      sd_image_view_surface(sd_render_attachment(r, ds), &surf);
       if (att->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) {
          out->depth = surf;
          r->depth_format = att->format;
@@ -185,14 +195,14 @@ sd_render_subpass_end(struct sd_exec_state *state)
       if (a == VK_ATTACHMENT_UNUSED || sp->colors[i].attachment == VK_ATTACHMENT_UNUSED)
          continue;
       struct sr_surface dst;
-      sd_image_view_surface(r->framebuffer->attachments[a], &dst);
+      sd_image_view_surface(sd_render_attachment(r, a), &dst);
       sd_render_check(state, sr_scene_resolve(r->scene, i, &dst),
                       "out of memory resolving a colour attachment");
    }
    const uint32_t dsa = sp->ds_resolve.attachment;
    if (dsa != VK_ATTACHMENT_UNUSED && sp->depth_stencil.attachment != VK_ATTACHMENT_UNUSED) {
       struct sr_surface dst;
-      sd_image_view_surface(r->framebuffer->attachments[dsa], &dst);
+      sd_image_view_surface(sd_render_attachment(r, dsa), &dst);
       sd_render_check(state,
                       sr_scene_resolve_depth_stencil(r->scene, &dst, sp->depth_resolve_mode,
                                                      sp->stencil_resolve_mode),
@@ -214,10 +224,21 @@ sd_render_pass_begin(struct sd_exec_state *state, const VkRenderPassBeginInfo *i
    r->layer_count = r->pass->view_layers ? r->pass->view_layers : r->framebuffer->layers;
    r->clear_values = info->pClearValues;
    r->clear_value_count = info->pClearValues ? info->clearValueCount : 0;
-   /* pNext: VkDeviceGroupRenderPassBeginInfo's render area of device 0 (the
+   /* pNext: VkRenderPassAttachmentBeginInfo gives an imageless
+    * framebuffer's views (for other framebuffers the spec forbids it);
+    * VkDeviceGroupRenderPassBeginInfo's render area of device 0 (the
     * only device of the group) replaces renderArea when it gives one;
-    * the rest is ignored (attachment begin info belongs to imageless
-    * framebuffers, which are refused at creation). */
+    * the rest is ignored. */
+   if (r->framebuffer->imageless) {
+      const VkRenderPassAttachmentBeginInfo *views =
+         sd_find_struct(info, VK_STRUCTURE_TYPE_RENDER_PASS_ATTACHMENT_BEGIN_INFO);
+      if (!views || views->attachmentCount < r->framebuffer->attachment_count ||
+          (r->framebuffer->attachment_count && !views->pAttachments)) {
+         sd_render_fail(state, "an imageless framebuffer begun without its views");
+         return;
+      }
+      r->begin_views = views->pAttachments;
+   }
    const VkDeviceGroupRenderPassBeginInfo *group =
       sd_find_struct(info, VK_STRUCTURE_TYPE_DEVICE_GROUP_RENDER_PASS_BEGIN_INFO);
    if (group && group->deviceRenderAreaCount)

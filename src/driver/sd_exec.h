@@ -70,6 +70,10 @@ struct sd_exec_render {
     * rendering. */
    const struct sd_render_pass *pass;
    const struct sd_framebuffer *framebuffer;
+   /* An imageless framebuffer's views, from the begin's
+    * VkRenderPassAttachmentBeginInfo (in the recorded packet); NULL: the
+    * framebuffer's own. */
+   const VkImageView *begin_views;
    uint32_t subpass;
    const VkClearValue *clear_values;
    uint32_t clear_value_count;

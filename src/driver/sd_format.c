@@ -435,6 +435,9 @@ sd_GetPhysicalDeviceImageFormatProperties2(VkPhysicalDevice physicalDevice,
                                            VkImageFormatProperties2 *pProps)
 {
    SD_FROM_HANDLE(sd_physical_device, pdev, physicalDevice);
+   /* VkImageFormatListCreateInfo (VK_KHR_image_format_list) changes
+    * nothing: an image's memory and what it supports are the same whatever
+    * formats its views will have. */
    /* External memory: the handle type must be one images can share
     * (sd_external.c); handleType 0 means "not external", per the spec. */
    const VkPhysicalDeviceExternalImageFormatInfo *ext =

@@ -216,6 +216,34 @@ sd_image_check(const struct sd_physical_device *pdev, const VkImageCreateInfo *c
    }
    if (!(ci->samples & p->sampleCounts))
       return sd_errorf(VK_ERROR_FORMAT_NOT_SUPPORTED, "vkCreateImage: sample count not supported");
+   /* VkImageFormatListCreateInfo (VK_KHR_image_format_list): the formats
+    * views will have. Memory is the same whatever they are, so the list only
+    * has to be valid: without MUTABLE_FORMAT at most one format, the
+    * image's; with it, formats compatible with the image's (or with one of
+    * its planes'). */
+   const VkImageFormatListCreateInfo *list =
+      sd_find_struct(ci, VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO);
+   if (list && list->viewFormatCount) {
+      const bool mutable = ci->flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+      if (!mutable && (list->viewFormatCount > 1 || list->pViewFormats[0] != ci->format))
+         return sd_errorf(VK_ERROR_FORMAT_NOT_SUPPORTED,
+                          "vkCreateImage: a view format list other than the image's format "
+                          "without MUTABLE_FORMAT");
+      const struct su_format_desc *own = su_format_desc(ci->format);
+      for (uint32_t i = 0; i < list->viewFormatCount; i++) {
+         const VkFormat f = list->pViewFormats[i];
+         const struct su_format_desc *d = su_format_desc(f);
+         bool ok = f == ci->format || (d && own && d->compat_class == own->compat_class);
+         for (uint32_t pl = 0; !ok && d && mp && pl < mp->plane_count; pl++) {
+            const struct su_format_desc *pd = su_format_desc(mp->planes[pl].format);
+            ok = pd && pd->compat_class == d->compat_class;
+         }
+         if (!ok)
+            return sd_errorf(VK_ERROR_FORMAT_NOT_SUPPORTED,
+                             "vkCreateImage: a view format list format incompatible with the "
+                             "image's");
+      }
+   }
    if (ci->samples != VK_SAMPLE_COUNT_1_BIT && ci->mipLevels != 1)
       return sd_errorf(VK_ERROR_FORMAT_NOT_SUPPORTED,
                        "vkCreateImage: a multisampled image has one mip level");

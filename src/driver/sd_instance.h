@@ -20,9 +20,9 @@
 
 /* Vulkan 1.1: every 1.1 command and struct (api/version11, api/entrypoints),
  * multiview (render/multiview), subgroups in compute (unit/subgroup).
- * Raised as each version's whole core lands; 1.2 needs at least
- * imageless framebuffers and
- * the rest of its core offered and tested. */
+ * Raised as each version's whole core lands; 1.2 needs the rest of its
+ * core (imageless framebuffers are offered as VK_KHR_imageless_framebuffer)
+ * offered and tested. */
 #define SD_MAX_API_VERSION VK_MAKE_API_VERSION(0, 1, 1, VK_HEADER_VERSION)
 
 struct sd_physical_device;

@@ -20,6 +20,8 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_create_renderpass2 = true,
    .KHR_depth_stencil_resolve = true,
    .KHR_dynamic_rendering = true,
+   .KHR_image_format_list = true,
+   .KHR_imageless_framebuffer = true,
    .KHR_get_memory_requirements2 = true,
    .KHR_dedicated_allocation = true,
    .EXT_host_query_reset = true,
@@ -524,6 +526,12 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
           * (sd_cmd_render.c); render/dynamic_rendering, render/ds_resolve. */
          ((VkPhysicalDeviceDynamicRenderingFeatures *)s)->dynamicRendering =
             ext->KHR_dynamic_rendering;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGELESS_FRAMEBUFFER_FEATURES:
+         /* Views come from the begin info (sd_cmd_render.c);
+          * render/imageless. */
+         ((VkPhysicalDeviceImagelessFramebufferFeatures *)s)->imagelessFramebuffer =
+            ext->KHR_imageless_framebuffer;
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
          /* Offsets and strides come from the module's decorations

@@ -373,11 +373,11 @@ sd_CreateFramebuffer(VkDevice _device, const VkFramebufferCreateInfo *pCreateInf
                      const VkAllocationCallbacks *pAllocator, VkFramebuffer *pFramebuffer)
 {
    SD_FROM_HANDLE(sd_device, device, _device);
-   /* pNext: VkFramebufferAttachmentsCreateInfo belongs to imageless
-    * framebuffers, which are not claimed; ignored like unknown structs. */
-   if (pCreateInfo->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT)
-      return sd_errorf(VK_ERROR_FEATURE_NOT_PRESENT,
-                       "imageless framebuffers (VK_KHR_imageless_framebuffer) are not supported");
+   /* pNext: VkFramebufferAttachmentsCreateInfo (imageless framebuffers)
+    * describes the images whose views each begin will give: nothing here
+    * depends on them, so only the flag matters; unknown structs are
+    * ignored. */
+   const bool imageless = pCreateInfo->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT;
    const uint32_t n = pCreateInfo->attachmentCount;
    struct sd_framebuffer *fb = sd_device_object_alloc(
       device, pAllocator, sizeof(*fb) + sizeof(fb->attachments[0]) * n, VK_OBJECT_TYPE_FRAMEBUFFER);
@@ -387,8 +387,10 @@ sd_CreateFramebuffer(VkDevice _device, const VkFramebufferCreateInfo *pCreateInf
    fb->height = pCreateInfo->height;
    fb->layers = pCreateInfo->layers;
    fb->attachment_count = n;
+   fb->imageless = imageless;
    for (uint32_t i = 0; i < n; i++)
-      fb->attachments[i] = sd_image_view_from_handle(pCreateInfo->pAttachments[i]);
+      fb->attachments[i] =
+         imageless ? NULL : sd_image_view_from_handle(pCreateInfo->pAttachments[i]);
    *pFramebuffer = sd_framebuffer_to_handle(fb);
    return VK_SUCCESS;
 }

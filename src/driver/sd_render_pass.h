@@ -22,10 +22,15 @@
  * clears each view at the first subpass whose view mask has it (the
  * spec's per-view first use). Correlation masks are hints, ignored.
  *
+ * Imageless framebuffers (VK_KHR_imageless_framebuffer): a framebuffer
+ * created with VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT has no views (its
+ * VkFramebufferAttachmentsCreateInfo describes images the driver needs
+ * nothing from); each render pass instance takes them from the
+ * VkRenderPassAttachmentBeginInfo of its begin (sd_cmd_render.c).
+ *
  * Refused honestly (VK_ERROR_FEATURE_NOT_PRESENT with a log line):
  * depth/stencil resolve modes outside SD_DEPTH_RESOLVE_MODES /
- * SD_STENCIL_RESOLVE_MODES, imageless framebuffers
- * (VK_KHR_imageless_framebuffer is not claimed). Other pNext structs (fragment density maps, shading-rate
+ * SD_STENCIL_RESOLVE_MODES. Other pNext structs (fragment density maps, shading-rate
  * attachments: extensions not offered) are ignored like unknown ones.
  * vkCreateRenderPass2 is VK_KHR_create_renderpass2's (render/multiview
  * draws through it); Vulkan 1.2 would make it core.
@@ -112,6 +117,7 @@ struct sd_framebuffer {
    struct sd_object base;
    uint32_t width, height, layers;
    uint32_t attachment_count;
+   bool imageless;   /* attachments[] all NULL: views come at begin time */
    struct sd_image_view *attachments[];
 };
 

@@ -399,6 +399,7 @@ static const struct ep_ext ep_device_exts[] = {
         "vkCmdDispatchBaseKHR", NULL } },
    { "VK_KHR_multiview", { NULL } },
    { "VK_KHR_image_format_list", { NULL } },
+   { "VK_KHR_imageless_framebuffer", { NULL } },
    { "VK_KHR_driver_properties", { NULL } },
    { "VK_KHR_format_feature_flags2", { NULL } },
    { "VK_EXT_private_data", { "vkCreatePrivateDataSlotEXT", "vkDestroyPrivateDataSlotEXT",
