@@ -62,6 +62,40 @@ draw_probe(enum vkt_driver d, struct vkt *probe)
    return false;
 }
 
+bool
+draw_probe_extension(enum vkt_driver d, struct vkt_options *o, const char *ext,
+                     void *feature_chain, void *property_chain, VkPhysicalDeviceFeatures *core,
+                     bool *has)
+{
+   static const char *const iexts[] = { VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME };
+   *o = (struct vkt_options) { .driver = d, .instance_extensions = iexts,
+                               .instance_extension_count = 1 };
+   if (core)
+      memset(core, 0, sizeof(*core));
+   struct vkt t;
+   if (!vkt_init(&t, o))
+      return false;
+   *has = vkt_has_device_extension(t.pdev, ext);
+   PFN_vkGetPhysicalDeviceFeatures2KHR f2 = (PFN_vkGetPhysicalDeviceFeatures2KHR)
+      vkGetInstanceProcAddr(t.instance, "vkGetPhysicalDeviceFeatures2KHR");
+   PFN_vkGetPhysicalDeviceProperties2KHR p2 = (PFN_vkGetPhysicalDeviceProperties2KHR)
+      vkGetInstanceProcAddr(t.instance, "vkGetPhysicalDeviceProperties2KHR");
+   if (*has && f2 && (p2 || !property_chain)) {
+      VkPhysicalDeviceFeatures2 ff = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                       .pNext = feature_chain };
+      f2(t.pdev, &ff);
+      if (core)
+         *core = ff.features;
+      if (property_chain) {
+         VkPhysicalDeviceProperties2 pp = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                            .pNext = property_chain };
+         p2(t.pdev, &pp);
+      }
+   }
+   vkt_finish(&t);
+   return true;
+}
+
 uint32_t
 draw_pack_rgba8(const float c[4])
 {

@@ -179,6 +179,18 @@ VkResult draw_single_set(struct vkt *t, VkDescriptorType type, VkShaderStageFlag
  * printing that the reference check is skipped. */
 bool draw_probe(enum vkt_driver d, struct vkt *probe);
 
+/* Opens driver d with VK_KHR_get_physical_device_properties2 (sets *o to
+ * those options, for the caller to add device extensions and features to and
+ * vkt_init again), says in *has whether the device offers extension `ext`
+ * and, when it does, reads the feature structures chained from
+ * feature_chain (with the core features into *core unless NULL) and the
+ * property ones chained from property_chain (NULL: none wanted); left as
+ * the caller zeroed them (*core zeroed) when not read. The device is
+ * vkt_finished before return. False when d is not there. */
+bool draw_probe_extension(enum vkt_driver d, struct vkt_options *o, const char *ext,
+                          void *feature_chain, void *property_chain,
+                          VkPhysicalDeviceFeatures *core, bool *has);
+
 /* An RGBA colour in [0, 1] as an R8G8B8A8_UNORM texel (R in the low byte),
  * each channel rounded to nearest. */
 uint32_t draw_pack_rgba8(const float c[4]);

@@ -218,33 +218,20 @@ check_lines(const char *dn, const struct lcase *lc, const uint32_t *px, unsigned
 static void
 run_driver(enum vkt_driver which)
 {
-   static const char *const iexts[] = { VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME };
-   struct vkt_options o = { .driver = which, .instance_extensions = iexts,
-                            .instance_extension_count = 1 };
-   struct vkt t;
-   if (!vkt_init(&t, &o)) {
-      CHECK(which == VKT_LAVAPIPE, "Shale device missing");
-      return;
-   }
-   const char *dn = vkt_driver_name(which);
-   bool has = vkt_has_device_extension(t.pdev, VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME);
-   PFN_vkGetPhysicalDeviceFeatures2KHR f2 = (PFN_vkGetPhysicalDeviceFeatures2KHR)vkGetInstanceProcAddr(
-      t.instance, "vkGetPhysicalDeviceFeatures2KHR");
-   PFN_vkGetPhysicalDeviceProperties2KHR p2 = (PFN_vkGetPhysicalDeviceProperties2KHR)
-      vkGetInstanceProcAddr(t.instance, "vkGetPhysicalDeviceProperties2KHR");
    VkPhysicalDeviceLineRasterizationFeaturesEXT lf = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT };
    VkPhysicalDeviceLineRasterizationPropertiesEXT lp = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_PROPERTIES_EXT };
-   VkPhysicalDeviceFeatures2 ff = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-                                    .pNext = &lf };
-   if (has && f2 && p2) {
-      f2(t.pdev, &ff);
-      VkPhysicalDeviceProperties2 pp = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
-                                         .pNext = &lp };
-      p2(t.pdev, &pp);
+   VkPhysicalDeviceFeatures core;
+   struct vkt_options o;
+   struct vkt t;
+   bool has;
+   if (!draw_probe_extension(which, &o, VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME,
+                             &lf, &lp, &core, &has)) {
+      CHECK(which == VKT_LAVAPIPE, "Shale device missing");
+      return;
    }
-   vkt_finish(&t);
+   const char *dn = vkt_driver_name(which);
    if (which == VKT_SHALE) {
       CHECK(has, "shale: VK_EXT_line_rasterization not offered");
       CHECK(lf.rectangularLines && lf.bresenhamLines, "shale: rectangular %u bresenham %u",
@@ -254,7 +241,7 @@ run_driver(enum vkt_driver which)
                !lf.stippledSmoothLines, "shale: smooth or stippled lines claimed");
       CHECK(lp.lineSubPixelPrecisionBits == 8, "shale: lineSubPixelPrecisionBits %u",
             lp.lineSubPixelPrecisionBits);
-      CHECK(ff.features.wideLines, "shale: wideLines");
+      CHECK(core.wideLines, "shale: wideLines");
    }
    if (!has) {
       fprintf(stderr, "%s: no VK_EXT_line_rasterization, not run\n", dn);
@@ -266,7 +253,7 @@ run_driver(enum vkt_driver which)
       .rectangularLines = lf.rectangularLines,
       .bresenhamLines = lf.bresenhamLines,
    };
-   VkPhysicalDeviceFeatures feats = { .wideLines = ff.features.wideLines };
+   VkPhysicalDeviceFeatures feats = { .wideLines = core.wideLines };
    o.device_extensions = dexts;
    o.device_extension_count = 1;
    o.device_pnext = &enable;
@@ -277,7 +264,7 @@ run_driver(enum vkt_driver which)
       const struct lcase *lc = &cases[i];
       if ((lc->mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT && !lf.rectangularLines) ||
           (lc->mode == VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT && !lf.bresenhamLines) ||
-          (lc->width != 1.0f && !ff.features.wideLines)) {
+          (lc->width != 1.0f && !core.wideLines)) {
          fprintf(stderr, "%s: %s: not supported, not run\n", dn, lc->name);
          continue;
       }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "draw_util.h"
 #include "vkt.h"
 
 #include "zink_border_f_spv.h"
@@ -350,33 +351,19 @@ check_case(const char *dn, const struct bcase *c, const uint32_t (*res)[4])
 static void
 run_driver(enum vkt_driver which)
 {
-   static const char *const iexts[] = { VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME };
-   struct vkt_options o = { .driver = which, .instance_extensions = iexts,
-                            .instance_extension_count = 1 };
-   struct vkt t;
-   if (!vkt_init(&t, &o)) {
-      CHECK(which == VKT_LAVAPIPE, "Shale device missing");
-      return;
-   }
-   const char *dn = vkt_driver_name(which);
-   bool has = vkt_has_device_extension(t.pdev, VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME);
-   PFN_vkGetPhysicalDeviceFeatures2KHR f2 = (PFN_vkGetPhysicalDeviceFeatures2KHR)vkGetInstanceProcAddr(
-      t.instance, "vkGetPhysicalDeviceFeatures2KHR");
-   PFN_vkGetPhysicalDeviceProperties2KHR p2 = (PFN_vkGetPhysicalDeviceProperties2KHR)
-      vkGetInstanceProcAddr(t.instance, "vkGetPhysicalDeviceProperties2KHR");
    VkPhysicalDeviceCustomBorderColorFeaturesEXT cf = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT };
    VkPhysicalDeviceCustomBorderColorPropertiesEXT cp = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_PROPERTIES_EXT };
-   if (has && f2 && p2) {
-      VkPhysicalDeviceFeatures2 pf = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-                                       .pNext = &cf };
-      f2(t.pdev, &pf);
-      VkPhysicalDeviceProperties2 pp = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
-                                         .pNext = &cp };
-      p2(t.pdev, &pp);
+   struct vkt_options o;
+   struct vkt t;
+   bool has;
+   if (!draw_probe_extension(which, &o, VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME,
+                             &cf, &cp, NULL, &has)) {
+      CHECK(which == VKT_LAVAPIPE, "Shale device missing");
+      return;
    }
-   vkt_finish(&t);
+   const char *dn = vkt_driver_name(which);
    if (which == VKT_SHALE) {
       CHECK(has, "shale: VK_EXT_custom_border_color not offered");
       CHECK(cf.customBorderColors && cf.customBorderColorWithoutFormat,

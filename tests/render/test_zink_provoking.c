@@ -216,33 +216,19 @@ check_draw(const char *dn, const struct topo *tp, enum mode m, enum mode m2, uin
 static void
 run_driver(enum vkt_driver which)
 {
-   static const char *const iexts[] = { VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME };
-   struct vkt_options o = { .driver = which, .instance_extensions = iexts,
-                            .instance_extension_count = 1 };
-   struct vkt t;
-   if (!vkt_init(&t, &o)) {
-      CHECK(which == VKT_LAVAPIPE, "Shale device missing");
-      return;
-   }
-   const char *dn = vkt_driver_name(which);
-   bool has = vkt_has_device_extension(t.pdev, VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME);
-   PFN_vkGetPhysicalDeviceFeatures2KHR f2 = (PFN_vkGetPhysicalDeviceFeatures2KHR)vkGetInstanceProcAddr(
-      t.instance, "vkGetPhysicalDeviceFeatures2KHR");
-   PFN_vkGetPhysicalDeviceProperties2KHR p2 = (PFN_vkGetPhysicalDeviceProperties2KHR)
-      vkGetInstanceProcAddr(t.instance, "vkGetPhysicalDeviceProperties2KHR");
    VkPhysicalDeviceProvokingVertexFeaturesEXT pf = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT };
    VkPhysicalDeviceProvokingVertexPropertiesEXT pp = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_PROPERTIES_EXT };
-   if (has && f2 && p2) {
-      VkPhysicalDeviceFeatures2 ff = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-                                       .pNext = &pf };
-      f2(t.pdev, &ff);
-      VkPhysicalDeviceProperties2 fp = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
-                                         .pNext = &pp };
-      p2(t.pdev, &fp);
+   struct vkt_options o;
+   struct vkt t;
+   bool has;
+   if (!draw_probe_extension(which, &o, VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME,
+                             &pf, &pp, NULL, &has)) {
+      CHECK(which == VKT_LAVAPIPE, "Shale device missing");
+      return;
    }
-   vkt_finish(&t);
+   const char *dn = vkt_driver_name(which);
    if (which == VKT_SHALE) {
       CHECK(has, "shale: VK_EXT_provoking_vertex not offered");
       CHECK(pf.provokingVertexLast && !pf.transformFeedbackPreservesProvokingVertex,

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "draw_util.h"
 #include "vkt.h"
 
 #include "zink_scalar_spv.h"
@@ -136,29 +137,22 @@ check_dst(const char *dn, const uint8_t *src, const uint8_t *dst)
 static void
 run_driver(enum vkt_driver which)
 {
-   static const char *const iexts[] = { VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME };
-   struct vkt_options o = { .driver = which, .instance_extensions = iexts,
-                            .instance_extension_count = 1 };
+   VkPhysicalDeviceScalarBlockLayoutFeaturesEXT sf = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES_EXT };
+   VkPhysicalDeviceFeatures core;
+   struct vkt_options o;
    struct vkt t;
-   if (!vkt_init(&t, &o)) {
+   bool has;
+   if (!draw_probe_extension(which, &o, VK_EXT_SCALAR_BLOCK_LAYOUT_EXTENSION_NAME,
+                             &sf, NULL, &core, &has)) {
       CHECK(which == VKT_LAVAPIPE, "Shale device missing");
       return;
    }
    const char *dn = vkt_driver_name(which);
-   bool has = vkt_has_device_extension(t.pdev, VK_EXT_SCALAR_BLOCK_LAYOUT_EXTENSION_NAME);
-   PFN_vkGetPhysicalDeviceFeatures2KHR f2 = (PFN_vkGetPhysicalDeviceFeatures2KHR)vkGetInstanceProcAddr(
-      t.instance, "vkGetPhysicalDeviceFeatures2KHR");
-   VkPhysicalDeviceScalarBlockLayoutFeaturesEXT sf = {
-      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES_EXT };
-   VkPhysicalDeviceFeatures2 ff = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-                                    .pNext = &sf };
-   if (has && f2)
-      f2(t.pdev, &ff);
-   vkt_finish(&t);
    if (which == VKT_SHALE)
       CHECK(has && sf.scalarBlockLayout, "shale: VK_EXT_scalar_block_layout not offered (%d %u)",
             has, sf.scalarBlockLayout);
-   if (!has || !sf.scalarBlockLayout || !ff.features.shaderFloat64) {
+   if (!has || !sf.scalarBlockLayout || !core.shaderFloat64) {
       fprintf(stderr, "%s: no scalar block layout or no doubles, not run\n", dn);
       return;
    }
