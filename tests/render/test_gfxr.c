@@ -73,72 +73,12 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "xvfb_util.h"
 
 #define GFXR_LAYER_JSON "/usr/share/vulkan/explicit_layer.d/VkLayer_gfxreconstruct.json"
 #define GFXR_REPLAY "/usr/bin/gfxrecon-replay"
 
-static pid_t xvfb_pid;
 static char dir[64];
-
-static void
-xvfb_stop(void)
-{
-   if (xvfb_pid > 0) {
-      kill(xvfb_pid, SIGTERM);
-      waitpid(xvfb_pid, NULL, 0);
-      xvfb_pid = 0;
-   }
-}
-
-/* Starts Xvfb on a free display (render/wsi_x11, render/vkcube and
- * render/wsi_demo pick theirs in 50..949, this test in 1250..1649, skipping
- * displays whose socket or lock file is there); waits until its socket is
- * there, or gives up after 10 s. */
-static bool
-xvfb_start(void)
-{
-   int display = -1;
-   char name[16], sock[32], lock[32];
-   for (int i = 0; i < 400 && display < 0; i++) {
-      int d = 1250 + (int)((getpid() + i) % 400);
-      snprintf(sock, sizeof(sock), "/tmp/.X11-unix/X%d", d);
-      snprintf(lock, sizeof(lock), "/tmp/.X%d-lock", d);
-      if (access(sock, F_OK) != 0 && access(lock, F_OK) != 0)
-         display = d;
-   }
-   if (display < 0)
-      return false;
-   snprintf(name, sizeof(name), ":%d", display);
-   xvfb_pid = fork();
-   if (xvfb_pid == 0) {
-      freopen("/dev/null", "w", stdout);
-      freopen("/dev/null", "w", stderr);
-      unsetenv("LD_PRELOAD");   /* the X server is not ours (ci/sanitize.sh preloads ASan) */
-      execl("/usr/bin/Xvfb", "Xvfb", name, "-screen", "0", "800x600x24", "-nolisten", "tcp",
-            (char *)NULL);
-      _exit(127);
-   }
-   for (int i = 0; i < 200; i++) {
-      if (access(sock, F_OK) == 0) {
-         /* Ours, unless another server took the display first (ours
-          * then exits). */
-         usleep(100000);
-         if (waitpid(xvfb_pid, NULL, WNOHANG) == xvfb_pid) {
-            xvfb_pid = 0;
-            return false;
-         }
-         setenv("DISPLAY", name, 1);
-         return true;
-      }
-      if (waitpid(xvfb_pid, NULL, WNOHANG) == xvfb_pid) {
-         xvfb_pid = 0;
-         return false;
-      }
-      usleep(50000);
-   }
-   xvfb_stop();
-   return false;
-}
 
 /* Runs argv with the environment changes in env ("NAME=value", or "NAME"
  * to unset), stdout and stderr into log; returns its exit status, or -1
@@ -506,8 +446,9 @@ main(int argc, char **argv)
    bool vkcube = access("/usr/bin/vkcube", X_OK) == 0;
    snprintf(dir, sizeof(dir), "/tmp/shale-gfxr-XXXXXX");
    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
-   CHECK(xvfb_start(), "Xvfb did not come up");
-   if (xvfb_pid <= 0 || check_failures) {
+   /* :1250 to :1649, apart from render/wsi_x11's, render/vkcube's and render/wsi_demo's. */
+   CHECK(xvfb_start(1250, 400, "800x600x24"), "Xvfb did not come up");
+   if (!xvfb_display() || check_failures) {
       clean_dir();
       return check_finish();
    }

@@ -23,46 +23,7 @@
 #include <xcb/xcb.h>
 
 #include "check.h"
-
-static pid_t xvfb_pid;
-
-static void
-xvfb_stop(void)
-{
-   if (xvfb_pid > 0) {
-      kill(xvfb_pid, SIGTERM);
-      waitpid(xvfb_pid, NULL, 0);
-      xvfb_pid = 0;
-   }
-}
-
-static xcb_connection_t *
-xvfb_start(void)
-{
-   int display = 450 + (int)(getpid() % 400);
-   char name[16];
-   snprintf(name, sizeof(name), ":%d", display);
-   xvfb_pid = fork();
-   if (xvfb_pid == 0) {
-      freopen("/dev/null", "w", stdout);
-      freopen("/dev/null", "w", stderr);
-      unsetenv("LD_PRELOAD");   /* the X server is not ours (ci/sanitize.sh preloads ASan) */
-      execl("/usr/bin/Xvfb", "Xvfb", name, "-screen", "0", "800x600x24", "-nolisten", "tcp",
-            (char *)NULL);
-      _exit(127);
-   }
-   for (int i = 0; i < 200; i++) {
-      xcb_connection_t *c = xcb_connect(name, NULL);
-      if (!xcb_connection_has_error(c)) {
-         setenv("DISPLAY", name, 1);
-         return c;
-      }
-      xcb_disconnect(c);
-      usleep(50000);
-   }
-   xvfb_stop();
-   return NULL;
-}
+#include "xvfb_util.h"
 
 struct picture {
    uint32_t w, h;
@@ -188,7 +149,8 @@ main(int argc, char **argv)
       fprintf(stderr, "usage: %s SHALE_ICD_JSON LAVAPIPE_ICD_JSON HOLD_SHIM\n", argv[0]);
       return 1;
    }
-   xcb_connection_t *c = xvfb_start();
+   /* :450 to :849, apart from the other tests that start an Xvfb. */
+   xcb_connection_t *c = xvfb_connect(450, 400, "800x600x24");
    CHECK(c != NULL, "Xvfb did not come up");
    if (!c)
       return check_finish();

@@ -26,46 +26,7 @@
 #include <xcb/xcb.h>
 
 #include "check.h"
-
-static pid_t xvfb_pid;
-
-static void
-xvfb_stop(void)
-{
-   if (xvfb_pid > 0) {
-      kill(xvfb_pid, SIGTERM);
-      waitpid(xvfb_pid, NULL, 0);
-      xvfb_pid = 0;
-   }
-}
-
-static xcb_connection_t *
-xvfb_start(void)
-{
-   int display = 850 + (int)(getpid() % 100);
-   char name[16];
-   snprintf(name, sizeof(name), ":%d", display);
-   xvfb_pid = fork();
-   if (xvfb_pid == 0) {
-      freopen("/dev/null", "w", stdout);
-      freopen("/dev/null", "w", stderr);
-      unsetenv("LD_PRELOAD");   /* the X server is not ours (ci/sanitize.sh preloads ASan) */
-      execl("/usr/bin/Xvfb", "Xvfb", name, "-screen", "0", "800x600x24", "-nolisten", "tcp",
-            (char *)NULL);
-      _exit(127);
-   }
-   for (int i = 0; i < 200; i++) {
-      xcb_connection_t *c = xcb_connect(name, NULL);
-      if (!xcb_connection_has_error(c)) {
-         setenv("DISPLAY", name, 1);
-         return c;
-      }
-      xcb_disconnect(c);
-      usleep(50000);
-   }
-   xvfb_stop();
-   return NULL;
-}
+#include "xvfb_util.h"
 
 /* Resizes the top-level window of 640x480 (the demo's) to w x h. */
 static bool
@@ -155,7 +116,8 @@ main(int argc, char **argv)
    }
    if (access("/usr/bin/Xvfb", X_OK) != 0)
       SKIP("Xvfb is not installed (ci/setup.sh installs xvfb)");
-   xcb_connection_t *c = xvfb_start();
+   /* :850 to :949, apart from the other tests that start an Xvfb. */
+   xcb_connection_t *c = xvfb_connect(850, 100, "800x600x24");
    CHECK(c != NULL, "Xvfb did not come up");
    if (!c)
       return check_finish();

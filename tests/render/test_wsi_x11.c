@@ -43,52 +43,20 @@
 
 #include "check.h"
 #include "vkt.h"
+#include "xvfb_util.h"
 
 #define CHECK_VK(x) CHECK((x) == VK_SUCCESS, "%s", #x)
 
-static pid_t xvfb_pid;
-
-static void
-xvfb_stop(void)
-{
-   if (xvfb_pid > 0) {
-      kill(xvfb_pid, SIGTERM);
-      waitpid(xvfb_pid, NULL, 0);
-      xvfb_pid = 0;
-   }
-}
-
-/* Starts Xvfb on a display of its own and connects to it. */
+/* Starts Xvfb on a free display of :50 to :449 and connects to it. */
 static xcb_connection_t *
-xvfb_start(void)
+xvfb_connect_or_skip(void)
 {
    if (access("/usr/bin/Xvfb", X_OK) != 0)
       SKIP("Xvfb is not installed (ci/setup.sh installs xvfb)");
-   int display = 50 + (int)(getpid() % 400);
-   char name[16], arg[16];
-   snprintf(arg, sizeof(arg), ":%d", display);
-   xvfb_pid = fork();
-   if (xvfb_pid == 0) {
-      freopen("/dev/null", "w", stdout);
-      freopen("/dev/null", "w", stderr);
-      unsetenv("LD_PRELOAD");   /* the X server is not ours (ci/sanitize.sh preloads ASan) */
-      execl("/usr/bin/Xvfb", "Xvfb", arg, "-screen", "0", "320x240x24", "-nolisten", "tcp",
-            (char *)NULL);
-      _exit(127);
-   }
-   snprintf(name, sizeof(name), ":%d", display);
-   for (int i = 0; i < 200; i++) {
-      xcb_connection_t *c = xcb_connect(name, NULL);
-      if (!xcb_connection_has_error(c)) {
-         setenv("DISPLAY", name, 1);
-         return c;
-      }
-      xcb_disconnect(c);
-      usleep(50000);
-   }
-   xvfb_stop();
-   CHECK(false, "Xvfb on %s did not come up", name);
-   return NULL;
+   xcb_connection_t *c = xvfb_connect(50, 400, "320x240x24");
+   if (!c)
+      CHECK(false, "Xvfb on a display of :50 to :449 did not come up");
+   return c;
 }
 
 static xcb_window_t
@@ -621,7 +589,7 @@ alloc_failures(xcb_connection_t *xc, Display *dpy)
 int
 main(void)
 {
-   xcb_connection_t *xc = xvfb_start();
+   xcb_connection_t *xc = xvfb_connect_or_skip();
    if (!xc)
       return check_finish();
    const int fds0 = check_open_fds();

@@ -1,0 +1,76 @@
+#include "xvfb_util.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static pid_t xvfb_pid;
+static char xvfb_name[16];
+
+void
+xvfb_stop(void)
+{
+   if (xvfb_pid > 0) {
+      kill(xvfb_pid, SIGTERM);
+      waitpid(xvfb_pid, NULL, 0);
+      xvfb_pid = 0;
+   }
+}
+
+const char *
+xvfb_display(void)
+{
+   return xvfb_pid > 0 ? xvfb_name : NULL;
+}
+
+bool
+xvfb_start(int first, int count, const char *screen)
+{
+   int display = -1;
+   char sock[32], lock[32];
+   for (int i = 0; i < count && display < 0; i++) {
+      int d = first + (int)((getpid() + i) % count);
+      snprintf(sock, sizeof(sock), "/tmp/.X11-unix/X%d", d);
+      snprintf(lock, sizeof(lock), "/tmp/.X%d-lock", d);
+      if (access(sock, F_OK) != 0 && access(lock, F_OK) != 0)
+         display = d;
+   }
+   if (display < 0)
+      return false;
+   snprintf(xvfb_name, sizeof(xvfb_name), ":%d", display);
+   xvfb_pid = fork();
+   if (xvfb_pid < 0) {
+      xvfb_pid = 0;
+      return false;
+   }
+   if (xvfb_pid == 0) {
+      freopen("/dev/null", "w", stdout);
+      freopen("/dev/null", "w", stderr);
+      unsetenv("LD_PRELOAD");   /* the X server is not ours (ci/sanitize.sh preloads ASan) */
+      execl("/usr/bin/Xvfb", "Xvfb", xvfb_name, "-screen", "0", screen, "-nolisten", "tcp",
+            (char *)NULL);
+      _exit(127);
+   }
+   for (int i = 0; i < 200; i++) {
+      if (access(sock, F_OK) == 0) {
+         /* Ours, unless another server took the display first (ours
+          * then exits). */
+         usleep(100000);
+         if (waitpid(xvfb_pid, NULL, WNOHANG) == xvfb_pid) {
+            xvfb_pid = 0;
+            return false;
+         }
+         setenv("DISPLAY", xvfb_name, 1);
+         return true;
+      }
+      if (waitpid(xvfb_pid, NULL, WNOHANG) == xvfb_pid) {
+         xvfb_pid = 0;
+         return false;
+      }
+      usleep(50000);
+   }
+   xvfb_stop();
+   return false;
+}
