@@ -105,6 +105,17 @@ sh_surface_platform(const struct sh_surface *s)
    }
 }
 
+struct sh_surface *
+sh_surface_alloc(struct sd_instance *instance, const VkAllocationCallbacks *pAllocator,
+                 VkIcdWsiPlatform platform)
+{
+   struct sh_surface *s = sd_zalloc(sd_choose_alloc(pAllocator, &instance->alloc), sizeof(*s),
+                                    SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (s)
+      s->base.platform = platform;
+   return s;
+}
+
 VKAPI_ATTR void VKAPI_CALL
 sd_DestroySurfaceKHR(VkInstance _instance, VkSurfaceKHR surface,
                      const VkAllocationCallbacks *pAllocator)

@@ -142,6 +142,13 @@ struct sh_surface {
    };
 };
 
+/* A zeroed surface of the given platform from pAllocator (or the
+ * instance's), freed by vkDestroySurfaceKHR; NULL when out of memory. */
+struct sd_instance;
+struct sh_surface *sh_surface_alloc(struct sd_instance *instance,
+                                    const VkAllocationCallbacks *pAllocator,
+                                    VkIcdWsiPlatform platform);
+
 /* What a surface's platform does. */
 struct sh_wsi_platform {
    VkIcdWsiPlatform id;

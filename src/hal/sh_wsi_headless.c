@@ -15,11 +15,9 @@ sd_CreateHeadlessSurfaceEXT(VkInstance _instance, const VkHeadlessSurfaceCreateI
                             const VkAllocationCallbacks *pAllocator, VkSurfaceKHR *pSurface)
 {
    SD_FROM_HANDLE(sd_instance, instance, _instance);
-   struct sh_surface *s = sd_zalloc(sd_choose_alloc(pAllocator, &instance->alloc), sizeof(*s),
-                                    SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   struct sh_surface *s = sh_surface_alloc(instance, pAllocator, VK_ICD_WSI_PLATFORM_HEADLESS);
    if (!s)
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
-   s->headless.base.platform = VK_ICD_WSI_PLATFORM_HEADLESS;
    *pSurface = (VkSurfaceKHR)(uintptr_t)s;
    return VK_SUCCESS;
 }

@@ -131,11 +131,9 @@ sd_CreateWaylandSurfaceKHR(VkInstance _instance, const VkWaylandSurfaceCreateInf
                            const VkAllocationCallbacks *pAllocator, VkSurfaceKHR *pSurface)
 {
    SD_FROM_HANDLE(sd_instance, instance, _instance);
-   struct sh_surface *s = sd_zalloc(sd_choose_alloc(pAllocator, &instance->alloc), sizeof(*s),
-                                    SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   struct sh_surface *s = sh_surface_alloc(instance, pAllocator, VK_ICD_WSI_PLATFORM_WAYLAND);
    if (!s)
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
-   s->wayland.base.platform = VK_ICD_WSI_PLATFORM_WAYLAND;
    s->wayland.display = pCreateInfo->display;
    s->wayland.surface = pCreateInfo->surface;
    *pSurface = (VkSurfaceKHR)(uintptr_t)s;

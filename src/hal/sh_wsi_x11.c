@@ -138,11 +138,9 @@ sd_CreateXlibSurfaceKHR(VkInstance _instance, const VkXlibSurfaceCreateInfoKHR *
                         const VkAllocationCallbacks *pAllocator, VkSurfaceKHR *pSurface)
 {
    SD_FROM_HANDLE(sd_instance, instance, _instance);
-   struct sh_surface *s = sd_zalloc(sd_choose_alloc(pAllocator, &instance->alloc), sizeof(*s),
-                                    SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   struct sh_surface *s = sh_surface_alloc(instance, pAllocator, VK_ICD_WSI_PLATFORM_XLIB);
    if (!s)
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
-   s->xlib.base.platform = VK_ICD_WSI_PLATFORM_XLIB;
    s->xlib.dpy = pCreateInfo->dpy;
    s->xlib.window = pCreateInfo->window;
    *pSurface = (VkSurfaceKHR)(uintptr_t)s;
@@ -163,11 +161,9 @@ sd_CreateXcbSurfaceKHR(VkInstance _instance, const VkXcbSurfaceCreateInfoKHR *pC
                        const VkAllocationCallbacks *pAllocator, VkSurfaceKHR *pSurface)
 {
    SD_FROM_HANDLE(sd_instance, instance, _instance);
-   struct sh_surface *s = sd_zalloc(sd_choose_alloc(pAllocator, &instance->alloc), sizeof(*s),
-                                    SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   struct sh_surface *s = sh_surface_alloc(instance, pAllocator, VK_ICD_WSI_PLATFORM_XCB);
    if (!s)
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
-   s->xcb.base.platform = VK_ICD_WSI_PLATFORM_XCB;
    s->xcb.connection = pCreateInfo->connection;
    s->xcb.window = pCreateInfo->window;
    *pSurface = (VkSurfaceKHR)(uintptr_t)s;
