@@ -75,34 +75,6 @@ ifloor(float x)
    return (int32_t)d;
 }
 
-/* Wrapping Operation: the texel coordinate, or -1 for a border texel. */
-static int32_t
-wrap(int32_t i, int32_t n, uint32_t mode)
-{
-   switch (mode) {
-   case VK_SAMPLER_ADDRESS_MODE_REPEAT: {
-      int32_t m = i % n;
-      return m < 0 ? m + n : m;
-   }
-   case VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT: {
-      int32_t m = i % (2 * n);
-      if (m < 0)
-         m += 2 * n;
-      m -= n;
-      int32_t mirror = m >= 0 ? m : -(1 + m);
-      return (n - 1) - mirror;
-   }
-   case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER:
-      return i < 0 || i >= n ? -1 : i;
-   case VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE: {
-      int32_t mirror = i >= 0 ? i : -(1 + i);
-      return mirror < n ? mirror : n - 1;
-   }
-   default:   /* CLAMP_TO_EDGE */
-      return i < 0 ? 0 : i >= n ? n - 1 : i;
-   }
-}
-
 /* ---- texels ------------------------------------------------------------- */
 
 static void
@@ -350,9 +322,9 @@ get_texel(const struct ctx *c, const struct lane *ln, uint32_t level, int32_t i,
    } else {
       const uint32_t *mode = c->s->address_mode;
       const int32_t *size = c->size[level];
-      int32_t x = wrap(i, size[0], mode[0]);
-      int32_t y = c->dims >= 2 ? wrap(j, size[1], mode[1]) : 0;
-      int32_t z = c->dims >= 3 ? wrap(k, size[2], mode[2]) : (int32_t)ln->layer;
+      int32_t x = sr_sample_wrap(i, size[0], mode[0]);
+      int32_t y = c->dims >= 2 ? sr_sample_wrap(j, size[1], mode[1]) : 0;
+      int32_t z = c->dims >= 3 ? sr_sample_wrap(k, size[2], mode[2]) : (int32_t)ln->layer;
       if (x < 0 || y < 0 || z < 0)
          *t = c->border;
       else

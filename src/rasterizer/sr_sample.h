@@ -47,9 +47,39 @@
 #define SR_SAMPLE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <vulkan/vulkan_core.h>
 
 #include "shale/shader_abi.h"
+
+/* The spec's Wrapping Operation of one coordinate: the texel coordinate,
+ * or -1 for a border texel (the generic and the specialised routines). */
+static inline int32_t
+sr_sample_wrap(int32_t i, int32_t n, uint32_t mode)
+{
+   switch (mode) {
+   case VK_SAMPLER_ADDRESS_MODE_REPEAT: {
+      int32_t m = i % n;
+      return m < 0 ? m + n : m;
+   }
+   case VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT: {
+      int32_t m = i % (2 * n);
+      if (m < 0)
+         m += 2 * n;
+      m -= n;
+      int32_t mirror = m >= 0 ? m : -(1 + m);
+      return (n - 1) - mirror;
+   }
+   case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER:
+      return i < 0 || i >= n ? -1 : i;
+   case VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE: {
+      int32_t mirror = i >= 0 ? i : -(1 + i);
+      return mirror < n ? mirror : n - 1;
+   }
+   default:   /* CLAMP_TO_EDGE */
+      return i < 0 ? 0 : i >= n ? n - 1 : i;
+   }
+}
 
 void sr_sample(const struct shale_image_view_desc *view, const struct shale_sampler_desc *sampler,
                struct shale_sample_args *args);

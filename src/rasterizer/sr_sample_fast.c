@@ -247,28 +247,6 @@ AI v8i vmod(v8i i, v8i n, v8f rcp)
    return m;
 }
 
-/* sr_sample's wrap() of the three address modes, one lane. */
-static int32_t
-wrap_scalar(int32_t i, int32_t n, uint32_t mode)
-{
-   switch (mode) {
-   case VK_SAMPLER_ADDRESS_MODE_REPEAT: {
-      int32_t m = i % n;
-      return m < 0 ? m + n : m;
-   }
-   case VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT: {
-      int32_t m = i % (2 * n);
-      if (m < 0)
-         m += 2 * n;
-      m -= n;
-      int32_t mirror = m >= 0 ? m : -(1 + m);
-      return (n - 1) - mirror;
-   }
-   default:
-      return i < 0 ? 0 : i >= n ? n - 1 : i;
-   }
-}
-
 /* The Wrapping Operation for every lane: i in [-2^30, 2^30 + 1], n >= 1. */
 AI v8i vwrap(v8i i, v8i n, uint32_t mode, bool pow2)
 {
@@ -280,7 +258,7 @@ AI v8i vwrap(v8i i, v8i n, uint32_t mode, bool pow2)
       m = i & (period - 1);
    } else if (vany((i <= -WRAP_LIMIT) | (i >= WRAP_LIMIT))) {
       for (int k = 0; k < VL; k++)
-         m[k] = wrap_scalar(i[k], n[k], mode);
+         m[k] = sr_sample_wrap(i[k], n[k], mode);
       return m;
    } else {
       m = vmod(i, period, 1.0f / vtof(period));
