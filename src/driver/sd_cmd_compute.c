@@ -169,7 +169,7 @@ static void
 sd_dispatch_run(struct sd_exec_state *state, const uint32_t base[3], const uint32_t count[3])
 {
    struct sd_pipeline *pipeline = state->compute.pipeline;
-   if (!pipeline || !count[0] || !count[1] || !count[2])
+   if (!pipeline || !count[0] || !count[1] || !count[2] || state->cond_discard)
       return;
    const struct sc_shader *shader = sd_pipeline_compute_shader(pipeline);
    struct su_thread_pool *pool = pipeline->runtime->pool;

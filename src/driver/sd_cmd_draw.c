@@ -75,7 +75,8 @@ sd_draw(struct sd_exec_state *state, const struct sr_draw *draw)
 {
    struct sd_pipeline *pipeline = state->graphics.pipeline;
    struct sd_exec_draw *d = &state->draw;
-   if (!state->render.scene || !pipeline || !draw->count || !draw->instance_count)
+   if (!state->render.scene || !pipeline || !draw->count || !draw->instance_count ||
+       state->cond_discard)
       return;
    if (d->dirty)
       sd_draw_state_update(state, pipeline);

@@ -475,7 +475,7 @@ void
 sd_exec_ClearAttachments(struct sd_exec_state *state, const struct sd_cmd_ClearAttachments *cmd)
 {
    struct sd_exec_render *r = &state->render;
-   if (!r->scene)
+   if (!r->scene || state->cond_discard)
       return;
    for (uint32_t i = 0; i < cmd->attachmentCount; i++) {
       const VkClearAttachment *a = &cmd->pAttachments[i];

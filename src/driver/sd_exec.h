@@ -18,6 +18,14 @@
  * runtime's thread pool) before the next command replays, so later commands
  * see every write of earlier ones.
  *
+ * Conditional rendering (`cond_discard`): true between a
+ * vkCmdBeginConditionalRenderingEXT whose predicate said discard and the
+ * matching end. The predicate is read once, when the begin replays (the spec
+ * lets an implementation latch it then); the draws, dispatches and
+ * vkCmdClearAttachments replayed meanwhile (in secondary command buffers
+ * too, which run with this state) do nothing. Copies, blits, queries and
+ * everything else run as usual.
+ *
  * Rendering (`render`): between a render pass (or dynamic rendering)
  * begin and its end, `render.scene` is the rasterizer scene draws and
  * clears go to; commands that must see earlier pixels flush it first
@@ -120,6 +128,7 @@ struct sd_exec_state {
    struct sd_cmd_buffer *cmd_buffer;
    _Alignas(16) uint8_t push_constants[SHALE_MAX_PUSH_CONSTANTS_SIZE];
    struct sd_query *active_occlusion;
+   bool cond_discard;
    struct sd_exec_bind_point compute;
    struct sd_exec_bind_point graphics;
    struct sd_exec_render render;

@@ -47,6 +47,7 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .EXT_provoking_vertex = true,
    .EXT_scalar_block_layout = true,
    .EXT_line_rasterization = true,
+   .EXT_conditional_rendering = true,
 };
 
 void
@@ -519,6 +520,15 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          lr->stippledRectangularLines = VK_FALSE;
          lr->stippledBresenhamLines = VK_FALSE;
          lr->stippledSmoothLines = VK_FALSE;
+         break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONDITIONAL_RENDERING_FEATURES_EXT: {
+         /* The predicate is latched at the begin's replay; secondary
+          * command buffers replay with their caller's state, so they
+          * inherit it (render/conditional). */
+         VkPhysicalDeviceConditionalRenderingFeaturesEXT *cr = (void *)s;
+         cr->conditionalRendering = ext->EXT_conditional_rendering;
+         cr->inheritedConditionalRendering = ext->EXT_conditional_rendering;
          break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES:

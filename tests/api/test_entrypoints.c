@@ -406,6 +406,8 @@ static const struct ep_ext ep_device_exts[] = {
         "vkSetPrivateDataEXT", "vkGetPrivateDataEXT", NULL } },
    { "VK_EXT_tooling_info", { "vkGetPhysicalDeviceToolPropertiesEXT", NULL } },
    { "VK_EXT_line_rasterization", { "vkCmdSetLineStippleEXT", NULL } },
+   { "VK_EXT_conditional_rendering", { "vkCmdBeginConditionalRenderingEXT",
+        "vkCmdEndConditionalRenderingEXT", NULL } },
    { "VK_EXT_index_type_uint8", { NULL } },
    { "VK_EXT_custom_border_color", { NULL } },
    { "VK_EXT_robustness2", { NULL } },
