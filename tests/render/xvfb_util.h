@@ -1,8 +1,8 @@
 /*
  * An Xvfb for the render tests that present to X (render/wsi_x11,
- * render/vkcube, render/wsi_demo, render/gfxr): started on a free display
- * of the range each test gives (the ranges are chosen apart so that tests
- * running in parallel do not collide), stopped at the end. xvfb_util.c
+ * render/vkcube, render/wsi_demo, render/gfxr, render/zink): started on a
+ * free display of the range each test gives (the ranges are chosen apart so
+ * that tests running in parallel do not collide), stopped at the end. xvfb_util.c
  * needs no libxcb; xvfb_connect is in xvfb_xcb.c, for the tests that link
  * libxcb.
  */
