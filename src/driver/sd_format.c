@@ -328,6 +328,13 @@ sd_format_image_properties(const struct sd_physical_device *pdev, VkFormat forma
    if (f & (VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT))
       supported_usage |= VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT |
                          VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
+   /* Feedback loops (VK_EXT_attachment_feedback_loop_layout): an attachment
+    * that is also sampled in its render pass; every layout is the same
+    * linear memory, so any attachment format. */
+   if ((f & (VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT |
+             VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT)) &&
+       sd_device_extensions_supported.EXT_attachment_feedback_loop_layout)
+      supported_usage |= VK_IMAGE_USAGE_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT;
    const bool multiplanar = su_format_multiplanar(format) != NULL;
    /* ALIAS (VK_KHR_bind_memory2): an image's layout follows from its
     * creation parameters alone, so images created alike and bound to the

@@ -48,6 +48,7 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .EXT_scalar_block_layout = true,
    .EXT_line_rasterization = true,
    .EXT_conditional_rendering = true,
+   .EXT_attachment_feedback_loop_layout = true,
 };
 
 void
@@ -542,6 +543,13 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
           * render/imageless. */
          ((VkPhysicalDeviceImagelessFramebufferFeatures *)s)->imagelessFramebuffer =
             ext->KHR_imageless_framebuffer;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ATTACHMENT_FEEDBACK_LOOP_LAYOUT_FEATURES_EXT:
+         /* Layouts change nothing in memory; a barrier inside a render
+          * pass flushes the scene (sd_sync.c), so sampled reads of an
+          * attachment see the draws before it; render/feedback_loop. */
+         ((VkPhysicalDeviceAttachmentFeedbackLoopLayoutFeaturesEXT *)s)
+            ->attachmentFeedbackLoopLayout = ext->EXT_attachment_feedback_loop_layout;
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
          /* Offsets and strides come from the module's decorations

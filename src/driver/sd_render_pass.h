@@ -28,6 +28,15 @@
  * nothing from); each render pass instance takes them from the
  * VkRenderPassAttachmentBeginInfo of its begin (sd_cmd_render.c).
  *
+ * Layouts, including VK_IMAGE_LAYOUT_ATTACHMENT_FEEDBACK_LOOP_OPTIMAL_EXT
+ * (VK_EXT_attachment_feedback_loop_layout), are kept but change nothing:
+ * every layout is the same linear memory. A dependency with
+ * VK_DEPENDENCY_FEEDBACK_LOOP_BIT_EXT is a dependency like any other: one
+ * between subpasses is met by the flush at every subpass end, a
+ * self-dependency allows the in-subpass barriers, which flush the scene
+ * (sd_sync.c), so a later draw's sampled reads of an attachment see the
+ * earlier draws' writes.
+ *
  * Refused honestly (VK_ERROR_FEATURE_NOT_PRESENT with a log line):
  * depth/stencil resolve modes outside SD_DEPTH_RESOLVE_MODES /
  * SD_STENCIL_RESOLVE_MODES. Other pNext structs (fragment density maps, shading-rate

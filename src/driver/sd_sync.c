@@ -1003,7 +1003,11 @@ sd_ResetEvent(VkDevice _device, VkEvent _event)
  * next, so execution and memory dependencies within a queue are already met;
  * barriers have nothing to do outside rendering. Inside a render pass
  * instance (a self-dependency) a barrier or an event wait is a flush point:
- * binned draws reach memory before later commands read it. Event waits
+ * binned draws reach memory before later commands read it, whether they read
+ * it as attachments or, in a feedback loop (VK_DEPENDENCY_FEEDBACK_LOOP_BIT_EXT,
+ * VK_IMAGE_LAYOUT_ATTACHMENT_FEEDBACK_LOOP_OPTIMAL_EXT), through samplers;
+ * the flush covers the whole render area, not only the framebuffer-local
+ * region BY_REGION would ask for. Event waits
  * block until the event is set (by an earlier command or by the host), as
  * the spec allows. */
 

@@ -164,7 +164,13 @@
  * attachments; resolves happen there), and before any command inside a
  * render pass that could see the attachments' memory: a pipeline barrier
  * or event in a subpass (self-dependency), a query result copy or reset, a
- * timestamp write. Transfers cannot run inside render passes.
+ * timestamp write. Transfers cannot run inside render passes. A feedback
+ * loop (VK_EXT_attachment_feedback_loop_layout: a draw samples an
+ * attachment of its own render pass) is one of those barriers: its flush
+ * writes every earlier draw's pixels to memory, where the sampler of a
+ * later draw reads them (samplers read image memory directly and keep no
+ * copy of it); without a barrier such a read sees an undefined mix, as the
+ * spec allows.
  *
  * Memory and attachments: the scene draws straight into the attachments'
  * memory (linear layout: row pitch, layer pitch). A multisampled surface

@@ -410,6 +410,7 @@ static const struct ep_ext ep_device_exts[] = {
         "vkCmdEndConditionalRenderingEXT", NULL } },
    { "VK_EXT_index_type_uint8", { NULL } },
    { "VK_EXT_custom_border_color", { NULL } },
+   { "VK_EXT_attachment_feedback_loop_layout", { NULL } },
    { "VK_EXT_robustness2", { NULL } },
    { "VK_EXT_debug_marker", { "vkDebugMarkerSetObjectTagEXT", "vkDebugMarkerSetObjectNameEXT",
         "vkCmdDebugMarkerBeginEXT", "vkCmdDebugMarkerEndEXT", "vkCmdDebugMarkerInsertEXT", NULL } },
