@@ -33,12 +33,12 @@ sc_emit_atomic(struct sc_xlate *x, const struct sc_inst *inst)
    const struct sc_val *val = NULL, *cmp = NULL;
    switch (op) {
    case SpvOpAtomicStore:
-      val = sc_get(x, inst->w[4]);
+      val = sc_operand(x, inst->w[4], 1, SC_ANY);
       break;
    case SpvOpAtomicCompareExchange:
    case SpvOpAtomicCompareExchangeWeak:
-      val = sc_get(x, inst->w[7]);
-      cmp = sc_get(x, inst->w[8]);
+      val = sc_operand(x, inst->w[7], 1, SC_ANY);
+      cmp = val ? sc_operand(x, inst->w[8], 1, SC_ANY) : NULL;
       if (!cmp)
          return false;
       break;
@@ -47,7 +47,7 @@ sc_emit_atomic(struct sc_xlate *x, const struct sc_inst *inst)
    case SpvOpAtomicIDecrement:
       break;
    default:
-      val = sc_get(x, inst->w[6]);
+      val = sc_operand(x, inst->w[6], 1, SC_ANY);
       break;
    }
    if (x->err)

@@ -184,20 +184,31 @@ geometric(struct sc_xlate *x, const struct sc_inst *inst, uint32_t op,
           const struct sc_val **ops, unsigned nops)
 {
    LLVMBuilderRef b = x->b;
+   unsigned need = op == GLSLstd450Length || op == GLSLstd450Normalize ? 1
+                   : op == GLSLstd450FaceForward || op == GLSLstd450Refract ? 3 : 2;
+   if (nops != need)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "%s with %u operands", sc_glsl450_name(op), nops);
+   uint32_t n = ops[0]->n;
+   if (n > 4)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "vector of more than 4 components");
+   /* Every operand has the first's n components but Refract's eta, one. */
+   for (unsigned k = 1; k < nops; k++) {
+      uint32_t kn = op == GLSLstd450Refract && k == 2 ? 1 : n;
+      if (!sc_operand(x, inst->w[5 + k], kn, kn))
+         return false;
+   }
+   uint32_t rn = sc_ncomp(x, inst->type_id);
+   uint32_t want = op == GLSLstd450Length || op == GLSLstd450Distance ? 1 : n;
+   if (rn != want)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "%s result of %u components, expected %u",
+                     sc_glsl450_name(op), rn, want);
    bool uniform = true;
    for (unsigned k = 0; k < nops; k++)
       uniform &= ops[k]->uniform;
-   uint32_t n = ops[0]->n;
    LLVMValueRef c[4][4];
-   if (n == 0)
-      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "geometric instruction on an empty value");
-   for (unsigned k = 0; k < nops; k++) {
-      if (ops[k]->n > 4)
-         return sc_fail(x, SC_ERROR_INVALID_SPIRV, "vector of more than 4 components");
+   for (unsigned k = 0; k < nops; k++)
       for (uint32_t i = 0; i < ops[k]->n; i++)
          c[k][i] = sc_comp(x, ops[k], i, !uniform);
-   }
-   uint32_t rn = sc_ncomp(x, inst->type_id);
    struct sc_val r = sc_new_val(x, rn, uniform);
    if (!r.c)
       return false;
@@ -279,6 +290,17 @@ packing(struct sc_xlate *x, const struct sc_inst *inst, uint32_t op, const struc
    LLVMTypeRef i32 = vec ? sc_vec_type(x, x->t_i32) : x->t_i32;
    LLVMTypeRef f32 = vec ? sc_vec_type(x, x->t_f32) : x->t_f32;
    uint32_t rn = sc_ncomp(x, inst->type_id);
+   /* Operand and result sizes: 2 or 4 floats, one 32-bit integer. */
+   bool pack = op == GLSLstd450PackHalf2x16 || op == GLSLstd450PackUnorm4x8 ||
+               op == GLSLstd450PackSnorm4x8 || op == GLSLstd450PackUnorm2x16 ||
+               op == GLSLstd450PackSnorm2x16;
+   uint32_t floats = op == GLSLstd450PackUnorm4x8 || op == GLSLstd450PackSnorm4x8 ||
+                     op == GLSLstd450UnpackUnorm4x8 || op == GLSLstd450UnpackSnorm4x8 ? 4 : 2;
+   if (!sc_operand(x, inst->w[5], pack ? floats : 1, pack ? floats : 1))
+      return false;
+   if (rn != (pack ? 1 : floats))
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "%s result of %u components",
+                     sc_glsl450_name(op), rn);
    struct sc_val r = sc_new_val(x, rn, a->uniform);
    if (!r.c)
       return false;
@@ -394,8 +416,10 @@ sc_emit_glsl(struct sc_xlate *x, const struct sc_inst *inst)
    case GLSLstd450UnpackSnorm4x8:
    case GLSLstd450UnpackUnorm2x16:
    case GLSLstd450UnpackSnorm2x16:
+      if (!nops)
+         return sc_fail(x, SC_ERROR_INVALID_SPIRV, "GLSL.std.450 without operands");
       for (unsigned k = 0; k < nops; k++)
-         if (!(ops[k] = sc_get(x, inst->w[5 + k])))
+         if (!(ops[k] = sc_operand(x, inst->w[5 + k], 1, SC_ANY)))
             return false;
       if (op >= GLSLstd450PackSnorm4x8 && op <= GLSLstd450UnpackUnorm4x8)
          return packing(x, inst, op, ops[0]);
@@ -404,15 +428,15 @@ sc_emit_glsl(struct sc_xlate *x, const struct sc_inst *inst)
       break;
    }
 
-   bool uniform = true;
-   for (unsigned k = 0; k < nops; k++) {
-      if (!(ops[k] = sc_get(x, inst->w[5 + k])))
-         return false;
-      uniform &= ops[k]->uniform;
-   }
    if (!nops)
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "GLSL.std.450 without operands");
    uint32_t n = sc_ncomp(x, inst->type_id);
+   bool uniform = true;
+   for (unsigned k = 0; k < nops; k++) {
+      if (!(ops[k] = sc_operand_like(x, inst->w[5 + k], n)))
+         return false;
+      uniform &= ops[k]->uniform;
+   }
    struct sc_val r = sc_new_val(x, n, uniform);
    if (!r.c)
       return false;

@@ -194,7 +194,7 @@ convert_int(struct sc_xlate *x, LLVMValueRef v, uint32_t type_id, bool uniform)
 static bool
 decompose(struct sc_xlate *x, const struct sc_inst *inst, uint32_t op)
 {
-   const struct sc_val *a = sc_get(x, inst->w[5]);
+   const struct sc_val *a = sc_operand(x, inst->w[5], 1, SC_ANY);
    if (!a)
       return false;
    uint32_t n = a->n;
@@ -242,8 +242,10 @@ decompose(struct sc_xlate *x, const struct sc_inst *inst, uint32_t op)
 static bool
 emit_ldexp(struct sc_xlate *x, const struct sc_inst *inst)
 {
-   const struct sc_val *a = sc_get(x, inst->w[5]);
-   const struct sc_val *e = a ? sc_get(x, inst->w[6]) : NULL;
+   if (inst->nwords < 7)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "Ldexp without its exponent");
+   const struct sc_val *a = sc_operand(x, inst->w[5], 1, SC_ANY);
+   const struct sc_val *e = a ? sc_operand_like(x, inst->w[6], a->n) : NULL;
    if (!e)
       return false;
    bool uniform = a->uniform && e->uniform;
@@ -344,7 +346,9 @@ matrix_fn(struct sc_xlate *x, const struct sc_inst *inst, uint32_t op)
 static bool
 double_packing(struct sc_xlate *x, const struct sc_inst *inst, uint32_t op)
 {
-   const struct sc_val *a = sc_get(x, inst->w[5]);
+   /* PackDouble2x32: two 32-bit integers; UnpackDouble2x32: one double. */
+   uint32_t an = op == GLSLstd450PackDouble2x32 ? 2 : 1;
+   const struct sc_val *a = sc_operand(x, inst->w[5], an, an);
    if (!a)
       return false;
    LLVMBuilderRef b = x->b;
@@ -352,8 +356,6 @@ double_packing(struct sc_xlate *x, const struct sc_inst *inst, uint32_t op)
    LLVMTypeRef i64 = vec ? sc_vec_type(x, x->t_i64) : x->t_i64;
    LLVMTypeRef i32 = vec ? sc_vec_type(x, x->t_i32) : x->t_i32;
    if (op == GLSLstd450PackDouble2x32) {
-      if (a->n != 2)
-         return sc_fail(x, SC_ERROR_INVALID_SPIRV, "PackDouble2x32 of %u components", a->n);
       struct sc_val r = sc_new_val(x, 1, a->uniform);
       if (!r.c)
          return false;

@@ -98,7 +98,7 @@ image_of(struct sc_xlate *x, uint32_t id, struct access *a)
    const struct sc_inst *d = sc_module_def(x->m, id);
    if (!d || !sc_module_image_type(x->m, d->type_id, &a->it))
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "%%%u is not an image", id);
-   const struct sc_val *v = sc_get(x, id);
+   const struct sc_val *v = sc_operand(x, id, 1, 1);
    if (!v)
       return false;
    a->rec = v->c[0];
@@ -311,8 +311,8 @@ emit_read(struct sc_xlate *x, const struct sc_inst *inst)
    uint32_t sid;
    if (!image_of(x, inst->w[3], &a) || !image_operands(x, inst, 5, &extend, &sid))
       return false;
-   const struct sc_val *c = sc_get(x, inst->w[4]);
-   const struct sc_val *smp = sid ? sc_get(x, sid) : NULL;
+   const struct sc_val *c = sc_operand(x, inst->w[4], 1, SC_ANY);
+   const struct sc_val *smp = c && sid ? sc_operand(x, sid, 1, 1) : NULL;
    if (!c || (sid && !smp) || !address(x, &a, c, smp))
       return false;
    bool integer = integer_sampled(x, &a.it);
@@ -348,9 +348,9 @@ emit_write(struct sc_xlate *x, const struct sc_inst *inst)
    uint32_t sid;
    if (!image_of(x, inst->w[1], &a) || !image_operands(x, inst, 4, &extend, &sid))
       return false;
-   const struct sc_val *c = sc_get(x, inst->w[2]);
-   const struct sc_val *texel = sc_get(x, inst->w[3]);
-   const struct sc_val *smp = sid ? sc_get(x, sid) : NULL;
+   const struct sc_val *c = sc_operand(x, inst->w[2], 1, SC_ANY);
+   const struct sc_val *texel = c ? sc_operand(x, inst->w[3], 1, SC_ANY) : NULL;
+   const struct sc_val *smp = texel && sid ? sc_operand(x, sid, 1, 1) : NULL;
    if (!c || !texel || (sid && !smp))
       return false;
    if (a.it.sampled != 2)
@@ -389,7 +389,7 @@ emit_query(struct sc_xlate *x, const struct sc_inst *inst)
    if (!image_of(x, inst->w[3], &a))
       return false;
    const struct sc_val *l = NULL;
-   if (inst->opcode == SpvOpImageQuerySizeLod && !(l = sc_get(x, inst->w[4])))
+   if (inst->opcode == SpvOpImageQuerySizeLod && !(l = sc_operand(x, inst->w[4], 1, 1)))
       return false;
    bool vec = a.rec_vec || (l && !l->uniform);
    a.vec = vec;
@@ -477,7 +477,7 @@ sc_image_texel_pointer(struct sc_xlate *x, const struct sc_inst *inst, struct sc
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "atomics on multisampled images");
    a.rec = ip->base;
    a.rec_vec = ip->base_varying;
-   const struct sc_val *c = sc_get(x, inst->w[4]);
+   const struct sc_val *c = sc_operand(x, inst->w[4], 1, SC_ANY);
    if (!c)
       return false;
    /* Atomics run per lane: make the address per lane. */
@@ -548,7 +548,7 @@ sc_emit_image(struct sc_xlate *x, const struct sc_inst *inst, bool *handled)
    case SpvOpImage: {
       /* The image's record stands for the pair; sampling instructions look
        * through OpSampledImage to its sampler (llvm_sample.c). */
-      const struct sc_val *v = sc_get(x, inst->w[3]);
+      const struct sc_val *v = sc_operand(x, inst->w[3], 1, 1);
       if (!v)
          return false;
       struct sc_val r = sc_new_val(x, 1, v->uniform);

@@ -392,7 +392,7 @@ static bool
 index_value(struct sc_xlate *x, uint32_t id, LLVMValueRef *v, bool *varying, bool *is_const,
             uint32_t *cval, struct sc_lin *lin, bool *has_lin)
 {
-   const struct sc_val *iv = sc_get(x, id);
+   const struct sc_val *iv = sc_operand(x, id, 1, 1);
    if (!iv)
       return false;
    *varying = !iv->uniform;

@@ -255,7 +255,7 @@ emit_unary(struct sc_xlate *x, uint32_t op, LLVMValueRef a, LLVMTypeRef rt)
 static bool
 unary(struct sc_xlate *x, const struct sc_inst *inst)
 {
-   const struct sc_val *a = sc_get(x, inst->w[3]);
+   const struct sc_val *a = sc_operand(x, inst->w[3], 1, SC_ANY);
    if (!a)
       return false;
    struct sc_val r = sc_new_val(x, a->n, a->uniform);
@@ -321,12 +321,10 @@ carry_lin(struct sc_xlate *x, struct sc_val *dst, uint32_t di, const struct sc_v
 static bool
 binary(struct sc_xlate *x, const struct sc_inst *inst)
 {
-   const struct sc_val *a = sc_get(x, inst->w[3]);
-   const struct sc_val *c = sc_get(x, inst->w[4]);
-   if (!a || !c)
+   const struct sc_val *a = sc_operand(x, inst->w[3], 1, SC_ANY);
+   const struct sc_val *c = a ? sc_operand(x, inst->w[4], a->n, a->n) : NULL;
+   if (!c)
       return false;
-   if (a->n != c->n)
-      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "operand sizes differ");
    bool uniform = a->uniform && c->uniform;
    struct sc_val r = sc_new_val(x, a->n, uniform);
    if (!r.c)
@@ -344,7 +342,7 @@ binary(struct sc_xlate *x, const struct sc_inst *inst)
 static bool
 vector_reduce_bool(struct sc_xlate *x, const struct sc_inst *inst)
 {
-   const struct sc_val *a = sc_get(x, inst->w[3]);
+   const struct sc_val *a = sc_operand(x, inst->w[3], 1, SC_ANY);
    if (!a)
       return false;
    struct sc_val r = sc_new_val(x, 1, a->uniform);
@@ -360,13 +358,11 @@ vector_reduce_bool(struct sc_xlate *x, const struct sc_inst *inst)
 static bool
 select_op(struct sc_xlate *x, const struct sc_inst *inst)
 {
-   const struct sc_val *c = sc_get(x, inst->w[3]);
-   const struct sc_val *a = sc_get(x, inst->w[4]);
-   const struct sc_val *d = sc_get(x, inst->w[5]);
-   if (!c || !a || !d)
+   const struct sc_val *a = sc_operand(x, inst->w[4], 1, SC_ANY);
+   const struct sc_val *d = a ? sc_operand(x, inst->w[5], a->n, a->n) : NULL;
+   const struct sc_val *c = d ? sc_operand_like(x, inst->w[3], a->n) : NULL;
+   if (!c)
       return false;
-   if (a->n != d->n || (c->n != 1 && c->n != a->n))
-      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "OpSelect operand sizes");
    bool uniform = c->uniform && a->uniform && d->uniform;
    struct sc_val r = sc_new_val(x, a->n, uniform);
    if (!r.c)
@@ -381,7 +377,7 @@ static bool
 bitcast(struct sc_xlate *x, const struct sc_inst *inst)
 {
    LLVMBuilderRef b = x->b;
-   const struct sc_val *a = sc_get(x, inst->w[3]);
+   const struct sc_val *a = sc_operand(x, inst->w[3], 1, SC_ANY);
    if (!a)
       return false;
    const struct sc_inst *src_def = sc_module_def(x->m, inst->w[3]);
@@ -389,7 +385,7 @@ bitcast(struct sc_xlate *x, const struct sc_inst *inst)
       return false;
    uint32_t n = sc_ncomp(x, inst->type_id);
    struct sc_val r = sc_new_val(x, n, a->uniform);
-   if (!r.c || !n || !a->n)
+   if (!r.c || !n)
       return r.c ? sc_fail(x, SC_ERROR_INVALID_SPIRV, "bad OpBitcast") : false;
    LLVMTypeRef st0 = sc_llvm_scalar(x, sc_scalar_at(x, src_def->type_id, 0));
    LLVMTypeRef rt0 = sc_llvm_scalar(x, sc_scalar_at(x, inst->type_id, 0));
@@ -437,9 +433,9 @@ static bool
 extended_op(struct sc_xlate *x, const struct sc_inst *inst)
 {
    LLVMBuilderRef b = x->b;
-   const struct sc_val *a = sc_get(x, inst->w[3]);
-   const struct sc_val *c = sc_get(x, inst->w[4]);
-   if (!a || !c)
+   const struct sc_val *a = sc_operand(x, inst->w[3], 1, SC_ANY);
+   const struct sc_val *c = a ? sc_operand(x, inst->w[4], a->n, a->n) : NULL;
+   if (!c)
       return false;
    bool uniform = a->uniform && c->uniform;
    uint32_t n = a->n;
@@ -493,11 +489,11 @@ bitfield(struct sc_xlate *x, const struct sc_inst *inst)
 {
    LLVMBuilderRef b = x->b;
    bool insert = inst->opcode == SpvOpBitFieldInsert;
-   const struct sc_val *base = sc_get(x, inst->w[3]);
-   const struct sc_val *ins = insert ? sc_get(x, inst->w[4]) : NULL;
-   const struct sc_val *off = sc_get(x, inst->w[insert ? 5 : 4]);
-   const struct sc_val *cnt = sc_get(x, inst->w[insert ? 6 : 5]);
-   if (!base || !off || !cnt || (insert && !ins))
+   const struct sc_val *base = sc_operand(x, inst->w[3], 1, SC_ANY);
+   const struct sc_val *ins = base && insert ? sc_operand(x, inst->w[4], base->n, base->n) : NULL;
+   const struct sc_val *off = base ? sc_operand(x, inst->w[insert ? 5 : 4], 1, SC_ANY) : NULL;
+   const struct sc_val *cnt = off ? sc_operand(x, inst->w[insert ? 6 : 5], 1, SC_ANY) : NULL;
+   if (!cnt || (insert && !ins))
       return false;
    bool uniform = base->uniform && off->uniform && cnt->uniform && (!ins || ins->uniform);
    struct sc_val r = sc_new_val(x, base->n, uniform);
@@ -541,9 +537,9 @@ bitfield(struct sc_xlate *x, const struct sc_inst *inst)
 static bool
 times_scalar(struct sc_xlate *x, const struct sc_inst *inst)
 {
-   const struct sc_val *a = sc_get(x, inst->w[3]);
-   const struct sc_val *s = sc_get(x, inst->w[4]);
-   if (!a || !s)
+   const struct sc_val *a = sc_operand(x, inst->w[3], 1, SC_ANY);
+   const struct sc_val *s = a ? sc_operand(x, inst->w[4], 1, SC_ANY) : NULL;
+   if (!s)
       return false;
    bool uniform = a->uniform && s->uniform;
    struct sc_val r = sc_new_val(x, a->n, uniform);
@@ -572,18 +568,70 @@ dot(struct sc_xlate *x, const struct sc_val *a, uint32_t ai, uint32_t as,
 static bool
 matrix_op(struct sc_xlate *x, const struct sc_inst *inst)
 {
-   const struct sc_val *a = sc_get(x, inst->w[3]);
-   const struct sc_val *c = inst->opcode == SpvOpTranspose ? a : sc_get(x, inst->w[4]);
-   if (!a || !c)
-      return false;
+   if (inst->opcode == SpvOpMatrixTimesScalar)
+      return times_scalar(x, inst);
    const struct sc_type *rt = sc_module_type(x->m, inst->type_id);
    const struct sc_inst *ad = sc_module_def(x->m, inst->w[3]);
    const struct sc_type *at = ad ? sc_module_type(x->m, ad->type_id) : NULL;
    if (!rt || !at)
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "matrix operand types");
+   /* The operands' sizes each form reads: a matrix is its columns one after
+    * the other; sizes the types do not fix come from the other operand. */
+   uint32_t n = rt->ncomp, an = 0, cn = 0, rows = 0, cols = 0, k = 0;
+   const struct sc_type *col = NULL;
+   switch (inst->opcode) {
+   case SpvOpDot:
+   case SpvOpOuterProduct:
+      an = at->ncomp;
+      break;
+   case SpvOpMatrixTimesVector:   /* a: C columns of R rows; c: C. Result R. */
+      rows = n;
+      cols = at->count;
+      an = rows * cols;
+      cn = cols;
+      break;
+   case SpvOpVectorTimesMatrix:   /* a: R; c: C columns of R rows. Result C. */
+      rows = at->ncomp;
+      an = rows;
+      cn = n * rows;
+      break;
+   case SpvOpMatrixTimesMatrix:   /* a: K columns of R rows; c: C columns of K rows. */
+      col = sc_module_type(x->m, rt->elem);
+      rows = col ? col->count : 0;
+      cols = rt->count;
+      k = at->count;
+      an = rows * k;
+      cn = cols * k;
+      break;
+   case SpvOpTranspose:
+      col = sc_module_type(x->m, at->elem);
+      rows = col ? col->count : 0;
+      cols = at->count;
+      an = rows * cols;
+      break;
+   default:
+      return sc_fail(x, SC_ERROR_INTERNAL, "matrix op");
+   }
+   if (!an)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "%s of an empty operand", sc_opcode_name(inst->opcode));
+   const struct sc_val *a = sc_operand(x, inst->w[3], an, an);
+   if (!a)
+      return false;
+   if (inst->opcode == SpvOpDot)
+      cn = a->n;
+   const struct sc_val *c = inst->opcode == SpvOpTranspose ? a
+                            : sc_operand(x, inst->w[4], cn ? cn : 1, cn ? cn : SC_ANY);
+   if (!c)
+      return false;
+   uint32_t want = inst->opcode == SpvOpDot ? 1
+                   : inst->opcode == SpvOpOuterProduct ? a->n * c->n
+                   : inst->opcode == SpvOpMatrixTimesMatrix ? rows * cols
+                   : inst->opcode == SpvOpTranspose ? an : n;
+   if (n != want)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "%s result of %u components, expected %u",
+                     sc_opcode_name(inst->opcode), n, want);
    bool uniform = a->uniform && c->uniform;
    bool vec = !uniform;
-   uint32_t n = rt->ncomp;
    struct sc_val r = sc_new_val(x, n, uniform);
    if (!r.c)
       return false;
@@ -591,49 +639,29 @@ matrix_op(struct sc_xlate *x, const struct sc_inst *inst)
    case SpvOpDot:
       r.c[0] = dot(x, a, 0, 1, c, 0, 1, a->n, vec);
       break;
-   case SpvOpMatrixTimesVector: {
-      /* a: C columns of R rows; c: C. Result R. */
-      uint32_t rows = n, cols = c->n;
+   case SpvOpMatrixTimesVector:
       for (uint32_t i = 0; i < rows; i++)
          r.c[i] = dot(x, a, i, rows, c, 0, 1, cols, vec);
       break;
-   }
-   case SpvOpVectorTimesMatrix: {
-      /* a: R; c: C columns of R rows. Result C. */
-      uint32_t rows = a->n;
+   case SpvOpVectorTimesMatrix:
       for (uint32_t j = 0; j < n; j++)
          r.c[j] = dot(x, a, 0, 1, c, j * rows, 1, rows, vec);
       break;
-   }
-   case SpvOpMatrixTimesMatrix: {
-      /* a: K columns of R rows; c: C columns of K rows. Result C x R. */
-      const struct sc_type *rcol = sc_module_type(x->m, rt->elem);
-      uint32_t rows = rcol->count, cols = rt->count, k = at->count;
+   case SpvOpMatrixTimesMatrix:
       for (uint32_t j = 0; j < cols; j++)
          for (uint32_t i = 0; i < rows; i++)
             r.c[j * rows + i] = dot(x, a, i, rows, c, j * k, 1, k, vec);
       break;
-   }
-   case SpvOpOuterProduct: {
-      /* a: R, c: C. Result C columns of R rows. */
-      uint32_t rows = a->n;
+   case SpvOpOuterProduct:   /* a: R, c: C. Result C columns of R rows. */
       for (uint32_t j = 0; j < c->n; j++)
-         for (uint32_t i = 0; i < rows; i++)
-            r.c[j * rows + i] = LLVMBuildFMul(x->b, sc_comp(x, a, i, vec), sc_comp(x, c, j, vec), "");
+         for (uint32_t i = 0; i < a->n; i++)
+            r.c[j * a->n + i] = LLVMBuildFMul(x->b, sc_comp(x, a, i, vec), sc_comp(x, c, j, vec), "");
       break;
-   }
-   case SpvOpTranspose: {
-      const struct sc_type *acol = sc_module_type(x->m, at->elem);
-      uint32_t rows = acol->count, cols = at->count;
+   default:   /* SpvOpTranspose */
       for (uint32_t j = 0; j < cols; j++)
          for (uint32_t i = 0; i < rows; i++)
             r.c[i * cols + j] = a->c[j * rows + i];
       break;
-   }
-   case SpvOpMatrixTimesScalar:
-      return times_scalar(x, inst);
-   default:
-      return sc_fail(x, SC_ERROR_INTERNAL, "matrix op");
    }
    return sc_set(x, inst->result_id, r);
 }
@@ -777,10 +805,11 @@ composite_op(struct sc_xlate *x, const struct sc_inst *inst)
    case SpvOpVectorExtractDynamic:
    case SpvOpVectorInsertDynamic: {
       bool ins = inst->opcode == SpvOpVectorInsertDynamic;
-      const struct sc_val *v = sc_get(x, inst->w[3]);
-      const struct sc_val *comp = ins ? sc_get(x, inst->w[4]) : NULL;
-      const struct sc_val *idx = sc_get(x, inst->w[ins ? 5 : 4]);
-      if (!v || !idx || (ins && !comp))
+      /* Insert: the vector has the result's n components; extract: any. */
+      const struct sc_val *v = sc_operand(x, inst->w[3], ins ? n : 1, ins ? n : SC_ANY);
+      const struct sc_val *comp = v && ins ? sc_operand(x, inst->w[4], 1, SC_ANY) : NULL;
+      const struct sc_val *idx = v ? sc_operand(x, inst->w[ins ? 5 : 4], 1, SC_ANY) : NULL;
+      if (!idx || (ins && !comp))
          return false;
       bool uniform = v->uniform && idx->uniform && (!comp || comp->uniform);
       struct sc_val r = sc_new_val(x, n, uniform);
@@ -949,6 +978,11 @@ sc_const_spec_op(struct sc_xlate *x, const struct sc_inst *d, LLVMValueRef *out,
    default:
       break;
    }
+   /* Component by component: each operand has the result's n components
+    * or one. */
+   for (uint32_t k = 0; k < 3; k++)
+      if (v[k] && !sc_operand_like(x, ops[k], n))
+         return false;
    for (uint32_t i = 0; i < n; i++) {
       LLVMTypeRef rt = sc_llvm_scalar(x, sc_scalar_at(x, d->type_id, i));
       LLVMValueRef a = v[0] && i < v[0]->n ? v[0]->c[i] : NULL;

@@ -11,6 +11,14 @@
  * byte offset, pointee type, layout) and is recomputed in each block that
  * uses it.
  *
+ * Shapes: spirv-val leaves gaps (group operations take any operand type,
+ * OpSpecConstantOp's operand sizes go unchecked), so the translator checks
+ * what it reads. A value has exactly its type's component count (sc_set
+ * refuses any other), and an instruction that reads components of an
+ * operand gets it through sc_operand / sc_operand_like, which refuse a
+ * value of too few components (a pointer or an empty struct has none) with
+ * SC_ERROR_INVALID_SPIRV; no reader indexes past n.
+ *
  * Control flow: blocks are emitted in sc_cfg order, each guarded by its lane
  * mask (OR of the masks of the edges into it, kept in a per-block stack
  * slot); a block none of whose lanes is active is skipped; each loop range
@@ -239,6 +247,21 @@ bool sc_fail(struct sc_xlate *x, enum sc_result r, const char *fmt, ...)
    __attribute__((format(printf, 3, 4)));
 struct sc_val sc_new_val(struct sc_xlate *x, uint32_t n, bool uniform);
 const struct sc_val *sc_get(struct sc_xlate *x, uint32_t id);
+/* The one shape check of an operand whose components an instruction reads:
+ * sc_get's value when it has between min and max components (max SC_ANY:
+ * no bound), else NULL with SC_ERROR_INVALID_SPIRV. spirv-val leaves gaps
+ * (a pointer or an empty struct where a group operation's predicate goes,
+ * say: no components at all), so every reader of c[0], or of c[i] for i
+ * bounded by another operand's or the result's size, takes its operands
+ * through this or sc_operand_like rather than through sc_get. */
+#define SC_ANY UINT32_MAX
+const struct sc_val *sc_operand(struct sc_xlate *x, uint32_t id, uint32_t min, uint32_t max);
+/* An operand applied component by component to a value of n components,
+ * or a scalar broadcast to all of them: 1 or n components. */
+const struct sc_val *sc_operand_like(struct sc_xlate *x, uint32_t id, uint32_t n);
+/* Sets id's value; refuses (SC_ERROR_INVALID_SPIRV) one whose component
+ * count is not its type's, so a reader may trust a value's shape to be its
+ * type's. */
 bool sc_set(struct sc_xlate *x, uint32_t id, struct sc_val v);
 LLVMTypeRef sc_vec_type(struct sc_xlate *x, LLVMTypeRef scalar);
 LLVMValueRef sc_splat(struct sc_xlate *x, LLVMValueRef scalar);

@@ -86,7 +86,7 @@ static bool
 store_value(struct sc_xlate *x, LLVMValueRef args, uint64_t off, uint32_t id, uint32_t n,
             bool integer)
 {
-   const struct sc_val *v = sc_get(x, id);
+   const struct sc_val *v = sc_operand(x, id, 1, SC_ANY);
    if (!v)
       return false;
    for (uint32_t i = 0; i < n && i < v->n; i++) {
@@ -164,10 +164,10 @@ records_of(struct sc_xlate *x, uint32_t id, bool fetch, struct records *r)
       d = sc_module_def(x->m, d->w[3]);
    const struct sc_val *img, *smp;
    if (d && d->opcode == SpvOpSampledImage) {
-      img = sc_get(x, d->w[3]);
-      smp = fetch ? img : sc_get(x, d->w[4]);
+      img = sc_operand(x, d->w[3], 1, 1);
+      smp = fetch || !img ? img : sc_operand(x, d->w[4], 1, 1);
    } else {
-      img = smp = sc_get(x, id);
+      img = smp = sc_operand(x, id, 1, 1);
    }
    if (!img || !smp)
       return false;
@@ -318,7 +318,7 @@ sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst)
    const uint32_t ncoord = dim_coords(it.dim);
 
    /* Coordinates (Proj: divided by q, as is D_ref). */
-   const struct sc_val *c = sc_get(x, inst->w[4]);
+   const struct sc_val *c = sc_operand(x, inst->w[4], 1, SC_ANY);
    if (!c)
       return false;
    LLVMValueRef q = NULL;
@@ -349,7 +349,7 @@ sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst)
       op |= SHALE_SAMPLE_BIAS;
    }
    if (dref) {
-      const struct sc_val *d = sc_get(x, inst->w[5]);
+      const struct sc_val *d = sc_operand(x, inst->w[5], 1, 1);
       LLVMValueRef v;
       if (!d || !lanes32(x, d, 0, false, &v))
          return false;
@@ -381,7 +381,7 @@ sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst)
       op |= SHALE_SAMPLE_OFFSET;
    }
    if (gather && !dref) {
-      const struct sc_val *comp = sc_get(x, inst->w[5]);
+      const struct sc_val *comp = sc_operand(x, inst->w[5], 1, 1);
       if (!comp)
          return false;
       LLVMValueRef cv = comp->uniform ? comp->c[0]
@@ -391,8 +391,10 @@ sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst)
    if (o.const_offsets) {
       if (!gather)
          return sc_fail(x, SC_ERROR_INVALID_SPIRV, "ConstOffsets on %s", sc_opcode_name(opc));
-      const struct sc_val *offs = sc_get(x, o.const_offsets);
-      if (!offs || !offs->uniform || offs->n != 8)
+      const struct sc_val *offs = sc_operand(x, o.const_offsets, 8, 8);
+      if (!offs)
+         return false;
+      if (!offs->uniform)
          return sc_fail(x, SC_ERROR_INVALID_SPIRV, "ConstOffsets must be 4 constant 2-vectors");
       for (uint32_t i = 0; i < 8; i++)
          store_at(x, args, ARG(gather_offsets) + i * 4,

@@ -1124,7 +1124,7 @@ sc_stage_derivative(struct sc_xlate *x, LLVMValueRef v, bool dy)
 static bool
 emit_derivative(struct sc_xlate *x, const struct sc_inst *inst, enum deriv kind, bool coarse)
 {
-   const struct sc_val *a = sc_get(x, inst->w[3]);
+   const struct sc_val *a = sc_operand(x, inst->w[3], 1, SC_ANY);
    if (!a)
       return false;
    struct sc_val r = sc_new_val(x, a->n, a->uniform);

@@ -16,21 +16,6 @@
 /* Lane helpers                                                              */
 /* ------------------------------------------------------------------------ */
 
-
-/* An operand of a group operation: a value with at least one component (a
- * mutated module can name, say, an empty struct, which sc_get returns with
- * none). NULL (the translation failed) otherwise. */
-static const struct sc_val *
-operand(struct sc_xlate *x, uint32_t id)
-{
-   const struct sc_val *v = sc_get(x, id);
-   if (v && !v->n) {
-      sc_fail(x, SC_ERROR_INVALID_SPIRV, "group operation operand %u has no components", id);
-      return NULL;
-   }
-   return v;
-}
-
 static bool
 is_float(LLVMTypeRef st)
 {
@@ -406,7 +391,7 @@ bool_group(struct sc_xlate *x, uint32_t op, LLVMValueRef p, LLVMValueRef sel)
 static bool
 check_scope(struct sc_xlate *x, uint32_t id)
 {
-   const struct sc_val *s = operand(x, id);
+   const struct sc_val *s = sc_operand(x, id, 1, SC_ANY);
    if (!s)
       return false;
    if (!s->uniform || !LLVMIsAConstantInt(s->c[0]))
@@ -444,7 +429,7 @@ set_ballot(struct sc_xlate *x, const struct sc_inst *inst, LLVMValueRef bits)
 static bool
 emit_all_any(struct sc_xlate *x, const struct sc_inst *inst, uint32_t pred_id, bool all)
 {
-   const struct sc_val *p = operand(x, pred_id);
+   const struct sc_val *p = sc_operand(x, pred_id, 1, SC_ANY);
    if (!p)
       return false;
    uint32_t op = all ? SpvOpGroupNonUniformLogicalAnd : SpvOpGroupNonUniformLogicalOr;
@@ -454,7 +439,7 @@ emit_all_any(struct sc_xlate *x, const struct sc_inst *inst, uint32_t pred_id, b
 static bool
 emit_all_equal(struct sc_xlate *x, const struct sc_inst *inst, uint32_t value_id)
 {
-   const struct sc_val *v = operand(x, value_id);
+   const struct sc_val *v = sc_operand(x, value_id, 1, SC_ANY);
    if (!v)
       return false;
    LLVMBuilderRef b = x->b;
@@ -478,8 +463,8 @@ emit_all_equal(struct sc_xlate *x, const struct sc_inst *inst, uint32_t value_id
 static bool
 emit_broadcast(struct sc_xlate *x, const struct sc_inst *inst, uint32_t value_id, uint32_t id_op)
 {
-   const struct sc_val *v = operand(x, value_id);
-   const struct sc_val *id = id_op ? operand(x, id_op) : NULL;
+   const struct sc_val *v = sc_operand(x, value_id, 1, SC_ANY);
+   const struct sc_val *id = id_op ? sc_operand(x, id_op, 1, SC_ANY) : NULL;
    if (!v || (id_op && !id))
       return false;
    struct sc_val r = sc_new_val(x, v->n, true);
@@ -503,8 +488,8 @@ enum shuffle_kind { SHUF_INDEX, SHUF_XOR, SHUF_UP, SHUF_DOWN, SHUF_QUAD_BCAST, S
 static bool
 emit_shuffle(struct sc_xlate *x, const struct sc_inst *inst, enum shuffle_kind kind)
 {
-   const struct sc_val *v = operand(x, inst->w[4]);
-   const struct sc_val *k = operand(x, inst->w[5]);
+   const struct sc_val *v = sc_operand(x, inst->w[4], 1, SC_ANY);
+   const struct sc_val *k = sc_operand(x, inst->w[5], 1, SC_ANY);
    if (!v || !k)
       return false;
    LLVMBuilderRef b = x->b;
@@ -574,11 +559,9 @@ emit_ballot_ops(struct sc_xlate *x, const struct sc_inst *inst)
    LLVMBuilderRef b = x->b;
    uint32_t op = inst->opcode;
    uint32_t vid = op == SpvOpGroupNonUniformBallotBitCount ? inst->w[5] : inst->w[4];
-   const struct sc_val *v = operand(x, vid);
+   const struct sc_val *v = sc_operand(x, vid, 4, 4);   /* a uvec4 ballot */
    if (!v)
       return false;
-   if (v->n != 4)
-      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "ballot value is not a uvec4");
    /* Only lanes 0 .. W-1 exist: bits past them are ignored. */
    LLVMValueRef c0 = v->c[0];
    LLVMValueRef wmask = sc_const_i32(x, (uint32_t)((1ull << x->W) - 1));
@@ -590,7 +573,7 @@ emit_ballot_ops(struct sc_xlate *x, const struct sc_inst *inst)
       return set_bool(x, inst, LLVMBuildTrunc(b, sh, sc_vec_type(x, x->t_i1), ""));
    }
    case SpvOpGroupNonUniformBallotBitExtract: {
-      const struct sc_val *ix = operand(x, inst->w[5]);
+      const struct sc_val *ix = sc_operand(x, inst->w[5], 1, SC_ANY);
       if (!ix)
          return false;
       bool vec = !v->uniform || !ix->uniform;
@@ -701,7 +684,7 @@ emit_arithmetic(struct sc_xlate *x, const struct sc_inst *inst)
    LLVMBuilderRef b = x->b;
    uint32_t op = inst->opcode;
    uint32_t gop = inst->w[4];
-   const struct sc_val *v = operand(x, inst->w[5]);
+   const struct sc_val *v = sc_operand(x, inst->w[5], 1, SC_ANY);
    if (!v)
       return false;
    uint32_t cluster = x->W;
@@ -711,7 +694,7 @@ emit_arithmetic(struct sc_xlate *x, const struct sc_inst *inst)
    case SpvGroupOperationExclusiveScan:
       break;
    case SpvGroupOperationClusteredReduce: {
-      const struct sc_val *cs = inst->nwords > 6 ? operand(x, inst->w[6]) : NULL;
+      const struct sc_val *cs = inst->nwords > 6 ? sc_operand(x, inst->w[6], 1, SC_ANY) : NULL;
       if (!cs)
          return x->err ? false : sc_fail(x, SC_ERROR_INVALID_SPIRV, "clustered reduce without a cluster size");
       if (!cs->uniform || !LLVMIsAConstantInt(cs->c[0]))
@@ -797,7 +780,7 @@ sc_emit_subgroup(struct sc_xlate *x, const struct sc_inst *inst, bool *handled)
    switch (op) {
    /* SPV_KHR_shader_ballot, SPV_KHR_subgroup_vote: no scope operand. */
    case SpvOpSubgroupBallotKHR: {
-      const struct sc_val *p = operand(x, inst->w[3]);
+      const struct sc_val *p = sc_operand(x, inst->w[3], 1, SC_ANY);
       return p && set_ballot(x, inst, ballot_bits(x, p->c[0]));
    }
    case SpvOpSubgroupFirstInvocationKHR:
@@ -832,7 +815,7 @@ sc_emit_subgroup(struct sc_xlate *x, const struct sc_inst *inst, bool *handled)
    case SpvOpGroupNonUniformBroadcastFirst:
       return emit_broadcast(x, inst, inst->w[4], 0);
    case SpvOpGroupNonUniformBallot: {
-      const struct sc_val *p = operand(x, inst->w[4]);
+      const struct sc_val *p = sc_operand(x, inst->w[4], 1, SC_ANY);
       return p && set_ballot(x, inst, ballot_bits(x, p->c[0]));
    }
    case SpvOpGroupNonUniformInverseBallot:

@@ -461,6 +461,41 @@ sc_get(struct sc_xlate *x, uint32_t id)
    return &ii->val;
 }
 
+static const struct sc_val *
+shape_fail(struct sc_xlate *x, uint32_t id, const struct sc_val *v, const char *want)
+{
+   sc_fail(x, SC_ERROR_INVALID_SPIRV, "operand %%%u has %u components, expected %s", id, v->n,
+           want);
+   return NULL;
+}
+
+const struct sc_val *
+sc_operand(struct sc_xlate *x, uint32_t id, uint32_t min, uint32_t max)
+{
+   const struct sc_val *v = sc_get(x, id);
+   if (!v || (v->n >= min && v->n <= max))
+      return v;
+   char want[48];
+   if (max == SC_ANY)
+      snprintf(want, sizeof(want), "at least %u", min);
+   else if (min == max)
+      snprintf(want, sizeof(want), "%u", min);
+   else
+      snprintf(want, sizeof(want), "%u to %u", min, max);
+   return shape_fail(x, id, v, want);
+}
+
+const struct sc_val *
+sc_operand_like(struct sc_xlate *x, uint32_t id, uint32_t n)
+{
+   const struct sc_val *v = sc_get(x, id);
+   if (!v || v->n == 1 || (v->n == n && n))
+      return v;
+   char want[32];
+   snprintf(want, sizeof(want), "1 or %u", n);
+   return shape_fail(x, id, v, want);
+}
+
 /* Scalar code (W == 1): a per-lane result of code shared with vector code
  * (a lane loop, a gather) is its one lane. */
 static void
@@ -478,6 +513,10 @@ sc_set(struct sc_xlate *x, uint32_t id, struct sc_val v)
 {
    if (!v.c)
       return false;
+   const struct sc_inst *d = sc_module_def(x->m, id);
+   if (!d || v.n != sc_ncomp(x, d->type_id))
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "%%%u computed with %u components, its type has %u",
+                     id, v.n, d ? sc_ncomp(x, d->type_id) : 0);
    struct sc_idinfo *ii = &x->ids[id];
    if (x->cfg->varying[id])
       sc_make_varying(x, &v);
@@ -578,7 +617,8 @@ phi_edge(struct sc_xlate *x, uint32_t target, LLVMValueRef edge, bool all)
       if (!value)
          continue;
       LLVMValueRef *slots = phi_slots(x, phi);
-      const struct sc_val *v = sc_get(x, value);
+      uint32_t pn = sc_ncomp(x, phi->type_id);   /* the phi's slots */
+      const struct sc_val *v = sc_operand(x, value, pn, pn);
       if (!slots || !v)
          return false;
       bool varying = x->cfg->varying[phi->result_id];
@@ -622,7 +662,7 @@ take_edge(struct sc_xlate *x, uint32_t label, LLVMValueRef edge)
 static LLVMValueRef
 cond_mask(struct sc_xlate *x, uint32_t id)
 {
-   const struct sc_val *c = sc_get(x, id);
+   const struct sc_val *c = sc_operand(x, id, 1, 1);
    if (!c)
       return NULL;
    return LLVMBuildAnd(x->b, x->mask, sc_comp(x, c, 0, true), "");
@@ -631,7 +671,7 @@ cond_mask(struct sc_xlate *x, uint32_t id)
 static bool
 emit_switch(struct sc_xlate *x, const struct sc_inst *t)
 {
-   const struct sc_val *sel = sc_get(x, t->w[1]);
+   const struct sc_val *sel = sc_operand(x, t->w[1], 1, 1);
    if (!sel)
       return false;
    LLVMValueRef s = sc_comp(x, sel, 0, true);
@@ -737,7 +777,7 @@ emit_full_terminator(struct sc_xlate *x, const struct sc_inst *t, LLVMBasicBlock
          return false;
       break;
    case SpvOpBranchConditional: {
-      const struct sc_val *c = sc_get(x, t->w[1]);
+      const struct sc_val *c = sc_operand(x, t->w[1], 1, 1);
       if (!c)
          return false;
       if (!c->uniform && t->w[2] != t->w[3])
@@ -758,7 +798,7 @@ emit_full_terminator(struct sc_xlate *x, const struct sc_inst *t, LLVMBasicBlock
       break;
    }
    case SpvOpSwitch: {
-      const struct sc_val *sel = sc_get(x, t->w[1]);
+      const struct sc_val *sel = sc_operand(x, t->w[1], 1, 1);
       if (!sel)
          return false;
       if (!sel->uniform)

@@ -1,6 +1,8 @@
 /* Compiler unit test: constant indices out of range (built-ins, Function,
  * Private, push-constant and Workgroup variables, dynamic vector access,
- * vector shuffles, descriptor arrays). spirv-val accepts every module here;
+ * vector shuffles, descriptor arrays) and operands of the wrong size (a
+ * group operation's value, an OpSpecConstantOp's operand: sizes spirv-val
+ * does not compare). spirv-val accepts every module here;
  * what such an index reads is undefined, but compiling must never crash: a
  * module compiles and its defined results hold, or it is refused with an
  * error code and a message. Run as optimized vector code, baseline vector
@@ -17,6 +19,8 @@
 #include "shaders/builtin_oob_spv.h"
 #include "shaders/desc_oob_spv.h"
 #include "shaders/index_oob_spv.h"
+#include "shaders/shape_group_spv.h"
+#include "shaders/shape_spec_op_spv.h"
 
 #define SPV(a) (a), (sizeof(a) / sizeof((a)[0]))
 
@@ -104,13 +108,15 @@ test_index(const struct round *r)
    sc_shader_destroy(s);
 }
 
-/* buf[0xffffffff] of an array of two storage buffers: refused cleanly. */
+/* A module the translator must refuse with SC_ERROR_INVALID_SPIRV, no
+ * shader and a message containing what. */
 static void
-test_descriptor(const struct round *r)
+refused(const struct round *r, const char *name, const uint32_t *words, size_t count,
+        const char *what)
 {
    struct sc_compile_info info = {
-      .words = desc_oob_spv,
-      .word_count = sizeof(desc_oob_spv) / 4,
+      .words = words,
+      .word_count = count,
       .entry_point = "main",
       .stage = VK_SHADER_STAGE_COMPUTE_BIT,
       .flags = r->flags,
@@ -119,11 +125,27 @@ test_descriptor(const struct round *r)
    char msg[256] = "";
    struct sc_shader *s = (struct sc_shader *)0x1;
    enum sc_result res = sc_compile(compiler, &info, &s, msg, sizeof(msg));
-   CHECK(res == SC_ERROR_INVALID_SPIRV, "desc_oob (%s): %s (%s)", r->name,
+   CHECK(res == SC_ERROR_INVALID_SPIRV, "%s (%s): %s (%s)", name, r->name,
          sc_result_string(res), msg);
-   CHECK(s == NULL, "desc_oob: no shader on failure");
-   CHECK(strstr(msg, "descriptor") != NULL, "desc_oob: message \"%s\"", msg);
+   CHECK(s == NULL, "%s: no shader on failure", name);
+   CHECK(strstr(msg, what) != NULL, "%s: message \"%s\"", name, msg);
    sc_shader_destroy(s);
+}
+
+/* buf[0xffffffff] of an array of two storage buffers: refused cleanly. */
+static void
+test_descriptor(const struct round *r)
+{
+   refused(r, "desc_oob", SPV(desc_oob_spv), "descriptor");
+}
+
+/* Operands with fewer components than their instruction reads. */
+static void
+test_shapes(const struct round *r)
+{
+   if (r->simd_width != 1)   /* scalar code refuses subgroups before translating */
+      refused(r, "shape_group", SPV(shape_group_spv), "components");
+   refused(r, "shape_spec_op", SPV(shape_spec_op_spv), "components");
 }
 
 int
@@ -138,6 +160,7 @@ main(void)
       test_builtin(&rounds[i]);
       test_index(&rounds[i]);
       test_descriptor(&rounds[i]);
+      test_shapes(&rounds[i]);
    }
    sc_compiler_destroy(compiler);
    return check_finish();
