@@ -40,6 +40,54 @@ now_s(void)
    return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The spec shader's specialization: its workgroup width and a multiplier
+ * (distinct multipliers: distinct shaders, each compiled). */
+struct spec {
+   struct { uint32_t width; int32_t mul; } data;
+   VkSpecializationMapEntry map[2];
+   VkSpecializationInfo info;
+};
+
+static void
+spec_init(struct spec *s, int32_t mul)
+{
+   s->data.width = WIDTH;
+   s->data.mul = mul;
+   s->map[0] = (VkSpecializationMapEntry){ 0, 0, 4 };
+   s->map[1] = (VkSpecializationMapEntry){ 1, 4, 4 };
+   s->info = (VkSpecializationInfo){ 2, s->map, sizeof(s->data), &s->data };
+}
+
+/* What every child sets up: Shale without the validation layer, the spec
+ * shader's module, set layout (two storage buffers) and pipeline layout. */
+struct child_env {
+   struct vkt t;
+   VkDescriptorSetLayout sl;
+   VkShaderModule module;
+   VkPipelineLayout layout;
+};
+
+static bool
+child_setup(struct child_env *e)
+{
+   struct vkt_options opts = { .driver = VKT_SHALE, .no_validation = true };
+   if (!vkt_init(&e->t, &opts))
+      return false;
+   VkDescriptorSetLayoutBinding b[2] = {
+      { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+      { 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+   };
+   if (vkt_set_layout(&e->t, b, 2, &e->sl) != VK_SUCCESS ||
+       vkt_shader_module(&e->t, spec_spv, sizeof(spec_spv), &e->module) != VK_SUCCESS)
+      return false;
+   VkPipelineLayoutCreateInfo lci = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+      .setLayoutCount = 1,
+      .pSetLayouts = &e->sl,
+   };
+   return vkCreatePipelineLayout(e->t.device, &lci, NULL, &e->layout) == VK_SUCCESS;
+}
+
 /* An application thread creating pipelines until the main thread is about
  * to exit: one of its compiles is usually running when exit() begins. */
 struct creator {
@@ -53,16 +101,15 @@ static void *
 creator_main(void *arg)
 {
    struct creator *c = arg;
-   struct { uint32_t width; int32_t mul; } data = { WIDTH, 0 };
-   VkSpecializationMapEntry map[2] = { { 0, 0, 4 }, { 1, 4, 4 } };
-   VkSpecializationInfo spec = { 2, map, sizeof(data), &data };
+   struct spec spec;
+   spec_init(&spec, 0);
    for (int32_t i = 0; !atomic_load(&c->stop); i++) {
-      data.mul = 5000000 + (int32_t)getpid() % 1000 * 1000 + i;
+      spec.data.mul = 5000000 + (int32_t)getpid() % 1000 * 1000 + i;
       VkPipeline p;
       VkComputePipelineCreateInfo ci = {
          .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
          .stage = { VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
-                    VK_SHADER_STAGE_COMPUTE_BIT, c->module, "main", &spec },
+                    VK_SHADER_STAGE_COMPUTE_BIT, c->module, "main", &spec.info },
          .layout = c->layout,
       };
       /* At exit the driver may refuse: any result will do. */
@@ -75,66 +122,48 @@ creator_main(void *arg)
 static int
 child(unsigned delay_us)
 {
-   struct vkt t;
-   struct vkt_options opts = { .driver = VKT_SHALE, .no_validation = true };
-   if (!vkt_init(&t, &opts))
+   struct child_env e;
+   if (!child_setup(&e))
       return 2;
-   VkDescriptorSetLayoutBinding b[2] = {
-      { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
-      { 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
-   };
-   VkDescriptorSetLayout sl;
-   VkShaderModule module;
-   if (vkt_set_layout(&t, b, 2, &sl) != VK_SUCCESS ||
-       vkt_shader_module(&t, spec_spv, sizeof(spec_spv), &module) != VK_SUCCESS)
-      return 2;
-   VkPipelineLayoutCreateInfo lci = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-      .setLayoutCount = 1,
-      .pSetLayouts = &sl,
-   };
-   VkPipelineLayout layout;
-   if (vkCreatePipelineLayout(t.device, &lci, NULL, &layout) != VK_SUCCESS)
-      return 2;
+   struct vkt *t = &e.t;
    /* Distinct specialization values: distinct shaders, each compiled. */
-   struct { uint32_t width; int32_t mul; } data = { WIDTH, 0 };
-   VkSpecializationMapEntry map[2] = { { 0, 0, 4 }, { 1, 4, 4 } };
-   VkSpecializationInfo spec = { 2, map, sizeof(data), &data };
+   struct spec spec;
+   spec_init(&spec, 0);
    VkPipeline pipelines[PIPELINES];
    for (int i = 0; i < PIPELINES; i++) {
-      data.mul = 1000 + (int32_t)getpid() % 1000 * PIPELINES + i;
-      if (vkt_compute_pipeline(&t, VK_NULL_HANDLE, module, layout, &spec, 0, NULL,
+      spec.data.mul = 1000 + (int32_t)getpid() % 1000 * PIPELINES + i;
+      if (vkt_compute_pipeline(t, VK_NULL_HANDLE, e.module, e.layout, &spec.info, 0, NULL,
                                &pipelines[i]) != VK_SUCCESS)
          return 2;
    }
    /* A dispatch in flight on the queue thread and the workers. */
    enum { GROUPS = 4096 };
    struct vkt_buffer o, info;
-   if (vkt_buffer_create(&t, GROUPS * WIDTH * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &o) ||
-       vkt_buffer_create(&t, GROUPS * WIDTH * 4 + 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &info))
+   if (vkt_buffer_create(t, GROUPS * WIDTH * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &o) ||
+       vkt_buffer_create(t, GROUPS * WIDTH * 4 + 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &info))
       return 2;
    VkDescriptorPoolSize size = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 };
    VkDescriptorPool pool;
    VkDescriptorSet set;
-   if (vkt_descriptor_pool(&t, 1, &size, 1, 0, &pool) || vkt_alloc_sets(&t, pool, &sl, 1, &set))
+   if (vkt_descriptor_pool(t, 1, &size, 1, 0, &pool) || vkt_alloc_sets(t, pool, &e.sl, 1, &set))
       return 2;
    VkBuffer bufs[2] = { o.buffer, info.buffer };
-   vkt_bind_buffers(&t, set, NULL, bufs, 2);
-   VkCommandBuffer cb = vkt_begin(&t);
+   vkt_bind_buffers(t, set, NULL, bufs, 2);
+   VkCommandBuffer cb = vkt_begin(t);
    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines[PIPELINES - 1]);
-   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, e.layout, 0, 1, &set, 0, NULL);
    for (int i = 0; i < 8; i++)
       vkCmdDispatch(cb, GROUPS, 1, 1);
    if (vkEndCommandBuffer(cb) != VK_SUCCESS)
       return 2;
    VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
                        .pCommandBuffers = &cb };
-   if (vkQueueSubmit(t.queue, 1, &si, VK_NULL_HANDLE) != VK_SUCCESS)
+   if (vkQueueSubmit(t->queue, 1, &si, VK_NULL_HANDLE) != VK_SUCCESS)
       return 2;
    static struct creator creator;
-   creator.t = &t;
-   creator.module = module;
-   creator.layout = layout;
+   creator.t = t;
+   creator.module = e.module;
+   creator.layout = e.layout;
    pthread_t thread;
    if (pthread_create(&thread, NULL, creator_main, &creator) != 0)
       return 2;
@@ -150,39 +179,20 @@ child(unsigned delay_us)
 static int
 unload_child(void)
 {
-   struct vkt t;
-   struct vkt_options opts = { .driver = VKT_SHALE, .no_validation = true };
-   if (!vkt_init(&t, &opts))
+   struct child_env e;
+   if (!child_setup(&e))
       return 2;
-   VkDescriptorSetLayoutBinding b[2] = {
-      { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
-      { 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
-   };
-   VkDescriptorSetLayout sl;
-   VkShaderModule module;
-   if (vkt_set_layout(&t, b, 2, &sl) != VK_SUCCESS ||
-       vkt_shader_module(&t, spec_spv, sizeof(spec_spv), &module) != VK_SUCCESS)
-      return 2;
-   VkPipelineLayoutCreateInfo lci = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-      .setLayoutCount = 1,
-      .pSetLayouts = &sl,
-   };
-   VkPipelineLayout layout;
-   if (vkCreatePipelineLayout(t.device, &lci, NULL, &layout) != VK_SUCCESS)
-      return 2;
-   struct { uint32_t width; int32_t mul; } data = { WIDTH, 7 };
-   VkSpecializationMapEntry map[2] = { { 0, 0, 4 }, { 1, 4, 4 } };
-   VkSpecializationInfo spec = { 2, map, sizeof(data), &data };
+   struct spec spec;
+   spec_init(&spec, 7);
    VkPipeline pipeline;
-   if (vkt_compute_pipeline(&t, VK_NULL_HANDLE, module, layout, &spec, 0, NULL, &pipeline) !=
-       VK_SUCCESS)
+   if (vkt_compute_pipeline(&e.t, VK_NULL_HANDLE, e.module, e.layout, &spec.info, 0, NULL,
+                            &pipeline) != VK_SUCCESS)
       return 2;
-   vkDestroyPipeline(t.device, pipeline, NULL);
-   vkDestroyPipelineLayout(t.device, layout, NULL);
-   vkDestroyShaderModule(t.device, module, NULL);
-   vkDestroyDescriptorSetLayout(t.device, sl, NULL);
-   vkt_finish(&t);
+   vkDestroyPipeline(e.t.device, pipeline, NULL);
+   vkDestroyPipelineLayout(e.t.device, e.layout, NULL);
+   vkDestroyShaderModule(e.t.device, e.module, NULL);
+   vkDestroyDescriptorSetLayout(e.t.device, e.sl, NULL);
+   vkt_finish(&e.t);
    exit(0);
 }
 

@@ -7,6 +7,7 @@
  * created and allocated) and above it. Without the layer (the structs are
  * Vulkan 1.2's): VkPhysicalDeviceVulkan11Features and Properties equal the
  * individual structs member by member. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +22,35 @@ is_bool(VkBool32 b)
    return b == VK_TRUE || b == VK_FALSE;
 }
 
+/* One struct of a chain: where it lies in its holder, and its sType. */
+struct link {
+   size_t offset;
+   VkStructureType type;
+};
+
+/* Fills holder (size bytes) with UNSET, then links head (a Features2 or
+ * Properties2, zeroed but for its sType) to the n structs of links in
+ * order and the last of them to tail. */
+static void
+chain(void *head, size_t head_size, VkStructureType head_type, void *holder, size_t size,
+      const struct link *links, unsigned n, void *tail)
+{
+   memset(holder, UNSET, size);
+   memset(head, 0, head_size);
+   VkBaseOutStructure *prev = head;
+   prev->sType = head_type;
+   for (unsigned i = 0; i < n; i++) {
+      VkBaseOutStructure *s = (VkBaseOutStructure *)((char *)holder + links[i].offset);
+      s->sType = links[i].type;
+      prev->pNext = s;
+      prev = s;
+   }
+   prev->pNext = tail;
+}
+
+#define LINK(holder, member, type) { offsetof(holder, member), VK_STRUCTURE_TYPE_##type }
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 struct v11_features {
    VkPhysicalDevice16BitStorageFeatures storage16;
    VkPhysicalDeviceMultiviewFeatures multiview;
@@ -30,25 +60,20 @@ struct v11_features {
    VkPhysicalDeviceShaderDrawParametersFeatures draw_params;
 };
 
+static const struct link feature_links[] = {
+   LINK(struct v11_features, storage16, PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES),
+   LINK(struct v11_features, multiview, PHYSICAL_DEVICE_MULTIVIEW_FEATURES),
+   LINK(struct v11_features, varptr, PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES),
+   LINK(struct v11_features, protected_memory, PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES),
+   LINK(struct v11_features, ycbcr, PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES),
+   LINK(struct v11_features, draw_params, PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES),
+};
+
 static void
 chain_features(struct v11_features *f, VkPhysicalDeviceFeatures2 *f2, void *tail)
 {
-   memset(f, UNSET, sizeof(*f));
-   f->storage16.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES;
-   f->storage16.pNext = &f->multiview;
-   f->multiview.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES;
-   f->multiview.pNext = &f->varptr;
-   f->varptr.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES;
-   f->varptr.pNext = &f->protected_memory;
-   f->protected_memory.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES;
-   f->protected_memory.pNext = &f->ycbcr;
-   f->ycbcr.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES;
-   f->ycbcr.pNext = &f->draw_params;
-   f->draw_params.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES;
-   f->draw_params.pNext = tail;
-   memset(f2, 0, sizeof(*f2));
-   f2->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
-   f2->pNext = &f->storage16;
+   chain(f2, sizeof(*f2), VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, f, sizeof(*f),
+         feature_links, COUNT(feature_links), tail);
 }
 
 struct v11_props {
@@ -60,25 +85,20 @@ struct v11_props {
    VkPhysicalDeviceSubgroupProperties subgroup;
 };
 
+static const struct link prop_links[] = {
+   LINK(struct v11_props, id, PHYSICAL_DEVICE_ID_PROPERTIES),
+   LINK(struct v11_props, m3, PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES),
+   LINK(struct v11_props, multiview, PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES),
+   LINK(struct v11_props, point, PHYSICAL_DEVICE_POINT_CLIPPING_PROPERTIES),
+   LINK(struct v11_props, protected_memory, PHYSICAL_DEVICE_PROTECTED_MEMORY_PROPERTIES),
+   LINK(struct v11_props, subgroup, PHYSICAL_DEVICE_SUBGROUP_PROPERTIES),
+};
+
 static void
 chain_props(struct v11_props *p, VkPhysicalDeviceProperties2 *p2, void *tail)
 {
-   memset(p, UNSET, sizeof(*p));
-   p->id.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
-   p->id.pNext = &p->m3;
-   p->m3.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES;
-   p->m3.pNext = &p->multiview;
-   p->multiview.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES;
-   p->multiview.pNext = &p->point;
-   p->point.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_POINT_CLIPPING_PROPERTIES;
-   p->point.pNext = &p->protected_memory;
-   p->protected_memory.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_PROPERTIES;
-   p->protected_memory.pNext = &p->subgroup;
-   p->subgroup.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
-   p->subgroup.pNext = tail;
-   memset(p2, 0, sizeof(*p2));
-   p2->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
-   p2->pNext = &p->id;
+   chain(p2, sizeof(*p2), VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, p, sizeof(*p),
+         prop_links, COUNT(prop_links), tail);
 }
 
 static void
