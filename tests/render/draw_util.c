@@ -182,6 +182,38 @@ const VkSubpassDependency draw_dep_color_to_transfer = {
 };
 
 VkResult
+draw_color_pass(struct vkt *t, VkFormat format, const VkSubpassDependency *deps, uint32_t n,
+                VkRenderPass *out)
+{
+   const VkAttachmentDescription att = {
+      .format = format,
+      .samples = VK_SAMPLE_COUNT_1_BIT,
+      .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+      .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+      .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+      .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+      .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+      .finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+   };
+   const VkAttachmentReference ref = { 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
+   const VkSubpassDescription sub = {
+      .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+      .colorAttachmentCount = 1,
+      .pColorAttachments = &ref,
+   };
+   const VkRenderPassCreateInfo rpci = {
+      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+      .attachmentCount = 1,
+      .pAttachments = &att,
+      .subpassCount = 1,
+      .pSubpasses = &sub,
+      .dependencyCount = n,
+      .pDependencies = deps,
+   };
+   return vkCreateRenderPass(t->device, &rpci, NULL, out);
+}
+
+VkResult
 draw_framebuffer(struct vkt *t, VkRenderPass rp, const VkImageView *views, uint32_t n,
                  uint32_t w, uint32_t h, uint32_t layers, VkFramebuffer *out)
 {

@@ -151,6 +151,12 @@ VkResult draw_framebuffer(struct vkt *t, VkRenderPass rp, const VkImageView *vie
  * read-back copies) after the render pass. */
 extern const VkSubpassDependency draw_dep_color_to_transfer;
 
+/* A render pass of one subpass writing one colour attachment of `format`
+ * (one sample, cleared and stored, UNDEFINED to TRANSFER_SRC_OPTIMAL) with
+ * the n dependencies deps. */
+VkResult draw_color_pass(struct vkt *t, VkFormat format, const VkSubpassDependency *deps,
+                         uint32_t n, VkRenderPass *out);
+
 /* Records a copy of `aspect` of mip 0, layer 0 of a w x h image in
  * TRANSFER_SRC_OPTIMAL layout to buf at offset, tightly packed. */
 void draw_copy_to_buffer(VkCommandBuffer cb, VkImage image, VkImageAspectFlags aspect, uint32_t w,

@@ -116,33 +116,9 @@ run(struct vkt *t)
    }
    CHECK(ok, "%s: MUTABLE_FORMAT images with a view format list, and views", drv);
 
-   const VkAttachmentDescription att = {
-      .format = VK_FORMAT_R8G8B8A8_UNORM,
-      .samples = VK_SAMPLE_COUNT_1_BIT,
-      .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-      .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-      .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-      .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-      .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-      .finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-   };
-   const VkAttachmentReference ref = { 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
-   const VkSubpassDescription sub = {
-      .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
-      .colorAttachmentCount = 1,
-      .pColorAttachments = &ref,
-   };
-   const VkRenderPassCreateInfo rpci = {
-      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
-      .attachmentCount = 1,
-      .pAttachments = &att,
-      .subpassCount = 1,
-      .pSubpasses = &sub,
-      .dependencyCount = 1,
-      .pDependencies = &draw_dep_color_to_transfer,
-   };
    VkRenderPass rp = VK_NULL_HANDLE;
-   ok = ok && vkCreateRenderPass(t->device, &rpci, NULL, &rp) == VK_SUCCESS;
+   ok = ok && draw_color_pass(t, VK_FORMAT_R8G8B8A8_UNORM, &draw_dep_color_to_transfer, 1,
+                              &rp) == VK_SUCCESS;
 
    const VkFramebufferAttachmentImageInfo aii = {
       .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_ATTACHMENT_IMAGE_INFO,

@@ -31,11 +31,11 @@
 #include "check.h"
 #include "draw_util.h"
 #include "vkt.h"
+#include "wsi_util.h"
 
 #include "pos_color_vert_spv.h"
 #include "smooth_color_frag_spv.h"
 
-#define CHECK_VK(x) CHECK((x) == VK_SUCCESS, "%s", #x)
 
 #define W 64
 #define H 48
@@ -112,22 +112,9 @@ static VkResult
 make_swapchain(struct wsi *w, VkPresentModeKHR mode, uint32_t images, VkSwapchainKHR old,
                VkSwapchainKHR *out)
 {
-   const VkSwapchainCreateInfoKHR ci = {
-      .sType = VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR,
-      .surface = w->surface,
-      .minImageCount = images,
-      .imageFormat = VK_FORMAT_B8G8R8A8_UNORM,
-      .imageColorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR,
-      .imageExtent = { W, H },
-      .imageArrayLayers = 1,
-      .imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-      .imageSharingMode = VK_SHARING_MODE_EXCLUSIVE,
-      .preTransform = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR,
-      .compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR,
-      .presentMode = mode,
-      .clipped = VK_TRUE,
-      .oldSwapchain = old,
-   };
+   const VkSwapchainCreateInfoKHR ci =
+      wsi_swapchain_info(w->surface, VK_FORMAT_B8G8R8A8_UNORM, (VkExtent2D){ W, H }, images,
+                         VK_IMAGE_USAGE_TRANSFER_SRC_BIT, mode, old);
    return vkCreateSwapchainKHR(w->t.device, &ci, NULL, out);
 }
 
@@ -318,29 +305,10 @@ frames_present(struct frames *f, uint32_t slot, uint32_t index)
    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
                         VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, NULL, 0, NULL, 1, &b);
    CHECK_VK(vkEndCommandBuffer(cb));
-   const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
-   const VkSubmitInfo si = {
-      .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-      .waitSemaphoreCount = 1,
-      .pWaitSemaphores = &f->acquired[slot],
-      .pWaitDstStageMask = &stage,
-      .commandBufferCount = 1,
-      .pCommandBuffers = &cb,
-      .signalSemaphoreCount = 1,
-      .pSignalSemaphores = &f->rendered[index],
-   };
-   CHECK_VK(vkQueueSubmit(t->queue, 1, &si, f->done[slot]));
    VkResult result = VK_RESULT_MAX_ENUM;
-   const VkPresentInfoKHR pi = {
-      .sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR,
-      .waitSemaphoreCount = 1,
-      .pWaitSemaphores = &f->rendered[index],
-      .swapchainCount = 1,
-      .pSwapchains = &f->chain,
-      .pImageIndices = &index,
-      .pResults = &result,
-   };
-   VkResult r = vkQueuePresentKHR(t->queue, &pi);
+   VkResult r = wsi_submit_present(t, cb, f->acquired[slot],
+                                   VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                   f->rendered[index], f->done[slot], f->chain, index, &result);
    CHECK(r == result, "pResults[0] %d, vkQueuePresentKHR %d", result, r);
    return r;
 }
@@ -647,22 +615,6 @@ render_frame(struct wsi *w, uint8_t *out)
       CHECK_VK(vkt_image_create(t, &ici, &plain));
    }
 
-   const VkAttachmentDescription att = {
-      .format = VK_FORMAT_B8G8R8A8_UNORM,
-      .samples = VK_SAMPLE_COUNT_1_BIT,
-      .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-      .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-      .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-      .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-      .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-      .finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-   };
-   const VkAttachmentReference ref = { 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
-   const VkSubpassDescription sub = {
-      .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
-      .colorAttachmentCount = 1,
-      .pColorAttachments = &ref,
-   };
    const VkSubpassDependency deps[2] = {
       { VK_SUBPASS_EXTERNAL, 0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
         VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, 0, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, 0 },
@@ -670,17 +622,8 @@ render_frame(struct wsi *w, uint8_t *out)
         VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
         VK_ACCESS_TRANSFER_READ_BIT, 0 },
    };
-   const VkRenderPassCreateInfo rpci = {
-      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
-      .attachmentCount = 1,
-      .pAttachments = &att,
-      .subpassCount = 1,
-      .pSubpasses = &sub,
-      .dependencyCount = 2,
-      .pDependencies = deps,
-   };
    struct draw_target dt = { .color_format = VK_FORMAT_B8G8R8A8_UNORM, .width = W, .height = H };
-   CHECK_VK(vkCreateRenderPass(dev, &rpci, NULL, &dt.render_pass));
+   CHECK_VK(draw_color_pass(t, VK_FORMAT_B8G8R8A8_UNORM, deps, 2, &dt.render_pass));
    const struct draw_pipeline_info pinfo = {
       .vs = pos_color_vert_spv,
       .vs_size = sizeof(pos_color_vert_spv),

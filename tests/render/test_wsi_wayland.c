@@ -48,8 +48,8 @@
 
 #include "check.h"
 #include "vkt.h"
+#include "wsi_util.h"
 
-#define CHECK_VK(x) CHECK((x) == VK_SUCCESS, "%s", #x)
 
 #define W 320
 #define H 240
@@ -344,56 +344,8 @@ frame(struct ctx *c, VkSwapchainKHR chain, uint32_t slot, uint32_t color, uint32
                                        VK_NULL_HANDLE, &index);
    if (ra != VK_SUCCESS)
       return ra;
-   struct vkt_buffer block;
-   CHECK_VK(vkt_buffer_create(&c->t, 8 * 8 * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, &block));
-   for (int i = 0; i < 64; i++)
-      ((uint32_t *)block.map)[i] = 0xff000000u | corner;   /* BGRA bytes */
-   VkImage img = c->images[index];
-   VkCommandBuffer cb = vkt_begin(&c->t);
-   vkt_image_barrier(cb, img, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
-                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-   const VkClearColorValue cv = { .float32 = { ((color >> 16) & 255) / 255.0f,
-                                               ((color >> 8) & 255) / 255.0f,
-                                               (color & 255) / 255.0f, 1.0f } };
-   const VkImageSubresourceRange range = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 };
-   vkCmdClearColorImage(cb, img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &cv, 1, &range);
-   vkt_image_barrier(cb, img, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-   const VkBufferImageCopy region = {
-      .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
-      .imageExtent = { 8, 8, 1 },
-   };
-   vkCmdCopyBufferToImage(cb, block.buffer, img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
-                          &region);
-   vkt_image_barrier(cb, img, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                     VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
-   CHECK_VK(vkEndCommandBuffer(cb));
-   const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
-   const VkSubmitInfo si = {
-      .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-      .waitSemaphoreCount = 1,
-      .pWaitSemaphores = &c->acquired[slot],
-      .pWaitDstStageMask = &stage,
-      .commandBufferCount = 1,
-      .pCommandBuffers = &cb,
-      .signalSemaphoreCount = 1,
-      .pSignalSemaphores = &c->rendered[index],
-   };
-   CHECK_VK(vkQueueSubmit(c->t.queue, 1, &si, c->done));
-   const VkPresentInfoKHR pi = {
-      .sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR,
-      .waitSemaphoreCount = 1,
-      .pWaitSemaphores = &c->rendered[index],
-      .swapchainCount = 1,
-      .pSwapchains = &chain,
-      .pImageIndices = &index,
-   };
-   VkResult rp = vkQueuePresentKHR(c->t.queue, &pi);
-   CHECK_VK(vkWaitForFences(dev, 1, &c->done, VK_TRUE, UINT64_MAX));
-   CHECK_VK(vkResetFences(dev, 1, &c->done));
-   vkFreeCommandBuffers(dev, c->t.pool, 1, &cb);
-   vkt_buffer_destroy(&c->t, &block);
-   return rp;
+   return wsi_fill_frame(&c->t, chain, index, c->images[index], c->acquired[slot],
+                         c->rendered[index], c->done, color, corner);
 }
 
 static uint32_t
@@ -467,21 +419,9 @@ run(struct ctx *c, struct win *w, VkFormat format, VkPresentModeKHR mode)
    CHECK(fifo && asked_mode, "FIFO and mode %d offered", mode);
 
    const int fds0 = check_open_fds();
-   const VkSwapchainCreateInfoKHR ci = {
-      .sType = VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR,
-      .surface = surface,
-      .minImageCount = caps.minImageCount,
-      .imageFormat = format,
-      .imageColorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR,
-      .imageExtent = { W, H },
-      .imageArrayLayers = 1,
-      .imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-      .imageSharingMode = VK_SHARING_MODE_EXCLUSIVE,
-      .preTransform = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR,
-      .compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR,
-      .presentMode = mode,
-      .clipped = VK_TRUE,
-   };
+   const VkSwapchainCreateInfoKHR ci =
+      wsi_swapchain_info(surface, format, (VkExtent2D){ W, H }, caps.minImageCount,
+                         VK_IMAGE_USAGE_TRANSFER_DST_BIT, mode, VK_NULL_HANDLE);
    fprintf(stderr, "format %d, present mode %d\n", format, mode);
    VkSwapchainKHR chain;
    CHECK_VK(vkCreateSwapchainKHR(c->t.device, &ci, NULL, &chain));
@@ -613,21 +553,9 @@ lost(struct ctx *c, struct win *w)
    CHECK_VK(create(c->t.instance, &sci, NULL, &surface));
    VkSurfaceCapabilitiesKHR caps;
    CHECK_VK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(c->t.pdev, surface, &caps));
-   const VkSwapchainCreateInfoKHR ci = {
-      .sType = VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR,
-      .surface = surface,
-      .minImageCount = caps.minImageCount,
-      .imageFormat = VK_FORMAT_B8G8R8A8_UNORM,
-      .imageColorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR,
-      .imageExtent = { W, H },
-      .imageArrayLayers = 1,
-      .imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-      .imageSharingMode = VK_SHARING_MODE_EXCLUSIVE,
-      .preTransform = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR,
-      .compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR,
-      .presentMode = VK_PRESENT_MODE_FIFO_KHR,
-      .clipped = VK_TRUE,
-   };
+   const VkSwapchainCreateInfoKHR ci =
+      wsi_swapchain_info(surface, VK_FORMAT_B8G8R8A8_UNORM, (VkExtent2D){ W, H }, caps.minImageCount,
+                         VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_PRESENT_MODE_FIFO_KHR, VK_NULL_HANDLE);
    VkSwapchainKHR chain;
    CHECK_VK(vkCreateSwapchainKHR(c->t.device, &ci, NULL, &chain));
    c->image_count = 8;

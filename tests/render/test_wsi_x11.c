@@ -43,9 +43,9 @@
 
 #include "check.h"
 #include "vkt.h"
+#include "wsi_util.h"
 #include "xvfb_util.h"
 
-#define CHECK_VK(x) CHECK((x) == VK_SUCCESS, "%s", #x)
 
 /* Starts Xvfb on a free display of :50 to :449 and connects to it. */
 static xcb_connection_t *
@@ -161,22 +161,9 @@ static VkResult
 make_swapchain(struct ctx *c, VkSurfaceKHR surface, VkExtent2D extent, VkSwapchainKHR old,
                VkSwapchainKHR *out)
 {
-   const VkSwapchainCreateInfoKHR ci = {
-      .sType = VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR,
-      .surface = surface,
-      .minImageCount = 2,
-      .imageFormat = VK_FORMAT_B8G8R8A8_UNORM,
-      .imageColorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR,
-      .imageExtent = extent,
-      .imageArrayLayers = 1,
-      .imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-      .imageSharingMode = VK_SHARING_MODE_EXCLUSIVE,
-      .preTransform = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR,
-      .compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR,
-      .presentMode = VK_PRESENT_MODE_FIFO_KHR,
-      .clipped = VK_TRUE,
-      .oldSwapchain = old,
-   };
+   const VkSwapchainCreateInfoKHR ci =
+      wsi_swapchain_info(surface, VK_FORMAT_B8G8R8A8_UNORM, extent, 2,
+                         VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_PRESENT_MODE_FIFO_KHR, old);
    VkResult r = vkCreateSwapchainKHR(c->t.device, &ci, NULL, out);
    if (r == VK_SUCCESS) {
       uint32_t n = 0;
@@ -203,55 +190,8 @@ frame(struct ctx *c, VkSwapchainKHR chain, VkExtent2D extent, uint32_t color, ui
    /* The layer tracks acquires from the first vkGetSwapchainImagesKHR on,
     * which make_swapchain calls. */
    CHECK_VK(vkGetSwapchainImagesKHR(dev, chain, &n, images));
-   struct vkt_buffer block;
-   CHECK_VK(vkt_buffer_create(&c->t, 8 * 8 * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, &block));
-   for (int i = 0; i < 64; i++)
-      ((uint32_t *)block.map)[i] = 0xff000000u | corner;   /* BGRA bytes */
-
-   VkCommandBuffer cb = vkt_begin(&c->t);
-   vkt_image_barrier(cb, images[index], VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
-                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-   const VkClearColorValue cv = { .float32 = { ((color >> 16) & 255) / 255.0f,
-                                               ((color >> 8) & 255) / 255.0f,
-                                               (color & 255) / 255.0f, 1.0f } };
-   const VkImageSubresourceRange range = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 };
-   vkCmdClearColorImage(cb, images[index], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &cv, 1, &range);
-   vkt_image_barrier(cb, images[index], VK_IMAGE_ASPECT_COLOR_BIT,
-                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-   const VkBufferImageCopy region = {
-      .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
-      .imageExtent = { 8, 8, 1 },
-   };
-   vkCmdCopyBufferToImage(cb, block.buffer, images[index], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
-                          &region);
-   vkt_image_barrier(cb, images[index], VK_IMAGE_ASPECT_COLOR_BIT,
-                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
-   CHECK_VK(vkEndCommandBuffer(cb));
-   const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
-   const VkSubmitInfo si = {
-      .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-      .waitSemaphoreCount = 1,
-      .pWaitSemaphores = &c->acquired,
-      .pWaitDstStageMask = &stage,
-      .commandBufferCount = 1,
-      .pCommandBuffers = &cb,
-      .signalSemaphoreCount = 1,
-      .pSignalSemaphores = &c->rendered[index],
-   };
-   CHECK_VK(vkQueueSubmit(c->t.queue, 1, &si, c->done));
-   const VkPresentInfoKHR pi = {
-      .sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR,
-      .waitSemaphoreCount = 1,
-      .pWaitSemaphores = &c->rendered[index],
-      .swapchainCount = 1,
-      .pSwapchains = &chain,
-      .pImageIndices = &index,
-   };
-   VkResult rp = vkQueuePresentKHR(c->t.queue, &pi);
-   CHECK_VK(vkWaitForFences(dev, 1, &c->done, VK_TRUE, UINT64_MAX));
-   CHECK_VK(vkResetFences(dev, 1, &c->done));
-   vkFreeCommandBuffers(dev, c->t.pool, 1, &cb);
-   vkt_buffer_destroy(&c->t, &block);
+   VkResult rp = wsi_fill_frame(&c->t, chain, index, images[index], c->acquired,
+                                c->rendered[index], c->done, color, corner);
    (void)extent;
    return ra != VK_SUCCESS ? ra : rp;
 }

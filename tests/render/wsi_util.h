@@ -1,0 +1,115 @@
+/* Presentation helpers shared by the WSI render tests (render/wsi,
+ * wsi_x11, wsi_wayland): the swapchain create info they all use, one
+ * submission followed by its present, and the filled test frame that the
+ * X11 and Wayland tests read back from the window system. Static inline,
+ * like check.h: the CHECKs count in the test program that includes it. */
+#ifndef WSI_UTIL_H
+#define WSI_UTIL_H
+
+#include <stdint.h>
+
+#include "check.h"
+#include "vkt.h"
+
+#define CHECK_VK(x) CHECK((x) == VK_SUCCESS, "%s", #x)
+
+/* One array layer, colour attachment usage plus `usage`, exclusive,
+ * identity transform, opaque, clipped, sRGB non-linear colour space. */
+static inline VkSwapchainCreateInfoKHR
+wsi_swapchain_info(VkSurfaceKHR surface, VkFormat format, VkExtent2D extent,
+                   uint32_t min_images, VkImageUsageFlags usage, VkPresentModeKHR mode,
+                   VkSwapchainKHR old)
+{
+   return (VkSwapchainCreateInfoKHR){
+      .sType = VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR,
+      .surface = surface,
+      .minImageCount = min_images,
+      .imageFormat = format,
+      .imageColorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR,
+      .imageExtent = extent,
+      .imageArrayLayers = 1,
+      .imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | usage,
+      .imageSharingMode = VK_SHARING_MODE_EXCLUSIVE,
+      .preTransform = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR,
+      .compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR,
+      .presentMode = mode,
+      .clipped = VK_TRUE,
+      .oldSwapchain = old,
+   };
+}
+
+/* Submits cb waiting on `acquired` at `stage`, signalling `rendered` and
+ * `done`, then presents image `index` of chain waiting on `rendered`, with
+ * pResults pointing at `result` unless it is NULL. Returns
+ * vkQueuePresentKHR's result (the submission is CHECKed). */
+static inline VkResult
+wsi_submit_present(struct vkt *t, VkCommandBuffer cb, VkSemaphore acquired,
+                   VkPipelineStageFlags stage, VkSemaphore rendered, VkFence done,
+                   VkSwapchainKHR chain, uint32_t index, VkResult *result)
+{
+   const VkSubmitInfo si = {
+      .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+      .waitSemaphoreCount = 1,
+      .pWaitSemaphores = &acquired,
+      .pWaitDstStageMask = &stage,
+      .commandBufferCount = 1,
+      .pCommandBuffers = &cb,
+      .signalSemaphoreCount = 1,
+      .pSignalSemaphores = &rendered,
+   };
+   CHECK_VK(vkQueueSubmit(t->queue, 1, &si, done));
+   const VkPresentInfoKHR pi = {
+      .sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR,
+      .waitSemaphoreCount = 1,
+      .pWaitSemaphores = &rendered,
+      .swapchainCount = 1,
+      .pSwapchains = &chain,
+      .pImageIndices = &index,
+      .pResults = result,
+   };
+   return vkQueuePresentKHR(t->queue, &pi);
+}
+
+/* The frame the window-system tests check: swapchain image `image`
+ * (index `index` of chain, just acquired with `acquired`) cleared to
+ * `color` (0xRRGGBB) with an 8x8 block of `corner` at the top left, left
+ * in PRESENT_SRC and presented through wsi_submit_present; then waits for
+ * and resets `done`. Returns vkQueuePresentKHR's result. */
+static inline VkResult
+wsi_fill_frame(struct vkt *t, VkSwapchainKHR chain, uint32_t index, VkImage image,
+               VkSemaphore acquired, VkSemaphore rendered, VkFence done, uint32_t color,
+               uint32_t corner)
+{
+   struct vkt_buffer block;
+   CHECK_VK(vkt_buffer_create(t, 8 * 8 * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, &block));
+   for (int i = 0; i < 64; i++)
+      ((uint32_t *)block.map)[i] = 0xff000000u | corner;   /* BGRA bytes */
+   VkCommandBuffer cb = vkt_begin(t);
+   vkt_image_barrier(cb, image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+   const VkClearColorValue cv = { .float32 = { ((color >> 16) & 255) / 255.0f,
+                                               ((color >> 8) & 255) / 255.0f,
+                                               (color & 255) / 255.0f, 1.0f } };
+   const VkImageSubresourceRange range = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 };
+   vkCmdClearColorImage(cb, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &cv, 1, &range);
+   vkt_image_barrier(cb, image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+   const VkBufferImageCopy region = {
+      .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+      .imageExtent = { 8, 8, 1 },
+   };
+   vkCmdCopyBufferToImage(cb, block.buffer, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
+                          &region);
+   vkt_image_barrier(cb, image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                     VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
+   CHECK_VK(vkEndCommandBuffer(cb));
+   VkResult rp = wsi_submit_present(t, cb, acquired, VK_PIPELINE_STAGE_TRANSFER_BIT, rendered,
+                                    done, chain, index, NULL);
+   CHECK_VK(vkWaitForFences(t->device, 1, &done, VK_TRUE, UINT64_MAX));
+   CHECK_VK(vkResetFences(t->device, 1, &done));
+   vkFreeCommandBuffers(t->device, t->pool, 1, &cb);
+   vkt_buffer_destroy(t, &block);
+   return rp;
+}
+
+#endif
