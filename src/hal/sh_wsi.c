@@ -1,15 +1,18 @@
 /* Desktop WSI: surface queries, swapchains, acquire and present (design in sh_wsi.h). */
 #include "sh_wsi.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "driver/sd_alloc.h"
 #include "driver/sd_device.h"
 #include "driver/sd_entrypoints.h"
 #include "driver/sd_image.h"
 #include "driver/sd_instance.h"
+#include "driver/sd_memory.h"
 #include "driver/sd_physical_device.h"
 #include "driver/sd_queue.h"
 #include "driver/sd_sync.h"
@@ -45,6 +48,7 @@ struct sh_swapchain {
    VkExtent2D extent;
    VkFormat format;
    uint32_t image_count;
+   bool share_images;             /* memfd-backed image memory (sh_swapchain_share_images) */
    struct sh_swapchain_image *images;
 
    pthread_mutex_t mutex;
@@ -369,6 +373,7 @@ static void *
 sh_present_thread(void *arg)
 {
    struct sh_swapchain *chain = arg;
+   pthread_setname_np(pthread_self(), "shale-present");   /* for profilers */
    pthread_mutex_lock(&chain->mutex);
    for (;;) {
       if (!chain->queue_len) {
@@ -469,6 +474,36 @@ sh_swapchain_alloc(const struct sh_swapchain *chain)
    return &chain->alloc;
 }
 
+uint32_t
+sh_swapchain_image_count(const struct sh_swapchain *chain)
+{
+   return chain->image_count;
+}
+
+void
+sh_swapchain_share_images(struct sh_swapchain *chain)
+{
+   chain->share_images = true;
+}
+
+bool
+sh_swapchain_images_shared(const struct sh_swapchain *chain)
+{
+   return chain->share_images;
+}
+
+int
+sh_swapchain_image_fd(struct sh_swapchain *chain, uint32_t index, uint64_t *offset)
+{
+   struct sd_device_memory *mem = sd_device_memory_from_handle(chain->images[index].memory);
+   const struct sd_image *img = sd_image_from_handle(chain->images[index].image);
+   assert(chain->share_images && mem->fd >= 0);
+   /* An exportable allocation's file is [header page][payload] (sd_memory.h). */
+   const long page = sysconf(_SC_PAGESIZE);
+   *offset = (uint64_t)(page > 0 ? page : 4096) + (uint64_t)(img->data - mem->data);
+   return fcntl(mem->fd, F_DUPFD_CLOEXEC, 0);
+}
+
 static void
 sh_swapchain_images_destroy(struct sh_swapchain *chain)
 {
@@ -498,6 +533,11 @@ sh_swapchain_images_create(struct sh_swapchain *chain, const VkSwapchainCreateIn
       .pQueueFamilyIndices = ci->pQueueFamilyIndices,
       .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
    };
+   /* Shared images: a memfd each, which the window system maps. */
+   const VkExportMemoryAllocateInfo export = {
+      .sType = VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO,
+      .handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
+   };
    for (uint32_t i = 0; i < chain->image_count; i++) {
       struct sh_swapchain_image *img = &chain->images[i];
       VkResult r = sd_CreateImage(dev, &ici, &chain->alloc, &img->image);
@@ -506,6 +546,7 @@ sh_swapchain_images_create(struct sh_swapchain *chain, const VkSwapchainCreateIn
          sd_GetImageMemoryRequirements(dev, img->image, &req);
          const VkMemoryAllocateInfo mai = {
             .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+            .pNext = chain->share_images ? &export : NULL,
             .allocationSize = req.size,
             .memoryTypeIndex = (uint32_t)__builtin_ctz(req.memoryTypeBits),
          };
@@ -555,14 +596,19 @@ sd_CreateSwapchainKHR(VkDevice _device, const VkSwapchainCreateInfoKHR *pCreateI
    chain->queue = (uint32_t *)(chain->images + count);
    chain->shown = -1;
 
-   VkResult r = sh_swapchain_images_create(chain, pCreateInfo);
+   VkResult r = platform->init(chain, surface);
    if (r != VK_SUCCESS) {
       sd_device_object_free(device, pAllocator, chain);
       return r;
    }
-   r = platform->init(chain, surface);
+   r = sh_swapchain_images_create(chain, pCreateInfo);
+   if (r == VK_SUCCESS && platform->images_ready) {
+      r = platform->images_ready(chain);
+      if (r != VK_SUCCESS)
+         sh_swapchain_images_destroy(chain);
+   }
    if (r != VK_SUCCESS) {
-      sh_swapchain_images_destroy(chain);
+      platform->finish(chain);
       sd_device_object_free(device, pAllocator, chain);
       return r;
    }

@@ -32,20 +32,30 @@
  * display's xcb connection, from libX11-xcb's XGetXCBConnection):
  * libxcb, libxcb-shm and libX11-xcb are loaded with dlopen when first needed, so the
  * driver has no link-time dependency on X. currentExtent is the window's
- * size. Each swapchain has a GC and one staging image the X server reads:
- * a SysV shared-memory segment attached with MIT-SHM (ShmPutImage), or,
- * where the server cannot attach it (or SHALE_WSI_X11_NO_SHM=1), host
- * memory sent by PutImage requests of whole rows. The present thread copies
- * the shown image into it (one copy; R and B swapped for R8G8B8A8) and
- * waits for the server to have read it (checked requests), so the queue
- * never waits for X. X gives no vertical blanks: FIFO paces to a 60 Hz
- * clock. A window whose size no longer matches the swapchain makes
+ * size. Each swapchain has a GC and takes the first of these ways to the
+ * window that works:
+ *   MIT-SHM images (no copy): B8G8R8A8 images whose memory is a memfd each
+ *     (sh_swapchain_share_images), attached with ShmAttachFd (MIT-SHM 1.2)
+ *     as one segment per image; the present thread's ShmPutImage names the
+ *     image's segment, offset and row pitch, so the server reads the pixels
+ *     where they were rendered;
+ *   MIT-SHM copy: one SysV segment (ShmAttach) the present thread copies
+ *     the image into (R and B swapped for R8G8B8A8, whose bytes the server
+ *     cannot take as they are; SHALE_WSI_X11_NO_SHM_IMAGES=1 forces it);
+ *   PutImage: host memory the image is copied into, sent by PutImage
+ *     requests of whole rows (a remote server, no SysV shm, or
+ *     SHALE_WSI_X11_NO_SHM=1).
+ * The present thread then asks for the window's geometry: its reply says
+ * the image's requests are done (one round trip a frame), so the image (or
+ * staging copy) can be written again, and whether the window still fits;
+ * the queue never waits for X. X gives no vertical blanks: FIFO paces to a
+ * 60 Hz clock. A window whose size no longer matches the swapchain makes
  * presents and acquires return VK_SUBOPTIMAL_KHR (the image is still shown,
  * clipped or padded), from the first image displayed after the resize on;
  * never VK_ERROR_OUT_OF_DATE_KHR, since X still shows such an image
  * (OUT_OF_DATE comes from retired swapchains only). A window that is gone
  * makes them return VK_ERROR_SURFACE_LOST_KHR. After vkDestroySwapchainKHR
- * the swapchain leaves no X resource (GC, MIT-SHM segment) and no fd.
+ * the swapchain leaves no X resource (GC, MIT-SHM segments) and no fd.
  * Checked requests keep X errors out of the application's event queue.
  *
  * Wayland (sh_wsi_wayland.c, VK_KHR_wayland_surface, built where
@@ -71,9 +81,11 @@
  * mapping and no fd.
  *
  * Swapchains. Images are ordinary sd_image objects, each with its own
- * VkDeviceMemory (host memory like any other), made through the driver's
- * own entry points with the swapchain's allocator; an application renders
- * into them like into any image. Each image is in one state:
+ * VkDeviceMemory (host memory like any other; an exportable memfd where the
+ * platform's init asked for shared images), made through the driver's own
+ * entry points with the swapchain's allocator, after the platform's init
+ * and before its images_ready; an application renders into them like into
+ * any image. Each image is in one state:
  *   FREE      owned by the presentation engine, acquirable;
  *   ACQUIRED  owned by the application (vkAcquireNextImageKHR);
  *   SUBMITTED given to vkQueuePresentKHR, whose semaphore waits and earlier
@@ -110,7 +122,8 @@
  * vkDestroySwapchainKHR waits for the presents still pending on the queue
  * (their callbacks reference the swapchain), then stops the present thread,
  * which first shows the images still queued, without waiting for refreshes
- * (the window keeps the last frame presented).
+ * (the window keeps the last frame presented). The present thread is named
+ * "shale-present" (for profilers).
  */
 #ifndef SH_WSI_H
 #define SH_WSI_H
@@ -156,9 +169,13 @@ struct sh_wsi_platform {
     * counts); the caller fills the rest. VK_ERROR_SURFACE_LOST_KHR when the
     * window is gone. */
    VkResult (*get_capabilities)(struct sh_surface *surface, VkSurfaceCapabilitiesKHR *caps);
-   /* Per-swapchain state (may stay NULL); called at creation, unwound by
-    * finish. */
+   /* Per-swapchain state (may stay NULL); called at creation, before the
+    * images are made (it may ask for shareable ones:
+    * sh_swapchain_share_images), unwound by finish. */
    VkResult (*init)(struct sh_swapchain *chain, struct sh_surface *surface);
+   /* May be NULL: called once the images exist (and their memory is bound),
+    * before the swapchain is returned; a failure unwinds init too. */
+   VkResult (*images_ready)(struct sh_swapchain *chain);
    void (*finish)(struct sh_swapchain *chain);
    /* The refresh period in ns (0: no refreshes, only IMMEDIATE pacing). */
    uint64_t (*refresh_ns)(struct sh_swapchain *chain);
@@ -184,6 +201,16 @@ const uint8_t *sh_swapchain_pixels(struct sh_swapchain *chain, uint32_t index,
 VkExtent2D sh_swapchain_extent(const struct sh_swapchain *chain);
 VkFormat sh_swapchain_format(const struct sh_swapchain *chain);
 VkPresentModeKHR sh_swapchain_present_mode(const struct sh_swapchain *chain);
+uint32_t sh_swapchain_image_count(const struct sh_swapchain *chain);
+/* From init: the images' memory is to be a memfd each (exportable
+ * VkDeviceMemory) that another process can map, so a window system can read
+ * an image where it was rendered. */
+void sh_swapchain_share_images(struct sh_swapchain *chain);
+bool sh_swapchain_images_shared(const struct sh_swapchain *chain);
+/* For a swapchain whose images are shared: a new file descriptor (the
+ * caller's to close) of image `index`'s memory, and where in that file its
+ * texel (0, 0) lies; -1 (errno set) when the descriptor cannot be had. */
+int sh_swapchain_image_fd(struct sh_swapchain *chain, uint32_t index, uint64_t *offset);
 /* The platform's per-swapchain state. */
 void *sh_swapchain_platform_data(struct sh_swapchain *chain);
 void sh_swapchain_set_platform_data(struct sh_swapchain *chain, void *data);

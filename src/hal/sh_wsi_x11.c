@@ -39,6 +39,9 @@ static struct {
    xcb_extension_t *shm_id;
    xcb_void_cookie_t (*shm_attach_checked)(xcb_connection_t *, sh_xcb_shm_seg_t, uint32_t, uint8_t);
    xcb_void_cookie_t (*shm_detach_checked)(xcb_connection_t *, sh_xcb_shm_seg_t);
+   /* MIT-SHM 1.2 (libxcb-shm built with fd passing); NULL where absent. */
+   xcb_void_cookie_t (*shm_attach_fd_checked)(xcb_connection_t *, sh_xcb_shm_seg_t, int32_t,
+                                              uint8_t);
    xcb_void_cookie_t (*shm_put_image_checked)(xcb_connection_t *, xcb_drawable_t, xcb_gcontext_t,
                                               uint16_t, uint16_t, uint16_t, uint16_t, uint16_t,
                                               uint16_t, int16_t, int16_t, uint8_t, uint8_t,
@@ -85,6 +88,7 @@ sh_xcb_load_once(void)
       L(shm, shm_detach_checked, "xcb_shm_detach_checked");
       L(shm, shm_put_image_checked, "xcb_shm_put_image_checked");
       sh_xcb.shm = ok;
+      *(void **)&sh_xcb.shm_attach_fd_checked = dlsym(shm, "xcb_shm_attach_fd_checked");
    }
 #ifdef VK_USE_PLATFORM_XLIB_KHR
    /* An Xlib application has libX11 (and so libX11-xcb's library) at hand. */
@@ -210,60 +214,109 @@ sh_xcb_capabilities(struct sh_surface *surface, VkSurfaceCapabilitiesKHR *caps)
    return VK_SUCCESS;
 }
 
-/* A swapchain's window, GC, and the staging image the server reads: a
- * shared-memory segment attached to the server, or host memory sent with
- * PutImage requests. */
+/* How a swapchain's images reach the window, cheapest first. */
+enum sh_xcb_path {
+   SH_XCB_NONE,        /* before images_ready: nothing made but the GC */
+   SH_XCB_SHM_IMAGES,  /* each image's memfd is an MIT-SHM segment: ShmPutImage from it */
+   SH_XCB_SHM_COPY,    /* one SysV segment the image is copied into: ShmPutImage */
+   SH_XCB_PUT_IMAGE,   /* host memory the image is copied into: PutImage requests */
+};
+
+/* A swapchain's window, GC, and what the server reads the pixels from. */
 struct sh_xcb_chain {
    xcb_connection_t *conn;
    xcb_window_t window;
    xcb_gcontext_t gc;
    uint8_t depth;
    bool swap_rb;              /* R8G8B8A8 images on a BGRX visual */
+   bool want_shm;             /* MIT-SHM offered and not turned off */
    uint32_t width, height;
-   uint8_t *staging;          /* width * height * 4 bytes, rows packed */
-   bool shm;
-   int shmid;
-   sh_xcb_shm_seg_t seg;
+   enum sh_xcb_path path;
+   uint8_t *staging;          /* SHM_COPY, PUT_IMAGE: width * height * 4 bytes, rows packed */
+   sh_xcb_shm_seg_t seg;      /* SHM_COPY */
+   uint32_t image_count;      /* SHM_IMAGES: image_segs[i] is image i's segment, */
+   sh_xcb_shm_seg_t *image_segs;
+   uint64_t *image_offsets;   /* its texel (0, 0) at this offset in it */
 };
+
+static bool
+sh_env_set(const char *name)
+{
+   const char *env = getenv(name);
+   return env && *env && strcmp(env, "0");
+}
 
 /* SHALE_WSI_X11_NO_SHM=1 sends every image with PutImage. */
 static bool
 sh_xcb_shm_wanted(xcb_connection_t *conn)
 {
-   const char *env = getenv("SHALE_WSI_X11_NO_SHM");
-   if (env && *env && strcmp(env, "0"))
-      return false;
-   if (!sh_xcb.shm)
+   if (sh_env_set("SHALE_WSI_X11_NO_SHM") || !sh_xcb.shm)
       return false;
    const xcb_query_extension_reply_t *ext = sh_xcb.get_extension_data(conn, sh_xcb.shm_id);
    return ext && ext->present;
 }
 
-/* Attaches a segment of xc->width * height * 4 bytes; false (nothing left
- * behind) when the server cannot use it (a remote server, no SysV shm). */
+/* Attaches a SysV segment of width * height * 4 bytes as the staging image;
+ * false (nothing left behind) when the server cannot use it (a remote
+ * server, no SysV shm). */
 static bool
-sh_xcb_shm_attach(struct sh_xcb_chain *xc, size_t size)
+sh_xcb_shm_attach_staging(struct sh_xcb_chain *xc)
 {
-   xc->shmid = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
-   if (xc->shmid < 0)
+   const size_t size = (size_t)xc->width * xc->height * 4;
+   int shmid = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
+   if (shmid < 0)
       return false;
-   void *addr = shmat(xc->shmid, NULL, 0);
+   void *addr = shmat(shmid, NULL, 0);
    if (addr == (void *)-1) {
-      shmctl(xc->shmid, IPC_RMID, NULL);
+      shmctl(shmid, IPC_RMID, NULL);
       return false;
    }
    xc->seg = sh_xcb.generate_id(xc->conn);
    xcb_generic_error_t *err =
-      sh_xcb.request_check(xc->conn, sh_xcb.shm_attach_checked(xc->conn, xc->seg, xc->shmid, 1));
+      sh_xcb.request_check(xc->conn, sh_xcb.shm_attach_checked(xc->conn, xc->seg, shmid, 1));
    /* Attached or not, the id goes once both sides detach. */
-   shmctl(xc->shmid, IPC_RMID, NULL);
+   shmctl(shmid, IPC_RMID, NULL);
    if (err) {
       free(err);
       shmdt(addr);
       return false;
    }
    xc->staging = addr;
-   xc->shm = true;
+   return true;
+}
+
+/* Detaches the first n image segments; waits for the server to have done
+ * so (the last detach is checked), so they are gone on return. */
+static void
+sh_xcb_detach_images(struct sh_xcb_chain *xc, uint32_t n)
+{
+   for (uint32_t i = 0; i < n; i++) {
+      xcb_void_cookie_t c = sh_xcb.shm_detach_checked(xc->conn, xc->image_segs[i]);
+      free(sh_xcb.request_check(xc->conn, c));
+   }
+}
+
+/* Attaches every image's memfd as a segment (MIT-SHM 1.2, ShmAttachFd);
+ * false (nothing left behind) when the server refuses one. A round trip
+ * each, at creation only. */
+static bool
+sh_xcb_shm_attach_images(struct sh_swapchain *chain, struct sh_xcb_chain *xc)
+{
+   for (uint32_t i = 0; i < xc->image_count; i++) {
+      int fd = sh_swapchain_image_fd(chain, i, &xc->image_offsets[i]);
+      xcb_generic_error_t *err = NULL;
+      if (fd >= 0) {
+         xc->image_segs[i] = sh_xcb.generate_id(xc->conn);
+         /* libxcb closes the fd once it is sent. */
+         err = sh_xcb.request_check(
+            xc->conn, sh_xcb.shm_attach_fd_checked(xc->conn, xc->image_segs[i], fd, 1));
+      }
+      if (fd < 0 || err) {
+         free(err);
+         sh_xcb_detach_images(xc, i);
+         return false;
+      }
+   }
    return true;
 }
 
@@ -275,12 +328,17 @@ sh_xcb_init(struct sh_swapchain *chain, struct sh_surface *surface)
    if (!sh_x11_target(surface, &conn, &window))
       return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "libxcb (or libX11-xcb) could not be loaded");
    const VkAllocationCallbacks *alloc = sh_swapchain_alloc(chain);
-   struct sh_xcb_chain *xc = sd_zalloc(alloc, sizeof(*xc), SD_ALIGN_DEFAULT,
-                                       VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   const uint32_t count = sh_swapchain_image_count(chain);
+   struct sh_xcb_chain *xc = sd_zalloc(alloc, sizeof(*xc) + count * (sizeof(sh_xcb_shm_seg_t) +
+                                                                     sizeof(uint64_t)),
+                                       SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
    if (!xc)
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
    xc->conn = conn;
    xc->window = window;
+   xc->image_count = count;
+   xc->image_offsets = (uint64_t *)(xc + 1);
+   xc->image_segs = (sh_xcb_shm_seg_t *)(xc->image_offsets + count);
    const VkExtent2D extent = sh_swapchain_extent(chain);
    xc->width = extent.width;
    xc->height = extent.height;
@@ -302,20 +360,36 @@ sh_xcb_init(struct sh_swapchain *chain, struct sh_surface *surface)
       sd_free(alloc, xc);
       return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "cannot make a GC for the X window");
    }
-   const size_t size = (size_t)xc->width * xc->height * 4;
-   if (!(sh_xcb_shm_wanted(xc->conn) && sh_xcb_shm_attach(xc, size))) {
-      xc->staging = sd_alloc(alloc, size, SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
-      if (!xc->staging) {
-         sh_xcb.free_gc(xc->conn, xc->gc);
-         sh_xcb.flush(xc->conn);
-         sd_free(alloc, xc);
+   xc->want_shm = sh_xcb_shm_wanted(xc->conn);
+   /* Images the server reads where they were rendered, unless their bytes
+    * need swapping first (or SHALE_WSI_X11_NO_SHM_IMAGES=1). */
+   if (xc->want_shm && !xc->swap_rb && sh_xcb.shm_attach_fd_checked &&
+       !sh_env_set("SHALE_WSI_X11_NO_SHM_IMAGES"))
+      sh_swapchain_share_images(chain);
+   sh_swapchain_set_platform_data(chain, xc);
+   return VK_SUCCESS;
+}
+
+/* The images exist: attach them, or else make the staging image. */
+static VkResult
+sh_xcb_images_ready(struct sh_swapchain *chain)
+{
+   struct sh_xcb_chain *xc = sh_swapchain_platform_data(chain);
+   if (sh_swapchain_images_shared(chain) && sh_xcb_shm_attach_images(chain, xc))
+      xc->path = SH_XCB_SHM_IMAGES;
+   else if (xc->want_shm && sh_xcb_shm_attach_staging(xc))
+      xc->path = SH_XCB_SHM_COPY;
+   else {
+      xc->staging = sd_alloc(sh_swapchain_alloc(chain), (size_t)xc->width * xc->height * 4,
+                             SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+      if (!xc->staging)
          return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
-      }
+      xc->path = SH_XCB_PUT_IMAGE;
    }
    if (su_debug(SU_DEBUG_INFO))
       su_log("xcb swapchain %ux%u, depth %u, %s", xc->width, xc->height, xc->depth,
-             xc->shm ? "MIT-SHM" : "PutImage");
-   sh_swapchain_set_platform_data(chain, xc);
+             xc->path == SH_XCB_SHM_IMAGES ? "MIT-SHM images (no copy)"
+             : xc->path == SH_XCB_SHM_COPY ? "MIT-SHM staging copy" : "PutImage");
    return VK_SUCCESS;
 }
 
@@ -325,13 +399,20 @@ sh_xcb_finish(struct sh_swapchain *chain)
    struct sh_xcb_chain *xc = sh_swapchain_platform_data(chain);
    const VkAllocationCallbacks *alloc = sh_swapchain_alloc(chain);
    sh_xcb.free_gc(xc->conn, xc->gc);
-   if (xc->shm) {
+   switch (xc->path) {
+   case SH_XCB_SHM_IMAGES:
+      sh_xcb_detach_images(xc, xc->image_count);
+      break;
+   case SH_XCB_SHM_COPY:
       /* Waits for the server's detach: the segment is gone on return. */
       free(sh_xcb.request_check(xc->conn, sh_xcb.shm_detach_checked(xc->conn, xc->seg)));
       shmdt(xc->staging);
-   } else {
+      break;
+   case SH_XCB_PUT_IMAGE:
+   case SH_XCB_NONE:
       sh_xcb.flush(xc->conn);
       sd_free(alloc, xc->staging);
+      break;
    }
    sd_free(alloc, xc);
 }
@@ -342,18 +423,11 @@ sh_xcb_refresh_ns(struct sh_swapchain *chain)
    return 1000000000ull / 60;   /* X tells nothing of vertical blanks: a 60 Hz clock */
 }
 
-/* Present thread: the image into the staging copy, then to the window,
- * waiting until the server has read it (the next display rewrites it). */
-static VkResult
-sh_xcb_display(struct sh_swapchain *chain, uint32_t index)
+/* Image `index` copied into the staging image (rows packed, R and B
+ * swapped where the format needs it). */
+static void
+sh_xcb_copy_to_staging(struct sh_swapchain *chain, struct sh_xcb_chain *xc, uint32_t index)
 {
-   struct sh_xcb_chain *xc = sh_swapchain_platform_data(chain);
-   xcb_get_geometry_reply_t *g = sh_xcb_geometry(xc->conn, xc->window);
-   if (!g)
-      return VK_ERROR_SURFACE_LOST_KHR;
-   const bool resized = g->width != xc->width || g->height != xc->height;
-   free(g);
-
    uint64_t pitch;
    const uint8_t *src = sh_swapchain_pixels(chain, index, &pitch);
    const size_t row = (size_t)xc->width * 4;
@@ -368,41 +442,70 @@ sh_xcb_display(struct sh_swapchain *chain, uint32_t index)
          }
       }
    }
+}
 
-   xcb_generic_error_t *err = NULL;
-   if (xc->shm) {
-      err = sh_xcb.request_check(
-         xc->conn, sh_xcb.shm_put_image_checked(xc->conn, xc->window, xc->gc, xc->width,
-                                                xc->height, 0, 0, xc->width, xc->height, 0, 0,
-                                                xc->depth, XCB_IMAGE_FORMAT_Z_PIXMAP, 0, xc->seg,
-                                                0));
-   } else {
-      /* Whole rows per request, within the server's request length. */
-      const size_t max_bytes = (size_t)sh_xcb.get_maximum_request_length(xc->conn) * 4 - 64;
-      uint32_t rows = (uint32_t)(max_bytes / row);
-      if (rows == 0)
-         rows = 1;
-      xcb_void_cookie_t last = { 0 };
-      for (uint32_t y = 0; y < xc->height; y += rows) {
-         uint32_t n = xc->height - y < rows ? xc->height - y : rows;
-         last = sh_xcb.put_image_checked(xc->conn, XCB_IMAGE_FORMAT_Z_PIXMAP, xc->window, xc->gc,
-                                         (uint16_t)xc->width, (uint16_t)n, 0, (int16_t)y, 0,
-                                         xc->depth, (uint32_t)(n * row), xc->staging + y * row);
-         if (y + n < xc->height) {
-            xcb_generic_error_t *e = sh_xcb.request_check(xc->conn, last);
-            if (e) {
-               err = e;
-               break;
-            }
-         }
+/* Sends the staging image with PutImage requests of whole rows, within the
+ * server's request length; the last request's cookie, or an error. */
+static xcb_generic_error_t *
+sh_xcb_put_staging(struct sh_xcb_chain *xc, xcb_void_cookie_t *last)
+{
+   const size_t row = (size_t)xc->width * 4;
+   const size_t max_bytes = (size_t)sh_xcb.get_maximum_request_length(xc->conn) * 4 - 64;
+   uint32_t rows = (uint32_t)(max_bytes / row);
+   if (rows == 0)
+      rows = 1;
+   for (uint32_t y = 0; y < xc->height; y += rows) {
+      uint32_t n = xc->height - y < rows ? xc->height - y : rows;
+      *last = sh_xcb.put_image_checked(xc->conn, XCB_IMAGE_FORMAT_Z_PIXMAP, xc->window, xc->gc,
+                                       (uint16_t)xc->width, (uint16_t)n, 0, (int16_t)y, 0,
+                                       xc->depth, (uint32_t)(n * row), xc->staging + y * row);
+      if (y + n < xc->height) {
+         xcb_generic_error_t *e = sh_xcb.request_check(xc->conn, *last);
+         if (e)
+            return e;
       }
-      if (!err)
-         err = sh_xcb.request_check(xc->conn, last);
    }
-   if (err) {
+   return NULL;
+}
+
+/* Present thread: the image to the window, waiting until the server has
+ * read it (the image, or the staging copy the next display rewrites). One
+ * round trip: the window's geometry is asked for after the image, so its
+ * reply also says the image's requests are done. */
+static VkResult
+sh_xcb_display(struct sh_swapchain *chain, uint32_t index)
+{
+   struct sh_xcb_chain *xc = sh_swapchain_platform_data(chain);
+   xcb_void_cookie_t put = { 0 };
+   xcb_generic_error_t *err = NULL;
+   if (xc->path == SH_XCB_SHM_IMAGES) {
+      /* Straight from the image: its rows are row_pitch apart. */
+      uint64_t pitch;
+      sh_swapchain_pixels(chain, index, &pitch);
+      put = sh_xcb.shm_put_image_checked(xc->conn, xc->window, xc->gc, (uint16_t)(pitch / 4),
+                                         (uint16_t)xc->height, 0, 0, (uint16_t)xc->width,
+                                         (uint16_t)xc->height, 0, 0, xc->depth,
+                                         XCB_IMAGE_FORMAT_Z_PIXMAP, 0, xc->image_segs[index],
+                                         (uint32_t)xc->image_offsets[index]);
+   } else {
+      sh_xcb_copy_to_staging(chain, xc, index);
+      if (xc->path == SH_XCB_SHM_COPY)
+         put = sh_xcb.shm_put_image_checked(xc->conn, xc->window, xc->gc, xc->width, xc->height,
+                                            0, 0, xc->width, xc->height, 0, 0, xc->depth,
+                                            XCB_IMAGE_FORMAT_Z_PIXMAP, 0, xc->seg, 0);
+      else
+         err = sh_xcb_put_staging(xc, &put);
+   }
+   xcb_get_geometry_reply_t *g = sh_xcb_geometry(xc->conn, xc->window);
+   if (!err)
+      err = sh_xcb.request_check(xc->conn, put);
+   if (err || !g) {
       free(err);
+      free(g);
       return VK_ERROR_SURFACE_LOST_KHR;
    }
+   const bool resized = g->width != xc->width || g->height != xc->height;
+   free(g);
    /* The image still shows (clipped or padded), but no longer fits. */
    return resized ? VK_SUBOPTIMAL_KHR : VK_SUCCESS;
 }
@@ -411,6 +514,7 @@ const struct sh_wsi_platform sh_wsi_xcb = {
    .id = VK_ICD_WSI_PLATFORM_XCB,
    .get_capabilities = sh_xcb_capabilities,
    .init = sh_xcb_init,
+   .images_ready = sh_xcb_images_ready,
    .finish = sh_xcb_finish,
    .refresh_ns = sh_xcb_refresh_ns,
    .display = sh_xcb_display,

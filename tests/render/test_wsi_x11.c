@@ -1,14 +1,20 @@
 /* X11 presentation through the loader under an Xvfb the test starts: pixels, resize, lost windows, leaks. */
 /*
- * What is held here, for a VK_KHR_xcb_surface with MIT-SHM and with the
- * PutImage fallback (SHALE_WSI_X11_NO_SHM=1), and for a VK_KHR_xlib_surface
- * (an Xlib window) with MIT-SHM:
+ * What is held here, for a VK_KHR_xcb_surface on each of Shale's ways to
+ * the window: MIT-SHM images (B8G8R8A8: every swapchain image a segment the
+ * server reads, no copy), the MIT-SHM staging copy (SHALE_WSI_X11_NO_SHM_IMAGES=1,
+ * and the way R8G8B8A8 images take, their bytes swapped), the PutImage
+ * fallback (SHALE_WSI_X11_NO_SHM=1); and for a VK_KHR_xlib_surface (an Xlib
+ * window) with MIT-SHM images:
  *  - the surface reports the window's size as currentExtent;
  *  - frames cleared and copied into swapchain images reach the window: the
- *    window's pixels (xcb_get_image) are the last frame's, right way up;
+ *    window's pixels (xcb_get_image) are the last frame's, right way up,
+ *    in the right colours;
  *  - resizing the window makes presents or acquires return
  *    VK_SUBOPTIMAL_KHR, the capabilities follow the new size, and a
- *    swapchain recreated with oldSwapchain fills the larger window;
+ *    swapchain recreated with oldSwapchain fills the larger window (82
+ *    pixels wide: rows of images are padded to 84, which the server must
+ *    skip when it reads an image in place);
  *  - destroying the window makes acquire return VK_ERROR_SURFACE_LOST_KHR
  *    and the capability query too;
  *  - after the swapchains and surfaces are destroyed, the process has as
@@ -16,12 +22,14 @@
  *    and the X server holds as many resources for the presenting client
  *    (the xcb connection, or the Xlib display's) as before the window was
  *    made (counted with the X-Resource extension, which also shows the
- *    swapchain's own while it lives: its GC, and its MIT-SHM segment);
+ *    swapchain's own while it lives, and so which way it took: its GC, and
+ *    with MIT-SHM one segment per image or one staging segment);
  *  - vkCreateXcbSurfaceKHR, vkCreateXlibSurfaceKHR and vkCreateSwapchainKHR
- *    on an X window (MIT-SHM and PutImage) honour pAllocator: failing the
- *    N-th allocation, for every N the call makes, returns
- *    VK_ERROR_OUT_OF_HOST_MEMORY with nothing left allocated (without the
- *    validation layer, which allocates through the same callbacks).
+ *    on an X window (each way) honour pAllocator: failing the N-th
+ *    allocation, for every N the call makes, returns
+ *    VK_ERROR_OUT_OF_HOST_MEMORY with nothing left allocated, no fd open and
+ *    no X resource held (without the validation layer, which allocates
+ *    through the same callbacks).
  * The test skips (77) where Xvfb is not installed.
  */
 #include <malloc.h>
@@ -157,18 +165,25 @@ struct ctx {
    VkFence done;
 };
 
+/* The ways to the window, as run() takes them. */
+enum way { SHM_IMAGES, SHM_COPY, SHM_RGBA, PUT_IMAGE, XLIB };
+static const char *const way_names[] = { "MIT-SHM images", "MIT-SHM copy", "MIT-SHM R8G8B8A8",
+                                         "PutImage", "Xlib" };
+
+/* Makes a swapchain of `format`; *count: its number of images. */
 static VkResult
-make_swapchain(struct ctx *c, VkSurfaceKHR surface, VkExtent2D extent, VkSwapchainKHR old,
-               VkSwapchainKHR *out)
+make_swapchain(struct ctx *c, VkSurfaceKHR surface, VkFormat format, VkExtent2D extent,
+               VkSwapchainKHR old, VkSwapchainKHR *out, uint32_t *count)
 {
    const VkSwapchainCreateInfoKHR ci =
-      wsi_swapchain_info(surface, VK_FORMAT_B8G8R8A8_UNORM, extent, 2,
-                         VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_PRESENT_MODE_FIFO_KHR, old);
+      wsi_swapchain_info(surface, format, extent, 2, VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                         VK_PRESENT_MODE_FIFO_KHR, old);
    VkResult r = vkCreateSwapchainKHR(c->t.device, &ci, NULL, out);
    if (r == VK_SUCCESS) {
       uint32_t n = 0;
       CHECK_VK(vkGetSwapchainImagesKHR(c->t.device, *out, &n, NULL));
       CHECK(n >= 2 && n <= 8, "%u images", n);
+      *count = n;
    }
    return r;
 }
@@ -212,10 +227,13 @@ wait_pixel(struct ctx *c, xcb_window_t win, int16_t x, int16_t y, uint32_t want)
 }
 
 static void
-run(struct ctx *c, bool shm, bool xlib)
+run(struct ctx *c, enum way way)
 {
-   const char *how = xlib ? "Xlib" : shm ? "MIT-SHM" : "PutImage";
+   const char *how = way_names[way];
+   const bool xlib = way == XLIB, shm = way != PUT_IMAGE;
+   const VkFormat format = way == SHM_RGBA ? VK_FORMAT_R8G8B8A8_UNORM : VK_FORMAT_B8G8R8A8_UNORM;
    setenv("SHALE_WSI_X11_NO_SHM", shm ? "0" : "1", 1);
+   setenv("SHALE_WSI_X11_NO_SHM_IMAGES", way == SHM_COPY ? "1" : "0", 1);
    /* The presenting client: any XID of its range names it. */
    const uint32_t client = xlib ? (uint32_t)XAllocID(c->dpy) : xcb_get_setup(c->xc)->resource_id_base;
    const long res0 = client_resources(c->xc, client);
@@ -264,11 +282,14 @@ run(struct ctx *c, bool shm, bool xlib)
       XSync(c->dpy, False);
    const long res_window = client_resources(c->xc, client);
    VkSwapchainKHR chain;
-   CHECK_VK(make_swapchain(c, surface, caps.currentExtent, VK_NULL_HANDLE, &chain));
+   uint32_t count = 0;
+   CHECK_VK(make_swapchain(c, surface, format, caps.currentExtent, VK_NULL_HANDLE, &chain, &count));
    const long res_chain = client_resources(c->xc, client);
-   /* The GC, and with MIT-SHM the segment. */
-   CHECK(res_chain == res_window + (shm ? 2 : 1), "%s: %ld X resources with the window, %ld with "
-         "its swapchain", how, res_window, res_chain);
+   /* The GC, and with MIT-SHM a segment per image, or the staging one. */
+   const long segments_made = !shm ? 0 : way == SHM_COPY || way == SHM_RGBA ? 1 : count;
+   CHECK(res_chain == res_window + 1 + segments_made, "%s: %ld X resources with the window, %ld "
+         "with its swapchain of %u images (expected %ld more)", how, res_window, res_chain, count,
+         1 + segments_made);
    static const uint32_t colors[3] = { 0x336699, 0xcc8844, 0x20e040 };
    for (int k = 0; k < 3; k++)
       CHECK_VK(frame(c, chain, caps.currentExtent, colors[k], 0xff00ff));
@@ -279,7 +300,7 @@ run(struct ctx *c, bool shm, bool xlib)
          "%s: block edges", how);
 
    /* Resize: SUBOPTIMAL, then a new swapchain for the new size. */
-   const uint32_t size[2] = { 80, 60 };
+   const uint32_t size[2] = { 82, 60 };
    xcb_configure_window(c->xc, win, XCB_CONFIG_WINDOW_WIDTH | XCB_CONFIG_WINDOW_HEIGHT, size);
    free(xcb_get_input_focus_reply(c->xc, xcb_get_input_focus(c->xc), NULL));
    VkResult r = VK_SUCCESS;
@@ -290,16 +311,20 @@ run(struct ctx *c, bool shm, bool xlib)
    }
    CHECK(r == VK_SUBOPTIMAL_KHR, "%s: after a resize: %d, expected VK_SUBOPTIMAL_KHR", how, r);
    CHECK_VK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(c->t.pdev, surface, &caps));
-   CHECK(caps.currentExtent.width == 80 && caps.currentExtent.height == 60,
+   CHECK(caps.currentExtent.width == 82 && caps.currentExtent.height == 60,
          "%s: currentExtent %ux%u after a resize", how, caps.currentExtent.width,
          caps.currentExtent.height);
    VkSwapchainKHR chain2;
-   CHECK_VK(make_swapchain(c, surface, caps.currentExtent, chain, &chain2));
+   CHECK_VK(make_swapchain(c, surface, format, caps.currentExtent, chain, &chain2, &count));
    vkQueueWaitIdle(c->t.queue);
    vkDestroySwapchainKHR(c->t.device, chain, NULL);
-   CHECK_VK(frame(c, chain2, caps.currentExtent, 0x4080c0, 0x102030));
+   CHECK_VK(frame(c, chain2, caps.currentExtent, 0x4080c0, 0x40c040));
    vkQueueWaitIdle(c->t.queue);
-   CHECK(wait_pixel(c, win, 79, 59, 0x4080c0), "%s: the resized window is not filled", how);
+   CHECK(wait_pixel(c, win, 81, 59, 0x4080c0), "%s: the resized window is not filled", how);
+   /* Rows where they belong: padded rows read as packed would shear the block. */
+   CHECK(wait_pixel(c, win, 7, 7, 0x40c040) && wait_pixel(c, win, 8, 7, 0x4080c0) &&
+         wait_pixel(c, win, 0, 8, 0x4080c0) && wait_pixel(c, win, 81, 0, 0x4080c0),
+         "%s: the resized window's block is not where it was drawn", how);
 
    /* The window goes away. */
    xcb_destroy_window(c->xc, win);
@@ -384,10 +409,15 @@ static const VkAllocationCallbacks fa_callbacks = {
 
 /* Runs op with the N-th allocation failing, N = 1, 2, ... until it no
  * longer reaches the failure; undo destroys what a successful op made. */
+struct fa_ctx;
+static long fa_x_resources(struct fa_ctx *f);
+
 static void
-fa_sweep(const char *what, VkResult (*op)(void *), void (*undo)(void *), void *data)
+fa_sweep(const char *what, VkResult (*op)(void *), void (*undo)(void *), struct fa_ctx *data)
 {
    int failures = 0;
+   const int fds0 = check_open_fds();
+   const long res0 = fa_x_resources(data);
    for (int n = 1; n < 200; n++) {
       fa.calls = 0;
       fa.fail_at = n;
@@ -399,14 +429,18 @@ fa_sweep(const char *what, VkResult (*op)(void *), void (*undo)(void *), void *d
          undo(data);
          CHECK(fa.live == live0, "%s: %d allocations left after destruction", what,
                fa.live - live0);
-         if (!reached)
-            break;
-         continue;
+      } else {
+         failures++;
+         CHECK(r == VK_ERROR_OUT_OF_HOST_MEMORY, "%s, N=%d: %d", what, n, r);
+         CHECK(fa.live == live0, "%s, N=%d: %d allocations of the failed call left", what, n,
+               fa.live - live0);
       }
-      failures++;
-      CHECK(r == VK_ERROR_OUT_OF_HOST_MEMORY, "%s, N=%d: %d", what, n, r);
-      CHECK(fa.live == live0, "%s, N=%d: %d allocations of the failed call left", what, n,
-            fa.live - live0);
+      CHECK(check_open_fds() == fds0, "%s, N=%d: %d fds open, %d before", what, n,
+            check_open_fds(), fds0);
+      const long res = fa_x_resources(data);
+      CHECK(res == res0, "%s, N=%d: %ld X resources, %ld before", what, n, res, res0);
+      if (r == VK_SUCCESS && !reached)
+         break;
    }
    CHECK(failures > 0, "%s never allocated through pAllocator", what);
    fprintf(stderr, "%s: %d injected failures unwound\n", what, failures);
@@ -421,6 +455,13 @@ struct fa_ctx {
    VkSwapchainKHR made_chain;
    bool xlib;
 };
+
+/* What the X server holds for the presenting client (the xcb connection). */
+static long
+fa_x_resources(struct fa_ctx *f)
+{
+   return client_resources(f->xc, xcb_get_setup(f->xc)->resource_id_base);
+}
 
 static VkResult
 fa_op_surface(void *data)
@@ -516,7 +557,10 @@ alloc_failures(xcb_connection_t *xc, Display *dpy)
    };
    CHECK_VK(create(f.t.instance, &sci, NULL, &f.surface));
    setenv("SHALE_WSI_X11_NO_SHM", "0", 1);
-   fa_sweep("vkCreateSwapchainKHR (xcb, MIT-SHM)", fa_op_swapchain, fa_undo_swapchain, &f);
+   setenv("SHALE_WSI_X11_NO_SHM_IMAGES", "0", 1);
+   fa_sweep("vkCreateSwapchainKHR (xcb, MIT-SHM images)", fa_op_swapchain, fa_undo_swapchain, &f);
+   setenv("SHALE_WSI_X11_NO_SHM_IMAGES", "1", 1);
+   fa_sweep("vkCreateSwapchainKHR (xcb, MIT-SHM copy)", fa_op_swapchain, fa_undo_swapchain, &f);
    setenv("SHALE_WSI_X11_NO_SHM", "1", 1);
    fa_sweep("vkCreateSwapchainKHR (xcb, PutImage)", fa_op_swapchain, fa_undo_swapchain, &f);
    vkDestroySurfaceKHR(f.t.instance, f.surface, NULL);
@@ -557,12 +601,10 @@ main(void)
    CHECK_VK(vkCreateFence(c.t.device, &fci, NULL, &c.done));
 
    const int fds1 = check_open_fds();
-   run(&c, true, false);
-   CHECK_EQ_INT(check_open_fds(), fds1);
-   run(&c, false, false);
-   CHECK_EQ_INT(check_open_fds(), fds1);
-   if (c.dpy) {
-      run(&c, true, true);
+   for (enum way w = SHM_IMAGES; w <= XLIB; w++) {
+      if (w == XLIB && !c.dpy)
+         continue;
+      run(&c, w);
       CHECK_EQ_INT(check_open_fds(), fds1);
    }
    alloc_failures(xc, c.dpy);
