@@ -8,18 +8,25 @@
  *    vkGetPhysicalDeviceSurfaceSupportKHR say yes; currentExtent is
  *    0xFFFFFFFF (the client decides); B8G8R8A8 UNORM and SRGB and FIFO are
  *    offered;
- *  - 320x240 frames (B8G8R8A8_UNORM and R8G8B8A8_UNORM in FIFO, then
- *    MAILBOX, IMMEDIATE and FIFO_RELAXED) cleared to known colours (the
- *    last with an 8x8 block of another at its top left) and presented
- *    reach the compositor:
+ *  - 320x240 frames (B8G8R8A8_UNORM, R8G8B8A8_UNORM and B8G8R8A8_SRGB in
+ *    FIFO, then MAILBOX, IMMEDIATE and FIFO_RELAXED) cleared to known
+ *    colours (the last with an 8x8 block of another at its top left) and
+ *    presented reach the compositor:
  *    a screenshot of the output shows the last frame's block, its edges and
- *    the window's four corners in its colour; FIFO frames are paced (the 8th
+ *    the window's four corners in its colour (for the sRGB images, the
+ *    colour's sRGB encoding, within 1 in a channel: the compositor shows
+ *    the stored bytes as they are); FIFO frames are paced (the 8th
  *    acquire from N images comes at least 7 - N refreshes of 60 Hz after
  *    the first);
  *  - with every image but the shown one acquired, acquire with timeout 0
  *    gives VK_NOT_READY and a 30 ms one VK_TIMEOUT after at least 30 ms;
  *  - after the swapchain and surface are destroyed the process has as many
  *    open fds as before the swapchain (its memfd pool is gone);
+ *  - vkCreateWaylandSurfaceKHR and vkCreateSwapchainKHR honour pAllocator:
+ *    failing the N-th allocation, for every N the call makes, returns
+ *    VK_ERROR_OUT_OF_HOST_MEMORY with nothing left allocated and no fd
+ *    open (without the validation layer, which allocates through the same
+ *    callbacks);
  *  - once weston is killed, presents and then acquires return
  *    VK_ERROR_SURFACE_LOST_KHR;
  *  - no validation message.
@@ -32,6 +39,7 @@
  * installed.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -354,6 +362,31 @@ px(const uint32_t *shot, int x, int y)
    return shot[y * OW + x] & 0xffffff;
 }
 
+/* 0xRRGGBB's channels as a clear of an sRGB image stores them (the sRGB
+ * encoding of c / 255, rounded). */
+static uint32_t
+srgb_bytes(uint32_t rgb)
+{
+   uint32_t out = 0;
+   for (int sh = 0; sh < 24; sh += 8) {
+      const double c = ((rgb >> sh) & 255) / 255.0;
+      const double e = c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1.0 / 2.4) - 0.055;
+      out |= (uint32_t)lround(e * 255.0) << sh;
+   }
+   return out;
+}
+
+/* a and b (0xRRGGBB) differ by at most tol in every channel. */
+static bool
+near(uint32_t a, uint32_t b, int tol)
+{
+   for (int sh = 0; sh < 24; sh += 8) {
+      if (abs((int)((a >> sh) & 255) - (int)((b >> sh) & 255)) > tol)
+         return false;
+   }
+   return true;
+}
+
 struct kick {
    struct ctx *c;
    VkSwapchainKHR chain;
@@ -455,8 +488,12 @@ run(struct ctx *c, struct win *w, VkFormat format, VkPresentModeKHR mode)
     * (desktop-shell places the toplevel). The shot is taken at weston's
     * next repaint, which presenting the last frame again brings. */
    static uint32_t shot[OW * OH];
-   const uint32_t want = colors[(7 + shift) % 4];
-   struct kick k = { c, chain, want };
+   const uint32_t cleared = colors[(7 + shift) % 4];
+   struct kick k = { c, chain, cleared };
+   /* What the output shows: the stored bytes (sRGB images: the encoding). */
+   const bool srgb_image = format == VK_FORMAT_B8G8R8A8_SRGB || format == VK_FORMAT_R8G8B8A8_SRGB;
+   const uint32_t want = srgb_image ? srgb_bytes(cleared) : cleared;
+   const int tol = srgb_image ? 1 : 0;
    usleep(200000);   /* FIFO shows the last frame within a few refreshes */
    bool shot_ok = screenshot(w, shot, kick_frame, &k);
    if (shot_ok) {
@@ -479,14 +516,16 @@ run(struct ctx *c, struct win *w, VkFormat format, VkPresentModeKHR mode)
       CHECK(bx >= 0 && bx + W <= OW && by + H <= OH, "window not (wholly) on the output");
       if (bx >= 0 && bx + W <= OW && by + H <= OH) {
          CHECK(px(shot, bx + 7, by + 7) == 0xff00ff, "block %06x", px(shot, bx + 7, by + 7));
-         CHECK(px(shot, bx + 8, by + 8) == want && px(shot, bx + 8, by) == want &&
-                  px(shot, bx, by + 8) == want,
-               "block edges %06x %06x %06x", px(shot, bx + 8, by + 8), px(shot, bx + 8, by),
-               px(shot, bx, by + 8));
-         CHECK(px(shot, bx + W - 1, by + H - 1) == want, "bottom-right %06x, expected %06x",
-               px(shot, bx + W - 1, by + H - 1), want);
-         CHECK(px(shot, bx + W - 1, by) == want, "top-right %06x", px(shot, bx + W - 1, by));
-         CHECK(px(shot, bx, by + H - 1) == want, "bottom-left %06x", px(shot, bx, by + H - 1));
+         CHECK(near(px(shot, bx + 8, by + 8), want, tol) && near(px(shot, bx + 8, by), want, tol) &&
+                  near(px(shot, bx, by + 8), want, tol),
+               "block edges %06x %06x %06x, expected %06x", px(shot, bx + 8, by + 8),
+               px(shot, bx + 8, by), px(shot, bx, by + 8), want);
+         CHECK(near(px(shot, bx + W - 1, by + H - 1), want, tol),
+               "bottom-right %06x, expected %06x", px(shot, bx + W - 1, by + H - 1), want);
+         CHECK(near(px(shot, bx + W - 1, by), want, tol), "top-right %06x",
+               px(shot, bx + W - 1, by));
+         CHECK(near(px(shot, bx, by + H - 1), want, tol), "bottom-left %06x",
+               px(shot, bx, by + H - 1));
       }
    } else {
       CHECK(false, "weston_screenshooter gave no screenshot");
@@ -533,6 +572,88 @@ run(struct ctx *c, struct win *w, VkFormat format, VkPresentModeKHR mode)
    vkDestroySurfaceKHR(inst, surface, NULL);
    wl_display_roundtrip(w->display);
    CHECK_EQ_INT(check_open_fds(), fds0);
+}
+
+/* ---- allocation failures ---- */
+
+struct fa_ctx {
+   struct vkt t;
+   struct win *w;
+   VkSurfaceKHR surface, made_surface;
+   VkSwapchainKHR made_chain;
+};
+
+static VkResult
+fa_op_surface(void *data)
+{
+   struct fa_ctx *f = data;
+   PFN_vkCreateWaylandSurfaceKHR create = (PFN_vkCreateWaylandSurfaceKHR)vkGetInstanceProcAddr(
+      f->t.instance, "vkCreateWaylandSurfaceKHR");
+   const VkWaylandSurfaceCreateInfoKHR sci = {
+      .sType = VK_STRUCTURE_TYPE_WAYLAND_SURFACE_CREATE_INFO_KHR,
+      .display = f->w->display,
+      .surface = f->w->surface,
+   };
+   return create(f->t.instance, &sci, wsi_fa_callbacks(), &f->made_surface);
+}
+
+static void
+fa_undo_surface(void *data)
+{
+   struct fa_ctx *f = data;
+   vkDestroySurfaceKHR(f->t.instance, f->made_surface, wsi_fa_callbacks());
+}
+
+static VkResult
+fa_op_swapchain(void *data)
+{
+   struct fa_ctx *f = data;
+   const VkSwapchainCreateInfoKHR ci =
+      wsi_swapchain_info(f->surface, VK_FORMAT_B8G8R8A8_UNORM, (VkExtent2D){ W, H }, 2, 0,
+                         VK_PRESENT_MODE_FIFO_KHR, VK_NULL_HANDLE);
+   return vkCreateSwapchainKHR(f->t.device, &ci, wsi_fa_callbacks(), &f->made_chain);
+}
+
+static void
+fa_undo_swapchain(void *data)
+{
+   struct fa_ctx *f = data;
+   vkDestroySwapchainKHR(f->t.device, f->made_chain, wsi_fa_callbacks());
+   /* The compositor's answers to the swapchain's last requests. */
+   wl_display_roundtrip(f->w->display);
+}
+
+/* Surface and swapchain creation under allocation failures, on a device
+ * without the validation layer. */
+static void
+alloc_failures(struct win *w)
+{
+   const char *inst[2] = { VK_KHR_SURFACE_EXTENSION_NAME, VK_KHR_WAYLAND_SURFACE_EXTENSION_NAME };
+   const char *dev[1] = { VK_KHR_SWAPCHAIN_EXTENSION_NAME };
+   struct fa_ctx f = { .w = w };
+   const struct vkt_options opts = {
+      .instance_extensions = inst,
+      .instance_extension_count = 2,
+      .device_extensions = dev,
+      .device_extension_count = 1,
+      .no_validation = true,
+   };
+   if (!vkt_init(&f.t, &opts)) {
+      CHECK(false, "Shale without the layer");
+      return;
+   }
+   wsi_fa_sweep("vkCreateWaylandSurfaceKHR", fa_op_surface, fa_undo_surface, &f, NULL);
+   PFN_vkCreateWaylandSurfaceKHR create = (PFN_vkCreateWaylandSurfaceKHR)vkGetInstanceProcAddr(
+      f.t.instance, "vkCreateWaylandSurfaceKHR");
+   const VkWaylandSurfaceCreateInfoKHR sci = {
+      .sType = VK_STRUCTURE_TYPE_WAYLAND_SURFACE_CREATE_INFO_KHR,
+      .display = w->display,
+      .surface = w->surface,
+   };
+   CHECK_VK(create(f.t.instance, &sci, NULL, &f.surface));
+   wsi_fa_sweep("vkCreateSwapchainKHR (Wayland)", fa_op_swapchain, fa_undo_swapchain, &f, NULL);
+   vkDestroySurfaceKHR(f.t.instance, f.surface, NULL);
+   vkt_finish(&f.t);
 }
 
 /* The compositor goes away: presents and acquires report
@@ -619,9 +740,12 @@ main(void)
    const int fds0 = check_open_fds();
    run(&c, &w, VK_FORMAT_B8G8R8A8_UNORM, VK_PRESENT_MODE_FIFO_KHR);
    run(&c, &w, VK_FORMAT_R8G8B8A8_UNORM, VK_PRESENT_MODE_FIFO_KHR);   /* R and B swapped */
+   run(&c, &w, VK_FORMAT_B8G8R8A8_SRGB, VK_PRESENT_MODE_FIFO_KHR);
    run(&c, &w, VK_FORMAT_B8G8R8A8_UNORM, VK_PRESENT_MODE_MAILBOX_KHR);
    run(&c, &w, VK_FORMAT_B8G8R8A8_UNORM, VK_PRESENT_MODE_IMMEDIATE_KHR);
    run(&c, &w, VK_FORMAT_B8G8R8A8_UNORM, VK_PRESENT_MODE_FIFO_RELAXED_KHR);
+   alloc_failures(&w);
+   CHECK_EQ_INT(check_open_fds(), fds0);
    lost(&c, &w);
    CHECK_EQ_INT(check_open_fds(), fds0);
 

@@ -32,7 +32,6 @@
  *    through the same callbacks).
  * The test skips (77) where Xvfb is not installed.
  */
-#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -354,98 +353,6 @@ run(struct ctx *c, enum way way)
 
 /* ---- allocation failures ---- */
 
-static struct {
-   int live;
-   int calls;
-   int fail_at;   /* 1-based; 0: never */
-} fa;
-
-static void *VKAPI_PTR
-fa_alloc(void *user, size_t size, size_t align, VkSystemAllocationScope scope)
-{
-   if (fa.fail_at && ++fa.calls == fa.fail_at)
-      return NULL;
-   if (align < sizeof(void *))
-      align = sizeof(void *);
-   void *p = NULL;
-   if (posix_memalign(&p, align, size ? size : 1) != 0)
-      return NULL;
-   fa.live++;
-   return p;
-}
-
-static void VKAPI_PTR
-fa_free(void *user, void *p)
-{
-   if (p) {
-      fa.live--;
-      free(p);
-   }
-}
-
-static void *VKAPI_PTR
-fa_realloc(void *user, void *orig, size_t size, size_t align, VkSystemAllocationScope scope)
-{
-   if (!orig)
-      return fa_alloc(user, size, align, scope);
-   if (!size) {
-      fa_free(user, orig);
-      return NULL;
-   }
-   void *p = fa_alloc(user, size, align, scope);
-   if (p) {
-      size_t old = malloc_usable_size(orig);
-      memcpy(p, orig, old < size ? old : size);
-      fa_free(user, orig);
-   }
-   return p;
-}
-
-static const VkAllocationCallbacks fa_callbacks = {
-   .pfnAllocation = fa_alloc,
-   .pfnReallocation = fa_realloc,
-   .pfnFree = fa_free,
-};
-
-/* Runs op with the N-th allocation failing, N = 1, 2, ... until it no
- * longer reaches the failure; undo destroys what a successful op made. */
-struct fa_ctx;
-static long fa_x_resources(struct fa_ctx *f);
-
-static void
-fa_sweep(const char *what, VkResult (*op)(void *), void (*undo)(void *), struct fa_ctx *data)
-{
-   int failures = 0;
-   const int fds0 = check_open_fds();
-   const long res0 = fa_x_resources(data);
-   for (int n = 1; n < 200; n++) {
-      fa.calls = 0;
-      fa.fail_at = n;
-      const int live0 = fa.live;
-      VkResult r = op(data);
-      const bool reached = fa.calls >= n;
-      fa.fail_at = 0;
-      if (r == VK_SUCCESS) {
-         undo(data);
-         CHECK(fa.live == live0, "%s: %d allocations left after destruction", what,
-               fa.live - live0);
-      } else {
-         failures++;
-         CHECK(r == VK_ERROR_OUT_OF_HOST_MEMORY, "%s, N=%d: %d", what, n, r);
-         CHECK(fa.live == live0, "%s, N=%d: %d allocations of the failed call left", what, n,
-               fa.live - live0);
-      }
-      CHECK(check_open_fds() == fds0, "%s, N=%d: %d fds open, %d before", what, n,
-            check_open_fds(), fds0);
-      const long res = fa_x_resources(data);
-      CHECK(res == res0, "%s, N=%d: %ld X resources, %ld before", what, n, res, res0);
-      if (r == VK_SUCCESS && !reached)
-         break;
-   }
-   CHECK(failures > 0, "%s never allocated through pAllocator", what);
-   fprintf(stderr, "%s: %d injected failures unwound\n", what, failures);
-}
-
 struct fa_ctx {
    struct vkt t;
    Display *dpy;
@@ -458,8 +365,9 @@ struct fa_ctx {
 
 /* What the X server holds for the presenting client (the xcb connection). */
 static long
-fa_x_resources(struct fa_ctx *f)
+fa_x_resources(void *data)
 {
+   struct fa_ctx *f = data;
    return client_resources(f->xc, xcb_get_setup(f->xc)->resource_id_base);
 }
 
@@ -475,7 +383,7 @@ fa_op_surface(void *data)
          .dpy = f->dpy,
          .window = f->win,
       };
-      return create(f->t.instance, &sci, &fa_callbacks, &f->made_surface);
+      return create(f->t.instance, &sci, wsi_fa_callbacks(), &f->made_surface);
    }
    PFN_vkCreateXcbSurfaceKHR create =
       (PFN_vkCreateXcbSurfaceKHR)vkGetInstanceProcAddr(f->t.instance, "vkCreateXcbSurfaceKHR");
@@ -484,14 +392,14 @@ fa_op_surface(void *data)
       .connection = f->xc,
       .window = f->win,
    };
-   return create(f->t.instance, &sci, &fa_callbacks, &f->made_surface);
+   return create(f->t.instance, &sci, wsi_fa_callbacks(), &f->made_surface);
 }
 
 static void
 fa_undo_surface(void *data)
 {
    struct fa_ctx *f = data;
-   vkDestroySurfaceKHR(f->t.instance, f->made_surface, &fa_callbacks);
+   vkDestroySurfaceKHR(f->t.instance, f->made_surface, wsi_fa_callbacks());
 }
 
 static VkResult
@@ -513,14 +421,14 @@ fa_op_swapchain(void *data)
       .presentMode = VK_PRESENT_MODE_FIFO_KHR,
       .clipped = VK_TRUE,
    };
-   return vkCreateSwapchainKHR(f->t.device, &ci, &fa_callbacks, &f->made_chain);
+   return vkCreateSwapchainKHR(f->t.device, &ci, wsi_fa_callbacks(), &f->made_chain);
 }
 
 static void
 fa_undo_swapchain(void *data)
 {
    struct fa_ctx *f = data;
-   vkDestroySwapchainKHR(f->t.device, f->made_chain, &fa_callbacks);
+   vkDestroySwapchainKHR(f->t.device, f->made_chain, wsi_fa_callbacks());
 }
 
 static void
@@ -542,10 +450,11 @@ alloc_failures(xcb_connection_t *xc, Display *dpy)
       return;
    }
    f.win = window_create(xc, 64, 48);
-   fa_sweep("vkCreateXcbSurfaceKHR", fa_op_surface, fa_undo_surface, &f);
+   wsi_fa_sweep("vkCreateXcbSurfaceKHR", fa_op_surface, fa_undo_surface, &f, fa_x_resources);
    if (dpy) {
       f.xlib = true;
-      fa_sweep("vkCreateXlibSurfaceKHR", fa_op_surface, fa_undo_surface, &f);
+      wsi_fa_sweep("vkCreateXlibSurfaceKHR", fa_op_surface, fa_undo_surface, &f,
+                   fa_x_resources);
       f.xlib = false;
    }
    PFN_vkCreateXcbSurfaceKHR create =
@@ -558,11 +467,14 @@ alloc_failures(xcb_connection_t *xc, Display *dpy)
    CHECK_VK(create(f.t.instance, &sci, NULL, &f.surface));
    setenv("SHALE_WSI_X11_NO_SHM", "0", 1);
    setenv("SHALE_WSI_X11_NO_SHM_IMAGES", "0", 1);
-   fa_sweep("vkCreateSwapchainKHR (xcb, MIT-SHM images)", fa_op_swapchain, fa_undo_swapchain, &f);
+   wsi_fa_sweep("vkCreateSwapchainKHR (xcb, MIT-SHM images)", fa_op_swapchain, fa_undo_swapchain, &f,
+                fa_x_resources);
    setenv("SHALE_WSI_X11_NO_SHM_IMAGES", "1", 1);
-   fa_sweep("vkCreateSwapchainKHR (xcb, MIT-SHM copy)", fa_op_swapchain, fa_undo_swapchain, &f);
+   wsi_fa_sweep("vkCreateSwapchainKHR (xcb, MIT-SHM copy)", fa_op_swapchain, fa_undo_swapchain, &f,
+                fa_x_resources);
    setenv("SHALE_WSI_X11_NO_SHM", "1", 1);
-   fa_sweep("vkCreateSwapchainKHR (xcb, PutImage)", fa_op_swapchain, fa_undo_swapchain, &f);
+   wsi_fa_sweep("vkCreateSwapchainKHR (xcb, PutImage)", fa_op_swapchain, fa_undo_swapchain, &f,
+                fa_x_resources);
    vkDestroySurfaceKHR(f.t.instance, f.surface, NULL);
    xcb_destroy_window(xc, f.win);
    vkt_finish(&f.t);

@@ -1,12 +1,18 @@
 /* Presentation helpers shared by the WSI render tests (render/wsi,
  * wsi_x11, wsi_wayland): the swapchain create info they all use, one
- * submission followed by its present, and the filled test frame that the
- * X11 and Wayland tests read back from the window system. Static inline,
- * like check.h: the CHECKs count in the test program that includes it. */
+ * submission followed by its present, the filled test frame that the
+ * X11 and Wayland tests read back from the window system, and the
+ * allocation-failure sweep of their surface and swapchain creation. Static
+ * inline, like check.h: the CHECKs count in the test program that includes
+ * it. */
 #ifndef WSI_UTIL_H
 #define WSI_UTIL_H
 
+#include <malloc.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "vkt.h"
@@ -110,6 +116,121 @@ wsi_fill_frame(struct vkt *t, VkSwapchainKHR chain, uint32_t index, VkImage imag
    vkFreeCommandBuffers(t->device, t->pool, 1, &cb);
    vkt_buffer_destroy(t, &block);
    return rp;
+}
+
+/* ---- allocation failures ---- */
+
+/* The failing allocator's state: live allocations, calls since the sweep
+ * step began, and the call that fails (1-based; 0: none). */
+struct wsi_fa {
+   int live;
+   int calls;
+   int fail_at;
+};
+
+static inline struct wsi_fa *
+wsi_fa_state(void)
+{
+   static struct wsi_fa fa;
+   return &fa;
+}
+
+static inline void *VKAPI_PTR
+wsi_fa_alloc(void *user, size_t size, size_t align, VkSystemAllocationScope scope)
+{
+   struct wsi_fa *fa = wsi_fa_state();
+   if (fa->fail_at && ++fa->calls == fa->fail_at)
+      return NULL;
+   if (align < sizeof(void *))
+      align = sizeof(void *);
+   void *p = NULL;
+   if (posix_memalign(&p, align, size ? size : 1) != 0)
+      return NULL;
+   fa->live++;
+   return p;
+}
+
+static inline void VKAPI_PTR
+wsi_fa_free(void *user, void *p)
+{
+   if (p) {
+      wsi_fa_state()->live--;
+      free(p);
+   }
+}
+
+static inline void *VKAPI_PTR
+wsi_fa_realloc(void *user, void *orig, size_t size, size_t align, VkSystemAllocationScope scope)
+{
+   if (!orig)
+      return wsi_fa_alloc(user, size, align, scope);
+   if (!size) {
+      wsi_fa_free(user, orig);
+      return NULL;
+   }
+   void *p = wsi_fa_alloc(user, size, align, scope);
+   if (p) {
+      size_t old = malloc_usable_size(orig);
+      memcpy(p, orig, old < size ? old : size);
+      wsi_fa_free(user, orig);
+   }
+   return p;
+}
+
+/* Callbacks whose allocation number wsi_fa_state()->fail_at fails. */
+static inline const VkAllocationCallbacks *
+wsi_fa_callbacks(void)
+{
+   static const VkAllocationCallbacks callbacks = {
+      .pfnAllocation = wsi_fa_alloc,
+      .pfnReallocation = wsi_fa_realloc,
+      .pfnFree = wsi_fa_free,
+   };
+   return &callbacks;
+}
+
+/* Runs op with the N-th allocation failing, N = 1, 2, ... until it no
+ * longer reaches the failure; undo destroys what a successful op made.
+ * Each step must leave as many allocations live and fds open as before,
+ * and (where `resources` is not NULL) as many window-system resources as
+ * it counts; a failing op must return VK_ERROR_OUT_OF_HOST_MEMORY. */
+static inline void
+wsi_fa_sweep(const char *what, VkResult (*op)(void *), void (*undo)(void *), void *data,
+             long (*resources)(void *))
+{
+   struct wsi_fa *fa = wsi_fa_state();
+   int failures = 0;
+   const int fds0 = check_open_fds();
+   const long res0 = resources ? resources(data) : 0;
+   for (int n = 1; n < 200; n++) {
+      fa->calls = 0;
+      fa->fail_at = n;
+      const int live0 = fa->live;
+      VkResult r = op(data);
+      const bool reached = fa->calls >= n;
+      fa->fail_at = 0;
+      if (r == VK_SUCCESS) {
+         undo(data);
+         CHECK(fa->live == live0, "%s: %d allocations left after destruction", what,
+               fa->live - live0);
+      } else {
+         failures++;
+         CHECK(r == VK_ERROR_OUT_OF_HOST_MEMORY, "%s, N=%d: %d", what, n, r);
+         CHECK(fa->live == live0, "%s, N=%d: %d allocations of the failed call left", what, n,
+               fa->live - live0);
+      }
+      CHECK(check_open_fds() == fds0, "%s, N=%d: %d fds open, %d before", what, n,
+            check_open_fds(), fds0);
+      if (resources) {
+         const long res = resources(data);
+         CHECK(res == res0, "%s, N=%d: %ld window-system resources, %ld before", what, n, res,
+               res0);
+      }
+      if (r == VK_SUCCESS && !reached)
+         break;
+   }
+   CHECK(failures > 0, "%s never allocated through pAllocator", what);
+   fprintf(stderr, "%s: %d injected failures unwound\n", what, failures);
 }
 
 #endif
