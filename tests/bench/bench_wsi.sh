@@ -9,6 +9,11 @@
 #   demo: demo/shale_demo --window --present immediate --frames F (640x480,
 #     4x MSAA, resolved straight into the swapchain's images); its own rate
 #     over every frame but the first.
+#   glmark2: glmark2-es2 through zink (Mesa's OpenGL on Vulkan) in its
+#     800x600 window, six scenes of D seconds each (build, texture, phong
+#     shading, bump normals, effect2d, desktop shadow), with Mesa's glthread
+#     off as render/zink runs it; glmark2's score (the scenes' mean frame
+#     rate), and CPU time over the frames the scenes' rates add up to.
 # Each figure is the median of RUNS (default 3) runs, the drivers alternated
 # run by run (Shale, lavapipe, Shale, ...). Prints "#" lines with every run,
 # then Markdown table rows: benchmark | Shale | lavapipe | vs lavapipe | -,
@@ -23,6 +28,7 @@ shale_icd="$build/src/hal/shale_icd.$arch.json"
 lvp_icd="/usr/share/vulkan/icd.d/lvp_icd.$arch.json"
 demo="$build/demo/shale_demo"
 S=10 N=${SHALE_BENCH_VKCUBE_FRAMES:-150} F=${SHALE_BENCH_DEMO_FRAMES:-40}
+D=${SHALE_BENCH_GLMARK2_SECONDS:-2}
 
 for tool in /usr/bin/Xvfb /usr/bin/time /usr/bin/xdpyinfo; do
    if [ ! -x $tool ]; then
@@ -75,17 +81,34 @@ demo_run() {
    echo "$fps $a $b" | awk -v n=$((F - 2)) '{ printf "%s %.1f\n", $1, 1000 * ($4 - $3) / n }'
 }
 
+# glmark2-es2 through zink on manifest $1: "score, CPU ms per frame" (the
+# frames are the scenes' frame rates times D, as glmark2 prints them).
+glmark2_run() {
+   out=$(VK_DRIVER_FILES=$1 MESA_LOADER_DRIVER_OVERRIDE=zink LIBGL_ALWAYS_SOFTWARE=1 \
+         mesa_glthread=false /usr/bin/time -f "%e %U %S" -o "$tf" glmark2-es2 \
+         -b build:use-vbo=true:duration=$D -b texture:texture-filter=linear:duration=$D \
+         -b shading:shading=phong:duration=$D -b bump:bump-render=normals:duration=$D \
+         -b "effect2d:kernel=0,1,0;1,-4,1;0,1,0;:duration=$D" \
+         -b desktop:effect=shadow:windows=4:duration=$D 2>/dev/null) || return 1
+   score=$(printf '%s\n' "$out" | sed -n 's/.*glmark2 Score: *\([0-9]*\).*/\1/p')
+   frames=$(printf '%s\n' "$out" | sed -n 's/.* FPS: *\([0-9]*\) .*/\1/p' |
+            awk -v d=$D '{ n += $1 * d } END { print n + 0 }')
+   [ -n "$score" ] && [ "$frames" -gt 0 ] || return 1
+   awk -v s="$score" -v n="$frames" '{ printf "%s %.1f\n", s, 1000 * ($2 + $3) / n }' "$tf"
+}
+
 rows=$(mktemp /tmp/shale-bench-wsi-XXXXXX)
 trap 'rm -f "$rows" "$tf"; kill $xvfb 2>/dev/null; wait $xvfb 2>/dev/null' EXIT
 
-row() {   # name, then Shale's and lavapipe's "fps cpu-ms" pairs, one a line
+row() {   # name, then Shale's and lavapipe's "fps cpu-ms" pairs, one a line; unit (fps)
    sf=$(printf '%s\n' "$2" | awk 'NF { print $1 }' | median)
    sc=$(printf '%s\n' "$2" | awk 'NF { print $2 }' | median)
    lf=$(printf '%s\n' "$3" | awk 'NF { print $1 }' | median)
    lc=$(printf '%s\n' "$3" | awk 'NF { print $2 }' | median)
    r=$(awk -v s="$sf" -v l="$lf" 'BEGIN { if (l > 0) printf "%.2fx", s / l; else print "-" }')
    rc=$(awk -v s="$sc" -v l="$lc" 'BEGIN { if (s > 0) printf "%.2fx", l / s; else print "-" }')
-   echo "| $1 | $sf fps ($sc ms CPU a frame) | $lf fps ($lc ms) | $r ($rc in CPU time) | - |" >>"$rows"
+   u=${4:-fps}
+   echo "| $1 | $sf $u ($sc ms CPU a frame) | $lf $u ($lc ms) | $r ($rc in CPU time) | - |" >>"$rows"
 }
 
 if command -v vkcube >/dev/null 2>&1; then
@@ -116,6 +139,20 @@ $b"
    row "demo --window, 640x480 4x MSAA torus, immediate present" "$shale" "$lvp"
 else
    echo "# bench_wsi: $demo is not built: skipped"
+fi
+if [ -x /usr/bin/glmark2-es2 ] && [ -r /usr/lib/$arch-linux-gnu/dri/zink_dri.so ]; then
+   shale="" lvp=""
+   for k in $(seq "$runs"); do
+      a=$(glmark2_run "$shale_icd") || { a="0 0"; status=1; }
+      b=$(glmark2_run "$lvp_icd") || { b="0 0"; status=1; }
+      echo "# glmark2-es2 (zink) run $k: Shale $a, lavapipe $b (score, CPU ms a frame; 6 scenes of $D s)"
+      shale="$shale
+$a" lvp="$lvp
+$b"
+   done
+   row "glmark2-es2 through zink, 800x600, 6 scenes of $D s, glthread off" "$shale" "$lvp" score
+else
+   echo "# bench_wsi: glmark2-es2 or zink is not installed: skipped"
 fi
 cat "$rows"
 exit $status
