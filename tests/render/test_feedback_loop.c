@@ -22,7 +22,13 @@
  * the spec promises only framebuffer-local visibility for in-pass
  * barriers, and Shale gives more (lavapipe as well). A second run reads
  * each pixel's own texel (the spec's framebuffer-local case): draw 2 over
- * the whole image writes the inverse of its own pixel. */
+ * the whole image writes the inverse of its own pixel. A third loops
+ * through depth: a D32_SFLOAT attachment in the feedback loop layout (and
+ * DEPTH_STENCIL_ATTACHMENT_FEEDBACK_LOOP pipelines) gets a depth pattern,
+ * a barrier on the depth aspect, then a draw over the left half with depth
+ * writes off writes to the colour attachment the depths it samples at the
+ * mirrored pixels. With the in-pass flush removed, Shale fails the
+ * mirrored reads of the colour and the depth runs at SHALE_THREADS=1. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +37,7 @@
 #include "draw_util.h"
 #include "vkt.h"
 
+#include "fbloop_depth_frag_spv.h"
 #include "fbloop_frag_spv.h"
 #include "fbloop_vert_spv.h"
 
@@ -340,6 +347,216 @@ run_loop(struct vkt *t, struct loop *l, bool own)
          own ? "own texel" : "mirrored", bad, W * H);
 }
 
+/* A depth feedback loop: draw 1 writes a depth pattern into a D32_SFLOAT
+ * attachment in the feedback loop layout (depth test ALWAYS, writes on);
+ * a feedback-loop barrier on the depth aspect; draw 2, with depth writes
+ * off, covers the left half and writes to the colour attachment the depth
+ * it samples from that same attachment at the mirrored pixel. */
+static void
+run_depth(struct vkt *t)
+{
+   const char *dn = vkt_driver_name(t->driver);
+   struct vkt_image color = { 0 }, depth = { 0 };
+   VkImageView cview = VK_NULL_HANDLE, dview = VK_NULL_HANDLE;
+   VkRenderPass rp = VK_NULL_HANDLE;
+   VkFramebuffer fb = VK_NULL_HANDLE;
+   VkSampler sampler = VK_NULL_HANDLE;
+   VkDescriptorSetLayout sl = VK_NULL_HANDLE;
+   VkDescriptorPool pool = VK_NULL_HANDLE;
+   VkDescriptorSet set = VK_NULL_HANDLE;
+   VkPipelineLayout layout = VK_NULL_HANDLE;
+   VkShaderModule vs = VK_NULL_HANDLE, fs = VK_NULL_HANDLE;
+   VkPipeline pipes[2] = { VK_NULL_HANDLE, VK_NULL_HANDLE };
+   struct vkt_buffer readback = { 0 };
+   bool ok =
+      draw_image_create(t, VK_FORMAT_R8G8B8A8_UNORM, W, H, VK_SAMPLE_COUNT_1_BIT,
+                        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                        VK_IMAGE_ASPECT_COLOR_BIT, &color, &cview) == VK_SUCCESS &&
+      draw_image_create(t, VK_FORMAT_D32_SFLOAT, W, H, VK_SAMPLE_COUNT_1_BIT,
+                        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
+                           VK_IMAGE_USAGE_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT,
+                        VK_IMAGE_ASPECT_DEPTH_BIT, &depth, &dview) == VK_SUCCESS;
+   const VkAttachmentDescription atts[2] = {
+      { 0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+        VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+        VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL },
+      { 0, VK_FORMAT_D32_SFLOAT, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+        VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED, FB_LAYOUT },
+   };
+   const VkAttachmentReference cref = { 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
+   const VkAttachmentReference dref = { 1, FB_LAYOUT };
+   const VkSubpassDescription sp = {
+      .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+      .colorAttachmentCount = 1,
+      .pColorAttachments = &cref,
+      .pDepthStencilAttachment = &dref,
+   };
+   const VkPipelineStageFlags ds_stages = VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
+                                          VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+   const VkSubpassDependency deps[2] = {
+      {
+         .srcSubpass = 0,
+         .dstSubpass = 0,
+         .srcStageMask = ds_stages,
+         .dstStageMask = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+         .srcAccessMask = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+         .dstAccessMask = VK_ACCESS_SHADER_READ_BIT,
+         .dependencyFlags = VK_DEPENDENCY_BY_REGION_BIT | VK_DEPENDENCY_FEEDBACK_LOOP_BIT_EXT,
+      },
+      draw_dep_color_to_transfer,
+   };
+   const VkRenderPassCreateInfo rpci = {
+      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+      .attachmentCount = 2,
+      .pAttachments = atts,
+      .subpassCount = 1,
+      .pSubpasses = &sp,
+      .dependencyCount = 2,
+      .pDependencies = deps,
+   };
+   const VkImageView views[2] = { cview, dview };
+   const VkSamplerCreateInfo sci = {
+      .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+      .magFilter = VK_FILTER_NEAREST,
+      .minFilter = VK_FILTER_NEAREST,
+      .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
+      .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+      .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+      .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+   };
+   ok = ok && vkCreateRenderPass(t->device, &rpci, NULL, &rp) == VK_SUCCESS &&
+        draw_framebuffer(t, rp, views, 2, W, H, 1, &fb) == VK_SUCCESS &&
+        vkCreateSampler(t->device, &sci, NULL, &sampler) == VK_SUCCESS &&
+        draw_single_set(t, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                        VK_SHADER_STAGE_FRAGMENT_BIT, &sl, &pool, &set) == VK_SUCCESS &&
+        draw_pipeline_layout(t, sl, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                             16, &layout) == VK_SUCCESS;
+   if (ok) {
+      const VkDescriptorImageInfo ii = { sampler, dview, FB_LAYOUT };
+      const VkWriteDescriptorSet w = {
+         .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 0,
+         .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+         .pImageInfo = &ii,
+      };
+      vkUpdateDescriptorSets(t->device, 1, &w, 0, NULL);
+      VkShaderModuleCreateInfo smci = {
+         .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+         .codeSize = sizeof(fbloop_vert_spv),
+         .pCode = fbloop_vert_spv,
+      };
+      ok = vkCreateShaderModule(t->device, &smci, NULL, &vs) == VK_SUCCESS;
+      smci.codeSize = sizeof(fbloop_depth_frag_spv);
+      smci.pCode = fbloop_depth_frag_spv;
+      ok = ok && vkCreateShaderModule(t->device, &smci, NULL, &fs) == VK_SUCCESS;
+   }
+   for (int i = 0; ok && i < 2; i++) {
+      /* Draw 1 writes depth (test ALWAYS); draw 2 only reads it. */
+      const VkPipelineDepthStencilStateCreateInfo dss = {
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+         .depthTestEnable = i == 0,
+         .depthWriteEnable = i == 0,
+         .depthCompareOp = VK_COMPARE_OP_ALWAYS,
+      };
+      const struct draw_pipeline_info pi = {
+         .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP,
+         .polygon_mode = VK_POLYGON_MODE_FILL,
+         .render_pass = rp,
+         .color_count = 1,
+         .dynamic_viewport_scissor = true,
+         .depth_stencil = &dss,
+      };
+      static struct draw_pipeline_state st;
+      draw_pipeline_state_init(&st, NULL, &pi, vs, fs, layout);
+      st.info.flags |= VK_PIPELINE_CREATE_DEPTH_STENCIL_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT;
+      ok = vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &st.info, NULL, &pipes[i]) ==
+           VK_SUCCESS;
+   }
+   ok = ok && vkt_buffer_create(t, W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readback) ==
+                 VK_SUCCESS;
+   CHECK(ok, "%s: depth feedback loop image, render pass and pipelines", dn);
+   if (ok) {
+      VkCommandBuffer cb = vkt_begin(t);
+      const VkClearValue clears[2] = { { .color = { .float32 = { 0.0f, 0.0f, 1.0f, 1.0f } } },
+                                       { .depthStencil = { 1.0f, 0 } } };
+      const VkRenderPassBeginInfo rbi = {
+         .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+         .renderPass = rp,
+         .framebuffer = fb,
+         .renderArea = { { 0, 0 }, { W, H } },
+         .clearValueCount = 2,
+         .pClearValues = clears,
+      };
+      vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+      const VkViewport vp = { 0, 0, W, H, 0.0f, 1.0f };
+      const VkRect2D sc = { { 0, 0 }, { W, H } };
+      vkCmdSetViewport(cb, 0, 1, &vp);
+      vkCmdSetScissor(cb, 0, 1, &sc);
+      vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, NULL);
+      struct {
+         float x[2];
+         int32_t mode, pad;
+      } pc = { { -1.0f, 1.0f }, 0, 0 };
+      const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+      vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipes[0]);
+      vkCmdPushConstants(cb, layout, stages, 0, sizeof(pc), &pc);
+      vkCmdDraw(cb, 4, 1, 0, 0);
+      const VkImageMemoryBarrier b = {
+         .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+         .srcAccessMask = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+         .dstAccessMask = VK_ACCESS_SHADER_READ_BIT,
+         .oldLayout = FB_LAYOUT,
+         .newLayout = FB_LAYOUT,
+         .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+         .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+         .image = depth.image,
+         .subresourceRange = { VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1 },
+      };
+      vkCmdPipelineBarrier(cb, ds_stages, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                           VK_DEPENDENCY_BY_REGION_BIT | VK_DEPENDENCY_FEEDBACK_LOOP_BIT_EXT, 0,
+                           NULL, 0, NULL, 1, &b);
+      vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipes[1]);
+      pc.x[1] = 0.0f;
+      pc.mode = 1;
+      vkCmdPushConstants(cb, layout, stages, 0, sizeof(pc), &pc);
+      vkCmdDraw(cb, 4, 1, 0, 0);
+      vkCmdEndRenderPass(cb);
+      draw_copy_to_buffer(cb, color.image, VK_IMAGE_ASPECT_COLOR_BIT, W, H, readback.buffer, 0);
+      draw_host_barrier(cb);
+      VkResult r = vkt_submit_wait(t, cb);
+      CHECK(r == VK_SUCCESS, "%s: depth: submit: %d", dn, r);
+      const uint32_t *px = readback.map;
+      unsigned bad = 0;
+      for (uint32_t y = 0; y < H; y++) {
+         for (uint32_t x = 0; x < W; x++) {
+            const uint32_t want =
+               x < W / 2 ? (0xff000000u | (((W - 1 - x) * 7 + y * 3) & 255)) : 0xff000000u;
+            if (px[y * W + x] != want && bad++ < 5)
+               fprintf(stderr, "%s: depth: pixel (%u, %u) %08x, expected %08x\n", dn, x, y,
+                       px[y * W + x], want);
+         }
+      }
+      CHECK(bad == 0, "%s: depth reads: %u of %u pixels differ from the reference", dn, bad,
+            W * H);
+   }
+   vkt_buffer_destroy(t, &readback);
+   for (int i = 0; i < 2; i++)
+      vkDestroyPipeline(t->device, pipes[i], NULL);
+   vkDestroyShaderModule(t->device, vs, NULL);
+   vkDestroyShaderModule(t->device, fs, NULL);
+   vkDestroyPipelineLayout(t->device, layout, NULL);
+   vkDestroyDescriptorPool(t->device, pool, NULL);
+   vkDestroyDescriptorSetLayout(t->device, sl, NULL);
+   vkDestroySampler(t->device, sampler, NULL);
+   vkDestroyFramebuffer(t->device, fb, NULL);
+   vkDestroyRenderPass(t->device, rp, NULL);
+   vkDestroyImageView(t->device, cview, NULL);
+   vkDestroyImageView(t->device, dview, NULL);
+   vkt_image_destroy(t, &color);
+   vkt_image_destroy(t, &depth);
+}
+
 static void
 run_driver(enum vkt_driver which)
 {
@@ -384,6 +601,7 @@ run_driver(enum vkt_driver which)
       run_loop(&t, &l, true);
    }
    loop_destroy(&t, &l);
+   run_depth(&t);
    vkt_finish(&t);
 }
 
