@@ -67,15 +67,22 @@
  * 0xFFFFFFFF and the swapchain's extent is the buffer size (at most 8192
  * on a side, so a pool stays within wl_shm's int32 size). Each swapchain
  * has its own wl_event_queue (the application's queues are never
- * dispatched by Shale), a wl_shm binding, and two wl_buffers in one
- * memfd-backed wl_shm_pool (XRGB8888, whose bytes are B8G8R8A8's). The
- * present thread copies the shown image into a buffer the compositor has
- * released (wl_buffer.release; R and B swapped for R8G8B8A8), attaches it,
- * damages it whole, asks for a frame callback and commits. Pacing: the
+ * dispatched by Shale), a wl_shm binding, and XRGB8888 wl_buffers (whose
+ * bytes are B8G8R8A8's): for B8G8R8A8 images one in each image (no copy:
+ * each image's memfd is a wl_shm_pool of its own, the buffer at the
+ * image's offset and row pitch), else (R8G8B8A8, or
+ * SHALE_WSI_WAYLAND_NO_SHM_IMAGES=1) two in one memfd-backed pool of
+ * Shale's that the present thread copies the shown image into, into one
+ * the compositor has released (wl_buffer.release; R and B swapped for
+ * R8G8B8A8). The present thread attaches the buffer, damages it whole,
+ * asks for a frame callback and commits; with buffers in the images it
+ * then waits (at most a second) for the compositor to release the buffer
+ * of the image shown so far, which the engine frees on return, so an
+ * acquired image is never one the compositor may still read. Pacing: the
  * engine's 60 Hz clock, and, except in IMMEDIATE, the frame callback of
  * the previous commit (wl_surface.frame) is awaited first, for at most
- * 100 ms, since a compositor sends none to a hidden surface. A buffer not
- * released within a second drops that frame. A display connection in
+ * 100 ms, since a compositor sends none to a hidden surface. With the
+ * copy, a buffer not released within a second drops that frame. A display connection in
  * error makes presents and acquires return VK_ERROR_SURFACE_LOST_KHR.
  * After vkDestroySwapchainKHR the swapchain leaves no Wayland object, no
  * mapping and no fd.

@@ -172,15 +172,20 @@ struct sh_wl_chain {
    struct wl_proxy *surface;   /* a wrapper of the application's, on queue */
    struct wl_proxy *registry, *shm, *pool;
    uint32_t shm_name;          /* wl_shm's global, 0 until seen */
-   struct {
+   struct sh_wl_buffer {
       struct wl_proxy *buffer;
       bool busy;               /* attached, not yet released */
-   } bufs[SH_WL_BUFFERS];
+   } bufs[SH_WL_BUFFERS];      /* the copy's buffers (not `images`) */
    struct wl_proxy *frame;     /* the last commit's frame callback, until done */
    uint8_t *map;
    size_t size;                /* of the whole pool */
    uint32_t width, height, stride;
    bool swap_rb;               /* R8G8B8A8 images */
+   /* No copy: image i's memory is its own pool and buffer image_bufs[i]. */
+   bool images;
+   uint32_t image_count;
+   struct sh_wl_buffer *image_bufs;
+   int32_t attached;           /* the image whose buffer was committed last, or -1 */
 };
 
 static void
@@ -274,6 +279,16 @@ sh_wl_frame_done_or_none(struct sh_wl_chain *wc)
    return wc->frame == NULL;
 }
 
+/* The buffer of the image committed last but one is released (images). */
+static bool
+sh_wl_previous_released(struct sh_wl_chain *wc)
+{
+   for (uint32_t i = 0; i < wc->image_count; i++)
+      if (wc->image_bufs[i].busy && (int32_t)i != wc->attached)
+         return false;
+   return true;
+}
+
 static bool
 sh_wl_buffer_free(struct sh_wl_chain *wc)
 {
@@ -283,16 +298,26 @@ sh_wl_buffer_free(struct sh_wl_chain *wc)
    return false;
 }
 
-/* Destroys what init made (whatever part of it exists). */
+static void
+sh_wl_destroy_buffers(struct sh_wl_buffer *bufs, uint32_t n)
+{
+   for (uint32_t i = 0; i < n; i++) {
+      if (bufs[i].buffer)
+         sh_wl.marshal_flags(bufs[i].buffer, SH_WL_BUFFER_DESTROY, NULL,
+                             sh_wl.get_version(bufs[i].buffer), WL_MARSHAL_FLAG_DESTROY);
+      bufs[i].buffer = NULL;
+      bufs[i].busy = false;
+   }
+}
+
+/* Destroys what init and images_ready made (whatever part of it exists). */
 static void
 sh_wl_teardown(struct sh_wl_chain *wc)
 {
    if (wc->frame)
       sh_wl.proxy_destroy(wc->frame);
-   for (unsigned i = 0; i < SH_WL_BUFFERS; i++)
-      if (wc->bufs[i].buffer)
-         sh_wl.marshal_flags(wc->bufs[i].buffer, SH_WL_BUFFER_DESTROY, NULL,
-                             sh_wl.get_version(wc->bufs[i].buffer), WL_MARSHAL_FLAG_DESTROY);
+   sh_wl_destroy_buffers(wc->bufs, SH_WL_BUFFERS);
+   sh_wl_destroy_buffers(wc->image_bufs, wc->image_count);
    if (wc->pool)
       sh_wl.marshal_flags(wc->pool, SH_WL_SHM_POOL_DESTROY, NULL, sh_wl.get_version(wc->pool),
                           WL_MARSHAL_FLAG_DESTROY);
@@ -318,8 +343,9 @@ sh_wl_init(struct sh_swapchain *chain, struct sh_surface *surface)
    if (sh_wl.get_error(display))
       return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "the Wayland display connection failed");
    const VkAllocationCallbacks *alloc = sh_swapchain_alloc(chain);
-   struct sh_wl_chain *wc = sd_zalloc(alloc, sizeof(*wc), SD_ALIGN_DEFAULT,
-                                      VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   struct sh_wl_chain *wc =
+      sd_zalloc(alloc, sizeof(*wc) + sh_swapchain_image_count(chain) * sizeof(struct sh_wl_buffer),
+                SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
    if (!wc)
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
    wc->display = display;
@@ -329,7 +355,9 @@ sh_wl_init(struct sh_swapchain *chain, struct sh_surface *surface)
    wc->stride = wc->width * 4;
    const VkFormat format = sh_swapchain_format(chain);
    wc->swap_rb = format == VK_FORMAT_R8G8B8A8_UNORM || format == VK_FORMAT_R8G8B8A8_SRGB;
-   const size_t one = (size_t)wc->stride * wc->height;
+   wc->image_count = sh_swapchain_image_count(chain);
+   wc->image_bufs = (struct sh_wl_buffer *)(wc + 1);
+   wc->attached = -1;
    VkResult r = VK_ERROR_SURFACE_LOST_KHR;
    const char *why = "the Wayland display connection failed";
 
@@ -363,7 +391,36 @@ sh_wl_init(struct sh_swapchain *chain, struct sh_surface *surface)
    if (!wc->shm)
       goto fail;
 
-   /* The pool: both buffers, back to back, in one memfd. */
+   wc->surface = sh_wl.create_wrapper(surface->wayland.surface);
+   if (!wc->surface) {
+      r = VK_ERROR_OUT_OF_HOST_MEMORY;
+      why = NULL;
+      goto fail;
+   }
+   sh_wl.set_queue(wc->surface, wc->queue);
+   if (!sh_wl_flush(wc))
+      goto fail;
+   /* Buffers in the images themselves, unless their bytes need swapping
+    * first (or SHALE_WSI_WAYLAND_NO_SHM_IMAGES=1). */
+   const char *env = getenv("SHALE_WSI_WAYLAND_NO_SHM_IMAGES");
+   if (!wc->swap_rb && !(env && *env && strcmp(env, "0")))
+      sh_swapchain_share_images(chain);
+   sh_swapchain_set_platform_data(chain, wc);
+   return VK_SUCCESS;
+
+fail:
+   sh_wl_teardown(wc);
+   sd_free(alloc, wc);
+   return why ? sd_errorf(r, why) : sd_error(r);
+}
+
+/* The copy's pool: both buffers, back to back, in one memfd. */
+static VkResult
+sh_wl_make_copy_buffers(struct sh_wl_chain *wc)
+{
+   const size_t one = (size_t)wc->stride * wc->height;
+   VkResult r = VK_ERROR_SURFACE_LOST_KHR;
+   const char *why = "the Wayland display connection failed";
    wc->size = one * SH_WL_BUFFERS;
    if (wc->size > INT32_MAX) {
       r = VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -402,24 +459,68 @@ sh_wl_init(struct sh_swapchain *chain, struct sh_surface *surface)
       sh_wl.add_listener(wc->bufs[i].buffer, (void (**)(void))sh_wl_buffer_listener,
                          &wc->bufs[i].busy);
    }
-   wc->surface = sh_wl.create_wrapper(surface->wayland.surface);
-   if (!wc->surface) {
-      r = VK_ERROR_OUT_OF_HOST_MEMORY;
-      why = NULL;
-      goto fail;
-   }
-   sh_wl.set_queue(wc->surface, wc->queue);
    if (!sh_wl_flush(wc))
       goto fail;
-   if (su_debug(SU_DEBUG_INFO))
-      su_log("wayland swapchain %ux%u, %u wl_shm buffers", wc->width, wc->height, SH_WL_BUFFERS);
-   sh_swapchain_set_platform_data(chain, wc);
    return VK_SUCCESS;
 
 fail:
-   sh_wl_teardown(wc);
-   sd_free(alloc, wc);
    return why ? sd_errorf(r, why) : sd_error(r);
+}
+
+/* Image i's memory as a pool of its own holding one buffer, its rows
+ * row_pitch apart; false when a request cannot be made. */
+static bool
+sh_wl_make_image_buffers(struct sh_swapchain *chain, struct sh_wl_chain *wc)
+{
+   for (uint32_t i = 0; i < wc->image_count; i++) {
+      uint64_t offset, pitch;
+      sh_swapchain_pixels(chain, i, &pitch);
+      int fd = sh_swapchain_image_fd(chain, i, &offset);
+      if (fd < 0)
+         return false;
+      const uint64_t size = offset + pitch * wc->height;
+      struct wl_proxy *pool = NULL;
+      if (size <= INT32_MAX)
+         pool = sh_wl.marshal_flags(wc->shm, SH_WL_SHM_CREATE_POOL, sh_wl.shm_pool_if,
+                                    sh_wl.get_version(wc->shm), 0, NULL, fd, (int32_t)size);
+      close(fd);   /* libwayland sends a duplicate */
+      if (!pool)
+         return false;
+      wc->image_bufs[i].buffer = sh_wl.marshal_flags(
+         pool, SH_WL_SHM_POOL_CREATE_BUFFER, sh_wl.buffer_if, sh_wl.get_version(pool), 0, NULL,
+         (int32_t)offset, (int32_t)wc->width, (int32_t)wc->height, (int32_t)pitch,
+         (uint32_t)SH_WL_SHM_FORMAT_XRGB8888);
+      /* The buffer keeps the pool's memory. */
+      sh_wl.marshal_flags(pool, SH_WL_SHM_POOL_DESTROY, NULL, sh_wl.get_version(pool),
+                          WL_MARSHAL_FLAG_DESTROY);
+      if (!wc->image_bufs[i].buffer)
+         return false;
+      sh_wl.add_listener(wc->image_bufs[i].buffer, (void (**)(void))sh_wl_buffer_listener,
+                         &wc->image_bufs[i].busy);
+   }
+   return sh_wl_flush(wc);
+}
+
+/* The images exist: a buffer in each, or else the copy's pool. */
+static VkResult
+sh_wl_images_ready(struct sh_swapchain *chain)
+{
+   struct sh_wl_chain *wc = sh_swapchain_platform_data(chain);
+   if (sh_swapchain_images_shared(chain)) {
+      if (sh_wl_make_image_buffers(chain, wc))
+         wc->images = true;
+      else
+         sh_wl_destroy_buffers(wc->image_bufs, wc->image_count);
+   }
+   if (!wc->images) {
+      VkResult r = sh_wl_make_copy_buffers(wc);
+      if (r != VK_SUCCESS)
+         return r;
+   }
+   if (su_debug(SU_DEBUG_INFO))
+      su_log("wayland swapchain %ux%u, %s", wc->width, wc->height,
+             wc->images ? "a wl_shm buffer in each image (no copy)" : "2 wl_shm buffers (a copy)");
+   return VK_SUCCESS;
 }
 
 static void
@@ -447,35 +548,40 @@ sh_wl_display(struct sh_swapchain *chain, uint32_t index)
    if (sh_swapchain_present_mode(chain) != VK_PRESENT_MODE_IMMEDIATE_KHR &&
        sh_wl_wait(wc, sh_wl_frame_done_or_none, sd_now_ns() + SH_WL_FRAME_WAIT_NS) < 0)
       return VK_ERROR_SURFACE_LOST_KHR;
-   int w = sh_wl_wait(wc, sh_wl_buffer_free, sd_now_ns() + SH_WL_RELEASE_WAIT_NS);
-   if (w < 0)
-      return VK_ERROR_SURFACE_LOST_KHR;
-   if (w == 0) {
-      if (su_debug(SU_DEBUG_INFO))
-         su_log("wayland: no wl_buffer released in time, a frame dropped");
-      return VK_SUCCESS;
-   }
-   unsigned b = 0;
-   while (wc->bufs[b].busy)
-      b++;
-
-   uint64_t pitch;
-   const uint8_t *src = sh_swapchain_pixels(chain, index, &pitch);
-   uint8_t *dst = wc->map + (size_t)wc->stride * wc->height * b;
-   for (uint32_t y = 0; y < wc->height; y++) {
-      uint8_t *d = dst + (size_t)y * wc->stride;
-      memcpy(d, src + y * pitch, wc->stride);
-      if (wc->swap_rb) {
-         for (uint32_t x = 0; x < wc->width; x++) {
-            uint8_t t = d[4 * x];
-            d[4 * x] = d[4 * x + 2];
-            d[4 * x + 2] = t;
+   struct sh_wl_buffer *buf;
+   if (wc->images) {
+      buf = &wc->image_bufs[index];
+   } else {
+      int w = sh_wl_wait(wc, sh_wl_buffer_free, sd_now_ns() + SH_WL_RELEASE_WAIT_NS);
+      if (w < 0)
+         return VK_ERROR_SURFACE_LOST_KHR;
+      if (w == 0) {
+         if (su_debug(SU_DEBUG_INFO))
+            su_log("wayland: no wl_buffer released in time, a frame dropped");
+         return VK_SUCCESS;
+      }
+      unsigned b = 0;
+      while (wc->bufs[b].busy)
+         b++;
+      buf = &wc->bufs[b];
+      uint64_t pitch;
+      const uint8_t *src = sh_swapchain_pixels(chain, index, &pitch);
+      uint8_t *dst = wc->map + (size_t)wc->stride * wc->height * b;
+      for (uint32_t y = 0; y < wc->height; y++) {
+         uint8_t *d = dst + (size_t)y * wc->stride;
+         memcpy(d, src + y * pitch, wc->stride);
+         if (wc->swap_rb) {
+            for (uint32_t x = 0; x < wc->width; x++) {
+               uint8_t t = d[4 * x];
+               d[4 * x] = d[4 * x + 2];
+               d[4 * x + 2] = t;
+            }
          }
       }
    }
 
    const uint32_t sv = sh_wl.get_version(wc->surface);
-   sh_wl.marshal_flags(wc->surface, SH_WL_SURFACE_ATTACH, NULL, sv, 0, wc->bufs[b].buffer, 0, 0);
+   sh_wl.marshal_flags(wc->surface, SH_WL_SURFACE_ATTACH, NULL, sv, 0, buf->buffer, 0, 0);
    sh_wl.marshal_flags(wc->surface, sv >= 4 ? SH_WL_SURFACE_DAMAGE_BUFFER : SH_WL_SURFACE_DAMAGE,
                        NULL, sv, 0, 0, 0, INT32_MAX, INT32_MAX);
    if (wc->frame) {
@@ -490,9 +596,20 @@ sh_wl_display(struct sh_swapchain *chain, uint32_t index)
          sh_wl.add_listener(wc->frame, (void (**)(void))sh_wl_callback_listener, wc);
    }
    sh_wl.marshal_flags(wc->surface, SH_WL_SURFACE_COMMIT, NULL, sv, 0);
-   wc->bufs[b].busy = true;
+   buf->busy = true;
    if (!sh_wl_flush(wc) || sh_wl.get_error(wc->display))
       return VK_ERROR_SURFACE_LOST_KHR;
+   if (wc->images) {
+      /* The engine frees the image shown so far once this returns: wait
+       * for the compositor to release its buffer (it does when it takes
+       * the new one), for at most a second. */
+      wc->attached = (int32_t)index;
+      int w = sh_wl_wait(wc, sh_wl_previous_released, sd_now_ns() + SH_WL_RELEASE_WAIT_NS);
+      if (w < 0)
+         return VK_ERROR_SURFACE_LOST_KHR;
+      if (w == 0 && su_debug(SU_DEBUG_INFO))
+         su_log("wayland: the previous image's wl_buffer not released in time");
+   }
    return VK_SUCCESS;
 }
 
@@ -500,6 +617,7 @@ const struct sh_wsi_platform sh_wsi_wayland = {
    .id = VK_ICD_WSI_PLATFORM_WAYLAND,
    .get_capabilities = sh_wl_capabilities,
    .init = sh_wl_init,
+   .images_ready = sh_wl_images_ready,
    .finish = sh_wl_finish,
    .refresh_ns = sh_wl_refresh_ns,
    .display = sh_wl_display,

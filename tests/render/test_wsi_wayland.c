@@ -9,7 +9,8 @@
  *    0xFFFFFFFF (the client decides); B8G8R8A8 UNORM and SRGB and FIFO are
  *    offered;
  *  - 320x240 frames (B8G8R8A8_UNORM, R8G8B8A8_UNORM and B8G8R8A8_SRGB in
- *    FIFO, then MAILBOX, IMMEDIATE and FIFO_RELAXED) cleared to known
+ *    FIFO, B8G8R8A8_UNORM again through the copy (SHALE_WSI_WAYLAND_NO_SHM_IMAGES=1),
+ *    then MAILBOX, IMMEDIATE and FIFO_RELAXED) cleared to known
  *    colours (the last with an 8x8 block of another at its top left) and
  *    presented reach the compositor:
  *    a screenshot of the output shows the last frame's block, its edges and
@@ -20,8 +21,12 @@
  *    the first);
  *  - with every image but the shown one acquired, acquire with timeout 0
  *    gives VK_NOT_READY and a 30 ms one VK_TIMEOUT after at least 30 ms;
+ *  - B8G8R8A8 images are the compositor's buffers themselves (each image's
+ *    memfd is open while the swapchain lives), R8G8B8A8 ones and those
+ *    under SHALE_WSI_WAYLAND_NO_SHM_IMAGES=1 are copied into a pool of
+ *    Shale's (no fd kept);
  *  - after the swapchain and surface are destroyed the process has as many
- *    open fds as before the swapchain (its memfd pool is gone);
+ *    open fds as before the swapchain (its memfds are gone);
  *  - vkCreateWaylandSurfaceKHR and vkCreateSwapchainKHR honour pAllocator:
  *    failing the N-th allocation, for every N the call makes, returns
  *    VK_ERROR_OUT_OF_HOST_MEMORY with nothing left allocated and no fd
@@ -461,6 +466,13 @@ run(struct ctx *c, struct win *w, VkFormat format, VkPresentModeKHR mode)
    c->image_count = 8;
    CHECK_VK(vkGetSwapchainImagesKHR(c->t.device, chain, &c->image_count, c->images));
    CHECK(c->image_count >= 2 && c->image_count <= 6, "%u images", c->image_count);
+   /* Which way the pixels go: a buffer in each image keeps each image's
+    * memfd open; the copy's pool keeps none (its fd went once sent). */
+   const char *no_images = getenv("SHALE_WSI_WAYLAND_NO_SHM_IMAGES");
+   const bool copy = format == VK_FORMAT_R8G8B8A8_UNORM || (no_images && !strcmp(no_images, "1"));
+   CHECK(check_open_fds() == fds0 + (copy ? 0 : (int)c->image_count),
+         "%d fds with the swapchain of %u images, %d before (%s)", check_open_fds(),
+         c->image_count, fds0, copy ? "a copy into wl_shm buffers" : "wl_shm buffers in the images");
    if (c->image_count < 2 || c->image_count > 6) {
       vkDestroySwapchainKHR(c->t.device, chain, NULL);
       vkDestroySurfaceKHR(inst, surface, NULL);
@@ -741,6 +753,9 @@ main(void)
    run(&c, &w, VK_FORMAT_B8G8R8A8_UNORM, VK_PRESENT_MODE_FIFO_KHR);
    run(&c, &w, VK_FORMAT_R8G8B8A8_UNORM, VK_PRESENT_MODE_FIFO_KHR);   /* R and B swapped */
    run(&c, &w, VK_FORMAT_B8G8R8A8_SRGB, VK_PRESENT_MODE_FIFO_KHR);
+   setenv("SHALE_WSI_WAYLAND_NO_SHM_IMAGES", "1", 1);   /* the copy for B8G8R8A8 too */
+   run(&c, &w, VK_FORMAT_B8G8R8A8_UNORM, VK_PRESENT_MODE_FIFO_KHR);
+   unsetenv("SHALE_WSI_WAYLAND_NO_SHM_IMAGES");
    run(&c, &w, VK_FORMAT_B8G8R8A8_UNORM, VK_PRESENT_MODE_MAILBOX_KHR);
    run(&c, &w, VK_FORMAT_B8G8R8A8_UNORM, VK_PRESENT_MODE_IMMEDIATE_KHR);
    run(&c, &w, VK_FORMAT_B8G8R8A8_UNORM, VK_PRESENT_MODE_FIFO_RELAXED_KHR);
