@@ -41,18 +41,10 @@
 #define H 48
 #define SLOTS 4
 
-static uint64_t
-now_ns(void)
-{
-   struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
-   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void
 sleep_until(uint64_t t)
 {
-   uint64_t n = now_ns();
+   uint64_t n = wsi_now_ns();
    if (t > n)
       usleep((useconds_t)((t - n) / 1000));
 }
@@ -225,10 +217,9 @@ frames_init(struct frames *f, struct wsi *w, VkSwapchainKHR chain)
    f->chain = chain;
    f->count = 16;
    CHECK_VK(vkGetSwapchainImagesKHR(w->t.device, chain, &f->count, f->images));
-   const VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO };
    const VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
-   for (uint32_t i = 0; i < f->count; i++)
-      CHECK_VK(vkCreateSemaphore(w->t.device, &sci, NULL, &f->rendered[i]));
+   wsi_semaphores_create(&w->t, f->rendered, f->count);
+   wsi_semaphores_create(&w->t, f->acquired, SLOTS);
    const VkCommandBufferAllocateInfo cai = {
       .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
       .commandPool = w->t.pool,
@@ -236,10 +227,8 @@ frames_init(struct frames *f, struct wsi *w, VkSwapchainKHR chain)
       .commandBufferCount = SLOTS,
    };
    CHECK_VK(vkAllocateCommandBuffers(w->t.device, &cai, f->cb));
-   for (uint32_t i = 0; i < SLOTS; i++) {
-      CHECK_VK(vkCreateSemaphore(w->t.device, &sci, NULL, &f->acquired[i]));
+   for (uint32_t i = 0; i < SLOTS; i++)
       CHECK_VK(vkCreateFence(w->t.device, &fci, NULL, &f->done[i]));
-   }
 }
 
 static void
@@ -247,12 +236,10 @@ frames_finish(struct frames *f)
 {
    VkDevice dev = f->w->t.device;
    vkQueueWaitIdle(f->w->t.queue);
-   for (uint32_t i = 0; i < f->count; i++)
-      vkDestroySemaphore(dev, f->rendered[i], NULL);
-   for (uint32_t i = 0; i < SLOTS; i++) {
-      vkDestroySemaphore(dev, f->acquired[i], NULL);
+   wsi_semaphores_destroy(&f->w->t, f->rendered, f->count);
+   wsi_semaphores_destroy(&f->w->t, f->acquired, SLOTS);
+   for (uint32_t i = 0; i < SLOTS; i++)
       vkDestroyFence(dev, f->done[i], NULL);
-   }
    vkFreeCommandBuffers(dev, f->w->t.pool, SLOTS, f->cb);
 }
 
@@ -342,7 +329,7 @@ test_mode_throughput(struct wsi *w, VkPresentModeKHR mode, unsigned hz)
    frames_init(&f, w, chain);
    CHECK_EQ_INT(f.count, images);
    uint32_t order[32];
-   uint64_t t0 = now_ns();
+   uint64_t t0 = wsi_now_ns();
    for (uint32_t k = 0; k < n; k++) {
       uint32_t slot, index = UINT32_MAX;
       VkResult r = frames_acquire(&f, UINT64_MAX, &slot, &index);
@@ -352,7 +339,7 @@ test_mode_throughput(struct wsi *w, VkPresentModeKHR mode, unsigned hz)
       order[k] = index;
       CHECK_VK(frames_present(&f, slot, index));
    }
-   const double ms = (double)(now_ns() - t0) / 1e6;
+   const double ms = (double)(wsi_now_ns() - t0) / 1e6;
    const double period = 1000.0 / hz;
    /* Images come back in present order unless one was replaced. */
    bool cyclic = true;
@@ -393,7 +380,7 @@ test_mode_late(struct wsi *w, VkPresentModeKHR mode)
    setenv("SHALE_WSI_HEADLESS_HZ", "1", 1);
    VkSwapchainKHR chain;
    CHECK_VK(make_swapchain(w, mode, 2, VK_NULL_HANDLE, &chain));
-   const uint64_t t0 = now_ns();
+   const uint64_t t0 = wsi_now_ns();
    struct frames f;
    frames_init(&f, w, chain);
    uint32_t slot, a, b, c;
@@ -474,9 +461,9 @@ test_acquire(struct wsi *w)
    CHECK(a != b && a < 2 && b < 2, "acquired %u and %u", a, b);
    uint32_t s;
    CHECK_EQ_INT(frames_acquire(&f, 0, &s, &c), VK_NOT_READY);
-   uint64_t t0 = now_ns();
+   uint64_t t0 = wsi_now_ns();
    CHECK_EQ_INT(frames_acquire(&f, 30000000ull, &s, &c), VK_TIMEOUT);
-   uint64_t waited = now_ns() - t0;
+   uint64_t waited = wsi_now_ns() - t0;
    CHECK(waited >= 30000000ull, "VK_TIMEOUT after %llu ns of a 30 ms timeout",
          (unsigned long long)waited);
 
@@ -500,11 +487,11 @@ test_acquire(struct wsi *w)
    }
    /* b is shown at a refresh, then a at the next one, which frees b:
     * UINT64_MAX waits for that. */
-   t0 = now_ns();
+   t0 = wsi_now_ns();
    uint32_t sc;
    CHECK_VK(frames_acquire(&f, UINT64_MAX, &sc, &c));
    CHECK_EQ_INT(c, b);
-   fprintf(stderr, "acquire with UINT64_MAX waited %.1f ms\n", (double)(now_ns() - t0) / 1e6);
+   fprintf(stderr, "acquire with UINT64_MAX waited %.1f ms\n", (double)(wsi_now_ns() - t0) / 1e6);
    CHECK_VK(frames_present(&f, sc, c));
 
    frames_finish(&f);

@@ -72,14 +72,6 @@
 static pid_t weston_pid;
 static char runtime_dir[64];
 
-static uint64_t
-now_ns(void)
-{
-   struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
-   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void
 weston_stop(void)
 {
@@ -484,12 +476,12 @@ run(struct ctx *c, struct win *w, VkFormat format, VkPresentModeKHR mode)
    /* Each run ends on another colour: a run's shot never shows the last. */
    static int runs;
    const int shift = runs++;
-   const uint64_t t0 = now_ns();
+   const uint64_t t0 = wsi_now_ns();
    for (int k = 0; k < 8; k++)
       CHECK_VK(frame(c, chain, 0, colors[(k + shift) % 4], k == 7 ? 0xff00ff : 0x000000));
    /* The 8th acquire of N images needed 8 - N images shown, one a
     * refresh (60 Hz, and the frame callbacks). */
-   const uint64_t took = now_ns() - t0;
+   const uint64_t took = wsi_now_ns() - t0;
    const uint64_t periods = 7 - c->image_count;
    if (mode == VK_PRESENT_MODE_FIFO_KHR)
       CHECK(took >= periods * 1000000000ull / 60 - 2000000ull, "8 FIFO frames in %.1f ms",
@@ -560,11 +552,11 @@ run(struct ctx *c, struct win *w, VkFormat format, VkPresentModeKHR mode)
    CHECK_EQ_INT(vkAcquireNextImageKHR(c->t.device, chain, 0, c->acquired[7], VK_NULL_HANDLE,
                                       &idx),
                 VK_NOT_READY);
-   const uint64_t t1 = now_ns();
+   const uint64_t t1 = wsi_now_ns();
    CHECK_EQ_INT(vkAcquireNextImageKHR(c->t.device, chain, 30000000ull, c->acquired[7],
                                       VK_NULL_HANDLE, &idx),
                 VK_TIMEOUT);
-   const uint64_t waited = now_ns() - t1;
+   const uint64_t waited = wsi_now_ns() - t1;
    CHECK(waited >= 30000000ull, "VK_TIMEOUT after %llu ns", (unsigned long long)waited);
 
    /* The acquire semaphores were signalled and never waited: a submit
@@ -741,12 +733,9 @@ main(void)
       weston_stop();
       return check_finish();
    }
-   const VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO };
    const VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
-   for (int i = 0; i < 8; i++) {
-      CHECK_VK(vkCreateSemaphore(c.t.device, &sci, NULL, &c.acquired[i]));
-      CHECK_VK(vkCreateSemaphore(c.t.device, &sci, NULL, &c.rendered[i]));
-   }
+   wsi_semaphores_create(&c.t, c.acquired, 8);
+   wsi_semaphores_create(&c.t, c.rendered, 8);
    CHECK_VK(vkCreateFence(c.t.device, &fci, NULL, &c.done));
 
    const int fds0 = check_open_fds();
@@ -764,10 +753,8 @@ main(void)
    lost(&c, &w);
    CHECK_EQ_INT(check_open_fds(), fds0);
 
-   for (int i = 0; i < 8; i++) {
-      vkDestroySemaphore(c.t.device, c.acquired[i], NULL);
-      vkDestroySemaphore(c.t.device, c.rendered[i], NULL);
-   }
+   wsi_semaphores_destroy(&c.t, c.acquired, 8);
+   wsi_semaphores_destroy(&c.t, c.rendered, 8);
    vkDestroyFence(c.t.device, c.done, NULL);
    vkt_finish(&c.t);
    CHECK_EQ_INT(vkt_validation_messages(), 0);

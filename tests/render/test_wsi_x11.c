@@ -505,11 +505,9 @@ main(void)
       xvfb_stop();
       return check_finish();
    }
-   const VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO };
    const VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
-   CHECK_VK(vkCreateSemaphore(c.t.device, &sci, NULL, &c.acquired));
-   for (int i = 0; i < 8; i++)
-      CHECK_VK(vkCreateSemaphore(c.t.device, &sci, NULL, &c.rendered[i]));
+   wsi_semaphores_create(&c.t, &c.acquired, 1);
+   wsi_semaphores_create(&c.t, c.rendered, 8);
    CHECK_VK(vkCreateFence(c.t.device, &fci, NULL, &c.done));
 
    const int fds1 = check_open_fds();
@@ -522,9 +520,8 @@ main(void)
    alloc_failures(xc, c.dpy);
    CHECK_EQ_INT(check_open_fds(), fds1);
 
-   vkDestroySemaphore(c.t.device, c.acquired, NULL);
-   for (int i = 0; i < 8; i++)
-      vkDestroySemaphore(c.t.device, c.rendered[i], NULL);
+   wsi_semaphores_destroy(&c.t, &c.acquired, 1);
+   wsi_semaphores_destroy(&c.t, c.rendered, 8);
    vkDestroyFence(c.t.device, c.done, NULL);
    vkt_finish(&c.t);
    CHECK_EQ_INT(vkt_validation_messages(), 0);

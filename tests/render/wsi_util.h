@@ -1,10 +1,10 @@
 /* Presentation helpers shared by the WSI render tests (render/wsi,
- * wsi_x11, wsi_wayland): the swapchain create info they all use, one
- * submission followed by its present, the filled test frame that the
- * X11 and Wayland tests read back from the window system, and the
- * allocation-failure sweep of their surface and swapchain creation. Static
- * inline, like check.h: the CHECKs count in the test program that includes
- * it. */
+ * wsi_x11, wsi_wayland): a clock, the swapchain create info they all use,
+ * their semaphores, one submission followed by its present, the filled test
+ * frame that the X11 and Wayland tests read back from the window system,
+ * and the allocation-failure sweep of their surface and swapchain creation.
+ * Static inline, like check.h: the CHECKs count in the test program that
+ * includes it. */
 #ifndef WSI_UTIL_H
 #define WSI_UTIL_H
 
@@ -13,11 +13,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "vkt.h"
 
 #define CHECK_VK(x) CHECK((x) == VK_SUCCESS, "%s", #x)
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+static inline uint64_t
+wsi_now_ns(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 /* One array layer, colour attachment usage plus `usage`, exclusive,
  * identity transform, opaque, clipped, sRGB non-linear colour space. */
@@ -42,6 +52,23 @@ wsi_swapchain_info(VkSurfaceKHR surface, VkFormat format, VkExtent2D extent,
       .clipped = VK_TRUE,
       .oldSwapchain = old,
    };
+}
+
+/* n semaphores into s, each creation CHECKed; wsi_semaphores_destroy
+ * destroys them. */
+static inline void
+wsi_semaphores_create(struct vkt *t, VkSemaphore *s, uint32_t n)
+{
+   const VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO };
+   for (uint32_t i = 0; i < n; i++)
+      CHECK_VK(vkCreateSemaphore(t->device, &sci, NULL, &s[i]));
+}
+
+static inline void
+wsi_semaphores_destroy(struct vkt *t, const VkSemaphore *s, uint32_t n)
+{
+   for (uint32_t i = 0; i < n; i++)
+      vkDestroySemaphore(t->device, s[i], NULL);
 }
 
 /* Submits cb waiting on `acquired` at `stage`, signalling `rendered` and
