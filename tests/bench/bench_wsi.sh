@@ -5,7 +5,9 @@
 #   vkcube: vkcube --present_mode 0 (immediate) in its 500x500 window, timed
 #     from outside: a run of S frames and one of S + N frames; the frame rate
 #     is N over the difference, so start-up (instance, device, pipelines)
-#     drops out.
+#     drops out. Then the same in a 32x32 window over T frames: next to no
+#     pixels, so what a frame costs besides rasterizing (recording, submit,
+#     semaphores and fences, the queue and present threads, X requests).
 #   demo: demo/shale_demo --window --present immediate --frames F (640x480,
 #     4x MSAA, resolved straight into the swapchain's images); its own rate
 #     over every frame but the first.
@@ -28,6 +30,7 @@ shale_icd="$build/src/hal/shale_icd.$arch.json"
 lvp_icd="/usr/share/vulkan/icd.d/lvp_icd.$arch.json"
 demo="$build/demo/shale_demo"
 S=10 N=${SHALE_BENCH_VKCUBE_FRAMES:-150} F=${SHALE_BENCH_DEMO_FRAMES:-40}
+T=${SHALE_BENCH_VKCUBE_SMALL_FRAMES:-2000}
 D=${SHALE_BENCH_GLMARK2_SECONDS:-2}
 
 for tool in /usr/bin/Xvfb /usr/bin/time /usr/bin/xdpyinfo; do
@@ -60,12 +63,15 @@ timed() {
    awk '{ printf "%s %.3f\n", $1, $2 + $3 }' "$tf"
 }
 
-# vkcube on manifest $1: "frames per second, CPU ms per frame" over the N
-# frames a run of S + N frames has beyond a run of S.
+# vkcube on manifest $1 in a window of $2 x $2 (500: vkcube's own):
+# "frames per second, CPU ms per frame" over the $3 frames a run of S + $3
+# frames has beyond a run of S.
 vkcube_run() {
-   a=$(timed env VK_DRIVER_FILES=$1 vkcube --present_mode 0 --c $S) || return 1
-   b=$(timed env VK_DRIVER_FILES=$1 vkcube --present_mode 0 --c $((S + N))) || return 1
-   echo "$a $b" | awk -v n=$N '{ printf "%.2f %.1f\n", n / ($3 - $1), 1000 * ($4 - $2) / n }'
+   a=$(timed env VK_DRIVER_FILES=$1 vkcube --present_mode 0 --width $2 --height $2 --c $S) ||
+      return 1
+   b=$(timed env VK_DRIVER_FILES=$1 vkcube --present_mode 0 --width $2 --height $2 \
+       --c $((S + $3))) || return 1
+   echo "$a $b" | awk -v n=$3 '{ printf "%.2f %.3f\n", n / ($3 - $1), 1000 * ($4 - $2) / n }'
 }
 
 # The demo's window on manifest $1: its own frames per second (all frames
@@ -114,14 +120,24 @@ row() {   # name, then Shale's and lavapipe's "fps cpu-ms" pairs, one a line; un
 if command -v vkcube >/dev/null 2>&1; then
    shale="" lvp=""
    for k in $(seq "$runs"); do
-      a=$(vkcube_run "$shale_icd") || { a="0 0"; status=1; }
-      b=$(vkcube_run "$lvp_icd") || { b="0 0"; status=1; }
+      a=$(vkcube_run "$shale_icd" 500 $N) || { a="0 0"; status=1; }
+      b=$(vkcube_run "$lvp_icd" 500 $N) || { b="0 0"; status=1; }
       echo "# vkcube run $k: Shale $a, lavapipe $b (frames per second, CPU ms a frame; $N frames)"
       shale="$shale
 $a" lvp="$lvp
 $b"
    done
    row "vkcube, 500x500, immediate present, $N frames, start-up excluded" "$shale" "$lvp"
+   shale="" lvp=""
+   for k in $(seq "$runs"); do
+      a=$(vkcube_run "$shale_icd" 32 $T) || { a="0 0"; status=1; }
+      b=$(vkcube_run "$lvp_icd" 32 $T) || { b="0 0"; status=1; }
+      echo "# vkcube 32x32 run $k: Shale $a, lavapipe $b (frames per second, CPU ms a frame; $T frames)"
+      shale="$shale
+$a" lvp="$lvp
+$b"
+   done
+   row "vkcube, 32x32 (a frame's fixed costs), immediate present, $T frames" "$shale" "$lvp"
 else
    echo "# bench_wsi: vkcube is not installed: skipped"
 fi
