@@ -84,7 +84,7 @@
 extern "C" {
 #endif
 
-#define SHALE_SHADER_ABI_VERSION 9
+#define SHALE_SHADER_ABI_VERSION 10
 
 /* Widest SPMD call: 16 lanes (AVX-512). */
 #define SHALE_MAX_SIMD_WIDTH 16
@@ -374,6 +374,19 @@ enum shale_interp {
 #define SHALE_INTERP_SAMPLE 0x20u
 #define SHALE_INTERP_KIND_MASK 0x0fu
 
+/* One captured vertex output component (transform feedback): varying
+ * slot word (slot * 4 + component; ClipDistance / CullDistance as packed in
+ * SHALE_SLOT_CLIP_CULL0/1), its XfbBuffer and its byte offset in the
+ * vertex's XfbStride bytes of that buffer (Offset plus 4 per component
+ * before it in the variable or member: components are 32-bit). */
+#define SHALE_MAX_XFB_BUFFERS 4
+#define SHALE_MAX_XFB_COMPONENTS 128
+struct shale_xfb_component {
+   uint8_t word;
+   uint8_t buffer;
+   uint16_t offset;
+};
+
 /* What a compiled vertex shader reads and writes (sc_shader.io.vs). The
  * rasterizer links the stages from this and from shale_fs_info; it never
  * parses SPIR-V. */
@@ -387,6 +400,13 @@ struct shale_vs_info {
    uint8_t cull_distance_count;  /* CullDistance array size */
    uint8_t writes_point_size;
    uint8_t reserved;
+   /* Transform feedback (version 10): with the Xfb execution mode, the
+    * output components that have an XfbBuffer and Offset, in no particular
+    * order; xfb_stride[b] is XfbBuffer b's XfbStride (0: no output of that
+    * buffer). All zero without Xfb. */
+   uint16_t xfb_count;
+   uint16_t xfb_stride[SHALE_MAX_XFB_BUFFERS];
+   struct shale_xfb_component xfb[SHALE_MAX_XFB_COMPONENTS];
 };
 
 /* What a compiled fragment shader reads and writes (sc_shader.io.fs). */

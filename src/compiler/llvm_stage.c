@@ -39,6 +39,11 @@ struct sc_stage_var {
    uint16_t *dest;     /* [n] */
    uint8_t *kind;      /* [n] 0 float, 1 signed, 2 unsigned */
    uint8_t *interp;    /* [n] fragment inputs: enum shale_interp | flags */
+   /* Vertex outputs of an Xfb entry point: per component its byte offset
+    * in its XfbBuffer's vertex storage (0xffff: not captured) and buffer;
+    * NULL when no component is captured. */
+   uint16_t *xfb_offset;
+   uint8_t *xfb_buffer;
 };
 
 static bool
@@ -354,6 +359,89 @@ describe_variable(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage
    return true;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Transform feedback                                                        */
+/* ------------------------------------------------------------------------ */
+
+/* Whether the entry point declares the Xfb execution mode. */
+static bool
+xfb_mode(struct sc_xlate *x)
+{
+   const struct sc_module *m = x->m;
+   for (uint32_t i = 0; i < m->ninsts; i++) {
+      const struct sc_inst *inst = &m->insts[i];
+      if (inst->opcode == SpvOpExecutionMode && inst->nwords >= 3 &&
+          inst->w[1] == x->ep->function && inst->w[2] == SpvExecutionModeXfb)
+         return true;
+   }
+   return false;
+}
+
+static bool
+xfb_stride(struct sc_xlate *x, uint32_t buffer, uint32_t stride)
+{
+   if (buffer >= SHALE_MAX_XFB_BUFFERS || stride > 0xfffc || stride % 4)
+      return sc_fail(x, SC_ERROR_UNSUPPORTED, "XfbBuffer %u with XfbStride %u", buffer, stride);
+   x->io.vs.xfb_stride[buffer] = (uint16_t)stride;
+   return true;
+}
+
+/* Components k0 .. k0 + n - 1 of v go to `buffer` from byte `offset` on,
+ * tightly packed (every stage component is 32-bit). */
+static bool
+xfb_range(struct sc_xlate *x, struct sc_stage_var *v, uint32_t k0, uint32_t n, uint32_t buffer,
+          uint32_t offset)
+{
+   if (buffer >= SHALE_MAX_XFB_BUFFERS || offset % 4 || offset + 4ull * n > 0xfffc)
+      return sc_fail(x, SC_ERROR_UNSUPPORTED, "transform feedback output at XfbBuffer %u Offset %u",
+                     buffer, offset);
+   if (!v->xfb_offset) {
+      v->xfb_offset = sc_alloc(x, (v->n ? v->n : 1) * sizeof(*v->xfb_offset));
+      v->xfb_buffer = sc_alloc(x, v->n ? v->n : 1);
+      if (!v->xfb_offset || !v->xfb_buffer)
+         return false;
+      memset(v->xfb_offset, 0xff, (v->n ? v->n : 1) * sizeof(*v->xfb_offset));
+   }
+   for (uint32_t j = 0; j < n && k0 + j < v->n; j++) {
+      v->xfb_offset[k0 + j] = (uint16_t)(offset + 4 * j);
+      v->xfb_buffer[k0 + j] = (uint8_t)buffer;
+   }
+   return true;
+}
+
+/* The XfbBuffer, XfbStride and Offset decorations of a vertex output: on
+ * the variable (the whole variable from Offset on), or Offset on members of
+ * its block (gl_PerVertex included), XfbBuffer and XfbStride on the
+ * variable or the member. */
+static bool
+describe_xfb(struct sc_xlate *x, uint32_t id, struct sc_stage_var *v)
+{
+   const struct sc_module *m = x->m;
+   uint32_t buffer = SC_NONE, stride, offset;
+   sc_module_decoration(m, id, SC_NONE, SpvDecorationXfbBuffer, &buffer);
+   if (buffer != SC_NONE && sc_module_decoration(m, id, SC_NONE, SpvDecorationXfbStride, &stride) &&
+       !xfb_stride(x, buffer, stride))
+      return false;
+   if (sc_module_decoration(m, id, SC_NONE, SpvDecorationOffset, &offset))
+      return buffer == SC_NONE || xfb_range(x, v, 0, v->n, buffer, offset);
+   const struct sc_type *t = sc_module_type(m, v->type);
+   if (!t || t->kind != SC_T_STRUCT)
+      return true;
+   uint32_t k = 0;
+   for (uint32_t i = 0; i < t->count; i++) {
+      uint32_t nk = sc_ncomp(x, t->members[i]), mb = buffer;
+      sc_module_decoration(m, v->type, i, SpvDecorationXfbBuffer, &mb);
+      if (mb != SC_NONE && sc_module_decoration(m, v->type, i, SpvDecorationXfbStride, &stride) &&
+          !xfb_stride(x, mb, stride))
+         return false;
+      if (mb != SC_NONE && sc_module_decoration(m, v->type, i, SpvDecorationOffset, &offset) &&
+          !xfb_range(x, v, k, nk, mb, offset))
+         return false;
+      k += nk;
+   }
+   return true;
+}
+
 bool
 sc_stage_lane_variable(struct sc_xlate *x, const struct sc_inst *var)
 {
@@ -395,6 +483,8 @@ sc_stage_lane_variable(struct sc_xlate *x, const struct sc_inst *var)
    v->dest = sc_alloc(x, (v->n ? v->n : 1) * sizeof(*v->dest));
    v->kind = sc_alloc(x, v->n ? v->n : 1);
    if (!v->dest || !v->kind || !describe_variable(x, var, v))
+      return false;
+   if (v->output && is_vertex(x) && xfb_mode(x) && !describe_xfb(x, id, v))
       return false;
    x->nstage_vars++;
    return true;
@@ -579,6 +669,13 @@ sc_stage_epilogue(struct sc_xlate *x)
             continue;
          if (d >= SHALE_SLOT_USER * 4)
             x->io.vs.outputs_written |= 1ull << (d / 4);
+         if (v->xfb_offset && v->xfb_offset[k] != 0xffff) {
+            if (x->io.vs.xfb_count == SHALE_MAX_XFB_COMPONENTS)
+               return sc_fail(x, SC_ERROR_UNSUPPORTED, "more than %u transform feedback components",
+                              SHALE_MAX_XFB_COMPONENTS);
+            x->io.vs.xfb[x->io.vs.xfb_count++] = (struct shale_xfb_component) {
+               .word = (uint8_t)d, .buffer = v->xfb_buffer[k], .offset = v->xfb_offset[k] };
+         }
          LLVMValueRef s = LLVMBuildStore(x->b, bits32(x, &val, k),
                                          field_ptr(x, x->b, outputs, (size_t)d * x->W * 4));
          LLVMSetAlignment(s, 4);

@@ -24,8 +24,9 @@
  * call), a vertex one a shale_vs_fn (one batch of up to W vertices), a
  * fragment one a shale_fs_fn (W/4 quads of 2x2 pixels); the shader's `io`
  * says what the vertex or fragment code reads and writes (locations,
- * interpolation, built-ins, execution modes) so the rasterizer links stages
- * without SPIR-V. Stage inputs and outputs live in per-lane variables like
+ * interpolation, built-ins, execution modes; with the Xfb execution mode,
+ * which output components transform feedback captures where) so the
+ * rasterizer links stages and captures without SPIR-V. Stage inputs and outputs live in per-lane variables like
  * Private ones: inputs are filled when the call starts (vertex: from the
  * batch's input arrays; fragment: plane equations evaluated per lane),
  * outputs are copied to their varying slots when it ends (llvm_stage.c).

@@ -111,6 +111,8 @@ sd_draw(struct sd_exec_state *state, const struct sr_draw *draw)
    for (uint32_t m = views; m; m &= m - 1) {
       struct sr_draw one = *draw;
       one.view_index = (uint32_t)__builtin_ctz(m);
+      if (m != views)
+         one.xfb = NULL;   /* (transform feedback is invalid with multiview) */
       if (sr_scene_draw(state->render.scene, &d->state, &b, &one) != VK_SUCCESS) {
          sd_queue_replay_failed(state->queue, "out of memory queueing a draw");
          return;
@@ -126,13 +128,20 @@ sd_draw_occlusion(struct sd_exec_state *state)
    return state->active_occlusion ? (uint64_t *)&state->active_occlusion->value : NULL;
 }
 
+/* The transform feedback the draw captures into, while active. */
+static struct sr_xfb *
+sd_draw_xfb(struct sd_exec_state *state)
+{
+   return state->xfb.active ? &state->xfb.cap : NULL;
+}
+
 void
 sd_exec_Draw(struct sd_exec_state *state, const struct sd_cmd_Draw *cmd)
 {
    struct sr_draw draw = {
       .count = cmd->vertexCount, .instance_count = cmd->instanceCount,
       .first = cmd->firstVertex, .first_instance = cmd->firstInstance,
-      .occlusion = sd_draw_occlusion(state),
+      .occlusion = sd_draw_occlusion(state), .xfb = sd_draw_xfb(state),
    };
    sd_draw(state, &draw);
 }
@@ -144,6 +153,7 @@ sd_exec_DrawIndexed(struct sd_exec_state *state, const struct sd_cmd_DrawIndexed
       .indexed = true, .count = cmd->indexCount, .instance_count = cmd->instanceCount,
       .first = cmd->firstIndex, .vertex_offset = cmd->vertexOffset,
       .first_instance = cmd->firstInstance, .occlusion = sd_draw_occlusion(state),
+      .xfb = sd_draw_xfb(state),
    };
    sd_draw(state, &draw);
 }
@@ -158,7 +168,7 @@ sd_draw_indirect(struct sd_exec_state *state, VkBuffer _buffer, VkDeviceSize off
    for (uint32_t i = 0; i < draw_count; i++) {
       const uint8_t *p = buffer->data + offset + (uint64_t)i * stride;
       struct sr_draw draw = { .indexed = indexed, .draw_index = i,
-                              .occlusion = sd_draw_occlusion(state) };
+                              .occlusion = sd_draw_occlusion(state), .xfb = sd_draw_xfb(state) };
       if (indexed) {
          VkDrawIndexedIndirectCommand a;
          memcpy(&a, p, sizeof(a));
@@ -190,6 +200,26 @@ sd_exec_DrawIndexedIndirect(struct sd_exec_state *state,
                             const struct sd_cmd_DrawIndexedIndirect *cmd)
 {
    sd_draw_indirect(state, cmd->buffer, cmd->offset, cmd->drawCount, cmd->stride, true);
+}
+
+/* vkCmdDrawIndirectByteCountEXT: the vertex count is the bytes a
+ * transform feedback counter says were written (less counterOffset) over
+ * the vertex stride, read when the command replays. */
+void
+sd_exec_DrawIndirectByteCountEXT(struct sd_exec_state *state,
+                                 const struct sd_cmd_DrawIndirectByteCountEXT *cmd)
+{
+   SD_FROM_HANDLE(sd_buffer, buffer, cmd->counterBuffer);
+   uint32_t bytes;
+   memcpy(&bytes, buffer->data + cmd->counterBufferOffset, sizeof(bytes));
+   uint32_t count = bytes > cmd->counterOffset && cmd->vertexStride
+                       ? (bytes - cmd->counterOffset) / cmd->vertexStride : 0;
+   struct sr_draw draw = {
+      .count = count, .instance_count = cmd->instanceCount,
+      .first_instance = cmd->firstInstance,
+      .occlusion = sd_draw_occlusion(state), .xfb = sd_draw_xfb(state),
+   };
+   sd_draw(state, &draw);
 }
 
 void

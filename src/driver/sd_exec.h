@@ -122,6 +122,23 @@ struct sd_exec_draw {
    VkIndexType index_type;
 };
 
+/* Transform feedback (sd_cmd_xfb.c): the bindings of
+ * vkCmdBindTransformFeedbackBuffersEXT, and between
+ * vkCmdBegin/EndTransformFeedbackEXT the active buffers and write offsets
+ * the draws capture through (`cap`, handed to sr_scene_draw; the capture
+ * happens when the draw replays, so the offsets and primitive counts are
+ * final when the next command replays). The counts only grow; a
+ * TRANSFORM_FEEDBACK_STREAM query takes their difference between its begin
+ * and end. */
+struct sd_exec_xfb {
+   uint8_t *bound_base[SHALE_MAX_XFB_BUFFERS];   /* buffer memory + offset; NULL: unbound */
+   uint64_t bound_size[SHALE_MAX_XFB_BUFFERS];
+   bool active;
+   struct sr_xfb cap;
+   struct sd_query *query;               /* the active query, or NULL */
+   uint64_t query_written, query_needed; /* cap's counts at its begin */
+};
+
 struct sd_exec_state {
    struct sd_device *device;
    struct sd_queue *queue;
@@ -133,6 +150,7 @@ struct sd_exec_state {
    struct sd_exec_bind_point graphics;
    struct sd_exec_render render;
    struct sd_exec_draw draw;
+   struct sd_exec_xfb xfb;
 };
 
 /* A flush point inside rendering (sr_raster.h): every pixel binned so far

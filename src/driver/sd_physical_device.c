@@ -49,6 +49,7 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .EXT_line_rasterization = true,
    .EXT_conditional_rendering = true,
    .EXT_attachment_feedback_loop_layout = true,
+   .EXT_transform_feedback = true,
 };
 
 void
@@ -362,11 +363,30 @@ sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDevic
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_PROPERTIES_EXT:
          /* The mode is part of each draw's state: pipelines of either mode
-          * mix in a render pass instance. No transform feedback. */
+          * mix in a render pass instance. Transform feedback does not
+          * promise to write the provoking vertex first or last. */
          if (sd_device_extensions_supported.EXT_provoking_vertex) {
             VkPhysicalDeviceProvokingVertexPropertiesEXT *pv = (void *)s;
             pv->provokingVertexModePerPipeline = VK_TRUE;
             pv->transformFeedbackPreservesTriangleFanProvokingVertex = VK_FALSE;
+         }
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_PROPERTIES_EXT:
+         /* Vertex shaders only (no geometry stage): one stream; up to
+          * SHALE_MAX_XFB_COMPONENTS 32-bit components a vertex; offsets
+          * and strides fit 16 bits, counters 32 (render/xfb). */
+         if (sd_device_extensions_supported.EXT_transform_feedback) {
+            VkPhysicalDeviceTransformFeedbackPropertiesEXT *x = (void *)s;
+            x->maxTransformFeedbackStreams = 1;
+            x->maxTransformFeedbackBuffers = SHALE_MAX_XFB_BUFFERS;
+            x->maxTransformFeedbackBufferSize = UINT32_MAX;
+            x->maxTransformFeedbackStreamDataSize = SHALE_MAX_XFB_COMPONENTS * 4;
+            x->maxTransformFeedbackBufferDataSize = SHALE_MAX_XFB_COMPONENTS * 4;
+            x->maxTransformFeedbackBufferDataStride = 2048;
+            x->transformFeedbackQueries = VK_TRUE;
+            x->transformFeedbackStreamsLinesTriangles = VK_FALSE;
+            x->transformFeedbackRasterizationStreamSelect = VK_FALSE;
+            x->transformFeedbackDraw = VK_TRUE;
          }
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_PROPERTIES_EXT:
@@ -505,7 +525,8 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT: {
-         /* render/zink_provoking (no transform feedback to preserve it in) */
+         /* render/zink_provoking; transform feedback writes strip and fan triangles in
+          * their winding order, not provoking vertex first or last */
          VkPhysicalDeviceProvokingVertexFeaturesEXT *pv = (void *)s;
          pv->provokingVertexLast = ext->EXT_provoking_vertex;
          pv->transformFeedbackPreservesProvokingVertex = VK_FALSE;
@@ -530,6 +551,14 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          VkPhysicalDeviceConditionalRenderingFeaturesEXT *cr = (void *)s;
          cr->conditionalRendering = ext->EXT_conditional_rendering;
          cr->inheritedConditionalRendering = ext->EXT_conditional_rendering;
+         break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT: {
+         /* Vertex outputs captured in primitive order (render/xfb); no
+          * geometry shaders, so no streams past 0. */
+         VkPhysicalDeviceTransformFeedbackFeaturesEXT *tf = (void *)s;
+         tf->transformFeedback = ext->EXT_transform_feedback;
+         tf->geometryStreams = VK_FALSE;
          break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES:

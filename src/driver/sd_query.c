@@ -1,4 +1,5 @@
-/* VkQueryPool: occlusion and timestamp queries, their commands and result read-back. */
+/* VkQueryPool: occlusion, timestamp and transform feedback queries, their commands and
+ * result read-back. */
 #include "sd_query.h"
 
 #include <string.h>
@@ -25,6 +26,7 @@ sd_CreateQueryPool(VkDevice _device, const VkQueryPoolCreateInfo *pCreateInfo,
    switch (pCreateInfo->queryType) {
    case VK_QUERY_TYPE_OCCLUSION:
    case VK_QUERY_TYPE_TIMESTAMP:
+   case VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT:
       break;
    default:
       /* Pipeline statistics need pipelineStatisticsQuery, every other type an
@@ -41,6 +43,7 @@ sd_CreateQueryPool(VkDevice _device, const VkQueryPoolCreateInfo *pCreateInfo,
    pool->count = pCreateInfo->queryCount;
    for (uint32_t i = 0; i < pool->count; i++) {
       atomic_init(&pool->queries[i].value, 0);
+      pool->queries[i].value2 = 0;
       pool->queries[i].available = false;
    }
    *pQueryPool = sd_query_pool_to_handle(pool);
@@ -64,13 +67,21 @@ sd_query_result_is64(VkQueryResultFlags flags)
    return (flags & VK_QUERY_RESULT_64_BIT) != 0;
 }
 
-/* Bytes one query's results take: the value, then the availability word
+/* Results of one query: two for transform feedback, else one. */
+static unsigned
+sd_query_values(const struct sd_query_pool *pool)
+{
+   return pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT ? 2 : 1;
+}
+
+/* Bytes one query's results take: the values, then the availability word
  * (used by assertions only). */
 static inline size_t
-sd_query_result_size(VkQueryResultFlags flags)
+sd_query_result_size(const struct sd_query_pool *pool, VkQueryResultFlags flags)
 {
    size_t word = sd_query_result_is64(flags) ? 8 : 4;
-   return (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) ? 2 * word : word;
+   unsigned n = sd_query_values(pool);
+   return (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) ? (n + 1) * word : n * word;
 }
 
 static void
@@ -101,12 +112,15 @@ static void
 sd_query_write_locked(const struct sd_query_pool *pool, const struct sd_query *q,
                       VkQueryResultFlags flags, uint8_t *dst)
 {
+   const unsigned n = sd_query_values(pool);
    if (q->available || (flags & VK_QUERY_RESULT_PARTIAL_BIT)) {
       uint64_t value = atomic_load_explicit(&q->value, memory_order_relaxed);
       sd_query_store(dst, 0, sd_query_narrow(pool, value, flags), flags);
+      if (n == 2)
+         sd_query_store(dst, 1, sd_query_narrow(pool, q->value2, flags), flags);
    }
    if (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT)
-      sd_query_store(dst, 1, q->available ? 1 : 0, flags);
+      sd_query_store(dst, n, q->available ? 1 : 0, flags);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL
@@ -118,7 +132,7 @@ sd_GetQueryPoolResults(VkDevice _device, VkQueryPool _pool, uint32_t firstQuery,
    SD_FROM_HANDLE(sd_query_pool, pool, _pool);
    assert(firstQuery + queryCount <= pool->count);
    assert(queryCount == 0 ||
-          (uint64_t)(queryCount - 1) * stride + sd_query_result_size(flags) <= dataSize);
+          (uint64_t)(queryCount - 1) * stride + sd_query_result_size(pool, flags) <= dataSize);
    (void)dataSize;
    VkResult result = VK_SUCCESS;
    pthread_mutex_lock(&device->sync_mutex);
@@ -175,6 +189,7 @@ sd_query_reset(struct sd_device *device, struct sd_query_pool *pool, uint32_t fi
    for (uint32_t i = first; i < first + count; i++) {
       pool->queries[i].available = false;
       atomic_store_explicit(&pool->queries[i].value, 0, memory_order_relaxed);
+      pool->queries[i].value2 = 0;
    }
    pthread_mutex_unlock(&device->sync_mutex);
 }
@@ -192,13 +207,20 @@ sd_ResetQueryPool(VkDevice _device, VkQueryPool _pool, uint32_t firstQuery, uint
 /* Makes a query available with `value` as its final result (the value is
  * stored first, in the same critical section) and wakes host waiters. */
 static void
-sd_query_end(struct sd_device *device, struct sd_query *q, uint64_t value)
+sd_query_end2(struct sd_device *device, struct sd_query *q, uint64_t value, uint64_t value2)
 {
    pthread_mutex_lock(&device->sync_mutex);
    atomic_store_explicit(&q->value, value, memory_order_relaxed);
+   q->value2 = value2;
    q->available = true;
    sd_device_sync_broadcast(device);
    pthread_mutex_unlock(&device->sync_mutex);
+}
+
+static void
+sd_query_end(struct sd_device *device, struct sd_query *q, uint64_t value)
+{
+   sd_query_end2(device, q, value, 0);
 }
 
 /* Multiview: a query inside a multiview subpass uses one query per view
@@ -229,32 +251,81 @@ sd_exec_ResetQueryPool(struct sd_exec_state *state, const struct sd_cmd_ResetQue
                   cmd->queryCount);
 }
 
-void
-sd_exec_BeginQuery(struct sd_exec_state *state, const struct sd_cmd_BeginQuery *cmd)
+static void
+sd_query_begin(struct sd_exec_state *state, VkQueryPool _pool, uint32_t query)
 {
-   SD_FROM_HANDLE(sd_query_pool, pool, cmd->queryPool);
-   /* Only occlusion pools have begin/end; the count is exact with or
-    * without PRECISE (occlusionQueryPrecise, render/passes). */
-   assert(pool->type == VK_QUERY_TYPE_OCCLUSION && cmd->query < pool->count);
+   SD_FROM_HANDLE(sd_query_pool, pool, _pool);
+   assert(query < pool->count);
+   struct sd_query *q = &pool->queries[query];
+   if (pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {
+      /* Counted by the draws' capture: the counts at the begin. */
+      assert(!state->xfb.query);
+      state->xfb.query = q;
+      state->xfb.query_written = state->xfb.cap.primitives_written;
+      state->xfb.query_needed = state->xfb.cap.primitives_needed;
+      return;
+   }
+   /* Occlusion: the count is exact with or without PRECISE
+    * (occlusionQueryPrecise, render/passes). */
+   assert(pool->type == VK_QUERY_TYPE_OCCLUSION);
    assert(!state->active_occlusion);
-   struct sd_query *q = &pool->queries[cmd->query];
    atomic_store_explicit(&q->value, 0, memory_order_relaxed);
    state->active_occlusion = q;
 }
 
 void
-sd_exec_EndQuery(struct sd_exec_state *state, const struct sd_cmd_EndQuery *cmd)
+sd_exec_BeginQuery(struct sd_exec_state *state, const struct sd_cmd_BeginQuery *cmd)
 {
-   SD_FROM_HANDLE(sd_query_pool, pool, cmd->queryPool);
-   assert(cmd->query < pool->count);
-   struct sd_query *q = &pool->queries[cmd->query];
+   sd_query_begin(state, cmd->queryPool, cmd->query);
+}
+
+/* Stream 0 is the only one (maxTransformFeedbackStreams 1); occlusion
+ * pools take index 0 too. */
+void
+sd_exec_BeginQueryIndexedEXT(struct sd_exec_state *state,
+                             const struct sd_cmd_BeginQueryIndexedEXT *cmd)
+{
+   assert(cmd->index == 0);
+   sd_query_begin(state, cmd->queryPool, cmd->query);
+}
+
+static void
+sd_query_finish(struct sd_exec_state *state, VkQueryPool _pool, uint32_t query)
+{
+   SD_FROM_HANDLE(sd_query_pool, pool, _pool);
+   assert(query < pool->count);
+   struct sd_query *q = &pool->queries[query];
+   if (pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {
+      /* Draws capture when they replay: the counts are final. */
+      assert(state->xfb.query == q);
+      state->xfb.query = NULL;
+      sd_query_end2(state->device, q,
+                    state->xfb.cap.primitives_written - state->xfb.query_written,
+                    state->xfb.cap.primitives_needed - state->xfb.query_needed);
+      sd_query_end_other_views(state, pool, query, 0);
+      return;
+   }
    assert(state->active_occlusion == q);
    state->active_occlusion = NULL;
    /* Inside rendering, the binned draws run first (a flush point). Every
     * draw finished before this command: the count is final. */
    sd_exec_render_flush(state);
    sd_query_end(state->device, q, atomic_load_explicit(&q->value, memory_order_relaxed));
-   sd_query_end_other_views(state, pool, cmd->query, 0);
+   sd_query_end_other_views(state, pool, query, 0);
+}
+
+void
+sd_exec_EndQuery(struct sd_exec_state *state, const struct sd_cmd_EndQuery *cmd)
+{
+   sd_query_finish(state, cmd->queryPool, cmd->query);
+}
+
+void
+sd_exec_EndQueryIndexedEXT(struct sd_exec_state *state,
+                           const struct sd_cmd_EndQueryIndexedEXT *cmd)
+{
+   assert(cmd->index == 0);
+   sd_query_finish(state, cmd->queryPool, cmd->query);
 }
 
 /* Commands run in order, each finished before the next starts, so "now" is
@@ -291,7 +362,7 @@ sd_exec_CopyQueryPoolResults(struct sd_exec_state *state,
    assert(cmd->firstQuery + cmd->queryCount <= pool->count);
    assert(cmd->queryCount == 0 ||
           cmd->dstOffset + (uint64_t)(cmd->queryCount - 1) * cmd->stride +
-                sd_query_result_size(cmd->flags) <= buffer->size);
+                sd_query_result_size(pool, cmd->flags) <= buffer->size);
    uint8_t *dst = buffer->data + cmd->dstOffset;
    pthread_mutex_lock(&device->sync_mutex);
    for (uint32_t i = 0; i < cmd->queryCount; i++) {

@@ -1,5 +1,6 @@
 /*
- * sd_query: VkQueryPool (occlusion and timestamp queries), query commands and
+ * sd_query: VkQueryPool (occlusion, timestamp and transform feedback stream
+ * queries), query commands and
  * result read-back (vkGetQueryPoolResults, vkCmdCopyQueryPoolResults).
  *
  * Owns: each query's value and availability. A timestamp is CLOCK_MONOTONIC
@@ -14,6 +15,12 @@
  * available. 32-bit results: occlusion counts saturate at UINT32_MAX (a
  * nonzero count never reads as 0); timestamps wrap (keep the low 32 bits, so
  * differences stay right modulo 2^32). Both are allowed by the spec.
+ * A transform feedback stream query (VK_EXT_transform_feedback, stream 0:
+ * no geometry shaders) has two results, the primitives written to the
+ * transform feedback buffers and those that reached transform feedback
+ * (written or not for want of space) while it was active: the difference
+ * of sd_exec_xfb's counts between its begin and end (32-bit results
+ * saturate like occlusion counts).
  * Multiview: a query inside a multiview subpass takes one query per view;
  * the first gets the result of all views, the others 0 (both available).
  *
@@ -44,7 +51,8 @@
 struct sd_exec_state;
 
 struct sd_query {
-   _Atomic uint64_t value;   /* samples passed, or the timestamp */
+   _Atomic uint64_t value;   /* samples passed, the timestamp, or primitives written */
+   uint64_t value2;          /* transform feedback: primitives needed */
    bool available;           /* guarded by the device's sync_mutex */
 };
 

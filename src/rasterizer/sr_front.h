@@ -8,8 +8,9 @@
  * per vertex of a non-indexed draw, one per index position of an indexed
  * draw) are shaded into records (struct sr_vdraw's layout: clip position,
  * point size, clip and cull distances, then the components the fragment
- * shader reads, in plane order), then assembled, clipped, set up and binned
- * on the calling thread in API order. Records live in the scene's front
+ * shader reads, in plane order, then those transform feedback captures),
+ * then captured (sr_xfb.c), assembled, clipped, set up and binned on the
+ * calling thread in API order. Records live in the scene's front
  * buffers, reused by the next instance and the next draw: set-up primitives
  * keep only plane equations (in the arena), never pointers to records.
  */
@@ -89,6 +90,12 @@ struct sr_vdraw {
    uint16_t attr_src[SHALE_FS_INPUT_COMPONENTS];   /* vs output word (slot * 4 + c), or 0xffff */
    uint8_t attr_interp[SHALE_FS_INPUT_COMPONENTS]; /* enum shale_interp kind per record attr */
    bool writes_point_size;
+   /* Transform feedback: the draw's buffers (NULL: no capture), the
+    * buffers it writes (bound, with components and a stride) and where
+    * the captured components (shale_vs_info.xfb order) sit in a record. */
+   struct sr_xfb *xfb;
+   uint32_t xfb_used;
+   uint32_t xfb_off, xfb_count;
 
    /* Fetch. */
    uint32_t fetch_count;
@@ -139,6 +146,10 @@ void sr_setup_vertex(const struct sr_vdraw *vd, float *r);
  * tile row at a time. The caller marks the scene dirty. */
 VkResult sr_bin_row(struct sr_scene *scene, struct sr_arena *arena, uint32_t layer, uint32_t ty, int32_t x0,
                     int32_t x1, struct sr_cmd cmd);
+
+/* sr_xfb.c: appends the current window's primitives to the transform
+ * feedback buffers (calling thread, after shading). */
+void sr_xfb_capture(struct sr_vdraw *vd);
 
 /* Primitives of n positions of a topology, without restarts. */
 uint32_t sr_prim_count(VkPrimitiveTopology topology, uint32_t n);

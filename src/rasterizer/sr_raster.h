@@ -49,6 +49,16 @@
  *     polygon's own edges / vertices (not those clipping made), with the
  *     polygon's facing and depth bias. Rasterizer discard still runs the
  *     vertex shader (its stores are seen) and stops here.
+ *     Transform feedback comes first (sr_xfb.c): when the draw has active
+ *     buffers (sr_draw.xfb) and the vertex shader captures outputs
+ *     (shale_vs_info.xfb), the records also keep the captured components,
+ *     and after each window of an instance is shaded the calling thread
+ *     walks its primitives in order (strips and fans as separate
+ *     triangles and lines, restarts cutting strips and fans) and appends
+ *     each one's vertices to the buffers, before clipping and whatever
+ *     rasterizer discard says; a primitive that does not fit in every
+ *     buffer it writes is not written (and not counted as written). One
+ *     thread, API order: the bytes never depend on SHALE_THREADS.
  *  4. Setup in fixed point: window coordinates snapped to 1/256 pixel
  *     (subPixelPrecisionBits 8), edge functions in 64-bit integers with the
  *     top-left rule as a bias, the bounding box clipped to scissor and render
@@ -391,6 +401,18 @@ struct sr_draw_bindings {
    VkIndexType index_type;
 };
 
+/* Transform feedback (VK_EXT_transform_feedback) of a draw: the active
+ * buffers and the counters the draw advances. The driver owns it; the
+ * draw captures in sr_scene_draw, on the calling thread ("Transform
+ * feedback" in the design note). */
+struct sr_xfb {
+   uint8_t *base[SHALE_MAX_XFB_BUFFERS];     /* bound buffer + offset; NULL: not active */
+   uint64_t size[SHALE_MAX_XFB_BUFFERS];     /* bytes the binding allows from base */
+   uint64_t offset[SHALE_MAX_XFB_BUFFERS];   /* bytes written from base (advanced) */
+   uint64_t primitives_written;              /* added to by every draw */
+   uint64_t primitives_needed;
+};
+
 struct sr_draw {
    bool indexed;
    uint32_t count;                      /* vertexCount or indexCount */
@@ -406,6 +428,8 @@ struct sr_draw {
    /* Occlusion query counter the passed samples are added to at the flush,
     * or NULL. `precise` false allows any nonzero count for nonzero. */
    uint64_t *occlusion;
+   /* Transform feedback active for this draw, or NULL. */
+   struct sr_xfb *xfb;
 };
 
 /* ---- Context and scene ---- */

@@ -229,6 +229,8 @@ shade_batches(void *data, uint64_t begin, uint64_t end, unsigned worker)
             uint16_t src = vd->attr_src[k];
             ru[vd->attr_off + k] = src == 0xffff ? 0 : o[src * w + i];
          }
+         for (uint32_t k = 0; k < vd->xfb_count; k++)
+            ru[vd->xfb_off + k] = o[vd->st->vs_io.xfb[k].word * w + i];
          sr_setup_vertex(vd, r);
       }
    }
@@ -282,6 +284,20 @@ vdraw_init(struct sr_vdraw *vd, struct sr_scene *scene, const struct sr_draw_sna
       vd->attr_count = a + 1;
    }
    vd->stride = vd->attr_off + vd->attr_count;
+   /* Transform feedback: the captured components after the attributes. */
+   if (draw->xfb && io->xfb_count) {
+      for (uint32_t k = 0; k < io->xfb_count; k++) {
+         uint32_t b = io->xfb[k].buffer;
+         if (b < SHALE_MAX_XFB_BUFFERS && draw->xfb->base[b] && io->xfb_stride[b])
+            vd->xfb_used |= 1u << b;
+      }
+      if (vd->xfb_used) {
+         vd->xfb = draw->xfb;
+         vd->xfb_off = vd->stride;
+         vd->xfb_count = io->xfb_count;
+         vd->stride += io->xfb_count;
+      }
+   }
    sr_setup_draw(vd);
 
    for (unsigned l = 0; l < SHALE_MAX_LOCATIONS; l++) {
@@ -453,6 +469,9 @@ sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *snap,
           * nothing is assembled from them. */
          if (sr_scene_cancelled(scene))
             return vd.result;
+         /* Transform feedback, before clipping and rasterizer discard. */
+         if (vd.xfb)
+            sr_xfb_capture(&vd);
          /* Rasterizer discard: the vertex shader still runs (its stores
           * are seen), nothing is assembled. */
          if (!vd.st->rasterizer_discard)
