@@ -98,7 +98,9 @@
  * order tiles ran). For a primitive, the tile worker walks the 4x4-pixel
  * blocks of its bounding box inside the tile, evaluates the three edge
  * functions (rejecting and accepting whole blocks from their corners),
- * builds per-sample coverage masks, groups covered 2x2 quads W/4 at a time
+ * builds per-sample coverage masks (sr_coverage.h: only the edges that
+ * cross a block are evaluated per sample, in 32-bit vector lanes where
+ * the block's values fit, else in 64 bits), groups covered 2x2 quads W/4 at a time
  * into one shale_fs_quads call (helper lanes fill partial quads), and runs
  * the per-fragment operations on the results: scissor (already in the
  * box), sample mask, early depth/stencil when the shader allows it

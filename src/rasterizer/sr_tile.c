@@ -5,6 +5,7 @@
  * resolves. Workload: every flush runs each tile with commands once, on one
  * worker (sr_scene.h); a tile's pixels belong to that worker meanwhile.
  */
+#include "sr_coverage.h"
 #include "sr_fragment.h"
 #include "sr_transfer.h"
 
@@ -72,6 +73,8 @@ struct tile {
    const struct sr_draw_snapshot *plane_snap;
    uint32_t plane_count;
    uint8_t plane_slot[SHALE_FS_INPUT_COMPONENTS], plane_src[SHALE_FS_INPUT_COMPONENTS];
+   /* Sample offsets of the last primitive's sample count (sr_coverage.h). */
+   struct sr_cover_samples cover_samples;
 };
 
 static void occlusion_add(struct tile *t)
@@ -160,57 +163,6 @@ struct block {
    int32_t x, y;
    uint32_t cov[16];
 };
-
-static int64_t edge_at(const struct sr_prim *p, int i, int64_t X, int64_t Y)
-{
-   return p->a[i] * X + p->b[i] * Y + p->c[i];
-}
-
-/* Coverage of the block at (bx, by) by p, inside `clip`; false when empty. */
-static bool block_coverage(const struct sr_prim *p, const struct box *clip, uint32_t samples,
-                           const int32_t (*off)[2], struct block *blk)
-{
-   int64_t X0 = (int64_t)blk->x << SR_SUBPIXEL_BITS, Y0 = (int64_t)blk->y << SR_SUBPIXEL_BITS;
-   int64_t X1 = X0 + (4 << SR_SUBPIXEL_BITS) - 1, Y1 = Y0 + (4 << SR_SUBPIXEL_BITS) - 1;
-   bool accept = true;
-   for (int i = 0; i < 3; i++) {
-      int64_t e00 = edge_at(p, i, X0, Y0), e10 = edge_at(p, i, X1, Y0);
-      int64_t e01 = edge_at(p, i, X0, Y1), e11 = edge_at(p, i, X1, Y1);
-      int64_t lo = e00, hi = e00;
-      int64_t e[3] = {e10, e01, e11};
-      for (int k = 0; k < 3; k++) {
-         lo = e[k] < lo ? e[k] : lo;
-         hi = e[k] > hi ? e[k] : hi;
-      }
-      if (hi < 0)
-         return false;
-      accept &= lo >= 0;
-   }
-   uint32_t all = samples >= 32 ? ~0u : (1u << samples) - 1;
-   uint32_t any = 0;
-   for (int py = 0; py < 4; py++) {
-      for (int px = 0; px < 4; px++) {
-         int32_t x = blk->x + px, y = blk->y + py;
-         uint32_t m = 0;
-         if (x >= clip->x0 && x <= clip->x1 && y >= clip->y0 && y <= clip->y1) {
-            if (accept) {
-               m = all;
-            } else {
-               for (uint32_t s = 0; s < samples; s++) {
-                  int64_t X = ((int64_t)x << SR_SUBPIXEL_BITS) + off[s][0];
-                  int64_t Y = ((int64_t)y << SR_SUBPIXEL_BITS) + off[s][1];
-                  if (edge_at(p, 0, X, Y) >= 0 && edge_at(p, 1, X, Y) >= 0 &&
-                      edge_at(p, 2, X, Y) >= 0)
-                     m |= 1u << s;
-               }
-            }
-         }
-         blk->cov[py * 4 + px] = m;
-         any |= m;
-      }
-   }
-   return any != 0;
-}
 
 /* Depth/stencil of one pixel's samples `cov` (FragDepth fd or the prim's
  * z), counting the samples that pass when an occlusion query listens. */
@@ -390,19 +342,16 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
          planes[2 + t->plane_slot[i]] = p->planes[t->plane_src[i]];
    }
 
-   uint32_t samples = t->frag.samples;
-   const float(*pos)[2] = sr_sample_positions(samples);
-   int32_t off[16][2];
-   for (uint32_t s = 0; s < samples && s < 16; s++) {
-      off[s][0] = (int32_t)(pos[s][0] * (1 << SR_SUBPIXEL_BITS));
-      off[s][1] = (int32_t)(pos[s][1] * (1 << SR_SUBPIXEL_BITS));
-   }
+   if (t->cover_samples.samples != t->frag.samples)
+      sr_cover_samples_init(&t->cover_samples, t->frag.samples);
+   struct sr_cover cv;
+   sr_cover_init(&cv, p, &t->cover_samples, st->sample_mask, b.x0, b.y0, b.x1, b.y1);
    for (int32_t by = b.y0 & ~3; by <= b.y1; by += 4) {
       for (int32_t bx = b.x0 & ~3; bx <= b.x1; bx += 4) {
          struct block blk;
          blk.x = bx;
          blk.y = by;
-         if (block_coverage(p, &b, samples, (const int32_t(*)[2])off, &blk))
+         if (sr_cover_block(&cv, bx, by, blk.cov))
             shade_block(t, p, &blk);
       }
    }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "rasterizer/sr_coverage.h"
 #include "rasterizer/sr_scene.h"
 #include "util/su_thread_pool.h"
 
@@ -1772,10 +1773,107 @@ test_alloc_failures(void)
    su_thread_pool_destroy(pool);
 }
 
+/* sr_coverage.h against a plain 64-bit evaluation of the edge functions
+ * at every sample of every pixel: random triangles from a few pixels to
+ * the whole guard band (so both the 32-bit lanes and the 64-bit fallback
+ * run), every sample count, random clip boxes inside a tile and random
+ * sample masks; every block of the box, masks compared exactly. */
+static void
+test_coverage_blocks(void)
+{
+   const uint32_t counts[5] = {1, 2, 4, 8, 16};
+   const int64_t big = (int64_t)(SR_GUARD_BAND + SR_MAX_FRAMEBUFFER_SIZE / 2) << SR_SUBPIXEL_BITS;
+   uint32_t bad = 0, blocks = 0, lanes32 = 0;
+   for (uint32_t n = 0; n < 3000; n++) {
+      /* A tile at a random place, a triangle near it of random size. */
+      const int32_t tx = (int32_t)(rng() % 128) * SR_TILE_SIZE, ty = (int32_t)(rng() % 128) * SR_TILE_SIZE;
+      const int64_t sizes[4] = {4 << 8, 40 << 8, 2000 << 8, big};
+      const int64_t size = sizes[n % 4];
+      int64_t fx[3], fy[3];
+      for (int i = 0; i < 3; i++) {
+         fx[i] = ((int64_t)tx << 8) + (int64_t)(rng() % (uint32_t)(2 * size + 1)) - size + (32 << 8);
+         fy[i] = ((int64_t)ty << 8) + (int64_t)(rng() % (uint32_t)(2 * size + 1)) - size + (32 << 8);
+         if (i == 0 && size > (40 << 8)) {
+            /* Long edges through the tile. */
+            fx[0] = ((int64_t)tx << 8) + (int64_t)(rng() % (64 << 8));
+            fy[0] = ((int64_t)ty << 8) + (int64_t)(rng() % (64 << 8));
+         }
+         if (n % 8 < 2) {
+            /* On the 1/16-pixel grid: edges through sample positions (ties). */
+            fx[i] &= ~(int64_t)15;
+            fy[i] &= ~(int64_t)15;
+         }
+         fx[i] = fx[i] < -big ? -big : fx[i] > big ? big : fx[i];
+         fy[i] = fy[i] < -big ? -big : fy[i] > big ? big : fy[i];
+      }
+      int64_t area2 = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
+      if (area2 == 0)
+         continue;
+      struct sr_prim p;
+      memset(&p, 0, sizeof(p));
+      for (int i = 0; i < 3; i++) {
+         const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+         int64_t a = fy[i1] - fy[i2], b = fx[i2] - fx[i1], c = fx[i1] * fy[i2] - fx[i2] * fy[i1];
+         if (area2 < 0)
+            a = -a, b = -b, c = -c;
+         if (!(a > 0 || (a == 0 && b > 0)))
+            c -= 1;
+         p.a[i] = a;
+         p.b[i] = b;
+         p.c[i] = c;
+      }
+      const uint32_t S = counts[rng() % 5];
+      const uint32_t smask = rng() % 4 == 0 ? rng() : ~0u;
+      struct sr_cover_samples cs;
+      sr_cover_samples_init(&cs, S);
+      const float(*pos)[2] = sr_sample_positions(S);
+      int32_t x0 = tx + (int32_t)(rng() % 64), x1 = tx + (int32_t)(rng() % 64);
+      int32_t y0 = ty + (int32_t)(rng() % 64), y1 = ty + (int32_t)(rng() % 64);
+      if (x0 > x1) { int32_t t = x0; x0 = x1; x1 = t; }
+      if (y0 > y1) { int32_t t = y0; y0 = y1; y1 = t; }
+      if (rng() % 2)
+         x0 = tx, y0 = ty, x1 = tx + 63, y1 = ty + 63;
+      struct sr_cover cv;
+      sr_cover_init(&cv, &p, &cs, smask, x0, y0, x1, y1);
+      for (int32_t by = y0 & ~3; by <= y1; by += 4) {
+         for (int32_t bx = x0 & ~3; bx <= x1; bx += 4) {
+            uint32_t cov[16];
+            bool any = sr_cover_block(&cv, bx, by, cov);
+            uint32_t ref_any = 0;
+            blocks++;
+            lanes32 += cv.tab_ready != 0;
+            for (int k = 0; k < 16; k++) {
+               const int32_t x = bx + (k & 3), y = by + (k >> 2);
+               uint32_t m = 0;
+               for (uint32_t s = 0; s < S && x >= x0 && x <= x1 && y >= y0 && y <= y1; s++) {
+                  const int64_t X = ((int64_t)x << 8) + (int64_t)(pos[s][0] * 256.0f);
+                  const int64_t Y = ((int64_t)y << 8) + (int64_t)(pos[s][1] * 256.0f);
+                  bool in = true;
+                  for (int i = 0; i < 3; i++)
+                     in &= p.a[i] * X + p.b[i] * Y + p.c[i] >= 0;
+                  m |= (uint32_t)in << s;
+               }
+               m &= smask;
+               ref_any |= m;
+               if (any && cov[k] != m && bad++ < 5)
+                  fprintf(stderr, "coverage: %u samples, block (%d, %d) pixel %d: 0x%x, expected 0x%x\n",
+                          S, bx, by, k, cov[k], m);
+            }
+            if (any != (ref_any != 0) && bad++ < 5)
+               fprintf(stderr, "coverage: %u samples, block (%d, %d): any %d, expected %d\n", S, bx,
+                       by, any, ref_any != 0);
+         }
+      }
+   }
+   CHECK(bad == 0, "coverage: %u of %u blocks differ", bad, blocks);
+   CHECK(lanes32 > blocks / 4, "coverage: the 32-bit lanes ran in %u of %u blocks", lanes32, blocks);
+}
+
 int
 main(void)
 {
    struct rig r;
+   test_coverage_blocks();
    rig_init(&r, 2);
    test_bins(&r);
    test_depth_bias(&r);

@@ -1,0 +1,260 @@
+/*
+ * sr_coverage: which samples of a 4x4-pixel block a set-up primitive
+ * covers (the tile loop's coverage masks). Private to src/rasterizer;
+ * inline, called for every block of every primitive of every tile.
+ *
+ * Design note
+ * -----------
+ * Exactness: a sample is covered exactly when E_i(X, Y) >= 0 for the three
+ * edge functions of struct sr_prim (64-bit fixed point, top-left rule in
+ * c); nothing here rounds. Per block the three edges are evaluated in
+ * 64 bits at the block's origin, and the block's extremes follow from
+ * the origin and the steps a * 1023, b * 1023 (every sample point of the
+ * block lies within 1023 sub-pixel units of its origin): an edge whose
+ * smallest value is >= 0 accepts the whole block, one whose largest is
+ * < 0 rejects it, only the others ("partial" edges) are evaluated per
+ * sample.
+ * 32-bit lanes: a partial edge whose values over the block all lie in
+ * [INT32_MIN, INT32_MAX] is evaluated as origin value + a per-primitive
+ * table of a * dX + b * dY for every (pixel, sample) lane, in wrapping
+ * 32-bit arithmetic: the wrapped sum equals the exact value modulo 2^32,
+ * and the exact value is within the int32 range, so its sign is right.
+ * That holds for every edge of up to about a thousand pixels; longer
+ * partial edges take the 64-bit loop, sample by sample.
+ * Lanes are pixel-major, sample-minor (lane p * S + s for pixel
+ * p = py * 4 + px of S samples), so with 4 samples one 4-lane vector is
+ * one pixel's mask: the OR of the partial edges' lanes has its sign bit
+ * set where a sample is outside (movemask on x86).
+ * The table of an edge is built the first time a block needs it, once per
+ * primitive and tile (the iterator lives on the tile loop's stack).
+ */
+#ifndef SR_COVERAGE_H
+#define SR_COVERAGE_H
+
+#include "sr_scene.h"
+
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#define SR_COVER_MAX_SAMPLES 16
+
+/* The sample offsets of a sample count in fixed point (a tile keeps one
+ * and rebuilds it when the count changes). */
+struct sr_cover_samples {
+   uint32_t samples;                    /* 1, 2, 4, 8, 16 */
+   int32_t off[SR_COVER_MAX_SAMPLES][2];
+};
+
+static inline void
+sr_cover_samples_init(struct sr_cover_samples *cs, uint32_t samples)
+{
+   const float(*pos)[2] = sr_sample_positions(samples);
+   cs->samples = samples > SR_COVER_MAX_SAMPLES ? SR_COVER_MAX_SAMPLES : samples ? samples : 1;
+   for (uint32_t s = 0; s < cs->samples; s++) {
+      cs->off[s][0] = (int32_t)(pos[s][0] * (1 << SR_SUBPIXEL_BITS));
+      cs->off[s][1] = (int32_t)(pos[s][1] * (1 << SR_SUBPIXEL_BITS));
+   }
+}
+
+typedef uint32_t sr_v4u __attribute__((vector_size(16)));
+
+/* One primitive's coverage inside one clip box (its box within the tile). */
+struct sr_cover {
+   const struct sr_prim *p;
+   const struct sr_cover_samples *cs;
+   int32_t x0, y0, x1, y1;              /* clip box, inclusive */
+   uint32_t all;                        /* every sample */
+   uint32_t tab_ready;                  /* bit i: tab[i] built */
+   int64_t lo_off[3], hi_off[3];        /* block extremes relative to its origin */
+   _Alignas(16) uint32_t tab[3][16 * SR_COVER_MAX_SAMPLES];
+};
+
+static inline void
+sr_cover_init(struct sr_cover *cv, const struct sr_prim *p, const struct sr_cover_samples *cs,
+              uint32_t sample_mask, int32_t x0, int32_t y0, int32_t x1, int32_t y1)
+{
+   cv->p = p;
+   cv->cs = cs;
+   cv->x0 = x0;
+   cv->y0 = y0;
+   cv->x1 = x1;
+   cv->y1 = y1;
+   cv->all = ((1u << cs->samples) - 1) & sample_mask;
+   cv->tab_ready = 0;
+   const int64_t d = (4 << SR_SUBPIXEL_BITS) - 1;
+   for (int i = 0; i < 3; i++) {
+      int64_t ea = p->a[i] * d, eb = p->b[i] * d;
+      cv->lo_off[i] = (ea < 0 ? ea : 0) + (eb < 0 ? eb : 0);
+      cv->hi_off[i] = (ea > 0 ? ea : 0) + (eb > 0 ? eb : 0);
+   }
+}
+
+/* tab[i][p * S + s] = a * dX + b * dY (mod 2^32) of pixel p's sample s. */
+static inline __attribute__((always_inline)) void
+sr_cover_table(struct sr_cover *cv, int i, const uint32_t S)
+{
+   const uint32_t ua = (uint32_t)cv->p->a[i], ub = (uint32_t)cv->p->b[i];
+   uint32_t so[SR_COVER_MAX_SAMPLES], px[4], py[4];
+   for (uint32_t s = 0; s < S; s++)
+      so[s] = ua * (uint32_t)cv->cs->off[s][0] + ub * (uint32_t)cv->cs->off[s][1];
+   for (uint32_t k = 0; k < 4; k++) {
+      px[k] = ua * (k << SR_SUBPIXEL_BITS);
+      py[k] = ub * (k << SR_SUBPIXEL_BITS);
+   }
+   uint32_t *t = cv->tab[i];
+   for (uint32_t p = 0; p < 16; p++) {
+      const uint32_t po = px[p & 3] + py[p >> 2];
+      for (uint32_t s = 0; s < S; s++)
+         t[p * S + s] = po + so[s];
+   }
+   cv->tab_ready |= 1u << i;
+}
+
+/* The sign bits of the 4 lanes of v, lane j at bit j. */
+static inline uint32_t
+sr_cover_signs(sr_v4u v)
+{
+#if defined(__SSE2__)
+   return (uint32_t)_mm_movemask_ps(_mm_castsi128_ps((__m128i)v));
+#else
+   return (v[0] >> 31) | (v[1] >> 31) << 1 | (v[2] >> 31) << 2 | (v[3] >> 31) << 3;
+#endif
+}
+
+/* The coverage of the block's pixels from the partial edges `edges` (bit
+ * i: edge i), evaluated in 32-bit lanes from origin values e[]: cov[k]
+ * the samples of pixel k inside every partial edge, & all, 0 for pixels
+ * outside `pix`. Returns the OR of the masks. */
+static inline __attribute__((always_inline)) uint32_t
+sr_cover_lanes(struct sr_cover *cv, const int64_t e[3], uint32_t edges, uint32_t pix,
+               const uint32_t S, uint32_t cov[16])
+{
+   const uint32_t vecs = 16 * S / 4;
+   sr_v4u acc[16 * SR_COVER_MAX_SAMPLES / 4];
+   for (uint32_t v = 0; v < vecs; v++)
+      acc[v] = (sr_v4u){0, 0, 0, 0};
+   for (int i = 0; i < 3; i++) {
+      if (!(edges >> i & 1))
+         continue;
+      if (!(cv->tab_ready >> i & 1))
+         sr_cover_table(cv, i, S);
+      const uint32_t ei = (uint32_t)e[i];
+      for (uint32_t v = 0; v < vecs; v++) {
+         sr_v4u t;
+         memcpy(&t, &cv->tab[i][v * 4], sizeof(t));
+         acc[v] |= t + ei;
+      }
+   }
+   /* Sign bit set: outside. Lane p * S + s is bit s of pixel p. */
+   const uint32_t all = cv->all;
+   uint32_t any = 0;
+   if (S < 4) {
+      const uint32_t ppv = 4 / S;                  /* pixels a vector */
+      for (uint32_t v = 0; v < vecs; v++) {
+         const uint32_t in = ~sr_cover_signs(acc[v]);
+         for (uint32_t j = 0; j < ppv; j++) {
+            const uint32_t k = v * ppv + j;
+            const uint32_t m = (in >> (j * S)) & all & (0u - (pix >> k & 1));
+            cov[k] = m;
+            any |= m;
+         }
+      }
+   } else {
+      const uint32_t vpp = S / 4;                  /* vectors a pixel */
+      for (uint32_t k = 0; k < 16; k++) {
+         uint32_t out = 0;
+         for (uint32_t j = 0; j < vpp; j++)
+            out |= sr_cover_signs(acc[k * vpp + j]) << (4 * j);
+         const uint32_t m = ~out & all & (0u - (pix >> k & 1));
+         cov[k] = m;
+         any |= m;
+      }
+   }
+   return any;
+}
+
+/* The 64-bit reference: samples of pixel (x, y) inside all three edges. */
+static inline uint32_t
+sr_cover_pixel64(const struct sr_cover *cv, int32_t x, int32_t y)
+{
+   const struct sr_prim *p = cv->p;
+   uint32_t m = 0;
+   for (uint32_t s = 0; s < cv->cs->samples; s++) {
+      int64_t X = ((int64_t)x << SR_SUBPIXEL_BITS) + cv->cs->off[s][0];
+      int64_t Y = ((int64_t)y << SR_SUBPIXEL_BITS) + cv->cs->off[s][1];
+      if (p->a[0] * X + p->b[0] * Y + p->c[0] >= 0 && p->a[1] * X + p->b[1] * Y + p->c[1] >= 0 &&
+          p->a[2] * X + p->b[2] * Y + p->c[2] >= 0)
+         m |= 1u << s;
+   }
+   return m;
+}
+
+/* Coverage of the block at (bx, by) (a multiple of 4) inside the clip box:
+ * cov[py * 4 + px] a sample mask per pixel; false when nothing is
+ * covered. */
+static inline bool
+sr_cover_block(struct sr_cover *cv, int32_t bx, int32_t by, uint32_t cov[16])
+{
+   const struct sr_prim *p = cv->p;
+   const int64_t X0 = (int64_t)bx << SR_SUBPIXEL_BITS, Y0 = (int64_t)by << SR_SUBPIXEL_BITS;
+   int64_t e[3];
+   uint32_t partial = 0;
+   bool fits = true;
+   for (int i = 0; i < 3; i++) {
+      e[i] = p->a[i] * X0 + p->b[i] * Y0 + p->c[i];
+      const int64_t lo = e[i] + cv->lo_off[i], hi = e[i] + cv->hi_off[i];
+      if (hi < 0)
+         return false;
+      if (lo < 0) {
+         partial |= 1u << i;
+         fits &= lo >= INT32_MIN && hi <= INT32_MAX;
+      }
+   }
+
+   /* Pixels inside the clip box. */
+   uint32_t cols = 0xf, rows = 0xf;
+   if (bx < cv->x0)
+      cols &= 0xfu << (cv->x0 - bx);
+   if (bx + 3 > cv->x1)
+      cols &= 0xfu >> (bx + 3 - cv->x1);
+   if (by < cv->y0)
+      rows &= 0xfu << (cv->y0 - by);
+   if (by + 3 > cv->y1)
+      rows &= 0xfu >> (by + 3 - cv->y1);
+   cols &= 0xf;
+   rows &= 0xf;
+   uint32_t pix = 0;
+   for (int py = 0; py < 4; py++)
+      pix |= rows >> py & 1 ? cols << (py * 4) : 0;
+   if (!pix)
+      return false;
+
+   const uint32_t all = cv->all;
+   if (!all)
+      return false;
+   if (!partial) {
+      for (int k = 0; k < 16; k++)
+         cov[k] = pix >> k & 1 ? all : 0;
+      return true;
+   }
+   uint32_t any = 0;
+   if (!fits) {
+      for (int k = 0; k < 16; k++) {
+         cov[k] = pix >> k & 1 ? sr_cover_pixel64(cv, bx + (k & 3), by + (k >> 2)) & all : 0;
+         any |= cov[k];
+      }
+      return any != 0;
+   }
+   switch (cv->cs->samples) {
+   case 1: any = sr_cover_lanes(cv, e, partial, pix, 1, cov); break;
+   case 2: any = sr_cover_lanes(cv, e, partial, pix, 2, cov); break;
+   case 4: any = sr_cover_lanes(cv, e, partial, pix, 4, cov); break;
+   case 8: any = sr_cover_lanes(cv, e, partial, pix, 8, cov); break;
+   default: any = sr_cover_lanes(cv, e, partial, pix, 16, cov); break;
+   }
+   return any != 0;
+}
+
+#endif
