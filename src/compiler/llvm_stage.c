@@ -681,6 +681,17 @@ sc_stage_epilogue(struct sc_xlate *x)
          LLVMSetAlignment(s, 4);
       }
    }
+   /* Every captured component lies inside its vertex's XfbStride bytes
+    * (the rasterizer writes it there, trusting this; a buffer without an
+    * XfbStride is never written). */
+   for (uint32_t i = 0; i < x->io.vs.xfb_count; i++) {
+      const struct shale_xfb_component *c = &x->io.vs.xfb[i];
+      uint32_t stride = x->io.vs.xfb_stride[c->buffer];
+      if (stride && (uint32_t)c->offset + 4 > stride)
+         return sc_fail(x, SC_ERROR_INVALID_SPIRV,
+                        "transform feedback Offset %u past XfbBuffer %u's XfbStride %u",
+                        c->offset, c->buffer, x->io.vs.xfb_stride[c->buffer]);
+   }
    return true;
 }
 

@@ -24,6 +24,8 @@
 #include "shaders/stage_minimal_vert_spv.h"
 #include "shaders/stage_unused_frag_spv.h"
 #include "shaders/stage_vs_vert_spv.h"
+#include "shaders/stage_xfb_bad_spv.h"
+#include "shaders/stage_xfb_vert_spv.h"
 
 #define SPV(a) (a), (sizeof(a) / sizeof((a)[0]))
 #define SENTINEL 0xdeadbeefu
@@ -904,6 +906,52 @@ test_fragment_demote(uint32_t W)
 /* Refusals                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* Transform feedback decorations (Xfb execution mode): each captured
+ * component's slot word, buffer and offset, the strides; an Offset past
+ * its XfbStride is refused. */
+static void
+test_xfb(uint32_t W)
+{
+   struct sc_shader *s = compile(SPV(stage_xfb_vert_spv), VK_SHADER_STAGE_VERTEX_BIT, W);
+   if (s)
+      s = reload(s);
+   if (!s)
+      return;
+   const struct shale_vs_info *io = &s->io.vs;
+   /* word, buffer, offset: gl_Position and gl_ClipDistance[0..1] in buffer
+    * 0 (stride 48); Blk.a (Location 0) at 8 and Blk.b (Location 1) at 16
+    * in buffer 1 (stride 32); `plain` has no Offset. */
+   const struct shale_xfb_component want[] = {
+      { SHALE_SLOT_POSITION * 4 + 0, 0, 0 }, { SHALE_SLOT_POSITION * 4 + 1, 0, 4 },
+      { SHALE_SLOT_POSITION * 4 + 2, 0, 8 }, { SHALE_SLOT_POSITION * 4 + 3, 0, 12 },
+      { SHALE_SLOT_CLIP_CULL0 * 4 + 0, 0, 16 }, { SHALE_SLOT_CLIP_CULL0 * 4 + 1, 0, 20 },
+      { SHALE_SLOT_USER * 4 + 0, 1, 8 }, { SHALE_SLOT_USER * 4 + 1, 1, 12 },
+      { (SHALE_SLOT_USER + 1) * 4 + 0, 1, 16 },
+   };
+   const uint32_t n = sizeof(want) / sizeof(want[0]);
+   CHECK(io->xfb_count == n, "xfb (W=%u): %u components, expected %u", W, io->xfb_count, n);
+   for (uint32_t i = 0; i < n; i++) {
+      bool found = false;
+      for (uint32_t k = 0; k < io->xfb_count && !found; k++)
+         found = io->xfb[k].word == want[i].word && io->xfb[k].buffer == want[i].buffer &&
+                 io->xfb[k].offset == want[i].offset;
+      CHECK(found, "xfb (W=%u): word %u to buffer %u offset %u missing", W, want[i].word,
+            want[i].buffer, want[i].offset);
+   }
+   CHECK(io->xfb_stride[0] == 48 && io->xfb_stride[1] == 32 && !io->xfb_stride[2] &&
+            !io->xfb_stride[3], "xfb (W=%u): strides %u %u %u %u", W, io->xfb_stride[0],
+         io->xfb_stride[1], io->xfb_stride[2], io->xfb_stride[3]);
+   sc_shader_destroy(s);
+
+   char msg[256] = "";
+   s = NULL;
+   enum sc_result r = try_compile(SPV(stage_xfb_bad_spv), VK_SHADER_STAGE_VERTEX_BIT, W, &s, msg,
+                                  sizeof(msg));
+   CHECK(r == SC_ERROR_INVALID_SPIRV && !s, "xfb Offset past XfbStride (W=%u): %s (%s)", W,
+         sc_result_string(r), msg);
+   sc_shader_destroy(s);
+}
+
 static void
 test_refusals(void)
 {
@@ -964,8 +1012,10 @@ main(void)
       return 1;
    }
    static const uint32_t widths[] = { 1, 4, 8, 16 };
-   for (unsigned w = 0; w < 4; w++)
+   for (unsigned w = 0; w < 4; w++) {
       test_vertex(widths[w]);
+      test_xfb(widths[w]);
+   }
    for (unsigned w = 1; w < 4; w++) {
       test_fragment_basic(widths[w]);
       test_fragment_unused(widths[w]);
