@@ -202,6 +202,10 @@ sd_dispatch_run(struct sd_exec_state *state, const uint32_t base[3], const uint3
       }
    }
    uint64_t total = (uint64_t)count[0] * count[1] * count[2];
+   /* Pipeline statistics: every invocation of every workgroup runs. */
+   if (state->stats.query)
+      state->stats.cs_invocations +=
+         total * shader->local_size[0] * shader->local_size[1] * shader->local_size[2];
    d.total = total;
    d.participants = workers;
    su_thread_pool_run(pool, total, 0, sd_dispatch_range, &d);

@@ -71,13 +71,17 @@ sd_draw_state_update(struct sd_exec_state *state, const struct sd_pipeline *pipe
 
 /* Queues one draw into the current scene. */
 static void
-sd_draw(struct sd_exec_state *state, const struct sr_draw *draw)
+sd_draw(struct sd_exec_state *state, const struct sr_draw *draw_in)
 {
    struct sd_pipeline *pipeline = state->graphics.pipeline;
    struct sd_exec_draw *d = &state->draw;
-   if (!state->render.scene || !pipeline || !draw->count || !draw->instance_count ||
+   if (!state->render.scene || !pipeline || !draw_in->count || !draw_in->instance_count ||
        state->cond_discard)
       return;
+   /* Pipeline statistics count while a query is active (sd_exec.h). */
+   struct sr_draw counted = *draw_in;
+   counted.stats = state->stats.query ? &state->stats.raster : NULL;
+   const struct sr_draw *draw = &counted;
    if (d->dirty)
       sd_draw_state_update(state, pipeline);
 

@@ -139,6 +139,18 @@ struct sd_exec_xfb {
    uint64_t query_written, query_needed; /* cap's counts at its begin */
 };
 
+/* Pipeline statistics (sd_query.c): between the begin and end of a
+ * PIPELINE_STATISTICS query (one at a time per command buffer) `query` is
+ * that query; the draws count into `raster` (handed to sr_scene_draw,
+ * fragment shader invocations added at the scene's flush, which the end
+ * forces) and the dispatches into `cs_invocations`. Zeroed at the begin;
+ * nothing counts while no such query is active. */
+struct sd_exec_stats {
+   struct sd_query *query;
+   struct sr_stats raster;
+   uint64_t cs_invocations;
+};
+
 struct sd_exec_state {
    struct sd_device *device;
    struct sd_queue *queue;
@@ -151,6 +163,7 @@ struct sd_exec_state {
    struct sd_exec_render render;
    struct sd_exec_draw draw;
    struct sd_exec_xfb xfb;
+   struct sd_exec_stats stats;
 };
 
 /* A flush point inside rendering (sr_raster.h): every pixel binned so far

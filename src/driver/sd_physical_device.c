@@ -433,6 +433,8 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
     * inherit the query (render/passes). */
    f->features.occlusionQueryPrecise = VK_TRUE;
    f->features.inheritedQueries = VK_TRUE;
+   /* Pipeline statistics queries, every counter (render/pstats). */
+   f->features.pipelineStatisticsQuery = VK_TRUE;
    /* Sample shading and alpha to one (render/msaa). */
    f->features.sampleRateShading = VK_TRUE;
    f->features.alphaToOne = VK_TRUE;

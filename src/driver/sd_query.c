@@ -1,5 +1,5 @@
-/* VkQueryPool: occlusion, timestamp and transform feedback queries, their commands and
- * result read-back. */
+/* VkQueryPool: occlusion, timestamp, pipeline statistics and transform feedback queries,
+ * their commands and result read-back. */
 #include "sd_query.h"
 
 #include <string.h>
@@ -23,24 +23,35 @@ sd_CreateQueryPool(VkDevice _device, const VkQueryPoolCreateInfo *pCreateInfo,
                    const VkAllocationCallbacks *pAllocator, VkQueryPool *pQueryPool)
 {
    SD_FROM_HANDLE(sd_device, device, _device);
+   uint32_t stat_count = 0;
    switch (pCreateInfo->queryType) {
    case VK_QUERY_TYPE_OCCLUSION:
    case VK_QUERY_TYPE_TIMESTAMP:
    case VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT:
       break;
+   case VK_QUERY_TYPE_PIPELINE_STATISTICS:
+      stat_count = (uint32_t)__builtin_popcount(pCreateInfo->pipelineStatistics &
+                                                SD_QUERY_STATISTICS_ALL);
+      break;
    default:
-      /* Pipeline statistics need pipelineStatisticsQuery, every other type an
-       * extension: none is claimed, so this is invalid usage. */
+      /* Every other type needs an extension: none is claimed, so this is
+       * invalid usage. */
       return sd_errorf(VK_ERROR_FEATURE_NOT_PRESENT, "unsupported query type");
    }
    size_t size = sizeof(struct sd_query_pool) +
-                 (size_t)pCreateInfo->queryCount * sizeof(struct sd_query);
+                 (size_t)pCreateInfo->queryCount * sizeof(struct sd_query) +
+                 (size_t)pCreateInfo->queryCount * stat_count * sizeof(uint64_t);
    struct sd_query_pool *pool = sd_device_object_alloc(device, pAllocator, size,
                                                        VK_OBJECT_TYPE_QUERY_POOL);
    if (!pool)
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
    pool->type = pCreateInfo->queryType;
    pool->count = pCreateInfo->queryCount;
+   pool->statistics = stat_count ? pCreateInfo->pipelineStatistics & SD_QUERY_STATISTICS_ALL : 0;
+   pool->stat_count = stat_count;
+   pool->stat_values = stat_count ? (uint64_t *)&pool->queries[pool->count] : NULL;
+   for (size_t i = 0; i < (size_t)pool->count * stat_count; i++)
+      pool->stat_values[i] = 0;
    for (uint32_t i = 0; i < pool->count; i++) {
       atomic_init(&pool->queries[i].value, 0);
       pool->queries[i].value2 = 0;
@@ -67,11 +78,23 @@ sd_query_result_is64(VkQueryResultFlags flags)
    return (flags & VK_QUERY_RESULT_64_BIT) != 0;
 }
 
-/* Results of one query: two for transform feedback, else one. */
+/* Results of one query: two for transform feedback, one per counter for
+ * pipeline statistics, else one. */
 static unsigned
 sd_query_values(const struct sd_query_pool *pool)
 {
-   return pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT ? 2 : 1;
+   switch (pool->type) {
+   case VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT: return 2;
+   case VK_QUERY_TYPE_PIPELINE_STATISTICS: return pool->stat_count;
+   default: return 1;
+   }
+}
+
+/* Pipeline statistics results of query q of the pool. */
+static uint64_t *
+sd_query_stats_of(const struct sd_query_pool *pool, const struct sd_query *q)
+{
+   return pool->stat_values + (size_t)(q - pool->queries) * pool->stat_count;
 }
 
 /* Bytes one query's results take: the values, then the availability word
@@ -113,7 +136,13 @@ sd_query_write_locked(const struct sd_query_pool *pool, const struct sd_query *q
                       VkQueryResultFlags flags, uint8_t *dst)
 {
    const unsigned n = sd_query_values(pool);
-   if (q->available || (flags & VK_QUERY_RESULT_PARTIAL_BIT)) {
+   if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
+      if (q->available || (flags & VK_QUERY_RESULT_PARTIAL_BIT)) {
+         const uint64_t *v = sd_query_stats_of(pool, q);
+         for (unsigned i = 0; i < n; i++)
+            sd_query_store(dst, i, sd_query_narrow(pool, v[i], flags), flags);
+      }
+   } else if (q->available || (flags & VK_QUERY_RESULT_PARTIAL_BIT)) {
       uint64_t value = atomic_load_explicit(&q->value, memory_order_relaxed);
       sd_query_store(dst, 0, sd_query_narrow(pool, value, flags), flags);
       if (n == 2)
@@ -190,6 +219,8 @@ sd_query_reset(struct sd_device *device, struct sd_query_pool *pool, uint32_t fi
       pool->queries[i].available = false;
       atomic_store_explicit(&pool->queries[i].value, 0, memory_order_relaxed);
       pool->queries[i].value2 = 0;
+      for (uint32_t k = 0; k < pool->stat_count; k++)
+         pool->stat_values[(size_t)i * pool->stat_count + k] = 0;
    }
    pthread_mutex_unlock(&device->sync_mutex);
 }
@@ -223,6 +254,23 @@ sd_query_end(struct sd_device *device, struct sd_query *q, uint64_t value)
    sd_query_end2(device, q, value, 0);
 }
 
+/* Pipeline statistics: makes query q of the pool available with the
+ * enabled ones of counts[] (indexed by bit number; NULL: all 0). */
+static void
+sd_query_end_stats(struct sd_device *device, struct sd_query_pool *pool, struct sd_query *q,
+                   const uint64_t counts[SD_QUERY_STATISTICS_COUNT])
+{
+   pthread_mutex_lock(&device->sync_mutex);
+   uint64_t *v = sd_query_stats_of(pool, q);
+   unsigned k = 0;
+   for (unsigned bit = 0; bit < SD_QUERY_STATISTICS_COUNT; bit++)
+      if (pool->statistics & (1u << bit))
+         v[k++] = counts ? counts[bit] : 0;
+   q->available = true;
+   sd_device_sync_broadcast(device);
+   pthread_mutex_unlock(&device->sync_mutex);
+}
+
 /* Multiview: a query inside a multiview subpass uses one query per view
  * (queries query .. query + N - 1 for N views); the first holds the result
  * of all views (occlusion counts summed, the timestamp), the others
@@ -232,8 +280,12 @@ sd_query_end_other_views(struct sd_exec_state *state, struct sd_query_pool *pool
                          uint64_t value)
 {
    const uint32_t views = (uint32_t)__builtin_popcount(state->render.view_mask);
-   for (uint32_t v = 1; v < views && query + v < pool->count; v++)
-      sd_query_end(state->device, &pool->queries[query + v], value);
+   for (uint32_t v = 1; v < views && query + v < pool->count; v++) {
+      if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS)
+         sd_query_end_stats(state->device, pool, &pool->queries[query + v], NULL);
+      else
+         sd_query_end(state->device, &pool->queries[query + v], value);
+   }
 }
 
 void
@@ -257,6 +309,13 @@ sd_query_begin(struct sd_exec_state *state, VkQueryPool _pool, uint32_t query)
    SD_FROM_HANDLE(sd_query_pool, pool, _pool);
    assert(query < pool->count);
    struct sd_query *q = &pool->queries[query];
+   if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
+      /* Draws and dispatches count from here (sd_exec_stats). */
+      assert(!state->stats.query);
+      memset(&state->stats, 0, sizeof(state->stats));
+      state->stats.query = q;
+      return;
+   }
    if (pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {
       /* Counted by the draws' capture: the counts at the begin. */
       assert(!state->xfb.query);
@@ -295,6 +354,24 @@ sd_query_finish(struct sd_exec_state *state, VkQueryPool _pool, uint32_t query)
    SD_FROM_HANDLE(sd_query_pool, pool, _pool);
    assert(query < pool->count);
    struct sd_query *q = &pool->queries[query];
+   if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
+      assert(state->stats.query == q);
+      /* The binned draws' fragment shaders run first (a flush point). */
+      sd_exec_render_flush(state);
+      state->stats.query = NULL;
+      const struct sr_stats *r = &state->stats.raster;
+      const uint64_t counts[SD_QUERY_STATISTICS_COUNT] = {
+         r->ia_vertices, r->ia_primitives, r->vs_invocations,
+         0, 0,   /* geometry shader invocations and primitives: none */
+         r->clip_invocations, r->clip_primitives,
+         __atomic_load_n(&r->fs_invocations, __ATOMIC_RELAXED),
+         0, 0,   /* tessellation control patches, evaluation invocations: none */
+         state->stats.cs_invocations,
+      };
+      sd_query_end_stats(state->device, pool, q, counts);
+      sd_query_end_other_views(state, pool, query, 0);
+      return;
+   }
    if (pool->type == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT) {
       /* Draws capture when they replay: the counts are final. */
       assert(state->xfb.query == q);

@@ -1,6 +1,6 @@
 /*
- * sd_query: VkQueryPool (occlusion, timestamp and transform feedback stream
- * queries), query commands and
+ * sd_query: VkQueryPool (occlusion, timestamp, pipeline statistics and
+ * transform feedback stream queries), query commands and
  * result read-back (vkGetQueryPoolResults, vkCmdCopyQueryPoolResults).
  *
  * Owns: each query's value and availability. A timestamp is CLOCK_MONOTONIC
@@ -21,6 +21,15 @@
  * (written or not for want of space) while it was active: the difference
  * of sd_exec_xfb's counts between its begin and end (32-bit results
  * saturate like occlusion counts).
+ * A pipeline statistics query (pipelineStatisticsQuery) has one result per
+ * bit of the pool's pipelineStatistics, in bit order: the counts of the
+ * draws and dispatches replayed between its begin and end (sd_exec_stats,
+ * sr_stats; sr_raster.h's design note says what each counts). No geometry
+ * or tessellation shader can run (geometryShader and tessellationShader are
+ * not offered), so those five counters are always 0. 32-bit results
+ * saturate like occlusion counts; a PARTIAL result of an active query
+ * reads 0 (its counts are stored at the end), which lies between 0 and the
+ * final count as the spec asks.
  * Multiview: a query inside a multiview subpass takes one query per view;
  * the first gets the result of all views, the others 0 (both available).
  *
@@ -56,10 +65,20 @@ struct sd_query {
    bool available;           /* guarded by the device's sync_mutex */
 };
 
+/* VkQueryPipelineStatisticFlagBits of Vulkan 1.0: 11 counters, bits 0-10. */
+#define SD_QUERY_STATISTICS_COUNT 11
+#define SD_QUERY_STATISTICS_ALL ((1u << SD_QUERY_STATISTICS_COUNT) - 1)
+
 struct sd_query_pool {
    struct sd_object base;
    VkQueryType type;
    uint32_t count;
+   /* Pipeline statistics: the counters asked for, and their results
+    * (stat_count a query, query i's at stat_values + i * stat_count;
+    * written with sync_mutex held). */
+   VkQueryPipelineStatisticFlags statistics;
+   uint32_t stat_count;
+   uint64_t *stat_values;
    struct sd_query queries[];
 };
 

@@ -120,6 +120,7 @@ struct sr_vdraw {
    uint32_t clip_planes;         /* clip code bits that call for clipping */
    int32_t box[4];               /* pixels the draw may touch: x0, y0, x1, y1 inclusive */
    uint32_t primitive_id;        /* next PrimitiveId of the instance */
+   uint64_t clip_out;            /* primitives clipping output (pipeline statistics) */
    VkResult result;              /* first allocation failure */
    /* Where set-up primitives go: arena and bins (serial setup), or a
     * worker's arena and a chunk's list (parallel setup, binned after). */

@@ -274,6 +274,7 @@ snapshot(struct sr_scene *scene, const struct sr_draw_state *state,
    if (pos)
       memcpy(s->fs_ctx.sample_positions, pos, s->fs_ctx.sample_count * sizeof(*pos));
    s->occlusion = draw->occlusion;
+   s->fs_invocations = draw->stats ? &draw->stats->fs_invocations : NULL;
    memset(s->plane_index, 0xff, sizeof(s->plane_index));
    uint32_t n = 2;
    for (unsigned k = 0; state->fs && k < SHALE_FS_INPUT_COMPONENTS; k++) {

@@ -115,6 +115,25 @@
  * summed per tile by its worker and added (atomically: integer sums, the
  * same in any order) to the draw's counter when the tile is done; every
  * addition has happened when the flush returns.
+ *
+ * Pipeline statistics (sr_draw.stats, NULL unless the driver has a
+ * statistics query active): sr_vertex_draw adds, on the calling thread,
+ * the index positions (restart indices not counted) and primitives
+ * assembled (sr_prim_count per run between restarts; incomplete
+ * primitives not counted) per instance, and the vertices it actually
+ * shaded (each distinct index once for a cached indexed draw, a strip's
+ * carried-over vertices again in each window). Clipping invocations are
+ * the assembled primitives, clipping primitives what clipping outputs
+ * (cull-distance culled, trivially rejected and wholly clipped ones not;
+ * a clipped triangle's polygon of n vertices counts n - 2), both counted
+ * per setup (chunk sums added in chunk order for a parallel setup), and
+ * both 0 with rasterizer discard (the spec allows it). Fragment shader
+ * invocations are the lanes with coverage in each shader call (helper
+ * lanes not: once per pixel, or per sample with sample shading), summed
+ * per tile and added at the tile's end like occlusion counts. All are
+ * integer sums of per-primitive or per-tile work that does not depend on
+ * the thread count, so they are the same at every SHALE_THREADS. Without
+ * a query the cost is one add per primitive in setup.
  * The fragment back end: compiled per back-end key, with the C code of
  * sr_fragment.c as its reference and fallback.
  *  - The key (struct shale_fb_key, shader_abi.h) is static pipeline state
@@ -415,6 +434,18 @@ struct sr_xfb {
    uint64_t primitives_needed;
 };
 
+/* Pipeline statistics (VK_QUERY_TYPE_PIPELINE_STATISTICS) a draw adds to
+ * while the driver has a statistics query active ("Pipeline statistics" in
+ * the design note). */
+struct sr_stats {
+   uint64_t ia_vertices;        /* index positions (restarts not), per instance */
+   uint64_t ia_primitives;      /* primitives assembled (restarts cut, not counted) */
+   uint64_t vs_invocations;     /* vertices shaded */
+   uint64_t clip_invocations;   /* primitives entering clipping (0 with rasterizer discard) */
+   uint64_t clip_primitives;    /* primitives clipping outputs (a clipped polygon: n - 2) */
+   uint64_t fs_invocations;     /* covered lanes shaded; added atomically at the flush */
+};
+
 struct sr_draw {
    bool indexed;
    uint32_t count;                      /* vertexCount or indexCount */
@@ -432,6 +463,9 @@ struct sr_draw {
    uint64_t *occlusion;
    /* Transform feedback active for this draw, or NULL. */
    struct sr_xfb *xfb;
+   /* Pipeline statistics counters this draw adds to, or NULL: the front
+    * end's during sr_scene_draw, fs_invocations at the flush. */
+   struct sr_stats *stats;
 };
 
 /* ---- Context and scene ---- */

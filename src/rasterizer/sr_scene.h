@@ -84,6 +84,7 @@ struct sr_draw_snapshot {
    struct shale_fs_context fs_ctx;      /* sets, push constants (in the snapshot), samples */
    uint8_t *push_constants;             /* SHALE_MAX_PUSH_CONSTANTS_SIZE bytes */
    uint64_t *occlusion;
+   uint64_t *fs_invocations;            /* sr_stats.fs_invocations, or NULL */
    uint32_t fs_input_count;             /* planes per primitive: 2 + used input components */
    /* fs input component (l * 4 + c, or a clip / cull distance at
     * SHALE_FS_CLIP_INPUT + ...) -> index into a primitive's planes, or
@@ -238,8 +239,9 @@ sr_scene_resolves_layer(const struct sr_scene *scene, uint32_t l)
 
 /* Back end: runs one tile's commands (flush, on a worker), with
  * scene->ctx->scratch[worker] for the fragment arrays. Occlusion
- * counts are summed per tile and added to the draws' counters (atomically)
- * when the tile is done. sr_tile.c also defines sr_sample_positions(). */
+ * counts and fragment shader invocations (pipeline statistics) are summed
+ * per tile and added to the draws' counters (atomically) when the tile is
+ * done. sr_tile.c also defines sr_sample_positions(). */
 void sr_tile_run(struct sr_scene *scene, uint32_t layer, uint32_t tx, uint32_t ty,
                  unsigned worker);
 

@@ -692,6 +692,7 @@ triangle(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t ip
       for (unsigned i = 0; i < n; i++)
          pv[i] = buf[cur] + (size_t)i * stride;
    }
+   vd->clip_out += n - 2;
    struct wvert wv[MAX_POLY];
    for (unsigned i = 0; i < n; i++) {
       if (n == 3 && pv[i] == r[i])
@@ -784,6 +785,7 @@ line(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t iprov)
       r[0] = buf[0];
       r[1] = buf[1];
    }
+   vd->clip_out++;
    setup_line(vd, &vp, r[0], r[1], prov, primitive_id, 0.0f, true);
 }
 
@@ -803,6 +805,7 @@ point(struct sr_vdraw *vd, uint32_t i0)
    for (uint32_t d = 0; d < vd->clip_count; d++)
       if (!(r[SR_V_DIST + d] >= 0.0f))
          return;
+   vd->clip_out++;
    setup_point(vd, &vd->vp, r, primitive_id, 0.0f, true);
 }
 
@@ -884,6 +887,7 @@ setup_chunks(void *data, uint64_t begin, uint64_t end, unsigned worker)
       struct sr_vdraw *vd = &job->chunks[c];
       struct sr_prim_list_node *n = sr_arena_alloc(arena, sizeof(*n));
       vd->list_first = vd->list_last = NULL;
+      vd->clip_out = 0;
       if (!n) {
          vd->result = VK_ERROR_OUT_OF_HOST_MEMORY;
          continue;
@@ -891,6 +895,7 @@ setup_chunks(void *data, uint64_t begin, uint64_t end, unsigned worker)
       n->next = NULL;
       n->count = 0;
       *vd = *job->vd;
+      vd->clip_out = 0;
       vd->arena = arena;
       vd->list_first = vd->list_last = n;
       uint32_t pb = (uint32_t)c * SR_SETUP_CHUNK;
@@ -946,9 +951,11 @@ setup_parallel(struct sr_vdraw *vd, uint32_t prims)
    su_thread_pool_run(vd->scene->ctx->pool, vd->scene->tiles_y,
                       (vd->scene->tiles_y + bands - 1) / bands, bin_rows, &job);
    vd->scene->dirty = true;
-   for (uint32_t c = 0; c < nchunks; c++)
+   for (uint32_t c = 0; c < nchunks; c++) {
       if (job.chunks[c].result != VK_SUCCESS)
          vd->result = job.chunks[c].result;
+      vd->clip_out += job.chunks[c].clip_out;
+   }
    if (job.bin_failed)
       vd->result = VK_ERROR_OUT_OF_HOST_MEMORY;
    sr_free(alloc, job.chunks);

@@ -63,9 +63,13 @@ struct tile {
    uint32_t layer;
    struct box box;                      /* the tile's pixels inside the framebuffer */
    struct sr_worker_scratch *scratch;
-   /* Occlusion: samples counted for `occ_target` since it was last added. */
+   /* Occlusion: samples counted for `occ_target` since it was last added
+    * (counts_add). */
    uint64_t *occ_target;
    uint64_t occ_count;
+   /* Pipeline statistics: fragment shader invocations likewise. */
+   uint64_t *fsi_target;
+   uint64_t fsi_count;
    /* Fragment operations of the last primitive's state. */
    const struct sr_draw_state *frag_key;
    struct sr_fragment_state frag;
@@ -77,11 +81,14 @@ struct tile {
    struct sr_cover_samples cover_samples;
 };
 
-static void occlusion_add(struct tile *t)
+static void counts_add(struct tile *t)
 {
    if (t->occ_target && t->occ_count)
       __atomic_fetch_add(t->occ_target, t->occ_count, __ATOMIC_RELAXED);
    t->occ_count = 0;
+   if (t->fsi_target && t->fsi_count)
+      __atomic_fetch_add(t->fsi_target, t->fsi_count, __ATOMIC_RELAXED);
+   t->fsi_count = 0;
 }
 
 /* ---- Clears ---- */
@@ -229,6 +236,10 @@ static void shade_quads(struct tile *t, const struct sr_prim *p, struct block *b
          q.centroid[1][i] = (float)(q.y[k] + ((l >> 1) & 1)) + cy;
       }
    }
+   if (t->fsi_target) {
+      for (uint32_t i = 0; i < n * 4; i++)
+         t->fsi_count += q.coverage[i] != 0;
+   }
    st->fs(&p->draw->fs_ctx, &q);
 
    /* Coverage after the shader (discard, SampleMask, alpha to coverage,
@@ -315,9 +326,10 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
       sr_fragment_setup(&t->frag, &t->scene->fb, st);
       t->frag_key = st;
    }
-   if (t->occ_target != snap->occlusion) {
-      occlusion_add(t);
+   if (t->occ_target != snap->occlusion || t->fsi_target != snap->fs_invocations) {
+      counts_add(t);
       t->occ_target = snap->occlusion;
+      t->fsi_target = snap->fs_invocations;
    }
    struct box b = {p->min_x, p->min_y, p->max_x, p->max_y};
    if (!box_intersect(&b, &t->box))
@@ -391,5 +403,5 @@ void sr_tile_run(struct sr_scene *scene, uint32_t layer, uint32_t tx, uint32_t t
          }
       }
    }
-   occlusion_add(&t);
+   counts_add(&t);
 }

@@ -418,6 +418,37 @@ read_indices(struct sr_vdraw *vd, struct sr_front *f)
    return VK_SUCCESS;
 }
 
+/* Pipeline statistics of a whole draw (sr_raster.h): per instance the
+ * index positions and the primitives of each run between restarts, the
+ * vertices shaded, and what setup counted. */
+static void
+count_stats(const struct sr_vdraw *vd, uint64_t shaded)
+{
+   const struct sr_draw *draw = vd->draw;
+   const VkPrimitiveTopology topo = vd->st->topology;
+   uint64_t verts = draw->count, prims = 0;
+   if (!vd->restart) {
+      prims = sr_prim_count(topo, draw->count);
+   } else {
+      verts = 0;
+      for (uint32_t i = 0, b = 0; i <= draw->count; i++) {
+         if (i == draw->count || vd->restart[i]) {
+            prims += sr_prim_count(topo, i - b);
+            verts += i - b;
+            b = i + 1;
+         }
+      }
+   }
+   struct sr_stats *s = draw->stats;
+   s->ia_vertices += verts * draw->instance_count;
+   s->ia_primitives += prims * draw->instance_count;
+   s->vs_invocations += shaded;
+   if (!vd->st->rasterizer_discard) {
+      s->clip_invocations += prims * draw->instance_count;
+      s->clip_primitives += vd->clip_out;
+   }
+}
+
 /* Non-indexed list and strip draws longer than this run in windows of
  * positions (shade, then set up), so records stay in cache and their
  * memory bounded; divisible by 2 and 3, so list primitives never straddle
@@ -452,6 +483,7 @@ sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *snap,
          return r;
    }
    const uint32_t w = vd.st->vs_width ? vd.st->vs_width : 1;
+   uint64_t shaded = 0;
    for (vd.instance = 0; vd.instance < draw->instance_count; vd.instance++) {
       vd.primitive_id = 0;
       for (uint32_t wb = 0; wb == 0 || wb + overlap < draw->count; wb += SR_VERTEX_WINDOW) {
@@ -465,6 +497,7 @@ sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *snap,
          if (sr_scene_cancelled(scene))
             return vd.result;
          su_thread_pool_run(scene->ctx->pool, (vd.shade_count + w - 1) / w, 0, shade_batches, &vd);
+         shaded += vd.shade_count;
          /* Cancelled while shading: some vertices were never shaded, so
           * nothing is assembled from them. */
          if (sr_scene_cancelled(scene))
@@ -480,5 +513,7 @@ sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *snap,
             break;
       }
    }
+   if (draw->stats)
+      count_stats(&vd, shaded);
    return vd.result;
 }

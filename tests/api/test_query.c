@@ -645,8 +645,8 @@ run_driver(struct ctx *c, enum vkt_driver driver)
    return true;
 }
 
-/* Pipeline statistics need pipelineStatisticsQuery, which Shale does not
- * claim: creating such a pool is invalid usage, so this runs without the
+/* Query types of extensions Shale does not offer (primitives generated):
+ * creating such a pool is invalid usage, so this runs without the
  * validation layer and only asks that Shale refuse it. */
 static void
 test_unsupported_type(void)
@@ -659,17 +659,19 @@ test_unsupported_type(void)
    }
    VkPhysicalDeviceFeatures f;
    vkGetPhysicalDeviceFeatures(t.pdev, &f);
-   /* occlusionQueryPrecise is claimed and held by render/passes. */
-   CHECK(!f.pipelineStatisticsQuery, "shale claims pipelineStatisticsQuery: test it");
+   /* occlusionQueryPrecise is claimed and held by render/passes,
+    * pipelineStatisticsQuery by render/pstats. */
+   CHECK(f.pipelineStatisticsQuery, "shale: pipelineStatisticsQuery (render/pstats)");
+   CHECK(!vkt_has_device_extension(t.pdev, "VK_EXT_primitives_generated_query"),
+         "shale offers VK_EXT_primitives_generated_query: test it");
    VkQueryPoolCreateInfo info = {
       .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
-      .queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS,
+      .queryType = VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT,
       .queryCount = 1,
-      .pipelineStatistics = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_VERTICES_BIT,
    };
    VkQueryPool pool = VK_NULL_HANDLE;
    VkResult r = vkCreateQueryPool(t.device, &info, NULL, &pool);
-   CHECK(r < 0, "pipeline statistics pool created (%d)", r);
+   CHECK(r < 0, "primitives generated pool created (%d)", r);
    if (r == VK_SUCCESS)
       vkDestroyQueryPool(t.device, pool, NULL);
    vkt_finish(&t);

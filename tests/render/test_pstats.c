@@ -1,0 +1,488 @@
+/* Pipeline statistics queries (pipelineStatisticsQuery): a query over two
+ * dispatches (direct and indirect) and a render pass with a 96x64-pixel
+ * rectangle drawn twice (instancing) and 1500 tiny triangles covering no
+ * sample (more than one setup chunk: Shale sets them up on several workers),
+ * of which every fifth lies wholly outside the view volume and every fifth
+ * crosses the near plane; a second query over an indexed triangle strip with
+ * primitive restarts, three instances; a pool of three counters (vertex,
+ * fragment, compute: results in bit order) over the rectangle alone; a
+ * secondary command buffer inheriting the statistics (Shale: inheritedQueries).
+ * Results read on the host (64 and 32 bits, availability, WAIT; PARTIAL of a
+ * query never begun) and copied with vkCmdCopyQueryPoolResults. Input
+ * assembly, vertex shader (non-indexed) and compute counts are exact on both
+ * drivers; clipping and fragment counts are exact on Shale (sr_raster.h says
+ * what each counts) and within bounds on lavapipe. The first two queries'
+ * results are the same at SHALE_THREADS 1, 2 and 4 (the test runs itself). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "draw_util.h"
+#include "vkt.h"
+
+#include "flat_color_frag_spv.h"
+#include "pos_color_vert_spv.h"
+#include "pstats_comp_spv.h"
+
+#define W 256
+#define H 128
+#define NT 1500
+#define NSTAT 11
+#define ALL_STATS 0x7ffu
+#define SUBSET_STATS (VK_QUERY_PIPELINE_STATISTIC_VERTEX_SHADER_INVOCATIONS_BIT | \
+                      VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT | \
+                      VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT)
+
+enum { IA_V, IA_P, VS, GS_I, GS_P, CL_I, CL_P, FS, TCS, TES, CS };
+static const char *const stat_names[NSTAT] = {
+   "input assembly vertices", "input assembly primitives", "vertex shader invocations",
+   "geometry shader invocations", "geometry shader primitives", "clipping invocations",
+   "clipping primitives", "fragment shader invocations", "tessellation control patches",
+   "tessellation evaluation invocations", "compute shader invocations",
+};
+
+struct vertex {
+   float pos[4], color[4];
+};
+
+#define RECT_FIRST 0
+#define TINY_FIRST 6
+#define STRIP_FIRST (TINY_FIRST + 3 * NT)
+#define NV (STRIP_FIRST + 12)
+#define RECT_PIXELS (96 * 64)
+
+static struct vertex verts[NV];
+static const uint16_t strip_idx[] = { 0, 1, 2, 3, 0xffff, 4, 5, 6, 0xffff, 7, 8, 9, 10, 11 };
+
+static void
+set_v(struct vertex *v, float px, float py, float z)
+{
+   *v = (struct vertex) { { -1.0f + 2.0f * px / W, -1.0f + 2.0f * py / H, z, 1.0f },
+                          { 1.0f, 0.5f, 0.25f, 1.0f } };
+}
+
+static void
+make_vertices(void)
+{
+   /* The rectangle [16, 112) x [16, 80): pixel centres never on an edge. */
+   set_v(&verts[0], 16, 16, 0.5f);
+   set_v(&verts[1], 112, 16, 0.5f);
+   set_v(&verts[2], 112, 80, 0.5f);
+   set_v(&verts[3], 16, 16, 0.5f);
+   set_v(&verts[4], 112, 80, 0.5f);
+   set_v(&verts[5], 16, 80, 0.5f);
+   /* Tiny triangles between pixel centres (x.6 to x.9). */
+   for (int i = 0; i < NT; i++) {
+      struct vertex *v = &verts[TINY_FIRST + 3 * i];
+      float px = 20.0f + (float)(i % 200), py = 84.0f + (float)(i / 200);
+      float z01 = i % 5 == 1 ? -0.5f : 0.5f;   /* two vertices behind the near plane */
+      set_v(&v[0], px + 0.6f, py + 0.6f, z01);
+      set_v(&v[1], px + 0.9f, py + 0.6f, z01);
+      set_v(&v[2], px + 0.6f, py + 0.9f, 0.5f);
+      if (i % 5 == 0)   /* wholly right of the view volume */
+         for (int k = 0; k < 3; k++)
+            v[k].pos[0] = 1.5f + 0.1f * (float)k;
+   }
+   for (int k = 0; k < 12; k++)
+      set_v(&verts[STRIP_FIRST + k], 200.6f + 0.1f * (float)(k % 3), 100.6f + 0.1f * (float)(k % 2),
+            0.5f);
+}
+
+struct env {
+   struct vkt t;
+   const char *dn;
+   bool shale, inherited;
+   struct draw_target dt;
+   struct draw_pipeline list, strip;
+   struct vkt_kernel kernel;
+   struct vkt_buffer vb, ib, indirect, copy;
+   VkQueryPool all, subset;
+};
+
+static VkRenderPassBeginInfo
+pass_begin(const struct env *e)
+{
+   static VkClearValue clear;
+   return (VkRenderPassBeginInfo) {
+      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+      .renderPass = e->dt.render_pass,
+      .framebuffer = e->dt.framebuffer,
+      .renderArea = { { 0, 0 }, { W, H } },
+      .clearValueCount = 1,
+      .pClearValues = &clear,
+   };
+}
+
+/* Records and runs the main work: queries 0 and 1 of `all`, 0 of `subset`,
+ * the copy of all's two queries (64-bit with availability) and subset's
+ * (32-bit with availability). */
+static bool
+run_main(struct env *e)
+{
+   struct vkt *t = &e->t;
+   VkCommandBuffer cb = vkt_begin(t);
+   vkCmdResetQueryPool(cb, e->all, 0, 4);
+   vkCmdResetQueryPool(cb, e->subset, 0, 1);
+   vkCmdBeginQuery(cb, e->all, 0, 0);
+   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, e->kernel.pipeline);
+   vkCmdDispatch(cb, 3, 2, 1);
+   vkCmdDispatchIndirect(cb, e->indirect.buffer, 0);
+   VkRenderPassBeginInfo rbi = pass_begin(e);
+   vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+   VkDeviceSize zero = 0;
+   vkCmdBindVertexBuffers(cb, 0, 1, &e->vb.buffer, &zero);
+   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, e->list.pipeline);
+   vkCmdDraw(cb, 6, 2, RECT_FIRST, 0);
+   vkCmdDraw(cb, 3 * NT, 1, TINY_FIRST, 0);
+   vkCmdEndQuery(cb, e->all, 0);
+   vkCmdBeginQuery(cb, e->subset, 0, 0);
+   vkCmdDraw(cb, 6, 1, RECT_FIRST, 0);
+   vkCmdEndQuery(cb, e->subset, 0);
+   vkCmdBeginQuery(cb, e->all, 1, 0);
+   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, e->strip.pipeline);
+   vkCmdBindIndexBuffer(cb, e->ib.buffer, 0, VK_INDEX_TYPE_UINT16);
+   vkCmdDrawIndexed(cb, sizeof(strip_idx) / sizeof(strip_idx[0]), 3, 0, STRIP_FIRST, 0);
+   vkCmdEndQuery(cb, e->all, 1);
+   vkCmdEndRenderPass(cb);
+   memset(e->copy.map, 0xcd, e->copy.size);
+   vkCmdCopyQueryPoolResults(cb, e->all, 0, 2, e->copy.buffer, 0, 12 * 8,
+                             VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT |
+                                VK_QUERY_RESULT_WAIT_BIT);
+   vkCmdCopyQueryPoolResults(cb, e->subset, 0, 1, e->copy.buffer, 256, 16,
+                             VK_QUERY_RESULT_WITH_AVAILABILITY_BIT | VK_QUERY_RESULT_WAIT_BIT);
+   draw_host_barrier(cb);
+   VkResult r = vkt_submit_wait(t, cb);
+   CHECK(r == VK_SUCCESS, "%s: submit %d", e->dn, r);
+   return r == VK_SUCCESS;
+}
+
+static void
+check_bounds(const struct env *e, const char *what, int stat, uint64_t v, uint64_t lo, uint64_t hi)
+{
+   CHECK(v >= lo && v <= hi, "%s: %s %s = %llu, expected %llu..%llu", e->dn, what,
+         stat_names[stat], (unsigned long long)v, (unsigned long long)lo, (unsigned long long)hi);
+}
+
+static void
+check_results(struct env *e)
+{
+   struct vkt *t = &e->t;
+   uint64_t r64[2][NSTAT];
+   VkResult r = vkGetQueryPoolResults(t->device, e->all, 0, 2, sizeof(r64), r64, sizeof(r64[0]),
+                                      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+   CHECK(r == VK_SUCCESS, "%s: results %d", e->dn, r);
+   for (int q = 0; q < 2; q++) {
+      printf("%s: query %d:", e->dn, q);
+      for (int s = 0; s < NSTAT; s++)
+         printf(" %llu", (unsigned long long)r64[q][s]);
+      printf("\n");
+   }
+
+   /* Query 0: exact input assembly, vertex and compute counts. */
+   const uint64_t *a = r64[0];
+   const uint64_t ia_v = 6 * 2 + 3 * NT, ia_p = 2 * 2 + NT;
+   const uint64_t outside = NT / 5, inside = 2 * 2 + NT - outside;
+   check_bounds(e, "query 0", IA_V, a[IA_V], ia_v, ia_v);
+   check_bounds(e, "query 0", IA_P, a[IA_P], ia_p, ia_p);
+   check_bounds(e, "query 0", VS, a[VS], ia_v, ia_v);
+   check_bounds(e, "query 0", CS, a[CS], 6 * 64 + 2 * 64, 6 * 64 + 2 * 64);
+   for (int s = GS_I; s <= GS_P; s++)
+      check_bounds(e, "query 0", s, a[s], 0, 0);
+   for (int s = TCS; s <= TES; s++)
+      check_bounds(e, "query 0", s, a[s], 0, 0);
+   if (e->shale) {
+      /* Every primitive enters clipping; the wholly outside ones are not
+       * output, a near-clipped triangle stays one triangle. */
+      check_bounds(e, "query 0", CL_I, a[CL_I], ia_p, ia_p);
+      check_bounds(e, "query 0", CL_P, a[CL_P], inside, inside);
+      check_bounds(e, "query 0", FS, a[FS], 2 * RECT_PIXELS, 2 * RECT_PIXELS);
+   } else {
+      check_bounds(e, "query 0", CL_I, a[CL_I], inside, ia_p);
+      check_bounds(e, "query 0", CL_P, a[CL_P], 4, ia_p + NT / 5);
+      check_bounds(e, "query 0", FS, a[FS], 2 * RECT_PIXELS, 2 * 4 * RECT_PIXELS);
+   }
+
+   /* Query 1: three runs of 4, 3 and 5 indices (2 + 1 + 3 triangles, none
+    * incomplete), 3 instances; 12 distinct indices. */
+   const uint64_t *b = r64[1];
+   check_bounds(e, "query 1", IA_P, b[IA_P], 18, 18);
+   check_bounds(e, "query 1", CS, b[CS], 0, 0);
+   if (e->shale) {
+      check_bounds(e, "query 1", IA_V, b[IA_V], 36, 36);
+      check_bounds(e, "query 1", VS, b[VS], 36, 36);
+      check_bounds(e, "query 1", CL_I, b[CL_I], 18, 18);
+      check_bounds(e, "query 1", CL_P, b[CL_P], 18, 18);
+      check_bounds(e, "query 1", FS, b[FS], 0, 0);
+   } else {
+      check_bounds(e, "query 1", IA_V, b[IA_V], 36, 42);
+      check_bounds(e, "query 1", VS, b[VS], 12, 42);
+      check_bounds(e, "query 1", CL_I, b[CL_I], 0, 18);
+      check_bounds(e, "query 1", CL_P, b[CL_P], 0, 18);
+   }
+
+   /* 32-bit results with availability: the same values. */
+   uint32_t r32[2][NSTAT + 1];
+   r = vkGetQueryPoolResults(t->device, e->all, 0, 2, sizeof(r32), r32, sizeof(r32[0]),
+                             VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+   CHECK(r == VK_SUCCESS, "%s: 32-bit results %d", e->dn, r);
+   for (int q = 0; q < 2; q++) {
+      /* (lavapipe 22.3 reads another fragment count back in 32 bits) */
+      bool same = r32[q][NSTAT] == 1;
+      for (int s = 0; s < NSTAT; s++)
+         same &= r32[q][s] == r64[q][s] || (!e->shale && s == FS);
+      CHECK(same, "%s: query %d 32-bit results with availability (%u %u .. %u, %u)", e->dn, q,
+            r32[q][0], r32[q][1], r32[q][FS], r32[q][NSTAT]);
+   }
+
+   /* The copies: 12 64-bit words a query (the availability last), and the
+    * subset pool's three counters in bit order, 32-bit. */
+   const uint8_t *m = e->copy.map;
+   for (int q = 0; q < 2; q++) {
+      uint64_t c[NSTAT + 1];
+      memcpy(c, m + q * 96, sizeof(c));
+      CHECK(memcmp(c, r64[q], sizeof(r64[q])) == 0 && c[NSTAT] == 1,
+            "%s: vkCmdCopyQueryPoolResults of query %d", e->dn, q);
+   }
+   uint32_t sub[4];
+   memcpy(sub, m + 256, sizeof(sub));
+   printf("%s: subset: %u %u %u %u\n", e->dn, sub[0], sub[1], sub[2], sub[3]);
+   CHECK(sub[0] == 6 && sub[2] == 0 && sub[3] == 1, "%s: subset pool's vertex, compute, availability",
+         e->dn);
+   if (e->shale)
+      CHECK(sub[1] == RECT_PIXELS, "%s: subset pool's fragment count %u", e->dn, sub[1]);
+   else
+      CHECK(sub[1] >= RECT_PIXELS && sub[1] <= 4 * RECT_PIXELS, "%s: subset pool's fragment count",
+            e->dn);
+   uint64_t sub64[4];
+   r = vkGetQueryPoolResults(t->device, e->subset, 0, 1, sizeof(sub64), sub64, sizeof(sub64),
+                             VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+   CHECK(r == VK_SUCCESS && sub64[0] == sub[0] && sub64[1] == sub[1] && sub64[2] == sub[2] &&
+            sub64[3] == 1, "%s: subset pool's 64-bit host results", e->dn);
+
+   /* Query 2 was reset and never begun: not ready, unavailable. */
+   uint64_t p[NSTAT + 1];
+   memset(p, 0xcd, sizeof(p));
+   r = vkGetQueryPoolResults(t->device, e->all, 2, 1, sizeof(p), p, sizeof(p),
+                             VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT |
+                                VK_QUERY_RESULT_PARTIAL_BIT);
+   /* (lavapipe 22.3 returns VK_SUCCESS here) */
+   CHECK((r == VK_NOT_READY || !e->shale) && p[NSTAT] == 0,
+         "%s: unavailable query: %d, availability %llu", e->dn, r, (unsigned long long)p[NSTAT]);
+   uint64_t untouched[NSTAT + 1];
+   memset(untouched, 0xcd, sizeof(untouched));
+   memset(p, 0xcd, sizeof(p));
+   r = vkGetQueryPoolResults(t->device, e->all, 2, 1, sizeof(p), p, sizeof(p),
+                             VK_QUERY_RESULT_64_BIT);
+   CHECK((r == VK_NOT_READY || !e->shale) && memcmp(p, untouched, sizeof(p)) == 0,
+         "%s: unavailable query without PARTIAL writes nothing", e->dn);
+}
+
+/* A secondary command buffer inheriting the statistics draws the rectangle
+ * once inside a query of the primary. */
+static void
+run_secondary(struct env *e)
+{
+   struct vkt *t = &e->t;
+   VkCommandBufferAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                      .commandPool = t->pool,
+                                      .level = VK_COMMAND_BUFFER_LEVEL_SECONDARY,
+                                      .commandBufferCount = 1 };
+   VkCommandBuffer sec;
+   CHECK(vkAllocateCommandBuffers(t->device, &ai, &sec) == VK_SUCCESS, "secondary");
+   VkCommandBufferInheritanceInfo inh = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO,
+      .renderPass = e->dt.render_pass,
+      .subpass = 0,
+      .framebuffer = e->dt.framebuffer,
+      .pipelineStatistics = ALL_STATS,
+   };
+   VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT,
+                                   .pInheritanceInfo = &inh };
+   vkBeginCommandBuffer(sec, &bi);
+   VkDeviceSize zero = 0;
+   vkCmdBindPipeline(sec, VK_PIPELINE_BIND_POINT_GRAPHICS, e->list.pipeline);
+   vkCmdBindVertexBuffers(sec, 0, 1, &e->vb.buffer, &zero);
+   vkCmdDraw(sec, 6, 1, RECT_FIRST, 0);
+   vkEndCommandBuffer(sec);
+
+   VkCommandBuffer cb = vkt_begin(t);
+   vkCmdResetQueryPool(cb, e->all, 3, 1);
+   vkCmdBeginQuery(cb, e->all, 3, 0);
+   VkRenderPassBeginInfo rbi = pass_begin(e);
+   vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS);
+   vkCmdExecuteCommands(cb, 1, &sec);
+   vkCmdEndRenderPass(cb);
+   vkCmdEndQuery(cb, e->all, 3);
+   CHECK(vkt_submit_wait(t, cb) == VK_SUCCESS, "%s: secondary submit", e->dn);
+   uint64_t v[NSTAT];
+   VkResult r = vkGetQueryPoolResults(t->device, e->all, 3, 1, sizeof(v), v, sizeof(v),
+                                      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+   const uint64_t want[NSTAT] = { 6, 2, 6, 0, 0, 2, 2, RECT_PIXELS, 0, 0, 0 };
+   CHECK(r == VK_SUCCESS && memcmp(v, want, sizeof(v)) == 0,
+         "%s: inherited statistics %llu %llu %llu .. %llu", e->dn, (unsigned long long)v[0],
+         (unsigned long long)v[1], (unsigned long long)v[2], (unsigned long long)v[FS]);
+   vkFreeCommandBuffers(t->device, t->pool, 1, &sec);
+}
+
+/* Sets up driver `which`; false when it is missing or lacks the feature. */
+static bool
+env_init(struct env *e, enum vkt_driver which)
+{
+   memset(e, 0, sizeof(*e));
+   e->dn = vkt_driver_name(which);
+   e->shale = which == VKT_SHALE;
+   struct vkt probe;
+   if (!draw_probe(which, &probe)) {
+      CHECK(which == VKT_LAVAPIPE, "Shale device missing");
+      return false;
+   }
+   VkPhysicalDeviceFeatures have;
+   vkGetPhysicalDeviceFeatures(probe.pdev, &have);
+   vkt_finish(&probe);
+   if (e->shale)
+      CHECK(have.pipelineStatisticsQuery && have.inheritedQueries && !have.geometryShader &&
+               !have.tessellationShader, "shale: features");
+   if (!have.pipelineStatisticsQuery) {
+      printf("%s: no pipelineStatisticsQuery, not run\n", e->dn);
+      return false;
+   }
+   e->inherited = have.inheritedQueries;
+   VkPhysicalDeviceFeatures f = { .pipelineStatisticsQuery = VK_TRUE,
+                                  .inheritedQueries = have.inheritedQueries };
+   if (!vkt_init(&e->t, &(struct vkt_options) { .driver = which, .features = &f })) {
+      CHECK(0, "%s: device", e->dn);
+      return false;
+   }
+   struct vkt *t = &e->t;
+   e->dt = (struct draw_target) { .color_format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H };
+   CHECK(draw_target_create(t, &e->dt) == VK_SUCCESS, "%s: target", e->dn);
+   struct draw_pipeline_info pi = {
+      .vs = pos_color_vert_spv, .vs_size = sizeof(pos_color_vert_spv),
+      .fs = flat_color_frag_spv, .fs_size = sizeof(flat_color_frag_spv),
+      .stride = sizeof(struct vertex), .attrib_count = 2,
+      .attrib_format = { VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT },
+      .attrib_offset = { 0, 16 },
+      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+      .cull_mode = VK_CULL_MODE_NONE, .front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+      .polygon_mode = VK_POLYGON_MODE_FILL,
+   };
+   CHECK(draw_pipeline_create(t, &e->dt, &pi, &e->list) == VK_SUCCESS, "%s: list pipeline", e->dn);
+   pi.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+   pi.primitive_restart = true;
+   CHECK(draw_pipeline_create(t, &e->dt, &pi, &e->strip) == VK_SUCCESS, "%s: strip pipeline", e->dn);
+   struct vkt_kernel_info ki = { .code = pstats_comp_spv, .code_size = sizeof(pstats_comp_spv) };
+   CHECK(vkt_kernel_create(t, &ki, &e->kernel) == VK_SUCCESS, "%s: kernel", e->dn);
+   CHECK(draw_upload(t, verts, sizeof(verts), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &e->vb) == VK_SUCCESS,
+         "%s: vertices", e->dn);
+   CHECK(draw_upload(t, strip_idx, sizeof(strip_idx), VK_BUFFER_USAGE_INDEX_BUFFER_BIT, &e->ib) ==
+            VK_SUCCESS, "%s: indices", e->dn);
+   const VkDispatchIndirectCommand ind = { 2, 1, 1 };
+   CHECK(draw_upload(t, &ind, sizeof(ind), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, &e->indirect) ==
+            VK_SUCCESS, "%s: indirect", e->dn);
+   CHECK(vkt_buffer_create(t, 512, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &e->copy) == VK_SUCCESS,
+         "%s: copy buffer", e->dn);
+   VkQueryPoolCreateInfo qi = { .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                .queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS,
+                                .queryCount = 4, .pipelineStatistics = ALL_STATS };
+   CHECK(vkCreateQueryPool(t->device, &qi, NULL, &e->all) == VK_SUCCESS, "%s: pool", e->dn);
+   qi.queryCount = 1;
+   qi.pipelineStatistics = SUBSET_STATS;
+   CHECK(vkCreateQueryPool(t->device, &qi, NULL, &e->subset) == VK_SUCCESS, "%s: subset pool",
+         e->dn);
+   return true;
+}
+
+static void
+env_finish(struct env *e)
+{
+   struct vkt *t = &e->t;
+   vkDestroyQueryPool(t->device, e->subset, NULL);
+   vkDestroyQueryPool(t->device, e->all, NULL);
+   vkt_buffer_destroy(t, &e->copy);
+   vkt_buffer_destroy(t, &e->indirect);
+   vkt_buffer_destroy(t, &e->ib);
+   vkt_buffer_destroy(t, &e->vb);
+   vkt_kernel_destroy(t, &e->kernel);
+   draw_pipeline_destroy(t, &e->strip);
+   draw_pipeline_destroy(t, &e->list);
+   draw_target_destroy(t, &e->dt);
+   vkt_finish(t);
+}
+
+static void
+run_driver(enum vkt_driver which)
+{
+   struct env e;
+   if (!env_init(&e, which))
+      return;
+   if (run_main(&e))
+      check_results(&e);
+   if (e.inherited)
+      run_secondary(&e);
+   env_finish(&e);
+}
+
+/* The child of test_threads: queries 0 and 1 of the main run, 64-bit. */
+static int
+dump(const char *path)
+{
+   struct env e;
+   if (!env_init(&e, VKT_SHALE) || !run_main(&e))
+      return 1;
+   uint64_t r64[2][NSTAT];
+   VkResult r = vkGetQueryPoolResults(e.t.device, e.all, 0, 2, sizeof(r64), r64, sizeof(r64[0]),
+                                      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+   env_finish(&e);
+   FILE *f = fopen(path, "wb");
+   if (r != VK_SUCCESS || !f || fwrite(r64, sizeof(r64), 1, f) != 1)
+      return 1;
+   fclose(f);
+   return vkt_validation_messages() || check_finish() ? 1 : 0;
+}
+
+static void
+test_threads(const char *self)
+{
+   static const char *const counts[] = { "1", "2", "4" };
+   uint64_t res[3][2][NSTAT];
+   memset(res, 0, sizeof(res));
+   for (int i = 0; i < 3; i++) {
+      char path[] = "/tmp/shale-pstats-XXXXXX";
+      int fd = mkstemp(path);
+      CHECK(fd >= 0, "temporary file");
+      if (fd < 0)
+         return;
+      close(fd);
+      char cmd[512];
+      snprintf(cmd, sizeof(cmd), "SHALE_THREADS=%s '%s' --dump '%s'", counts[i], self, path);
+      int rc = system(cmd);
+      CHECK(rc == 0, "%s exited with %d", cmd, rc);
+      FILE *f = fopen(path, "rb");
+      if (f) {
+         CHECK(fread(res[i], sizeof(res[i]), 1, f) == 1, "dump read");
+         fclose(f);
+      }
+      unlink(path);
+   }
+   for (int i = 1; i < 3; i++)
+      CHECK(memcmp(res[0], res[i], sizeof(res[0])) == 0,
+            "SHALE_THREADS=%s and =1 give the same statistics", counts[i]);
+   CHECK(res[0][0][IA_V] == 6 * 2 + 3 * NT, "thread runs counted");
+}
+
+int
+main(int argc, char **argv)
+{
+   make_vertices();
+   if (argc == 3 && !strcmp(argv[1], "--dump"))
+      return dump(argv[2]);
+   run_driver(VKT_SHALE);
+   run_driver(VKT_LAVAPIPE);
+   test_threads(argv[0]);
+   CHECK(vkt_validation_messages() == 0, "validation messages: %u", vkt_validation_messages());
+   return check_finish();
+}
