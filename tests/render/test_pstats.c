@@ -6,9 +6,11 @@
  * crosses the near plane; a second query over an indexed triangle strip with
  * primitive restarts, three instances; a pool of three counters (vertex,
  * fragment, compute: results in bit order) over the rectangle alone; a
- * secondary command buffer inheriting the statistics (Shale: inheritedQueries).
- * Results read on the host (64 and 32 bits, availability, WAIT; PARTIAL of a
- * query never begun) and copied with vkCmdCopyQueryPoolResults. Input
+ * secondary command buffer inheriting the statistics (Shale: inheritedQueries);
+ * a query over a draw with rasterizer discard and a line list. Results read
+ * on the host (64 and 32 bits, availability, WAIT; PARTIAL of a query never
+ * begun), copied with vkCmdCopyQueryPoolResults, and reset by the host
+ * (VK_EXT_host_query_reset). Input
  * assembly, vertex shader (non-indexed) and compute counts are exact on both
  * drivers; clipping and fragment counts are exact on Shale (sr_raster.h says
  * what each counts) and within bounds on lavapipe. The first two queries'
@@ -94,9 +96,9 @@ make_vertices(void)
 struct env {
    struct vkt t;
    const char *dn;
-   bool shale, inherited;
+   bool shale, inherited, host_reset;
    struct draw_target dt;
-   struct draw_pipeline list, strip;
+   struct draw_pipeline list, strip, discard, lines;
    struct vkt_kernel kernel;
    struct vkt_buffer vb, ib, indirect, copy;
    VkQueryPool all, subset;
@@ -124,7 +126,7 @@ run_main(struct env *e)
 {
    struct vkt *t = &e->t;
    VkCommandBuffer cb = vkt_begin(t);
-   vkCmdResetQueryPool(cb, e->all, 0, 4);
+   vkCmdResetQueryPool(cb, e->all, 0, 5);
    vkCmdResetQueryPool(cb, e->subset, 0, 1);
    vkCmdBeginQuery(cb, e->all, 0, 0);
    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, e->kernel.pipeline);
@@ -146,6 +148,12 @@ run_main(struct env *e)
    vkCmdBindIndexBuffer(cb, e->ib.buffer, 0, VK_INDEX_TYPE_UINT16);
    vkCmdDrawIndexed(cb, sizeof(strip_idx) / sizeof(strip_idx[0]), 3, 0, STRIP_FIRST, 0);
    vkCmdEndQuery(cb, e->all, 1);
+   vkCmdBeginQuery(cb, e->all, 4, 0);
+   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, e->discard.pipeline);
+   vkCmdDraw(cb, 6, 1, RECT_FIRST, 0);
+   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, e->lines.pipeline);
+   vkCmdDraw(cb, 12, 1, STRIP_FIRST, 0);
+   vkCmdEndQuery(cb, e->all, 4);
    vkCmdEndRenderPass(cb);
    memset(e->copy.map, 0xcd, e->copy.size);
    vkCmdCopyQueryPoolResults(cb, e->all, 0, 2, e->copy.buffer, 0, 12 * 8,
@@ -278,6 +286,43 @@ check_results(struct env *e)
                              VK_QUERY_RESULT_64_BIT);
    CHECK((r == VK_NOT_READY || !e->shale) && memcmp(p, untouched, sizeof(p)) == 0,
          "%s: unavailable query without PARTIAL writes nothing", e->dn);
+
+   /* Query 4: the rectangle with rasterizer discard (input assembly and
+    * vertex shader run; Shale counts no clipping, as the spec allows), then
+    * 6 lines. */
+   uint64_t d[NSTAT];
+   r = vkGetQueryPoolResults(t->device, e->all, 4, 1, sizeof(d), d, sizeof(d),
+                             VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+   CHECK(r == VK_SUCCESS, "%s: query 4 results %d", e->dn, r);
+   printf("%s: query 4:", e->dn);
+   for (int k = 0; k < NSTAT; k++)
+      printf(" %llu", (unsigned long long)d[k]);
+   printf("\n");
+   check_bounds(e, "query 4", IA_V, d[IA_V], 18, 18);
+   check_bounds(e, "query 4", IA_P, d[IA_P], 8, 8);
+   check_bounds(e, "query 4", VS, d[VS], 18, 18);
+   check_bounds(e, "query 4", CL_I, d[CL_I], 6, e->shale ? 6 : 8);
+   check_bounds(e, "query 4", CL_P, d[CL_P], e->shale ? 6 : 0, e->shale ? 6 : 8);
+   check_bounds(e, "query 4", FS, d[FS], 0, 4 * 12);
+   check_bounds(e, "query 4", CS, d[CS], 0, 0);
+
+   /* Host reset: unavailable again, and nothing written without PARTIAL. */
+   if (e->host_reset) {
+      PFN_vkResetQueryPoolEXT reset =
+         (PFN_vkResetQueryPoolEXT)vkGetDeviceProcAddr(t->device, "vkResetQueryPoolEXT");
+      CHECK(reset != NULL, "%s: vkResetQueryPoolEXT", e->dn);
+      if (reset) {
+         reset(t->device, e->all, 0, 2);
+         memset(p, 0xcd, sizeof(p));
+         r = vkGetQueryPoolResults(t->device, e->all, 0, 1, sizeof(p), p, sizeof(p),
+                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+         /* (lavapipe 22.3 writes no availability word here) */
+         CHECK(r == VK_NOT_READY && (!e->shale || (p[NSTAT] == 0 &&
+                                                   p[0] == 0xcdcdcdcdcdcdcdcdull)),
+               "%s: host-reset query unavailable (%d, %llu)", e->dn, r,
+               (unsigned long long)p[NSTAT]);
+      }
+   }
 }
 
 /* A secondary command buffer inheriting the statistics draws the rectangle
@@ -342,7 +387,10 @@ env_init(struct env *e, enum vkt_driver which)
    }
    VkPhysicalDeviceFeatures have;
    vkGetPhysicalDeviceFeatures(probe.pdev, &have);
+   e->host_reset = vkt_has_device_extension(probe.pdev, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
    vkt_finish(&probe);
+   if (e->shale)
+      CHECK(e->host_reset, "shale: VK_EXT_host_query_reset");
    if (e->shale)
       CHECK(have.pipelineStatisticsQuery && have.inheritedQueries && !have.geometryShader &&
                !have.tessellationShader, "shale: features");
@@ -353,7 +401,20 @@ env_init(struct env *e, enum vkt_driver which)
    e->inherited = have.inheritedQueries;
    VkPhysicalDeviceFeatures f = { .pipelineStatisticsQuery = VK_TRUE,
                                   .inheritedQueries = have.inheritedQueries };
-   if (!vkt_init(&e->t, &(struct vkt_options) { .driver = which, .features = &f })) {
+   static const char *const iext = VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME;
+   static const char *const dext = VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME;
+   VkPhysicalDeviceHostQueryResetFeaturesEXT hr = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES_EXT,
+      .hostQueryReset = VK_TRUE };
+   struct vkt_options o = { .driver = which, .features = &f };
+   if (e->host_reset) {
+      o.instance_extensions = &iext;
+      o.instance_extension_count = 1;
+      o.device_extensions = &dext;
+      o.device_extension_count = 1;
+      o.device_pnext = &hr;
+   }
+   if (!vkt_init(&e->t, &o)) {
       CHECK(0, "%s: device", e->dn);
       return false;
    }
@@ -374,6 +435,18 @@ env_init(struct env *e, enum vkt_driver which)
    pi.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
    pi.primitive_restart = true;
    CHECK(draw_pipeline_create(t, &e->dt, &pi, &e->strip) == VK_SUCCESS, "%s: strip pipeline", e->dn);
+   pi.primitive_restart = false;
+   pi.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+   CHECK(draw_pipeline_create(t, &e->dt, &pi, &e->lines) == VK_SUCCESS, "%s: line pipeline", e->dn);
+   const VkPipelineRasterizationStateCreateInfo discard = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+      .rasterizerDiscardEnable = VK_TRUE, .polygonMode = VK_POLYGON_MODE_FILL,
+      .cullMode = VK_CULL_MODE_NONE, .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+      .lineWidth = 1.0f };
+   pi.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+   pi.rasterization = &discard;
+   CHECK(draw_pipeline_create(t, &e->dt, &pi, &e->discard) == VK_SUCCESS, "%s: discard pipeline",
+         e->dn);
    struct vkt_kernel_info ki = { .code = pstats_comp_spv, .code_size = sizeof(pstats_comp_spv) };
    CHECK(vkt_kernel_create(t, &ki, &e->kernel) == VK_SUCCESS, "%s: kernel", e->dn);
    CHECK(draw_upload(t, verts, sizeof(verts), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &e->vb) == VK_SUCCESS,
@@ -387,7 +460,7 @@ env_init(struct env *e, enum vkt_driver which)
          "%s: copy buffer", e->dn);
    VkQueryPoolCreateInfo qi = { .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
                                 .queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS,
-                                .queryCount = 4, .pipelineStatistics = ALL_STATS };
+                                .queryCount = 5, .pipelineStatistics = ALL_STATS };
    CHECK(vkCreateQueryPool(t->device, &qi, NULL, &e->all) == VK_SUCCESS, "%s: pool", e->dn);
    qi.queryCount = 1;
    qi.pipelineStatistics = SUBSET_STATS;
@@ -407,6 +480,8 @@ env_finish(struct env *e)
    vkt_buffer_destroy(t, &e->ib);
    vkt_buffer_destroy(t, &e->vb);
    vkt_kernel_destroy(t, &e->kernel);
+   draw_pipeline_destroy(t, &e->discard);
+   draw_pipeline_destroy(t, &e->lines);
    draw_pipeline_destroy(t, &e->strip);
    draw_pipeline_destroy(t, &e->list);
    draw_target_destroy(t, &e->dt);
