@@ -931,6 +931,7 @@ fragment_modes(struct sc_xlate *x)
       case SpvExecutionModeDepthUnchanged: x->io.fs.depth_mode = 3; break;
       case SpvExecutionModeOriginUpperLeft:
       case SpvExecutionModeDepthReplacing:
+      case SpvExecutionModeXfb:   /* zink puts it on every stage: nothing to capture here */
          break;
       default:
          return sc_fail(x, SC_ERROR_UNSUPPORTED, "fragment execution mode %u", inst->w[2]);

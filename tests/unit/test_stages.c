@@ -19,6 +19,7 @@
 #include "shaders/stage_fs_demote_frag_spv.h"
 #include "shaders/stage_fs_frag_spv.h"
 #include "shaders/stage_fs_sample_frag_spv.h"
+#include "shaders/stage_fs_xfb_spv.h"
 #include "shaders/stage_geom_geom_spv.h"
 #include "shaders/stage_init_out_spv.h"
 #include "shaders/stage_minimal_vert_spv.h"
@@ -950,6 +951,13 @@ test_xfb(uint32_t W)
    CHECK(r == SC_ERROR_INVALID_SPIRV && !s, "xfb Offset past XfbStride (W=%u): %s (%s)", W,
          sc_result_string(r), msg);
    sc_shader_destroy(s);
+
+   /* zink declares Xfb in the fragment shader too: nothing to capture. */
+   if (W > 1) {
+      s = compile(SPV(stage_fs_xfb_spv), VK_SHADER_STAGE_FRAGMENT_BIT, W);
+      CHECK(s != NULL, "fragment shader with Xfb (W=%u)", W);
+      sc_shader_destroy(s);
+   }
 }
 
 static void
