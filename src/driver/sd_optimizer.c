@@ -130,9 +130,15 @@ sd_optimizer_main(void *data)
    pthread_mutex_lock(&rt->lock);
    for (;;) {
       struct sd_optimize_job *job = rt->jobs_first;
-      /* At process exit the compiler refuses to start (sc_exit.c). */
-      if (rt->optimizer_stop || sc_process_exiting())
+      /* At process exit the compiler refuses to start (sc_exit.c). The
+       * jobs left will not run: whoever waits for one (a pipeline cache
+       * read from an atexit handler, say) takes the baseline code now. */
+      if (rt->optimizer_stop || sc_process_exiting()) {
+         for (struct sd_optimize_job *j = rt->jobs_first; j; j = j->next)
+            j->cs->optimizing = false;
+         pthread_cond_broadcast(&rt->optimized);
          break;
+      }
       if (!job) {
          pthread_cond_wait(&rt->optimized, &rt->lock);
          continue;
