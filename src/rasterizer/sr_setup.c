@@ -253,7 +253,6 @@ emit_prim(struct sr_vdraw *vd, const int64_t fx[3], const int64_t fy[3], const s
       vd->result = VK_ERROR_OUT_OF_HOST_MEMORY;
       return;
    }
-   memset(p, 0, sizeof(*p));
    p->draw = vd->snap;
    p->layer = vd->draw->view_index;
    p->planes = pc->planes;
@@ -262,8 +261,10 @@ emit_prim(struct sr_vdraw *vd, const int64_t fx[3], const int64_t fy[3], const s
    p->front_facing = pc->front;
    p->is_line = pc->is_line;
    p->is_point = pc->is_point;
-   p->point_coord[0] = pc->point_coord[0];
-   p->point_coord[1] = pc->point_coord[1];
+   if (pc->is_point) {
+      p->point_coord[0] = pc->point_coord[0];
+      p->point_coord[1] = pc->point_coord[1];
+   }
    p->min_x = (int32_t)px0;
    p->min_y = (int32_t)py0;
    p->max_x = (int32_t)px1;
@@ -389,8 +390,8 @@ static void
 setup_triangle(struct sr_vdraw *vd, const struct wvert *wv, const float *const r[3], const float *prov,
                uint32_t primitive_id, bool front)
 {
-   int64_t area2 = (wv[1].fx - wv[0].fx) * (wv[2].fy - wv[0].fy) -
-                   (wv[2].fx - wv[0].fx) * (wv[1].fy - wv[0].fy);
+   const int64_t area2 = (wv[1].fx - wv[0].fx) * (wv[2].fy - wv[0].fy) -
+                         (wv[2].fx - wv[0].fx) * (wv[1].fy - wv[0].fy);
    if (area2 == 0)
       return;
    struct shale_fs_plane *planes = alloc_planes(vd);
@@ -415,8 +416,10 @@ setup_triangle(struct sr_vdraw *vd, const struct wvert *wv, const float *const r
       }
    }
    struct prim_common pc = {.planes = planes, .z = planes[0], .primitive_id = primitive_id, .front = front};
-   double zmax = fmax(fabs(wv[0].z), fmax(fabs(wv[1].z), fabs(wv[2].z)));
-   pc.z.c += depth_bias(vd, &planes[0], zmax);
+   if (vd->st->depth_bias_enable) {
+      double zmax = fmax(fabs(wv[0].z), fmax(fabs(wv[1].z), fabs(wv[2].z)));
+      pc.z.c += depth_bias(vd, &planes[0], zmax);
+   }
    const int64_t fx[3] = {wv[0].fx, wv[1].fx, wv[2].fx}, fy[3] = {wv[0].fy, wv[1].fy, wv[2].fy};
    emit_prim(vd, fx, fy, &pc);
 }
@@ -673,6 +676,24 @@ triangle(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t ip
    uint32_t c0 = code_of(r[0]), c1 = code_of(r[1]), c2 = code_of(r[2]);
    if (c0 & c1 & c2)
       return;
+
+   if (!((c0 | c1 | c2) & planes) && st->polygon_mode == VK_POLYGON_MODE_FILL) {
+      /* Unclipped and filled (the common case): straight to setup. */
+      vd->clip_out++;
+      struct wvert wv[3];
+      for (unsigned i = 0; i < 3; i++)
+         wvert_of(r[i], &wv[i]);
+      const int64_t area = area2_of(&wv[0], &wv[1], &wv[2]);
+      if (area == 0)
+         return;
+      const bool front = (area > 0) == (st->front_face == VK_FRONT_FACE_CLOCKWISE);
+      if ((st->cull_mode & VK_CULL_MODE_FRONT_BIT) && front)
+         return;
+      if ((st->cull_mode & VK_CULL_MODE_BACK_BIT) && !front)
+         return;
+      setup_triangle(vd, wv, r, prov, primitive_id, front);
+      return;
+   }
 
    /* The polygon: the triangle, or what clipping leaves of it. */
    const float *pv[MAX_POLY] = {r[0], r[1], r[2]};
