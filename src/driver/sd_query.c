@@ -273,8 +273,8 @@ sd_query_end_stats(struct sd_device *device, struct sd_query_pool *pool, struct 
 
 /* Multiview: a query inside a multiview subpass uses one query per view
  * (queries query .. query + N - 1 for N views); the first holds the result
- * of all views (occlusion counts summed, the timestamp), the others
- * `value` (0), as the spec allows. */
+ * of all views (occlusion counts and pipeline statistics summed, the
+ * timestamp), the others `value` (0), as the spec allows. */
 static void
 sd_query_end_other_views(struct sd_exec_state *state, struct sd_query_pool *pool, uint32_t query,
                          uint64_t value)
