@@ -7,10 +7,11 @@
  * primitive restarts, three instances; a pool of three counters (vertex,
  * fragment, compute: results in bit order) over the rectangle alone; a
  * secondary command buffer inheriting the statistics (Shale: inheritedQueries);
- * a query over a draw with rasterizer discard and a line list. Results read
- * on the host (64 and 32 bits, availability, WAIT; PARTIAL of a query never
- * begun), copied with vkCmdCopyQueryPoolResults, and reset by the host
- * (VK_EXT_host_query_reset). Input
+ * a query over a draw with rasterizer discard and a line list; the rectangle
+ * into 4 samples with sample shading (Shale: 4 invocations a pixel).
+ * Results read on the host (64 and 32 bits, availability, WAIT; PARTIAL of
+ * a query never begun), copied with vkCmdCopyQueryPoolResults, and reset by
+ * the host (VK_EXT_host_query_reset). Input
  * assembly, vertex shader (non-indexed) and compute counts are exact on both
  * drivers; clipping and fragment counts are exact on Shale (sr_raster.h says
  * what each counts) and within bounds on lavapipe. The first two queries'
@@ -96,7 +97,7 @@ make_vertices(void)
 struct env {
    struct vkt t;
    const char *dn;
-   bool shale, inherited, host_reset;
+   bool shale, inherited, host_reset, sample_shading;
    struct draw_target dt;
    struct draw_pipeline list, strip, discard, lines;
    struct vkt_kernel kernel;
@@ -373,6 +374,90 @@ run_secondary(struct env *e)
    vkFreeCommandBuffers(t->device, t->pool, 1, &sec);
 }
 
+/* Sample shading: the rectangle drawn once into a 4-sample attachment with
+ * minSampleShading 1.0 runs the fragment shader once per covered sample
+ * (query 2, reset again). */
+static void
+run_sample_shading(struct env *e)
+{
+   struct vkt *t = &e->t;
+   struct vkt_image img = { 0 };
+   VkImageView view = VK_NULL_HANDLE;
+   VkRenderPass rp = VK_NULL_HANDLE;
+   VkFramebuffer fb = VK_NULL_HANDLE;
+   struct draw_pipeline pl = { 0 };
+   CHECK(draw_image_create(t, VK_FORMAT_R8G8B8A8_UNORM, W, H, VK_SAMPLE_COUNT_4_BIT,
+                           VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT, &img,
+                           &view) == VK_SUCCESS, "%s: 4-sample image", e->dn);
+   const VkAttachmentDescription att = {
+      .format = VK_FORMAT_R8G8B8A8_UNORM, .samples = VK_SAMPLE_COUNT_4_BIT,
+      .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR, .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+      .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+      .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+      .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+      .finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
+   const VkAttachmentReference ref = { 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
+   const VkSubpassDescription sub = { .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+                                      .colorAttachmentCount = 1, .pColorAttachments = &ref };
+   const VkRenderPassCreateInfo rpci = { .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+                                         .attachmentCount = 1, .pAttachments = &att,
+                                         .subpassCount = 1, .pSubpasses = &sub };
+   CHECK(vkCreateRenderPass(t->device, &rpci, NULL, &rp) == VK_SUCCESS, "%s: render pass", e->dn);
+   CHECK(draw_framebuffer(t, rp, &view, 1, W, H, 1, &fb) == VK_SUCCESS, "%s: framebuffer", e->dn);
+   const VkPipelineMultisampleStateCreateInfo ms = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+      .rasterizationSamples = VK_SAMPLE_COUNT_4_BIT, .sampleShadingEnable = VK_TRUE,
+      .minSampleShading = 1.0f };
+   const VkViewport vp = { 0, 0, W, H, 0, 1 };
+   const VkRect2D sc = { { 0, 0 }, { W, H } };
+   struct draw_pipeline_info pi = {
+      .vs = pos_color_vert_spv, .vs_size = sizeof(pos_color_vert_spv),
+      .fs = flat_color_frag_spv, .fs_size = sizeof(flat_color_frag_spv),
+      .stride = sizeof(struct vertex), .attrib_count = 2,
+      .attrib_format = { VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT },
+      .attrib_offset = { 0, 16 },
+      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+      .cull_mode = VK_CULL_MODE_NONE, .front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+      .polygon_mode = VK_POLYGON_MODE_FILL, .multisample = &ms, .viewport = &vp, .scissor = &sc,
+      .render_pass = rp, .subpass = 0, .color_count = 1,
+   };
+   VkResult r = draw_pipeline_create(t, NULL, &pi, &pl);
+   CHECK(r == VK_SUCCESS, "%s: sample shading pipeline", e->dn);
+   if (r == VK_SUCCESS) {
+      VkCommandBuffer cb = vkt_begin(t);
+      vkCmdResetQueryPool(cb, e->all, 2, 1);
+      static VkClearValue clear;
+      const VkRenderPassBeginInfo rbi = { .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+                                          .renderPass = rp, .framebuffer = fb,
+                                          .renderArea = { { 0, 0 }, { W, H } },
+                                          .clearValueCount = 1, .pClearValues = &clear };
+      vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+      VkDeviceSize zero = 0;
+      vkCmdBindVertexBuffers(cb, 0, 1, &e->vb.buffer, &zero);
+      vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pl.pipeline);
+      vkCmdBeginQuery(cb, e->all, 2, 0);
+      vkCmdDraw(cb, 6, 1, RECT_FIRST, 0);
+      vkCmdEndQuery(cb, e->all, 2);
+      vkCmdEndRenderPass(cb);
+      CHECK(vkt_submit_wait(t, cb) == VK_SUCCESS, "%s: sample shading submit", e->dn);
+      uint64_t v[NSTAT];
+      r = vkGetQueryPoolResults(t->device, e->all, 2, 1, sizeof(v), v, sizeof(v),
+                                VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+      printf("%s: sample shading: %llu fragment shader invocations\n", e->dn,
+             (unsigned long long)v[FS]);
+      CHECK(r == VK_SUCCESS && v[VS] == 6, "%s: sample shading query", e->dn);
+      /* Every sample of the rectangle's pixels is covered, no other
+       * (lavapipe 22.3 counts its pixels, 6656, as with one sample). */
+      check_bounds(e, "sample shading", FS, v[FS], e->shale ? 4 * RECT_PIXELS : RECT_PIXELS,
+                   e->shale ? 4 * RECT_PIXELS : 4 * 4 * RECT_PIXELS);
+   }
+   draw_pipeline_destroy(t, &pl);
+   vkDestroyFramebuffer(t->device, fb, NULL);
+   vkDestroyRenderPass(t->device, rp, NULL);
+   vkDestroyImageView(t->device, view, NULL);
+   vkt_image_destroy(t, &img);
+}
+
 /* Sets up driver `which`; false when it is missing or lacks the feature. */
 static bool
 env_init(struct env *e, enum vkt_driver which)
@@ -399,8 +484,10 @@ env_init(struct env *e, enum vkt_driver which)
       return false;
    }
    e->inherited = have.inheritedQueries;
+   e->sample_shading = have.sampleRateShading;
    VkPhysicalDeviceFeatures f = { .pipelineStatisticsQuery = VK_TRUE,
-                                  .inheritedQueries = have.inheritedQueries };
+                                  .inheritedQueries = have.inheritedQueries,
+                                  .sampleRateShading = have.sampleRateShading };
    static const char *const iext = VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME;
    static const char *const dext = VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME;
    VkPhysicalDeviceHostQueryResetFeaturesEXT hr = {
@@ -498,6 +585,10 @@ run_driver(enum vkt_driver which)
       check_results(&e);
    if (e.inherited)
       run_secondary(&e);
+   if (e.sample_shading)
+      run_sample_shading(&e);
+   else
+      CHECK(!e.shale, "shale: sampleRateShading");
    env_finish(&e);
 }
 
