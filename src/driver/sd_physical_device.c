@@ -363,12 +363,14 @@ sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDevic
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_PROPERTIES_EXT:
          /* The mode is part of each draw's state: pipelines of either mode
-          * mix in a render pass instance. Transform feedback does not
-          * promise to write the provoking vertex first or last. */
+          * mix in a render pass instance. Transform feedback writes each
+          * triangle's provoking vertex first (FIRST) or last (LAST), fans
+          * included (sr_xfb.c; render/xfb). */
          if (sd_device_extensions_supported.EXT_provoking_vertex) {
             VkPhysicalDeviceProvokingVertexPropertiesEXT *pv = (void *)s;
             pv->provokingVertexModePerPipeline = VK_TRUE;
-            pv->transformFeedbackPreservesTriangleFanProvokingVertex = VK_FALSE;
+            pv->transformFeedbackPreservesTriangleFanProvokingVertex =
+               sd_device_extensions_supported.EXT_transform_feedback;
          }
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_PROPERTIES_EXT:
@@ -527,11 +529,12 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT: {
-         /* render/zink_provoking; transform feedback writes strip and fan triangles in
-          * their winding order, not provoking vertex first or last */
+         /* render/zink_provoking; transform feedback keeps the provoking
+          * vertex first or last in every triangle (render/xfb) */
          VkPhysicalDeviceProvokingVertexFeaturesEXT *pv = (void *)s;
          pv->provokingVertexLast = ext->EXT_provoking_vertex;
-         pv->transformFeedbackPreservesProvokingVertex = VK_FALSE;
+         pv->transformFeedbackPreservesProvokingVertex =
+            ext->EXT_provoking_vertex && ext->EXT_transform_feedback;
          break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT: {

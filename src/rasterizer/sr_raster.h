@@ -54,7 +54,9 @@
  *     (shale_vs_info.xfb), the records also keep the captured components,
  *     and after each window of an instance is shaded the calling thread
  *     walks its primitives in order (strips and fans as separate
- *     triangles and lines, restarts cutting strips and fans) and appends
+ *     triangles and lines keeping their winding, each triangle's provoking
+ *     vertex written first, or last in LAST mode; restarts cutting strips
+ *     and fans) and appends
  *     each one's vertices to the buffers, before clipping and whatever
  *     rasterizer discard says; a primitive that does not fit in every
  *     buffer it writes is not written (and not counted as written). One

@@ -38,12 +38,15 @@ capture_prim(struct sr_vdraw *vd, const uint32_t *pos, uint32_t n)
 }
 
 /* The primitives of `len` positions from `first` without restarts, each
- * as a separate list primitive in the topology's vertex order (odd strip
- * triangles swap their last two vertices' roles so every triangle keeps
- * the strip's winding; fan triangle i is i + 1, i + 2, 0). */
+ * as a separate list primitive: every triangle keeps the strip's or fan's
+ * winding and is rotated so that its provoking vertex is written first
+ * (FIRST) or last (LAST): strip triangle i is i, i + 1, i + 2 when i is
+ * even, else i, i + 2, i + 1 (FIRST) or i + 1, i, i + 2 (LAST); fan
+ * triangle i is i + 1, i + 2, 0 (FIRST) or 0, i + 1, i + 2 (LAST). */
 static void
 capture_run(struct sr_vdraw *vd, uint32_t first, uint32_t len)
 {
+   const bool last = vd->st->provoking_last;
    uint32_t p[3];
    switch (vd->st->topology) {
    case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
@@ -72,15 +75,21 @@ capture_run(struct sr_vdraw *vd, uint32_t first, uint32_t len)
       break;
    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
       for (uint32_t i = 0; i + 2 < len; i++) {
-         p[0] = first + i;
-         p[1] = first + i + 1 + (i & 1);
-         p[2] = first + i + 2 - (i & 1);
+         if (!(i & 1))
+            p[0] = first + i, p[1] = first + i + 1, p[2] = first + i + 2;
+         else if (!last)
+            p[0] = first + i, p[1] = first + i + 2, p[2] = first + i + 1;
+         else
+            p[0] = first + i + 1, p[1] = first + i, p[2] = first + i + 2;
          capture_prim(vd, p, 3);
       }
       break;
    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:
       for (uint32_t i = 0; i + 2 < len; i++) {
-         p[0] = first + i + 1, p[1] = first + i + 2, p[2] = first;
+         if (!last)
+            p[0] = first + i + 1, p[1] = first + i + 2, p[2] = first;
+         else
+            p[0] = first, p[1] = first + i + 1, p[2] = first + i + 2;
          capture_prim(vd, p, 3);
       }
       break;

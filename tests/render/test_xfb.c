@@ -10,8 +10,11 @@
  * primitive that does not fit in a buffer not written to either buffer, the
  * counters vkCmdEndTransformFeedbackEXT writes, resuming from them, the
  * TRANSFORM_FEEDBACK_STREAM query (primitives written and needed, through
- * vkCmdBeginQueryIndexedEXT) and vkCmdDrawIndirectByteCountEXT. On Shale
- * (at the SHALE_THREADS the harness sets) and on lavapipe. */
+ * vkCmdBeginQueryIndexedEXT) and vkCmdDrawIndirectByteCountEXT. With
+ * VK_EXT_provoking_vertex's transformFeedbackPreservesProvokingVertex
+ * enabled, triangles must start with their provoking vertex (FIRST) or end
+ * with it (LAST mode cases), so the order is exact. On Shale (at the
+ * SHALE_THREADS the harness sets) and on lavapipe. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -43,6 +46,7 @@ static float vpos[NV][4];
 struct env {
    struct vkt t;
    const char *dn;
+   bool preserve;                 /* transformFeedbackPreservesProvokingVertex enabled */
    struct draw_target dt;
    struct vkt_buffer vb, ib, xb[2], counters, qres;
    VkQueryPool qpool;
@@ -56,6 +60,7 @@ struct xcase {
    const uint16_t *indices;       /* NULL: not indexed */
    uint32_t instances, first_instance;
    VkDeviceSize off[2], size[2];  /* binding; size 0: pSizes NULL */
+   bool last;                     /* provoking vertex LAST (needs `preserve`) */
 };
 
 /* The expected capture: vertices (index, instance) of each primitive. */
@@ -76,8 +81,8 @@ emit(struct prim *p, uint32_t np, uint32_t n, uint32_t a, uint32_t b, uint32_t c
 
 /* The spec's decomposition of one run (no restart) of vertex indices. */
 static uint32_t
-ref_run(VkPrimitiveTopology t, const uint32_t *vi, uint32_t len, uint32_t inst, struct prim *p,
-        uint32_t np)
+ref_run(VkPrimitiveTopology t, const uint32_t *vi, uint32_t len, uint32_t inst, bool last,
+        struct prim *p, uint32_t np)
 {
    for (uint32_t i = 0;; i++) {
       switch (t) {
@@ -99,13 +104,19 @@ ref_run(VkPrimitiveTopology t, const uint32_t *vi, uint32_t len, uint32_t inst, 
          break;
       case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
          if (i + 2 >= len) return np;
-         /* odd triangles keep the strip's winding */
-         np = i % 2 ? emit(p, np, 3, vi[i + 1], vi[i], vi[i + 2], inst)
-                    : emit(p, np, 3, vi[i], vi[i + 1], vi[i + 2], inst);
+         /* odd triangles keep the strip's winding; the provoking vertex
+          * (i, or i + 2 in LAST mode) first or last */
+         if (i % 2 == 0)
+            np = emit(p, np, 3, vi[i], vi[i + 1], vi[i + 2], inst);
+         else if (!last)
+            np = emit(p, np, 3, vi[i], vi[i + 2], vi[i + 1], inst);
+         else
+            np = emit(p, np, 3, vi[i + 1], vi[i], vi[i + 2], inst);
          break;
-      default: /* fan */
+      default: /* fan: provoking vertex i + 1, or i + 2 in LAST mode */
          if (i + 2 >= len) return np;
-         np = emit(p, np, 3, vi[i + 1], vi[i + 2], vi[0], inst);
+         np = last ? emit(p, np, 3, vi[0], vi[i + 1], vi[i + 2], inst)
+                   : emit(p, np, 3, vi[i + 1], vi[i + 2], vi[0], inst);
          break;
       }
    }
@@ -121,7 +132,7 @@ ref_prims(const struct xcase *c, uint32_t base_vertex, struct prim *p)
          bool end = k == c->count;
          bool restart = !end && c->indices && c->restart && c->indices[k] == 0xffff;
          if (end || restart) {
-            np = ref_run(c->topo, vi, len, inst + c->first_instance, p, np);
+            np = ref_run(c->topo, vi, len, inst + c->first_instance, c->last, p, np);
             len = 0;
             continue;
          }
@@ -142,11 +153,16 @@ ref_vertex(uint32_t v, uint32_t inst, uint32_t b0[5], float b1[2])
 }
 
 static VkResult
-make_pipeline(struct env *e, VkPrimitiveTopology topo, bool restart, bool discard,
+make_pipeline(struct env *e, VkPrimitiveTopology topo, bool restart, bool discard, bool last,
               struct draw_pipeline *p)
 {
+   VkPipelineRasterizationProvokingVertexStateCreateInfoEXT pv = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_PROVOKING_VERTEX_STATE_CREATE_INFO_EXT,
+      .provokingVertexMode = VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT,
+   };
    VkPipelineRasterizationStateCreateInfo rs = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+      .pNext = last ? &pv : NULL,
       .rasterizerDiscardEnable = discard,
       .polygonMode = VK_POLYGON_MODE_FILL,
       .cullMode = VK_CULL_MODE_NONE,
@@ -190,9 +206,10 @@ check_buffers(struct env *e, const char *name, const struct prim *p, uint32_t np
       uint32_t n = p[i].n;
       if (pos[0] + n * S0 > limit[0] || pos[1] + n * S1 > limit[1])
          continue;   /* does not fit: not written, later ones may */
-      /* triangles may start at any vertex: find the rotation */
+      /* triangles may start at any vertex (keeping the winding) unless
+       * the provoking vertex must be preserved: find the rotation */
       bool match = false;
-      for (uint32_t r = 0; r < (n == 3 ? 3u : 1u) && !match; r++) {
+      for (uint32_t r = 0; r < (n == 3 && !e->preserve ? 3u : 1u) && !match; r++) {
          match = true;
          for (uint32_t k = 0; k < n && match; k++) {
             uint32_t b0[5];
@@ -266,7 +283,7 @@ run_case(struct env *e, const struct xcase *c)
 {
    struct vkt *t = &e->t;
    struct draw_pipeline p;
-   VkResult r = make_pipeline(e, c->topo, c->restart, c->discard, &p);
+   VkResult r = make_pipeline(e, c->topo, c->restart, c->discard, c->last, &p);
    CHECK(r == VK_SUCCESS, "%s: %s: pipeline", e->dn, c->name);
    if (r != VK_SUCCESS)
       return;
@@ -324,7 +341,7 @@ run_resume(struct env *e)
 {
    struct vkt *t = &e->t;
    struct draw_pipeline p;
-   CHECK(make_pipeline(e, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false, false, &p) == VK_SUCCESS,
+   CHECK(make_pipeline(e, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false, false, false, &p) == VK_SUCCESS,
          "%s: pipeline", e->dn);
    reset_buffers(e);
    const VkDeviceSize off[2] = { 8, 12 }, size[2] = { VK_WHOLE_SIZE, VK_WHOLE_SIZE };
@@ -426,7 +443,18 @@ run_driver(enum vkt_driver which)
       return;
    }
    struct env e = { .dn = vkt_driver_name(which) };
+   VkPhysicalDeviceProvokingVertexFeaturesEXT pf = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT };
+   VkPhysicalDeviceProvokingVertexPropertiesEXT pp = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_PROPERTIES_EXT };
+   struct vkt_options o2;
+   bool has_pv = false;
+   draw_probe_extension(which, &o2, VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME, &pf, &pp, NULL,
+                        &has_pv);
+   e.preserve = has_pv && pf.provokingVertexLast && pf.transformFeedbackPreservesProvokingVertex &&
+                pp.transformFeedbackPreservesTriangleFanProvokingVertex;
    if (which == VKT_SHALE) {
+      CHECK(e.preserve, "shale: transformFeedbackPreservesProvokingVertex (fans too) not offered");
       CHECK(has && tf.transformFeedback && !tf.geometryStreams, "shale: extension %u, features %u %u",
             has, tf.transformFeedback, tf.geometryStreams);
       CHECK(tp.maxTransformFeedbackStreams == 1 && tp.maxTransformFeedbackBuffers >= 2 &&
@@ -442,13 +470,23 @@ run_driver(enum vkt_driver which)
       fprintf(stderr, "%s: no transform feedback, not run\n", e.dn);
       return;
    }
-   static const char *const dexts[] = { VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME };
+   static const char *const dexts[] = { VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME,
+                                        VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME };
+   VkPhysicalDeviceProvokingVertexFeaturesEXT enable_pv = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT,
+      .provokingVertexLast = VK_TRUE,
+      .transformFeedbackPreservesProvokingVertex = VK_TRUE,
+   };
    VkPhysicalDeviceTransformFeedbackFeaturesEXT enable = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT,
+      .pNext = e.preserve ? &enable_pv : NULL,
       .transformFeedback = VK_TRUE,
    };
    o.device_extensions = dexts;
-   o.device_extension_count = 1;
+   o.device_extension_count = e.preserve ? 2 : 1;
+   if (!e.preserve)
+      fprintf(stderr, "%s: provoking vertex not preserved: triangles compared up to rotation, "
+                      "LAST cases not run\n", e.dn);
    o.device_pnext = &enable;
    if (!vkt_init(&e.t, &o)) {
       CHECK(0, "%s: device with VK_EXT_transform_feedback", e.dn);
@@ -512,8 +550,22 @@ run_driver(enum vkt_driver which)
       { "points after the buffers filled up", VK_PRIMITIVE_TOPOLOGY_POINT_LIST, false, true, 9,
         NULL, 1, 0, { 0, 0 }, { 4 * S0, 6 * S1 } },
    };
+   const struct xcase last_cases[] = {
+      { "triangle strip, LAST", VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP, .count = 7, .instances = 1,
+        .last = true },
+      { "triangle fan, LAST", VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN, .count = 7, .instances = 1,
+        .last = true },
+      { "indexed fan with a restart, LAST", VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN, true, .count = 9,
+        .indices = fan_idx, .instances = 1, .last = true },
+      { "triangle list, LAST", VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, .count = 9, .instances = 1,
+        .last = true },
+      { "line strip, LAST", VK_PRIMITIVE_TOPOLOGY_LINE_STRIP, .count = 5, .instances = 1,
+        .last = true },
+   };
    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
       run_case(&e, &cases[i]);
+   for (size_t i = 0; e.preserve && i < sizeof(last_cases) / sizeof(last_cases[0]); i++)
+      run_case(&e, &last_cases[i]);
    run_resume(&e);
    run_bytecount(&e);
 

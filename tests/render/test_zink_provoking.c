@@ -231,11 +231,11 @@ run_driver(enum vkt_driver which)
    const char *dn = vkt_driver_name(which);
    if (which == VKT_SHALE) {
       CHECK(has, "shale: VK_EXT_provoking_vertex not offered");
-      CHECK(pf.provokingVertexLast && !pf.transformFeedbackPreservesProvokingVertex,
+      CHECK(pf.provokingVertexLast && pf.transformFeedbackPreservesProvokingVertex,
             "shale: features %u %u", pf.provokingVertexLast,
             pf.transformFeedbackPreservesProvokingVertex);
       CHECK(pp.provokingVertexModePerPipeline &&
-               !pp.transformFeedbackPreservesTriangleFanProvokingVertex,
+               pp.transformFeedbackPreservesTriangleFanProvokingVertex,
             "shale: properties %u %u", pp.provokingVertexModePerPipeline,
             pp.transformFeedbackPreservesTriangleFanProvokingVertex);
    }
