@@ -14,7 +14,7 @@
 #   glmark2: glmark2-es2 through zink (Mesa's OpenGL on Vulkan) in its
 #     800x600 window, six scenes of D seconds each (build, texture, phong
 #     shading, bump normals, effect2d, desktop shadow), with Mesa's glthread
-#     off as render/zink runs it; glmark2's score (the scenes' mean frame
+#     off (as README's figures were measured); glmark2's score (the scenes' mean frame
 #     rate), and CPU time over the frames the scenes' rates add up to.
 # Each figure is the median of RUNS (default 3) runs, the drivers alternated
 # run by run (Shale, lavapipe, Shale, ...). Prints "#" lines with every run,
