@@ -568,6 +568,26 @@ struct shale_fb_key {
    struct shale_fb_attachment color[SHALE_FB_MAX_COLOR];
 };
 
+/* The depth/stencil part, a routine of its own (shale_fb_ds_fn) keyed by
+ * struct shale_fb_ds_key: formats (VkFormat, 0: no depth access / no
+ * stencil test), the static depth and stencil state (per face: front,
+ * back) and whether the call passes FragDepth. The stencil reference,
+ * masks and depth bounds are dynamic: read from shale_fb_context. */
+struct shale_fb_stencil_ops {
+   uint32_t compare_op, fail_op, pass_op, depth_fail_op;   /* VkCompareOp, VkStencilOp */
+};
+
+struct shale_fb_ds_key {
+   uint32_t width;                   /* W: lanes per call */
+   uint32_t samples;
+   uint32_t depth_format;            /* VkFormat of the depth attachment; 0: none */
+   uint32_t stencil_format;          /* VkFormat of the stencil attachment; 0: no stencil test */
+   uint32_t depth_test, depth_write, depth_compare, depth_bounds;
+   uint32_t frag_depth;              /* the call's frag_depth is the depth tested */
+   uint32_t depth_clamp;             /* FragDepth clamped to the primitive's range */
+   struct shale_fb_stencil_ops stencil[2];
+};
+
 /* Run-time inputs of a back-end call: attachment memory (sample s of pixel
  * (x, y) of layer l at base + l * layer_pitch + y * row_pitch +
  * (x * samples + s) * texel size) and the dynamic state. */
@@ -577,10 +597,24 @@ struct shale_fb_target {
    float constants[4];               /* blend constants, clamped for the format */
 };
 
+/* A depth or stencil attachment (same addressing; a combined format's two
+ * targets are the same memory). */
+struct shale_fb_ds_target {
+   uint8_t *base;
+   uint64_t row_pitch, layer_pitch;
+};
+
 struct shale_fb_context {
    struct shale_fb_target color[SHALE_FB_MAX_COLOR];
    const float *srgb_thresholds;     /* [255]: smallest float encoding to k + 1 */
    const float *srgb_decode;         /* [256]: 8-bit sRGB to linear */
+   /* Depth/stencil routines (shale_fb_ds_fn) only. */
+   struct shale_fb_ds_target depth, stencil;
+   const float (*sample_positions)[2];   /* [samples]: x, y within the pixel */
+   float depth_bounds[2];            /* min, max (dynamic state) */
+   uint32_t stencil_reference[2];    /* front, back (dynamic state) */
+   uint32_t stencil_compare_mask[2];
+   uint32_t stencil_write_mask[2];
 };
 
 /* Colour writes of W lanes: lane i's samples cov[i] (0: nothing) at pixel
@@ -589,6 +623,26 @@ struct shale_fb_context {
 typedef void (*shale_fb_color_fn)(const struct shale_fb_context *ctx, uint32_t layer,
                                   const int32_t *x, const int32_t *y, const uint32_t *cov,
                                   const uint32_t *outputs);
+
+/* The primitive a depth/stencil call tests: z(x, y) = a * x + b * y + c
+ * at sample positions (computed in double, rounded to float, clamped to
+ * [depth_min, depth_max]), and its facing (selects the stencil face). */
+struct shale_fb_prim {
+   struct shale_fs_plane z;
+   float depth_min, depth_max;
+   uint32_t front_facing;
+};
+
+/* Depth bounds, stencil and depth tests with their writes (the order and
+ * arithmetic of the C reference, sr_fragment_depth_stencil) for W lanes:
+ * lane i's samples cov[i] at pixel (x[i], y[i]) of `layer`; lanes must be
+ * distinct pixels. cov[i] is replaced by the samples that passed; returns
+ * how many samples passed in all (occlusion queries). frag_depth: W floats
+ * (the key's frag_depth) or ignored. */
+typedef uint32_t (*shale_fb_ds_fn)(const struct shale_fb_context *ctx,
+                                   const struct shale_fb_prim *prim, uint32_t layer,
+                                   const int32_t *x, const int32_t *y, uint32_t *cov,
+                                   const float *frag_depth);
 
 #ifdef __cplusplus
 }

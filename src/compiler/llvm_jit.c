@@ -641,6 +641,7 @@ sc_jit_compile(struct sc_jit *jit, const struct sc_module *m, const struct sc_cf
 
 enum sc_result
 sc_jit_compile_backend(struct sc_jit *jit, const struct shale_fb_key *key,
+                       const struct shale_fb_ds_key *ds_key,
                        struct sc_jit_code **out, void **entry, char *message,
                        size_t message_size)
 {
@@ -653,7 +654,9 @@ sc_jit_compile_backend(struct sc_jit *jit, const struct shale_fb_key *key,
    LLVMSetDataLayout(mod, LLVMOrcLLJITGetDataLayoutStr(jit->lljit));
    double phase_ms[SC_PHASE_COUNT];
    LLVMMemoryBufferRef object = NULL;
-   enum sc_result r = sc_backend_build(ctx, mod, key, SC_ENTRY_SYMBOL, message, message_size);
+   enum sc_result r =
+      ds_key ? sc_backend_build_ds(ctx, mod, ds_key, SC_ENTRY_SYMBOL, message, message_size)
+             : sc_backend_build(ctx, mod, key, SC_ENTRY_SYMBOL, message, message_size);
    if (r == SC_SUCCESS)
       r = optimize(jit, mod, false, NULL, phase_ms, &object, message, message_size);
    LLVMDisposeModule(mod);

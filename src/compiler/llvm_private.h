@@ -453,5 +453,10 @@ bool sc_backend_supported(const struct shale_fb_key *key);
 enum sc_result sc_backend_build(LLVMContextRef ctx, LLVMModuleRef mod,
                                 const struct shale_fb_key *key, const char *symbol,
                                 char *message, size_t message_size);
+/* Likewise the depth/stencil routine of a depth/stencil key. */
+bool sc_backend_ds_supported(const struct shale_fb_ds_key *key);
+enum sc_result sc_backend_build_ds(LLVMContextRef ctx, LLVMModuleRef mod,
+                                   const struct shale_fb_ds_key *key, const char *symbol,
+                                   char *message, size_t message_size);
 
 #endif

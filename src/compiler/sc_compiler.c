@@ -55,28 +55,38 @@ sc_compile_dump_finish(struct sc_compile_dump *dump)
 
 static void set_message(char *message, size_t size, const char *text);
 
+/* A cached back-end routine: a colour key (shale_fb_key) or a
+ * depth/stencil key (shale_fb_ds_key), compared as bytes with its kind. */
 struct sc_backend_entry {
    struct sc_backend_entry *next;
-   struct shale_fb_key key;
+   bool ds;
+   union {
+      struct shale_fb_key color;
+      struct shale_fb_ds_key ds;
+   } key;
    struct sc_jit_code *code;
-   shale_fb_color_fn fn;
+   void *fn;
 };
 
-static shale_fb_color_fn
-find_backend(struct sc_compiler *compiler, const struct shale_fb_key *key)
+static void *
+find_backend(struct sc_compiler *compiler, bool ds, const void *key, size_t size)
 {
    for (struct sc_backend_entry *e = compiler->backends; e; e = e->next)
-      if (!memcmp(&e->key, key, sizeof(*key)))
+      if (e->ds == ds && !memcmp(&e->key, key, size))
          return e->fn;
    return NULL;
 }
 
-enum sc_result
-sc_compile_fragment_backend(struct sc_compiler *compiler, const struct shale_fb_key *key,
-                            shale_fb_color_fn *out, char *message, size_t message_size)
+static enum sc_result
+compile_backend(struct sc_compiler *compiler, const struct shale_fb_key *key,
+                const struct shale_fb_ds_key *ds_key, void **out, char *message,
+                size_t message_size)
 {
+   const bool ds = ds_key != NULL;
+   const void *k = ds ? (const void *)ds_key : (const void *)key;
+   const size_t size = ds ? sizeof(*ds_key) : sizeof(*key);
    pthread_mutex_lock(&compiler->backend_lock);
-   *out = find_backend(compiler, key);
+   *out = find_backend(compiler, ds, k, size);
    pthread_mutex_unlock(&compiler->backend_lock);
    if (*out)
       return SC_SUCCESS;
@@ -89,18 +99,19 @@ sc_compile_fragment_backend(struct sc_compiler *compiler, const struct shale_fb_
       return SC_ERROR_INTERNAL;
    }
    void *entry = NULL;
-   enum sc_result r = sc_jit_compile_backend(compiler->jit, key, &e->code, &entry, message,
-                                             message_size);
+   enum sc_result r = sc_jit_compile_backend(compiler->jit, key, ds_key, &e->code, &entry,
+                                             message, message_size);
    if (r != SC_SUCCESS) {
       sc_exit_leave();
       free(e);
       return r;
    }
-   e->key = *key;
-   e->fn = (shale_fb_color_fn)(uintptr_t)entry;
+   e->ds = ds;
+   memcpy(&e->key, k, size);
+   e->fn = entry;
    /* Another thread may have compiled the same key meanwhile: keep one. */
    pthread_mutex_lock(&compiler->backend_lock);
-   *out = find_backend(compiler, key);
+   *out = find_backend(compiler, ds, k, size);
    if (!*out) {
       e->next = compiler->backends;
       compiler->backends = e;
@@ -114,6 +125,26 @@ sc_compile_fragment_backend(struct sc_compiler *compiler, const struct shale_fb_
    }
    sc_exit_leave();
    return SC_SUCCESS;
+}
+
+enum sc_result
+sc_compile_fragment_backend(struct sc_compiler *compiler, const struct shale_fb_key *key,
+                            shale_fb_color_fn *out, char *message, size_t message_size)
+{
+   void *fn = NULL;
+   enum sc_result r = compile_backend(compiler, key, NULL, &fn, message, message_size);
+   *out = (shale_fb_color_fn)(uintptr_t)fn;
+   return r;
+}
+
+enum sc_result
+sc_compile_fragment_ds(struct sc_compiler *compiler, const struct shale_fb_ds_key *key,
+                       shale_fb_ds_fn *out, char *message, size_t message_size)
+{
+   void *fn = NULL;
+   enum sc_result r = compile_backend(compiler, NULL, key, &fn, message, message_size);
+   *out = (shale_fb_ds_fn)(uintptr_t)fn;
+   return r;
 }
 
 enum sc_result

@@ -36,7 +36,9 @@
  * The fragment back end (sc_compile_fragment_backend, llvm_backend.c): per
  * struct shale_fb_key, a routine doing a draw's colour writes (blending,
  * write masks, packing) on W lanes after the fragment shader, built as
- * LLVM IR from the key alone (no SPIR-V) and cached in the compiler by key.
+ * LLVM IR from the key alone (no SPIR-V) and cached in the compiler by key;
+ * per struct shale_fb_ds_key (sc_compile_fragment_ds), the depth/stencil
+ * tests and writes of W lanes, built and cached the same way.
  *
  * Caching: sc_compile_key() hashes everything that decides a shader's
  * machine code; sc_shader_serialize() turns a shader into a blob (its
@@ -252,6 +254,11 @@ enum sc_result sc_compile_fragment_backend(struct sc_compiler *compiler,
                                            const struct shale_fb_key *key,
                                            shale_fb_color_fn *out, char *message,
                                            size_t message_size);
+/* Likewise the depth/stencil routine for a depth/stencil key (the same
+ * cache, the same rules). */
+enum sc_result sc_compile_fragment_ds(struct sc_compiler *compiler,
+                                      const struct shale_fb_ds_key *key, shale_fb_ds_fn *out,
+                                      char *message, size_t message_size);
 
 /* ---- Images and texel buffers ---- */
 

@@ -51,9 +51,11 @@ enum sc_result sc_jit_load(struct sc_jit *jit, const void *object, size_t size,
                            char *message, size_t message_size);
 
 struct shale_fb_key;
-/* The fragment back end's routine for key (llvm_backend.c), optimized and
- * linked like a shader's code. */
+struct shale_fb_ds_key;
+/* The fragment back end's routine for key, or for ds_key when it is not
+ * NULL (llvm_backend.c), optimized and linked like a shader's code. */
 enum sc_result sc_jit_compile_backend(struct sc_jit *jit, const struct shale_fb_key *key,
+                                      const struct shale_fb_ds_key *ds_key,
                                       struct sc_jit_code **out, void **entry,
                                       char *message, size_t message_size);
 

@@ -167,21 +167,24 @@ sd_translate_state(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_st
 }
 
 /* The compiled fragment back end for the pipeline's colour attachments
- * (sr_raster.h, "The fragment back end"), from the subpass or the
- * VkPipelineRenderingCreateInfo. State outside what the compiler covers
- * (SC_ERROR_UNSUPPORTED) or a failed compile leaves none: draws then run
- * the C back end, which gives the same pixels. */
+ * and for its depth/stencil tests (sr_raster.h, "The fragment back end"),
+ * from the subpass or the VkPipelineRenderingCreateInfo. State outside
+ * what the compiler covers (SC_ERROR_UNSUPPORTED) or a failed compile
+ * leaves none: draws then run the C back end, which gives the same pixels. */
 static void
 sd_graphics_backend(struct sd_pipeline *pipeline, const VkGraphicsPipelineCreateInfo *ci)
 {
    struct sd_graphics_state *g = &pipeline->graphics;
-   if (!g->fs || g->state.rasterizer_discard || !ci->pColorBlendState)
+   if (g->state.rasterizer_discard)
       return;
-   /* SHALE_FRAGMENT_BACKEND=c keeps the C back end (comparisons, debugging). */
+   /* SHALE_FRAGMENT_BACKEND=c keeps the C back end, =color compiles only
+    * the colour part (comparisons, debugging). */
    const char *env = getenv("SHALE_FRAGMENT_BACKEND");
    if (env && !strcmp(env, "c"))
       return;
+   const bool ds_c = env && !strcmp(env, "color");
    VkFormat formats[SR_MAX_COLOR_ATTACHMENTS];
+   VkFormat depth_format = VK_FORMAT_UNDEFINED, stencil_format = VK_FORMAT_UNDEFINED;
    uint32_t count = 0;
    if (ci->renderPass != VK_NULL_HANDLE) {
       SD_FROM_HANDLE(sd_render_pass, rp, ci->renderPass);
@@ -194,6 +197,14 @@ sd_graphics_backend(struct sd_pipeline *pipeline, const VkGraphicsPipelineCreate
          uint32_t a = sp->colors[i].attachment;
          formats[i] = a == VK_ATTACHMENT_UNUSED ? VK_FORMAT_UNDEFINED : rp->attachments[a].format;
       }
+      uint32_t ds = sp->depth_stencil.attachment;
+      if (ds != VK_ATTACHMENT_UNUSED) {
+         const struct sd_rp_attachment *att = &rp->attachments[ds];
+         if (att->aspects & VK_IMAGE_ASPECT_DEPTH_BIT)
+            depth_format = att->format;
+         if (att->aspects & VK_IMAGE_ASPECT_STENCIL_BIT)
+            stencil_format = att->format;
+      }
    } else {
       const VkPipelineRenderingCreateInfo *ri =
          sd_find_struct(ci, VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO);
@@ -203,14 +214,34 @@ sd_graphics_backend(struct sd_pipeline *pipeline, const VkGraphicsPipelineCreate
                                                                    : SR_MAX_COLOR_ATTACHMENTS;
       for (uint32_t i = 0; i < count; i++)
          formats[i] = ri->pColorAttachmentFormats[i];
+      depth_format = ri->depthAttachmentFormat;
+      stencil_format = ri->stencilAttachmentFormat;
    }
-   const struct sc_shader *fs = atomic_load(&g->fs->shader);
+   const struct sc_shader *fs = g->fs ? atomic_load(&g->fs->shader) : NULL;
+   char msg[160] = "";
+   struct shale_fb_ds_key ds_key;
+   if (ci->pDepthStencilState && !ds_c &&
+       sr_fragment_backend_ds_key(&g->state, fs ? fs->simd_width : 0, depth_format,
+                                  stencil_format, g->state.samples, &ds_key)) {
+      shale_fb_ds_fn ds_fn = NULL;
+      enum sc_result r = sc_compile_fragment_ds(pipeline->runtime->compiler, &ds_key, &ds_fn,
+                                                msg, sizeof(msg));
+      if (r == SC_SUCCESS) {
+         g->state.fb_ds = ds_fn;
+         g->state.fb_ds_key = ds_key;
+         if (su_debug(SU_DEBUG_INFO))
+            su_log("pipeline: compiled depth/stencil back end (%u samples)", ds_key.samples);
+      } else if (su_debug(SU_DEBUG_INFO)) {
+         su_log("pipeline: depth/stencil back end not compiled (%s): the C one runs", msg);
+      }
+   }
+   if (!fs || !ci->pColorBlendState)
+      return;
    struct shale_fb_key key;
    if (!sr_fragment_backend_key(&g->state, fs->simd_width, count, formats, g->state.samples,
                                 &key))
       return;
    shale_fb_color_fn fn = NULL;
-   char msg[160] = "";
    enum sc_result r = sc_compile_fragment_backend(pipeline->runtime->compiler, &key, &fn, msg,
                                                   sizeof(msg));
    if (r != SC_SUCCESS) {

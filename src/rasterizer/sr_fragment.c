@@ -399,6 +399,76 @@ static inline void pack_color(const struct sr_color_target *t, const uint32_t bi
    }
 }
 
+/* The compiled depth/stencil routine when the state's key is this
+ * state's, with its part of the context. */
+static void ds_compiled_setup(struct sr_fragment_state *fs)
+{
+   const struct sr_draw_state *st = fs->state;
+   struct shale_fb_ds_key key;
+   if (!st->fb_ds || !sr_fragment_ds_key(fs, &key) || memcmp(&key, &st->fb_ds_key, sizeof(key)))
+      return;
+   /* The routine reads and writes a combined format's depth and stencil
+    * as one texel: they must be one surface (Vulkan makes them one view). */
+   if (fs->depth && fs->stencil && key.depth_format == key.stencil_format &&
+       (fs->depth->base != fs->stencil->base || fs->depth->row_pitch != fs->stencil->row_pitch ||
+        fs->depth->layer_pitch != fs->stencil->layer_pitch))
+      return;
+   fs->compiled_ds = st->fb_ds;
+   fs->ds_width = key.width;
+   struct shale_fb_context *c = &fs->fb_ctx;
+   if (fs->depth) {
+      c->depth.base = fs->depth->base;
+      c->depth.row_pitch = fs->depth->row_pitch;
+      c->depth.layer_pitch = fs->depth->layer_pitch;
+   }
+   if (fs->stencil) {
+      c->stencil.base = fs->stencil->base;
+      c->stencil.row_pitch = fs->stencil->row_pitch;
+      c->stencil.layer_pitch = fs->stencil->layer_pitch;
+   }
+   c->sample_positions = fs->positions;
+   c->depth_bounds[0] = st->min_depth_bounds;
+   c->depth_bounds[1] = st->max_depth_bounds;
+   for (int i = 0; i < 2; i++) {
+      c->stencil_reference[i] = st->stencil[i].reference;
+      c->stencil_compare_mask[i] = st->stencil[i].compare_mask;
+      c->stencil_write_mask[i] = st->stencil[i].write_mask;
+   }
+}
+
+bool sr_fragment_ds_key(const struct sr_fragment_state *fs, struct shale_fb_ds_key *key)
+{
+   const struct sr_draw_state *st = fs->state;
+   memset(key, 0, sizeof(*key));
+   if (!fs->ds_tests)
+      return false;
+   key->width = st->fs ? st->fs_width : 16;
+   key->samples = fs->samples;
+   if (fs->depth) {
+      if (fs->depth->samples != fs->samples)
+         return false;
+      key->depth_format = (uint32_t)fs->depth->vk_format;
+      key->depth_test = fs->depth_test;
+      key->depth_write = fs->depth_write;
+      key->depth_compare = fs->depth_test ? (uint32_t)st->depth_compare : 0;
+      key->depth_bounds = fs->depth_bounds;
+      key->frag_depth = fs->depth_test && !fs->early && st->fs && st->fs_io.writes_frag_depth;
+      key->depth_clamp = key->frag_depth && st->depth_clamp;
+   }
+   if (fs->stencil) {
+      if (fs->stencil->samples != fs->samples)
+         return false;
+      key->stencil_format = (uint32_t)fs->stencil->vk_format;
+      for (int i = 0; i < 2; i++) {
+         key->stencil[i].compare_op = st->stencil[i].compare_op;
+         key->stencil[i].fail_op = st->stencil[i].fail_op;
+         key->stencil[i].pass_op = st->stencil[i].pass_op;
+         key->stencil[i].depth_fail_op = st->stencil[i].depth_fail_op;
+      }
+   }
+   return true;
+}
+
 void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer *fb,
                        const struct sr_draw_state *state)
 {
@@ -423,6 +493,7 @@ void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer
 
    if (!state->fs) {
       fs->early = true;
+      ds_compiled_setup(fs);
       return;
    }
    fs->early = io->early_fragment_tests ||
@@ -491,6 +562,7 @@ void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer
          memcpy(fs->fb_ctx.color[c].constants, t->constants, sizeof(t->constants));
       }
    }
+   ds_compiled_setup(fs);
 }
 
 bool sr_fragment_key(const struct sr_fragment_state *fs, uint32_t width, struct shale_fb_key *key)
@@ -558,6 +630,35 @@ bool sr_fragment_backend_key(const struct sr_draw_state *state, uint32_t width,
    struct sr_fragment_state fs;
    sr_fragment_setup(&fs, &fb, &st);
    return sr_fragment_key(&fs, width, key);
+}
+
+bool sr_fragment_backend_ds_key(const struct sr_draw_state *state, uint32_t width,
+                                VkFormat depth_format, VkFormat stencil_format,
+                                uint32_t samples, struct shale_fb_ds_key *key)
+{
+   static uint8_t dummy;
+   struct sr_framebuffer fb;
+   memset(&fb, 0, sizeof(fb));
+   fb.samples = samples;
+   const VkFormat f[2] = {depth_format, stencil_format};
+   struct sr_surface *s[2] = {&fb.depth, &fb.stencil};
+   for (int i = 0; i < 2; i++) {
+      const struct su_format_desc *d = f[i] != VK_FORMAT_UNDEFINED ? su_format_desc(f[i]) : NULL;
+      if (!d)
+         continue;
+      s[i]->base = &dummy;
+      s[i]->format = d;
+      s[i]->vk_format = f[i];
+      s[i]->samples = samples;
+   }
+   struct sr_draw_state st = *state;
+   st.fs = width ? no_shader : NULL;
+   st.fs_width = width;
+   st.fb_ds = NULL;
+   st.fb_color = NULL;
+   struct sr_fragment_state fs;
+   sr_fragment_setup(&fs, &fb, &st);
+   return sr_fragment_ds_key(&fs, key);
 }
 
 /* ---- Depth and stencil ---- */

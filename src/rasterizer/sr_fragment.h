@@ -15,7 +15,9 @@
  * also derives the state's key (sr_fragment_key) and, when it equals the
  * key of the draw state's compiled routine, sets `compiled` and its
  * context; sr_tile.c then calls the routine instead of sr_fragment_color,
- * which stays the reference it is tested against.
+ * which stays the reference it is tested against. Likewise the
+ * depth/stencil key (sr_fragment_ds_key) and `compiled_ds`, called instead
+ * of sr_fragment_depth_stencil on W lanes.
  *
  * Threading: a state is read-only once set up; every function works on the
  * pixels it is handed, which the caller's tile owns.
@@ -81,6 +83,11 @@ struct sr_fragment_state {
    /* The compiled colour routine (state->fb_color when the key derived
     * here equals state->fb_key), and its context; NULL: sr_fragment_color. */
    shale_fb_color_fn compiled;
+   /* The compiled depth/stencil routine (state->fb_ds when the key derived
+    * here equals state->fb_ds_key; its context is fb_ctx too) and its
+    * width; NULL: sr_fragment_depth_stencil. */
+   shale_fb_ds_fn compiled_ds;
+   uint32_t ds_width;
    struct shale_fb_context fb_ctx;
 };
 
@@ -90,6 +97,9 @@ void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer
 /* The back-end key of a set-up state whose fragment shader runs `width`
  * lanes per call; false when no colour attachment is written. */
 bool sr_fragment_key(const struct sr_fragment_state *fs, uint32_t width, struct shale_fb_key *key);
+/* The depth/stencil key of a set-up state; false when no depth or
+ * stencil test happens. */
+bool sr_fragment_ds_key(const struct sr_fragment_state *fs, struct shale_fb_ds_key *key);
 
 /* Depth bounds, stencil and depth tests with their writes, for the samples
  * of `cov` at pixel (x, y) of `layer`; returns the samples that passed.

@@ -148,7 +148,23 @@
  *    bounds, are read at run time from the call's context block
  *    (struct shale_fb_context) with the attachments' addresses and pitches.
  *    So one routine serves every framebuffer of the same formats and every
- *    value of the dynamic states.
+ *    value of the dynamic states. Depth/stencil has a key of its own
+ *    (struct shale_fb_ds_key: W, samples, the depth and stencil
+ *    attachments' formats, depth test / write / compare op / bounds,
+ *    whether FragDepth is the tested depth and depth clamp, and per face
+ *    the stencil compare op and its three ops) and a routine of its own
+ *    (shale_fb_ds_fn), compiled the same way (sc_compile_fragment_ds,
+ *    src/compiler/llvm_backend_ds.c, from sr_fragment_backend_ds_key at
+ *    pipeline creation, also for pipelines without a fragment shader,
+ *    which get W = 16). It is a separate routine because the tile loop
+ *    calls it at two places: early, on the 16 pixels of a block before any
+ *    shading (its covered pixels packed into calls of W lanes), and late,
+ *    on the shader's W lanes after discard, SampleMask and alpha to
+ *    coverage, before the colour routine. Its code loops over the lanes
+ *    (scattered pixels; uncovered ones skipped) and handles a pixel's
+ *    samples as one vector: they are adjacent in memory, so each
+ *    attachment costs one load and at most one store of the whole pixel
+ *    (the tile's worker owns it; uncovered samples are stored unchanged).
  *  - Where: at graphics pipeline creation (sd_graphics_pipeline.c) the
  *    driver derives the key from its translated state, the subpass's (or
  *    VkPipelineRenderingCreateInfo's) attachment formats and the fragment
@@ -177,8 +193,14 @@
  *    of the results), where the C reference switches on each field for
  *    each lane and sample.
  *  - Coverage and order are unchanged: sample mask, alpha to coverage,
- *    early or late depth/stencil run as before and hand the routine the
- *    final per-lane coverage masks; it writes the colour of covered samples.
+ *    early or late depth/stencil run where they ran and hand the colour
+ *    routine the final per-lane coverage masks; it writes the colour of
+ *    covered samples. The depth/stencil routine takes each lane's coverage
+ *    and returns the samples that passed (and their count, for occlusion
+ *    queries), doing per sample what sr_fragment_depth_stencil does per
+ *    pixel in the same order (depth bounds, stencil test and fail op,
+ *    depth test and write, stencil pass / depth-fail op); lanes are
+ *    distinct pixels, so handling them side by side changes no result.
  *  - Fallback: sr_fragment_setup derives the key from the state and
  *    framebuffer actually drawn and uses the compiled routine only when it
  *    equals the key the pipeline compiled for (so a render pass with other
@@ -186,10 +208,12 @@
  *    runs the C code). The first slice compiles colour writes for
  *    R8G8B8A8 / B8G8R8A8 UNORM and SRGB, R16G16B16A16_SFLOAT and
  *    R32G32B32A32_SFLOAT attachments with blending (every factor and op,
- *    dual source), write masks and any sample count; logic ops, other
- *    formats, and depth/stencil stay in C for now. The compiled results
- *    are bit-identical to the C reference (unit/fragment compares them on
- *    random states and inputs).
+ *    dual source), write masks and any sample count; logic ops and other
+ *    colour formats stay in C for now. Depth/stencil is compiled for every
+ *    depth/stencil format (D16, X8_D24, D32, S8, D16_S8, D24_S8, D32_S8),
+ *    compare and stencil op and sample count. The compiled results are
+ *    bit-identical to the C reference (unit/fragment_backend compares them
+ *    on random states and inputs).
  *
  * Flush points (the driver calls sr_scene_flush, or sr_scene_end): the end
  * of a render pass instance or dynamic rendering instance, the end of each
@@ -225,9 +249,10 @@
  *
  * What is JIT-compiled per state key: the vertex shader and the fragment
  * shader (each a shale_*_fn of the compiler, cached like compute code) and
- * the fragment back end (above: a routine per back-end key, called after
- * the fragment shader); next, the vertex fetch fused into the vertex
- * routine, and depth/stencil in the back-end routine.
+ * the fragment back end (above: a colour routine per back-end key, called
+ * after the fragment shader, and a depth/stencil routine per depth/stencil
+ * key, called for early or late tests); next, the vertex fetch fused into
+ * the vertex routine.
  *
  * Invariants: a scene's surfaces stay valid until sr_scene_end; every
  * snapshot and set-up primitive lives in the scene's arenas until the
@@ -400,6 +425,9 @@ struct sr_draw_state {
     * key it was compiled for; NULL: none (the C back end runs). */
    shale_fb_color_fn fb_color;
    struct shale_fb_key fb_key;
+   /* Likewise the compiled depth/stencil routine and its key. */
+   shale_fb_ds_fn fb_ds;
+   struct shale_fb_ds_key fb_ds_key;
 };
 
 /* ---- Per-draw bindings and the draw ---- */
@@ -544,6 +572,15 @@ void sr_scene_end(struct sr_scene *scene);
 bool sr_fragment_backend_key(const struct sr_draw_state *state, uint32_t width,
                              uint32_t color_count, const VkFormat *formats, uint32_t samples,
                              struct shale_fb_key *key);
+
+/* The depth/stencil key of `state` (its fragment shader compiled for
+ * `width` lanes; 0: no fragment shader) drawing with depth and stencil
+ * attachments of depth_format / stencil_format (VK_FORMAT_UNDEFINED:
+ * none) with `samples` samples: what the rasterizer compares with
+ * state->fb_ds_key. false: no depth or stencil test happens. */
+bool sr_fragment_backend_ds_key(const struct sr_draw_state *state, uint32_t width,
+                                VkFormat depth_format, VkFormat stencil_format,
+                                uint32_t samples, struct shale_fb_ds_key *key);
 
 /* Vulkan's standard sample positions for `samples` (1, 2, 4, 8, 16):
  * positions[s][0..1] in [0, 1). */

@@ -73,6 +73,8 @@ struct tile {
    /* Fragment operations of the last primitive's state. */
    const struct sr_draw_state *frag_key;
    struct sr_fragment_state frag;
+   /* The primitive as the compiled depth/stencil routine reads it. */
+   struct shale_fb_prim ds_prim;
    /* The last snapshot's inputs: ABI plane 2 + slot[i] is prim plane src[i]. */
    const struct sr_draw_snapshot *plane_snap;
    uint32_t plane_count;
@@ -259,16 +261,19 @@ static void shade_quads(struct tile *t, const struct sr_prim *p, struct block *b
          memcpy(&alpha, &sc->fs_outputs[3 * W + i], sizeof(alpha));
          cov &= sr_alpha_to_coverage(alpha, fs->samples);
       }
-      if (cov && !fs->early)
+      if (cov && !fs->early && !fs->compiled_ds)
          cov = tile_depth_stencil(t, p, lx[i], ly[i], cov,
                                   io->writes_frag_depth ? &sc->frag_depth[i] : NULL);
       lcov[i] = cov;
    }
+   for (uint32_t i = lanes; i < W; i++) {
+      lx[i] = ly[i] = 0;
+      lcov[i] = 0;
+   }
+   if (!fs->early && fs->compiled_ds)
+      t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, lx, ly, lcov,
+                                      sc->frag_depth);
    if (fs->compiled) {
-      for (uint32_t i = lanes; i < W; i++) {
-         lx[i] = ly[i] = 0;
-         lcov[i] = 0;
-      }
       fs->compiled(&fs->fb_ctx, t->layer, lx, ly, lcov, sc->fs_outputs);
       return;
    }
@@ -283,7 +288,32 @@ static void shade_block(struct tile *t, const struct sr_prim *p, struct block *b
 
    for (int i = 0; i < 16; i++)
       blk->cov[i] &= st->sample_mask;
-   if (fs->early && (fs->ds_tests || t->occ_target)) {
+   if (fs->early && fs->compiled_ds) {
+      /* The covered pixels packed into lanes (small primitives cover few
+       * of a block's pixels), W at a time. */
+      int32_t x[32], y[32];
+      uint32_t cov[32];
+      uint8_t at[16];
+      uint32_t n = 0;
+      for (int i = 0; i < 16; i++) {
+         if (!blk->cov[i])
+            continue;
+         x[n] = blk->x + (i & 3);
+         y[n] = blk->y + (i >> 2);
+         cov[n] = blk->cov[i];
+         at[n++] = (uint8_t)i;
+      }
+      const uint32_t W = fs->ds_width;
+      for (uint32_t i = n; i < (n + W - 1) / W * W; i++) {
+         x[i] = y[i] = 0;
+         cov[i] = 0;
+      }
+      for (uint32_t first = 0; first < n; first += W)
+         t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, x + first,
+                                         y + first, cov + first, NULL);
+      for (uint32_t i = 0; i < n; i++)
+         blk->cov[at[i]] = cov[i];
+   } else if (fs->early && (fs->ds_tests || t->occ_target)) {
       for (int i = 0; i < 16; i++) {
          if (blk->cov[i])
             blk->cov[i] = tile_depth_stencil(t, p, blk->x + (i & 3), blk->y + (i >> 2),
@@ -334,6 +364,12 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
    struct box b = {p->min_x, p->min_y, p->max_x, p->max_y};
    if (!box_intersect(&b, &t->box))
       return;
+   if (t->frag.compiled_ds) {
+      t->ds_prim.z = p->z;
+      t->ds_prim.depth_min = p->depth_min;
+      t->ds_prim.depth_max = p->depth_max;
+      t->ds_prim.front_facing = p->front_facing;
+   }
 
    /* The ABI's plane array: z, 1/w, then every input component's slot. */
    if (st->fs) {

@@ -5,7 +5,14 @@
  * and the C reference (sr_fragment_color) must leave bit-identical
  * attachments. Also: keys the compiler does not cover yet are refused (the
  * C back end runs), the same key gives the same routine, and a framebuffer
- * whose formats differ from the compiled key falls back to C. */
+ * whose formats differ from the compiled key falls back to C. Likewise the
+ * compiled depth/stencil routines (llvm_backend_ds.c) against
+ * sr_fragment_depth_stencil: random depth/stencil formats (combined, or a
+ * depth format beside an S8_UINT surface), depth test / write / compare /
+ * bounds, FragDepth and depth clamp, stencil ops and compares per face with
+ * random references and masks, sample counts 1 to 8, random planes,
+ * ranges, facing and lanes: coverage out, passed-sample counts and both
+ * surfaces' bytes bit-identical. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -295,6 +302,223 @@ static bool run_state(struct sc_compiler *c, uint32_t round_id, uint32_t rounds)
    return true;
 }
 
+/* ---- Depth/stencil ---- */
+
+static const VkFormat ds_formats[] = {
+   VK_FORMAT_D16_UNORM,         VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D32_SFLOAT,
+   VK_FORMAT_D16_UNORM_S8_UINT, VK_FORMAT_D24_UNORM_S8_UINT,   VK_FORMAT_D32_SFLOAT_S8_UINT,
+   VK_FORMAT_S8_UINT,
+};
+#define NDS_FORMATS (sizeof(ds_formats) / sizeof(ds_formats[0]))
+
+/* A depth value: mostly in [0, 1], some outside, some special. */
+static float rand_depth(void)
+{
+   uint32_t r = rng() % 8;
+   if (r == 0)
+      return rand_value();
+   if (r == 1)
+      return (float)(rng() % 5) / 4.0f;
+   return (float)(rng() % 1000001) / 1000000.0f;
+}
+
+/* Depth texels of a surface near z values the test draws (so that compare
+ * ops go both ways), stencil bytes random. */
+static void ds_fill(struct sr_surface *s)
+{
+   const struct su_format_desc *d = s->format;
+   size_t size = surf_size(s);
+   for (size_t i = 0; i < size; i++)
+      s->base[i] = (uint8_t)rng();
+   if (!(d->aspects & VK_IMAGE_ASPECT_DEPTH_BIT))
+      return;
+   for (uint32_t l = 0; l < s->layers; l++)
+      for (uint32_t y = 0; y < s->height; y++)
+         for (uint32_t x = 0; x < s->width * s->samples; x++)
+            if (rng() % 8)
+               su_pack_depth(d, rand_depth(), s->base + l * s->layer_pitch + y * s->row_pitch +
+                                                  (size_t)x * d->block_size);
+}
+
+static void rand_face(struct sr_stencil_face *f)
+{
+   f->fail_op = (VkStencilOp)(rng() % 8);
+   f->pass_op = (VkStencilOp)(rng() % 8);
+   f->depth_fail_op = (VkStencilOp)(rng() % 8);
+   f->compare_op = (VkCompareOp)(rng() % 8);
+   f->compare_mask = rng() % 2 ? 0xff : rng();
+   f->write_mask = rng() % 2 ? 0xff : rng();
+   f->reference = rng() % 2 ? rng() % 256 : rng();
+}
+
+/* One random depth/stencil state: compiled, then `rounds` random calls on
+ * random lanes, held against sr_fragment_depth_stencil lane by lane
+ * (coverage out, passed counts, both surfaces' bytes). */
+static bool run_ds_state(struct sc_compiler *c, uint32_t id, uint32_t rounds)
+{
+   static const uint32_t widths[] = {4, 8, 16, 8};
+   static const uint32_t sample_counts[] = {1, 4, 1, 2, 8, 4};
+   uint32_t W = widths[rng() % 4];
+   uint32_t samples = sample_counts[rng() % 6];
+   bool no_fs = rng() % 8 == 0;
+   if (no_fs)
+      W = 16;
+
+   struct sr_draw_state st;
+   memset(&st, 0, sizeof(st));
+   st.fs = no_fs ? NULL : dummy_fs;
+   st.fs_width = no_fs ? 0 : W;
+   st.samples = samples;
+   st.sample_mask = ~0u;
+   st.fs_io.outputs_written = 1;
+   st.fs_io.writes_frag_depth = !no_fs && rng() % 3 == 0;
+   st.fs_io.can_discard = !no_fs && rng() % 4 == 0;
+   st.depth_clamp = rng() % 3 == 0;
+   st.depth_test = rng() % 4 != 0;
+   st.depth_write = rng() % 3 != 0;
+   st.depth_compare = (VkCompareOp)(rng() % 8);
+   st.depth_bounds_test = rng() % 4 == 0;
+   st.min_depth_bounds = rand_depth();
+   st.max_depth_bounds = rng() % 2 ? 1.0f : rand_depth();
+   st.stencil_test = rng() % 2;
+   rand_face(&st.stencil[0]);
+   if (rng() % 2)
+      st.stencil[1] = st.stencil[0];
+   else
+      rand_face(&st.stencil[1]);
+
+   /* One combined surface, or separate depth and S8_UINT surfaces. */
+   VkFormat df = ds_formats[rng() % NDS_FORMATS];
+   struct sr_framebuffer fb;
+   memset(&fb, 0, sizeof(fb));
+   fb.width = FB_W;
+   fb.height = FB_H;
+   fb.layers = FB_LAYERS;
+   fb.samples = samples;
+   struct sr_surface ds, s8;
+   surf_alloc(&ds, df, samples);
+   ds_fill(&ds);
+   bool separate = df != VK_FORMAT_S8_UINT && rng() % 4 == 0 &&
+                   !(ds.format->aspects & VK_IMAGE_ASPECT_STENCIL_BIT);
+   if (separate) {
+      surf_alloc(&s8, VK_FORMAT_S8_UINT, samples);
+      fb.stencil = s8;
+   }
+   if (ds.format->aspects & VK_IMAGE_ASPECT_DEPTH_BIT)
+      fb.depth = ds;
+   if (ds.format->aspects & VK_IMAGE_ASPECT_STENCIL_BIT)
+      fb.stencil = ds;
+   VkFormat dfmt = fb.depth.base ? fb.depth.vk_format : VK_FORMAT_UNDEFINED;
+   VkFormat sfmt = fb.stencil.base ? fb.stencil.vk_format : VK_FORMAT_UNDEFINED;
+
+   struct shale_fb_ds_key key;
+   bool have_key = sr_fragment_backend_ds_key(&st, no_fs ? 0 : W, dfmt, sfmt, samples, &key);
+   bool ok = false;
+   if (!have_key)
+      goto out;
+   shale_fb_ds_fn fn = NULL;
+   char msg[256] = "";
+   enum sc_result r = sc_compile_fragment_ds(c, &key, &fn, msg, sizeof(msg));
+   CHECK(r == SC_SUCCESS && fn, "ds state %u: compile: %s (%s)", id, sc_result_string(r), msg);
+   if (r != SC_SUCCESS)
+      goto out;
+   shale_fb_ds_fn again = NULL;
+   r = sc_compile_fragment_ds(c, &key, &again, msg, sizeof(msg));
+   CHECK(r == SC_SUCCESS && again == fn, "ds state %u: the cached routine differs", id);
+   ok = true;
+
+   /* The C reference draws into copies. */
+   struct sr_framebuffer fb_c = fb;
+   uint8_t *ds_c = malloc(surf_size(&ds)), *s8_c = separate ? malloc(surf_size(&s8)) : NULL;
+   memcpy(ds_c, ds.base, surf_size(&ds));
+   if (fb_c.depth.base)
+      fb_c.depth.base = ds_c;
+   if (fb_c.stencil.base)
+      fb_c.stencil.base = separate ? s8_c : ds_c;
+   if (separate)
+      memcpy(s8_c, s8.base, surf_size(&s8));
+
+   struct sr_draw_state st_jit = st;
+   st_jit.fb_ds = fn;
+   st_jit.fb_ds_key = key;
+   struct sr_fragment_state fs_jit, fs_c;
+   sr_fragment_setup(&fs_jit, &fb, &st_jit);
+   sr_fragment_setup(&fs_c, &fb_c, &st);
+   CHECK(fs_jit.compiled_ds == fn && fs_jit.ds_width == W, "ds state %u: routine not used", id);
+   CHECK(fs_c.compiled_ds == NULL, "ds state %u: compiled code without a key", id);
+   bool use_fd = !fs_c.early && st.fs_io.writes_frag_depth;
+   uint32_t all = (1u << samples) - 1;
+
+   for (uint32_t round = 0; round < rounds && fs_jit.compiled_ds; round++) {
+      struct sr_prim prim;
+      memset(&prim, 0, sizeof(prim));
+      prim.front_facing = rng() % 2;
+      prim.z.a = rng() % 4 ? (float)((int)(rng() % 2001) - 1000) / 20000.0f : rand_value();
+      prim.z.b = rng() % 4 ? (float)((int)(rng() % 2001) - 1000) / 20000.0f : rand_value();
+      prim.z.c = rand_depth();
+      prim.depth_min = rng() % 2 ? 0.0f : rand_depth();
+      prim.depth_max = rng() % 2 ? 1.0f : rand_depth();
+      struct shale_fb_prim fp = {prim.z, prim.depth_min, prim.depth_max, prim.front_facing};
+      int32_t x[SHALE_MAX_SIMD_WIDTH], y[SHALE_MAX_SIMD_WIDTH];
+      uint32_t cov[SHALE_MAX_SIMD_WIDTH], cov_c[SHALE_MAX_SIMD_WIDTH];
+      float fd[SHALE_MAX_SIMD_WIDTH];
+      uint32_t pix[FB_W * FB_H];
+      for (uint32_t i = 0; i < FB_W * FB_H; i++)
+         pix[i] = i;
+      for (uint32_t i = 0; i < W; i++) {
+         uint32_t j = i + rng() % (FB_W * FB_H - i);
+         uint32_t t = pix[i];
+         pix[i] = pix[j];
+         pix[j] = t;
+         x[i] = (int32_t)(pix[i] % FB_W);
+         y[i] = (int32_t)(pix[i] / FB_W);
+         uint32_t k = rng() % 4;
+         cov[i] = k == 0 ? 0 : k == 1 ? all : rng() & all;
+         fd[i] = rand_depth();
+      }
+      uint32_t layer = rng() % FB_LAYERS;
+      uint64_t passed_c = 0;
+      for (uint32_t i = 0; i < W; i++)
+         cov_c[i] = cov[i] ? sr_fragment_depth_stencil(&fs_c, &prim, layer, x[i], y[i], cov[i],
+                                                       use_fd ? &fd[i] : NULL, &passed_c)
+                           : 0;
+      uint32_t passed = fs_jit.compiled_ds(&fs_jit.fb_ctx, &fp, layer, x, y, cov, fd);
+      CHECK(passed == passed_c, "ds state %u round %u: %u samples passed, C: %u", id, round,
+            passed, (unsigned)passed_c);
+      for (uint32_t i = 0; i < W; i++)
+         CHECK(cov[i] == cov_c[i], "ds state %u round %u lane %u: coverage %x, C: %x", id, round,
+               i, cov[i], cov_c[i]);
+      const struct sr_surface *sj[2] = {&ds, separate ? &s8 : NULL};
+      const uint8_t *sc_[2] = {ds_c, s8_c};
+      for (int k = 0; k < 2; k++) {
+         if (!sj[k] || !memcmp(sj[k]->base, sc_[k], surf_size(sj[k])))
+            continue;
+         size_t i = 0;
+         while (sj[k]->base[i] == sc_[k][i])
+            i++;
+         CHECK(false,
+               "ds state %u round %u (format %u, W %u, samples %u, depth test %u write %u op %u "
+               "bounds %u frag_depth %u clamp %u, stencil %u ops %u %u %u %u / %u %u %u %u, "
+               "front %u): %s byte %zu is %02x, C has %02x",
+               id, round, df, W, samples, key.depth_test, key.depth_write, key.depth_compare,
+               key.depth_bounds, key.frag_depth, key.depth_clamp, key.stencil_format,
+               key.stencil[0].compare_op, key.stencil[0].fail_op, key.stencil[0].pass_op,
+               key.stencil[0].depth_fail_op, key.stencil[1].compare_op, key.stencil[1].fail_op,
+               key.stencil[1].pass_op, key.stencil[1].depth_fail_op, prim.front_facing,
+               k ? "stencil" : "depth", i, sj[k]->base[i], sc_[k][i]);
+         memcpy(sj[k]->base, sc_[k], surf_size(sj[k]));
+         rounds = round + 1;
+      }
+   }
+   free(ds_c);
+   free(s8_c);
+out:
+   free(ds.base);
+   if (separate)
+      free(s8.base);
+   return ok;
+}
+
 int main(void)
 {
    struct sc_compiler *c = NULL;
@@ -324,7 +548,12 @@ int main(void)
    for (uint32_t s = 0; s < 80; s++)
       states += run_state(c, s, 40);
    CHECK(states >= 50, "only %u states compiled", states);
-   printf("%u states compared, %d checks\n", states, check_count);
+   uint32_t ds_states = 0;
+   for (uint32_t s = 0; s < 120; s++)
+      ds_states += run_ds_state(c, s, 40);
+   CHECK(ds_states >= 60, "only %u depth/stencil states compiled", ds_states);
+   printf("%u colour states, %u depth/stencil states compared, %d checks\n", states, ds_states,
+          check_count);
    sc_compiler_destroy(c);
    return check_failures ? 1 : 0;
 }
