@@ -1,36 +1,126 @@
 /*
  * llvm_backend: the fragment back end's routines (src/rasterizer/sr_raster.h,
  * "The fragment back end"; shader_abi.h shale_fb_color_fn): LLVM IR built
- * straight from a struct shale_fb_key, every format, factor, op and mask a
- * constant, over W-lane vectors. Each step mirrors the C reference
+ * straight from a struct shale_fb_key, every format, factor, op, logic op
+ * and mask a constant, over W-lane vectors. Formats other than the 8-bit
+ * RGBA / BGRA and R16G16B16A16_SFLOAT ones are described from su_format:
+ * one word with a field per channel (found by packing probes, as
+ * sr_fragment.c finds its write masks) or 32-bit channels. Each step
+ * mirrors the C reference
  * (src/rasterizer/sr_fragment.c) operation for operation, in IEEE float
  * without fast-math flags, so the results are bit-identical to it
  * (tests/unit/test_fragment_backend.c checks). Workload: once per key per
  * compiler (sc_compile_fragment_backend caches the routines).
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "llvm_backend.h"
+#include "util/su_format.h"
 
-enum fb_kind { FB_UNORM8, FB_SRGB8, FB_F16X4, FB_F32X4 };
+enum fb_kind {
+   FB_UNORM8,   /* four 8-bit UNORM channels (byte_of) */
+   FB_SRGB8,    /* four 8-bit sRGB channels, alpha linear (byte_of) */
+   FB_F16X4,    /* R16G16B16A16_SFLOAT */
+   FB_CH32,     /* nch 32-bit channels in RGBA order: float, uint or sint bits */
+   FB_WORD,     /* one 8/16/32/64-bit word, channel c at shift[c], bits[c] wide */
+};
 
-/* The formats this slice compiles: kind, texel size, byte of each channel
- * (8-bit kinds). */
-static bool fb_format(uint32_t format, enum fb_kind *kind, uint32_t *size, uint8_t byte_of[4])
+/* A colour format as the routine packs it. */
+struct fb_fmt {
+   enum fb_kind kind;
+   uint32_t size;                   /* texel bytes */
+   uint32_t nch;                    /* channels present */
+   enum su_numeric_class cls;
+   enum su_format_kind ckind;       /* FB_WORD: UNORM, SNORM, SFLOAT (16-bit), UINT, SINT */
+   uint8_t byte_of[4];              /* 8-bit kinds */
+   uint8_t shift[4], bits[4];       /* FB_WORD */
+};
+
+/* The bits channel c of d occupies in a texel of up to 8 bytes, found by
+ * packing probes through su_format (as sr_fragment.c's write masks are). */
+static uint64_t channel_mask(const struct su_format_desc *d, int c)
 {
-   static const uint8_t rgba[4] = { 0, 1, 2, 3 }, bgra[4] = { 2, 1, 0, 3 };
-   switch (format) {
-   case VK_FORMAT_R8G8B8A8_UNORM: *kind = FB_UNORM8; memcpy(byte_of, rgba, 4); break;
-   case VK_FORMAT_R8G8B8A8_SRGB: *kind = FB_SRGB8; memcpy(byte_of, rgba, 4); break;
-   case VK_FORMAT_B8G8R8A8_UNORM: *kind = FB_UNORM8; memcpy(byte_of, bgra, 4); break;
-   case VK_FORMAT_B8G8R8A8_SRGB: *kind = FB_SRGB8; memcpy(byte_of, bgra, 4); break;
-   case VK_FORMAT_R16G16B16A16_SFLOAT: *kind = FB_F16X4; *size = 8; return true;
-   case VK_FORMAT_R32G32B32A32_SFLOAT: *kind = FB_F32X4; *size = 16; return true;
-   default: return false;
+   static const float probes[] = {1.0f, -1.0f, -1.5f, 65504.0f, 65024.0f, 64512.0f, INFINITY,
+                                  -INFINITY};
+   uint64_t m = 0;
+   enum su_numeric_class cls = su_format_class(d);
+   for (unsigned p = 0; p < sizeof(probes) / sizeof(probes[0]); p++) {
+      uint64_t t = 0;
+      if (cls == SU_CLASS_UINT) {
+         uint32_t v[4] = {0, 0, 0, 0};
+         v[c] = ~0u;
+         su_pack_uint(d, v, &t);
+      } else if (cls == SU_CLASS_SINT) {
+         int32_t v[4] = {0, 0, 0, 0};
+         v[c] = -1;
+         su_pack_sint(d, v, &t);
+      } else {
+         float v[4] = {0, 0, 0, 0};
+         v[c] = probes[p];
+         su_pack_float(d, v, &t);
+      }
+      m |= t;
    }
-   *size = 4;
+   return m;
+}
+
+/* The formats compiled: false for the others (the C back end runs). */
+static bool fb_format(uint32_t format, struct fb_fmt *ff)
+{
+   static const uint8_t rgba[4] = {0, 1, 2, 3}, bgra[4] = {2, 1, 0, 3};
+   memset(ff, 0, sizeof(*ff));
+   ff->cls = SU_CLASS_FLOAT;
+   ff->nch = 4;
+   switch (format) {
+   case VK_FORMAT_R8G8B8A8_UNORM: ff->kind = FB_UNORM8; memcpy(ff->byte_of, rgba, 4); break;
+   case VK_FORMAT_R8G8B8A8_SRGB: ff->kind = FB_SRGB8; memcpy(ff->byte_of, rgba, 4); break;
+   case VK_FORMAT_B8G8R8A8_UNORM: ff->kind = FB_UNORM8; memcpy(ff->byte_of, bgra, 4); break;
+   case VK_FORMAT_B8G8R8A8_SRGB: ff->kind = FB_SRGB8; memcpy(ff->byte_of, bgra, 4); break;
+   case VK_FORMAT_R16G16B16A16_SFLOAT: ff->kind = FB_F16X4; ff->size = 8; return true;
+   default: {
+      const struct su_format_desc *d = su_format_desc((VkFormat)format);
+      if (!d || d->aspects != VK_IMAGE_ASPECT_COLOR_BIT || d->block_width != 1 || d->scaled ||
+          !d->num_channels)
+         return false;
+      ff->nch = d->num_channels;
+      ff->cls = su_format_class(d);
+      ff->size = d->block_size;
+      ff->ckind = d->kind;
+      bool all32 = true, small = true;
+      for (uint32_t c = 0; c < ff->nch; c++) {
+         all32 &= d->bits[c] == 32;
+         small &= d->bits[c] && d->bits[c] <= 16;
+      }
+      if (all32 && d->block_size == 4 * ff->nch &&
+          (d->kind == SU_KIND_SFLOAT || d->kind == SU_KIND_UINT || d->kind == SU_KIND_SINT)) {
+         ff->kind = FB_CH32;
+         return true;
+      }
+      if (!small || (d->block_size != 1 && d->block_size != 2 && d->block_size != 4 &&
+                     d->block_size != 8))
+         return false;
+      if (d->kind != SU_KIND_UNORM && d->kind != SU_KIND_SNORM && d->kind != SU_KIND_UINT &&
+          d->kind != SU_KIND_SINT && d->kind != SU_KIND_SFLOAT)
+         return false;
+      for (uint32_t c = 0; c < ff->nch; c++) {
+         if (d->kind == SU_KIND_SFLOAT && d->bits[c] != 16)
+            return false;
+         uint64_t m = channel_mask(d, (int)c);
+         if (!m)
+            return false;
+         ff->shift[c] = (uint8_t)__builtin_ctzll(m);
+         ff->bits[c] = d->bits[c];
+         if (m >> ff->shift[c] != (1ull << d->bits[c]) - 1)
+            return false;   /* not one contiguous field */
+      }
+      ff->kind = FB_WORD;
+      return true;
+   }
+   }
+   ff->size = 4;
    return true;
 }
 
@@ -42,12 +132,15 @@ bool sc_backend_supported(const struct shale_fb_key *key)
       return false;
    for (uint32_t a = 0; a < key->color_count; a++) {
       const struct shale_fb_attachment *k = &key->color[a];
-      enum fb_kind kind;
-      uint32_t size;
-      uint8_t byte_of[4];
+      struct fb_fmt ff;
       if (!k->format)
          continue;
-      if (k->logic_op || !fb_format(k->format, &kind, &size, byte_of))
+      if (!fb_format(k->format, &ff) || k->logic_op > VK_LOGIC_OP_SET + 1)
+         return false;
+      /* Blending and logic ops only where sr_fragment_setup applies them. */
+      if ((k->blend && ff.cls != SU_CLASS_FLOAT) ||
+          (k->logic_op && ff.cls == SU_CLASS_FLOAT && ff.kind != FB_UNORM8 &&
+           !(ff.kind == FB_WORD && (ff.ckind == SU_KIND_UNORM || ff.ckind == SU_KIND_SNORM))))
          return false;
       const uint32_t f[4] = { k->src_color, k->dst_color, k->src_alpha, k->dst_alpha };
       for (int i = 0; i < 4 && k->blend; i++)
@@ -174,69 +267,176 @@ static LLVMValueRef srgb8(struct fb *f, LLVMValueRef v)
                           ci(f, f->i32, 0), pos, "");
 }
 
-/* A texel's value as stored: one word (8-bit kinds: i32; F16X4: i64) or
- * four channel words (F32X4). */
+/* A texel's value as stored: one word (8-bit kinds: i32; F16X4, FB_WORD:
+ * i64) or one word per channel (FB_CH32: i32). */
 struct texel {
    LLVMValueRef w;
    LLVMValueRef ch[4];
 };
 
-static void pack(struct fb *f, enum fb_kind kind, const uint8_t byte_of[4], LLVMValueRef v[4],
-                 LLVMValueRef vi[4], struct texel *t)
+/* su_pack_float's UNORM rounding (float_to_unorm) for `bits` bits, i64. */
+static LLVMValueRef unorm_n(struct fb *f, LLVMValueRef v, uint32_t bits)
 {
    LLVMBuilderRef b = f->b;
-   switch (kind) {
+   const uint64_t max = (1ull << bits) - 1;
+   LLVMValueRef d = LLVMBuildFPExt(b, v, f->vd, "");
+   d = LLVMBuildFMul(b, d, splat(f, LLVMConstReal(f->f64, (double)max)), "");
+   d = LLVMBuildFAdd(b, d, splat(f, LLVMConstReal(f->f64, 0.5)), "");
+   LLVMTypeRef ov = f->vd;
+   d = call_intrinsic(f, "llvm.floor", &ov, 1, &d, 1);
+   LLVMValueRef r = LLVMBuildFPToSI(b, d, f->vi64, "");
+   r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, v, cf(f, 1.0f), ""), ci(f, f->i64, max),
+                       r, "");
+   return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealULE, v, cf(f, 0.0f), ""),
+                          ci(f, f->i64, 0), r, "");
+}
+
+/* su_pack_float's SNORM rounding (float_to_snorm, half away from zero)
+ * for `bits` bits, as the field's bits (i64). */
+static LLVMValueRef snorm_n(struct fb *f, LLVMValueRef v, uint32_t bits)
+{
+   LLVMBuilderRef b = f->b;
+   const double max = (double)((1ull << (bits - 1)) - 1);
+   LLVMValueRef d = LLVMBuildFPExt(b, v, f->vd, "");
+   LLVMTypeRef ov = f->vd;
+   LLVMValueRef a = call_intrinsic(f, "llvm.fabs", &ov, 1, &d, 1);
+   a = LLVMBuildFMul(b, a, splat(f, LLVMConstReal(f->f64, max)), "");
+   a = LLVMBuildFAdd(b, a, splat(f, LLVMConstReal(f->f64, 0.5)), "");
+   a = call_intrinsic(f, "llvm.floor", &ov, 1, &a, 1);
+   LLVMValueRef neg = LLVMBuildFCmp(b, LLVMRealOLT, v, cf(f, 0.0f), "");
+   a = LLVMBuildSelect(b, neg, LLVMBuildFNeg(b, a, ""), a, "");
+   a = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLE, v, cf(f, -1.0f), ""),
+                       splat(f, LLVMConstReal(f->f64, -max)), a, "");
+   a = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, v, cf(f, 1.0f), ""),
+                       splat(f, LLVMConstReal(f->f64, max)), a, "");
+   a = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, v, v, ""),
+                       splat(f, LLVMConstReal(f->f64, 0.0)), a, "");
+   LLVMValueRef r = LLVMBuildFPToSI(b, a, f->vi64, "");
+   return LLVMBuildAnd(b, r, ci(f, f->i64, (1ull << bits) - 1), "");
+}
+
+/* float -> half bits (round to nearest even, as su_float_to_half), i64. */
+static LLVMValueRef half_bits(struct fb *f, LLVMValueRef v)
+{
+   LLVMValueRef h = LLVMBuildFPTrunc(f->b, v, f->vh, "");
+   return LLVMBuildZExt(f->b, LLVMBuildBitCast(f->b, h, f->vi16, ""), f->vi64, "");
+}
+
+/* su_half_to_float (NaNs made quiet) of the low 16 bits of an i64 vector. */
+static LLVMValueRef half_value(struct fb *f, LLVMValueRef w)
+{
+   LLVMBuilderRef b = f->b;
+   LLVMValueRef x = LLVMBuildBitCast(b, LLVMBuildTrunc(b, w, f->vi16, ""), f->vh, "");
+   x = LLVMBuildFPExt(b, x, f->vf, "");
+   LLVMValueRef q = LLVMBuildOr(b, LLVMBuildBitCast(b, x, f->vi32, ""), ci(f, f->i32, 0x400000), "");
+   return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, x, x, ""),
+                          LLVMBuildBitCast(b, q, f->vf, ""), x, "");
+}
+
+/* Packs float values v (or, for integer classes and unblended 32-bit
+ * floats, the bits vi) as the format stores them. */
+static void pack(struct fb *f, const struct fb_fmt *ff, LLVMValueRef v[4], LLVMValueRef vi[4],
+                 struct texel *t)
+{
+   LLVMBuilderRef b = f->b;
+   switch (ff->kind) {
    case FB_UNORM8:
    case FB_SRGB8:
       t->w = ci(f, f->i32, 0);
       for (int c = 0; c < 4; c++) {
-         LLVMValueRef x = kind == FB_SRGB8 && c < 3 ? srgb8(f, v[c]) : unorm8(f, v[c]);
-         x = LLVMBuildShl(b, x, ci(f, f->i32, 8u * byte_of[c]), "");
+         LLVMValueRef x = ff->kind == FB_SRGB8 && c < 3 ? srgb8(f, v[c]) : unorm8(f, v[c]);
+         x = LLVMBuildShl(b, x, ci(f, f->i32, 8u * ff->byte_of[c]), "");
          t->w = LLVMBuildOr(b, t->w, x, "");
       }
       return;
    case FB_F16X4:
       t->w = ci(f, f->i64, 0);
-      for (int c = 0; c < 4; c++) {
-         LLVMValueRef h = LLVMBuildFPTrunc(b, v[c], f->vh, "");
-         h = LLVMBuildZExt(b, LLVMBuildBitCast(b, h, f->vi16, ""), f->vi64, "");
-         h = LLVMBuildShl(b, h, ci(f, f->i64, 16u * c), "");
-         t->w = LLVMBuildOr(b, t->w, h, "");
-      }
-      return;
-   case FB_F32X4:
       for (int c = 0; c < 4; c++)
+         t->w = LLVMBuildOr(b, t->w, LLVMBuildShl(b, half_bits(f, v[c]), ci(f, f->i64, 16u * c), ""),
+                            "");
+      return;
+   case FB_CH32:
+      for (uint32_t c = 0; c < ff->nch; c++)
          t->ch[c] = vi ? vi[c] : LLVMBuildBitCast(b, v[c], f->vi32, "");
+      return;
+   case FB_WORD:
+      t->w = ci(f, f->i64, 0);
+      for (uint32_t c = 0; c < ff->nch; c++) {
+         const uint32_t bits = ff->bits[c];
+         const uint64_t mask = (1ull << bits) - 1;
+         LLVMValueRef x;
+         switch (ff->ckind) {
+         case SU_KIND_UNORM: x = unorm_n(f, v[c], bits); break;
+         case SU_KIND_SNORM: x = snorm_n(f, v[c], bits); break;
+         case SU_KIND_SFLOAT: x = half_bits(f, v[c]); break;
+         case SU_KIND_UINT: {
+            LLVMValueRef m = ci(f, f->i32, mask);
+            x = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, vi[c], m, ""), m, vi[c], "");
+            x = LLVMBuildZExt(b, x, f->vi64, "");
+            break;
+         }
+         default: {   /* SINT: clamped to the field's range */
+            const int64_t max = (int64_t)((1ull << (bits - 1)) - 1);
+            x = LLVMBuildSExt(b, vi[c], f->vi64, "");
+            LLVMValueRef hi = ci(f, f->i64, (uint64_t)max), lo = ci(f, f->i64, (uint64_t)(-max - 1));
+            x = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, x, hi, ""), hi, x, "");
+            x = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, x, lo, ""), lo, x, "");
+            x = LLVMBuildAnd(b, x, ci(f, f->i64, mask), "");
+            break;
+         }
+         }
+         t->w = LLVMBuildOr(b, t->w, LLVMBuildShl(b, x, ci(f, f->i64, ff->shift[c]), ""), "");
+      }
       return;
    }
 }
 
-static void load_texel(struct fb *f, enum fb_kind kind, LLVMValueRef ptrs, LLVMValueRef m,
+/* The word type of a one-word texel. */
+static LLVMTypeRef word_type(struct fb *f, const struct fb_fmt *ff)
+{
+   switch (ff->size) {
+   case 1: return f->vi8;
+   case 2: return f->vi16;
+   case 4: return f->vi32;
+   default: return f->vi64;
+   }
+}
+
+static void load_texel(struct fb *f, const struct fb_fmt *ff, LLVMValueRef ptrs, LLVMValueRef m,
                        struct texel *t)
 {
-   switch (kind) {
+   switch (ff->kind) {
    case FB_UNORM8:
    case FB_SRGB8: t->w = gather(f, f->vi32, ptrs, 1, m); return;
    case FB_F16X4: t->w = gather(f, f->vi64, ptrs, 2, m); return;
-   case FB_F32X4:
-      for (int c = 0; c < 4; c++)
+   case FB_CH32:
+      for (uint32_t c = 0; c < ff->nch; c++)
          t->ch[c] = gather(f, f->vi32, ptrs_at(f, ptrs, 4u * c), 4, m);
+      return;
+   case FB_WORD:
+      t->w = gather(f, word_type(f, ff), ptrs, 1, m);
+      if (ff->size != 8)
+         t->w = LLVMBuildZExt(f->b, t->w, f->vi64, "");
       return;
    }
 }
 
 /* The blend's destination colour, decoded like sr_fragment.c does. */
-static void decode(struct fb *f, enum fb_kind kind, const uint8_t byte_of[4],
-                   const struct texel *t, LLVMValueRef m, LLVMValueRef out[4])
+static void decode(struct fb *f, const struct fb_fmt *ff, const struct texel *t, LLVMValueRef m,
+                   LLVMValueRef out[4])
 {
    LLVMBuilderRef b = f->b;
-   for (int c = 0; c < 4; c++) {
-      switch (kind) {
+   for (uint32_t c = 0; c < 4; c++) {
+      if (c >= ff->nch) {
+         out[c] = cf(f, c == 3 ? 1.0f : 0.0f);
+         continue;
+      }
+      switch (ff->kind) {
       case FB_UNORM8:
       case FB_SRGB8: {
-         LLVMValueRef x = LLVMBuildLShr(b, t->w, ci(f, f->i32, 8u * byte_of[c]), "");
+         LLVMValueRef x = LLVMBuildLShr(b, t->w, ci(f, f->i32, 8u * ff->byte_of[c]), "");
          x = LLVMBuildAnd(b, x, ci(f, f->i32, 0xff), "");
-         if (kind == FB_SRGB8 && c < 3) {
+         if (ff->kind == FB_SRGB8 && c < 3) {
             LLVMValueRef p = LLVMBuildGEP2(b, f->f32, f->srgb_decode, &x, 1, "");
             out[c] = gather(f, f->vf, p, 4, m);
          } else {
@@ -244,21 +444,57 @@ static void decode(struct fb *f, enum fb_kind kind, const uint8_t byte_of[4],
          }
          break;
       }
-      case FB_F16X4: {
-         LLVMValueRef x = LLVMBuildLShr(b, t->w, ci(f, f->i64, 16u * c), "");
-         x = LLVMBuildBitCast(b, LLVMBuildTrunc(b, x, f->vi16, ""), f->vh, "");
-         x = LLVMBuildFPExt(b, x, f->vf, "");
-         /* su_half_to_float makes NaNs quiet. */
-         LLVMValueRef q = LLVMBuildOr(b, LLVMBuildBitCast(b, x, f->vi32, ""),
-                                      ci(f, f->i32, 0x400000), "");
-         out[c] = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, x, x, ""),
-                                  LLVMBuildBitCast(b, q, f->vf, ""), x, "");
+      case FB_F16X4:
+         out[c] = half_value(f, LLVMBuildLShr(b, t->w, ci(f, f->i64, 16u * c), ""));
          break;
-      }
-      case FB_F32X4:
+      case FB_CH32:
          out[c] = LLVMBuildBitCast(b, t->ch[c], f->vf, "");
          break;
+      case FB_WORD: {
+         const uint32_t bits = ff->bits[c];
+         LLVMValueRef x = LLVMBuildLShr(b, t->w, ci(f, f->i64, ff->shift[c]), "");
+         x = LLVMBuildAnd(b, x, ci(f, f->i64, (1ull << bits) - 1), "");
+         if (ff->ckind == SU_KIND_SFLOAT) {
+            out[c] = half_value(f, x);
+         } else if (ff->ckind == SU_KIND_SNORM) {
+            /* fmaxf(s / max, -1.0f), s sign-extended */
+            LLVMValueRef sh = ci(f, f->i64, 64 - bits);
+            x = LLVMBuildAShr(b, LLVMBuildShl(b, x, sh, ""), sh, "");
+            LLVMValueRef v = LLVMBuildFDiv(b, LLVMBuildSIToFP(b, x, f->vf, ""),
+                                           cf(f, (float)((1ull << (bits - 1)) - 1)), "");
+            out[c] = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, v, cf(f, -1.0f), ""), v,
+                                     cf(f, -1.0f), "");
+         } else {   /* UNORM */
+            out[c] = LLVMBuildFDiv(b, LLVMBuildUIToFP(b, x, f->vf, ""),
+                                   cf(f, (float)((1ull << bits) - 1)), "");
+         }
+         break;
       }
+      }
+   }
+}
+
+/* sr_logic_op on vectors of any integer type. */
+static LLVMValueRef logic_op(struct fb *f, uint32_t op, LLVMValueRef s, LLVMValueRef d)
+{
+   LLVMBuilderRef b = f->b;
+   switch (op) {
+   case VK_LOGIC_OP_CLEAR: return LLVMConstNull(LLVMTypeOf(s));
+   case VK_LOGIC_OP_AND: return LLVMBuildAnd(b, s, d, "");
+   case VK_LOGIC_OP_AND_REVERSE: return LLVMBuildAnd(b, s, LLVMBuildNot(b, d, ""), "");
+   case VK_LOGIC_OP_COPY: return s;
+   case VK_LOGIC_OP_AND_INVERTED: return LLVMBuildAnd(b, LLVMBuildNot(b, s, ""), d, "");
+   case VK_LOGIC_OP_NO_OP: return d;
+   case VK_LOGIC_OP_XOR: return LLVMBuildXor(b, s, d, "");
+   case VK_LOGIC_OP_OR: return LLVMBuildOr(b, s, d, "");
+   case VK_LOGIC_OP_NOR: return LLVMBuildNot(b, LLVMBuildOr(b, s, d, ""), "");
+   case VK_LOGIC_OP_EQUIVALENT: return LLVMBuildNot(b, LLVMBuildXor(b, s, d, ""), "");
+   case VK_LOGIC_OP_INVERT: return LLVMBuildNot(b, d, "");
+   case VK_LOGIC_OP_OR_REVERSE: return LLVMBuildOr(b, s, LLVMBuildNot(b, d, ""), "");
+   case VK_LOGIC_OP_COPY_INVERTED: return LLVMBuildNot(b, s, "");
+   case VK_LOGIC_OP_OR_INVERTED: return LLVMBuildOr(b, LLVMBuildNot(b, s, ""), d, "");
+   case VK_LOGIC_OP_NAND: return LLVMBuildNot(b, LLVMBuildAnd(b, s, d, ""), "");
+   default: return LLVMConstAllOnes(LLVMTypeOf(s));   /* SET */
    }
 }
 
@@ -266,12 +502,13 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
 {
    LLVMBuilderRef b = f->b;
    const struct shale_fb_attachment *k = &key->color[a];
-   enum fb_kind kind;
-   uint32_t size;
-   uint8_t byte_of[4] = { 0, 0, 0, 0 };
-   fb_format(k->format, &kind, &size, byte_of);
-   const uint32_t W = f->W, S = key->samples;
-   const bool clamp = kind == FB_UNORM8 || kind == FB_SRGB8;
+   struct fb_fmt ff;
+   fb_format(k->format, &ff);
+   const uint32_t W = f->W, S = key->samples, size = ff.size;
+   const bool is_float = ff.cls == SU_CLASS_FLOAT;
+   const bool clamp01 = ff.kind == FB_UNORM8 || ff.kind == FB_SRGB8 ||
+                        (ff.kind == FB_WORD && ff.ckind == SU_KIND_UNORM);
+   const bool clamp11 = ff.kind == FB_WORD && ff.ckind == SU_KIND_SNORM;
    const size_t tgt = offsetof(struct shale_fb_context, color) + a * sizeof(struct shale_fb_target);
 
    LLVMValueRef base = ctx_load(f, f->ptr, tgt + offsetof(struct shale_fb_target, base));
@@ -288,7 +525,7 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
       srci[c] = l;
       src[c] = LLVMBuildBitCast(b, l, f->vf, "");
    }
-   if (key->alpha_to_one) {
+   if (key->alpha_to_one && is_float) {
       src[3] = cf(f, 1.0f);
       srci[3] = LLVMBuildBitCast(b, src[3], f->vi32, "");
    }
@@ -308,9 +545,10 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
          } else {
             src1[c] = cf(f, 0.0f);
          }
-         if (clamp) {
-            src[c] = clampv(f, src[c], 0.0f, 1.0f);
-            src1[c] = clampv(f, src1[c], 0.0f, 1.0f);
+         if (clamp01 || clamp11) {
+            float lo = clamp01 ? 0.0f : -1.0f;
+            src[c] = clampv(f, src[c], lo, 1.0f);
+            src1[c] = clampv(f, src1[c], lo, 1.0f);
          }
          kc[c] = splat(f, ctx_load(f, f->f32, tgt + offsetof(struct shale_fb_target, constants) +
                                                  4u * c));
@@ -325,16 +563,23 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
    off = LLVMBuildAdd(b, off, splat(f, loff), "");
    LLVMValueRef pix = LLVMBuildGEP2(b, f->i8, base, &off, 1, "");
 
-   const uint32_t wm = k->write_mask & 0xf;
-   const bool full = wm == 0xf;
+   const uint32_t wm = k->write_mask & 0xf, present = (1u << ff.nch) - 1;
+   const bool full = (wm & present) == present;
    uint64_t wbits = 0;
-   for (int c = 0; c < 4; c++)
-      if (wm & (1u << c))
-         wbits |= kind == FB_F16X4 ? (uint64_t)0xffff << (16 * c) : (uint64_t)0xff << (8 * byte_of[c]);
+   for (uint32_t c = 0; c < ff.nch; c++) {
+      if (!(wm & (1u << c)))
+         continue;
+      switch (ff.kind) {
+      case FB_F16X4: wbits |= (uint64_t)0xffff << (16 * c); break;
+      case FB_WORD: wbits |= ((1ull << ff.bits[c]) - 1) << ff.shift[c]; break;
+      default: wbits |= (uint64_t)0xff << (8 * ff.byte_of[c]); break;
+      }
+   }
+   const uint32_t lop = k->logic_op ? k->logic_op - 1 : 0;
 
    struct texel packed;
    if (!k->blend)
-      pack(f, kind, byte_of, src, srci, &packed);
+      pack(f, &ff, src, srci, &packed);
 
    for (uint32_t s = 0; s < S; s++) {
       LLVMValueRef m = LLVMBuildAnd(b, LLVMBuildLShr(b, f->cov, ci(f, f->i32, s), ""),
@@ -344,35 +589,48 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
       struct texel dst, val;
       bool have_dst = false;
       if (k->blend) {
-         load_texel(f, kind, ptrs, m, &dst);
+         load_texel(f, &ff, ptrs, m, &dst);
          have_dst = true;
          LLVMValueRef dv[4], sf[4], df[4], out[4];
-         decode(f, kind, byte_of, &dst, m, dv);
+         decode(f, &ff, &dst, m, dv);
          for (int c = 0; c < 4; c++) {
             sf[c] = blend_factor(f, c < 3 ? k->src_color : k->src_alpha, c, src, src1, dv, kc);
             df[c] = blend_factor(f, c < 3 ? k->dst_color : k->dst_alpha, c, src, src1, dv, kc);
          }
          for (int c = 0; c < 4; c++)
             out[c] = blend_op(f, c < 3 ? k->color_op : k->alpha_op, src[c], sf[c], dv[c], df[c]);
-         pack(f, kind, byte_of, out, NULL, &val);
+         pack(f, &ff, out, NULL, &val);
       } else {
          val = packed;
       }
-      if (kind == FB_F32X4) {
-         for (int c = 0; c < 4; c++)
-            if (wm & (1u << c))
-               scatter(f, val.ch[c], ptrs_at(f, ptrs, 4u * c), 4, m);
+      if (k->logic_op && !have_dst) {
+         load_texel(f, &ff, ptrs, m, &dst);
+         have_dst = true;
+      }
+      if (ff.kind == FB_CH32) {
+         for (uint32_t c = 0; c < ff.nch; c++) {
+            if (!(wm & (1u << c)))
+               continue;
+            LLVMValueRef v = k->logic_op ? logic_op(f, lop, val.ch[c], dst.ch[c]) : val.ch[c];
+            scatter(f, v, ptrs_at(f, ptrs, 4u * c), 4, m);
+         }
          continue;
       }
-      LLVMTypeRef wt = kind == FB_F16X4 ? f->i64 : f->i32;
-      unsigned align = kind == FB_F16X4 ? 2 : 1;
+      LLVMTypeRef wt = ff.kind == FB_UNORM8 || ff.kind == FB_SRGB8 ? f->i32 : f->i64;
+      if (k->logic_op)
+         val.w = logic_op(f, lop, val.w, dst.w);
       if (!full) {
          if (!have_dst)
-            load_texel(f, kind, ptrs, m, &dst);
+            load_texel(f, &ff, ptrs, m, &dst);
          LLVMValueRef keep = LLVMBuildAnd(b, dst.w, ci(f, wt, ~wbits), "");
          val.w = LLVMBuildOr(b, LLVMBuildAnd(b, val.w, ci(f, wt, wbits), ""), keep, "");
       }
-      scatter(f, val.w, ptrs, align, m);
+      if (ff.kind == FB_WORD) {
+         LLVMValueRef w = ff.size == 8 ? val.w : LLVMBuildTrunc(b, val.w, word_type(f, &ff), "");
+         scatter(f, w, ptrs, 1, m);
+      } else {
+         scatter(f, val.w, ptrs, ff.kind == FB_F16X4 ? 2 : 1, m);
+      }
    }
 }
 

@@ -208,8 +208,15 @@
  *    runs the C code). The first slice compiles colour writes for
  *    R8G8B8A8 / B8G8R8A8 UNORM and SRGB, R16G16B16A16_SFLOAT and
  *    R32G32B32A32_SFLOAT attachments with blending (every factor and op,
- *    dual source), write masks and any sample count; logic ops and other
- *    colour formats stay in C for now. Depth/stencil is compiled for every
+ *    dual source), write masks and any sample count; then logic ops (on
+ *    UNORM, SNORM and integer formats, as sr_fragment_setup applies them)
+ *    and every colour format of one 8/16/32/64-bit word whose channels
+ *    are UNORM, SNORM, 16-bit float, UINT or SINT fields (R8, R8G8,
+ *    B5G6R5, A1R5G5B5, R4G4B4A4, A2B10G10R10, R16..R16G16B16A16 UNORM /
+ *    SNORM / SFLOAT, the 8/16-bit integer formats, ...) and of 32-bit
+ *    float / uint / sint channels (R32 to R32G32B32A32); packed floats
+ *    (B10G11R11, E5B9G9R9), 3- and 6-byte texels, 64-bit channels and
+ *    SCALED formats stay in C. Depth/stencil is compiled for every
  *    depth/stencil format (D16, X8_D24, D32, S8, D16_S8, D24_S8, D32_S8),
  *    compare and stencil op and sample count. The compiled results are
  *    bit-identical to the C reference (unit/fragment_backend compares them

@@ -1,9 +1,10 @@
 /* Unit test of the compiled fragment back end (src/compiler/llvm_backend.c,
  * sr_raster.h "The fragment back end"): for random back-end states (formats,
- * blend enables, factors, ops, write masks, samples, alpha-to-one, widths)
- * and random shader outputs (special values included), the compiled routine
- * and the C reference (sr_fragment_color) must leave bit-identical
- * attachments. Also: keys the compiler does not cover yet are refused (the
+ * UNORM, SNORM, sRGB, float, uint and sint formats of one word or of 32-bit
+ * channels; blend enables, factors, ops, write masks, logic ops, samples,
+ * alpha-to-one, widths) and random shader outputs (special values
+ * included), the compiled routine and the C reference (sr_fragment_color)
+ * must leave bit-identical attachments. Also: keys the compiler does not cover yet are refused (the
  * C back end runs), the same key gives the same routine, and a framebuffer
  * whose formats differ from the compiled key falls back to C. Likewise the
  * compiled depth/stencil routines (llvm_backend_ds.c) against
@@ -40,8 +41,23 @@ static void dummy_fs(const struct shale_fs_context *ctx, struct shale_fs_quads *
 }
 
 static const VkFormat formats[] = {
-   VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB,       VK_FORMAT_B8G8R8A8_UNORM,
-   VK_FORMAT_B8G8R8A8_SRGB,  VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT,
+   VK_FORMAT_R8G8B8A8_UNORM,           VK_FORMAT_R8G8B8A8_SRGB,
+   VK_FORMAT_B8G8R8A8_UNORM,           VK_FORMAT_B8G8R8A8_SRGB,
+   VK_FORMAT_R16G16B16A16_SFLOAT,      VK_FORMAT_R32G32B32A32_SFLOAT,
+   VK_FORMAT_R8_UNORM,                 VK_FORMAT_R8G8_UNORM,
+   VK_FORMAT_B5G6R5_UNORM_PACK16,      VK_FORMAT_R5G6B5_UNORM_PACK16,
+   VK_FORMAT_A1R5G5B5_UNORM_PACK16,    VK_FORMAT_R4G4B4A4_UNORM_PACK16,
+   VK_FORMAT_A2B10G10R10_UNORM_PACK32, VK_FORMAT_A2R10G10B10_UNORM_PACK32,
+   VK_FORMAT_A8B8G8R8_UNORM_PACK32,    VK_FORMAT_R16_UNORM,
+   VK_FORMAT_R16G16_UNORM,             VK_FORMAT_R16G16B16A16_UNORM,
+   VK_FORMAT_R8G8B8A8_SNORM,           VK_FORMAT_R16G16B16A16_SNORM,
+   VK_FORMAT_R16_SFLOAT,               VK_FORMAT_R16G16_SFLOAT,
+   VK_FORMAT_R32_SFLOAT,               VK_FORMAT_R32G32_SFLOAT,
+   VK_FORMAT_R8_UINT,                  VK_FORMAT_R8G8B8A8_UINT,
+   VK_FORMAT_R8G8B8A8_SINT,            VK_FORMAT_R16G16_UINT,
+   VK_FORMAT_R16G16B16A16_SINT,        VK_FORMAT_A2B10G10R10_UINT_PACK32,
+   VK_FORMAT_R32_UINT,                 VK_FORMAT_R32_SINT,
+   VK_FORMAT_R32G32B32A32_UINT,        VK_FORMAT_R32G32B32A32_SINT,
 };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
@@ -107,9 +123,7 @@ static bool is_nan_bits(const uint8_t *p, uint32_t bytes)
  * not a failure. size when they match. */
 static size_t first_difference(const struct sr_surface *s, const uint8_t *ref, size_t size)
 {
-   uint32_t ch = s->vk_format == VK_FORMAT_R16G16B16A16_SFLOAT   ? 2
-                 : s->vk_format == VK_FORMAT_R32G32B32A32_SFLOAT ? 4
-                                                                  : 1;
+   uint32_t ch = s->format->kind == SU_KIND_SFLOAT ? s->format->bits[0] / 8u : 1;
    for (size_t i = 0; i + ch <= size; i += ch) {
       if (!memcmp(s->base + i, ref + i, ch))
          continue;
@@ -139,6 +153,8 @@ static bool run_state(struct sc_compiler *c, uint32_t round_id, uint32_t rounds)
    st.samples = samples;
    st.sample_mask = ~0u;
    st.alpha_to_one = rng() % 4 == 0;
+   st.logic_op_enable = rng() % 4 == 0;
+   st.logic_op = (VkLogicOp)(rng() % 16);
    for (int k = 0; k < 4; k++)
       st.blend_constants[k] = rand_value();
    VkFormat fmts[3];
@@ -159,6 +175,7 @@ static bool run_state(struct sc_compiler *c, uint32_t round_id, uint32_t rounds)
    if (round_id % 5 == 0) {
       /* The common case: one opaque or alpha-blended RGBA8 target. */
       count = 1;
+      st.logic_op_enable = false;
       st.fs_io.outputs_written = 1;
       st.blend[0].write_mask = 0xf;
       st.blend[0].src_color = VK_BLEND_FACTOR_SRC_ALPHA;
@@ -249,9 +266,10 @@ static bool run_state(struct sc_compiler *c, uint32_t round_id, uint32_t rounds)
          const struct shale_fb_attachment *k = &key.color[a];
          CHECK(false,
                "state %u round %u attachment %u (format %u, W %u, samples %u, blend %u: "
-               "%u %u %u %u ops %u %u, mask %x, alpha_to_one %u): byte %zu is %02x, C has %02x",
+               "%u %u %u %u ops %u %u, mask %x, logic %u, alpha_to_one %u): byte %zu is %02x, "
+               "C has %02x",
                round_id, round, a, k->format, W, samples, k->blend, k->src_color, k->dst_color,
-               k->src_alpha, k->dst_alpha, k->color_op, k->alpha_op, k->write_mask,
+               k->src_alpha, k->dst_alpha, k->color_op, k->alpha_op, k->write_mask, k->logic_op,
                key.alpha_to_one, i, sj->base[i], sc->base[i]);
          /* The lane and sample: print what went in. */
          size_t ts = sj->format->block_size;
@@ -289,8 +307,10 @@ static bool run_state(struct sc_compiler *c, uint32_t round_id, uint32_t rounds)
    uint32_t first = 0;
    while (!key.color[first].format)
       first++;
-   fb_other.color[first].format = su_format_desc(VK_FORMAT_R8G8B8A8_UINT);
-   fb_other.color[first].vk_format = VK_FORMAT_R8G8B8A8_UINT;
+   VkFormat other = key.color[first].format == VK_FORMAT_R8G8B8A8_UINT ? VK_FORMAT_R8G8B8A8_SINT
+                                                                        : VK_FORMAT_R8G8B8A8_UINT;
+   fb_other.color[first].format = su_format_desc(other);
+   fb_other.color[first].vk_format = other;
    struct sr_fragment_state fs_other;
    sr_fragment_setup(&fs_other, &fb_other, &st);
    CHECK(fs_other.compiled == NULL, "state %u: compiled code for other formats", round_id);
@@ -526,28 +546,33 @@ int main(void)
    if (!c)
       return 1;
 
-   /* A logic op is not compiled yet: refused, so the C back end runs. */
+   /* Formats not compiled (packed floats, 3-byte texels, 64-bit channels)
+    * and a logic op on a float format (never a key sr_fragment_key makes)
+    * are refused, so the C back end runs. */
    struct shale_fb_key key;
    memset(&key, 0, sizeof(key));
    key.width = 8;
    key.samples = 1;
    key.color_count = 1;
-   key.color[0].format = VK_FORMAT_R8G8B8A8_UNORM;
    key.color[0].write_mask = 0xf;
-   key.color[0].logic_op = VK_LOGIC_OP_XOR + 1;
+   static const VkFormat refused[] = {VK_FORMAT_B10G11R11_UFLOAT_PACK32, VK_FORMAT_R8G8B8_UNORM,
+                                      VK_FORMAT_R64_UINT, VK_FORMAT_R8G8B8A8_USCALED};
    shale_fb_color_fn fn = NULL;
    char msg[256] = "";
+   for (unsigned i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+      key.color[0].format = refused[i];
+      CHECK(sc_compile_fragment_backend(c, &key, &fn, msg, sizeof(msg)) == SC_ERROR_UNSUPPORTED &&
+               !fn, "format %u was compiled", refused[i]);
+   }
+   key.color[0].format = VK_FORMAT_R16G16B16A16_SFLOAT;
+   key.color[0].logic_op = VK_LOGIC_OP_XOR + 1;
    CHECK(sc_compile_fragment_backend(c, &key, &fn, msg, sizeof(msg)) == SC_ERROR_UNSUPPORTED &&
-            !fn, "a logic-op key was compiled");
-   key.color[0].logic_op = 0;
-   key.color[0].format = VK_FORMAT_R8G8B8A8_UINT;
-   CHECK(sc_compile_fragment_backend(c, &key, &fn, msg, sizeof(msg)) == SC_ERROR_UNSUPPORTED &&
-            !fn, "an integer-format key was compiled");
+            !fn, "a logic op on a float format was compiled");
 
    uint32_t states = 0;
-   for (uint32_t s = 0; s < 80; s++)
+   for (uint32_t s = 0; s < 120; s++)
       states += run_state(c, s, 40);
-   CHECK(states >= 50, "only %u states compiled", states);
+   CHECK(states >= 80, "only %u states compiled", states);
    uint32_t ds_states = 0;
    for (uint32_t s = 0; s < 120; s++)
       ds_states += run_ds_state(c, s, 40);
