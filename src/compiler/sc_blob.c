@@ -5,11 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/su_build_id.h"
 #include "util/su_sha256.h"
 #include "sc_internal.h"
 #include "sc_llvm.h"
 
-/* Bump when generated code changes for the same input (key and blobs). */
+/* Bump when generated code changes for the same input (key and blobs).
+ * Keys and blob identities also carry the compiler's build ID (compiler_build):
+ * any rebuild that changes the code makes older blobs miss, so this number
+ * matters only for a build without a build ID note. */
 #define SC_COMPILER_VERSION "shale-sc 4"
 #define SC_BLOB_VERSION 2
 #define SC_BLOB_BYTE_ORDER 0x01020304u
@@ -66,15 +70,32 @@ set_message(char *message, size_t size, const char *text)
       snprintf(message, size, "%s", text);
 }
 
-/* "compiler version;target;features;LLVM version" of this compiler. */
+/* The build ID of the object this compiler is linked into, in hex ("none"
+ * when the linker wrote none). */
+static void
+compiler_build(char hex[2 * SU_BUILD_ID_MAX + 1])
+{
+   uint8_t id[SU_BUILD_ID_MAX];
+   size_t size = 0;
+   if (!su_build_id((const void *)compiler_build, id, &size)) {
+      snprintf(hex, 2 * SU_BUILD_ID_MAX + 1, "none");
+      return;
+   }
+   for (size_t i = 0; i < size; i++)
+      snprintf(hex + 2 * i, 3, "%02x", id[i]);
+}
+
+/* "compiler version;build ID;target;features;LLVM version" of this compiler. */
 static char *
 blob_identity(const struct sc_jit *jit)
 {
    const char *id = sc_jit_identity(jit);
-   size_t len = strlen(SC_COMPILER_VERSION) + 1 + strlen(id) + 1;
+   char build[2 * SU_BUILD_ID_MAX + 1];
+   compiler_build(build);
+   size_t len = strlen(SC_COMPILER_VERSION) + 1 + strlen(build) + 1 + strlen(id) + 1;
    char *s = malloc(len);
    if (s)
-      snprintf(s, len, "%s;%s", SC_COMPILER_VERSION, id);
+      snprintf(s, len, "%s;%s;%s", SC_COMPILER_VERSION, build, id);
    return s;
 }
 
@@ -114,6 +135,9 @@ sc_compile_key(struct sc_compiler *compiler, const struct sc_compile_info *info,
    su_sha256_init(&h);
    hash_string(&h, "shale compile key");
    hash_string(&h, SC_COMPILER_VERSION);
+   char build[2 * SU_BUILD_ID_MAX + 1];
+   compiler_build(build);
+   hash_string(&h, build);
    hash_u32(&h, SC_BLOB_VERSION);
    hash_u32(&h, SHALE_SHADER_ABI_VERSION);
    hash_string(&h, sc_jit_identity(compiler->jit));

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "compiler/sc_compiler.h"
+#include "util/su_build_id.h"
+#include "util/su_sha256.h"
 #include "sd_alloc.h"
 #include "sd_descriptor.h"
 #include "sd_external.h"
@@ -176,6 +178,29 @@ sd_fill_limits(VkPhysicalDeviceLimits *l)
    };
 }
 
+/* The first 16 bytes of SHA-256("shale pipeline cache", the driver's build
+ * ID): every build that changes the driver's code gets another UUID, so
+ * pipeline cache data (the spec's header check) and caches keyed on the UUID
+ * by applications and layers (zink's, say) never carry code or meaning from
+ * another build. A build without a build ID note falls back to a fixed
+ * string, bumped by hand. */
+static void
+sd_pipeline_cache_uuid(uint8_t uuid[VK_UUID_SIZE])
+{
+   uint8_t id[SU_BUILD_ID_MAX];
+   size_t size = 0;
+   struct su_sha256 h;
+   su_sha256_init(&h);
+   su_sha256_update(&h, "shale pipeline cache", 20);
+   if (su_build_id((const void *)sd_pipeline_cache_uuid, id, &size))
+      su_sha256_update(&h, id, size);
+   else
+      su_sha256_update(&h, "shale-cache-0001", 16);
+   uint8_t digest[SU_SHA256_SIZE];
+   su_sha256_final(&h, digest);
+   memcpy(uuid, digest, VK_UUID_SIZE);
+}
+
 VkResult
 sd_physical_device_create(struct sd_instance *instance, struct sd_physical_device **out)
 {
@@ -194,9 +219,7 @@ sd_physical_device_create(struct sd_instance *instance, struct sd_physical_devic
    p->deviceID = 0;
    p->deviceType = VK_PHYSICAL_DEVICE_TYPE_CPU;
    snprintf(p->deviceName, sizeof(p->deviceName), "Shale (CPU)");
-   /* Changes whenever the driver's build changes cached-data meaning. */
-   static const char uuid[VK_UUID_SIZE] = "shale-cache-0001";
-   memcpy(p->pipelineCacheUUID, uuid, VK_UUID_SIZE);
+   sd_pipeline_cache_uuid(p->pipelineCacheUUID);
    sd_fill_limits(&p->limits);
    /* No sparse resources. */
    memset(&p->sparseProperties, 0, sizeof(p->sparseProperties));

@@ -30,7 +30,8 @@
  * digest and the host's identity) is dropped and the shader compiled again.
  * vkGetPipelineCacheData writes the header the spec defines
  * (VkPipelineCacheHeaderVersionOne, little-endian: length 32, version ONE,
- * vendorID, deviceID, pipelineCacheUUID of the physical device), then
+ * vendorID, deviceID, pipelineCacheUUID of the physical device: a digest of
+ * the driver's build ID, so data from any other build fails the header), then
  *   "SHPC", format version, SHALE_SHADER_ABI_VERSION, entry count,
  *   per entry: key[32], flags (0), blob size, blob (padded to 4 bytes)
  * (all uint32 little-endian). Data whose header does not match this device
