@@ -34,8 +34,11 @@
  * whose two columns are side by side on every lane are read as 64-bit
  * pairs. The common state (LINEAR filters and mipmaps, REPEAT on s and t,
  * power-of-two 2D views, no offsets) runs a copy of the chunk with those
- * choices made at compile time (its UNORM division is a multiplication by
- * 1/255: every lane is linear).
+ * choices made at compile time (every lane is linear, so its UNORM
+ * division is a multiplication by 1/255 and its LOD half the log2 of the
+ * larger squared scale, without square roots: within ulps, which move a
+ * linear result by as little); a chunk whose eight lanes are all asked
+ * for stores its results without merging.
  *
  * Invariants: every texel read lies in the view whatever the lanes hold
  * (lanes outside args->lanes included: they are computed, clamped, and not

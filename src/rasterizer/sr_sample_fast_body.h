@@ -176,9 +176,16 @@ BODY void FN(chunk)(const struct fast *f, struct shale_sample_args *a, unsigned 
       v8f mx1 = vloadf(&a->grad[0][1][l0]) * f->fheight;
       v8f my0 = vloadf(&a->grad[1][0][l0]) * f->fwidth;
       v8f my1 = vloadf(&a->grad[1][1][l0]) * f->fheight;
-      v8f rhox = FAST_SQRT(mx0 * mx0 + mx1 * mx1);
-      v8f rhoy = FAST_SQRT(my0 * my0 + my1 * my1);
-      lambda = vlog2(vsel(rhox > rhoy, rhox, rhoy));
+      v8f qx = mx0 * mx0 + mx1 * mx1, qy = my0 * my0 + my1 * my1;
+      if (tri) {
+         /* log2 of the larger square root, as half the log2 of the
+          * larger square: within ulps, and every lane is linear (the
+          * result moves with lambda by as little). */
+         lambda = 0.5f * vlog2(vsel(qx > qy, qx, qy));
+      } else {
+         v8f rhox = FAST_SQRT(qx), rhoy = FAST_SQRT(qy);
+         lambda = vlog2(vsel(rhox > rhoy, rhox, rhoy));
+      }
    } else {
       lambda = vloadf(&a->lod[l0]);
    }
@@ -243,8 +250,9 @@ BODY void FN(chunk)(const struct fast *f, struct shale_sample_args *a, unsigned 
       res[k] = sw < 4 ? tau[sw] : vsplat(sw == SWZ_ONE ? 1.0f : 0.0f);
    }
    for (int k = 0; k < 4; k++) {
-      v8f old = vloadf((const float *)&a->result[k][l0]);
-      v8f r = vsel(on, res[k], old);
+      v8f r = res[k];
+      if (active != 0xffu)
+         r = vsel(on, r, vloadf((const float *)&a->result[k][l0]));
       memcpy(&a->result[k][l0], &r, sizeof(r));
    }
 }
