@@ -678,6 +678,30 @@ uniform_group(struct sc_xlate *x, uint32_t op, LLVMValueRef v, LLVMValueRef n, b
    }
 }
 
+/* The operand type each group arithmetic takes (spirv-val passes a mutated
+ * module's mismatches, such as an FMin of integers, and the identities and
+ * intrinsics below are only defined for the right kind): floats for the F
+ * operations, booleans for the logical ones, integers wider than one bit
+ * for the rest. */
+static bool
+arithmetic_type_ok(uint32_t op, LLVMTypeRef st)
+{
+   bool integer = LLVMGetTypeKind(st) == LLVMIntegerTypeKind;
+   switch (op) {
+   case SpvOpGroupNonUniformFAdd:
+   case SpvOpGroupNonUniformFMul:
+   case SpvOpGroupNonUniformFMin:
+   case SpvOpGroupNonUniformFMax:
+      return is_float(st);
+   case SpvOpGroupNonUniformLogicalAnd:
+   case SpvOpGroupNonUniformLogicalOr:
+   case SpvOpGroupNonUniformLogicalXor:
+      return integer && LLVMGetIntTypeWidth(st) == 1;
+   default:
+      return integer && LLVMGetIntTypeWidth(st) > 1;
+   }
+}
+
 static bool
 emit_arithmetic(struct sc_xlate *x, const struct sc_inst *inst)
 {
@@ -687,6 +711,8 @@ emit_arithmetic(struct sc_xlate *x, const struct sc_inst *inst)
    const struct sc_val *v = sc_operand(x, inst->w[5], 1, SC_ANY);
    if (!v)
       return false;
+   if (!arithmetic_type_ok(op, sc_scalar_of(v->c[0])))
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "group operation %u on a value of the wrong type", op);
    uint32_t cluster = x->W;
    switch (gop) {
    case SpvGroupOperationReduce:
