@@ -182,8 +182,8 @@ const VkSubpassDependency draw_dep_color_to_transfer = {
 };
 
 VkResult
-draw_color_pass(struct vkt *t, VkFormat format, const VkSubpassDependency *deps, uint32_t n,
-                VkRenderPass *out)
+draw_color_pass_in(struct vkt *t, VkFormat format, VkImageLayout layout,
+                   const VkSubpassDependency *deps, uint32_t n, VkRenderPass *out)
 {
    const VkAttachmentDescription att = {
       .format = format,
@@ -195,7 +195,7 @@ draw_color_pass(struct vkt *t, VkFormat format, const VkSubpassDependency *deps,
       .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
       .finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
    };
-   const VkAttachmentReference ref = { 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
+   const VkAttachmentReference ref = { 0, layout };
    const VkSubpassDescription sub = {
       .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
       .colorAttachmentCount = 1,
@@ -211,6 +211,28 @@ draw_color_pass(struct vkt *t, VkFormat format, const VkSubpassDependency *deps,
       .pDependencies = deps,
    };
    return vkCreateRenderPass(t->device, &rpci, NULL, out);
+}
+
+VkResult
+draw_color_pass(struct vkt *t, VkFormat format, const VkSubpassDependency *deps, uint32_t n,
+                VkRenderPass *out)
+{
+   return draw_color_pass_in(t, format, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, deps, n, out);
+}
+
+VkResult
+draw_nearest_sampler(struct vkt *t, VkSampler *out)
+{
+   const VkSamplerCreateInfo sci = {
+      .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+      .magFilter = VK_FILTER_NEAREST,
+      .minFilter = VK_FILTER_NEAREST,
+      .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
+      .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+      .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+      .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+   };
+   return vkCreateSampler(t->device, &sci, NULL, out);
 }
 
 VkResult

@@ -153,9 +153,16 @@ extern const VkSubpassDependency draw_dep_color_to_transfer;
 
 /* A render pass of one subpass writing one colour attachment of `format`
  * (one sample, cleared and stored, UNDEFINED to TRANSFER_SRC_OPTIMAL) with
- * the n dependencies deps. */
+ * the n dependencies deps; the subpass uses the attachment in `layout`
+ * (draw_color_pass: COLOR_ATTACHMENT_OPTIMAL). */
+VkResult draw_color_pass_in(struct vkt *t, VkFormat format, VkImageLayout layout,
+                            const VkSubpassDependency *deps, uint32_t n, VkRenderPass *out);
 VkResult draw_color_pass(struct vkt *t, VkFormat format, const VkSubpassDependency *deps,
                          uint32_t n, VkRenderPass *out);
+
+/* A sampler with NEAREST filters and mip mode and CLAMP_TO_EDGE on every
+ * axis: texel reads at exact coordinates. */
+VkResult draw_nearest_sampler(struct vkt *t, VkSampler *out);
 
 /* Records a copy of `aspect` of mip 0, layer 0 of a w x h image in
  * TRANSFER_SRC_OPTIMAL layout to buf at offset, tightly packed. */

@@ -152,22 +152,6 @@ loop_create(struct vkt *t, struct loop *l)
    if (draw_image_create(t, VK_FORMAT_R8G8B8A8_UNORM, W, H, VK_SAMPLE_COUNT_1_BIT, usage,
                          VK_IMAGE_ASPECT_COLOR_BIT, &l->img, &l->view) != VK_SUCCESS)
       return false;
-   const VkAttachmentDescription att = {
-      .format = VK_FORMAT_R8G8B8A8_UNORM,
-      .samples = VK_SAMPLE_COUNT_1_BIT,
-      .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-      .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-      .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-      .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-      .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-      .finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-   };
-   const VkAttachmentReference ref = { 0, FB_LAYOUT };
-   const VkSubpassDescription sp = {
-      .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
-      .colorAttachmentCount = 1,
-      .pColorAttachments = &ref,
-   };
    const VkSubpassDependency deps[2] = {
       {
          .srcSubpass = 0,
@@ -180,28 +164,10 @@ loop_create(struct vkt *t, struct loop *l)
       },
       draw_dep_color_to_transfer,
    };
-   const VkRenderPassCreateInfo rpci = {
-      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
-      .attachmentCount = 1,
-      .pAttachments = &att,
-      .subpassCount = 1,
-      .pSubpasses = &sp,
-      .dependencyCount = 2,
-      .pDependencies = deps,
-   };
-   if (vkCreateRenderPass(t->device, &rpci, NULL, &l->rp) != VK_SUCCESS ||
+   if (draw_color_pass_in(t, VK_FORMAT_R8G8B8A8_UNORM, FB_LAYOUT, deps, 2, &l->rp) != VK_SUCCESS ||
        draw_framebuffer(t, l->rp, &l->view, 1, W, H, 1, &l->fb) != VK_SUCCESS)
       return false;
-   const VkSamplerCreateInfo sci = {
-      .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
-      .magFilter = VK_FILTER_NEAREST,
-      .minFilter = VK_FILTER_NEAREST,
-      .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
-      .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-      .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-      .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-   };
-   if (vkCreateSampler(t->device, &sci, NULL, &l->sampler) != VK_SUCCESS ||
+   if (draw_nearest_sampler(t, &l->sampler) != VK_SUCCESS ||
        draw_single_set(t, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT,
                        &l->sl, &l->pool, &l->set) != VK_SUCCESS)
       return false;
@@ -417,18 +383,9 @@ run_depth(struct vkt *t)
       .pDependencies = deps,
    };
    const VkImageView views[2] = { cview, dview };
-   const VkSamplerCreateInfo sci = {
-      .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
-      .magFilter = VK_FILTER_NEAREST,
-      .minFilter = VK_FILTER_NEAREST,
-      .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
-      .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-      .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-      .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-   };
    ok = ok && vkCreateRenderPass(t->device, &rpci, NULL, &rp) == VK_SUCCESS &&
         draw_framebuffer(t, rp, views, 2, W, H, 1, &fb) == VK_SUCCESS &&
-        vkCreateSampler(t->device, &sci, NULL, &sampler) == VK_SUCCESS &&
+        draw_nearest_sampler(t, &sampler) == VK_SUCCESS &&
         draw_single_set(t, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
                         VK_SHADER_STAGE_FRAGMENT_BIT, &sl, &pool, &set) == VK_SUCCESS &&
         draw_pipeline_layout(t, sl, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
