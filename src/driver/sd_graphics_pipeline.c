@@ -61,6 +61,17 @@ sd_translate_state(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_st
             .stride = b->stride, .input_rate = b->inputRate, .divisor = 1,
          };
       }
+      /* VK_EXT_vertex_attribute_divisor: instance-rate bindings read element
+       * firstInstance + (InstanceIndex - firstInstance) / divisor, divisor 0
+       * element firstInstance for every instance (sr_vertex.c; render/vertex_divisor). */
+      const VkPipelineVertexInputDivisorStateCreateInfoEXT *dv =
+         sd_find_struct(vi, VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT);
+      for (uint32_t i = 0; dv && i < dv->vertexBindingDivisorCount; i++) {
+         const VkVertexInputBindingDivisorDescriptionEXT *d = &dv->pVertexBindingDivisors[i];
+         if (d->binding >= SR_MAX_VERTEX_BINDINGS)
+            return "vertex binding divisor for a binding number too large";
+         s->bindings[d->binding].divisor = d->divisor;
+      }
       if (vi->vertexAttributeDescriptionCount > SR_MAX_VERTEX_ATTRIBUTES)
          return "too many vertex attributes";
       for (uint32_t i = 0; i < vi->vertexAttributeDescriptionCount; i++) {

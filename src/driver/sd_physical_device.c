@@ -47,6 +47,7 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_sampler_ycbcr_conversion = true,
    .EXT_custom_border_color = true,
    .EXT_provoking_vertex = true,
+   .EXT_vertex_attribute_divisor = true,
    .EXT_scalar_block_layout = true,
    .EXT_line_rasterization = true,
    .EXT_conditional_rendering = true,
@@ -384,6 +385,12 @@ sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDevic
             ((VkPhysicalDeviceCustomBorderColorPropertiesEXT *)s)->maxCustomBorderColorSamplers =
                pdev->properties.limits.maxSamplerAllocationCount;
          break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_EXT:
+         /* The element index is computed in 64 bits from any 32-bit divisor
+          * (sr_vertex.c; render/vertex_divisor draws with UINT32_MAX). */
+         if (sd_device_extensions_supported.EXT_vertex_attribute_divisor)
+            ((VkPhysicalDeviceVertexAttributeDivisorPropertiesEXT *)s)->maxVertexAttribDivisor = UINT32_MAX;
+         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_PROPERTIES_EXT:
          /* The mode is part of each draw's state: pipelines of either mode
           * mix in a render pass instance. Transform feedback writes each
@@ -549,6 +556,14 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          VkPhysicalDeviceCustomBorderColorFeaturesEXT *cb = (void *)s;
          cb->customBorderColors = ext->EXT_custom_border_color;
          cb->customBorderColorWithoutFormat = ext->EXT_custom_border_color;
+         break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT: {
+         /* render/vertex_divisor: divisors 0, 1, 3 and UINT32_MAX with a
+          * nonzero firstInstance */
+         VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT *vd = (void *)s;
+         vd->vertexAttributeInstanceRateDivisor = ext->EXT_vertex_attribute_divisor;
+         vd->vertexAttributeInstanceRateZeroDivisor = ext->EXT_vertex_attribute_divisor;
          break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT: {
