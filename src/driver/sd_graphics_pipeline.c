@@ -94,6 +94,11 @@ sd_translate_state(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_st
    const VkPipelineRasterizationStateCreateInfo *rs = ci->pRasterizationState;
    s->rasterizer_discard = rs->rasterizerDiscardEnable;
    s->depth_clamp = rs->depthClampEnable;
+   /* VK_EXT_depth_clip_enable (render/depth_clip): z clipping apart from
+    * clamping; without the struct, clipping is off exactly when clamping is on. */
+   const VkPipelineRasterizationDepthClipStateCreateInfoEXT *dc =
+      sd_find_struct(rs, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT);
+   s->no_depth_clip = dc ? !dc->depthClipEnable : rs->depthClampEnable;
    s->polygon_mode = rs->polygonMode;
    s->cull_mode = rs->cullMode;
    s->front_face = rs->frontFace;

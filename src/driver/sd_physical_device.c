@@ -53,6 +53,7 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .EXT_conditional_rendering = true,
    .EXT_attachment_feedback_loop_layout = true,
    .EXT_transform_feedback = true,
+   .EXT_depth_clip_enable = true,
 };
 
 void
@@ -566,6 +567,11 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          vd->vertexAttributeInstanceRateZeroDivisor = ext->EXT_vertex_attribute_divisor;
          break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT:
+         /* render/depth_clip: the four clamp x clip combinations. */
+         ((VkPhysicalDeviceDepthClipEnableFeaturesEXT *)s)->depthClipEnable =
+            ext->EXT_depth_clip_enable;
+         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT: {
          /* render/zink_provoking; transform feedback keeps the provoking
           * vertex first or last in every triangle (render/xfb) */

@@ -39,7 +39,7 @@
  *     primitive restart, the provoking vertex; PrimitiveId counts a draw's
  *     primitives per instance, culled ones included), culling by cull
  *     distances, clipping: triangles that cross the near/far planes (not
- *     with depth clamp: then w > 0), a user clip plane or the guard band are
+ *     with no_depth_clip: then w > 0), a user clip plane or the guard band are
  *     clipped, Sutherland-Hodgman in clip space over every varying, new
  *     points interpolated from the inside vertex so neighbours agree; lines
  *     are cut against the same planes; triangles or lines wholly outside the
@@ -396,6 +396,10 @@ struct sr_draw_state {
    /* Rasterization. */
    bool rasterizer_discard;
    bool depth_clamp;
+   /* Primitives are not clipped against z = 0 and z = w: depth_clamp, or
+    * !depthClipEnable when the pipeline gives VK_EXT_depth_clip_enable's
+    * struct (false, the zero value: clipped). */
+   bool no_depth_clip;
    VkPolygonMode polygon_mode;
    VkCullModeFlags cull_mode;
    VkFrontFace front_face;

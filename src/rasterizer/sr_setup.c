@@ -628,7 +628,7 @@ sr_setup_draw(struct sr_vdraw *vd)
    };
    /* The planes a draw clips against. */
    uint32_t planes = CLIP_W | CLIP_GX0 | CLIP_GX1 | CLIP_GY0 | CLIP_GY1;
-   if (!vd->st->depth_clamp)
+   if (!vd->st->no_depth_clip)
       planes |= CLIP_NEAR | CLIP_FAR;
    planes |= ((1u << vd->clip_count) - 1) * CLIP_USER0;
    vd->clip_planes = planes;
@@ -821,7 +821,7 @@ point(struct sr_vdraw *vd, uint32_t i0)
    const float x = r[SR_V_POS], y = r[SR_V_POS + 1], z = r[SR_V_POS + 2], w = r[SR_V_POS + 3];
    if (!(w >= W_MIN && x >= -w && x <= w && y >= -w && y <= w))
       return;
-   if (!vd->st->depth_clamp && !(z >= 0.0f && z <= w))
+   if (!vd->st->no_depth_clip && !(z >= 0.0f && z <= w))
       return;
    for (uint32_t d = 0; d < vd->clip_count; d++)
       if (!(r[SR_V_DIST + d] >= 0.0f))

@@ -930,6 +930,7 @@ test_near_far(struct rig *r, uint32_t width)
    bindings_init(&b, v, 3);
    for (int clamp = 0; clamp < 2; clamp++) {
       st.depth_clamp = clamp;
+      st.no_depth_clip = clamp;
       draw1(r, &st, &b, (struct sr_draw){.count = 3, .instance_count = 1});
       memset(ref, 0, sizeof(ref));
       ref_triangle(X, Y, ref, clamp ? 0 : 50, 0, clamp ? FBW : 150, FBH);
