@@ -5,8 +5,7 @@
  * and other sizes, padded pitches, 1 to 16 levels, random texels (floats in
  * (-8, 8) with infinities, NaNs, subnormals and signed zeros) and
  * swizzles), random samplers (filters, mipmap modes, the three address
- * modes, bias, LOD clamps; a quarter of them trilinear with REPEAT on s and
- * t, the routines' compile-time specialised case) and random calls (Lod, Grad, Grad with Bias,
+ * modes, bias, LOD clamps) and random calls (Lod, Grad, Grad with Bias,
  * offsets; random lane masks; coordinates well outside [0, 1], NaN,
  * infinite and huge ones now and then), each sampled by sr_sample() and by
  * the routine sr_sample_select() picks, in both builds (portable and AVX2
@@ -358,12 +357,6 @@ static void test_fast(bool avx2)
             for (int m = 0; m < 8; m++) {
                struct shale_sampler_desc s;
                random_sampler(&s, im.v.level_count);
-               if (m >= 6) {
-                  /* The specialised trilinear REPEAT case (power-of-two 2D views). */
-                  s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
-                  s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
-                  s.address_mode[0] = s.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
-               }
                /* Combined records know the sampler, sampled images do not. */
                shale_sample_fn fn = sr_sample_select_isa(&im.v, m & 1 ? &s : NULL, avx2);
                fast_fns += fn != sr_sample;
