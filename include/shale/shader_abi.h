@@ -1,7 +1,7 @@
 /*
  * Shader ABI: the contract between JIT-compiled shader code (src/compiler)
  * and the code that calls it (src/driver for compute, src/rasterizer for
- * vertex and fragment work).
+ * vertex, geometry and fragment work).
  *
  * Design note
  * -----------
@@ -10,7 +10,7 @@
  * structs below with offsetof(), so a field change here is an ABI change
  * (bump SHALE_SHADER_ABI_VERSION).
  *
- * SPMD: one call of a vertex or fragment entry point runs W invocations,
+ * SPMD: one call of a vertex, geometry or fragment entry point runs W invocations,
  * W = the shader's simd_width (4, 8 or 16, chosen when compiling). Values
  * the compiler proves uniform stay scalar; everything else is a W-lane vector.
  * A compute entry point runs one whole workgroup: the compiled code loops
@@ -84,7 +84,7 @@
 extern "C" {
 #endif
 
-#define SHALE_SHADER_ABI_VERSION 10
+#define SHALE_SHADER_ABI_VERSION 11
 
 /* Widest SPMD call: 16 lanes (AVX-512). */
 #define SHALE_MAX_SIMD_WIDTH 16
@@ -347,7 +347,8 @@ enum shale_varying_slot {
    SHALE_SLOT_POINT_SIZE = 1,     /* x: PointSize */
    SHALE_SLOT_CLIP_CULL0 = 2,     /* ClipDistance[0..n-1] then CullDistance[0..m-1], */
    SHALE_SLOT_CLIP_CULL1 = 3,     /* packed, n + m <= 8 (shale_vs_info says n, m) */
-   SHALE_SLOT_LAYER_VIEWPORT = 4, /* x: Layer, y: ViewportIndex (integers) */
+   SHALE_SLOT_LAYER_VIEWPORT = 4, /* x: Layer, y: ViewportIndex, z: PrimitiveId (geometry
+                                   * shaders), integers */
    SHALE_SLOT_USER = 5,           /* Location l is slot SHALE_SLOT_USER + l */
    SHALE_MAX_LOCATIONS = 32,
    SHALE_SLOT_COUNT = SHALE_SLOT_USER + SHALE_MAX_LOCATIONS,
@@ -468,6 +469,87 @@ struct shale_vs_batch {
 
 typedef void (*shale_vs_fn)(const struct shale_vs_context *ctx,
                             struct shale_vs_batch *batch);
+
+/* ------------------------------------------------------------------------ */
+/* Geometry (version 11)                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* A geometry shader call runs W invocations: lane i is input primitive i
+ * of the batch (up to W consecutive primitives of a draw), all with the
+ * same InvocationId (a shader with Invocations n is called n times per
+ * batch, invocation_id 0 .. n-1). The rasterizer's use of it: sr_raster.h,
+ * "Geometry shading".
+ *
+ * Inputs: vertex v (0 .. vertices per primitive - 1, the spec's order:
+ * adjacency included) of lane i, varying slot s (the vertex shader's
+ * output slots, enum shale_varying_slot; Location l is SHALE_SLOT_USER +
+ * l), component c at inputs[((v * SHALE_SLOT_COUNT + s) * 4 + c) * W + i];
+ * only the slots of shale_gs_info.inputs_read are filled (0 where the
+ * vertex shader does not write them). The input arrays of the shader (an
+ * arrayed Location variable or block, gl_in[].gl_Position and
+ * gl_PointSize) index v. PrimitiveIdIn is primitive_id[i].
+ *
+ * Outputs: the shader's Output variables live in per-lane storage as a
+ * vertex shader's do; OpEmitVertex appends, for each active lane i whose
+ * count emitted[i] is below OutputVertices, the current values of the
+ * written output words (shale_gs_info.out_word[j], j < out_words, each a
+ * varying slot word slot * 4 + c as a vertex shader writes it) as vertex
+ * k = emitted[i]: outputs[(k * out_words + j) * W + i], and
+ * cut[k * W + i] = 1 when the vertex starts a new strip (the lane's first
+ * vertex, or the first after an OpEndPrimitive), else 0; then
+ * emitted[i] = k + 1. Output variables keep their values after
+ * OpEmitVertex (the spec leaves them undefined; keeping is allowed).
+ * Vertices emitted past OutputVertices are dropped. The caller sets
+ * emitted[] to 0 before the call; outputs holds output_vertices *
+ * out_words * W words and cut output_vertices * W, SHALE_MEMORY_ALIGN-
+ * aligned. Lanes count .. W-1 start inactive (they emit nothing; their
+ * stores and atomics are dropped). Built-in outputs: Position, PointSize,
+ * ClipDistance, CullDistance in their vertex-shader slots; Layer at
+ * SHALE_SLOT_LAYER_VIEWPORT x, ViewportIndex at its y and PrimitiveId at
+ * its z (integers). */
+#define SHALE_GS_MAX_VERTICES_IN 6       /* triangles with adjacency */
+#define SHALE_GS_PRIMITIVE_ID_WORD (SHALE_SLOT_LAYER_VIEWPORT * 4 + 2)
+
+struct shale_gs_context {
+   const union shale_descriptor *sets[SHALE_MAX_DESCRIPTOR_SETS];
+   const void *push_constants;
+   const uint32_t *cancel;       /* watchdog: nonzero stops the call; may be NULL */
+   uint32_t view_index;          /* ViewIndex */
+   uint32_t reserved;
+};
+
+struct shale_gs_batch {
+   uint32_t count;               /* lanes 0 .. count-1 hold primitives */
+   uint32_t invocation_id;       /* InvocationId of the whole call */
+   uint32_t primitive_id[SHALE_MAX_SIMD_WIDTH];   /* PrimitiveIdIn per lane */
+   uint32_t emitted[SHALE_MAX_SIMD_WIDTH];        /* in 0, out: vertices per lane */
+   const uint32_t *inputs;
+   uint32_t *outputs;
+   uint32_t *cut;
+};
+
+typedef void (*shale_gs_fn)(const struct shale_gs_context *ctx,
+                            struct shale_gs_batch *batch);
+
+/* What a compiled geometry shader reads and writes (sc_shader.io.gs). */
+struct shale_gs_info {
+   /* Its outputs, described as a vertex shader's are (outputs_written,
+    * clip and cull distance counts, writes_point_size, transform
+    * feedback); inputs_read and input_type are 0. */
+   struct shale_vs_info out;
+   uint64_t inputs_read;         /* bit s: input slot s read (any vertex) */
+   uint8_t vertices_in;          /* 1 InputPoints, 2 InputLines, 4 InputLinesAdjacency,
+                                  * 3 Triangles, 6 InputTrianglesAdjacency */
+   uint8_t invocations;          /* Invocations (1 .. 32) */
+   uint16_t output_vertices;     /* OutputVertices (1 .. 256) */
+   uint32_t output_topology;     /* VkPrimitiveTopology: POINT_LIST (OutputPoints),
+                                  * LINE_STRIP, TRIANGLE_STRIP */
+   uint32_t out_words;           /* words per emitted vertex */
+   uint8_t writes_primitive_id;  /* PrimitiveId output */
+   uint8_t writes_layer;         /* Layer output */
+   uint8_t reserved[2];
+   uint16_t out_word[SHALE_SLOT_COUNT * 4];   /* [out_words]: slot * 4 + c */
+};
 
 /* ------------------------------------------------------------------------ */
 /* Fragment                                                                  */

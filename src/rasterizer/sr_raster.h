@@ -12,8 +12,8 @@
  * (struct sr_surface), pipeline and dynamic state as one plain-C struct of
  * Vulkan enums (struct sr_draw_state), and per-draw bindings as a snapshot
  * (struct sr_draw_bindings). Compiled code is reached only through
- * include/shale/shader_abi.h (shale_vs_fn, shale_fs_fn, shale_vs_info,
- * shale_fs_info).
+ * include/shale/shader_abi.h (shale_vs_fn, shale_gs_fn, shale_fs_fn,
+ * shale_vs_info, shale_gs_info, shale_fs_info).
  *
  * The flow of a draw (sr_scene_draw, on the calling thread, the queue's):
  *  1. Snapshot: the draw's state and bindings are copied into the scene's
@@ -81,6 +81,52 @@
  *     every 64x64 tile its bounding box touches (a later step: only tiles
  *     its edges touch). Bins hold commands in API order: CLEAR (load op,
  *     vkCmdClearAttachments), PRIM, RESOLVE, and are only appended to.
+ * Geometry shading (sr_geom.c; a pipeline with a geometry shader,
+ * sr_draw_state.gs; the design, being built: geometryShader is not
+ * claimed until all of it runs and is tested): between steps 2 and 3. Step 2 shades the instance's
+ * vertices as always (no windows: the whole instance at once), but a
+ * vertex's record is then the raw output words the geometry shader reads
+ * (shale_gs_info.inputs_read's slots, 4 words each; 0 for slots the vertex
+ * shader does not write), not a set-up record. The calling thread then
+ * assembles the input primitives in order (every list and strip topology,
+ * the four adjacency ones by the spec's tables, primitive restart cutting
+ * strips; PrimitiveIdIn counts the instance's input primitives) and cuts
+ * them into chunks of up to 64 batches; a batch is up to W consecutive
+ * primitives (one per lane) and one InvocationId (a primitive runs
+ * shale_gs_info.invocations times, one call per invocation). The chunk's
+ * batches run on the pool's workers: each fills its lanes' input vertex
+ * arrays from the records (shale_gs_batch.inputs), calls the compiled
+ * shader, and turns every vertex it emitted into a set-up record (the
+ * layout of step 2 without a geometry shader, from shale_gs_info.out in
+ * place of the vertex shader's interface: position, point size, clip
+ * code and window coordinates, distances, fragment inputs, captured
+ * components) in the batch's own region of the chunk's buffer, with the
+ * lane's strip cuts. Then the calling thread walks the chunk in API order
+ * (primitive by primitive, each primitive's invocations from 0 up, each
+ * invocation's vertices in emission order) and appends the records to the
+ * instance's output list, a restart position between strips (EndPrimitive,
+ * the end of an invocation, the end of a lane): so the output is an
+ * indexed strip (or point list) with restarts, whatever worker ran which
+ * batch, and steps 3-5 run on it unchanged with the geometry shader's
+ * output topology (POINT_LIST, LINE_STRIP or TRIANGLE_STRIP, the
+ * provoking vertex rules of strips) in place of the draw's. Transform
+ * feedback captures these output primitives (the geometry shader's Xfb
+ * decorations; the vertex shader's are not captured), before clipping
+ * and rasterizer discard, on the calling thread. A primitive's PrimitiveId
+ * for the fragment shader is the PrimitiveId its provoking vertex was
+ * emitted with when the geometry shader writes it (else the output
+ * primitive's index in the instance), and its layer the provoking
+ * vertex's Layer when written (primitives whose Layer is not a layer of
+ * the scene are dropped; else the view index). Vertices past
+ * OutputVertices are dropped, as are incomplete strips. Without a
+ * geometry shader an adjacency topology draws its primitives' own
+ * vertices (lines 1-2, triangles 0-2-4 of each input primitive), the
+ * adjacent ones unused. Everything the calling thread appends is in API
+ * order and every record is a function of its vertex alone, so frames stay
+ * bit-identical at every SHALE_THREADS. The buffers (records, chunk
+ * regions, output list) are the draw's own, freed when it is set up; an
+ * allocation failure drops the rest of the draw with
+ * VK_ERROR_OUT_OF_HOST_MEMORY.
  * Steps 3-4 of an instance with more than 1024 primitives and no restart
  * run in parallel: chunks of 1024 primitives are assembled, clipped and
  * set up on the workers (into per-worker arenas, kept until the flush),
@@ -129,7 +175,11 @@
  * (cull-distance culled, trivially rejected and wholly clipped ones not;
  * a clipped triangle's polygon of n vertices counts n - 2), both counted
  * per setup (chunk sums added in chunk order for a parallel setup), and
- * both 0 with rasterizer discard (the spec allows it). Fragment shader
+ * both 0 with rasterizer discard (the spec allows it); with a geometry
+ * shader clipping sees its output primitives. Geometry shader invocations
+ * are the input primitives times Invocations, geometry shader primitives
+ * the output primitives its strips make (added on the calling thread as
+ * it walks the chunks). Fragment shader
  * invocations are the lanes with coverage in each shader call (helper
  * lanes not: once per pixel, or per sample with sample shading), summed
  * per tile and added at the tile's end like occlusion counts. All are
