@@ -54,6 +54,8 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .EXT_attachment_feedback_loop_layout = true,
    .EXT_transform_feedback = true,
    .EXT_depth_clip_enable = true,
+   .KHR_storage_buffer_storage_class = true,
+   .KHR_16bit_storage = true,
 };
 
 void
@@ -485,11 +487,16 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
    f->features.shaderCullDistance = VK_TRUE;
    const struct sd_device_extension_table *ext = &sd_device_extensions_supported;
    /* Vulkan 1.1's optional features, from which the individual structs are
-    * filled: multiview (render/multiview; no geometry or tessellation
-    * stages), samplerYcbcrConversion (api/ycbcr); not claimed: 16-bit
-    * storage, variable pointers, protected memory, shader draw parameters
-    * (the built-ins exist, untested through the API). */
+    * filled: 16-bit storage in storage and uniform buffers and push
+    * constants (api/storage16), multiview (render/multiview; no geometry or
+    * tessellation stages), samplerYcbcrConversion (api/ycbcr); not claimed:
+    * 16-bit stage inputs and outputs, variable pointers, protected memory,
+    * shader draw parameters (the built-ins exist, untested through the
+    * API). */
    const VkPhysicalDeviceVulkan11Features v11 = {
+      .storageBuffer16BitAccess = ext->KHR_16bit_storage,
+      .uniformAndStorageBuffer16BitAccess = ext->KHR_16bit_storage,
+      .storagePushConstant16 = ext->KHR_16bit_storage,
       .multiview = ext->KHR_multiview,
       .samplerYcbcrConversion = ext->KHR_sampler_ycbcr_conversion,
    };
