@@ -56,6 +56,7 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .EXT_depth_clip_enable = true,
    .KHR_storage_buffer_storage_class = true,
    .KHR_16bit_storage = true,
+   .KHR_shader_draw_parameters = true,
 };
 
 void
@@ -489,16 +490,16 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
    /* Vulkan 1.1's optional features, from which the individual structs are
     * filled: 16-bit storage in storage and uniform buffers and push
     * constants (api/storage16), multiview (render/multiview; no geometry or
-    * tessellation stages), samplerYcbcrConversion (api/ycbcr); not claimed:
-    * 16-bit stage inputs and outputs, variable pointers, protected memory,
-    * shader draw parameters (the built-ins exist, untested through the
-    * API). */
+    * tessellation stages), samplerYcbcrConversion (api/ycbcr),
+    * shaderDrawParameters (render/draw_params); not claimed: 16-bit stage
+    * inputs and outputs, variable pointers, protected memory. */
    const VkPhysicalDeviceVulkan11Features v11 = {
       .storageBuffer16BitAccess = ext->KHR_16bit_storage,
       .uniformAndStorageBuffer16BitAccess = ext->KHR_16bit_storage,
       .storagePushConstant16 = ext->KHR_16bit_storage,
       .multiview = ext->KHR_multiview,
       .samplerYcbcrConversion = ext->KHR_sampler_ycbcr_conversion,
+      .shaderDrawParameters = ext->KHR_shader_draw_parameters,
    };
    sd_foreach_struct_out(s, f->pNext) {
       switch ((int)s->sType) {
