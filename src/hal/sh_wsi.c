@@ -21,6 +21,9 @@
 
 #define SH_MIN_IMAGES 2
 #define SH_MAX_IMAGES 8
+/* An acquire waiting for the window system to release an image looks at
+ * the engine's free list at least this often. */
+#define SH_RELEASE_SLICE_NS 4000000ull
 
 enum sh_image_state {
    SH_IMAGE_FREE,
@@ -36,6 +39,7 @@ struct sh_swapchain_image {
    enum sh_image_state state;
    uint64_t freed;        /* FREE: when it was freed (a serial), for acquire order */
    uint64_t queued_ns;    /* QUEUED: when the queue thread handed it over */
+   bool held;             /* the window system may still read it (sh_swapchain_hold_image) */
 };
 
 struct sh_swapchain {
@@ -481,6 +485,16 @@ sh_swapchain_image_count(const struct sh_swapchain *chain)
 }
 
 void
+sh_swapchain_hold_image(struct sh_swapchain *chain, uint32_t index, bool held)
+{
+   pthread_mutex_lock(&chain->mutex);
+   chain->images[index].held = held;
+   if (!held)
+      pthread_cond_broadcast(&chain->cond);
+   pthread_mutex_unlock(&chain->mutex);
+}
+
+void
 sh_swapchain_share_images(struct sh_swapchain *chain)
 {
    chain->share_images = true;
@@ -686,6 +700,7 @@ sd_AcquireNextImageKHR(VkDevice _device, VkSwapchainKHR swapchain, uint64_t time
    const uint64_t deadline = sd_deadline_ns(timeout);
    VkResult r;
    pthread_mutex_lock(&chain->mutex);
+   bool polled = false;
    for (bool timed_out = false;;) {
       if (chain->retired) {
          r = VK_ERROR_OUT_OF_DATE_KHR;
@@ -696,9 +711,13 @@ sd_AcquireNextImageKHR(VkDevice _device, VkSwapchainKHR swapchain, uint64_t time
          break;
       }
       int32_t best = -1;
+      bool held = false;
       for (uint32_t i = 0; i < chain->image_count; i++) {
-         if (chain->images[i].state == SH_IMAGE_FREE &&
-             (best < 0 || chain->images[i].freed < chain->images[best].freed))
+         if (chain->images[i].state != SH_IMAGE_FREE)
+            continue;
+         if (chain->images[i].held)
+            held = true;
+         else if (best < 0 || chain->images[i].freed < chain->images[best].freed)
             best = (int32_t)i;
       }
       if (best >= 0) {
@@ -706,6 +725,31 @@ sd_AcquireNextImageKHR(VkDevice _device, VkSwapchainKHR swapchain, uint64_t time
          *pImageIndex = (uint32_t)best;
          r = chain->status;   /* VK_SUCCESS or VK_SUBOPTIMAL_KHR */
          break;
+      }
+      if (held && chain->platform->wait_release) {
+         /* Free images the window system still reads: its release events
+          * come through the platform, which this thread reads (once for a
+          * timeout of 0, else in short slices, since the engine may free
+          * an image that is not held meanwhile: a replaced MAILBOX one). */
+         if (timeout == 0 ? polled : timed_out) {
+            r = timeout == 0 ? VK_NOT_READY : VK_TIMEOUT;
+            break;
+         }
+         pthread_mutex_unlock(&chain->mutex);
+         const uint64_t now = sd_now_ns();
+         uint64_t until = timeout == 0 ? now : now + SH_RELEASE_SLICE_NS;
+         if (until > deadline)
+            until = deadline;
+         VkResult w = chain->platform->wait_release(chain, until);
+         pthread_mutex_lock(&chain->mutex);
+         polled = true;
+         if (w < 0) {
+            if (chain->status >= 0)
+               chain->status = w;
+            continue;
+         }
+         timed_out = timeout != 0 && sd_now_ns() >= deadline;
+         continue;
       }
       if (timeout == 0) {
          r = VK_NOT_READY;

@@ -67,18 +67,22 @@
  * 0xFFFFFFFF and the swapchain's extent is the buffer size (at most 8192
  * on a side, so a pool stays within wl_shm's int32 size). Each swapchain
  * has its own wl_event_queue (the application's queues are never
- * dispatched by Shale), a wl_shm binding, and XRGB8888 wl_buffers (whose
- * bytes are B8G8R8A8's): for B8G8R8A8 images one in each image (no copy:
- * each image's memfd is a wl_shm_pool of its own, the buffer at the
- * image's offset and row pitch), else (R8G8B8A8, or
- * SHALE_WSI_WAYLAND_NO_SHM_IMAGES=1) two in one memfd-backed pool of
- * Shale's that the present thread copies the shown image into, into one
- * the compositor has released (wl_buffer.release; R and B swapped for
- * R8G8B8A8). The present thread attaches the buffer, damages it whole,
- * asks for a frame callback and commits; with buffers in the images it
- * then waits (at most a second) for the compositor to release the buffer
- * of the image shown so far, which the engine frees on return, so an
- * acquired image is never one the compositor may still read. Pacing: the
+ * dispatched by Shale), a wl_shm binding, and wl_buffers whose bytes are
+ * the images': for B8G8R8A8 images an XRGB8888 one in each image, for
+ * R8G8B8A8 ones an XBGR8888 one where the compositor's wl_shm offers that
+ * format (no copy: each image's memfd is a wl_shm_pool of its own, the
+ * buffer at the image's offset and row pitch); else (R8G8B8A8 without
+ * XBGR8888, or SHALE_WSI_WAYLAND_NO_SHM_IMAGES=1) two XRGB8888 ones in one
+ * memfd-backed pool of Shale's that the present thread copies the shown
+ * image into, into one the compositor has released (wl_buffer.release; R
+ * and B swapped for R8G8B8A8). The present thread attaches the buffer,
+ * damages it whole, asks for a frame callback and commits, and returns:
+ * it never waits for a release. With buffers in the images, an image is
+ * marked held (sh_swapchain_hold_image) before its commit, and its
+ * buffer's release events go to a second event queue that only
+ * vkAcquireNextImageKHR reads (wait_release), which unmarks it; an
+ * acquire never returns an image the compositor may still read, and waits
+ * for its release within the acquire's timeout. Pacing: the
  * engine's 60 Hz clock, and, except in IMMEDIATE, the frame callback of
  * the previous commit (wl_surface.frame) is awaited first, for at most
  * 100 ms, since a compositor sends none to a hidden surface. With the
@@ -111,10 +115,13 @@
  *   FIFO          one image per refresh, in present order, never dropped;
  *   FIFO_RELAXED  like FIFO, but an image that arrives after a refresh that
  *                 found the queue empty is shown at once.
- * vkAcquireNextImageKHR returns a FREE image (the one freed first): the
- * engine is done with it, so its semaphore and fence are signalled at
- * once. With none FREE it waits on the swapchain's condition for up to its
- * timeout (VK_NOT_READY for 0, VK_TIMEOUT after a finite one). A swapchain
+ * vkAcquireNextImageKHR returns a FREE image that the window system does
+ * not hold (the one freed first): the engine and the window system are
+ * done with it, so its semaphore and fence are signalled at once. With
+ * none it waits on the swapchain's condition for up to its timeout
+ * (VK_NOT_READY for 0, VK_TIMEOUT after a finite one); where FREE images
+ * are held, it reads the platform's release events meanwhile
+ * (wait_release), in slices of 4 ms between looks at the free list. A swapchain
  * passed as oldSwapchain is retired: acquires return
  * VK_ERROR_OUT_OF_DATE_KHR, images already acquired may still be presented.
  *
@@ -191,6 +198,13 @@ struct sh_wsi_platform {
     * the next acquire and present report (VK_ERROR_OUT_OF_DATE_KHR,
     * VK_ERROR_SURFACE_LOST_KHR). */
    VkResult (*display)(struct sh_swapchain *chain, uint32_t index);
+   /* May be NULL (a platform that never holds images): from
+    * vkAcquireNextImageKHR, without the swapchain's mutex, when every FREE
+    * image is still held (sh_swapchain_hold_image): reads the window
+    * system's events until it released one (VK_SUCCESS; a look without
+    * waiting when deadline_ns has passed), VK_TIMEOUT at deadline_ns, or
+    * VK_ERROR_SURFACE_LOST_KHR. */
+   VkResult (*wait_release)(struct sh_swapchain *chain, uint64_t deadline_ns);
 };
 
 extern const struct sh_wsi_platform sh_wsi_headless;
@@ -209,6 +223,10 @@ VkExtent2D sh_swapchain_extent(const struct sh_swapchain *chain);
 VkFormat sh_swapchain_format(const struct sh_swapchain *chain);
 VkPresentModeKHR sh_swapchain_present_mode(const struct sh_swapchain *chain);
 uint32_t sh_swapchain_image_count(const struct sh_swapchain *chain);
+/* The window system may still read image `index` (held) or no longer
+ * does: acquires skip FREE images that are held. Takes the swapchain's
+ * mutex. */
+void sh_swapchain_hold_image(struct sh_swapchain *chain, uint32_t index, bool held);
 /* From init: the images' memory is to be a memfd each (exportable
  * VkDeviceMemory) that another process can map, so a window system can read
  * an image where it was rendered. */

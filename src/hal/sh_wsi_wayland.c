@@ -32,6 +32,7 @@ enum {
    SH_WL_SURFACE_COMMIT = 6,
    SH_WL_SURFACE_DAMAGE_BUFFER = 9,   /* wl_surface version 4 */
    SH_WL_SHM_FORMAT_XRGB8888 = 1,
+   SH_WL_SHM_FORMAT_XBGR8888 = 0x34324258,   /* 'XB24': bytes R, G, B, X */
 };
 
 #define SH_WL_BUFFERS 2
@@ -169,23 +170,31 @@ sh_wl_capabilities(struct sh_surface *surface, VkSurfaceCapabilitiesKHR *caps)
 struct sh_wl_chain {
    struct wl_display *display;
    struct wl_event_queue *queue;
+   /* The image buffers' release events: read by acquires (wait_release),
+    * never by the present thread. */
+   struct wl_event_queue *release_queue;
    struct wl_proxy *surface;   /* a wrapper of the application's, on queue */
    struct wl_proxy *registry, *shm, *pool;
    uint32_t shm_name;          /* wl_shm's global, 0 until seen */
    struct sh_wl_buffer {
       struct wl_proxy *buffer;
-      bool busy;               /* attached, not yet released */
+      bool busy;               /* the copy's: attached, not yet released */
+      struct sh_swapchain *chain;   /* an image's: the swapchain, and which image */
+      uint32_t index;
    } bufs[SH_WL_BUFFERS];      /* the copy's buffers (not `images`) */
    struct wl_proxy *frame;     /* the last commit's frame callback, until done */
    uint8_t *map;
    size_t size;                /* of the whole pool */
    uint32_t width, height, stride;
-   bool swap_rb;               /* R8G8B8A8 images */
-   /* No copy: image i's memory is its own pool and buffer image_bufs[i]. */
+   bool rgba;                  /* R8G8B8A8 images */
+   bool xbgr;                  /* wl_shm offers XBGR8888 */
+   bool swap_rb;               /* the copy swaps R and B (R8G8B8A8 into XRGB8888) */
+   /* No copy: image i's memory is its own pool and buffer image_bufs[i],
+    * of this wl_shm format. */
    bool images;
+   uint32_t image_format;
    uint32_t image_count;
    struct sh_wl_buffer *image_bufs;
-   int32_t attached;           /* the image whose buffer was committed last, or -1 */
 };
 
 static void
@@ -215,6 +224,28 @@ sh_wl_release(void *data, struct wl_buffer *buffer)
 }
 
 static void (*const sh_wl_buffer_listener[])(void) = { (void (*)(void))sh_wl_release };
+
+/* An image's buffer: the compositor no longer reads the image. */
+static void
+sh_wl_image_release(void *data, struct wl_buffer *buffer)
+{
+   struct sh_wl_buffer *b = data;
+   sh_swapchain_hold_image(b->chain, b->index, false);
+}
+
+static void (*const sh_wl_image_buffer_listener[])(void) = {
+   (void (*)(void))sh_wl_image_release,
+};
+
+static void
+sh_wl_shm_format(void *data, struct wl_shm *shm, uint32_t format)
+{
+   struct sh_wl_chain *wc = data;
+   if (format == SH_WL_SHM_FORMAT_XBGR8888)
+      wc->xbgr = true;
+}
+
+static void (*const sh_wl_shm_listener[])(void) = { (void (*)(void))sh_wl_shm_format };
 
 static void
 sh_wl_frame_done(void *data, struct wl_callback *callback, uint32_t time)
@@ -279,16 +310,6 @@ sh_wl_frame_done_or_none(struct sh_wl_chain *wc)
    return wc->frame == NULL;
 }
 
-/* The buffer of the image committed last but one is released (images). */
-static bool
-sh_wl_previous_released(struct sh_wl_chain *wc)
-{
-   for (uint32_t i = 0; i < wc->image_count; i++)
-      if (wc->image_bufs[i].busy && (int32_t)i != wc->attached)
-         return false;
-   return true;
-}
-
 static bool
 sh_wl_buffer_free(struct sh_wl_chain *wc)
 {
@@ -330,6 +351,8 @@ sh_wl_teardown(struct sh_wl_chain *wc)
    sh_wl_flush(wc);
    if (wc->map)
       munmap(wc->map, wc->size);
+   if (wc->release_queue)
+      sh_wl.queue_destroy(wc->release_queue);
    if (wc->queue)
       sh_wl.queue_destroy(wc->queue);
 }
@@ -354,15 +377,15 @@ sh_wl_init(struct sh_swapchain *chain, struct sh_surface *surface)
    wc->height = extent.height;
    wc->stride = wc->width * 4;
    const VkFormat format = sh_swapchain_format(chain);
-   wc->swap_rb = format == VK_FORMAT_R8G8B8A8_UNORM || format == VK_FORMAT_R8G8B8A8_SRGB;
+   wc->rgba = format == VK_FORMAT_R8G8B8A8_UNORM || format == VK_FORMAT_R8G8B8A8_SRGB;
    wc->image_count = sh_swapchain_image_count(chain);
    wc->image_bufs = (struct sh_wl_buffer *)(wc + 1);
-   wc->attached = -1;
    VkResult r = VK_ERROR_SURFACE_LOST_KHR;
    const char *why = "the Wayland display connection failed";
 
    wc->queue = sh_wl.create_queue(display);
-   if (!wc->queue) {
+   wc->release_queue = wc->queue ? sh_wl.create_queue(display) : NULL;
+   if (!wc->release_queue) {
       r = VK_ERROR_OUT_OF_HOST_MEMORY;
       why = NULL;
       goto fail;
@@ -390,6 +413,10 @@ sh_wl_init(struct sh_swapchain *chain, struct sh_surface *surface)
                                  wc->shm_name, sh_wl.shm_if->name, 1u, NULL);
    if (!wc->shm)
       goto fail;
+   /* The formats it takes besides ARGB8888 and XRGB8888 come now. */
+   sh_wl.add_listener(wc->shm, (void (**)(void))sh_wl_shm_listener, wc);
+   if (sh_wl.roundtrip_queue(display, wc->queue) < 0)
+      goto fail;
 
    wc->surface = sh_wl.create_wrapper(surface->wayland.surface);
    if (!wc->surface) {
@@ -400,10 +427,13 @@ sh_wl_init(struct sh_swapchain *chain, struct sh_surface *surface)
    sh_wl.set_queue(wc->surface, wc->queue);
    if (!sh_wl_flush(wc))
       goto fail;
-   /* Buffers in the images themselves, unless their bytes need swapping
-    * first (or SHALE_WSI_WAYLAND_NO_SHM_IMAGES=1). */
+   /* Buffers in the images themselves, in a format whose bytes are the
+    * images' (XRGB8888 for B8G8R8A8, XBGR8888 for R8G8B8A8 where the
+    * compositor takes it), unless SHALE_WSI_WAYLAND_NO_SHM_IMAGES=1; else
+    * the copy into XRGB8888, R and B swapped for R8G8B8A8. */
    const char *env = getenv("SHALE_WSI_WAYLAND_NO_SHM_IMAGES");
-   if (!wc->swap_rb && !(env && *env && strcmp(env, "0")))
+   wc->image_format = wc->rgba ? SH_WL_SHM_FORMAT_XBGR8888 : SH_WL_SHM_FORMAT_XRGB8888;
+   if ((!wc->rgba || wc->xbgr) && !(env && *env && strcmp(env, "0")))
       sh_swapchain_share_images(chain);
    sh_swapchain_set_platform_data(chain, wc);
    return VK_SUCCESS;
@@ -489,14 +519,17 @@ sh_wl_make_image_buffers(struct sh_swapchain *chain, struct sh_wl_chain *wc)
       wc->image_bufs[i].buffer = sh_wl.marshal_flags(
          pool, SH_WL_SHM_POOL_CREATE_BUFFER, sh_wl.buffer_if, sh_wl.get_version(pool), 0, NULL,
          (int32_t)offset, (int32_t)wc->width, (int32_t)wc->height, (int32_t)pitch,
-         (uint32_t)SH_WL_SHM_FORMAT_XRGB8888);
+         wc->image_format);
       /* The buffer keeps the pool's memory. */
       sh_wl.marshal_flags(pool, SH_WL_SHM_POOL_DESTROY, NULL, sh_wl.get_version(pool),
                           WL_MARSHAL_FLAG_DESTROY);
       if (!wc->image_bufs[i].buffer)
          return false;
-      sh_wl.add_listener(wc->image_bufs[i].buffer, (void (**)(void))sh_wl_buffer_listener,
-                         &wc->image_bufs[i].busy);
+      wc->image_bufs[i].chain = chain;
+      wc->image_bufs[i].index = i;
+      sh_wl.set_queue(wc->image_bufs[i].buffer, wc->release_queue);
+      sh_wl.add_listener(wc->image_bufs[i].buffer,
+                         (void (**)(void))sh_wl_image_buffer_listener, &wc->image_bufs[i]);
    }
    return sh_wl_flush(wc);
 }
@@ -513,13 +546,16 @@ sh_wl_images_ready(struct sh_swapchain *chain)
          sh_wl_destroy_buffers(wc->image_bufs, wc->image_count);
    }
    if (!wc->images) {
+      wc->swap_rb = wc->rgba;
       VkResult r = sh_wl_make_copy_buffers(wc);
       if (r != VK_SUCCESS)
          return r;
    }
    if (su_debug(SU_DEBUG_INFO))
       su_log("wayland swapchain %ux%u, %s", wc->width, wc->height,
-             wc->images ? "a wl_shm buffer in each image (no copy)" : "2 wl_shm buffers (a copy)");
+             !wc->images ? "2 wl_shm buffers (a copy)"
+             : wc->rgba  ? "an XBGR8888 wl_shm buffer in each image (no copy)"
+                         : "an XRGB8888 wl_shm buffer in each image (no copy)");
    return VK_SUCCESS;
 }
 
@@ -538,7 +574,9 @@ sh_wl_refresh_ns(struct sh_swapchain *chain)
 }
 
 /* Present thread: waits for the previous frame's callback (not in
- * IMMEDIATE), copies the image into a released buffer, and commits it. */
+ * IMMEDIATE), copies the image into a released buffer (or marks the
+ * image's own buffer held), and commits it; returns once the commit is
+ * sent, without waiting for any release. */
 static VkResult
 sh_wl_display(struct sh_swapchain *chain, uint32_t index)
 {
@@ -580,6 +618,9 @@ sh_wl_display(struct sh_swapchain *chain, uint32_t index)
       }
    }
 
+   /* Held before the commit: its release may be read at once. */
+   if (wc->images)
+      sh_swapchain_hold_image(chain, index, true);
    const uint32_t sv = sh_wl.get_version(wc->surface);
    sh_wl.marshal_flags(wc->surface, SH_WL_SURFACE_ATTACH, NULL, sv, 0, buf->buffer, 0, 0);
    sh_wl.marshal_flags(wc->surface, sv >= 4 ? SH_WL_SURFACE_DAMAGE_BUFFER : SH_WL_SURFACE_DAMAGE,
@@ -596,21 +637,47 @@ sh_wl_display(struct sh_swapchain *chain, uint32_t index)
          sh_wl.add_listener(wc->frame, (void (**)(void))sh_wl_callback_listener, wc);
    }
    sh_wl.marshal_flags(wc->surface, SH_WL_SURFACE_COMMIT, NULL, sv, 0);
-   buf->busy = true;
+   if (!wc->images)
+      buf->busy = true;
    if (!sh_wl_flush(wc) || sh_wl.get_error(wc->display))
       return VK_ERROR_SURFACE_LOST_KHR;
-   if (wc->images) {
-      /* The engine frees the image shown so far once this returns: wait
-       * for the compositor to release its buffer (it does when it takes
-       * the new one), for at most a second. */
-      wc->attached = (int32_t)index;
-      int w = sh_wl_wait(wc, sh_wl_previous_released, sd_now_ns() + SH_WL_RELEASE_WAIT_NS);
-      if (w < 0)
-         return VK_ERROR_SURFACE_LOST_KHR;
-      if (w == 0 && su_debug(SU_DEBUG_INFO))
-         su_log("wayland: the previous image's wl_buffer not released in time");
-   }
    return VK_SUCCESS;
+}
+
+/* vkAcquireNextImageKHR: every free image is still the compositor's.
+ * Reads the release queue until an event came (a release) or the
+ * deadline passed. */
+static VkResult
+sh_wl_wait_release(struct sh_swapchain *chain, uint64_t deadline_ns)
+{
+   struct sh_wl_chain *wc = sh_swapchain_platform_data(chain);
+   for (;;) {
+      const int n = sh_wl.dispatch_queue_pending(wc->display, wc->release_queue);
+      if (n < 0 || sh_wl.get_error(wc->display))
+         return VK_ERROR_SURFACE_LOST_KHR;
+      if (n > 0)
+         return VK_SUCCESS;
+      const uint64_t now = sd_now_ns();
+      if (now >= deadline_ns)
+         return VK_TIMEOUT;
+      if (sh_wl.prepare_read_queue(wc->display, wc->release_queue) != 0)
+         continue;   /* events queued meanwhile: dispatch them first */
+      if (sh_wl.flush(wc->display) < 0 && errno != EAGAIN) {
+         sh_wl.cancel_read(wc->display);
+         return VK_ERROR_SURFACE_LOST_KHR;
+      }
+      struct pollfd p = { .fd = sh_wl.get_fd(wc->display), .events = POLLIN };
+      const uint64_t left_ms = (deadline_ns - now + 999999) / 1000000;
+      const int n_ready = poll(&p, 1, left_ms > 1000 ? 1000 : (int)left_ms);
+      if (n_ready > 0) {
+         if (sh_wl.read_events(wc->display) < 0)
+            return VK_ERROR_SURFACE_LOST_KHR;
+      } else {
+         sh_wl.cancel_read(wc->display);
+         if (n_ready < 0 && errno != EINTR)
+            return VK_ERROR_SURFACE_LOST_KHR;
+      }
+   }
 }
 
 const struct sh_wsi_platform sh_wsi_wayland = {
@@ -621,6 +688,7 @@ const struct sh_wsi_platform sh_wsi_wayland = {
    .finish = sh_wl_finish,
    .refresh_ns = sh_wl_refresh_ns,
    .display = sh_wl_display,
+   .wait_release = sh_wl_wait_release,
 };
 
 #endif

@@ -22,7 +22,8 @@
  *  - with every image but the shown one acquired, acquire with timeout 0
  *    gives VK_NOT_READY and a 30 ms one VK_TIMEOUT after at least 30 ms;
  *  - B8G8R8A8 images are the compositor's buffers themselves (each image's
- *    memfd is open while the swapchain lives), R8G8B8A8 ones and those
+ *    memfd is open while the swapchain lives), and so are R8G8B8A8 ones
+ *    where weston's wl_shm offers XBGR8888; other R8G8B8A8 ones and those
  *    under SHALE_WSI_WAYLAND_NO_SHM_IMAGES=1 are copied into a pool of
  *    Shale's (no fd kept);
  *  - after the swapchain and surface are destroyed the process has as many
@@ -161,6 +162,7 @@ struct win {
    struct xdg_surface *xsurface;
    struct xdg_toplevel *toplevel;
    bool configured, shot;
+   bool xbgr;                  /* weston's wl_shm offers XBGR8888 */
    int32_t cfg_w, cfg_h;
 };
 
@@ -191,14 +193,24 @@ wm_ping(void *data, struct xdg_wm_base *wm, uint32_t serial)
 static const struct xdg_wm_base_listener wm_listener = { wm_ping };
 
 static void
+shm_format(void *data, struct wl_shm *shm, uint32_t format)
+{
+   if (format == WL_SHM_FORMAT_XBGR8888)
+      ((struct win *)data)->xbgr = true;
+}
+
+static const struct wl_shm_listener shm_listener = { shm_format };
+
+static void
 global(void *data, struct wl_registry *reg, uint32_t name, const char *iface, uint32_t version)
 {
    struct win *w = data;
-   if (!strcmp(iface, "wl_compositor"))
+   if (!strcmp(iface, "wl_compositor")) {
       w->compositor = wl_registry_bind(reg, name, &wl_compositor_interface, 4);
-   else if (!strcmp(iface, "wl_shm"))
+   } else if (!strcmp(iface, "wl_shm")) {
       w->shm = wl_registry_bind(reg, name, &wl_shm_interface, 1);
-   else if (!strcmp(iface, "wl_output") && !w->output)
+      wl_shm_add_listener(w->shm, &shm_listener, w);
+   } else if (!strcmp(iface, "wl_output") && !w->output)
       w->output = wl_registry_bind(reg, name, &wl_output_interface, 1);
    else if (!strcmp(iface, "xdg_wm_base")) {
       w->wm = wl_registry_bind(reg, name, &xdg_wm_base_interface, 1);
@@ -261,7 +273,8 @@ win_create(struct win *w, struct wl_display *d)
    for (int i = 0; i < 100 && !w->configured; i++)
       wl_display_roundtrip(d);
    CHECK(w->configured, "no xdg_surface.configure");
-   fprintf(stderr, "toplevel configured to %dx%d\n", w->cfg_w, w->cfg_h);
+   fprintf(stderr, "toplevel configured to %dx%d; wl_shm %s XBGR8888\n", w->cfg_w, w->cfg_h,
+           w->xbgr ? "offers" : "does not offer");
    return w->configured;
 }
 
@@ -461,7 +474,8 @@ run(struct ctx *c, struct win *w, VkFormat format, VkPresentModeKHR mode)
    /* Which way the pixels go: a buffer in each image keeps each image's
     * memfd open; the copy's pool keeps none (its fd went once sent). */
    const char *no_images = getenv("SHALE_WSI_WAYLAND_NO_SHM_IMAGES");
-   const bool copy = format == VK_FORMAT_R8G8B8A8_UNORM || (no_images && !strcmp(no_images, "1"));
+   const bool copy = (format == VK_FORMAT_R8G8B8A8_UNORM && !w->xbgr) ||
+                     (no_images && !strcmp(no_images, "1"));
    CHECK(check_open_fds() == fds0 + (copy ? 0 : (int)c->image_count),
          "%d fds with the swapchain of %u images, %d before (%s)", check_open_fds(),
          c->image_count, fds0, copy ? "a copy into wl_shm buffers" : "wl_shm buffers in the images");
