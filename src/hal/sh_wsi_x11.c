@@ -362,7 +362,13 @@ sh_xcb_init(struct sh_swapchain *chain, struct sh_surface *surface)
    }
    xc->want_shm = sh_xcb_shm_wanted(xc->conn);
    /* Images the server reads where they were rendered, unless their bytes
-    * need swapping first (or SHALE_WSI_X11_NO_SHM_IMAGES=1). */
+    * need swapping first (or SHALE_WSI_X11_NO_SHM_IMAGES=1). R8G8B8A8
+    * images keep the copy: ShmPutImage takes the pixels in the layout of
+    * the window's own visual (the application chose it), and X servers'
+    * 24- and 32-bit TrueColor visuals put red at 0xff0000 (all 390 of
+    * Xvfb's, xdpyinfo: masks 0xff0000, 0xff00, 0xff), so R8G8B8A8's bytes
+    * would need a window whose visual has red at 0xff; no server here
+    * offers one to test such a path with, so Shale does not take it. */
    if (xc->want_shm && !xc->swap_rb && sh_xcb.shm_attach_fd_checked &&
        !sh_env_set("SHALE_WSI_X11_NO_SHM_IMAGES"))
       sh_swapchain_share_images(chain);
