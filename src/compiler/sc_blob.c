@@ -411,3 +411,214 @@ sc_shader_deserialize(struct sc_compiler *compiler, const void *data, size_t siz
    sc_exit_leave();
    return r;
 }
+
+/* ------------------------------------------------------------------------ */
+/* Back-end routines                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* Back-end blob layout (host byte order, like shader blobs):
+ *   struct sc_backend_blob_header
+ *   the key (key_size bytes: struct shale_fb_key or shale_fb_ds_key)
+ *   identity string (identity_size bytes, no NUL)
+ *   zero padding to SC_BLOB_ALIGN
+ *   the relocatable object (object_size bytes)
+ * digest is the SHA-256 of every byte after it. */
+struct sc_backend_blob_header {
+   char magic[8];               /* "SHALEFB" */
+   uint32_t blob_version;
+   uint32_t abi_version;
+   uint64_t size;
+   uint8_t digest[SU_SHA256_SIZE];
+   uint32_t byte_order;
+   uint32_t kind;               /* 0: colour, 1: depth/stencil */
+   uint32_t key_size;
+   uint32_t identity_size;
+   uint64_t object_size;
+};
+
+_Static_assert(sizeof(struct sc_backend_blob_header) == 80, "back-end blob header layout");
+
+static const char backend_magic[8] = "SHALEFB";
+
+/* The key bytes of a routine request; false for a bad request. */
+static bool
+backend_request(const struct shale_fb_key *key, const struct shale_fb_ds_key *ds_key,
+                const void **k, size_t *size)
+{
+   if ((key == NULL) == (ds_key == NULL))
+      return false;
+   *k = ds_key ? (const void *)ds_key : (const void *)key;
+   *size = ds_key ? sizeof(*ds_key) : sizeof(*key);
+   return true;
+}
+
+enum sc_result
+sc_backend_cache_key(struct sc_compiler *compiler, const struct shale_fb_key *key,
+                     const struct shale_fb_ds_key *ds_key, uint8_t out[SC_COMPILE_KEY_SIZE])
+{
+   const void *k;
+   size_t size;
+   if (!compiler || !backend_request(key, ds_key, &k, &size))
+      return SC_ERROR_INTERNAL;
+   struct su_sha256 h;
+   su_sha256_init(&h);
+   hash_string(&h, "shale back-end key");
+   hash_string(&h, SC_COMPILER_VERSION);
+   char build[2 * SU_BUILD_ID_MAX + 1];
+   compiler_build(build);
+   hash_string(&h, build);
+   hash_u32(&h, SC_BLOB_VERSION);
+   hash_u32(&h, SHALE_SHADER_ABI_VERSION);
+   hash_string(&h, sc_jit_identity(compiler->jit));
+   hash_string(&h, sc_jit_cpu_name(compiler->jit));
+   hash_u32(&h, ds_key != NULL);
+   hash_u32(&h, (uint32_t)size);
+   su_sha256_update(&h, k, size);
+   su_sha256_final(&h, out);
+   return SC_SUCCESS;
+}
+
+enum sc_result
+sc_backend_serialize(struct sc_compiler *compiler, const struct shale_fb_key *key,
+                     const struct shale_fb_ds_key *ds_key, void *data, size_t *size)
+{
+   const void *k;
+   size_t key_size;
+   if (!compiler || !size || !backend_request(key, ds_key, &k, &key_size))
+      return SC_ERROR_INTERNAL;
+   const void *object;
+   size_t object_size;
+   if (!sc_backend_object(compiler, ds_key != NULL, k, key_size, &object, &object_size))
+      return SC_ERROR_INTERNAL;
+   char *identity = blob_identity(compiler->jit);
+   if (!identity)
+      return SC_ERROR_OUT_OF_MEMORY;
+   size_t identity_size = strlen(identity);
+   size_t head = sizeof(struct sc_backend_blob_header) + key_size + identity_size;
+   size_t total = align_up(head) + object_size;
+   if (!data || *size < total) {
+      free(identity);
+      if (!data) {
+         *size = total;
+         return SC_SUCCESS;
+      }
+      return SC_ERROR_TOO_SMALL;
+   }
+   uint8_t *out = data;
+   struct sc_backend_blob_header h;
+   memset(&h, 0, sizeof(h));
+   memcpy(h.magic, backend_magic, sizeof(h.magic));
+   h.blob_version = SC_BLOB_VERSION;
+   h.abi_version = SHALE_SHADER_ABI_VERSION;
+   h.size = total;
+   h.byte_order = SC_BLOB_BYTE_ORDER;
+   h.kind = ds_key != NULL;
+   h.key_size = (uint32_t)key_size;
+   h.identity_size = (uint32_t)identity_size;
+   h.object_size = object_size;
+   size_t off = sizeof(h);
+   memcpy(out + off, k, key_size);
+   off += key_size;
+   memcpy(out + off, identity, identity_size);
+   off += identity_size;
+   free(identity);
+   memset(out + off, 0, align_up(off) - off);
+   off = align_up(off);
+   memcpy(out + off, object, object_size);
+   size_t hashed = offsetof(struct sc_backend_blob_header, digest) + SU_SHA256_SIZE;
+   memcpy(out, &h, sizeof(h));
+   su_sha256(out + hashed, total - hashed, h.digest);
+   memcpy(out + offsetof(struct sc_backend_blob_header, digest), h.digest, SU_SHA256_SIZE);
+   *size = total;
+   return SC_SUCCESS;
+}
+
+static enum sc_result
+backend_deserialize(struct sc_compiler *compiler, const void *k, size_t key_size, bool ds,
+                    const uint8_t *in, size_t size, char *message, size_t message_size)
+{
+   struct sc_backend_blob_header h;
+   if (size < sizeof(h)) {
+      set_message(message, message_size, "back-end blob truncated");
+      return SC_ERROR_INVALID_BLOB;
+   }
+   memcpy(&h, in, sizeof(h));
+   if (memcmp(h.magic, backend_magic, sizeof(h.magic))) {
+      set_message(message, message_size, "not a back-end blob");
+      return SC_ERROR_INVALID_BLOB;
+   }
+   if (h.blob_version != SC_BLOB_VERSION || h.abi_version != SHALE_SHADER_ABI_VERSION) {
+      set_message(message, message_size, "back-end blob of another version");
+      return SC_ERROR_INCOMPATIBLE_BLOB;
+   }
+   if (h.size != size) {
+      set_message(message, message_size, "back-end blob of the wrong size (truncated?)");
+      return SC_ERROR_INVALID_BLOB;
+   }
+   uint8_t digest[SU_SHA256_SIZE];
+   size_t hashed = offsetof(struct sc_backend_blob_header, digest) + SU_SHA256_SIZE;
+   su_sha256(in + hashed, size - hashed, digest);
+   if (memcmp(digest, h.digest, sizeof(digest))) {
+      set_message(message, message_size, "back-end blob checksum mismatch (corrupted)");
+      return SC_ERROR_INVALID_BLOB;
+   }
+   if (h.byte_order != SC_BLOB_BYTE_ORDER) {
+      set_message(message, message_size, "back-end blob of another byte order");
+      return SC_ERROR_INCOMPATIBLE_BLOB;
+   }
+   if (h.identity_size > size || h.object_size > size || h.object_size == 0 ||
+       h.key_size != key_size) {
+      set_message(message, message_size, "back-end blob with bad sizes");
+      return SC_ERROR_INVALID_BLOB;
+   }
+   size_t head = sizeof(h) + key_size + h.identity_size;
+   if (head > size || align_up(head) + h.object_size != size) {
+      set_message(message, message_size, "back-end blob with bad sizes");
+      return SC_ERROR_INVALID_BLOB;
+   }
+   if (h.kind != (uint32_t)ds || memcmp(in + sizeof(h), k, key_size)) {
+      set_message(message, message_size, "back-end blob of another key");
+      return SC_ERROR_INVALID_BLOB;
+   }
+   char *identity = blob_identity(compiler->jit);
+   if (!identity)
+      return SC_ERROR_OUT_OF_MEMORY;
+   bool same = strlen(identity) == h.identity_size &&
+               !memcmp(identity, in + sizeof(h) + key_size, h.identity_size);
+   free(identity);
+   if (!same) {
+      set_message(message, message_size,
+                  "back-end blob for another target, CPU features or compiler version");
+      return SC_ERROR_INCOMPATIBLE_BLOB;
+   }
+   struct sc_jit_code *code = NULL;
+   void *entry = NULL;
+   enum sc_result r = sc_jit_load(compiler->jit, in + size - h.object_size, h.object_size, &code,
+                                  &entry, message, message_size);
+   if (r != SC_SUCCESS)
+      return r;
+   return sc_backend_insert(compiler, ds, k, key_size, code, entry);
+}
+
+enum sc_result
+sc_backend_deserialize(struct sc_compiler *compiler, const struct shale_fb_key *key,
+                       const struct shale_fb_ds_key *ds_key, const void *data, size_t size,
+                       char *message, size_t message_size)
+{
+   if (message && message_size)
+      message[0] = '\0';
+   const void *k;
+   size_t key_size;
+   if (!compiler || (!data && size) || !backend_request(key, ds_key, &k, &key_size)) {
+      set_message(message, message_size, "bad arguments");
+      return SC_ERROR_INTERNAL;
+   }
+   if (!sc_exit_enter()) {
+      set_message(message, message_size, "the process is exiting");
+      return SC_ERROR_INTERNAL;
+   }
+   enum sc_result r = backend_deserialize(compiler, k, key_size, ds_key != NULL, data, size,
+                                          message, message_size);
+   sc_exit_leave();
+   return r;
+}

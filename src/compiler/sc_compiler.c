@@ -127,6 +127,65 @@ compile_backend(struct sc_compiler *compiler, const struct shale_fb_key *key,
    return SC_SUCCESS;
 }
 
+/* Back-end routines in caches (sc_blob.c): the object of a compiled
+ * routine, and the insertion of one linked from a blob. */
+bool
+sc_backend_object(struct sc_compiler *compiler, bool ds, const void *key, size_t size,
+                  const void **object, size_t *object_size)
+{
+   bool found = false;
+   pthread_mutex_lock(&compiler->backend_lock);
+   for (struct sc_backend_entry *e = compiler->backends; e; e = e->next) {
+      if (e->ds == ds && !memcmp(&e->key, key, size)) {
+         /* The code lives until the compiler goes: the pointer stays valid. */
+         sc_jit_code_object(e->code, object, object_size);
+         found = true;
+         break;
+      }
+   }
+   pthread_mutex_unlock(&compiler->backend_lock);
+   return found;
+}
+
+enum sc_result
+sc_backend_insert(struct sc_compiler *compiler, bool ds, const void *key, size_t size,
+                  struct sc_jit_code *code, void *fn)
+{
+   struct sc_backend_entry *e = calloc(1, sizeof(*e));
+   if (!e) {
+      sc_jit_code_free(code);
+      return SC_ERROR_OUT_OF_MEMORY;
+   }
+   e->ds = ds;
+   memcpy(&e->key, key, size);
+   e->code = code;
+   e->fn = fn;
+   pthread_mutex_lock(&compiler->backend_lock);
+   if (!find_backend(compiler, ds, key, size)) {
+      e->next = compiler->backends;
+      compiler->backends = e;
+      e = NULL;
+   }
+   pthread_mutex_unlock(&compiler->backend_lock);
+   if (e) {
+      sc_jit_code_free(e->code);
+      free(e);
+   }
+   return SC_SUCCESS;
+}
+
+bool
+sc_backend_compiled(struct sc_compiler *compiler, const struct shale_fb_key *key,
+                    const struct shale_fb_ds_key *ds_key)
+{
+   const bool ds = ds_key != NULL;
+   pthread_mutex_lock(&compiler->backend_lock);
+   bool found = find_backend(compiler, ds, ds ? (const void *)ds_key : (const void *)key,
+                             ds ? sizeof(*ds_key) : sizeof(*key)) != NULL;
+   pthread_mutex_unlock(&compiler->backend_lock);
+   return found;
+}
+
 enum sc_result
 sc_compile_fragment_backend(struct sc_compiler *compiler, const struct shale_fb_key *key,
                             shale_fb_color_fn *out, char *message, size_t message_size)

@@ -44,7 +44,9 @@
  * machine code; sc_shader_serialize() turns a shader into a blob (its
  * relocatable object plus metadata, checksummed) and sc_shader_deserialize()
  * links such a blob back into a callable shader without running LLVM's
- * optimizer or code generator. Blobs are only valid on a host with the same
+ * optimizer or code generator; sc_backend_serialize() and
+ * sc_backend_deserialize() do the same for fragment back-end routines
+ * (keyed by sc_backend_cache_key()). Blobs are only valid on a host with the same
  * target, CPU features, compiler and ABI version; anything else, and any
  * truncated or corrupted blob, is rejected with an error.
  *
@@ -301,6 +303,32 @@ enum sc_result sc_shader_serialize(const struct sc_shader *shader, void *data, s
  * "compile instead"). data need not be aligned and is not kept. */
 enum sc_result sc_shader_deserialize(struct sc_compiler *compiler, const void *data, size_t size,
                                      struct sc_shader **out, char *message, size_t message_size);
+
+/* Back-end routines (sc_compile_fragment_backend, sc_compile_fragment_ds)
+ * are cached the same way. Each call names one routine: a colour key
+ * (ds_key NULL) or a depth/stencil key (key NULL). sc_backend_cache_key:
+ * a SHA-256 of the key's bytes, its kind and what sc_compile_key hashes of
+ * the host and compiler (never equal to a shader's key).
+ * sc_backend_compiled: whether the compiler has the routine already (a
+ * request for it runs no LLVM). sc_backend_serialize: a blob of the
+ * compiled routine (the key, the host's identity, the relocatable object,
+ * checksummed; the size protocol of sc_shader_serialize), SC_ERROR_INTERNAL
+ * when it is not compiled. sc_backend_deserialize: checks a blob like
+ * sc_shader_deserialize, also that it holds the routine of this key, and
+ * links it into the compiler's routines, so that the next request for the
+ * key finds it. */
+enum sc_result sc_backend_cache_key(struct sc_compiler *compiler, const struct shale_fb_key *key,
+                                    const struct shale_fb_ds_key *ds_key,
+                                    uint8_t out[SC_COMPILE_KEY_SIZE]);
+bool sc_backend_compiled(struct sc_compiler *compiler, const struct shale_fb_key *key,
+                         const struct shale_fb_ds_key *ds_key);
+enum sc_result sc_backend_serialize(struct sc_compiler *compiler, const struct shale_fb_key *key,
+                                    const struct shale_fb_ds_key *ds_key, void *data,
+                                    size_t *size);
+enum sc_result sc_backend_deserialize(struct sc_compiler *compiler,
+                                      const struct shale_fb_key *key,
+                                      const struct shale_fb_ds_key *ds_key, const void *data,
+                                      size_t size, char *message, size_t message_size);
 
 /* Runs a compute dispatch on the calling thread: every workgroup from base
  * to base + count - 1, subgroup after subgroup. ctx's num_workgroups,

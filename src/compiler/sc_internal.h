@@ -17,6 +17,17 @@
 struct sc_jit;
 
 struct sc_backend_entry;
+struct sc_jit_code;
+
+/* Back-end routines (sc_compiler.c) for sc_blob.c: the relocatable object
+ * of the compiled routine of a key (colour or depth/stencil: `ds`, compared
+ * as `size` bytes; valid while the compiler lives), false when none is
+ * compiled; and the insertion of a routine linked from a blob (`code` is
+ * taken: freed when the key is there already or memory ran out). */
+bool sc_backend_object(struct sc_compiler *compiler, bool ds, const void *key, size_t size,
+                       const void **object, size_t *object_size);
+enum sc_result sc_backend_insert(struct sc_compiler *compiler, bool ds, const void *key,
+                                 size_t size, struct sc_jit_code *code, void *fn);
 
 struct sc_compiler {
    struct sc_jit *jit;

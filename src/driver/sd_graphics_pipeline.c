@@ -182,15 +182,93 @@ sd_translate_state(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_st
    return NULL;
 }
 
+/* One back-end routine (a colour key, or a depth/stencil key when ds_key
+ * is set): found in the compiler (compiled or linked before: no LLVM),
+ * linked from the application's cache data (no LLVM), or compiled; then
+ * recorded in `cache` (may be NULL) as a blob, so that its data carries
+ * the routine. *hit: whether `cache` had the routine (an application cache
+ * hit, pipeline creation feedback's sense). */
+static enum sc_result
+sd_backend_routine(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
+                   const struct shale_fb_key *key, const struct shale_fb_ds_key *ds_key,
+                   void **fn, bool *hit, char *msg, size_t msg_size)
+{
+   const char *what = ds_key ? "depth/stencil" : "colour";
+   uint64_t start = sd_now_ns();
+   *hit = false;
+   uint8_t ck[SD_KEY_SIZE];
+   _Static_assert(SD_KEY_SIZE == SC_COMPILE_KEY_SIZE, "key sizes");
+   bool keyed = sc_backend_cache_key(rt->compiler, key, ds_key, ck) == SC_SUCCESS;
+   char key_str[17] = "?";
+   if (keyed)
+      sd_key_string(ck, key_str);
+   bool in_cache = false, linked = false;
+   bool compiled_before = sc_backend_compiled(rt->compiler, key, ds_key);
+   if (cache && keyed) {
+      size_t size = 0;
+      void *blob = sd_backend_cache_get(cache, ck, &size, &in_cache);
+      if (blob && !compiled_before) {
+         char why[160];
+         enum sc_result r = sc_backend_deserialize(rt->compiler, key, ds_key, blob, size, why,
+                                                   sizeof(why));
+         linked = r == SC_SUCCESS;
+         if (!linked && r != SC_ERROR_OUT_OF_MEMORY) {
+            if (su_debug(SU_DEBUG_INFO))
+               su_log("pipeline cache: a %s back-end blob does not load (%s: %s); compiling",
+                      what, sc_result_string(r), why);
+            sd_backend_cache_drop(cache, ck);
+            in_cache = false;
+         }
+      }
+      free(blob);
+   }
+   bool found = compiled_before || linked;
+   enum sc_result r;
+   if (ds_key) {
+      shale_fb_ds_fn f = NULL;
+      r = sc_compile_fragment_ds(rt->compiler, ds_key, &f, msg, msg_size);
+      *fn = (void *)(uintptr_t)f;
+   } else {
+      shale_fb_color_fn f = NULL;
+      r = sc_compile_fragment_backend(rt->compiler, key, &f, msg, msg_size);
+      *fn = (void *)(uintptr_t)f;
+   }
+   if (r != SC_SUCCESS)
+      return r;
+   *hit = in_cache;
+   if (cache && keyed && !in_cache) {
+      /* Best effort: without memory the cache data only lacks the routine. */
+      size_t size = 0;
+      if (sc_backend_serialize(rt->compiler, key, ds_key, NULL, &size) == SC_SUCCESS) {
+         void *blob = malloc(size ? size : 1);
+         if (blob && sc_backend_serialize(rt->compiler, key, ds_key, blob, &size) == SC_SUCCESS)
+            sd_backend_cache_put(cache, ck, blob, size);
+         free(blob);
+      }
+   }
+   if (su_debug(SU_DEBUG_INFO)) {
+      double ms = (sd_now_ns() - start) / 1e6;
+      if (!found)
+         su_log("pipeline: %s back end %s: LLVM compile %.2f ms", what, key_str, ms);
+      else
+         su_log("pipeline: %s back end %s: %s in %.3f ms, no LLVM", what, key_str,
+                linked ? "pipeline cache data hit (linked)"
+                : in_cache ? "pipeline cache hit" : "memory cache hit", ms);
+   }
+   return SC_SUCCESS;
+}
+
 /* The compiled fragment back end for the pipeline's colour attachments
  * and for its depth/stencil tests (sr_raster.h, "The fragment back end"),
  * from the subpass or the VkPipelineRenderingCreateInfo. State outside
  * what the compiler covers (SC_ERROR_UNSUPPORTED) or a failed compile
  * leaves none: draws then run the C back end, which gives the same pixels. */
 static void
-sd_graphics_backend(struct sd_pipeline *pipeline, const VkGraphicsPipelineCreateInfo *ci)
+sd_graphics_backend(struct sd_pipeline *pipeline, struct sd_pipeline_cache *cache,
+                    const VkGraphicsPipelineCreateInfo *ci, bool *all_hit)
 {
    struct sd_graphics_state *g = &pipeline->graphics;
+   *all_hit = true;
    if (g->state.rasterizer_discard)
       return;
    /* SHALE_FRAGMENT_BACKEND=c keeps the C back end, =color compiles only
@@ -239,11 +317,13 @@ sd_graphics_backend(struct sd_pipeline *pipeline, const VkGraphicsPipelineCreate
    if (ci->pDepthStencilState && !ds_c &&
        sr_fragment_backend_ds_key(&g->state, fs ? fs->simd_width : 0, depth_format,
                                   stencil_format, g->state.samples, &ds_key)) {
-      shale_fb_ds_fn ds_fn = NULL;
-      enum sc_result r = sc_compile_fragment_ds(pipeline->runtime->compiler, &ds_key, &ds_fn,
-                                                msg, sizeof(msg));
+      void *ds_fn = NULL;
+      bool hit = false;
+      enum sc_result r = sd_backend_routine(pipeline->runtime, cache, NULL, &ds_key, &ds_fn,
+                                            &hit, msg, sizeof(msg));
+      *all_hit &= hit;
       if (r == SC_SUCCESS) {
-         g->state.fb_ds = ds_fn;
+         g->state.fb_ds = (shale_fb_ds_fn)(uintptr_t)ds_fn;
          g->state.fb_ds_key = ds_key;
          if (su_debug(SU_DEBUG_INFO))
             su_log("pipeline: compiled depth/stencil back end (%u samples)", ds_key.samples);
@@ -257,15 +337,17 @@ sd_graphics_backend(struct sd_pipeline *pipeline, const VkGraphicsPipelineCreate
    if (!sr_fragment_backend_key(&g->state, fs->simd_width, count, formats, g->state.samples,
                                 &key))
       return;
-   shale_fb_color_fn fn = NULL;
-   enum sc_result r = sc_compile_fragment_backend(pipeline->runtime->compiler, &key, &fn, msg,
-                                                  sizeof(msg));
+   void *fn = NULL;
+   bool hit = false;
+   enum sc_result r = sd_backend_routine(pipeline->runtime, cache, &key, NULL, &fn, &hit, msg,
+                                         sizeof(msg));
+   *all_hit &= hit;
    if (r != SC_SUCCESS) {
       if (su_debug(SU_DEBUG_INFO))
          su_log("pipeline: fragment back end not compiled (%s): the C one runs", msg);
       return;
    }
-   g->state.fb_color = fn;
+   g->state.fb_color = (shale_fb_color_fn)(uintptr_t)fn;
    g->state.fb_key = key;
    if (su_debug(SU_DEBUG_INFO))
       su_log("pipeline: compiled fragment back end (%u colour attachments, %u samples)",
@@ -332,8 +414,9 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
    g->state.vs_io = atomic_load(&g->vs->shader)->io.vs;
    if (g->fs)
       g->state.fs_io = atomic_load(&g->fs->shader)->io.fs;
-   sd_graphics_backend(pipeline, ci);
-   sd_pipeline_feedback(ci, start, stages, stage_count);
+   bool backend_hit = true;
+   sd_graphics_backend(pipeline, cache, ci, &backend_hit);
+   sd_pipeline_feedback(ci, start, stages, stage_count, backend_hit);
    *out = pipeline;
    return VK_SUCCESS;
 }

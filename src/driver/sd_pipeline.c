@@ -559,14 +559,15 @@ sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_cache *ca
 
 void
 sd_pipeline_feedback(const void *create_info, uint64_t start_ns,
-                     const struct sd_stage_result *stages, uint32_t stage_count)
+                     const struct sd_stage_result *stages, uint32_t stage_count,
+                     bool others_hit)
 {
    const VkPipelineCreationFeedbackCreateInfo *fb =
       sd_find_struct(create_info, VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO);
    if (!fb)
       return;
    VkPipelineCreationFeedbackFlags flags = VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT;
-   bool all_hit = stage_count > 0;
+   bool all_hit = stage_count > 0 && others_hit;
    for (uint32_t i = 0; i < stage_count; i++)
       all_hit &= (stages[i].feedback.flags &
                   VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT) != 0;
@@ -623,7 +624,7 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
       sd_pipeline_destroy(device, pAllocator, pipeline);
       return result;
    }
-   sd_pipeline_feedback(ci, start, &stage, 1);
+   sd_pipeline_feedback(ci, start, &stage, 1, true);
    *out = pipeline;
    return VK_SUCCESS;
 }

@@ -11,6 +11,12 @@
  * then the process's memory cache; only a miss runs the compiler
  * (sc_compile: SPIRV-Tools validation and legalization, translation, LLVM,
  * ORC JIT). Compile flags: robustBufferAccess when the device enabled it.
+ * A graphics pipeline's fragment back-end routines (colour, depth/stencil;
+ * sc_compile_fragment_backend / _ds) are looked up the same way: the
+ * compiler's own routines, then the VkPipelineCache's back-end entries
+ * (linked with sc_backend_deserialize), and each lands in the given cache
+ * as a blob; the pipeline's feedback is an application cache hit only when
+ * its stages and its routines all came from the cache.
  *
  * Errors: SPIR-V that fails validation, names no such entry point, or uses
  * what the compiler does not support yet, and a shader using a descriptor
@@ -118,9 +124,13 @@ VkResult sd_create_pipelines(VkDevice device, VkPipelineCache cache, uint32_t co
                              const void *create_infos, size_t stride, sd_pipeline_create_fn create,
                              const VkAllocationCallbacks *pAllocator, VkPipeline *pPipelines);
 
-/* Writes VkPipelineCreationFeedbackCreateInfo, if chained to create_info. */
+/* Writes VkPipelineCreationFeedbackCreateInfo, if chained to create_info;
+ * the pipeline is an application cache hit when every stage is and
+ * others_hit (what else it needs came from the cache too: a graphics
+ * pipeline's back-end routines). */
 void sd_pipeline_feedback(const void *create_info, uint64_t start_ns,
-                          const struct sd_stage_result *stages, uint32_t stage_count);
+                          const struct sd_stage_result *stages, uint32_t stage_count,
+                          bool others_hit);
 
 /* A pipeline object holding the runtime and a reference to layout. */
 VkResult sd_pipeline_alloc(struct sd_device *device, const VkAllocationCallbacks *pAllocator,

@@ -189,11 +189,14 @@ sd_runtime_insert_locked(struct sd_runtime *rt, struct sd_compiled_shader *cs)
 
 /* ---- VkPipelineCache entries ---- */
 
+/* The entry of `key` holding a shader (flags 0) or a back-end routine
+ * (SD_CACHE_ENTRY_BACKEND). */
 static struct sd_cache_entry *
-sd_cache_find_locked(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE])
+sd_cache_find_locked(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE],
+                     uint32_t flags)
 {
    for (struct sd_cache_entry *e = cache->first; e; e = e->next)
-      if (!memcmp(e->key, key, SD_KEY_SIZE))
+      if (e->flags == flags && !memcmp(e->key, key, SD_KEY_SIZE))
          return e;
    return NULL;
 }
@@ -211,9 +214,10 @@ sd_cache_entry_drop_blob(struct sd_pipeline_cache *cache, struct sd_cache_entry 
  * False when out of memory (nothing changed). */
 static bool
 sd_cache_put_locked(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE],
-                    struct sd_compiled_shader *cs, const void *blob, size_t blob_size)
+                    uint32_t flags, struct sd_compiled_shader *cs, const void *blob,
+                    size_t blob_size)
 {
-   struct sd_cache_entry *e = sd_cache_find_locked(cache, key);
+   struct sd_cache_entry *e = sd_cache_find_locked(cache, key, flags);
    if (e && (e->shader || (!cs && (e->blob || !blob))))
       return true;
    void *copy = NULL;
@@ -231,6 +235,7 @@ sd_cache_put_locked(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SI
          return false;
       }
       memcpy(e->key, key, SD_KEY_SIZE);
+      e->flags = flags;
       if (cache->last)
          cache->last->next = e;
       else
@@ -277,7 +282,7 @@ sd_cache_link_blob(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
                    const uint8_t key[SD_KEY_SIZE], VkResult *result)
 {
    pthread_mutex_lock(&cache->lock);
-   struct sd_cache_entry *e = sd_cache_find_locked(cache, key);
+   struct sd_cache_entry *e = sd_cache_find_locked(cache, key, 0);
    void *blob = NULL;
    size_t size = 0;
    if (e && !e->shader && e->blob) {
@@ -307,7 +312,7 @@ sd_cache_link_blob(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
          su_log("pipeline cache: a blob from cache data does not load (%s: %s); compiling",
                 sc_result_string(r), message);
       pthread_mutex_lock(&cache->lock);
-      e = sd_cache_find_locked(cache, key);
+      e = sd_cache_find_locked(cache, key, 0);
       if (e && !e->shader)
          sd_cache_entry_drop_blob(cache, e);
       pthread_mutex_unlock(&cache->lock);
@@ -321,7 +326,7 @@ sd_cache_link_blob(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
    atomic_fetch_add(&rt->loads, 1);
    /* Cannot fail: the entry exists (an attached shader needs no memory). */
    pthread_mutex_lock(&cache->lock);
-   sd_cache_put_locked(cache, key, cached, NULL, 0);
+   sd_cache_put_locked(cache, key, 0, cached, NULL, 0);
    pthread_mutex_unlock(&cache->lock);
    return cached;
 }
@@ -334,7 +339,7 @@ sd_shader_cache_find(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
    *result = VK_SUCCESS;
    if (cache) {
       pthread_mutex_lock(&cache->lock);
-      struct sd_cache_entry *e = sd_cache_find_locked(cache, key);
+      struct sd_cache_entry *e = sd_cache_find_locked(cache, key, 0);
       struct sd_compiled_shader *cs = e ? e->shader : NULL;
       if (cs)
          sd_compiled_shader_ref(cs);
@@ -355,7 +360,7 @@ sd_shader_cache_find(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
          /* Remember it in the application's cache too (best effort: a failed
           * allocation only means the cache data will not list it). */
          pthread_mutex_lock(&cache->lock);
-         sd_cache_put_locked(cache, key, cs, NULL, 0);
+         sd_cache_put_locked(cache, key, 0, cs, NULL, 0);
          pthread_mutex_unlock(&cache->lock);
       }
       return cs;
@@ -378,17 +383,59 @@ sd_shader_cache_add(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
    atomic_fetch_add(&rt->compilations, 1);
    if (cache) {
       pthread_mutex_lock(&cache->lock);
-      sd_cache_put_locked(cache, key, cached, NULL, 0);
+      sd_cache_put_locked(cache, key, 0, cached, NULL, 0);
       pthread_mutex_unlock(&cache->lock);
    }
    return cached;
+}
+
+/* ---- back-end routines ---- */
+
+void *
+sd_backend_cache_get(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE],
+                     size_t *size, bool *present)
+{
+   pthread_mutex_lock(&cache->lock);
+   struct sd_cache_entry *e = sd_cache_find_locked(cache, key, SD_CACHE_ENTRY_BACKEND);
+   void *copy = NULL;
+   *present = e && e->blob;
+   *size = 0;
+   if (*present) {
+      copy = malloc(e->blob_size ? e->blob_size : 1);
+      if (copy) {
+         memcpy(copy, e->blob, e->blob_size);
+         *size = e->blob_size;
+      }
+   }
+   pthread_mutex_unlock(&cache->lock);
+   return copy;
+}
+
+bool
+sd_backend_cache_put(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE],
+                     const void *blob, size_t size)
+{
+   pthread_mutex_lock(&cache->lock);
+   bool ok = sd_cache_put_locked(cache, key, SD_CACHE_ENTRY_BACKEND, NULL, blob, size);
+   pthread_mutex_unlock(&cache->lock);
+   return ok;
+}
+
+void
+sd_backend_cache_drop(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE])
+{
+   pthread_mutex_lock(&cache->lock);
+   struct sd_cache_entry *e = sd_cache_find_locked(cache, key, SD_CACHE_ENTRY_BACKEND);
+   if (e)
+      sd_cache_entry_drop_blob(cache, e);
+   pthread_mutex_unlock(&cache->lock);
 }
 
 /* ---- cache data ---- */
 
 #define SD_CACHE_HEADER_SIZE 32
 #define SD_CACHE_PREAMBLE_SIZE 16   /* "SHPC", version, ABI version, entry count */
-#define SD_CACHE_FORMAT_VERSION 2
+#define SD_CACHE_FORMAT_VERSION 3   /* 3: back-end routine entries */
 #define SD_CACHE_ENTRY_SIZE (SD_KEY_SIZE + 8)   /* key, flags, blob size; then the blob */
 
 static void
@@ -444,12 +491,13 @@ sd_cache_load_locked(struct sd_pipeline_cache *cache, const uint8_t *data, size_
    p += SD_CACHE_PREAMBLE_SIZE;
    left -= SD_CACHE_PREAMBLE_SIZE;
    for (uint32_t i = 0; i < count && left >= SD_CACHE_ENTRY_SIZE; i++) {
+      uint32_t flags = sd_get32(p + SD_KEY_SIZE);
       uint32_t blob = sd_get32(p + SD_KEY_SIZE + 4);
       size_t padded = sd_pad4(blob);
-      if (padded > left - SD_CACHE_ENTRY_SIZE)
+      if (padded > left - SD_CACHE_ENTRY_SIZE || (flags & ~(uint32_t)SD_CACHE_ENTRY_BACKEND))
          break;   /* damaged: keep what came before */
       /* The blob is checked (digest, host) only when a pipeline needs it. */
-      if (blob && !sd_cache_put_locked(cache, p, NULL, p + SD_CACHE_ENTRY_SIZE, blob))
+      if (blob && !sd_cache_put_locked(cache, p, flags, NULL, p + SD_CACHE_ENTRY_SIZE, blob))
          return false;
       p += SD_CACHE_ENTRY_SIZE + padded;
       left -= SD_CACHE_ENTRY_SIZE + padded;
@@ -583,7 +631,7 @@ sd_GetPipelineCacheData(VkDevice _device, VkPipelineCache _cache, size_t *pDataS
          break;   /* whole entries only */
       uint8_t *q = p + used;
       memcpy(q, e->key, SD_KEY_SIZE);
-      sd_put32(q + SD_KEY_SIZE, 0);
+      sd_put32(q + SD_KEY_SIZE, e->flags);
       sd_put32(q + SD_KEY_SIZE + 4, (uint32_t)blob);
       if (sd_cache_entry_blob(e, q + SD_CACHE_ENTRY_SIZE) != blob)
          break;
@@ -618,7 +666,7 @@ sd_MergePipelineCaches(VkDevice _device, VkPipelineCache dstCache, uint32_t srcC
       pthread_mutex_lock(&a->lock);
       pthread_mutex_lock(&b->lock);
       for (struct sd_cache_entry *e = src->first; e; e = e->next) {
-         if (!sd_cache_put_locked(dst, e->key, e->shader, e->blob, e->blob_size)) {
+         if (!sd_cache_put_locked(dst, e->key, e->flags, e->shader, e->blob, e->blob_size)) {
             result = sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
             break;
          }

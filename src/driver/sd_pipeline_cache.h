@@ -33,8 +33,13 @@
  * vendorID, deviceID, pipelineCacheUUID of the physical device: a digest of
  * the driver's build ID, so data from any other build fails the header), then
  *   "SHPC", format version, SHALE_SHADER_ABI_VERSION, entry count,
- *   per entry: key[32], flags (0), blob size, blob (padded to 4 bytes)
- * (all uint32 little-endian). Data whose header does not match this device
+ *   per entry: key[32], flags, blob size, blob (padded to 4 bytes)
+ * (all uint32 little-endian; flags 0: a shader's blob, SD_CACHE_ENTRY_BACKEND:
+ * a fragment back-end routine's, sc_backend_serialize, keyed by
+ * sc_backend_cache_key, so that graphics pipelines made from cache data run
+ * LLVM neither for their shaders nor for their back-end routines; such
+ * entries hold only blobs: the compiler keeps linked routines itself).
+ * Data whose header does not match this device
  * is ignored, as the spec requires; a truncated or damaged tail is dropped.
  * Entries are a list searched linearly: meant for caches of hundreds of
  * pipelines, not hundreds of thousands.
@@ -183,8 +188,13 @@ void sd_optimizer_stop(struct sd_runtime *rt);
 
 /* ---- VkPipelineCache ---- */
 
+/* sd_cache_entry.flags: a back-end routine's blob (sc_backend_serialize;
+ * never a shader), keyed by sc_backend_cache_key. */
+#define SD_CACHE_ENTRY_BACKEND 1u
+
 struct sd_cache_entry {
    uint8_t key[SD_KEY_SIZE];
+   uint32_t flags;                      /* 0 (a shader) or SD_CACHE_ENTRY_BACKEND */
    struct sd_compiled_shader *shader;   /* NULL: only the blob is known yet */
    void *blob;                          /* from cache data, until linked */
    size_t blob_size;
@@ -201,6 +211,17 @@ struct sd_pipeline_cache {
    uint32_t vendor_id, device_id;
    uint8_t uuid[VK_UUID_SIZE];
 };
+
+/* Back-end routine entries (sd_graphics_pipeline.c). sd_backend_cache_get:
+ * a malloc'ed copy of the blob under `key` (NULL when there is none or
+ * memory ran out: *present tells which). sd_backend_cache_put: adds the
+ * blob (copied) unless the key has one; false when out of memory.
+ * sd_backend_cache_drop: forgets the blob of `key` (it did not load). */
+void *sd_backend_cache_get(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE],
+                           size_t *size, bool *present);
+bool sd_backend_cache_put(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE],
+                          const void *blob, size_t size);
+void sd_backend_cache_drop(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE]);
 
 SD_DEFINE_NONDISP_HANDLE_CASTS(sd_pipeline_cache, base, VkPipelineCache,
                                VK_OBJECT_TYPE_PIPELINE_CACHE)

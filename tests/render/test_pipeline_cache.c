@@ -18,7 +18,12 @@
  *    same pipeline links both stages from the data ("pipeline cache data
  *    hit", no LLVM compilation), feedback says application cache hit for
  *    each stage and the pipeline, and the draw gives identical pixels; a
- *    derivative pair on that device too.
+ *    derivative pair on that device too;
+ *  - the fragment back end's routines (colour, and depth/stencil: the
+ *    target has a D32 attachment with a LESS test) travel in the data too:
+ *    on the first device the routines the first pipeline compiled are
+ *    cache hits for the second; on the new device they are linked from the
+ *    data ("pipeline cache data hit", no LLVM compile of any kind).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +83,8 @@ ctx_init(struct ctx *c)
    struct vkt *t = &c->t;
    c->dt = (struct draw_target) {
       .color_format = VK_FORMAT_R8G8B8A8_UNORM,
+      .depth_format = VK_FORMAT_D32_SFLOAT,
+      .clear_depth = 1.0f,
       .width = W,
       .height = H,
       .clear_color = { .float32 = { 0.0f, 0.0f, 0.0f, 0.0f } },
@@ -127,6 +134,12 @@ make_pipelines(struct ctx *c, VkPipelineCache cache, uint32_t count, const struc
                VkPipeline *out)
 {
    static struct draw_pipeline_state st[4];
+   static const VkPipelineDepthStencilStateCreateInfo depth = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+      .depthTestEnable = VK_TRUE,
+      .depthWriteEnable = VK_TRUE,
+      .depthCompareOp = VK_COMPARE_OP_LESS,
+   };
    VkPipelineCreationFeedbackCreateInfo fbi[4];
    VkGraphicsPipelineCreateInfo gci[4];
    const struct draw_pipeline_info info = {
@@ -137,6 +150,7 @@ make_pipelines(struct ctx *c, VkPipelineCache cache, uint32_t count, const struc
       .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
       .polygon_mode = VK_POLYGON_MODE_FILL,
       .cull_mode = VK_CULL_MODE_NONE,
+      .depth_stencil = &depth,
    };
    if (count > 4)
       return VK_ERROR_UNKNOWN;
@@ -297,6 +311,9 @@ main(void)
             lines_with(log, "pipeline: fragment shader", "LLVM compile") == 1 &&
             lines_with(log, "pipeline: vertex shader", "pipeline cache hit in") == 1,
          "first device: the fragment shader compiled, the vertex shader a cache hit");
+   CHECK(lines_with(log, "pipeline: colour back end", "pipeline cache hit in") == 1 &&
+            lines_with(log, "pipeline: depth/stencil back end", "pipeline cache hit in") == 1,
+         "first device: both back-end routines cache hits");
    free(log);
    if (c.feedback) {
       CHECK((sfb[0].flags & VALID) && !(sfb[0].flags & HIT),
@@ -349,10 +366,14 @@ main(void)
    unsigned hits = count_of(log, "pipeline cache data hit");
    unsigned vs_hit = lines_with(log, "pipeline: vertex shader", "pipeline cache data hit");
    unsigned fs_hit = lines_with(log, "pipeline: fragment shader", "pipeline cache data hit");
+   unsigned color_hit = lines_with(log, "pipeline: colour back end", "pipeline cache data hit");
+   unsigned ds_hit = lines_with(log, "pipeline: depth/stencil back end", "pipeline cache data hit");
    free(log);
-   CHECK(compiles == 0 && hits == 2 && vs_hit == 1 && fs_hit == 1,
-         "reload: %u LLVM compilations, %u data hits (vertex %u, fragment %u)", compiles, hits,
-         vs_hit, fs_hit);
+   CHECK(compiles == 0 && hits == 4 && vs_hit == 1 && fs_hit == 1 && color_hit == 1 &&
+            ds_hit == 1,
+         "reload: %u LLVM compilations, %u data hits (vertex %u, fragment %u, colour back "
+         "end %u, depth/stencil back end %u)", compiles, hits, vs_hit, fs_hit, color_hit,
+         ds_hit);
    if (c.feedback) {
       CHECK((sfb[0].flags & VALID) && (sfb[0].flags & HIT), "reload feedback, pStages[0]: %#x",
             sfb[0].flags);

@@ -26,6 +26,10 @@
 
 static uint32_t rng_state = 0x9e3779b9u;
 
+/* The key of the last routine run_state / run_ds_state compiled. */
+static struct shale_fb_key last_key;
+static struct shale_fb_ds_key last_ds_key;
+
 static uint32_t rng(void)
 {
    rng_state ^= rng_state << 13;
@@ -194,6 +198,7 @@ static bool run_state(struct sc_compiler *c, uint32_t round_id, uint32_t rounds)
    CHECK(r == SC_SUCCESS && fn, "state %u: compile: %s (%s)", round_id, sc_result_string(r), msg);
    if (r != SC_SUCCESS)
       return false;
+   last_key = key;
    shale_fb_color_fn again = NULL;
    r = sc_compile_fragment_backend(c, &key, &again, msg, sizeof(msg));
    CHECK(r == SC_SUCCESS && again == fn, "state %u: the cached routine differs", round_id);
@@ -442,6 +447,7 @@ static bool run_ds_state(struct sc_compiler *c, uint32_t id, uint32_t rounds)
    CHECK(r == SC_SUCCESS && fn, "ds state %u: compile: %s (%s)", id, sc_result_string(r), msg);
    if (r != SC_SUCCESS)
       goto out;
+   last_ds_key = key;
    shale_fb_ds_fn again = NULL;
    r = sc_compile_fragment_ds(c, &key, &again, msg, sizeof(msg));
    CHECK(r == SC_SUCCESS && again == fn, "ds state %u: the cached routine differs", id);
@@ -539,6 +545,81 @@ out:
    return ok;
 }
 
+/* Back-end routines through blobs (what VkPipelineCache data carries):
+ * a routine serialized from compiler c and linked into a fresh compiler
+ * is found there without compiling and matches the C back end bit for bit
+ * on the same state; damaged blobs and blobs of another key are refused. */
+static void test_blobs(struct sc_compiler *c)
+{
+   uint32_t linked = 0, ds_linked = 0;
+   for (uint32_t s = 1000; s < 1012; s++) {
+      const bool ds = s % 2 != 0;
+      uint32_t seed = rng_state;
+      bool ok = ds ? run_ds_state(c, s, 4) : run_state(c, s, 4);
+      if (!ok)
+         continue;
+      const struct shale_fb_key kc = last_key;
+      const struct shale_fb_ds_key kd = last_ds_key;
+      const struct shale_fb_key *key = ds ? NULL : &kc;
+      const struct shale_fb_ds_key *ds_key = ds ? &kd : NULL;
+      size_t size = 0;
+      CHECK(sc_backend_serialize(c, key, ds_key, NULL, &size) == SC_SUCCESS && size > 80,
+            "blob %u: size %zu", s, size);
+      uint8_t *blob = malloc(size);
+      size_t small = size - 1;
+      CHECK(sc_backend_serialize(c, key, ds_key, blob, &small) == SC_ERROR_TOO_SMALL,
+            "blob %u: a short buffer is refused", s);
+      CHECK(sc_backend_serialize(c, key, ds_key, blob, &size) == SC_SUCCESS, "blob %u", s);
+      uint8_t k1[SC_COMPILE_KEY_SIZE], k2[SC_COMPILE_KEY_SIZE];
+      CHECK(sc_backend_cache_key(c, key, ds_key, k1) == SC_SUCCESS, "blob %u: cache key", s);
+
+      struct sc_compiler *c2 = NULL;
+      CHECK(sc_compiler_create(&c2) == SC_SUCCESS, "second compiler");
+      CHECK(sc_backend_cache_key(c2, key, ds_key, k2) == SC_SUCCESS && !memcmp(k1, k2, sizeof(k1)),
+            "blob %u: the same cache key in another compiler", s);
+      CHECK(!sc_backend_compiled(c2, key, ds_key), "blob %u: compiled in a fresh compiler", s);
+      char msg[256];
+      /* Damage: the object's last byte, a truncation, another key. */
+      blob[size - 1] ^= 0x40;
+      CHECK(sc_backend_deserialize(c2, key, ds_key, blob, size, msg, sizeof(msg)) ==
+               SC_ERROR_INVALID_BLOB, "blob %u: a damaged blob loads", s);
+      blob[size - 1] ^= 0x40;
+      CHECK(sc_backend_deserialize(c2, key, ds_key, blob, size - 16, msg, sizeof(msg)) ==
+               SC_ERROR_INVALID_BLOB, "blob %u: a truncated blob loads", s);
+      struct shale_fb_key other = kc;
+      struct shale_fb_ds_key other_ds = kd;
+      other.samples ^= 2;
+      other_ds.samples ^= 2;
+      CHECK(sc_backend_deserialize(c2, ds ? NULL : &other, ds ? &other_ds : NULL, blob, size,
+                                   msg, sizeof(msg)) == SC_ERROR_INVALID_BLOB,
+            "blob %u: loads for another key", s);
+      CHECK(sc_backend_deserialize(c2, ds ? &kc : NULL, ds ? NULL : &kd, blob,
+                                   size, msg, sizeof(msg)) == SC_ERROR_INVALID_BLOB,
+            "blob %u: loads as the other kind of routine", s);
+      CHECK(!sc_backend_compiled(c2, key, ds_key), "blob %u: a refused blob left a routine", s);
+      enum sc_result r = sc_backend_deserialize(c2, key, ds_key, blob, size, msg, sizeof(msg));
+      CHECK(r == SC_SUCCESS && sc_backend_compiled(c2, key, ds_key), "blob %u: load: %s (%s)", s,
+            sc_result_string(r), msg);
+      free(blob);
+      /* The same state again, now with c2: its routine is the linked one. */
+      if (r == SC_SUCCESS) {
+         rng_state = seed;
+         bool again = ds ? run_ds_state(c2, s, 40) : run_state(c2, s, 40);
+         CHECK(again, "blob %u: the state again", s);
+         CHECK(ds ? !memcmp(&last_ds_key, ds_key, sizeof(*ds_key))
+                  : !memcmp(&last_key, key, sizeof(*key)),
+               "blob %u: the state again gave another key", s);
+         if (ds)
+            ds_linked++;
+         else
+            linked++;
+      }
+      sc_compiler_destroy(c2);
+   }
+   CHECK(linked >= 3 && ds_linked >= 3, "only %u colour and %u depth/stencil routines linked",
+         linked, ds_linked);
+}
+
 int main(void)
 {
    struct sc_compiler *c = NULL;
@@ -577,6 +658,7 @@ int main(void)
    for (uint32_t s = 0; s < 120; s++)
       ds_states += run_ds_state(c, s, 40);
    CHECK(ds_states >= 60, "only %u depth/stencil states compiled", ds_states);
+   test_blobs(c);
    printf("%u colour states, %u depth/stencil states compared, %d checks\n", states, ds_states,
           check_count);
    sc_compiler_destroy(c);
