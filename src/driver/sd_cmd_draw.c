@@ -1,5 +1,6 @@
 /* Replay of the draw commands and of the state they read (vertex and index
- * buffers, Vulkan 1.0's dynamic state): each draw becomes one
+ * buffers, Vulkan 1.0's dynamic state, VK_EXT_extended_dynamic_state3's
+ * depth clamp and clip enables): each draw becomes one
  * sr_scene_draw with a draw state rebuilt only when something changed. */
 #include <stdatomic.h>
 #include <string.h>
@@ -45,6 +46,15 @@ sd_draw_state_update(struct sd_exec_state *state, const struct sd_pipeline *pipe
       s->scissor = d->scissor;
    if (dyn & SD_DYN(LINE_WIDTH))
       s->line_width = d->line_width;
+   /* Depth clipping follows a dynamic clamp where the pipeline gave no
+    * depth clip state (VK_EXT_depth_clip_enable's rule). */
+   if (dyn & SD_DYNAMIC_DEPTH_CLAMP_ENABLE) {
+      s->depth_clamp = d->depth_clamp_enable;
+      if (pipeline->graphics.depth_clip_follows_clamp)
+         s->no_depth_clip = d->depth_clamp_enable;
+   }
+   if (dyn & SD_DYNAMIC_DEPTH_CLIP_ENABLE)
+      s->no_depth_clip = !d->depth_clip_enable;
    if (dyn & SD_DYN(DEPTH_BIAS)) {
       s->depth_bias_constant = d->depth_bias[0];
       s->depth_bias_clamp = d->depth_bias[1];
@@ -274,6 +284,22 @@ void
 sd_exec_SetLineWidth(struct sd_exec_state *state, const struct sd_cmd_SetLineWidth *cmd)
 {
    state->draw.line_width = cmd->lineWidth;
+   state->draw.dirty = true;
+}
+
+void
+sd_exec_SetDepthClampEnableEXT(struct sd_exec_state *state,
+                               const struct sd_cmd_SetDepthClampEnableEXT *cmd)
+{
+   state->draw.depth_clamp_enable = cmd->depthClampEnable;
+   state->draw.dirty = true;
+}
+
+void
+sd_exec_SetDepthClipEnableEXT(struct sd_exec_state *state,
+                              const struct sd_cmd_SetDepthClipEnableEXT *cmd)
+{
+   state->draw.depth_clip_enable = cmd->depthClipEnable;
    state->draw.dirty = true;
 }
 

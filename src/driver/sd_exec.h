@@ -108,6 +108,8 @@ struct sd_exec_draw {
    VkViewport viewport;
    VkRect2D scissor;
    float line_width;
+   /* VK_EXT_extended_dynamic_state3's depth clamp and clip enables. */
+   bool depth_clamp_enable, depth_clip_enable;
    /* vkCmdSetLineStippleEXT's factor and pattern: kept, never applied (no
     * stippled line feature is offered, so no pipeline enables stippling). */
    uint32_t line_stipple[2];

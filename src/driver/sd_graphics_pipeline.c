@@ -44,9 +44,15 @@ sd_translate_state(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_st
    if (ci->pDynamicState) {
       for (uint32_t i = 0; i < ci->pDynamicState->dynamicStateCount; i++) {
          VkDynamicState d = ci->pDynamicState->pDynamicStates[i];
-         if ((uint32_t)d >= SD_DYNAMIC_VULKAN10_COUNT)
-            return "dynamic state beyond Vulkan 1.0's";
-         g->dynamic |= 1u << d;
+         /* VK_EXT_extended_dynamic_state3 (render/depth_clip). */
+         if (d == VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT)
+            g->dynamic |= SD_DYNAMIC_DEPTH_CLAMP_ENABLE;
+         else if (d == VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT)
+            g->dynamic |= SD_DYNAMIC_DEPTH_CLIP_ENABLE;
+         else if ((uint32_t)d >= SD_DYNAMIC_VULKAN10_COUNT)
+            return "dynamic state beyond Vulkan 1.0's and depth clamp and clip enables";
+         else
+            g->dynamic |= 1u << d;
       }
    }
 
@@ -99,6 +105,7 @@ sd_translate_state(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_st
    const VkPipelineRasterizationDepthClipStateCreateInfoEXT *dc =
       sd_find_struct(rs, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT);
    s->no_depth_clip = dc ? !dc->depthClipEnable : rs->depthClampEnable;
+   g->depth_clip_follows_clamp = !dc;
    s->polygon_mode = rs->polygonMode;
    s->cull_mode = rs->cullMode;
    s->front_face = rs->frontFace;

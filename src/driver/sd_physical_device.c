@@ -1,6 +1,7 @@
 /* The CPU as a VkPhysicalDevice: properties, limits, features, queues, memory. */
 #include "sd_physical_device.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -57,6 +58,7 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_storage_buffer_storage_class = true,
    .KHR_16bit_storage = true,
    .KHR_shader_draw_parameters = true,
+   .EXT_extended_dynamic_state3 = true,
 };
 
 void
@@ -425,6 +427,12 @@ sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDevic
             x->transformFeedbackDraw = VK_TRUE;
          }
          break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_PROPERTIES_EXT:
+         /* Only the depth clamp and clip enables are dynamic. */
+         if (sd_device_extensions_supported.EXT_extended_dynamic_state3)
+            ((VkPhysicalDeviceExtendedDynamicState3PropertiesEXT *)s)
+               ->dynamicPrimitiveTopologyUnrestricted = VK_FALSE;
+         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_PROPERTIES_EXT:
          /* Line ends snap to SR_SUBPIXEL_BITS like every vertex. */
          if (sd_device_extensions_supported.EXT_line_rasterization)
@@ -580,6 +588,19 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          ((VkPhysicalDeviceDepthClipEnableFeaturesEXT *)s)->depthClipEnable =
             ext->EXT_depth_clip_enable;
          break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT: {
+         /* render/depth_clip: the combinations again with the clip enable,
+          * and with clamp and clip enables, set by command against
+          * pipelines whose values differ; no other state of it. */
+         VkPhysicalDeviceExtendedDynamicState3FeaturesEXT *e3 = (void *)s;
+         const size_t first =
+            offsetof(VkPhysicalDeviceExtendedDynamicState3FeaturesEXT,
+                     extendedDynamicState3TessellationDomainOrigin);
+         memset((char *)e3 + first, 0, sizeof(*e3) - first);
+         e3->extendedDynamicState3DepthClampEnable = ext->EXT_extended_dynamic_state3;
+         e3->extendedDynamicState3DepthClipEnable = ext->EXT_extended_dynamic_state3;
+         break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT: {
          /* render/zink_provoking; transform feedback keeps the provoking
           * vertex first or last in every triangle (render/xfb) */

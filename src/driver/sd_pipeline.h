@@ -75,8 +75,11 @@ struct sd_pipeline_layout {
    struct sc_set_layout sc_sets[SHALE_MAX_DESCRIPTOR_SETS];
 };
 
-/* Vulkan 1.0's dynamic states, as bits (enum value = bit index). */
+/* Vulkan 1.0's dynamic states, as bits (enum value = bit index), then
+ * VK_EXT_extended_dynamic_state3's that Shale takes. */
 #define SD_DYNAMIC_VULKAN10_COUNT 9
+#define SD_DYNAMIC_DEPTH_CLAMP_ENABLE (1u << SD_DYNAMIC_VULKAN10_COUNT)
+#define SD_DYNAMIC_DEPTH_CLIP_ENABLE (1u << (SD_DYNAMIC_VULKAN10_COUNT + 1))
 
 struct sd_graphics_state {
    struct sd_compiled_shader *vs, *fs;   /* fs NULL: no fragment shader */
@@ -84,6 +87,9 @@ struct sd_graphics_state {
     * (ignored); vs/fs code pointers are read at each draw. */
    struct sr_draw_state state;
    uint32_t dynamic;                     /* bit s: VkDynamicState s is dynamic */
+   /* No VkPipelineRasterizationDepthClipStateCreateInfoEXT: depth clipping
+    * is off exactly when clamping is on, a dynamic clamp included. */
+   bool depth_clip_follows_clamp;
 };
 
 struct sd_pipeline {

@@ -11,7 +11,13 @@
  * without clipping, covered everywhere, with depth clamp(z, 0, 1) when
  * clamping; without either, depth is checked only where 0 <= z <= 1 (the
  * spec leaves the stored value of a float depth outside the depth range to
- * the implementation). */
+ * the implementation).
+ * VK_EXT_extended_dynamic_state3 (where offered): the same expectations
+ * with the clip enable dynamic (four combinations), the clamp enable
+ * dynamic without the struct (clipping follows the dynamic clamp), and
+ * both dynamic (four), set by vkCmdSetDepthClipEnableEXT /
+ * vkCmdSetDepthClampEnableEXT against pipelines whose own values are the
+ * opposite (which must be ignored). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,9 +41,12 @@ depth_at(double x, double y)
    return (float)(0.5 + 0.9 * x + 0.3 * y);
 }
 
+enum { DYN_CLAMP = 1, DYN_CLIP = 2 };
+
 struct variant {
    const char *name;
    bool with_struct, clamp, clip;
+   unsigned dyn;   /* DYN_*: set by command, the pipeline's value the opposite */
 };
 
 static const struct variant variants[] = {
@@ -47,6 +56,16 @@ static const struct variant variants[] = {
    { "clamp off, clip off", true, false, false },
    { "clamp on, clip on", true, true, true },
    { "clamp on, clip off", true, true, false },
+   { "dynamic clip on, clamp off", true, false, true, DYN_CLIP },
+   { "dynamic clip off, clamp off", true, false, false, DYN_CLIP },
+   { "dynamic clip on, clamp on", true, true, true, DYN_CLIP },
+   { "dynamic clip off, clamp on", true, true, false, DYN_CLIP },
+   { "no struct, dynamic clamp off (clipped)", false, false, true, DYN_CLAMP },
+   { "no struct, dynamic clamp on (not clipped)", false, true, false, DYN_CLAMP },
+   { "dynamic clamp off, dynamic clip on", true, false, true, DYN_CLAMP | DYN_CLIP },
+   { "dynamic clamp off, dynamic clip off", true, false, false, DYN_CLAMP | DYN_CLIP },
+   { "dynamic clamp on, dynamic clip on", true, true, true, DYN_CLAMP | DYN_CLIP },
+   { "dynamic clamp on, dynamic clip off", true, true, false, DYN_CLAMP | DYN_CLIP },
 };
 
 static unsigned
@@ -62,12 +81,12 @@ run_variant(struct vkt *t, const struct variant *v, struct vkt_buffer *vb)
       return 1;
    VkPipelineRasterizationDepthClipStateCreateInfoEXT dc = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT,
-      .depthClipEnable = v->clip,
+      .depthClipEnable = (v->dyn & DYN_CLIP) ? !v->clip : v->clip,
    };
    VkPipelineRasterizationStateCreateInfo rs = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
       .pNext = v->with_struct ? &dc : NULL,
-      .depthClampEnable = v->clamp,
+      .depthClampEnable = (v->dyn & DYN_CLAMP) ? !v->clamp : v->clamp,
       .polygonMode = VK_POLYGON_MODE_FILL,
       .cullMode = VK_CULL_MODE_NONE,
       .lineWidth = 1.0f,
@@ -87,12 +106,32 @@ run_variant(struct vkt *t, const struct variant *v, struct vkt_buffer *vb)
       .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, .rasterization = &rs,
       .depth_stencil = &ds,
    };
+   VkDynamicState dyn[2];
+   for (unsigned b = DYN_CLAMP; b <= DYN_CLIP; b <<= 1)
+      if (v->dyn & b)
+         dyn[pi.dynamic_state_count++] = b == DYN_CLAMP ? VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT
+                                                        : VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT;
+   pi.dynamic_states = dyn;
    struct draw_pipeline p;
    r = draw_pipeline_create(t, &dt, &pi, &p);
    CHECK(r == VK_SUCCESS, "%s: %s: pipeline: %d", dn, v->name, r);
    unsigned bad = 0;
    if (r == VK_SUCCESS) {
       VkCommandBuffer cb = draw_begin(t, &dt, &p, vb->buffer);
+      if (v->dyn & DYN_CLAMP) {
+         PFN_vkCmdSetDepthClampEnableEXT set = (PFN_vkCmdSetDepthClampEnableEXT)
+            vkGetDeviceProcAddr(t->device, "vkCmdSetDepthClampEnableEXT");
+         CHECK(set != NULL, "%s: vkCmdSetDepthClampEnableEXT", dn);
+         if (set)
+            set(cb, v->clamp);
+      }
+      if (v->dyn & DYN_CLIP) {
+         PFN_vkCmdSetDepthClipEnableEXT set = (PFN_vkCmdSetDepthClipEnableEXT)
+            vkGetDeviceProcAddr(t->device, "vkCmdSetDepthClipEnableEXT");
+         CHECK(set != NULL, "%s: vkCmdSetDepthClipEnableEXT", dn);
+         if (set)
+            set(cb, v->clip);
+      }
       vkCmdDraw(cb, 6, 1, 0, 0);
       r = draw_end(t, &dt, cb);
       CHECK(r == VK_SUCCESS, "%s: %s: drawn: %d", dn, v->name, r);
@@ -140,18 +179,39 @@ run_variant(struct vkt *t, const struct variant *v, struct vkt_buffer *vb)
 static void
 run_driver(enum vkt_driver which)
 {
+   VkPhysicalDeviceExtendedDynamicState3FeaturesEXT e3f = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT };
    VkPhysicalDeviceDepthClipEnableFeaturesEXT df = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT };
    VkPhysicalDeviceFeatures core;
    struct vkt_options o;
    struct vkt t;
-   bool has;
-   if (!draw_probe_extension(which, &o, VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME, &df, NULL,
+   bool has, has_e3 = false;
+   if (!draw_probe_extension(which, &o, VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME, NULL,
+                             NULL, NULL, &has_e3) ||
+       !draw_probe_extension(which, &o, VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME, &df, NULL,
                              &core, &has)) {
       CHECK(which == VKT_LAVAPIPE, "Shale device missing");
       return;
    }
    const char *dn = vkt_driver_name(which);
+   if (has && has_e3) {
+      /* The EDS3 features, read with the depth clip ones. */
+      df.pNext = &e3f;
+      VkPhysicalDeviceFeatures core2;
+      bool has2;
+      draw_probe_extension(which, &o, VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME, &df, NULL, &core2,
+                           &has2);
+      df.pNext = NULL;
+   }
+   const bool dyn_ok = has_e3 && e3f.extendedDynamicState3DepthClipEnable &&
+                       e3f.extendedDynamicState3DepthClampEnable;
+   if (which == VKT_SHALE)
+      CHECK(dyn_ok, "shale: VK_EXT_extended_dynamic_state3 %d, DepthClipEnable %u, "
+                    "DepthClampEnable %u", has_e3, e3f.extendedDynamicState3DepthClipEnable,
+            e3f.extendedDynamicState3DepthClampEnable);
+   fprintf(stderr, "%s: dynamic depth clamp and clip enables %s\n", dn,
+           dyn_ok ? "tested" : "not offered, not run");
    if (which == VKT_SHALE) {
       CHECK(has, "shale: VK_EXT_depth_clip_enable not offered");
       CHECK(df.depthClipEnable && core.depthClamp, "shale: depthClipEnable %u depthClamp %u",
@@ -161,14 +221,21 @@ run_driver(enum vkt_driver which)
       fprintf(stderr, "%s: no depth clip enable or depth clamp, not run\n", dn);
       return;
    }
-   static const char *const dexts[] = { VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME };
+   static const char *const dexts[] = { VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME,
+                                        VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME };
+   VkPhysicalDeviceExtendedDynamicState3FeaturesEXT e3_enable = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT,
+      .extendedDynamicState3DepthClampEnable = VK_TRUE,
+      .extendedDynamicState3DepthClipEnable = VK_TRUE,
+   };
    VkPhysicalDeviceDepthClipEnableFeaturesEXT enable = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT,
+      .pNext = dyn_ok ? &e3_enable : NULL,
       .depthClipEnable = VK_TRUE,
    };
    VkPhysicalDeviceFeatures feats = { .depthClamp = VK_TRUE };
    o.device_extensions = dexts;
-   o.device_extension_count = 1;
+   o.device_extension_count = dyn_ok ? 2 : 1;
    o.device_pnext = &enable;
    o.features = &feats;
    CHECK(vkt_init(&t, &o), "%s: device with VK_EXT_depth_clip_enable", dn);
@@ -187,6 +254,8 @@ run_driver(enum vkt_driver which)
    CHECK(r == VK_SUCCESS, "%s: vertex buffer", dn);
    if (r == VK_SUCCESS) {
       for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+         if (variants[i].dyn && !dyn_ok)
+            continue;
          unsigned bad = run_variant(&t, &variants[i], &vb);
          CHECK(bad == 0, "%s: %s: %u pixels wrong", dn, variants[i].name, bad);
       }
