@@ -31,13 +31,21 @@ _Static_assert(offsetof(struct shale_fs_context, push_constants) ==
 #define DEST_CLIP 0x2000u         /* + i: ClipDistance[i] */
 #define DEST_CULL 0x3000u         /* + i: CullDistance[i] */
 
+/* A component's kind: its class in the low bits, and whether it is 16-bit
+ * (carried widened to a 32-bit word: floats as floats, integers sign- or
+ * zero-extended) or 64-bit (two words, low then high, at dest and
+ * dest + 1). The stages between see 32-bit words only. */
+#define KIND_CLASS 0x3u
+#define KIND_16 0x4u
+#define KIND_64 0x8u
+
 struct sc_stage_var {
    uint32_t var;       /* variable id */
    uint32_t type;      /* pointee type */
    bool output;
    uint32_t n;         /* flattened components */
    uint16_t *dest;     /* [n] */
-   uint8_t *kind;      /* [n] 0 float, 1 signed, 2 unsigned */
+   uint8_t *kind;      /* [n] 0 float, 1 signed, 2 unsigned; KIND_16 / KIND_64 */
    uint8_t *interp;    /* [n] fragment inputs: enum shale_interp | flags */
    /* Vertex outputs of an Xfb entry point: per component its byte offset
     * in its XfbBuffer's vertex storage (0xffff: not captured) and buffer;
@@ -103,7 +111,8 @@ members_used(struct sc_xlate *x, uint32_t var)
    return used;
 }
 
-/* Locations a type takes (32-bit components: one per vector or column). */
+/* Locations a type takes (one per vector or column, two for a vector of
+ * three or four 64-bit components). */
 static uint32_t
 locations_of(struct sc_xlate *x, uint32_t type)
 {
@@ -111,8 +120,12 @@ locations_of(struct sc_xlate *x, uint32_t type)
    if (!t)
       return 1;
    switch (t->kind) {
+   case SC_T_VECTOR: {
+      const struct sc_type *e = sc_module_type(x->m, t->elem);
+      return e && e->width == 64 && t->count > 2 ? 2 : 1;
+   }
    case SC_T_MATRIX:
-      return t->count;
+      return t->count * locations_of(x, t->elem);
    case SC_T_ARRAY:
       return t->count * locations_of(x, t->elem);
    case SC_T_STRUCT: {
@@ -174,18 +187,41 @@ walk_user(struct sc_xlate *x, struct walk *w, uint32_t type, uint32_t loc, uint3
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "stage variable of a bad type");
    switch (t->kind) {
    case SC_T_INT:
-   case SC_T_FLOAT:
-      if (t->width != 32)
+   case SC_T_FLOAT: {
+      uint8_t kind = t->kind == SC_T_FLOAT ? 0 : t->is_signed ? 1 : 2;
+      if (t->width == 16) {
+         kind |= KIND_16;
+      } else if (t->width == 64) {
+         /* Vertex-to-fragment only: no 64-bit vertex formats are offered
+          * and no attachment takes 64-bit fragment outputs. */
+         if (is_vertex(x) != w->v->output)
+            return sc_fail(x, SC_ERROR_UNSUPPORTED, "64-bit %s", is_vertex(x) ?
+                           "vertex input" : "fragment output");
+         if (comp % 2)
+            return sc_fail(x, SC_ERROR_INVALID_SPIRV, "64-bit stage variable at Component %u",
+                           comp % 4);
+         kind |= KIND_64;
+      } else if (t->width != 32) {
          return sc_fail(x, SC_ERROR_UNSUPPORTED, "%u-bit stage input or output", t->width);
+      }
+      /* The components of a 64-bit vector continue in the next Location. */
+      if (comp >= 4 && (kind & KIND_64) && comp < 8) {
+         loc += comp / 4;
+         comp %= 4;
+      }
       if (loc >= max_loc || comp >= 4)
          return sc_fail(x, SC_ERROR_UNSUPPORTED, "stage variable at Location %u Component %u",
                         loc, comp);
-      return push(x, w, loc * 4 + comp, t->kind == SC_T_FLOAT ? 0 : t->is_signed ? 1 : 2);
-   case SC_T_VECTOR:
+      return push(x, w, loc * 4 + comp, kind);
+   }
+   case SC_T_VECTOR: {
+      const struct sc_type *e = sc_module_type(x->m, t->elem);
+      uint32_t step = e && e->width == 64 ? 2 : 1;
       for (uint32_t i = 0; i < t->count; i++)
-         if (!walk_user(x, w, t->elem, loc, comp + i, max_loc))
+         if (!walk_user(x, w, t->elem, loc, comp + i * step, max_loc))
             return false;
       return true;
+   }
    case SC_T_MATRIX:
       for (uint32_t i = 0; i < t->count; i++)
          if (!walk_user(x, w, t->elem, loc + i, 0, max_loc))
@@ -522,15 +558,52 @@ sc_stage_entry_mask(struct sc_xlate *x)
    return LLVMBuildICmp(x->eb, LLVMIntULT, x->lane_ids, sc_splat_with(x, x->eb, count), "live");
 }
 
-/* Component k of v as W lanes of 32-bit integer bits. */
-static LLVMValueRef
-bits32(struct sc_xlate *x, const struct sc_val *v, uint32_t k)
+/* Component k of v (of kind `kind`) as W lanes of 32-bit integer bits:
+ * words[0], and for a 64-bit component its high half in words[1]. */
+static void
+bits32(struct sc_xlate *x, const struct sc_val *v, uint32_t k, uint8_t kind,
+       LLVMValueRef words[2])
 {
    LLVMValueRef c = sc_comp(x, v, k, true);
    LLVMTypeRef et = LLVMGetElementType(LLVMTypeOf(c));
-   if (et == x->t_f32)
-      c = LLVMBuildBitCast(x->b, c, sc_vec_type(x, x->t_i32), "");
-   return c;
+   LLVMTypeRef vi32 = sc_vec_type(x, x->t_i32);
+   words[1] = NULL;
+   if (et == x->t_f16)
+      c = LLVMBuildFPExt(x->b, c, sc_vec_type(x, x->t_f32), "");
+   else if (et == x->t_f64)
+      c = LLVMBuildBitCast(x->b, c, sc_vec_type(x, x->t_i64), "");
+   else if (et == x->t_i16)
+      c = (kind & KIND_CLASS) == 1 ? LLVMBuildSExt(x->b, c, vi32, "") : LLVMBuildZExt(x->b, c, vi32, "");
+   et = LLVMGetElementType(LLVMTypeOf(c));
+   if (et == x->t_i64) {
+      LLVMValueRef hi = LLVMBuildLShr(x->b, c, sc_splat_with(x, x->b, LLVMConstInt(x->t_i64, 32, false)), "");
+      words[1] = LLVMBuildTrunc(x->b, hi, vi32, "");
+      c = LLVMBuildTrunc(x->b, c, vi32, "");
+   }
+   if (LLVMGetElementType(LLVMTypeOf(c)) == x->t_f32)
+      c = LLVMBuildBitCast(x->b, c, vi32, "");
+   words[0] = c;
+}
+
+/* A stage input component read as 32-bit words (lo, and hi for KIND_64)
+ * in the shader's type: 16-bit ones narrowed, 64-bit ones joined. */
+static LLVMValueRef
+narrow_input(struct sc_xlate *x, LLVMValueRef lo, LLVMValueRef hi, uint8_t kind)
+{
+   if (kind & KIND_64) {
+      LLVMTypeRef v64 = sc_vec_type(x, x->t_i64);
+      LLVMValueRef l = LLVMBuildZExt(x->b, LLVMBuildBitCast(x->b, lo, sc_vec_type(x, x->t_i32), ""),
+                                     v64, "");
+      LLVMValueRef h = LLVMBuildZExt(x->b, LLVMBuildBitCast(x->b, hi, sc_vec_type(x, x->t_i32), ""),
+                                     v64, "");
+      h = LLVMBuildShl(x->b, h, sc_splat_with(x, x->b, LLVMConstInt(x->t_i64, 32, false)), "");
+      LLVMValueRef c = LLVMBuildOr(x->b, l, h, "");
+      return (kind & KIND_CLASS) == 0 ? LLVMBuildBitCast(x->b, c, sc_vec_type(x, x->t_f64), "") : c;
+   }
+   if (kind & KIND_16)
+      return (kind & KIND_CLASS) == 0 ? LLVMBuildFPTrunc(x->b, lo, sc_vec_type(x, x->t_f16), "")
+                                      : LLVMBuildTrunc(x->b, lo, sc_vec_type(x, x->t_i16), "");
+   return lo;
 }
 
 static LLVMValueRef
@@ -598,14 +671,26 @@ sc_stage_prologue(struct sc_xlate *x)
          break;
       }
       for (uint32_t k = 0; k < v->n; k++) {
+         uint8_t kind = v->kind[k], cls = kind & KIND_CLASS;
+         LLVMValueRef lo, hi = NULL;
          if (is_vertex(x)) {
             uint32_t loc = v->dest[k] / 4;
             x->io.vs.inputs_read |= 1u << loc;
-            x->io.vs.input_type[loc] = v->kind[k];
-            val.c[k] = vertex_input(x, inputs, v->dest[k], v->kind[k]);
+            x->io.vs.input_type[loc] = cls;
+            lo = vertex_input(x, inputs, v->dest[k], cls);
+         } else if (kind & KIND_64) {
+            if ((v->interp[k] & SHALE_INTERP_KIND_MASK) != SHALE_INTERP_FLAT) {
+               ok = sc_fail(x, SC_ERROR_INVALID_SPIRV, "64-bit fragment input without Flat");
+               break;
+            }
+            lo = fragment_input(x, v->dest[k], 2, v->interp[k]);
+            hi = lo ? fragment_input(x, v->dest[k] + 1, 2, v->interp[k]) : NULL;
+            if (!hi)
+               lo = NULL;
          } else {
-            val.c[k] = fragment_input(x, v->dest[k], v->kind[k], v->interp[k]);
+            lo = fragment_input(x, v->dest[k], cls, v->interp[k]);
          }
+         val.c[k] = lo ? narrow_input(x, lo, hi, kind) : NULL;
          if (!val.c[k]) {
             ok = false;
             break;
@@ -669,16 +754,25 @@ sc_stage_epilogue(struct sc_xlate *x)
             continue;
          if (d >= SHALE_SLOT_USER * 4)
             x->io.vs.outputs_written |= 1ull << (d / 4);
+         LLVMValueRef words[2];
+         bits32(x, &val, k, v->kind[k], words);
+         if (words[1])
+            x->io.vs.outputs_written |= 1ull << ((d + 1) / 4);
          if (v->xfb_offset && v->xfb_offset[k] != 0xffff) {
+            if (v->kind[k] & (KIND_16 | KIND_64))
+               return sc_fail(x, SC_ERROR_UNSUPPORTED, "transform feedback of a %s output",
+                              v->kind[k] & KIND_16 ? "16-bit" : "64-bit");
             if (x->io.vs.xfb_count == SHALE_MAX_XFB_COMPONENTS)
                return sc_fail(x, SC_ERROR_UNSUPPORTED, "more than %u transform feedback components",
                               SHALE_MAX_XFB_COMPONENTS);
             x->io.vs.xfb[x->io.vs.xfb_count++] = (struct shale_xfb_component) {
                .word = (uint8_t)d, .buffer = v->xfb_buffer[k], .offset = v->xfb_offset[k] };
          }
-         LLVMValueRef s = LLVMBuildStore(x->b, bits32(x, &val, k),
-                                         field_ptr(x, x->b, outputs, (size_t)d * x->W * 4));
-         LLVMSetAlignment(s, 4);
+         for (int h = 0; h < 2 && words[h]; h++) {
+            LLVMValueRef s = LLVMBuildStore(x->b, words[h],
+                                            field_ptr(x, x->b, outputs, (size_t)(d + h) * x->W * 4));
+            LLVMSetAlignment(s, 4);
+         }
       }
    }
    /* Every captured component lies inside its vertex's XfbStride bytes
@@ -1052,13 +1146,15 @@ fragment_epilogue(struct sc_xlate *x)
             uint32_t loc = d / 4;
             if (loc < 8) {
                x->io.fs.outputs_written |= 1u << loc;
-               x->io.fs.output_type[loc] = v->kind[k];
+               x->io.fs.output_type[loc] = v->kind[k] & KIND_CLASS;
             } else {
                x->io.fs.dual_source = 1;
             }
             at = field_ptr(x, b, outputs, (size_t)d * x->W * 4);
          }
-         LLVMValueRef s = LLVMBuildStore(b, bits32(x, &val, k), at);
+         LLVMValueRef words[2];
+         bits32(x, &val, k, v->kind[k], words);   /* never 64-bit (walk_user) */
+         LLVMValueRef s = LLVMBuildStore(b, words[0], at);
          LLVMSetAlignment(s, 4);
       }
    }

@@ -497,14 +497,16 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
    const struct sd_device_extension_table *ext = &sd_device_extensions_supported;
    /* Vulkan 1.1's optional features, from which the individual structs are
     * filled: 16-bit storage in storage and uniform buffers and push
-    * constants (api/storage16), multiview (render/multiview; no geometry or
+    * constants (api/storage16) and stage inputs and outputs
+    * (render/stage_io), multiview (render/multiview; no geometry or
     * tessellation stages), samplerYcbcrConversion (api/ycbcr),
-    * shaderDrawParameters (render/draw_params); not claimed: 16-bit stage
-    * inputs and outputs, variable pointers, protected memory. */
+    * shaderDrawParameters (render/draw_params); not claimed: variable
+    * pointers, protected memory. */
    const VkPhysicalDeviceVulkan11Features v11 = {
       .storageBuffer16BitAccess = ext->KHR_16bit_storage,
       .uniformAndStorageBuffer16BitAccess = ext->KHR_16bit_storage,
       .storagePushConstant16 = ext->KHR_16bit_storage,
+      .storageInputOutput16 = ext->KHR_16bit_storage,
       .multiview = ext->KHR_multiview,
       .samplerYcbcrConversion = ext->KHR_sampler_ycbcr_conversion,
       .shaderDrawParameters = ext->KHR_shader_draw_parameters,
