@@ -1,6 +1,6 @@
 /* Replay of the draw commands and of the state they read (vertex and index
  * buffers, Vulkan 1.0's dynamic state, VK_EXT_extended_dynamic_state3's
- * depth clamp and clip enables): each draw becomes one
+ * depth clamp and clip enables and polygon mode): each draw becomes one
  * sr_scene_draw with a draw state rebuilt only when something changed. */
 #include <stdatomic.h>
 #include <string.h>
@@ -55,6 +55,10 @@ sd_draw_state_update(struct sd_exec_state *state, const struct sd_pipeline *pipe
    }
    if (dyn & SD_DYNAMIC_DEPTH_CLIP_ENABLE)
       s->no_depth_clip = !d->depth_clip_enable;
+   /* FILL, LINE or POINT (the others need extensions Shale lacks). */
+   if (dyn & SD_DYNAMIC_POLYGON_MODE)
+      s->polygon_mode = d->polygon_mode <= VK_POLYGON_MODE_POINT ? d->polygon_mode
+                                                                 : VK_POLYGON_MODE_FILL;
    if (dyn & SD_DYN(DEPTH_BIAS)) {
       s->depth_bias_constant = d->depth_bias[0];
       s->depth_bias_clamp = d->depth_bias[1];
@@ -300,6 +304,13 @@ sd_exec_SetDepthClipEnableEXT(struct sd_exec_state *state,
                               const struct sd_cmd_SetDepthClipEnableEXT *cmd)
 {
    state->draw.depth_clip_enable = cmd->depthClipEnable;
+   state->draw.dirty = true;
+}
+
+void
+sd_exec_SetPolygonModeEXT(struct sd_exec_state *state, const struct sd_cmd_SetPolygonModeEXT *cmd)
+{
+   state->draw.polygon_mode = cmd->polygonMode;
    state->draw.dirty = true;
 }
 

@@ -108,8 +108,10 @@ struct sd_exec_draw {
    VkViewport viewport;
    VkRect2D scissor;
    float line_width;
-   /* VK_EXT_extended_dynamic_state3's depth clamp and clip enables. */
+   /* VK_EXT_extended_dynamic_state3's depth clamp and clip enables and
+    * polygon mode. */
    bool depth_clamp_enable, depth_clip_enable;
+   VkPolygonMode polygon_mode;
    /* vkCmdSetLineStippleEXT's factor and pattern: kept, never applied (no
     * stippled line feature is offered, so no pipeline enables stippling). */
    uint32_t line_stipple[2];

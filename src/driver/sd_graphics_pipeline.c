@@ -44,13 +44,15 @@ sd_translate_state(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_st
    if (ci->pDynamicState) {
       for (uint32_t i = 0; i < ci->pDynamicState->dynamicStateCount; i++) {
          VkDynamicState d = ci->pDynamicState->pDynamicStates[i];
-         /* VK_EXT_extended_dynamic_state3 (render/depth_clip). */
+         /* VK_EXT_extended_dynamic_state3 (render/depth_clip, render/raster_state). */
          if (d == VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT)
             g->dynamic |= SD_DYNAMIC_DEPTH_CLAMP_ENABLE;
          else if (d == VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT)
             g->dynamic |= SD_DYNAMIC_DEPTH_CLIP_ENABLE;
+         else if (d == VK_DYNAMIC_STATE_POLYGON_MODE_EXT)
+            g->dynamic |= SD_DYNAMIC_POLYGON_MODE;
          else if ((uint32_t)d >= SD_DYNAMIC_VULKAN10_COUNT)
-            return "dynamic state beyond Vulkan 1.0's and depth clamp and clip enables";
+            return "dynamic state beyond Vulkan 1.0's, depth clamp and clip enables and polygon mode";
          else
             g->dynamic |= 1u << d;
       }
@@ -123,7 +125,7 @@ sd_translate_state(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_st
    const VkPipelineRasterizationLineStateCreateInfoEXT *ls =
       sd_find_struct(rs, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_LINE_STATE_CREATE_INFO_EXT);
    s->line_mode = ls ? ls->lineRasterizationMode : VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT;
-   if (s->polygon_mode > VK_POLYGON_MODE_POINT)
+   if (s->polygon_mode > VK_POLYGON_MODE_POINT && !(g->dynamic & SD_DYNAMIC_POLYGON_MODE))
       return "polygon mode";
 
    /* The states below are ignored when rasterization is discarded. */

@@ -428,7 +428,7 @@ sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDevic
          }
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_PROPERTIES_EXT:
-         /* Only the depth clamp and clip enables are dynamic. */
+         /* Only the depth clamp and clip enables and the polygon mode are dynamic. */
          if (sd_device_extensions_supported.EXT_extended_dynamic_state3)
             ((VkPhysicalDeviceExtendedDynamicState3PropertiesEXT *)s)
                ->dynamicPrimitiveTopologyUnrestricted = VK_FALSE;
@@ -593,7 +593,8 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT: {
          /* render/depth_clip: the combinations again with the clip enable,
           * and with clamp and clip enables, set by command against
-          * pipelines whose values differ; no other state of it. */
+          * pipelines whose values differ; render/raster_state: LINE and
+          * POINT set by command on FILL pipelines; no other state of it. */
          VkPhysicalDeviceExtendedDynamicState3FeaturesEXT *e3 = (void *)s;
          const size_t first =
             offsetof(VkPhysicalDeviceExtendedDynamicState3FeaturesEXT,
@@ -601,6 +602,7 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          memset((char *)e3 + first, 0, sizeof(*e3) - first);
          e3->extendedDynamicState3DepthClampEnable = ext->EXT_extended_dynamic_state3;
          e3->extendedDynamicState3DepthClipEnable = ext->EXT_extended_dynamic_state3;
+         e3->extendedDynamicState3PolygonMode = ext->EXT_extended_dynamic_state3;
          break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT: {

@@ -80,6 +80,7 @@ struct sd_pipeline_layout {
 #define SD_DYNAMIC_VULKAN10_COUNT 9
 #define SD_DYNAMIC_DEPTH_CLAMP_ENABLE (1u << SD_DYNAMIC_VULKAN10_COUNT)
 #define SD_DYNAMIC_DEPTH_CLIP_ENABLE (1u << (SD_DYNAMIC_VULKAN10_COUNT + 1))
+#define SD_DYNAMIC_POLYGON_MODE (1u << (SD_DYNAMIC_VULKAN10_COUNT + 2))
 
 struct sd_graphics_state {
    struct sd_compiled_shader *vs, *fs;   /* fs NULL: no fragment shader */

@@ -19,7 +19,9 @@
  *    (fullDrawIndexUint32) with a vertexOffset;
  *  - cull modes x front faces (exact; culling front faces with CCW front
  *    equals culling back faces with CW front), polygon modes LINE and
- *    POINT (fillModeNonSolid, edges; one colour a triangle); line widths
+ *    POINT (fillModeNonSolid, edges; one colour a triangle), also set by
+ *    vkCmdSetPolygonModeEXT on FILL pipelines (VK_EXT_extended_dynamic_state3:
+ *    exactly the static mode's pixels on Shale, edges against lavapipe's); line widths
  *    2.375 and 5, static and dynamic (wideLines, edges), and 64: against
  *    the spec's non-strict parallelogram (a pixel of slack on its
  *    boundary; lavapipe draws wide lines as rectangles: printed only);
@@ -101,6 +103,8 @@ random_vertices(struct vertex *v, uint32_t n, float lim)
 static struct vkt drivers[2];
 static bool have[2];
 static VkPhysicalDeviceFeatures enabled[2];
+/* VK_EXT_extended_dynamic_state3's extendedDynamicState3PolygonMode, enabled. */
+static bool dyn_mode[2];
 
 static bool
 driver_init(enum vkt_driver d)
@@ -125,10 +129,28 @@ driver_init(enum vkt_driver d)
       .shaderCullDistance = f.shaderCullDistance,
    };
    enabled[d] = want;
+   VkPhysicalDeviceExtendedDynamicState3FeaturesEXT e3 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT };
+   struct vkt_options po;
+   bool has_e3 = false;
+   if (!draw_probe_extension(d, &po, VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME, &e3, NULL,
+                             NULL, &has_e3))
+      return false;
+   dyn_mode[d] = has_e3 && e3.extendedDynamicState3PolygonMode && f.fillModeNonSolid;
+   static VkPhysicalDeviceExtendedDynamicState3FeaturesEXT e3_on[2];
+   e3_on[d] = (VkPhysicalDeviceExtendedDynamicState3FeaturesEXT) {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT,
+      .extendedDynamicState3PolygonMode = VK_TRUE,
+   };
    /* Negative viewport heights: VK_KHR_maintenance1 (Vulkan 1.0 devices). */
-   static const char *const ext[] = { "VK_KHR_maintenance1" };
+   static const char *const ext[] = { "VK_KHR_maintenance1",
+                                      VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME };
    have[d] = vkt_init(&drivers[d], &(struct vkt_options) {
-      .driver = d, .features = &want, .device_extensions = ext, .device_extension_count = 1 });
+      .driver = d, .features = &want, .device_extensions = ext,
+      .device_extension_count = dyn_mode[d] ? 2 : 1,
+      .instance_extensions = po.instance_extensions,
+      .instance_extension_count = po.instance_extension_count,
+      .device_pnext = dyn_mode[d] ? &e3_on[d] : NULL });
    return have[d];
 }
 
@@ -494,6 +516,7 @@ struct prim_arg {
    VkFrontFace front;
    float line_width;     /* 0: 1.0 */
    bool dynamic_width;
+   bool dynamic_mode;    /* FILL in the pipeline, `mode` by vkCmdSetPolygonModeEXT */
    float point_size;     /* 0: 1.0 */
    const void *vs;       /* NULL: rs.vert */
    size_t vs_size;
@@ -505,10 +528,15 @@ static void
 prim_setup(struct ctx *c, const void *arg)
 {
    const struct prim_arg *a = arg;
-   static const VkDynamicState dyn_width = VK_DYNAMIC_STATE_LINE_WIDTH;
+   VkDynamicState dyn[2];
+   uint32_t ndyn = 0;
+   if (a->dynamic_width)
+      dyn[ndyn++] = VK_DYNAMIC_STATE_LINE_WIDTH;
+   if (a->dynamic_mode)
+      dyn[ndyn++] = VK_DYNAMIC_STATE_POLYGON_MODE_EXT;
    VkPipelineRasterizationStateCreateInfo rs = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-      .polygonMode = a->mode,
+      .polygonMode = a->dynamic_mode ? VK_POLYGON_MODE_FILL : a->mode,
       .cullMode = a->cull,
       .frontFace = a->front,
       .lineWidth = a->line_width && !a->dynamic_width ? a->line_width : 1.0f,
@@ -517,8 +545,8 @@ prim_setup(struct ctx *c, const void *arg)
       .vs = a->vs, .vs_size = a->vs_size,
       .topology = a->topo,
       .rasterization = &rs,
-      .dynamic_states = &dyn_width,
-      .dynamic_state_count = a->dynamic_width ? 1 : 0,
+      .dynamic_states = dyn,
+      .dynamic_state_count = ndyn,
    };
    ctx_pipeline(c, &pi);
    ctx_buffer(c, a->v, a->n * sizeof(struct vertex), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
@@ -533,6 +561,13 @@ prim_record(struct ctx *c, VkCommandBuffer cb, const void *arg)
       push(c, cb, &c->pipes[0], a->point_size ? a->point_size : 1.0f, 0.0f);
    if (a->dynamic_width)
       vkCmdSetLineWidth(cb, a->line_width);
+   if (a->dynamic_mode) {
+      PFN_vkCmdSetPolygonModeEXT set =
+         (PFN_vkCmdSetPolygonModeEXT)vkGetDeviceProcAddr(c->t->device, "vkCmdSetPolygonModeEXT");
+      CHECK(set != NULL, "%s: vkCmdSetPolygonModeEXT", vkt_driver_name(c->drv));
+      if (set)
+         set(cb, a->mode);
+   }
    vkCmdDraw(cb, a->n, 1, 0, 0);
 }
 
@@ -609,6 +644,28 @@ test_polygon_modes(void)
       struct scene s = { m == VK_POLYGON_MODE_LINE ? "polygon mode LINE" : "polygon mode POINT",
                          W, H, 0, prim_setup, prim_record, &a };
       struct image im = both(&s, EDGES);
+      /* VK_EXT_extended_dynamic_state3: the same mode set by command on a
+       * FILL pipeline draws the same pixels (Shale) and lavapipe's. */
+      CHECK(dyn_mode[VKT_SHALE], "Shale: extendedDynamicState3PolygonMode");
+      if (dyn_mode[VKT_SHALE]) {
+         struct prim_arg ad = a;
+         ad.dynamic_mode = true;
+         struct scene sd = { m == VK_POLYGON_MODE_LINE ? "dynamic polygon mode LINE"
+                                                       : "dynamic polygon mode POINT",
+                             W, H, 0, prim_setup, prim_record, &ad };
+         struct image id;
+         if (run(VKT_SHALE, &sd, &id)) {
+            CHECK(compare_exact(sd.name, &id, &im) == 0, "%s: equal to the static mode's",
+                  sd.name);
+            image_free(&id);
+         } else {
+            CHECK(false, "%s: Shale drew", sd.name);
+         }
+         if (dyn_mode[VKT_LAVAPIPE]) {
+            id = both(&sd, EDGES);
+            image_free(&id);
+         }
+      }
       image_free(&im);
    }
 }
