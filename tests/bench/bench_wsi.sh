@@ -117,56 +117,43 @@ row() {   # name, then Shale's and lavapipe's "fps cpu-ms" pairs, one a line; un
    echo "| $1 | $sf $u ($sc ms CPU a frame) | $lf $u ($lc ms) | $r ($rc in CPU time) | - |" >>"$rows"
 }
 
+# Runs "$5 MANIFEST ARGS..." (ARGS: what follows $5) RUNS times on each
+# driver, alternated run by run; prints each run's pair as "# $1 run k:
+# ..." (with $2 naming the figures) and adds the row $3 of the medians, in
+# unit $4.
+alternate() {
+   label=$1 what=$2 name=$3 unit=$4 fn=$5
+   shift 5
+   shale="" lvp=""
+   for k in $(seq "$runs"); do
+      a=$("$fn" "$shale_icd" "$@") || { a="0 0"; status=1; }
+      b=$("$fn" "$lvp_icd" "$@") || { b="0 0"; status=1; }
+      echo "# $label run $k: Shale $a, lavapipe $b ($what)"
+      shale="$shale
+$a" lvp="$lvp
+$b"
+   done
+   row "$name" "$shale" "$lvp" "$unit"
+}
+
 if command -v vkcube >/dev/null 2>&1; then
-   shale="" lvp=""
-   for k in $(seq "$runs"); do
-      a=$(vkcube_run "$shale_icd" 500 $N) || { a="0 0"; status=1; }
-      b=$(vkcube_run "$lvp_icd" 500 $N) || { b="0 0"; status=1; }
-      echo "# vkcube run $k: Shale $a, lavapipe $b (frames per second, CPU ms a frame; $N frames)"
-      shale="$shale
-$a" lvp="$lvp
-$b"
-   done
-   row "vkcube, 500x500, immediate present, $N frames, start-up excluded" "$shale" "$lvp"
-   shale="" lvp=""
-   for k in $(seq "$runs"); do
-      a=$(vkcube_run "$shale_icd" 32 $T) || { a="0 0"; status=1; }
-      b=$(vkcube_run "$lvp_icd" 32 $T) || { b="0 0"; status=1; }
-      echo "# vkcube 32x32 run $k: Shale $a, lavapipe $b (frames per second, CPU ms a frame; $T frames)"
-      shale="$shale
-$a" lvp="$lvp
-$b"
-   done
-   row "vkcube, 32x32 (a frame's fixed costs), immediate present, $T frames" "$shale" "$lvp"
+   alternate vkcube "frames per second, CPU ms a frame; $N frames" \
+      "vkcube, 500x500, immediate present, $N frames, start-up excluded" fps vkcube_run 500 $N
+   alternate "vkcube 32x32" "frames per second, CPU ms a frame; $T frames" \
+      "vkcube, 32x32 (a frame's fixed costs), immediate present, $T frames" fps vkcube_run 32 $T
 else
    echo "# bench_wsi: vkcube is not installed: skipped"
 fi
 
 if [ -x "$demo" ]; then
-   shale="" lvp=""
-   for k in $(seq "$runs"); do
-      a=$(demo_run "$shale_icd") || { a="0 0"; status=1; }
-      b=$(demo_run "$lvp_icd") || { b="0 0"; status=1; }
-      echo "# demo --window run $k: Shale $a, lavapipe $b (frames per second, CPU ms a frame; $F frames)"
-      shale="$shale
-$a" lvp="$lvp
-$b"
-   done
-   row "demo --window, 640x480 4x MSAA torus, immediate present" "$shale" "$lvp"
+   alternate "demo --window" "frames per second, CPU ms a frame; $F frames" \
+      "demo --window, 640x480 4x MSAA torus, immediate present" fps demo_run
 else
    echo "# bench_wsi: $demo is not built: skipped"
 fi
 if [ -x /usr/bin/glmark2-es2 ] && [ -r /usr/lib/$arch-linux-gnu/dri/zink_dri.so ]; then
-   shale="" lvp=""
-   for k in $(seq "$runs"); do
-      a=$(glmark2_run "$shale_icd") || { a="0 0"; status=1; }
-      b=$(glmark2_run "$lvp_icd") || { b="0 0"; status=1; }
-      echo "# glmark2-es2 (zink) run $k: Shale $a, lavapipe $b (score, CPU ms a frame; 6 scenes of $D s)"
-      shale="$shale
-$a" lvp="$lvp
-$b"
-   done
-   row "glmark2-es2 through zink, 800x600, 6 scenes of $D s, glthread off" "$shale" "$lvp" score
+   alternate "glmark2-es2 (zink)" "score, CPU ms a frame; 6 scenes of $D s" \
+      "glmark2-es2 through zink, 800x600, 6 scenes of $D s, glthread off" score glmark2_run
 else
    echo "# bench_wsi: glmark2-es2 or zink is not installed: skipped"
 fi
