@@ -5,7 +5,9 @@
  * and mask a constant, over W-lane vectors. Formats other than the 8-bit
  * RGBA / BGRA and R16G16B16A16_SFLOAT ones are described from su_format:
  * one word with a field per channel (found by packing probes, as
- * sr_fragment.c finds its write masks) or 32-bit channels. Each step
+ * sr_fragment.c finds its write masks; 3- and 6-byte texels read and
+ * written in three pieces; B10G11R11's unsigned floats encoded as
+ * su_format does), bytes of 8-bit sRGB channels, or 32-bit channels. Each step
  * mirrors the C reference
  * (src/rasterizer/sr_fragment.c) operation for operation, in IEEE float
  * without fast-math flags, so the results are bit-identical to it
@@ -22,10 +24,11 @@
 
 enum fb_kind {
    FB_UNORM8,   /* four 8-bit UNORM channels (byte_of) */
-   FB_SRGB8,    /* four 8-bit sRGB channels, alpha linear (byte_of) */
+   FB_SRGB8,    /* nch 8-bit sRGB channels, alpha linear (byte_of; 1 to 4 bytes) */
    FB_F16X4,    /* R16G16B16A16_SFLOAT */
    FB_CH32,     /* nch 32-bit channels in RGBA order: float, uint or sint bits */
-   FB_WORD,     /* one 8/16/32/64-bit word, channel c at shift[c], bits[c] wide */
+   FB_WORD,     /* one texel of 1, 2, 3, 4, 6 or 8 bytes read as a little-endian
+                 * word, channel c at shift[c], bits[c] wide */
 };
 
 /* A colour format as the routine packs it. */
@@ -34,7 +37,8 @@ struct fb_fmt {
    uint32_t size;                   /* texel bytes */
    uint32_t nch;                    /* channels present */
    enum su_numeric_class cls;
-   enum su_format_kind ckind;       /* FB_WORD: UNORM, SNORM, SFLOAT (16-bit), UINT, SINT */
+   enum su_format_kind ckind;       /* FB_WORD: UNORM, SNORM, SFLOAT (16-bit), UINT, SINT,
+                                     * UFLOAT (B10G11R11's 11- and 10-bit floats) */
    uint8_t byte_of[4];              /* 8-bit kinds */
    uint8_t shift[4], bits[4];       /* FB_WORD */
 };
@@ -89,6 +93,28 @@ static bool fb_format(uint32_t format, struct fb_fmt *ff)
       ff->cls = su_format_class(d);
       ff->size = d->block_size;
       ff->ckind = d->kind;
+      if (d->kind == SU_KIND_SRGB) {
+         /* 8-bit channels, a byte each (what sr_fragment.c packs with its
+          * sRGB table): the byte of each channel found by a probe. */
+         if (d->block_size != ff->nch)
+            return false;
+         for (uint32_t c = 0; c < ff->nch; c++) {
+            if (d->bits[c] != 8)
+               return false;
+            float v[4] = {0, 0, 0, 0};
+            uint8_t t[8] = {0};
+            v[c] = 1.0f;
+            su_pack_float(d, v, t);
+            ff->byte_of[c] = 0xff;
+            for (uint32_t i = 0; i < d->block_size; i++)
+               if (t[i] == 0xff)
+                  ff->byte_of[c] = (uint8_t)i;
+            if (ff->byte_of[c] == 0xff)
+               return false;
+         }
+         ff->kind = FB_SRGB8;
+         return true;
+      }
       bool all32 = true, small = true;
       for (uint32_t c = 0; c < ff->nch; c++) {
          all32 &= d->bits[c] == 32;
@@ -99,11 +125,12 @@ static bool fb_format(uint32_t format, struct fb_fmt *ff)
          ff->kind = FB_CH32;
          return true;
       }
-      if (!small || (d->block_size != 1 && d->block_size != 2 && d->block_size != 4 &&
-                     d->block_size != 8))
+      if (!small || (d->block_size != 1 && d->block_size != 2 && d->block_size != 3 &&
+                     d->block_size != 4 && d->block_size != 6 && d->block_size != 8))
          return false;
       if (d->kind != SU_KIND_UNORM && d->kind != SU_KIND_SNORM && d->kind != SU_KIND_UINT &&
-          d->kind != SU_KIND_SINT && d->kind != SU_KIND_SFLOAT)
+          d->kind != SU_KIND_SINT && d->kind != SU_KIND_SFLOAT &&
+          !(d->kind == SU_KIND_UFLOAT && format == VK_FORMAT_B10G11R11_UFLOAT_PACK32))
          return false;
       for (uint32_t c = 0; c < ff->nch; c++) {
          if (d->kind == SU_KIND_SFLOAT && d->bits[c] != 16)
@@ -333,6 +360,76 @@ static LLVMValueRef half_value(struct fb *f, LLVMValueRef w)
                           LLVMBuildBitCast(b, q, f->vf, ""), x, "");
 }
 
+/* su_format's float_to_ufloat: the unsigned 11-bit (mbits 6) or 10-bit
+ * (mbits 5) float of v, rounded to nearest even, denormals produced,
+ * overflow to Inf, negatives to 0, NaN a quiet NaN with the top payload
+ * bits (encode_e5 step for step), as i32. */
+static LLVMValueRef ufloat_bits(struct fb *f, LLVMValueRef v, uint32_t mbits)
+{
+   LLVMBuilderRef b = f->b;
+   LLVMTypeRef t = f->i32;
+   LLVMValueRef x = LLVMBuildBitCast(b, v, f->vi32, "");
+   LLVMValueRef abs = LLVMBuildAnd(b, x, ci(f, t, 0x7fffffffu), "");
+   LLVMValueRef frac = LLVMBuildAnd(b, abs, ci(f, t, 0x7fffffu), "");
+   const uint32_t inf = 0x1fu << mbits;
+   LLVMValueRef nan = LLVMBuildICmp(b, LLVMIntUGT, abs, ci(f, t, 0x7f800000u), "");
+   LLVMValueRef neg = LLVMBuildICmp(b, LLVMIntSLT, x, ci(f, t, 0), "");
+   LLVMValueRef nanv = LLVMBuildOr(b, ci(f, t, inf | (1u << (mbits - 1))),
+                                   LLVMBuildLShr(b, frac, ci(f, t, 23 - mbits), ""), "");
+   /* e = exponent - 127; normal when e >= -14 (biased exponent >= 113). */
+   LLVMValueRef be = LLVMBuildLShr(b, abs, ci(f, t, 23), "");
+   LLVMValueRef normal = LLVMBuildICmp(b, LLVMIntUGE, be, ci(f, t, 113), "");
+   LLVMValueRef over = LLVMBuildICmp(b, LLVMIntUGT, be, ci(f, t, 127 + 15), "");
+   /* Denormal shift: 23 - mbits + (-14 - e) = 23 - mbits + 113 - be. */
+   LLVMValueRef dshift = LLVMBuildSub(b, ci(f, t, 23 - mbits + 113), be, "");
+   LLVMValueRef tiny = LLVMBuildAnd(b, LLVMBuildNot(b, normal, ""),
+                                    LLVMBuildICmp(b, LLVMIntUGT, dshift, ci(f, t, 24), ""), "");
+   LLVMValueRef shift = LLVMBuildSelect(b, normal, ci(f, t, 23 - mbits),
+                                        LLVMBuildSelect(b, tiny, ci(f, t, 24), dshift, ""), "");
+   LLVMValueRef mant = LLVMBuildSelect(b, normal, frac,
+                                       LLVMBuildOr(b, frac, ci(f, t, 0x800000u), ""), "");
+   LLVMValueRef vv = LLVMBuildLShr(b, mant, shift, "");
+   LLVMValueRef ebits = LLVMBuildShl(b, LLVMBuildSub(b, be, ci(f, t, 112), ""),
+                                     ci(f, t, mbits), "");
+   vv = LLVMBuildSelect(b, normal, LLVMBuildOr(b, ebits, vv, ""), vv, "");
+   LLVMValueRef one = ci(f, t, 1);
+   LLVMValueRef rem = LLVMBuildAnd(b, mant,
+                                   LLVMBuildSub(b, LLVMBuildShl(b, one, shift, ""), one, ""), "");
+   LLVMValueRef half = LLVMBuildShl(b, one, LLVMBuildSub(b, shift, one, ""), "");
+   LLVMValueRef up = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntUGT, rem, half, ""),
+                                 LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, rem, half, ""),
+                                              LLVMBuildTrunc(b, vv, f->vb, ""), ""), "");
+   vv = LLVMBuildAdd(b, vv, LLVMBuildZExt(b, up, f->vi32, ""), "");
+   vv = LLVMBuildSelect(b, tiny, ci(f, t, 0), vv, "");
+   vv = LLVMBuildSelect(b, over, ci(f, t, inf), vv, "");
+   vv = LLVMBuildSelect(b, neg, ci(f, t, 0), vv, "");
+   return LLVMBuildSelect(b, nan, nanv, vv, "");
+}
+
+/* su_format's decode_e5 for an unsigned float of 5 exponent and mbits
+ * mantissa bits (the low bits of an i64 vector). */
+static LLVMValueRef ufloat_value(struct fb *f, LLVMValueRef w, uint32_t mbits)
+{
+   LLVMBuilderRef b = f->b;
+   LLVMTypeRef t = f->i32;
+   LLVMValueRef v = LLVMBuildTrunc(b, w, f->vi32, "");
+   LLVMValueRef e = LLVMBuildLShr(b, v, ci(f, t, mbits), "");
+   LLVMValueRef m = LLVMBuildAnd(b, v, ci(f, t, (1u << mbits) - 1), "");
+   LLVMValueRef mh = LLVMBuildShl(b, m, ci(f, t, 23 - mbits), "");
+   /* ldexpf(m, -14 - mbits): exact, a power-of-two scale of a small integer. */
+   LLVMValueRef den = LLVMBuildFMul(b, LLVMBuildUIToFP(b, m, f->vf, ""),
+                                    cf(f, ldexpf(1.0f, -14 - (int)mbits)), "");
+   LLVMValueRef quiet = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, m, ci(f, t, 0), ""),
+                                        ci(f, t, 0x400000u), ci(f, t, 0), "");
+   LLVMValueRef infnan = LLVMBuildOr(b, LLVMBuildOr(b, ci(f, t, 0x7f800000u), mh, ""), quiet, "");
+   LLVMValueRef norm = LLVMBuildOr(b, LLVMBuildShl(b, LLVMBuildAdd(b, e, ci(f, t, 112), ""),
+                                                   ci(f, t, 23), ""), mh, "");
+   LLVMValueRef bits = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, e, ci(f, t, 0x1f), ""),
+                                       infnan, norm, "");
+   return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, e, ci(f, t, 0), ""), den,
+                          LLVMBuildBitCast(b, bits, f->vf, ""), "");
+}
+
 /* Packs float values v (or, for integer classes and unblended 32-bit
  * floats, the bits vi) as the format stores them. */
 static void pack(struct fb *f, const struct fb_fmt *ff, LLVMValueRef v[4], LLVMValueRef vi[4],
@@ -343,7 +440,7 @@ static void pack(struct fb *f, const struct fb_fmt *ff, LLVMValueRef v[4], LLVMV
    case FB_UNORM8:
    case FB_SRGB8:
       t->w = ci(f, f->i32, 0);
-      for (int c = 0; c < 4; c++) {
+      for (int c = 0; c < (int)ff->nch; c++) {
          LLVMValueRef x = ff->kind == FB_SRGB8 && c < 3 ? srgb8(f, v[c]) : unorm8(f, v[c]);
          x = LLVMBuildShl(b, x, ci(f, f->i32, 8u * ff->byte_of[c]), "");
          t->w = LLVMBuildOr(b, t->w, x, "");
@@ -369,6 +466,7 @@ static void pack(struct fb *f, const struct fb_fmt *ff, LLVMValueRef v[4], LLVMV
          case SU_KIND_UNORM: x = unorm_n(f, v[c], bits); break;
          case SU_KIND_SNORM: x = snorm_n(f, v[c], bits); break;
          case SU_KIND_SFLOAT: x = half_bits(f, v[c]); break;
+         case SU_KIND_UFLOAT: x = LLVMBuildZExt(b, ufloat_bits(f, v[c], bits - 5), f->vi64, ""); break;
          case SU_KIND_UINT: {
             LLVMValueRef m = ci(f, f->i32, mask);
             x = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, vi[c], m, ""), m, vi[c], "");
@@ -402,21 +500,60 @@ static LLVMTypeRef word_type(struct fb *f, const struct fb_fmt *ff)
    }
 }
 
+/* A texel of `size` bytes as a little-endian word of vector type wt (i32 or
+ * i64): one gather, or three (bytes or halves) for 3- and 6-byte texels. */
+static LLVMValueRef load_word(struct fb *f, LLVMValueRef ptrs, uint32_t size, LLVMTypeRef wt,
+                              LLVMValueRef m)
+{
+   LLVMBuilderRef b = f->b;
+   LLVMTypeRef et = LLVMGetElementType(wt);
+   if (size == 3 || size == 6) {
+      const uint32_t pb = size / 3;
+      LLVMValueRef w = LLVMConstNull(wt);
+      for (uint32_t i = 0; i < 3; i++) {
+         LLVMValueRef x = gather(f, pb == 1 ? f->vi8 : f->vi16, ptrs_at(f, ptrs, i * pb), 1, m);
+         x = LLVMBuildShl(b, LLVMBuildZExt(b, x, wt, ""), ci(f, et, 8u * pb * i), "");
+         w = LLVMBuildOr(b, w, x, "");
+      }
+      return w;
+   }
+   LLVMTypeRef lt = word_type(f, &(struct fb_fmt) { .size = size });
+   LLVMValueRef x = gather(f, lt, ptrs, 1, m);
+   return lt == wt ? x : LLVMBuildZExt(b, x, wt, "");
+}
+
+/* Stores the low `size` bytes of word w (the inverse of load_word). */
+static void store_word(struct fb *f, LLVMValueRef w, LLVMValueRef ptrs, uint32_t size,
+                       LLVMValueRef m)
+{
+   LLVMBuilderRef b = f->b;
+   LLVMTypeRef wt = LLVMTypeOf(w), et = LLVMGetElementType(wt);
+   if (size == 3 || size == 6) {
+      const uint32_t pb = size / 3;
+      for (uint32_t i = 0; i < 3; i++) {
+         LLVMValueRef x = LLVMBuildLShr(b, w, ci(f, et, 8u * pb * i), "");
+         x = LLVMBuildTrunc(b, x, pb == 1 ? f->vi8 : f->vi16, "");
+         scatter(f, x, ptrs_at(f, ptrs, i * pb), 1, m);
+      }
+      return;
+   }
+   LLVMTypeRef lt = word_type(f, &(struct fb_fmt) { .size = size });
+   scatter(f, lt == wt ? w : LLVMBuildTrunc(b, w, lt, ""), ptrs, 1, m);
+}
+
 static void load_texel(struct fb *f, const struct fb_fmt *ff, LLVMValueRef ptrs, LLVMValueRef m,
                        struct texel *t)
 {
    switch (ff->kind) {
    case FB_UNORM8:
-   case FB_SRGB8: t->w = gather(f, f->vi32, ptrs, 1, m); return;
+   case FB_SRGB8: t->w = load_word(f, ptrs, ff->size, f->vi32, m); return;
    case FB_F16X4: t->w = gather(f, f->vi64, ptrs, 2, m); return;
    case FB_CH32:
       for (uint32_t c = 0; c < ff->nch; c++)
          t->ch[c] = gather(f, f->vi32, ptrs_at(f, ptrs, 4u * c), 4, m);
       return;
    case FB_WORD:
-      t->w = gather(f, word_type(f, ff), ptrs, 1, m);
-      if (ff->size != 8)
-         t->w = LLVMBuildZExt(f->b, t->w, f->vi64, "");
+      t->w = load_word(f, ptrs, ff->size, f->vi64, m);
       return;
    }
 }
@@ -456,6 +593,8 @@ static void decode(struct fb *f, const struct fb_fmt *ff, const struct texel *t,
          x = LLVMBuildAnd(b, x, ci(f, f->i64, (1ull << bits) - 1), "");
          if (ff->ckind == SU_KIND_SFLOAT) {
             out[c] = half_value(f, x);
+         } else if (ff->ckind == SU_KIND_UFLOAT) {
+            out[c] = ufloat_value(f, x, bits - 5);
          } else if (ff->ckind == SU_KIND_SNORM) {
             /* fmaxf(s / max, -1.0f), s sign-extended */
             LLVMValueRef sh = ci(f, f->i64, 64 - bits);
@@ -625,12 +764,10 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
          LLVMValueRef keep = LLVMBuildAnd(b, dst.w, ci(f, wt, ~wbits), "");
          val.w = LLVMBuildOr(b, LLVMBuildAnd(b, val.w, ci(f, wt, wbits), ""), keep, "");
       }
-      if (ff.kind == FB_WORD) {
-         LLVMValueRef w = ff.size == 8 ? val.w : LLVMBuildTrunc(b, val.w, word_type(f, &ff), "");
-         scatter(f, w, ptrs, 1, m);
-      } else {
-         scatter(f, val.w, ptrs, ff.kind == FB_F16X4 ? 2 : 1, m);
-      }
+      if (ff.kind == FB_F16X4)
+         scatter(f, val.w, ptrs, 2, m);
+      else
+         store_word(f, val.w, ptrs, ff.size, m);
    }
 }
 

@@ -264,9 +264,13 @@
  *    are UNORM, SNORM, 16-bit float, UINT or SINT fields (R8, R8G8,
  *    B5G6R5, A1R5G5B5, R4G4B4A4, A2B10G10R10, R16..R16G16B16A16 UNORM /
  *    SNORM / SFLOAT, the 8/16-bit integer formats, ...) and of 32-bit
- *    float / uint / sint channels (R32 to R32G32B32A32); packed floats
- *    (B10G11R11, E5B9G9R9), 3- and 6-byte texels, 64-bit channels and
- *    SCALED formats stay in C. Depth/stencil is compiled for every
+ *    float / uint / sint channels (R32 to R32G32B32A32); then every other
+ *    colour attachment format: B10G11R11_UFLOAT (its 11- and 10-bit floats
+ *    packed and decoded as su_format does), 3- and 6-byte texels (R8G8B8,
+ *    B8G8R8, R16G16B16, read and written as three bytes or halves) and sRGB
+ *    with fewer than four channels (and A8B8G8R8_SRGB). E5B9G9R9, 64-bit
+ *    channels and SCALED formats, which are no colour attachments, stay in
+ *    C. Depth/stencil is compiled for every
  *    depth/stencil format (D16, X8_D24, D32, S8, D16_S8, D24_S8, D32_S8),
  *    compare and stencil op and sample count. The compiled results are
  *    bit-identical to the C reference (unit/fragment_backend compares them
