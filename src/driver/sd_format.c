@@ -164,10 +164,14 @@ sd_format_multiplanar_features(VkFormat format)
           VK_FORMAT_FEATURE_DISJOINT_BIT;
 }
 
-/* Depth/stencil formats the rasterizer tests and writes (sr_fragment.c). */
+/* Depth/stencil formats the rasterizer tests and writes (sr_fragment.c);
+ * S8_UINT as a stencil-only attachment (render/formats, render/ds_resolve:
+ * 4x, clears, stencil resolves through render passes and dynamic
+ * rendering; render/stencil_only: loads, stores, clears, stencil ops). */
 static const VkFormat sd_depth_attachment_formats[] = {
    VK_FORMAT_D16_UNORM,         VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D32_SFLOAT,
    VK_FORMAT_D16_UNORM_S8_UINT, VK_FORMAT_D24_UNORM_S8_UINT,   VK_FORMAT_D32_SFLOAT_S8_UINT,
+   VK_FORMAT_S8_UINT,
 };
 
 /* Attachment features: every uncompressed colour format of at most 32 bits

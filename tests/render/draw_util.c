@@ -22,6 +22,8 @@ texel_size(VkFormat f)
    case VK_FORMAT_D24_UNORM_S8_UINT:
    case VK_FORMAT_D32_SFLOAT_S8_UINT:
       return 4;
+   case VK_FORMAT_S8_UINT:
+      return 0;   /* no depth aspect */
    default:
       return ref_color_texel_size(f);
    }
@@ -120,7 +122,7 @@ bool
 draw_has_stencil(VkFormat f)
 {
    return f == VK_FORMAT_D24_UNORM_S8_UINT || f == VK_FORMAT_D32_SFLOAT_S8_UINT ||
-          f == VK_FORMAT_D16_UNORM_S8_UINT;
+          f == VK_FORMAT_D16_UNORM_S8_UINT || f == VK_FORMAT_S8_UINT;
 }
 
 VkResult
@@ -321,8 +323,9 @@ draw_target_create(struct vkt *t, struct draw_target *dt)
       };
    }
    if (dt->depth_format) {
-      VkImageAspectFlags aspect = VK_IMAGE_ASPECT_DEPTH_BIT |
-                                  (draw_has_stencil(dt->depth_format) ? VK_IMAGE_ASPECT_STENCIL_BIT : 0);
+      VkImageAspectFlags aspect =
+         (is_depth_stencil(dt->depth_format) ? VK_IMAGE_ASPECT_DEPTH_BIT : 0) |
+         (draw_has_stencil(dt->depth_format) ? VK_IMAGE_ASPECT_STENCIL_BIT : 0);
       r = make_image(t, dt->depth_format, dt->width, dt->height,
                      VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, aspect, &dt->depth,
                      &dt->depth_view);
@@ -580,9 +583,11 @@ draw_end(struct vkt *t, struct draw_target *dt, VkCommandBuffer cb)
                           dt->readback.buffer, 0);
       offset = (VkDeviceSize)dt->width * dt->height * dt->color_texel;
    }
-   if (dt->depth_format && is_depth_stencil(dt->depth_format)) {
-      draw_copy_to_buffer(cb, dt->depth.image, VK_IMAGE_ASPECT_DEPTH_BIT, dt->width, dt->height,
-                          dt->readback.buffer, offset);
+   if (dt->depth_format && (is_depth_stencil(dt->depth_format) ||
+                            dt->depth_format == VK_FORMAT_S8_UINT)) {
+      if (is_depth_stencil(dt->depth_format))
+         draw_copy_to_buffer(cb, dt->depth.image, VK_IMAGE_ASPECT_DEPTH_BIT, dt->width,
+                             dt->height, dt->readback.buffer, offset);
       offset += (VkDeviceSize)dt->width * dt->height * dt->depth_texel;
       if (draw_has_stencil(dt->depth_format))
          draw_copy_to_buffer(cb, dt->depth.image, VK_IMAGE_ASPECT_STENCIL_BIT, dt->width,

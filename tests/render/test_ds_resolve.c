@@ -1,7 +1,8 @@
 /*
  * Depth/stencil resolves (VK_KHR_depth_stencil_resolve) and dynamic
  * rendering (VK_KHR_dynamic_rendering) through the loader and the
- * validation layer: a 4x D32_SFLOAT or D24_UNORM_S8_UINT attachment whose
+ * validation layer: a 4x D32_SFLOAT, D24_UNORM_S8_UINT or (stencil only)
+ * S8_UINT attachment whose
  * four samples hold different depths and stencil values (one draw per
  * sample, each pipeline with a pSampleMask of that sample alone, a
  * constant depth and a stencil REPLACE of its reference; the left and right
@@ -123,13 +124,18 @@ struct ds_case {
 static void
 run_case(struct vkt *t, const struct ds_case *c)
 {
-   const bool stencil = draw_has_stencil(c->format);
-   const VkImageAspectFlags aspects =
-      VK_IMAGE_ASPECT_DEPTH_BIT | (stencil ? VK_IMAGE_ASPECT_STENCIL_BIT : 0);
+   /* S8_UINT: a stencil-only attachment. */
+   const bool has_depth = c->format != VK_FORMAT_S8_UINT;
+   const bool stencil = draw_has_stencil(c->format) || !has_depth;
+   const VkImageAspectFlags aspects = (has_depth ? VK_IMAGE_ASPECT_DEPTH_BIT : 0) |
+                                      (stencil ? VK_IMAGE_ASPECT_STENCIL_BIT : 0);
    char label[128];
    snprintf(label, sizeof(label), "%s %s depth %s stencil %s%s",
-            c->format == VK_FORMAT_D32_SFLOAT ? "D32_SFLOAT" : "D24_UNORM_S8_UINT",
-            c->dynamic ? "dynamic rendering" : "render pass", mode_name(c->depth_mode),
+            c->format == VK_FORMAT_D32_SFLOAT ? "D32_SFLOAT"
+            : has_depth                       ? "D24_UNORM_S8_UINT"
+                                              : "S8_UINT",
+            c->dynamic ? "dynamic rendering" : "render pass",
+            has_depth ? mode_name(c->depth_mode) : "-",
             stencil ? mode_name(c->stencil_mode) : "-", c->color ? " + colour" : "");
 
    struct vkt_image ms = { 0 }, rs = { 0 }, cms = { 0 }, crs = { 0 };
@@ -185,7 +191,7 @@ run_case(struct vkt *t, const struct ds_case *c)
       res_ref.attachment = 1;
       VkSubpassDescriptionDepthStencilResolve dsr = {
          .sType = VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE,
-         .depthResolveMode = c->depth_mode,
+         .depthResolveMode = has_depth ? c->depth_mode : NONE,
          .stencilResolveMode = stencil ? c->stencil_mode : NONE,
          .pDepthStencilResolveAttachment = &res_ref,
       };
@@ -242,7 +248,7 @@ run_case(struct vkt *t, const struct ds_case *c)
    };
    VkPipelineDepthStencilStateCreateInfo dss = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
-      .depthTestEnable = VK_TRUE, .depthWriteEnable = VK_TRUE,
+      .depthTestEnable = has_depth, .depthWriteEnable = has_depth,
       .depthCompareOp = VK_COMPARE_OP_ALWAYS,
       .stencilTestEnable = stencil, .front = sop, .back = sop,
    };
@@ -255,7 +261,7 @@ run_case(struct vkt *t, const struct ds_case *c)
       .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO_KHR,
       .colorAttachmentCount = c->color ? 1 : 0,
       .pColorAttachmentFormats = &cfmt,
-      .depthAttachmentFormat = c->format,
+      .depthAttachmentFormat = has_depth ? c->format : VK_FORMAT_UNDEFINED,
       .stencilAttachmentFormat = stencil ? c->format : VK_FORMAT_UNDEFINED,
    };
    for (uint32_t s = 0; s < 4; s++) {
@@ -323,7 +329,8 @@ run_case(struct vkt *t, const struct ds_case *c)
          .sType = VK_STRUCTURE_TYPE_RENDERING_INFO_KHR,
          .renderArea = area, .layerCount = 1,
          .colorAttachmentCount = c->color ? 1 : 0, .pColorAttachments = &color,
-         .pDepthAttachment = &depth, .pStencilAttachment = stencil ? &sten : NULL,
+         .pDepthAttachment = has_depth ? &depth : NULL,
+         .pStencilAttachment = stencil ? &sten : NULL,
       };
       begin_rendering(cb, &ri);
    } else {
@@ -361,7 +368,8 @@ run_case(struct vkt *t, const struct ds_case *c)
    } else {
       vkCmdEndRenderPass(cb);
    }
-   draw_copy_to_buffer(cb, rs.image, VK_IMAGE_ASPECT_DEPTH_BIT, W, H, rb.buffer, 0);
+   if (has_depth)
+      draw_copy_to_buffer(cb, rs.image, VK_IMAGE_ASPECT_DEPTH_BIT, W, H, rb.buffer, 0);
    if (stencil)
       draw_copy_to_buffer(cb, rs.image, VK_IMAGE_ASPECT_STENCIL_BIT, W, H, rb.buffer, W * H * 4);
    if (c->color)
@@ -375,7 +383,9 @@ run_case(struct vkt *t, const struct ds_case *c)
          const int h = x >= W / 2;
          const uint32_t i = y * W + x;
          const uint8_t *p = (const uint8_t *)rb.map;
-         if (c->format == VK_FORMAT_D32_SFLOAT) {
+         if (!has_depth) {
+            /* no depth aspect */
+         } else if (c->format == VK_FORMAT_D32_SFLOAT) {
             float got, want = ref_depth(h, c->depth_mode);
             memcpy(&got, p + i * 4, 4);
             if (got != want && bad++ < 4)
@@ -490,11 +500,27 @@ main(void)
                                  false };
             run_case(&t, &c);
          }
+         /* A stencil-only attachment (S8_UINT, when it is one). */
+         VkFormatProperties fp;
+         vkGetPhysicalDeviceFormatProperties(t.pdev, VK_FORMAT_S8_UINT, &fp);
+         if (fp.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) {
+            static const VkResolveModeFlagBits s8[] = { SZ, MIN, MAX };
+            for (unsigned i = 0; i < 3; i++) {
+               struct ds_case c = { VK_FORMAT_S8_UINT, NONE, s8[i], dyn, false };
+               run_case(&t, &c);
+            }
+         }
       }
       struct ds_case c = { VK_FORMAT_D32_SFLOAT, MIN, NONE, true, true };
       run_case(&t, &c);
       struct ds_case c2 = { VK_FORMAT_D24_UNORM_S8_UINT, MAX, MIN, true, true };
       run_case(&t, &c2);
+      VkFormatProperties fp;
+      vkGetPhysicalDeviceFormatProperties(t.pdev, VK_FORMAT_S8_UINT, &fp);
+      if (fp.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) {
+         struct ds_case c3 = { VK_FORMAT_S8_UINT, NONE, MAX, true, true };
+         run_case(&t, &c3);
+      }
    }
    vkt_finish(&t);
    CHECK(vkt_validation_messages() == 0, "%u validation messages", vkt_validation_messages());
