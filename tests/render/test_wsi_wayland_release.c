@@ -46,11 +46,16 @@
 #define W 64
 #define H 48
 #define MAX_COMMITS 64
-#define MAX_BUFFERS 16
+#define MAX_BUFFERS 32
 
 /* ---- the compositor ---- */
 
+struct srv;
+
+/* A wl_buffer the compositor has seen attached: every one is tracked
+ * until the client destroys it, so that no pointer to it outlives it. */
 struct srv_buffer {
+   struct srv *s;
    struct wl_resource *res;   /* NULL: slot free */
    struct wl_listener destroy;
    bool held;                 /* replaced, release kept back */
@@ -62,6 +67,7 @@ struct srv {
    pthread_mutex_t mutex;
    bool stop;
    bool keep_releases;        /* replaced buffers are held, not released */
+   bool untracked;            /* a buffer found no slot (fails the test) */
    uint64_t release_at;       /* nonzero: release the held ones at this time */
    struct srv_buffer bufs[MAX_BUFFERS];
    struct wl_resource *pending, *current;
@@ -75,12 +81,20 @@ struct srv {
    } log[MAX_COMMITS];
 };
 
+/* The client destroyed the buffer (compositor thread, mutex not held). */
 static void
 srv_buffer_destroyed(struct wl_listener *l, void *data)
 {
    struct srv_buffer *b = wl_container_of(l, b, destroy);
+   struct srv *s = b->s;
+   pthread_mutex_lock(&s->mutex);
+   if (s->current == b->res)
+      s->current = NULL;
+   if (s->pending == b->res)
+      s->pending = NULL;
    b->res = NULL;
    b->held = false;
+   pthread_mutex_unlock(&s->mutex);
 }
 
 /* Mutex held: the slot of buffer res, made on first sight. */
@@ -92,6 +106,7 @@ srv_track(struct srv *s, struct wl_resource *res)
          return &s->bufs[i];
    for (int i = 0; i < MAX_BUFFERS; i++) {
       if (!s->bufs[i].res) {
+         s->bufs[i].s = s;
          s->bufs[i].res = res;
          s->bufs[i].held = false;
          s->bufs[i].destroy.notify = srv_buffer_destroyed;
@@ -128,6 +143,8 @@ surf_attach(struct wl_client *client, struct wl_resource *res, struct wl_resourc
    pthread_mutex_lock(&s->mutex);
    s->pending = buffer;
    s->attached = true;
+   if (buffer && !srv_track(s, buffer))
+      s->untracked = true;
    pthread_mutex_unlock(&s->mutex);
 }
 
@@ -164,6 +181,7 @@ surf_commit(struct wl_client *client, struct wl_resource *res)
       struct wl_resource *old = s->current;
       s->current = s->pending;
       s->attached = false;
+      /* Both tracked (at attach): a destroyed one is NULL here. */
       if (old && old != s->current) {
          struct srv_buffer *b = srv_track(s, old);
          if (s->keep_releases && b)
@@ -171,8 +189,6 @@ surf_commit(struct wl_client *client, struct wl_resource *res)
          else
             wl_buffer_send_release(old);
       }
-      if (s->current)
-         srv_track(s, s->current);
       if (s->commits < MAX_COMMITS && s->current) {
          struct commit *c = &s->log[s->commits++];
          memset(c, 0, sizeof(*c));
@@ -587,6 +603,7 @@ run_server(struct ctx *c, bool xbgr)
       vkDestroySurfaceKHR(c->t.instance, c->surface, NULL);
    }
    client_finish(&cl);
+   CHECK(!s.untracked, "more than %d live wl_buffers", MAX_BUFFERS);
    srv_stop(&s);
 }
 
