@@ -351,19 +351,11 @@ struct ctx {
    uint32_t image_count;
 };
 
-/* One frame: acquire, clear to `color` (0xRRGGBB) with an 8x8 block of
- * `corner` at the top left, present. */
+/* One frame of chain (wsi_frame), acquired with c->acquired[slot]. */
 static VkResult
 frame(struct ctx *c, VkSwapchainKHR chain, uint32_t slot, uint32_t color, uint32_t corner)
 {
-   VkDevice dev = c->t.device;
-   uint32_t index;
-   VkResult ra = vkAcquireNextImageKHR(dev, chain, 2000000000ull, c->acquired[slot],
-                                       VK_NULL_HANDLE, &index);
-   if (ra != VK_SUCCESS)
-      return ra;
-   return wsi_fill_frame(&c->t, chain, index, c->images[index], c->acquired[slot],
-                         c->rendered[index], c->done, color, corner);
+   return wsi_frame(&c->t, chain, c->acquired[slot], c->rendered, c->done, color, corner);
 }
 
 static uint32_t
@@ -704,12 +696,9 @@ lost(struct ctx *c, struct win *w)
    kill(weston_pid, SIGKILL);
    waitpid(weston_pid, NULL, 0);
    weston_pid = 0;
-   VkResult r = VK_SUCCESS;
-   for (int k = 0; k < 10 && r == VK_SUCCESS; k++) {
-      r = frame(c, chain, 0, 0x808080, 0);
-      vkQueueWaitIdle(c->t.queue);
-      usleep(40000);   /* the present thread shows it within a refresh */
-   }
+   static const uint32_t gray = 0x808080;
+   VkResult r = wsi_frames_while(&c->t, chain, c->acquired[0], c->rendered, c->done, 10, false,
+                                 &gray, 1, 0);
    CHECK(r == VK_ERROR_SURFACE_LOST_KHR, "compositor gone: %d, expected VK_ERROR_SURFACE_LOST_KHR",
          r);
    uint32_t idx;

@@ -187,27 +187,11 @@ make_swapchain(struct ctx *c, VkSurfaceKHR surface, VkFormat format, VkExtent2D 
    return r;
 }
 
-/* One frame: acquire, clear to `color` (0xRRGGBB) with an 8x8 block of
- * `corner` at the top left, present. Returns the first result that is not
- * VK_SUCCESS (acquire's, then present's), or VK_SUCCESS. */
+/* One frame of chain (wsi_frame) with the context's semaphores and fence. */
 static VkResult
-frame(struct ctx *c, VkSwapchainKHR chain, VkExtent2D extent, uint32_t color, uint32_t corner)
+frame(struct ctx *c, VkSwapchainKHR chain, uint32_t color, uint32_t corner)
 {
-   VkDevice dev = c->t.device;
-   uint32_t index;
-   VkResult ra = vkAcquireNextImageKHR(dev, chain, 2000000000ull, c->acquired, VK_NULL_HANDLE,
-                                       &index);
-   if (ra != VK_SUCCESS && ra != VK_SUBOPTIMAL_KHR)
-      return ra;
-   VkImage images[8];
-   uint32_t n = 8;
-   /* The layer tracks acquires from the first vkGetSwapchainImagesKHR on,
-    * which make_swapchain calls. */
-   CHECK_VK(vkGetSwapchainImagesKHR(dev, chain, &n, images));
-   VkResult rp = wsi_fill_frame(&c->t, chain, index, images[index], c->acquired,
-                                c->rendered[index], c->done, color, corner);
-   (void)extent;
-   return ra != VK_SUCCESS ? ra : rp;
+   return wsi_frame(&c->t, chain, c->acquired, c->rendered, c->done, color, corner);
 }
 
 /* Waits (up to 2 s) until the window shows `want` at (x, y). */
@@ -291,7 +275,7 @@ run(struct ctx *c, enum way way)
          1 + segments_made);
    static const uint32_t colors[3] = { 0x336699, 0xcc8844, 0x20e040 };
    for (int k = 0; k < 3; k++)
-      CHECK_VK(frame(c, chain, caps.currentExtent, colors[k], 0xff00ff));
+      CHECK_VK(frame(c, chain, colors[k], 0xff00ff));
    vkQueueWaitIdle(c->t.queue);
    CHECK(wait_pixel(c, win, 63, 47, colors[2]), "%s: last frame not shown", how);
    CHECK(wait_pixel(c, win, 0, 0, 0xff00ff), "%s: top-left block missing", how);
@@ -302,12 +286,8 @@ run(struct ctx *c, enum way way)
    const uint32_t size[2] = { 82, 60 };
    xcb_configure_window(c->xc, win, XCB_CONFIG_WINDOW_WIDTH | XCB_CONFIG_WINDOW_HEIGHT, size);
    free(xcb_get_input_focus_reply(c->xc, xcb_get_input_focus(c->xc), NULL));
-   VkResult r = VK_SUCCESS;
-   for (int k = 0; k < 5 && r == VK_SUCCESS; k++) {
-      r = frame(c, chain, caps.currentExtent, colors[k % 3], 0xff00ff);
-      vkQueueWaitIdle(c->t.queue);
-      usleep(40000);   /* the present thread shows it within a refresh */
-   }
+   VkResult r = wsi_frames_while(&c->t, chain, c->acquired, c->rendered, c->done, 5, false,
+                                 colors, 3, 0xff00ff);
    CHECK(r == VK_SUBOPTIMAL_KHR, "%s: after a resize: %d, expected VK_SUBOPTIMAL_KHR", how, r);
    CHECK_VK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(c->t.pdev, surface, &caps));
    CHECK(caps.currentExtent.width == 82 && caps.currentExtent.height == 60,
@@ -317,7 +297,7 @@ run(struct ctx *c, enum way way)
    CHECK_VK(make_swapchain(c, surface, format, caps.currentExtent, chain, &chain2, &count));
    vkQueueWaitIdle(c->t.queue);
    vkDestroySwapchainKHR(c->t.device, chain, NULL);
-   CHECK_VK(frame(c, chain2, caps.currentExtent, 0x4080c0, 0x40c040));
+   CHECK_VK(frame(c, chain2, 0x4080c0, 0x40c040));
    vkQueueWaitIdle(c->t.queue);
    CHECK(wait_pixel(c, win, 81, 59, 0x4080c0), "%s: the resized window is not filled", how);
    /* Rows where they belong: padded rows read as packed would shear the block. */
@@ -328,12 +308,8 @@ run(struct ctx *c, enum way way)
    /* The window goes away. */
    xcb_destroy_window(c->xc, win);
    free(xcb_get_input_focus_reply(c->xc, xcb_get_input_focus(c->xc), NULL));
-   r = VK_SUCCESS;
-   for (int k = 0; k < 5 && (r == VK_SUCCESS || r == VK_SUBOPTIMAL_KHR); k++) {
-      r = frame(c, chain2, caps.currentExtent, 0x808080, 0);
-      vkQueueWaitIdle(c->t.queue);
-      usleep(40000);
-   }
+   static const uint32_t gray = 0x808080;
+   r = wsi_frames_while(&c->t, chain2, c->acquired, c->rendered, c->done, 5, true, &gray, 1, 0);
    CHECK(r == VK_ERROR_SURFACE_LOST_KHR, "%s: window destroyed: %d, expected VK_ERROR_SURFACE_LOST_KHR",
          how, r);
    CHECK_EQ_INT(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(c->t.pdev, surface, &caps),

@@ -1,8 +1,9 @@
 /* Presentation helpers shared by the WSI render tests (render/wsi,
  * wsi_x11, wsi_wayland): a clock, the swapchain create info they all use,
  * their semaphores, one submission followed by its present, the filled test
- * frame that the X11 and Wayland tests read back from the window system,
- * and the allocation-failure sweep of their surface and swapchain creation.
+ * frame that the X11 and Wayland tests read back from the window system
+ * (acquired and presented, once or until a result changes), and the
+ * allocation-failure sweep of their surface and swapchain creation.
  * Static inline, like check.h: the CHECKs count in the test program that
  * includes it. */
 #ifndef WSI_UTIL_H
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "vkt.h"
@@ -143,6 +145,51 @@ wsi_fill_frame(struct vkt *t, VkSwapchainKHR chain, uint32_t index, VkImage imag
    vkFreeCommandBuffers(t->device, t->pool, 1, &cb);
    vkt_buffer_destroy(t, &block);
    return rp;
+}
+
+/* One frame: acquires an image of chain (2 s at most) with `acquired` and
+ * fills and presents it with wsi_fill_frame (rendered[index] signalled
+ * between the two). Returns the first result that is not VK_SUCCESS
+ * (acquire's, then present's; a VK_SUBOPTIMAL_KHR acquire still
+ * presents), or VK_SUCCESS. */
+static inline VkResult
+wsi_frame(struct vkt *t, VkSwapchainKHR chain, VkSemaphore acquired, const VkSemaphore *rendered,
+          VkFence done, uint32_t color, uint32_t corner)
+{
+   uint32_t index;
+   VkResult ra = vkAcquireNextImageKHR(t->device, chain, 2000000000ull, acquired, VK_NULL_HANDLE,
+                                       &index);
+   if (ra != VK_SUCCESS && ra != VK_SUBOPTIMAL_KHR)
+      return ra;
+   VkImage images[8];
+   uint32_t n = 8;
+   /* The layer tracks acquires from the first vkGetSwapchainImagesKHR on. */
+   CHECK_VK(vkGetSwapchainImagesKHR(t->device, chain, &n, images));
+   if (index >= n)
+      return VK_ERROR_UNKNOWN;
+   VkResult rp = wsi_fill_frame(t, chain, index, images[index], acquired, rendered[index], done,
+                                color, corner);
+   return ra != VK_SUCCESS ? ra : rp;
+}
+
+/* Frames through wsi_frame, frame k cleared to colors[k % ncolors], up to
+ * n of them while they return VK_SUCCESS (or VK_SUBOPTIMAL_KHR where
+ * suboptimal_ok), each followed by a queue wait and 40 ms (the present
+ * thread shows a frame within a refresh; what the window system did since
+ * comes back from a later present or acquire). Returns the last result:
+ * how the tests wait for a resize or a lost window to be reported. */
+static inline VkResult
+wsi_frames_while(struct vkt *t, VkSwapchainKHR chain, VkSemaphore acquired,
+                 const VkSemaphore *rendered, VkFence done, int n, bool suboptimal_ok,
+                 const uint32_t *colors, int ncolors, uint32_t corner)
+{
+   VkResult r = VK_SUCCESS;
+   for (int k = 0; k < n && (r == VK_SUCCESS || (suboptimal_ok && r == VK_SUBOPTIMAL_KHR)); k++) {
+      r = wsi_frame(t, chain, acquired, rendered, done, colors[k % ncolors], corner);
+      vkQueueWaitIdle(t->queue);
+      usleep(40000);
+   }
+   return r;
 }
 
 /* ---- allocation failures ---- */
