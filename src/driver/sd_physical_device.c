@@ -161,7 +161,7 @@ sd_fill_limits(VkPhysicalDeviceLimits *l)
       /* Shaders read samples of 4-sample images by texelFetch and
        * subpassInputMS (render/msaa_sampled: colour, depth, stencil). */
       .sampledImageColorSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
-      .sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT,
+      .sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
       .sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
       .sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
       .storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT,

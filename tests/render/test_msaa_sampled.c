@@ -12,8 +12,8 @@
  * a CPU reference. Also checked: the sampledImage{Color,Depth,Stencil}
  * SampleCounts limits (1 | 4) and the 4-sample counts that
  * vkGetPhysicalDeviceImageFormatProperties reports for SAMPLED and
- * INPUT_ATTACHMENT usage (and not for integer SAMPLED or STORAGE usage,
- * whose limits stay 1). */
+ * INPUT_ATTACHMENT usage, also integer SAMPLED (render/msaa_integer
+ * samples them), and not for STORAGE usage, whose limit stays 1). */
 #include <stdio.h>
 #include <string.h>
 
@@ -82,10 +82,11 @@ check_limits(struct vkt *t)
          l->sampledImageStencilSampleCounts);
    if (t->driver != VKT_SHALE)
       return;
-   /* Shale's own claims: integer sampled and storage images one sample. */
+   /* Shale's own claims: integer sampled images 1 | 4 (render/msaa_integer),
+    * storage images one sample. */
    CHECK(l->sampledImageColorSampleCounts == c14 && l->sampledImageDepthSampleCounts == c14 &&
          l->sampledImageStencilSampleCounts == c14, "sampled sample counts beyond 1 | 4");
-   CHECK(l->sampledImageIntegerSampleCounts == VK_SAMPLE_COUNT_1_BIT &&
+   CHECK(l->sampledImageIntegerSampleCounts == c14 &&
          l->storageImageSampleCounts == VK_SAMPLE_COUNT_1_BIT,
          "integer %#x / storage %#x sample counts", l->sampledImageIntegerSampleCounts,
          l->storageImageSampleCounts);
@@ -102,8 +103,8 @@ check_limits(struct vkt *t)
       { DS_FORMAT, VK_IMAGE_USAGE_SAMPLED_BIT, 5 },
       { VK_FORMAT_D24_UNORM_S8_UINT, VK_IMAGE_USAGE_SAMPLED_BIT, 5 },
       { VK_FORMAT_R32_UINT, VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT, 5 },
-      { VK_FORMAT_R32_UINT, VK_IMAGE_USAGE_SAMPLED_BIT, 1 },
-      { VK_FORMAT_R8G8B8A8_SINT, VK_IMAGE_USAGE_SAMPLED_BIT, 1 },
+      { VK_FORMAT_R32_UINT, VK_IMAGE_USAGE_SAMPLED_BIT, 5 },
+      { VK_FORMAT_R8G8B8A8_SINT, VK_IMAGE_USAGE_SAMPLED_BIT, 5 },
       { VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_STORAGE_BIT, 1 },
       { VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT, 1 },
    };
