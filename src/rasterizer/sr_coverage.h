@@ -191,10 +191,17 @@ sr_cover_pixel64(const struct sr_cover *cv, int32_t x, int32_t y)
    return m;
 }
 
+/* What sr_cover_block found: nothing covered, some samples, or every
+ * sample of `all` in all 16 pixels (no edge crosses the block and the
+ * clip box holds it: the tile loop's whole-block path). */
+#define SR_COVER_NONE 0u
+#define SR_COVER_SOME 1u
+#define SR_COVER_FULL 2u
+
 /* Coverage of the block at (bx, by) (a multiple of 4) inside the clip box:
- * cov[py * 4 + px] a sample mask per pixel; false when nothing is
- * covered. */
-static inline bool
+ * cov[py * 4 + px] a sample mask per pixel; SR_COVER_NONE (0) when
+ * nothing is covered. */
+static inline uint32_t
 sr_cover_block(struct sr_cover *cv, int32_t bx, int32_t by, uint32_t cov[16])
 {
    const struct sr_prim *p = cv->p;
@@ -206,7 +213,7 @@ sr_cover_block(struct sr_cover *cv, int32_t bx, int32_t by, uint32_t cov[16])
       e[i] = p->a[i] * X0 + p->b[i] * Y0 + p->c[i];
       const int64_t lo = e[i] + cv->lo_off[i], hi = e[i] + cv->hi_off[i];
       if (hi < 0)
-         return false;
+         return SR_COVER_NONE;
       if (lo < 0) {
          partial |= 1u << i;
          fits &= lo >= INT32_MIN && hi <= INT32_MAX;
@@ -229,15 +236,15 @@ sr_cover_block(struct sr_cover *cv, int32_t bx, int32_t by, uint32_t cov[16])
    for (int py = 0; py < 4; py++)
       pix |= rows >> py & 1 ? cols << (py * 4) : 0;
    if (!pix)
-      return false;
+      return SR_COVER_NONE;
 
    const uint32_t all = cv->all;
    if (!all)
-      return false;
+      return SR_COVER_NONE;
    if (!partial) {
       for (int k = 0; k < 16; k++)
          cov[k] = pix >> k & 1 ? all : 0;
-      return true;
+      return pix == 0xffff ? SR_COVER_FULL : SR_COVER_SOME;
    }
    uint32_t any = 0;
    if (!fits) {
@@ -245,7 +252,7 @@ sr_cover_block(struct sr_cover *cv, int32_t bx, int32_t by, uint32_t cov[16])
          cov[k] = pix >> k & 1 ? sr_cover_pixel64(cv, bx + (k & 3), by + (k >> 2)) & all : 0;
          any |= cov[k];
       }
-      return any != 0;
+      return any ? SR_COVER_SOME : SR_COVER_NONE;
    }
    switch (cv->cs->samples) {
    case 1: any = sr_cover_lanes(cv, e, partial, pix, 1, cov); break;
@@ -254,7 +261,7 @@ sr_cover_block(struct sr_cover *cv, int32_t bx, int32_t by, uint32_t cov[16])
    case 8: any = sr_cover_lanes(cv, e, partial, pix, 8, cov); break;
    default: any = sr_cover_lanes(cv, e, partial, pix, 16, cov); break;
    }
-   return any != 0;
+   return any ? SR_COVER_SOME : SR_COVER_NONE;
 }
 
 #endif

@@ -669,7 +669,7 @@ uint32_t sr_fragment_depth_stencil(const struct sr_fragment_state *fs, const str
 {
    const struct sr_draw_state *st = fs->state;
    if (!fs->ds_tests) {
-      *passed += (uint64_t)__builtin_popcount(cov);
+      *passed += (uint64_t)sr_popcount(cov);
       return cov;
    }
    const float(*pos)[2] = fs->positions;
@@ -732,7 +732,7 @@ uint32_t sr_fragment_depth_stencil(const struct sr_fragment_state *fs, const str
       if (!dpass)
          out &= ~(1u << s);
    }
-   *passed += (uint64_t)__builtin_popcount(out);
+   *passed += (uint64_t)sr_popcount(out);
    return out;
 }
 

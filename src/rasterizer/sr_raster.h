@@ -149,7 +149,10 @@
  * builds per-sample coverage masks (sr_coverage.h: only the edges that
  * cross a block are evaluated per sample, in 32-bit vector lanes where
  * the block's values fit, else in 64 bits), groups covered 2x2 quads W/4 at a time
- * into one shale_fs_quads call (helper lanes fill partial quads), and runs
+ * into one shale_fs_quads call (helper lanes fill partial quads; a block
+ * that no edge crosses and the box holds is "full": its four quads go to
+ * the shader with one mask for every lane, no per-lane look-ups, and
+ * centroids are computed only for shaders with CENTROID inputs), and runs
  * the per-fragment operations on the results: scissor (already in the
  * box), sample mask, early depth/stencil when the shader allows it
  * (EarlyFragmentTests, or nothing that could change or observe the outcome:

@@ -24,6 +24,16 @@
 #include <pthread.h>
 #include <stddef.h>
 
+/* Set bits of v. __builtin_popcount is a libgcc call without -mpopcnt
+ * (the build targets baseline x86-64); this is a few ALU operations. */
+static inline uint32_t
+sr_popcount(uint32_t v)
+{
+   v = v - ((v >> 1) & 0x55555555u);
+   v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+   return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* ---- Arena ---- */
 
 struct sr_arena_block;

@@ -73,6 +73,12 @@ struct tile {
    /* Fragment operations of the last primitive's state. */
    const struct sr_draw_state *frag_key;
    struct sr_fragment_state frag;
+   /* Per-state facts of the quad loop (set with frag): some input is
+    * evaluated at the centroid (else centroid[] is not filled); the
+    * coverage after the shader is the shader's coverage less killed lanes
+    * (no SampleMask output, no alpha to coverage, no late tests in C). */
+   bool need_centroid;
+   bool post_plain;
    /* The primitive as the compiled depth/stencil routine reads it. */
    struct shale_fb_prim ds_prim;
    /* The last snapshot's inputs: ABI plane 2 + slot[i] is prim plane src[i]. */
@@ -181,7 +187,7 @@ static uint32_t tile_depth_stencil(struct tile *t, const struct sr_prim *p, int3
    if (t->frag.ds_tests)
       return sr_fragment_depth_stencil(&t->frag, p, t->layer, x, y, cov, fd, &t->occ_count);
    if (t->occ_target)
-      t->occ_count += (uint64_t)__builtin_popcount(cov);
+      t->occ_count += (uint64_t)sr_popcount(cov);
    return cov;
 }
 
@@ -193,17 +199,19 @@ static int lane_pixel(int qx, int qy, int lane)
 
 /* Runs the fragment shader on the quads of blk listed in quads[0..n-1]
  * (block-relative positions), shading sample `sample_id` or whole pixels
- * (~0u), then the late operations and the colour writes. */
+ * (~0u), then the late operations and the colour writes. full: every
+ * pixel of the listed quads has coverage `all` (skips the per-lane
+ * coverage look-ups). */
 static void shade_quads(struct tile *t, const struct sr_prim *p, struct block *blk,
-                        const int (*quads)[2], uint32_t n, uint32_t sample_id)
+                        const int (*quads)[2], uint32_t n, uint32_t sample_id, bool full)
 {
    const struct sr_draw_state *st = p->draw->state;
    const struct sr_fragment_state *fs = &t->frag;
    struct sr_worker_scratch *sc = t->scratch;
-   uint32_t W = st->fs_width;
+   const uint32_t W = st->fs_width;
    const float(*pos)[2] = fs->positions;
-   uint32_t all = fs->samples >= 32 ? ~0u : (1u << fs->samples) - 1;
-   uint32_t only = sample_id == ~0u ? all : 1u << sample_id;
+   const uint32_t all = fs->samples >= 32 ? ~0u : (1u << fs->samples) - 1;
+   const uint32_t only = sample_id == ~0u ? all : 1u << sample_id;
 
    struct shale_fs_quads q;
    q.kill_mask = 0;
@@ -218,12 +226,24 @@ static void shade_quads(struct tile *t, const struct sr_prim *p, struct block *b
    q.frag_depth = sc->frag_depth;
    q.sample_mask = sc->sample_mask;
    for (uint32_t k = 0; k < W / 4; k++) {
-      uint32_t qi = k < n ? k : 0;
+      const uint32_t qi = k < n ? k : 0;
       q.x[k] = blk->x + quads[qi][0];
       q.y[k] = blk->y + quads[qi][1];
-      for (int l = 0; l < 4; l++) {
-         uint32_t i = k * 4 + (uint32_t)l;
-         uint32_t cov = k < n ? blk->cov[lane_pixel(quads[k][0], quads[k][1], l)] & only : 0;
+   }
+   if (full) {
+      const uint32_t c = blk->cov[lane_pixel(quads[0][0], quads[0][1], 0)] & only;
+      for (uint32_t i = 0; i < W; i++)
+         q.coverage[i] = i < n * 4 ? c : 0;
+   } else {
+      for (uint32_t i = 0; i < W; i++) {
+         const uint32_t k = i / 4;
+         q.coverage[i] =
+            k < n ? blk->cov[lane_pixel(quads[k][0], quads[k][1], (int)(i & 3))] & only : 0;
+      }
+   }
+   if (t->need_centroid) {
+      for (uint32_t i = 0; i < W; i++) {
+         const uint32_t cov = q.coverage[i];
          float cx = 0.5f, cy = 0.5f;
          if (sample_id != ~0u) {
             cx = pos[sample_id][0];
@@ -233,9 +253,8 @@ static void shade_quads(struct tile *t, const struct sr_prim *p, struct block *b
             cx = pos[s][0];
             cy = pos[s][1];
          }
-         q.coverage[i] = cov;
-         q.centroid[0][i] = (float)(q.x[k] + (l & 1)) + cx;
-         q.centroid[1][i] = (float)(q.y[k] + ((l >> 1) & 1)) + cy;
+         q.centroid[0][i] = (float)(q.x[i / 4] + (int32_t)(i & 1)) + cx;
+         q.centroid[1][i] = (float)(q.y[i / 4] + (int32_t)((i >> 1) & 1)) + cy;
       }
    }
    if (t->fsi_target) {
@@ -245,30 +264,33 @@ static void shade_quads(struct tile *t, const struct sr_prim *p, struct block *b
    st->fs(&p->draw->fs_ctx, &q);
 
    /* Coverage after the shader (discard, SampleMask, alpha to coverage,
-    * late tests), then the colour writes of every lane. */
+    * late tests), then the colour writes of every lane. Lanes past the
+    * quads have coverage 0. */
    const struct shale_fs_info *io = &st->fs_io;
    int32_t lx[SHALE_MAX_SIMD_WIDTH], ly[SHALE_MAX_SIMD_WIDTH];
    uint32_t lcov[SHALE_MAX_SIMD_WIDTH];
-   uint32_t lanes = n * 4;
-   for (uint32_t i = 0; i < lanes; i++) {
-      uint32_t cov = q.kill_mask & (1u << i) ? 0 : q.coverage[i];
+   const uint32_t lanes = n * 4;
+   const uint32_t kill = q.kill_mask;
+   for (uint32_t i = 0; i < W; i++) {
       lx[i] = q.x[i / 4] + (int32_t)(i & 1);
       ly[i] = q.y[i / 4] + (int32_t)((i >> 1) & 1);
-      if (cov && io->writes_sample_mask)
-         cov &= sc->sample_mask[i];
-      if (cov && fs->alpha_to_coverage) {
-         float alpha;
-         memcpy(&alpha, &sc->fs_outputs[3 * W + i], sizeof(alpha));
-         cov &= sr_alpha_to_coverage(alpha, fs->samples);
-      }
-      if (cov && !fs->early && !fs->compiled_ds)
-         cov = tile_depth_stencil(t, p, lx[i], ly[i], cov,
-                                  io->writes_frag_depth ? &sc->frag_depth[i] : NULL);
-      lcov[i] = cov;
+      lcov[i] = kill >> i & 1 ? 0 : q.coverage[i];
    }
-   for (uint32_t i = lanes; i < W; i++) {
-      lx[i] = ly[i] = 0;
-      lcov[i] = 0;
+   if (!t->post_plain) {
+      for (uint32_t i = 0; i < lanes; i++) {
+         uint32_t cov = lcov[i];
+         if (cov && io->writes_sample_mask)
+            cov &= sc->sample_mask[i];
+         if (cov && fs->alpha_to_coverage) {
+            float alpha;
+            memcpy(&alpha, &sc->fs_outputs[3 * W + i], sizeof(alpha));
+            cov &= sr_alpha_to_coverage(alpha, fs->samples);
+         }
+         if (cov && !fs->early && !fs->compiled_ds)
+            cov = tile_depth_stencil(t, p, lx[i], ly[i], cov,
+                                     io->writes_frag_depth ? &sc->frag_depth[i] : NULL);
+         lcov[i] = cov;
+      }
    }
    if (!fs->early && fs->compiled_ds)
       t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, lx, ly, lcov,
@@ -280,14 +302,15 @@ static void shade_quads(struct tile *t, const struct sr_prim *p, struct block *b
    sr_fragment_color(fs, t->layer, lx, ly, lcov, lanes, sc->fs_outputs, W);
 }
 
-static void shade_block(struct tile *t, const struct sr_prim *p, struct block *blk)
+/* Shades one block whose coverage blk->cov came from sr_cover_block
+ * (already within the sample mask); full: every pixel has every sample
+ * the mask allows. */
+static void shade_block(struct tile *t, const struct sr_prim *p, struct block *blk, bool full)
 {
    const struct sr_draw_state *st = p->draw->state;
    const struct sr_fragment_state *fs = &t->frag;
    static const int quad_pos[4][2] = {{0, 0}, {2, 0}, {0, 2}, {2, 2}};
 
-   for (int i = 0; i < 16; i++)
-      blk->cov[i] &= st->sample_mask;
    if (fs->early && fs->compiled_ds) {
       /* The covered pixels packed into lanes (small primitives cover few
        * of a block's pixels), W at a time. */
@@ -308,16 +331,24 @@ static void shade_block(struct tile *t, const struct sr_prim *p, struct block *b
          x[i] = y[i] = 0;
          cov[i] = 0;
       }
+      uint32_t kept = ~0u;
       for (uint32_t first = 0; first < n; first += W)
          t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, x + first,
                                          y + first, cov + first, NULL);
-      for (uint32_t i = 0; i < n; i++)
+      for (uint32_t i = 0; i < n; i++) {
          blk->cov[at[i]] = cov[i];
+         kept &= cov[i] == blk->cov[at[0]];
+      }
+      full = full && kept;
    } else if (fs->early && (fs->ds_tests || t->occ_target)) {
+      uint32_t first = 0;
       for (int i = 0; i < 16; i++) {
          if (blk->cov[i])
             blk->cov[i] = tile_depth_stencil(t, p, blk->x + (i & 3), blk->y + (i >> 2),
                                              blk->cov[i], NULL);
+         if (!i)
+            first = blk->cov[0];
+         full = full && blk->cov[i] == first;
       }
    }
    if (!st->fs)
@@ -330,20 +361,27 @@ static void shade_block(struct tile *t, const struct sr_prim *p, struct block *b
       uint32_t only = fs->per_sample ? 1u << s : ~0u;
       int quads[4][2];
       uint32_t n = 0;
-      for (int k = 0; k < 4; k++) {
-         uint32_t any = 0;
-         for (int l = 0; l < 4; l++)
-            any |= blk->cov[lane_pixel(quad_pos[k][0], quad_pos[k][1], l)];
-         if (any & only) {
-            quads[n][0] = quad_pos[k][0];
-            quads[n][1] = quad_pos[k][1];
-            n++;
+      if (full) {
+         if (!(blk->cov[0] & only))
+            continue;
+         memcpy(quads, quad_pos, sizeof(quads));
+         n = 4;
+      } else {
+         for (int k = 0; k < 4; k++) {
+            uint32_t any = 0;
+            for (int l = 0; l < 4; l++)
+               any |= blk->cov[lane_pixel(quad_pos[k][0], quad_pos[k][1], l)];
+            if (any & only) {
+               quads[n][0] = quad_pos[k][0];
+               quads[n][1] = quad_pos[k][1];
+               n++;
+            }
          }
       }
       for (uint32_t first = 0; first < n; first += per_call) {
          uint32_t count = n - first < per_call ? n - first : per_call;
          shade_quads(t, p, blk, (const int(*)[2])quads[first], count,
-                     fs->per_sample ? s : ~0u);
+                     fs->per_sample ? s : ~0u, full);
       }
    }
 }
@@ -355,12 +393,19 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
    if (t->frag_key != st) {
       sr_fragment_setup(&t->frag, &t->scene->fb, st);
       t->frag_key = st;
+      t->need_centroid = false;
+      if (st->fs && !t->frag.per_sample) {
+         for (unsigned k = 0; k < SHALE_FS_INPUT_COMPONENTS; k++)
+            t->need_centroid |= (st->fs_io.interp[k] & SHALE_INTERP_CENTROID) != 0;
+      }
    }
    if (t->occ_target != snap->occlusion || t->fsi_target != snap->fs_invocations) {
       counts_add(t);
       t->occ_target = snap->occlusion;
       t->fsi_target = snap->fs_invocations;
    }
+   t->post_plain = st->fs && !st->fs_io.writes_sample_mask && !t->frag.alpha_to_coverage &&
+                   (t->frag.early || t->frag.compiled_ds || (!t->frag.ds_tests && !t->occ_target));
    struct box b = {p->min_x, p->min_y, p->max_x, p->max_y};
    if (!box_intersect(&b, &t->box))
       return;
@@ -399,8 +444,9 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
          struct block blk;
          blk.x = bx;
          blk.y = by;
-         if (sr_cover_block(&cv, bx, by, blk.cov))
-            shade_block(t, p, &blk);
+         const uint32_t c = sr_cover_block(&cv, bx, by, blk.cov);
+         if (c)
+            shade_block(t, p, &blk, c == SR_COVER_FULL);
       }
    }
 }

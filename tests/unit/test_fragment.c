@@ -1548,6 +1548,9 @@ static void test_msaa_coverage(void)
          struct sr_draw_state st;
          state_init(&st, fs_count, width);
          st.samples = n;
+         /* A CENTROID input (no plane read): the tile loop fills
+          * centroid[] only for shaders that have one. */
+         st.fs_io.interp[0] = SHALE_INTERP_SMOOTH | SHALE_INTERP_CENTROID;
          struct sr_draw_snapshot snap;
          snap_init(&snap, &st);
          int bad_mask = 0, bad_mem = 0, bad_centroid = 0;
