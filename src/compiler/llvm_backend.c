@@ -153,9 +153,7 @@ static bool fb_format(uint32_t format, struct fb_fmt *ff)
 
 bool sc_backend_supported(const struct shale_fb_key *key)
 {
-   if (key->width != 4 && key->width != 8 && key->width != 16)
-      return false;
-   if (key->samples < 1 || key->samples > 32 || key->color_count > SHALE_FB_MAX_COLOR)
+   if (!fb_key_shape_supported(key->width, key->samples) || key->color_count > SHALE_FB_MAX_COLOR)
       return false;
    for (uint32_t a = 0; a < key->color_count; a++) {
       const struct shale_fb_attachment *k = &key->color[a];
@@ -650,9 +648,7 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
    const bool clamp11 = ff.kind == FB_WORD && ff.ckind == SU_KIND_SNORM;
    const size_t tgt = offsetof(struct shale_fb_context, color) + a * sizeof(struct shale_fb_target);
 
-   LLVMValueRef base = ctx_load(f, f->ptr, tgt + offsetof(struct shale_fb_target, base));
-   LLVMValueRef rp = ctx_load(f, f->i64, tgt + offsetof(struct shale_fb_target, row_pitch));
-   LLVMValueRef lp = ctx_load(f, f->i64, tgt + offsetof(struct shale_fb_target, layer_pitch));
+   const struct fb_target_fields target = fb_target(f, tgt);
 
    /* The shader's outputs (and Location 0 Index 1 for dual-source). */
    LLVMValueRef srci[4], src[4], src1[4] = { NULL, NULL, NULL, NULL }, kc[4];
@@ -695,12 +691,7 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
    }
 
    /* Pixel addresses of sample 0. */
-   LLVMValueRef loff = LLVMBuildMul(b, LLVMBuildZExt(b, f->layer, f->i64, ""), lp, "");
-   LLVMValueRef off = LLVMBuildMul(b, LLVMBuildSExt(b, f->ys, f->vi64, ""), splat(f, rp), "");
-   off = LLVMBuildAdd(b, off, LLVMBuildMul(b, LLVMBuildSExt(b, f->xs, f->vi64, ""),
-                                           ci(f, f->i64, (uint64_t)S * size), ""), "");
-   off = LLVMBuildAdd(b, off, splat(f, loff), "");
-   LLVMValueRef pix = LLVMBuildGEP2(b, f->i8, base, &off, 1, "");
+   LLVMValueRef pix = fb_pixel_address(f, &target, f->xs, f->ys, (uint64_t)S * size);
 
    const uint32_t wm = k->write_mask & 0xf, present = (1u << ff.nch) - 1;
    const bool full = (wm & present) == present;
@@ -783,14 +774,10 @@ enum sc_result sc_backend_build(LLVMContextRef ctx, LLVMModuleRef mod,
    struct fb f = { .ctx = ctx, .mod = mod, .W = key->width };
    fb_types(&f);
 
+   /* (ctx, layer, x, y, cov, outputs) */
    LLVMTypeRef params[6] = { f.ptr, f.i32, f.ptr, f.ptr, f.ptr, f.ptr };
-   LLVMTypeRef fnty = LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, 6, false);
-   LLVMValueRef fn = LLVMAddFunction(mod, symbol, fnty);
-   unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
-   LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, nounwind, 0));
-   f.b = LLVMCreateBuilderInContext(ctx);
-   LLVMPositionBuilderAtEnd(f.b, LLVMAppendBasicBlockInContext(ctx, fn, "entry"));
-   f.ctxp = LLVMGetParam(fn, 0);
+   LLVMBasicBlockRef entry;
+   LLVMValueRef fn = fb_begin_function(&f, symbol, LLVMVoidTypeInContext(ctx), params, 6, &entry);
    f.layer = LLVMGetParam(fn, 1);
    LLVMValueRef lanes[3];
    for (int i = 0; i < 3; i++) {

@@ -1,7 +1,11 @@
 /*
  * llvm_backend: what the fragment back end's builders share (llvm_backend.c:
  * colour, llvm_backend_ds.c: depth/stencil): the builder state over W-lane
- * vectors and small IR helpers. Private to src/compiler.
+ * vectors, small IR helpers, and what both decode from their keys and
+ * context the same way: the key's shape (W, samples), the routine's
+ * creation, an attachment's addressing (base, row pitch, layer; the
+ * address of a pixel's sample 0 for scalar or vector coordinates). Private
+ * to src/compiler.
  */
 #ifndef LLVM_BACKEND_H
 #define LLVM_BACKEND_H
@@ -103,6 +107,73 @@ static inline void fb_types(struct fb *f)
    f->vi32 = LLVMVectorType(f->i32, f->W);
    f->vi64 = LLVMVectorType(f->i64, f->W);
    f->vp = LLVMVectorType(f->ptr, f->W);
+}
+
+/* What both kinds of key share: W (the lanes a call covers) 4, 8 or 16,
+ * and 1 to 32 samples a pixel. */
+static inline bool fb_key_shape_supported(uint32_t width, uint32_t samples)
+{
+   return (width == 4 || width == 8 || width == 16) && samples >= 1 && samples <= 32;
+}
+
+/* The routine `symbol` of type (params) -> ret, nounwind, with f->b
+ * created and positioned at its entry block (returned in *entry). */
+static inline LLVMValueRef fb_begin_function(struct fb *f, const char *symbol, LLVMTypeRef ret,
+                                             LLVMTypeRef *params, unsigned nparams,
+                                             LLVMBasicBlockRef *entry)
+{
+   LLVMTypeRef fnty = LLVMFunctionType(ret, params, nparams, false);
+   LLVMValueRef fn = LLVMAddFunction(f->mod, symbol, fnty);
+   unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
+   LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                           LLVMCreateEnumAttribute(f->ctx, nounwind, 0));
+   f->b = LLVMCreateBuilderInContext(f->ctx);
+   *entry = LLVMAppendBasicBlockInContext(f->ctx, fn, "entry");
+   LLVMPositionBuilderAtEnd(f->b, *entry);
+   f->ctxp = LLVMGetParam(fn, 0);
+   return fn;
+}
+
+/* An attachment of the context block at byte `offset` (a struct
+ * shale_fb_target or shale_fb_ds_target: base, row_pitch, layer_pitch
+ * first): its base, its row pitch and the byte offset of f->layer. */
+struct fb_target_fields {
+   LLVMValueRef base, row_pitch, layer_offset;
+};
+
+static inline struct fb_target_fields fb_target(struct fb *f, size_t offset)
+{
+   _Static_assert(offsetof(struct shale_fb_target, base) ==
+                     offsetof(struct shale_fb_ds_target, base) &&
+                  offsetof(struct shale_fb_target, row_pitch) ==
+                     offsetof(struct shale_fb_ds_target, row_pitch) &&
+                  offsetof(struct shale_fb_target, layer_pitch) ==
+                     offsetof(struct shale_fb_ds_target, layer_pitch),
+                  "colour and depth/stencil targets share their addressing fields");
+   struct fb_target_fields t;
+   t.base = ctx_load(f, f->ptr, offset + offsetof(struct shale_fb_target, base));
+   t.row_pitch = ctx_load(f, f->i64, offset + offsetof(struct shale_fb_target, row_pitch));
+   LLVMValueRef lp = ctx_load(f, f->i64, offset + offsetof(struct shale_fb_target, layer_pitch));
+   t.layer_offset = LLVMBuildMul(f->b, LLVMBuildZExt(f->b, f->layer, f->i64, ""), lp, "");
+   return t;
+}
+
+/* The address of sample 0 of pixel (x, y) (i32 scalars, or vectors: then
+ * a vector of addresses) in target t, `pixel_bytes` (samples x texel size)
+ * a pixel: base + layer offset + y * row pitch + x * pixel_bytes. */
+static inline LLVMValueRef fb_pixel_address(struct fb *f, const struct fb_target_fields *t,
+                                            LLVMValueRef x, LLVMValueRef y, uint64_t pixel_bytes)
+{
+   LLVMBuilderRef b = f->b;
+   const bool vec = LLVMGetTypeKind(LLVMTypeOf(x)) == LLVMVectorTypeKind;
+   LLVMTypeRef i64 = vec ? f->vi64 : f->i64;
+   LLVMValueRef rp = vec ? splat(f, t->row_pitch) : t->row_pitch;
+   LLVMValueRef lo = vec ? splat(f, t->layer_offset) : t->layer_offset;
+   LLVMValueRef px = vec ? ci(f, f->i64, pixel_bytes) : LLVMConstInt(f->i64, pixel_bytes, false);
+   LLVMValueRef off = LLVMBuildMul(b, LLVMBuildSExt(b, y, i64, ""), rp, "");
+   off = LLVMBuildAdd(b, off, LLVMBuildMul(b, LLVMBuildSExt(b, x, i64, ""), px, ""), "");
+   off = LLVMBuildAdd(b, off, lo, "");
+   return LLVMBuildGEP2(b, f->i8, t->base, &off, 1, "");
 }
 
 #endif

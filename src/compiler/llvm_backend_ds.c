@@ -39,9 +39,7 @@ static bool ds_format(uint32_t format, struct ds_format *d)
 bool sc_backend_ds_supported(const struct shale_fb_ds_key *key)
 {
    struct ds_format d = {0, 0, -1};
-   if (key->width != 4 && key->width != 8 && key->width != 16)
-      return false;
-   if (key->samples < 1 || key->samples > 32)
+   if (!fb_key_shape_supported(key->width, key->samples))
       return false;
    if (!key->depth_format && !key->stencil_format)
       return false;
@@ -358,15 +356,9 @@ enum sc_result sc_backend_build_ds(LLVMContextRef ctx, LLVMModuleRef mod,
 
    /* (ctx, prim, layer, x, y, cov, frag_depth) -> passed samples */
    LLVMTypeRef params[7] = {f.ptr, f.ptr, f.i32, f.ptr, f.ptr, f.ptr, f.ptr};
-   LLVMTypeRef fnty = LLVMFunctionType(f.i32, params, 7, false);
-   LLVMValueRef fn = LLVMAddFunction(mod, symbol, fnty);
-   unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
-   LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, nounwind, 0));
-   f.b = LLVMCreateBuilderInContext(ctx);
+   LLVMBasicBlockRef entry;
+   LLVMValueRef fn = fb_begin_function(&f, symbol, f.i32, params, 7, &entry);
    LLVMBuilderRef b = f.b;
-   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ctx, fn, "entry");
-   LLVMPositionBuilderAtEnd(b, entry);
-   f.ctxp = LLVMGetParam(fn, 0);
    LLVMValueRef prim = LLVMGetParam(fn, 1);
    f.layer = LLVMGetParam(fn, 2);
    LLVMValueRef xp = LLVMGetParam(fn, 3), yp = LLVMGetParam(fn, 4), covp = LLVMGetParam(fn, 5);
@@ -412,18 +404,13 @@ enum sc_result sc_backend_build_ds(LLVMContextRef ctx, LLVMModuleRef mod,
    }
    struct ds_format d = {0, 0, -1};
    /* The targets' base, row pitch and layer offset. */
-   LLVMValueRef dfields[3] = {NULL, NULL, NULL}, sfields[3] = {NULL, NULL, NULL};
+   struct fb_target_fields targets[2];
+   memset(targets, 0, sizeof(targets));
    const size_t tds[2] = {offsetof(struct shale_fb_context, depth),
                           offsetof(struct shale_fb_context, stencil)};
-   for (int t = 0; t < 2; t++) {
-      if (!(t ? key->stencil_format : key->depth_format))
-         continue;
-      LLVMValueRef *fl = t ? sfields : dfields;
-      fl[0] = ctx_load(&f, f.ptr, tds[t] + offsetof(struct shale_fb_ds_target, base));
-      fl[1] = ctx_load(&f, f.i64, tds[t] + offsetof(struct shale_fb_ds_target, row_pitch));
-      fl[2] = ctx_load(&f, f.i64, tds[t] + offsetof(struct shale_fb_ds_target, layer_pitch));
-      fl[2] = LLVMBuildMul(b, LLVMBuildZExt(b, f.layer, f.i64, ""), fl[2], "");
-   }
+   for (int t = 0; t < 2; t++)
+      if (t ? key->stencil_format : key->depth_format)
+         targets[t] = fb_target(&f, tds[t]);
 
    /* for (i = 0; i < W; i++) if (cov[i]) { ... } */
    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(ctx, fn, "lane");
@@ -450,13 +437,7 @@ enum sc_result sc_backend_build_ds(LLVMContextRef ctx, LLVMModuleRef mod,
       if (!fmt)
          continue;
       ds_format(fmt, &d);
-      LLVMValueRef *fl = t ? sfields : dfields;
-      LLVMValueRef off = LLVMBuildMul(b, LLVMBuildSExt(b, c.y, f.i64, ""), fl[1], "");
-      off = LLVMBuildAdd(b, off, fl[2], "");
-      off = LLVMBuildAdd(b, off, LLVMBuildMul(b, LLVMBuildSExt(b, c.x, f.i64, ""),
-                                              LLVMConstInt(f.i64, (uint64_t)S * d.size, false), ""),
-                         "");
-      LLVMValueRef p = LLVMBuildGEP2(b, f.i8, fl[0], &off, 1, "");
+      LLVMValueRef p = fb_pixel_address(&f, &targets[t], c.x, c.y, (uint64_t)S * d.size);
       if (t)
          c.spix = p;
       else
