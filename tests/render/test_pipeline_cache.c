@@ -23,7 +23,9 @@
  *    target has a D32 attachment with a LESS test) travel in the data too:
  *    on the first device the routines the first pipeline compiled are
  *    cache hits for the second; on the new device they are linked from the
- *    data ("pipeline cache data hit", no LLVM compile of any kind).
+ *    data ("pipeline cache data hit", no LLVM compile of any kind); with
+ *    their blobs damaged in the data, a third device refuses them, compiles
+ *    both again and still links the shaders, and draws the same pixels.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,6 +242,36 @@ lines_with(const char *log, const char *stage, const char *what)
    return n;
 }
 
+/* Flips the last byte of every back-end routine's blob in Shale cache data
+ * (header, "SHPC" preamble, entries of key[32], flags, size, blob padded to
+ * 4: sd_pipeline_cache.h; flags 1 marks a back-end routine); returns how
+ * many. */
+static unsigned
+damage_backend_blobs(uint8_t *data, size_t size)
+{
+   uint32_t header, count, flags, blob;
+   if (size < 48)
+      return 0;
+   memcpy(&header, data, 4);
+   if (header + 16 > size || memcmp(data + header, "SHPC", 4))
+      return 0;
+   memcpy(&count, data + header + 12, 4);
+   size_t at = header + 16;
+   unsigned n = 0;
+   for (uint32_t i = 0; i < count && at + 40 <= size; i++) {
+      memcpy(&flags, data + at + 32, 4);
+      memcpy(&blob, data + at + 36, 4);
+      if (at + 40 + blob > size)
+         break;
+      if (flags == 1 && blob) {
+         data[at + 40 + blob - 1] ^= 0x5a;
+         n++;
+      }
+      at += 40 + ((blob + 3) & ~3u);
+   }
+   return n;
+}
+
 #define HIT VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT
 #define VALID VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT
 
@@ -354,7 +386,6 @@ main(void)
    }
    t = &c.t;
    cache = make_cache(t, data, size);
-   free(data);
    memset(&fb, 0, sizeof(fb));
    memset(sfb, 0, sizeof(sfb));
    cached = VK_NULL_HANDLE;
@@ -387,6 +418,34 @@ main(void)
    vkDestroyPipeline(t->device, cached, NULL);
    vkDestroyPipelineCache(t->device, cache, NULL);
    ctx_finish(&c);
+
+   /* Damaged back-end blobs (their last byte flipped: the digest fails)
+    * on a third device: both routines are compiled again, the shaders
+    * still link from the data, and the pixels stay the same. */
+   unsigned damaged = damage_backend_blobs(data, size);
+   CHECK(damaged == 2, "%u back-end entries in the cache data", damaged);
+   if (ctx_init(&c)) {
+      t = &c.t;
+      cache = make_cache(t, data, size);
+      cached = VK_NULL_HANDLE;
+      capture_begin(&cap);
+      r = make_pipeline(&c, cache, &d, &cached);
+      log = capture_end(&cap);
+      CHECK(r == VK_SUCCESS, "graphics pipeline from damaged cache data");
+      unsigned refused = count_of(log, "back-end blob does not load");
+      unsigned recompiled = lines_with(log, "back end", "LLVM compile");
+      unsigned shader_hits = lines_with(log, "shader", "pipeline cache data hit");
+      free(log);
+      CHECK(refused == 2 && recompiled == 2 && shader_hits == 2,
+            "damaged routines: %u refused, %u compiled again; %u shaders linked", refused,
+            recompiled, shader_hits);
+      CHECK(draw(&c, cached, img) && diff("damaged cache data", img, ref) == 0,
+            "the pipeline from damaged cache data draws the same pixels");
+      vkDestroyPipeline(t->device, cached, NULL);
+      vkDestroyPipelineCache(t->device, cache, NULL);
+      ctx_finish(&c);
+   }
+   free(data);
    CHECK_EQ_INT(vkt_validation_messages(), 0);
    return check_finish();
 }
