@@ -330,7 +330,7 @@ sd_graphics_backend(struct sd_pipeline *pipeline, struct sd_pipeline_cache *cach
       bool hit = false;
       enum sc_result r = sd_backend_routine(pipeline->runtime, cache, NULL, &ds_key, &ds_fn,
                                             &hit, msg, sizeof(msg));
-      *all_hit &= hit;
+      *all_hit &= hit || r != SC_SUCCESS;   /* the C back end needs no cache */
       if (r == SC_SUCCESS) {
          g->state.fb_ds = (shale_fb_ds_fn)(uintptr_t)ds_fn;
          g->state.fb_ds_key = ds_key;
@@ -350,7 +350,7 @@ sd_graphics_backend(struct sd_pipeline *pipeline, struct sd_pipeline_cache *cach
    bool hit = false;
    enum sc_result r = sd_backend_routine(pipeline->runtime, cache, &key, NULL, &fn, &hit, msg,
                                          sizeof(msg));
-   *all_hit &= hit;
+   *all_hit &= hit || r != SC_SUCCESS;
    if (r != SC_SUCCESS) {
       if (su_debug(SU_DEBUG_INFO))
          su_log("pipeline: fragment back end not compiled (%s): the C one runs", msg);

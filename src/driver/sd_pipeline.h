@@ -16,7 +16,8 @@
  * compiler's own routines, then the VkPipelineCache's back-end entries
  * (linked with sc_backend_deserialize), and each lands in the given cache
  * as a blob; the pipeline's feedback is an application cache hit only when
- * its stages and its routines all came from the cache.
+ * its stages and its compiled routines all came from the cache (state the
+ * C back end runs needs none).
  *
  * Errors: SPIR-V that fails validation, names no such entry point, or uses
  * what the compiler does not support yet, and a shader using a descriptor
