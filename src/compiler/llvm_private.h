@@ -54,9 +54,12 @@
  * Math: 32-bit transcendentals are IR of their own (llvm_math.c), so they
  * run on whole vectors instead of one libm call per lane.
  *
- * Stages (llvm_stage.c): vertex and fragment entry points call the same
- * body as compute (one "subgroup", no barriers) with the batch or quads in
- * place of the workgroup argument. Stage inputs and outputs are per-lane
+ * Stages (llvm_stage.c): vertex, geometry and fragment entry points call
+ * the same body as compute (one "subgroup", no barriers) with the batch or
+ * quads in place of the workgroup argument. A geometry shader's lanes are
+ * primitives: its inputs are arrays over their vertices, and OpEmitVertex
+ * stores the current outputs at each lane's own vertex count
+ * (llvm_geom.c). Stage inputs and outputs are per-lane
  * variables like Private ones, so access chains, dynamic indexing and
  * whole-value copies need nothing new: the init block fills the inputs and
  * the body's exit copies the outputs to their slots (SROA keeps them in
@@ -223,6 +226,7 @@ struct sc_xlate {
    const struct sc_entry_point *ep;
    union {
       struct shale_vs_info vs;
+      struct shale_gs_info gs;   /* its `out` is vs */
       struct shale_fs_info fs;
    } io;
    struct sc_stage_var *stage_vars;   /* inputs and outputs in per-lane variables */
@@ -232,6 +236,11 @@ struct sc_xlate {
    LLVMValueRef frag_pos[2];   /* fragment: per-lane x, y where inputs are evaluated */
    LLVMValueRef frag_centroid[2];   /* ... and where CENTROID inputs are */
    LLVMValueRef frag_sample[2];     /* SamplePosition (uniform) */
+   /* Geometry (llvm_geom.c): output word (slot * 4 + c) -> index + 1 in
+    * io.gs.out_word (0: not written), and the <W x i1> lanes whose next
+    * emitted vertex starts a strip. */
+   uint16_t *gs_word;
+   LLVMValueRef gs_cut_slot;
 
    struct sc_arena_chunk *arena;
    enum sc_result err;
@@ -416,7 +425,8 @@ bool sc_load_value(struct sc_xlate *x, const struct sc_ptr *p, uint32_t type, st
 static inline bool
 sc_is_graphics(const struct sc_xlate *x)
 {
-   return x->model == 0 /* Vertex */ || x->model == 4 /* Fragment */;
+   return x->model == 0 /* Vertex */ || x->model == 3 /* Geometry */ ||
+          x->model == 4 /* Fragment */;
 }
 /* Whether a global variable lives in per-lane storage as a stage input or
  * output (user Locations; outputs, built-in ones included). */
@@ -433,6 +443,20 @@ bool sc_stage_build_entry(struct sc_xlate *x, const char *name);
 bool sc_stage_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out);
 /* Fragment instructions (demote, derivatives); *handled false for others. */
 bool sc_emit_stage(struct sc_xlate *x, const struct sc_inst *inst, bool *handled);
+/* Geometry shaders: calls fn for each output component that goes to a
+ * varying slot word d (slot * 4 + c), with its transform feedback place
+ * (xfb_offset 0xffff: not captured) and, when load is set, its current
+ * value as W lanes of 32-bit bits (else NULL). */
+typedef bool (*sc_output_fn)(struct sc_xlate *x, uint32_t d, LLVMValueRef bits,
+                             uint32_t xfb_buffer, uint32_t xfb_offset, void *data);
+bool sc_stage_for_outputs(struct sc_xlate *x, bool load, sc_output_fn fn, void *data);
+/* llvm_geom.c: the geometry stage. Execution modes and the output word
+ * table (end of the prologue), the built-ins InvocationId and
+ * PrimitiveId, OpEmitVertex / OpEndPrimitive, the end of the body. */
+bool sc_geom_prologue(struct sc_xlate *x);
+bool sc_geom_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out);
+bool sc_geom_emit(struct sc_xlate *x, const struct sc_inst *inst);
+bool sc_geom_epilogue(struct sc_xlate *x);
 /* OpKill / OpTerminateInvocation: the block's lanes are discarded. */
 bool sc_stage_kill(struct sc_xlate *x);
 /* Fragment shaders: how an instruction that writes memory is kept from

@@ -60,6 +60,20 @@ is_vertex(const struct sc_xlate *x)
    return x->model == SpvExecutionModelVertex;
 }
 
+static bool
+is_geometry(const struct sc_xlate *x)
+{
+   return x->model == SpvExecutionModelGeometry;
+}
+
+/* Stages whose outputs are varying slots (shale_vs_info; a geometry
+ * shader's io.gs.out is io.vs). */
+static bool
+slot_outputs(const struct sc_xlate *x)
+{
+   return is_vertex(x) || is_geometry(x);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Interface variables                                                       */
 /* ------------------------------------------------------------------------ */
@@ -194,9 +208,10 @@ walk_user(struct sc_xlate *x, struct walk *w, uint32_t type, uint32_t loc, uint3
       } else if (t->width == 64) {
          /* Vertex-to-fragment only: no 64-bit vertex formats are offered
           * and no attachment takes 64-bit fragment outputs. */
-         if (is_vertex(x) != w->v->output)
-            return sc_fail(x, SC_ERROR_UNSUPPORTED, "64-bit %s", is_vertex(x) ?
-                           "vertex input" : "fragment output");
+         bool vs_in = is_vertex(x) && !w->v->output;
+         if (vs_in || (x->model == SpvExecutionModelFragment && w->v->output))
+            return sc_fail(x, SC_ERROR_UNSUPPORTED, "64-bit %s",
+                           vs_in ? "vertex input" : "fragment output");
          if (comp % 2)
             return sc_fail(x, SC_ERROR_INVALID_SPIRV, "64-bit stage variable at Component %u",
                            comp % 4);
@@ -281,7 +296,7 @@ walk_builtin_output(struct sc_xlate *x, struct walk *w, uint32_t builtin, uint32
    uint32_t n = sc_ncomp(x, type);
    switch (builtin) {
    case SpvBuiltInPosition:
-      if (!is_vertex(x) || n != 4)
+      if (!slot_outputs(x) || n != 4)
          break;
       x->io.vs.outputs_written |= 1ull << SHALE_SLOT_POSITION;
       for (uint32_t i = 0; i < 4; i++)
@@ -289,14 +304,14 @@ walk_builtin_output(struct sc_xlate *x, struct walk *w, uint32_t builtin, uint32
             return false;
       return true;
    case SpvBuiltInPointSize:
-      if (!is_vertex(x) || n != 1)
+      if (!slot_outputs(x) || n != 1)
          break;
       x->io.vs.outputs_written |= 1ull << SHALE_SLOT_POINT_SIZE;
       x->io.vs.writes_point_size = 1;
       return push(x, w, SHALE_SLOT_POINT_SIZE * 4, 0);
    case SpvBuiltInClipDistance:
    case SpvBuiltInCullDistance: {
-      if (!is_vertex(x) || array_size(x, type) != n)
+      if (!slot_outputs(x) || array_size(x, type) != n)
          break;
       bool clip = builtin == SpvBuiltInClipDistance;
       uint8_t *count = clip ? &x->io.vs.clip_distance_count : &x->io.vs.cull_distance_count;
@@ -313,17 +328,25 @@ walk_builtin_output(struct sc_xlate *x, struct walk *w, uint32_t builtin, uint32
    }
    case SpvBuiltInLayer:
    case SpvBuiltInViewportIndex:
-      if (!is_vertex(x) || n != 1)
+      if (!slot_outputs(x) || n != 1)
          break;
       x->io.vs.outputs_written |= 1ull << SHALE_SLOT_LAYER_VIEWPORT;
+      if (is_geometry(x) && builtin == SpvBuiltInLayer)
+         x->io.gs.writes_layer = 1;
       return push(x, w, SHALE_SLOT_LAYER_VIEWPORT * 4 + (builtin == SpvBuiltInLayer ? 0 : 1), 1);
+   case SpvBuiltInPrimitiveId:
+      if (!is_geometry(x) || n != 1)
+         break;
+      x->io.vs.outputs_written |= 1ull << SHALE_SLOT_LAYER_VIEWPORT;
+      x->io.gs.writes_primitive_id = 1;
+      return push(x, w, SHALE_GS_PRIMITIVE_ID_WORD, 1);
    case SpvBuiltInFragDepth:
-      if (is_vertex(x) || n != 1)
+      if (slot_outputs(x) || n != 1)
          break;
       x->io.fs.writes_frag_depth = 1;
       return push(x, w, DEST_FRAG_DEPTH, 0);
    case SpvBuiltInSampleMask:
-      if (is_vertex(x) || n != 1)
+      if (slot_outputs(x) || n != 1)
          break;
       x->io.fs.writes_sample_mask = 1;
       return push(x, w, DEST_SAMPLE_MASK, 1);
@@ -331,6 +354,87 @@ walk_builtin_output(struct sc_xlate *x, struct walk *w, uint32_t builtin, uint32
       break;
    }
    return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported output built-in %u", builtin);
+}
+
+/* Whether the function accesses member `member` of the elements of the
+ * arrayed block variable var (OpAccessChain var, vertex, member ...). */
+static bool
+element_member_used(struct sc_xlate *x, uint32_t var, uint32_t member)
+{
+   const struct sc_module *m = x->m;
+   for (uint32_t b = 0; b < x->f->nblocks; b++) {
+      const struct sc_block *blk = &x->f->blocks[b];
+      for (uint32_t i = blk->first; i <= blk->term; i++) {
+         const struct sc_inst *inst = &m->insts[i];
+         if ((inst->opcode != SpvOpAccessChain && inst->opcode != SpvOpInBoundsAccessChain) ||
+             inst->w[3] != var)
+            continue;
+         if (inst->nwords <= 5)
+            return true;   /* a whole element (or the whole array) */
+         const struct sc_inst *c = sc_module_def(m, inst->w[5]);
+         if (!c || c->opcode != SpvOpConstant || c->w[3] == member)
+            return true;
+      }
+   }
+   return false;
+}
+
+/* A geometry shader input: an array over the input primitive's vertices
+ * (an arrayed Location variable or block, or gl_in[] of built-ins).
+ * Component c of slot s of vertex v is ((v * SHALE_SLOT_COUNT) + s) * 4 +
+ * c (shader_abi.h, "Geometry"); members the vertex shader does not pass
+ * on (clip and cull distances) are refused when read. */
+static bool
+describe_geometry_input(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage_var *v)
+{
+   const struct sc_module *m = x->m;
+   uint32_t id = var->result_id;
+   const struct sc_type *t = sc_module_type(m, v->type);
+   if (!t || t->kind != SC_T_ARRAY || !t->count || t->count > SHALE_GS_MAX_VERTICES_IN)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "geometry input %%%u is not per vertex", id);
+   const struct sc_type *et = sc_module_type(m, t->elem);
+   bool builtins = et && et->kind == SC_T_STRUCT && et->count &&
+                   sc_module_decoration(m, t->elem, 0, SpvDecorationBuiltIn, NULL);
+   uint32_t loc = 0, comp = 0, builtin;
+   if (sc_module_decoration(m, id, SC_NONE, SpvDecorationBuiltIn, &builtin))
+      return sc_fail(x, SC_ERROR_UNSUPPORTED, "geometry input built-in %u", builtin);
+   if (!builtins && !sc_module_decoration(m, id, SC_NONE, SpvDecorationLocation, &loc) &&
+       (!et || et->kind != SC_T_STRUCT ||
+        !sc_module_decoration(m, t->elem, 0, SpvDecorationLocation, &loc)))
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "stage variable without a Location");
+   sc_module_decoration(m, id, SC_NONE, SpvDecorationComponent, &comp);
+   struct walk w = { v, 0, 0 };
+   for (uint32_t vert = 0; vert < t->count; vert++) {
+      uint32_t k0 = w.k;
+      if (builtins) {
+         for (uint32_t i = 0; i < et->count; i++) {
+            uint32_t n = sc_ncomp(x, et->members[i]);
+            sc_module_decoration(m, t->elem, i, SpvDecorationBuiltIn, &builtin);
+            uint32_t base = builtin == SpvBuiltInPosition && n == 4    ? SHALE_SLOT_POSITION * 4
+                            : builtin == SpvBuiltInPointSize && n == 1 ? SHALE_SLOT_POINT_SIZE * 4
+                                                                       : SC_NONE;
+            bool used = element_member_used(x, id, i);
+            if (base == SC_NONE && used)
+               return sc_fail(x, SC_ERROR_UNSUPPORTED, "geometry input built-in %u", builtin);
+            if (!used)
+               base = SC_NONE;   /* not read: no slot to fill */
+            for (uint32_t c = 0; c < n; c++)
+               if (!push(x, &w, base == SC_NONE ? DEST_SKIP : base + c, 0))
+                  return false;
+         }
+      } else {
+         if (!walk_user(x, &w, t->elem, loc, comp, SHALE_MAX_LOCATIONS))
+            return false;
+         for (uint32_t k = k0; k < w.k; k++)
+            v->dest[k] += SHALE_SLOT_USER * 4;
+      }
+      for (uint32_t k = k0; k < w.k; k++)
+         if (v->dest[k] != DEST_SKIP)
+            v->dest[k] += vert * SHALE_SLOT_COUNT * 4;
+   }
+   if (w.k != v->n)
+      return sc_fail(x, SC_ERROR_INTERNAL, "stage variable %%%u flattens badly", id);
+   return true;
 }
 
 /* Records the Location components of an input or output variable. */
@@ -342,7 +446,9 @@ describe_variable(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage
    const struct sc_type *t = sc_module_type(m, v->type);
    struct walk w = { v, 0, 0 };
    uint32_t builtin, loc, comp = 0;
-   bool fs_input = !is_vertex(x) && !v->output;
+   bool fs_input = !slot_outputs(x) && !v->output;
+   if (is_geometry(x) && !v->output)
+      return describe_geometry_input(x, var, v);
    if (fs_input) {
       v->interp = sc_alloc(x, v->n);
       if (!v->interp)
@@ -372,7 +478,7 @@ describe_variable(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage
       }
       sc_module_decoration(m, id, SC_NONE, SpvDecorationComponent, &comp);
       uint32_t max_loc = SHALE_MAX_LOCATIONS;
-      if (!is_vertex(x) && v->output) {
+      if (!slot_outputs(x) && v->output) {
          uint32_t index = 0;
          sc_module_decoration(m, id, SC_NONE, SpvDecorationIndex, &index);
          if (index == 1) {
@@ -386,7 +492,7 @@ describe_variable(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage
       }
       if (!walk_user(x, &w, v->type, loc, comp, max_loc))
          return false;
-      if (is_vertex(x) && v->output)
+      if (slot_outputs(x) && v->output)
          for (uint32_t k = 0; k < w.k; k++)
             v->dest[k] += SHALE_SLOT_USER * 4;   /* Location l is slot SHALE_SLOT_USER + l */
    }
@@ -497,7 +603,7 @@ sc_stage_lane_variable(struct sc_xlate *x, const struct sc_inst *var)
    if (!pt || pt->kind != SC_T_POINTER)
       return false;
    const struct sc_type *t = sc_module_type(m, pt->elem);
-   if (storage == SpvStorageClassInput && t && t->kind == SC_T_STRUCT && t->count &&
+   if (storage == SpvStorageClassInput && !is_geometry(x) && t && t->kind == SC_T_STRUCT && t->count &&
        sc_module_decoration(m, pt->elem, 0, SpvDecorationBuiltIn, NULL)) {
       sc_fail(x, SC_ERROR_UNSUPPORTED, "input block of built-ins");
       return false;
@@ -520,7 +626,7 @@ sc_stage_lane_variable(struct sc_xlate *x, const struct sc_inst *var)
    v->kind = sc_alloc(x, v->n ? v->n : 1);
    if (!v->dest || !v->kind || !describe_variable(x, var, v))
       return false;
-   if (v->output && is_vertex(x) && xfb_mode(x) && !describe_xfb(x, id, v))
+   if (v->output && slot_outputs(x) && xfb_mode(x) && !describe_xfb(x, id, v))
       return false;
    x->nstage_vars++;
    return true;
@@ -550,9 +656,10 @@ LLVMValueRef
 sc_stage_entry_mask(struct sc_xlate *x)
 {
    LLVMTypeRef mt = sc_vec_type(x, x->t_i1);
-   if (!is_vertex(x) || x->W == 1)
+   if (!slot_outputs(x) || x->W == 1)
       return LLVMConstAllOnes(mt);
-   /* Vertex lanes count .. W-1 hold no vertex: they start inactive. */
+   /* Vertex (geometry) lanes count .. W-1 hold no vertex (primitive):
+    * they start inactive. */
    LLVMValueRef count = load_field(x, x->eb, x->arg_wg, offsetof(struct shale_vs_batch, count),
                                    x->t_i32, 4);
    return LLVMBuildICmp(x->eb, LLVMIntULT, x->lane_ids, sc_splat_with(x, x->eb, count), "live");
@@ -644,6 +751,9 @@ sc_stage_prologue(struct sc_xlate *x)
    if (is_vertex(x))
       inputs = load_field(x, x->eb, x->arg_wg, offsetof(struct shale_vs_batch, inputs),
                           x->t_ptr, 8);
+   else if (is_geometry(x))
+      inputs = load_field(x, x->eb, x->arg_wg, offsetof(struct shale_gs_batch, inputs),
+                          x->t_ptr, 8);
    else
       ok = fragment_lane_state(x);
    for (uint32_t i = 0; ok && i < x->nstage_vars; i++) {
@@ -673,7 +783,19 @@ sc_stage_prologue(struct sc_xlate *x)
       for (uint32_t k = 0; k < v->n; k++) {
          uint8_t kind = v->kind[k], cls = kind & KIND_CLASS;
          LLVMValueRef lo, hi = NULL;
-         if (is_vertex(x)) {
+         if (is_geometry(x) && v->dest[k] == DEST_SKIP) {
+            lo = LLVMConstNull(sc_vec_type(x, x->t_i32));
+            hi = kind & KIND_64 ? lo : NULL;
+         } else if (is_geometry(x)) {
+            /* ((vertex * SHALE_SLOT_COUNT + slot) * 4 + c) * W + lane; a
+             * 64-bit component is two words. */
+            x->io.gs.inputs_read |= 1ull << (v->dest[k] / 4 % SHALE_SLOT_COUNT);
+            lo = vertex_input(x, inputs, v->dest[k], kind & KIND_64 ? 2 : cls);
+            if (kind & KIND_64) {
+               x->io.gs.inputs_read |= 1ull << ((v->dest[k] + 1u) / 4 % SHALE_SLOT_COUNT);
+               hi = vertex_input(x, inputs, v->dest[k] + 1u, 2);
+            }
+         } else if (is_vertex(x)) {
             uint32_t loc = v->dest[k] / 4;
             x->io.vs.inputs_read |= 1u << loc;
             x->io.vs.input_type[loc] = cls;
@@ -707,6 +829,8 @@ sc_stage_prologue(struct sc_xlate *x)
    }
    x->b = saved;
    x->mask = saved_mask;
+   if (ok && is_geometry(x))
+      ok = sc_geom_prologue(x);
    return ok && x->err == SC_SUCCESS;
 }
 
@@ -729,10 +853,47 @@ vertex_slot(struct sc_xlate *x, uint32_t dest)
 }
 
 bool
+sc_stage_for_outputs(struct sc_xlate *x, bool load, sc_output_fn fn, void *data)
+{
+   for (uint32_t i = 0; i < x->nstage_vars; i++) {
+      const struct sc_stage_var *v = &x->stage_vars[i];
+      if (!v->output)
+         continue;
+      struct sc_val val;
+      if (load) {
+         const struct sc_ptr *p = sc_get_ptr(x, v->var);
+         if (!p || !sc_load_value(x, p, v->type, &val))
+            return false;
+      }
+      for (uint32_t k = 0; k < v->n; k++) {
+         uint32_t d = vertex_slot(x, v->dest[k]);
+         if (d == SC_NONE)
+            continue;
+         uint32_t xo = v->xfb_offset ? v->xfb_offset[k] : 0xffff;
+         uint32_t xb = v->xfb_offset ? v->xfb_buffer[k] : 0;
+         if (xo != 0xffff && (v->kind[k] & (KIND_16 | KIND_64)))
+            return sc_fail(x, SC_ERROR_UNSUPPORTED, "transform feedback of a %s output",
+                           v->kind[k] & KIND_16 ? "16-bit" : "64-bit");
+         LLVMValueRef words[2] = { NULL, NULL };
+         if (load)
+            bits32(x, &val, k, v->kind[k], words);
+         if (!fn(x, d, words[0], xb, xo, data))
+            return false;
+         /* A 64-bit component's high word is the next slot word. */
+         if ((v->kind[k] & KIND_64) && !fn(x, d + 1, words[1], 0, 0xffff, data))
+            return false;
+      }
+   }
+   return true;
+}
+
+bool
 sc_stage_epilogue(struct sc_xlate *x)
 {
    if (x->err)
       return false;
+   if (is_geometry(x))
+      return sc_geom_epilogue(x);
    if (!is_vertex(x))
       return fragment_epilogue(x);
    if (x->io.vs.clip_distance_count + x->io.vs.cull_distance_count > 8)
@@ -829,6 +990,8 @@ fragment_builtin(struct sc_xlate *x, uint32_t builtin, struct sc_val *out);
 bool
 sc_stage_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
 {
+   if (is_geometry(x))
+      return sc_geom_builtin_value(x, builtin, out);
    if (is_vertex(x)) {
       switch (builtin) {
       case SpvBuiltInVertexIndex: {
@@ -1377,6 +1540,9 @@ sc_emit_stage(struct sc_xlate *x, const struct sc_inst *inst, bool *handled)
          return sc_fail(x, SC_ERROR_INVALID_SPIRV, "demote outside a fragment shader");
       discard_lanes(x, x->mask);
       return true;
+   case SpvOpEmitVertex:
+   case SpvOpEndPrimitive:
+      return sc_geom_emit(x, inst);
    case SpvOpIsHelperInvocationEXT: {
       if (!is_fragment(x) || !x->live_slot)
          return sc_fail(x, SC_ERROR_INVALID_SPIRV, "helper query outside a fragment shader");

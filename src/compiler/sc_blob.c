@@ -312,6 +312,7 @@ check_blob(struct sc_compiler *compiler, const uint8_t *in, size_t size,
    uint64_t invocations = (uint64_t)h->local_size[0] * h->local_size[1] * h->local_size[2];
    uint32_t W = h->simd_width;
    bool ok = (h->stage == VK_SHADER_STAGE_COMPUTE_BIT || h->stage == VK_SHADER_STAGE_VERTEX_BIT ||
+              h->stage == VK_SHADER_STAGE_GEOMETRY_BIT ||
               (h->stage == VK_SHADER_STAGE_FRAGMENT_BIT && W != 1)) &&
              (W == 1 || W == 4 || W == 8 || W == 16) &&
              invocations >= 1 && invocations <= SC_BLOB_MAX_INVOCATIONS &&
@@ -327,6 +328,26 @@ check_blob(struct sc_compiler *compiler, const uint8_t *in, size_t size,
       struct shale_vs_info vs;
       memcpy(&vs, in + sizeof(*h) + h->binding_count * sizeof(struct sc_blob_binding), sizeof(vs));
       ok = vs.clip_distance_count + vs.cull_distance_count <= 8;
+   }
+   if (ok && h->stage == VK_SHADER_STAGE_GEOMETRY_BIT) {
+      /* The rasterizer sizes its buffers from these (sr_geom.c). */
+      struct shale_gs_info gs;
+      memcpy(&gs, in + sizeof(*h) + h->binding_count * sizeof(struct sc_blob_binding), sizeof(gs));
+      ok = gs.out.clip_distance_count + gs.out.cull_distance_count <= 8 &&
+           (gs.vertices_in == 1 || gs.vertices_in == 2 || gs.vertices_in == 3 ||
+            gs.vertices_in == 4 || gs.vertices_in == 6) &&
+           gs.invocations >= 1 && gs.invocations <= 32 && gs.output_vertices >= 1 &&
+           gs.output_vertices <= 256 && gs.out_words <= SHALE_SLOT_COUNT * 4 &&
+           gs.out.xfb_count <= SHALE_MAX_XFB_COMPONENTS &&
+           (gs.output_topology == VK_PRIMITIVE_TOPOLOGY_POINT_LIST ||
+            gs.output_topology == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP ||
+            gs.output_topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP);
+      for (uint32_t j = 0; ok && j < gs.out_words; j++)
+         ok = gs.out_word[j] < SHALE_SLOT_COUNT * 4;
+      for (uint32_t j = 0; ok && j < gs.out.xfb_count; j++)
+         ok = gs.out.xfb[j].word < SHALE_SLOT_COUNT * 4 && gs.out.xfb[j].buffer < SHALE_MAX_XFB_BUFFERS &&
+              (!gs.out.xfb_stride[gs.out.xfb[j].buffer] ||
+               gs.out.xfb[j].offset + 4u <= gs.out.xfb_stride[gs.out.xfb[j].buffer]);
    }
    if (!ok) {
       set_message(message, message_size, "shader blob with bad metadata");

@@ -307,8 +307,20 @@ note_use(struct sc_cfg *cfg, uint32_t id, uint32_t ub, uint32_t us, unsigned dep
       cfg->slot[id] = need;
 }
 
+/* Whether f is a geometry shader's entry point: its lanes are primitives,
+ * each with its own PrimitiveId (PrimitiveIdIn). */
 static bool
-is_varying_variable(const struct sc_module *m, const struct sc_inst *var)
+is_geometry_entry(const struct sc_module *m, const struct sc_function *f)
+{
+   for (uint32_t i = 0; i < m->nentry_points; i++)
+      if (m->entry_points[i].function == f->id &&
+          m->entry_points[i].model == SpvExecutionModelGeometry)
+         return true;
+   return false;
+}
+
+static bool
+is_varying_variable(const struct sc_module *m, const struct sc_function *f, const struct sc_inst *var)
 {
    uint32_t storage = var->w[3];
    uint32_t builtin;
@@ -317,7 +329,8 @@ is_varying_variable(const struct sc_module *m, const struct sc_inst *var)
       return true;
    if (storage == SpvStorageClassInput) {
       if (sc_module_decoration(m, var->result_id, SC_NONE, SpvDecorationBuiltIn, &builtin))
-         return sc_builtin_is_varying(builtin);
+         return sc_builtin_is_varying(builtin) ||
+                (builtin == SpvBuiltInPrimitiveId && is_geometry_entry(m, f));
       return true;
    }
    return false;
@@ -427,7 +440,7 @@ analyze_values(struct sc_cfg *cfg)
    for (uint32_t i = 0; i < m->ninsts && !cfg->scalar; i++) {
       const struct sc_inst *inst = &m->insts[i];
       if (inst->opcode == SpvOpVariable && inst->w[3] != SpvStorageClassFunction &&
-          is_varying_variable(m, inst))
+          is_varying_variable(m, f, inst))
          cfg->varying[inst->result_id] = 1;
    }
    bool changed = !cfg->scalar;
@@ -444,7 +457,7 @@ analyze_values(struct sc_cfg *cfg)
             bool v = false;
             switch (inst->opcode) {
             case SpvOpVariable:
-               v = is_varying_variable(m, inst);
+               v = is_varying_variable(m, f, inst);
                break;
             case SpvOpPhi:
                if (join[b]) {

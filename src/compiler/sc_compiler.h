@@ -22,6 +22,8 @@
  *
  * Stages: a compute entry point becomes a shale_cs_fn (one workgroup per
  * call), a vertex one a shale_vs_fn (one batch of up to W vertices), a
+ * geometry one a shale_gs_fn (up to W input primitives, one InvocationId;
+ * OpEmitVertex appends the outputs per lane, llvm_geom.c), a
  * fragment one a shale_fs_fn (W/4 quads of 2x2 pixels); the shader's `io`
  * says what the vertex or fragment code reads and writes (locations,
  * interpolation, built-ins, execution modes; with the Xfb execution mode,
@@ -198,6 +200,7 @@ struct sc_shader {
    union {
       shale_cs_fn cs;
       shale_vs_fn vs;
+      shale_gs_fn gs;
       shale_fs_fn fs;
    } fn;
    uint32_t local_size[3];      /* compute: workgroup size */
@@ -208,10 +211,11 @@ struct sc_shader {
                                  * member's end), 0 if none */
    uint32_t binding_count;
    struct sc_binding_use *bindings;
-   /* Vertex and fragment shaders: the stage interface (shader_abi.h,
-    * "Stage interfaces"); all zero for compute. */
+   /* Vertex, geometry and fragment shaders: the stage interface
+    * (shader_abi.h, "Stage interfaces", "Geometry"); all zero for compute. */
    union {
       struct shale_vs_info vs;
+      struct shale_gs_info gs;
       struct shale_fs_info fs;
    } io;
    bool baseline;               /* compiled with SC_COMPILE_BASELINE */

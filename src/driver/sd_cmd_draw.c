@@ -104,6 +104,11 @@ sd_draw(struct sd_exec_state *state, const struct sr_draw *draw_in)
    const struct sc_shader *vs = atomic_load(&pipeline->graphics.vs->shader);
    d->state.vs = vs->fn.vs;
    d->state.vs_width = vs->simd_width;
+   if (pipeline->graphics.gs) {
+      const struct sc_shader *gs = atomic_load(&pipeline->graphics.gs->shader);
+      d->state.gs = gs->fn.gs;
+      d->state.gs_width = gs->simd_width;
+   }
    if (pipeline->graphics.fs) {
       const struct sc_shader *fs = atomic_load(&pipeline->graphics.fs->shader);
       d->state.fs = fs->fn.fs;

@@ -18,6 +18,7 @@ sd_graphics_pipeline_finish(struct sd_device *device, struct sd_pipeline *pipeli
 {
    (void)device;
    sd_compiled_shader_unref(pipeline->graphics.vs);
+   sd_compiled_shader_unref(pipeline->graphics.gs);
    sd_compiled_shader_unref(pipeline->graphics.fs);
 }
 
@@ -95,8 +96,8 @@ sd_translate_state(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_st
 
    const VkPipelineInputAssemblyStateCreateInfo *ia = ci->pInputAssemblyState;
    s->topology = ia ? ia->topology : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-   if (s->topology > VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN)
-      return "adjacency and patch topologies (no geometry or tessellation shaders)";
+   if (s->topology > VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY)
+      return "patch topologies (no tessellation shaders)";
    s->primitive_restart = ia && ia->primitiveRestartEnable;
 
    const VkPipelineRasterizationStateCreateInfo *rs = ci->pRasterizationState;
@@ -386,18 +387,20 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
       return sd_errorf(VK_ERROR_UNKNOWN, msg);
    }
 
-   struct sd_stage_result stages[2];
+   struct sd_stage_result stages[3];
    uint32_t stage_count = 0;
    for (uint32_t i = 0; i < ci->stageCount; i++) {
       const VkPipelineShaderStageCreateInfo *st = &ci->pStages[i];
       struct sd_compiled_shader **slot = NULL;
       if (st->stage == VK_SHADER_STAGE_VERTEX_BIT)
          slot = &g->vs;
+      else if (st->stage == VK_SHADER_STAGE_GEOMETRY_BIT)
+         slot = &g->gs;
       else if (st->stage == VK_SHADER_STAGE_FRAGMENT_BIT)
          slot = &g->fs;
       else
          result = sd_errorf(VK_ERROR_UNKNOWN,
-                            "graphics pipeline: a stage other than vertex and fragment");
+                            "graphics pipeline: a stage other than vertex, geometry and fragment");
       if (result == VK_SUCCESS && *slot)
          result = sd_errorf(VK_ERROR_UNKNOWN, "graphics pipeline: a stage given twice");
       if (result == VK_SUCCESS) {
@@ -421,6 +424,17 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
       g->fs = NULL;
    }
    g->state.vs_io = atomic_load(&g->vs->shader)->io.vs;
+   if (g->gs) {
+      g->state.gs_io = atomic_load(&g->gs->shader)->io.gs;
+      /* Its input primitive must be the topology's (valid usage). */
+      static const uint8_t vertices[] = {1, 2, 2, 3, 3, 3, 4, 4, 6, 6};
+      if (g->state.topology >= sizeof(vertices) ||
+          vertices[g->state.topology] != g->state.gs_io.vertices_in) {
+         sd_pipeline_destroy(device, pAllocator, pipeline);
+         return sd_errorf(VK_ERROR_UNKNOWN,
+                          "graphics pipeline: geometry shader input primitive not the topology's");
+      }
+   }
    if (g->fs)
       g->state.fs_io = atomic_load(&g->fs->shader)->io.fs;
    bool backend_hit = true;

@@ -116,7 +116,12 @@ sd_fill_limits(VkPhysicalDeviceLimits *l)
       .maxVertexInputBindingStride = 2048,
       .maxVertexOutputComponents = 128,
       .maxTessellationGenerationLevel = 0,
-      .maxGeometryShaderInvocations = 0,
+      /* Geometry shaders: the spec's minimums (render/geometry). */
+      .maxGeometryShaderInvocations = 32,
+      .maxGeometryInputComponents = 64,
+      .maxGeometryOutputComponents = 64,
+      .maxGeometryOutputVertices = 256,
+      .maxGeometryTotalOutputComponents = 1024,
       .maxFragmentInputComponents = 128,
       .maxFragmentOutputAttachments = 8,
       .maxFragmentDualSrcAttachments = 1,   /* render/fragment_state */
@@ -477,8 +482,12 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
     * inherit the query (render/passes). */
    f->features.occlusionQueryPrecise = VK_TRUE;
    f->features.inheritedQueries = VK_TRUE;
-   /* Pipeline statistics queries, every counter (render/pstats). */
+   /* Pipeline statistics queries, every counter (render/pstats; the
+    * geometry shader ones: render/geometry). */
    f->features.pipelineStatisticsQuery = VK_TRUE;
+   /* Geometry shaders: every input and output primitive, Invocations,
+    * PrimitiveId, the adjacency topologies (render/geometry). */
+   f->features.geometryShader = VK_TRUE;
    /* Sample shading and alpha to one (render/msaa). */
    f->features.sampleRateShading = VK_TRUE;
    f->features.alphaToOne = VK_TRUE;

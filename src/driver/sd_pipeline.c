@@ -399,7 +399,7 @@ sd_pipeline_destroy(struct sd_device *device, const VkAllocationCallbacks *pAllo
 }
 
 static const char *const sd_stage_names[] = {
-   [0] = "compute", [1] = "vertex", [2] = "fragment", [3] = "shader",
+   [0] = "compute", [1] = "vertex", [2] = "fragment", [3] = "shader", [4] = "geometry",
 };
 
 static const char *
@@ -408,6 +408,7 @@ sd_stage_name(VkShaderStageFlagBits stage)
    return sd_stage_names[stage == VK_SHADER_STAGE_COMPUTE_BIT    ? 0
                          : stage == VK_SHADER_STAGE_VERTEX_BIT   ? 1
                          : stage == VK_SHADER_STAGE_FRAGMENT_BIT ? 2
+                         : stage == VK_SHADER_STAGE_GEOMETRY_BIT ? 4
                                                                  : 3];
 }
 

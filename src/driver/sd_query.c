@@ -362,7 +362,7 @@ sd_query_finish(struct sd_exec_state *state, VkQueryPool _pool, uint32_t query)
       const struct sr_stats *r = &state->stats.raster;
       const uint64_t counts[SD_QUERY_STATISTICS_COUNT] = {
          r->ia_vertices, r->ia_primitives, r->vs_invocations,
-         0, 0,   /* geometry shader invocations and primitives: none */
+         r->gs_invocations, r->gs_primitives,
          r->clip_invocations, r->clip_primitives,
          __atomic_load_n(&r->fs_invocations, __ATOMIC_RELAXED),
          0, 0,   /* tessellation control patches, evaluation invocations: none */

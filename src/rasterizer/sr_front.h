@@ -10,7 +10,10 @@
  * point size, clip and cull distances, then the components the fragment
  * shader reads, in plane order, then those transform feedback captures),
  * then captured (sr_xfb.c), assembled, clipped, set up and binned on the
- * calling thread in API order. Records live in the scene's front
+ * calling thread in API order. With a geometry shader (sr_geom.c) the
+ * shaded records are the raw output words it reads, and the records of
+ * its output are what is captured, set up and binned (sr_raster.h,
+ * "Geometry shading"). Records live in the scene's front
  * buffers, reused by the next instance and the next draw: set-up primitives
  * keep only plane equations (in the arena), never pointers to records.
  */
@@ -74,6 +77,16 @@ struct sr_fetch_attr {
    uint8_t copy_channels;        /* > 0: 32-bit channels of the shader's type, copied as they are */
 };
 
+/* A draw's geometry shader (sr_geom.c), set up once per draw: the raw
+ * vertex records it reads and where each output word lands. */
+struct sr_geom {
+   uint32_t in_stride;           /* words per raw vertex record: 4 per input slot */
+   uint32_t in_slots;
+   uint8_t in_slot[SHALE_SLOT_COUNT];      /* the input slots, in record order */
+   uint64_t vs_written;                    /* the vertex shader's outputs_written */
+   uint16_t out_j[SHALE_SLOT_COUNT * 4];   /* output word -> shale_gs_info.out_word index, or 0xffff */
+};
+
 /* One draw being processed by the front end (on the caller's stack). */
 struct sr_vdraw {
    struct sr_scene *scene;
@@ -121,6 +134,14 @@ struct sr_vdraw {
    int32_t box[4];               /* pixels the draw may touch: x0, y0, x1, y1 inclusive */
    uint32_t primitive_id;        /* next PrimitiveId of the instance */
    uint64_t clip_out;            /* primitives clipping output (pipeline statistics) */
+   /* Geometry shading (sr_geom.c): NULL without a geometry shader. The
+    * records of the output primitives hold the PrimitiveId and Layer the
+    * provoking vertex was emitted with at prim_id_off / layer_off (0:
+    * not written: PrimitiveId counts, the layer is the view index). */
+   const struct sr_geom *geom;
+   uint32_t prim_id_off, layer_off;
+   uint32_t layer;               /* layer of the primitive being set up */
+   uint64_t gs_invocations, gs_primitives;
    VkResult result;              /* first allocation failure */
    /* Where set-up primitives go: arena and bins (serial setup), or a
     * worker's arena and a chunk's list (parallel setup, binned after). */
@@ -147,6 +168,17 @@ void sr_setup_vertex(const struct sr_vdraw *vd, float *r);
  * tile row at a time. The caller marks the scene dirty. */
 VkResult sr_bin_row(struct sr_scene *scene, struct sr_arena *arena, uint32_t layer, uint32_t ty, int32_t x0,
                     int32_t x1, struct sr_cmd cmd);
+
+/* sr_geom.c: the raw record of one shaded vertex (any worker: lane i of
+ * outputs `o` of width w into record rec); the geometry stage (or the
+ * adjacency topologies without one) of the current instance: assembles
+ * its input primitives, runs the shader, then captures, sets up and bins
+ * its output like sr_setup_instance. */
+void sr_geom_init(struct sr_vdraw *vd, struct sr_geom *g);
+void sr_geom_vertex(const struct sr_vdraw *vd, const uint32_t *o, uint32_t w, uint32_t i, uint32_t rec);
+void sr_geom_instance(struct sr_vdraw *vd);
+/* Whether the draw's topology has adjacency. */
+bool sr_geom_adjacency(VkPrimitiveTopology topology);
 
 /* sr_xfb.c: appends the current window's primitives to the transform
  * feedback buffers (calling thread, after shading). */

@@ -82,8 +82,7 @@
  *     its edges touch). Bins hold commands in API order: CLEAR (load op,
  *     vkCmdClearAttachments), PRIM, RESOLVE, and are only appended to.
  * Geometry shading (sr_geom.c; a pipeline with a geometry shader,
- * sr_draw_state.gs; the design, being built: geometryShader is not
- * claimed until all of it runs and is tested): between steps 2 and 3. Step 2 shades the instance's
+ * sr_draw_state.gs): between steps 2 and 3. Step 2 shades the instance's
  * vertices as always (no windows: the whole instance at once), but a
  * vertex's record is then the raw output words the geometry shader reads
  * (shale_gs_info.inputs_read's slots, 4 words each; 0 for slots the vertex
@@ -91,8 +90,9 @@
  * assembles the input primitives in order (every list and strip topology,
  * the four adjacency ones by the spec's tables, primitive restart cutting
  * strips; PrimitiveIdIn counts the instance's input primitives) and cuts
- * them into chunks of up to 64 batches; a batch is up to W consecutive
- * primitives (one per lane) and one InvocationId (a primitive runs
+ * them into chunks of up to 64 groups of W consecutive primitives (fewer
+ * when a chunk's output records would pass about 8 MiB); a batch is one
+ * group (a primitive per lane) and one InvocationId (a primitive runs
  * shale_gs_info.invocations times, one call per invocation). The chunk's
  * batches run on the pool's workers: each fills its lanes' input vertex
  * arrays from the records (shale_gs_batch.inputs), calls the compiled
@@ -123,9 +123,9 @@
  * vertices (lines 1-2, triangles 0-2-4 of each input primitive), the
  * adjacent ones unused. Everything the calling thread appends is in API
  * order and every record is a function of its vertex alone, so frames stay
- * bit-identical at every SHALE_THREADS. The buffers (records, chunk
- * regions, output list) are the draw's own, freed when it is set up; an
- * allocation failure drops the rest of the draw with
+ * bit-identical at every SHALE_THREADS. The buffers (input primitives,
+ * chunk regions, output list) are the instance's own, freed once it is set
+ * up; an allocation failure drops the instance's output with
  * VK_ERROR_OUT_OF_HOST_MEMORY.
  * Steps 3-4 of an instance with more than 1024 primitives and no restart
  * run in parallel: chunks of 1024 primitives are assembled, clipped and
@@ -435,6 +435,10 @@ struct sr_draw_state {
    uint32_t vs_width, fs_width;         /* SIMD widths the code was compiled for */
    struct shale_vs_info vs_io;
    struct shale_fs_info fs_io;
+   /* Geometry shader ("Geometry shading"), NULL: none. */
+   shale_gs_fn gs;
+   uint32_t gs_width;
+   struct shale_gs_info gs_io;
 
    /* Vertex input and assembly. */
    uint32_t binding_mask;               /* bit b: bindings[b] valid */
@@ -539,6 +543,8 @@ struct sr_stats {
    uint64_t ia_vertices;        /* index positions (restarts not), per instance */
    uint64_t ia_primitives;      /* primitives assembled (restarts cut, not counted) */
    uint64_t vs_invocations;     /* vertices shaded */
+   uint64_t gs_invocations;     /* input primitives x Invocations */
+   uint64_t gs_primitives;      /* primitives of the geometry shader's output strips */
    uint64_t clip_invocations;   /* primitives entering clipping (0 with rasterizer discard) */
    uint64_t clip_primitives;    /* primitives clipping outputs (a clipped polygon: n - 2) */
    uint64_t fs_invocations;     /* covered lanes shaded; added atomically at the flush */

@@ -254,7 +254,7 @@ emit_prim(struct sr_vdraw *vd, const int64_t fx[3], const int64_t fy[3], const s
       return;
    }
    p->draw = vd->snap;
-   p->layer = vd->draw->view_index;
+   p->layer = vd->layer;
    p->planes = pc->planes;
    p->z = pc->z;
    p->primitive_id = pc->primitive_id;
@@ -661,6 +661,26 @@ area2_of(const struct wvert *a, const struct wvert *b, const struct wvert *c)
    return (b->fx - a->fx) * (c->fy - a->fy) - (c->fx - a->fx) * (b->fy - a->fy);
 }
 
+/* A geometry shader's output primitive: the PrimitiveId and Layer its
+ * provoking vertex was emitted with (sr_geom.c); false: dropped (a Layer
+ * outside the scene). */
+static bool
+geom_prim(struct sr_vdraw *vd, const float *prov, uint32_t *primitive_id)
+{
+   uint32_t u;
+   if (vd->prim_id_off) {
+      memcpy(&u, &prov[vd->prim_id_off], 4);
+      *primitive_id = u;
+   }
+   if (vd->layer_off) {
+      memcpy(&u, &prov[vd->layer_off], 4);
+      if (u >= vd->scene->layer_count)
+         return false;
+      vd->layer = u;
+   }
+   return true;
+}
+
 static void
 triangle(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t iprov)
 {
@@ -669,6 +689,8 @@ triangle(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t ip
    const uint32_t stride = vd->stride;
    const float *r[3] = {record(vd, i0), record(vd, i1), record(vd, i2)};
    const float *prov = record(vd, iprov);
+   if (vd->geom && !geom_prim(vd, prov, &primitive_id))
+      return;
    if (culled_by_distance(vd, r, 3))
       return;
    const struct sr_viewport vp = vd->vp;
@@ -777,6 +799,8 @@ line(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t iprov)
    const uint32_t stride = vd->stride;
    const float *r[2] = {record(vd, i0), record(vd, i1)};
    const float *prov = record(vd, iprov);
+   if (vd->geom && !geom_prim(vd, prov, &primitive_id))
+      return;
    if (culled_by_distance(vd, r, 2))
       return;
    const struct sr_viewport vp = vd->vp;
@@ -815,6 +839,8 @@ point(struct sr_vdraw *vd, uint32_t i0)
 {
    uint32_t primitive_id = vd->primitive_id++;
    const float *r = record(vd, i0);
+   if (vd->geom && !geom_prim(vd, r, &primitive_id))
+      return;
    if (culled_by_distance(vd, &r, 1))
       return;
    /* A point is kept only when its vertex is inside the clip volume. */
@@ -843,6 +869,10 @@ sr_prim_count(VkPrimitiveTopology topology, uint32_t n)
    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST: return n / 3;
    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN: return n > 2 ? n - 2 : 0;
+   case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY: return n / 4;
+   case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY: return n > 3 ? n - 3 : 0;
+   case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY: return n / 6;
+   case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY: return n > 5 ? (n - 4) / 2 : 0;
    default: return 0;
    }
 }

@@ -212,6 +212,12 @@ shade_batches(void *data, uint64_t begin, uint64_t end, unsigned worker)
 
       /* Records: position, point size, distances, fragment inputs. */
       const uint32_t *o = ws->vs_outputs;
+      if (vd->geom) {
+         /* The geometry shader's input records: raw output words. */
+         for (uint32_t i = 0; i < n; i++)
+            sr_geom_vertex(vd, o, w, i, vd->shade_rec ? vd->shade_rec[first + i] : first + i);
+         continue;
+      }
       const bool pos_written = vd->st->vs_io.outputs_written & (1ull << SHALE_SLOT_POSITION);
       for (uint32_t i = 0; i < n; i++) {
          uint32_t rec = vd->shade_rec ? vd->shade_rec[first + i] : first + i;
@@ -258,7 +264,9 @@ vdraw_init(struct sr_vdraw *vd, struct sr_scene *scene, const struct sr_draw_sna
    vd->vs_ctx.draw_index = draw->draw_index;
    vd->vs_ctx.view_index = draw->view_index;
 
-   const struct shale_vs_info *io = &st->vs_io;
+   /* The records are of the last stage before rasterization. */
+   const struct shale_vs_info *io = st->gs ? &st->gs_io.out : &st->vs_io;
+   vd->layer = draw->view_index;
    vd->clip_count = io->clip_distance_count;
    vd->cull_count = io->cull_distance_count;
    vd->writes_point_size = io->writes_point_size &&
@@ -301,12 +309,12 @@ vdraw_init(struct sr_vdraw *vd, struct sr_scene *scene, const struct sr_draw_sna
    sr_setup_draw(vd);
 
    for (unsigned l = 0; l < SHALE_MAX_LOCATIONS; l++) {
-      if (!(io->inputs_read & (1u << l)))
+      if (!(st->vs_io.inputs_read & (1u << l)))
          continue;
       struct sr_fetch_attr *fa = &vd->fetch[vd->fetch_count++];
       memset(fa, 0, sizeof(*fa));
       fa->location = l;
-      fa->type = io->input_type[l];
+      fa->type = st->vs_io.input_type[l];
       for (unsigned a = 0; a < st->attribute_count; a++) {
          const struct sr_vertex_attribute *at = &st->attributes[a];
          if (at->location != l)
@@ -443,8 +451,11 @@ count_stats(const struct sr_vdraw *vd, uint64_t shaded)
    s->ia_vertices += verts * draw->instance_count;
    s->ia_primitives += prims * draw->instance_count;
    s->vs_invocations += shaded;
+   s->gs_invocations += vd->gs_invocations;
+   s->gs_primitives += vd->gs_primitives;
    if (!vd->st->rasterizer_discard) {
-      s->clip_invocations += prims * draw->instance_count;
+      /* With a geometry shader, clipping sees its output primitives. */
+      s->clip_invocations += vd->st->gs ? vd->gs_primitives : prims * draw->instance_count;
       s->clip_primitives += vd->clip_out;
    }
 }
@@ -460,18 +471,24 @@ sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *snap,
                const struct sr_draw_bindings *bindings, const struct sr_draw *draw)
 {
    struct sr_vdraw vd;
+   struct sr_geom geom;
    vdraw_init(&vd, scene, snap, bindings, draw);
    if (!vd.st->vs)
       return VK_SUCCESS;
    const VkPrimitiveTopology topo = vd.st->topology;
+   /* Geometry shading and adjacency: whole instances, sr_geom.c. */
+   const bool geom_path = vd.st->gs || sr_geom_adjacency(topo);
+   if (vd.st->gs)
+      sr_geom_init(&vd, &geom);
    /* Strips carry their last one or two positions into the next window. */
    const uint32_t overlap = topo == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP ? 2
                             : topo == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP   ? 1
                                                                          : 0;
-   const bool windows = !draw->indexed && topo != VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN &&
+   const bool windows = !draw->indexed && !geom_path && topo != VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN &&
                         draw->count > SR_VERTEX_WINDOW + overlap;
    const uint32_t span = windows ? SR_VERTEX_WINDOW + overlap : draw->count;
-   VkResult r = front_reserve(scene, span, (size_t)span * vd.stride);
+   const uint32_t rec_stride = vd.geom ? vd.geom->in_stride : vd.stride;
+   VkResult r = front_reserve(scene, span, (size_t)span * rec_stride);
    if (r != VK_SUCCESS)
       return r;
    struct sr_front *f = scene->front;
@@ -502,6 +519,10 @@ sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *snap,
           * nothing is assembled from them. */
          if (sr_scene_cancelled(scene))
             return vd.result;
+         if (geom_path) {
+            sr_geom_instance(&vd);
+            break;
+         }
          /* Transform feedback, before clipping and rasterizer discard. */
          if (vd.xfb)
             sr_xfb_capture(&vd);

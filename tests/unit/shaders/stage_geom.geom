@@ -1,5 +1,6 @@
 #version 450
-// A geometry shader: not compiled.
+// A geometry shader: points in, one point out (render/geometry draws with
+// geometry shaders; unit/stages checks the interface the compiler reports).
 layout(points) in;
 layout(points, max_vertices = 1) out;
 void main()
