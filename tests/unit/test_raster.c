@@ -1675,8 +1675,8 @@ test_cancel(struct rig *r)
 }
 
 /* Allocation failures: every allocation of a context, a scene and its
- * draws fails in turn; calls report VK_ERROR_OUT_OF_HOST_MEMORY, nothing
- * leaks, nothing crashes. */
+ * draws (one with a geometry shader) fails in turn; calls report
+ * VK_ERROR_OUT_OF_HOST_MEMORY, nothing leaks, nothing crashes. */
 static int alloc_live, alloc_count, alloc_fail_at;
 
 static void *VKAPI_PTR
@@ -1708,6 +1708,43 @@ t_free(void *user, void *p)
       __atomic_sub_fetch(&alloc_live, 1, __ATOMIC_RELAXED);
       free(p);
    }
+}
+
+/* A geometry shader in C (W = 8): each input triangle out twice (Invocations
+ * 2) as a strip of its three vertices, Position and Location 0 passed on. */
+static void
+gs_pass_8(const struct shale_gs_context *ctx, struct shale_gs_batch *b)
+{
+   (void)ctx;
+   enum { W = 8, WORDS = 8 };
+   for (uint32_t i = 0; i < b->count; i++) {
+      for (uint32_t v = 0; v < 3; v++) {
+         for (uint32_t j = 0; j < WORDS; j++) {
+            uint32_t slot = j < 4 ? SHALE_SLOT_POSITION : SHALE_SLOT_USER;
+            b->outputs[(v * WORDS + j) * W + i] = b->inputs[((v * SHALE_SLOT_COUNT + slot) * 4 + j % 4) * W + i];
+         }
+         b->cut[v * W + i] = v == 0;
+      }
+      b->emitted[i] = 3;
+   }
+}
+
+static void
+gs_state(struct sr_draw_state *st)
+{
+   state_init(st, 8, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, true);
+   st->gs = gs_pass_8;
+   st->gs_width = 8;
+   struct shale_gs_info *g = &st->gs_io;
+   g->out.outputs_written = (1ull << SHALE_SLOT_POSITION) | (1ull << SHALE_SLOT_USER);
+   g->inputs_read = g->out.outputs_written;
+   g->vertices_in = 3;
+   g->invocations = 2;
+   g->output_vertices = 3;
+   g->output_topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+   g->out_words = 8;
+   for (uint32_t j = 0; j < 8; j++)
+      g->out_word[j] = (uint16_t)((j < 4 ? SHALE_SLOT_POSITION : SHALE_SLOT_USER) * 4 + j % 4);
 }
 
 static void
@@ -1758,6 +1795,11 @@ test_alloc_failures(void)
                if (t == 1)
                   sr_scene_flush(scene);
             }
+            /* A geometry shader's draw (sr_geom.c's buffers): 1100
+             * triangles, two invocations each. */
+            gs_state(&st);
+            struct sr_draw d = {.count = N, .instance_count = 1};
+            failed |= sr_scene_draw(scene, &st, &b, &d) != VK_SUCCESS;
             sr_scene_end(scene);
          }
          sr_context_destroy(ctx);
