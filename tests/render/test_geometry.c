@@ -1,7 +1,7 @@
 /* Geometry shaders (the geometryShader feature): pass-through of triangles
  * (a list, and an indexed strip with a restart), amplification with strip
- * cuts (two quads per point), ClipDistance written by the geometry
- * shader, Invocations (three overlapping quads per
+ * cuts (two quads per point), ClipDistance and CullDistance written by
+ * the geometry shader, Invocations (three overlapping quads per
  * point, later invocations on top) with PrimitiveId written by the
  * geometry shader and read by the fragment shader, line-strip and point
  * outputs (and a one-vertex strip that draws nothing), the input vertex
@@ -30,6 +30,7 @@
 #include "geom_adj4_geom_spv.h"
 #include "geom_adj6_geom_spv.h"
 #include "geom_clip_geom_spv.h"
+#include "geom_cull_geom_spv.h"
 #include "geom_frag_spv.h"
 #include "geom_inv_geom_spv.h"
 #include "geom_lines_geom_spv.h"
@@ -248,6 +249,14 @@ build_cases(void)
    c->nverts = rect_tris(c->verts, 8, 8, 24, 40, 1, 0, 0);
    c->nverts += rect_tris(c->verts + 6, 20, 30, 50, 60, 0, 0.6f, 1);
    fill(c->ref, 40, 30, 50, 60, pack(0, 0.6f, 1, 1));
+
+   /* And with CullDistance[0] negative from the third triangle on: only
+    * the first rectangle. */
+   c = add_case("cull distance", geom_cull_geom_spv, sizeof(geom_cull_geom_spv),
+                VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+   c->nverts = rect_tris(c->verts, 8, 8, 24, 40, 1, 0, 0);
+   c->nverts += rect_tris(c->verts + 6, 20, 30, 50, 60, 0, 0.6f, 1);
+   fill(c->ref, 8, 8, 24, 40, pack(1, 0, 0, 1));
 
    /* An indexed triangle strip with a restart: two rectangles. */
    c = add_case("pass strip restart", geom_pass_geom_spv, sizeof(geom_pass_geom_spv),
@@ -495,9 +504,11 @@ run_driver(enum vkt_driver d, const char *threads, uint32_t (*img)[W * H])
    CHECK(core.geometryShader, "%s: geometryShader not offered", dn);
    if (!core.geometryShader)
       return false;
-   CHECK(core.shaderClipDistance, "%s: shaderClipDistance not offered", dn);
+   CHECK(core.shaderClipDistance && core.shaderCullDistance,
+         "%s: shaderClipDistance or shaderCullDistance not offered", dn);
    VkPhysicalDeviceFeatures feats = {.geometryShader = VK_TRUE,
                                      .shaderClipDistance = core.shaderClipDistance,
+                                     .shaderCullDistance = core.shaderCullDistance,
                                      .pipelineStatisticsQuery = core.pipelineStatisticsQuery};
    o.features = &feats;
    struct ctx x;
