@@ -743,7 +743,7 @@ main(void)
 
    const int fds0 = check_open_fds();
    run(&c, &w, VK_FORMAT_B8G8R8A8_UNORM, VK_PRESENT_MODE_FIFO_KHR);
-   run(&c, &w, VK_FORMAT_R8G8B8A8_UNORM, VK_PRESENT_MODE_FIFO_KHR);   /* R and B swapped */
+   run(&c, &w, VK_FORMAT_R8G8B8A8_UNORM, VK_PRESENT_MODE_FIFO_KHR);   /* XBGR8888 where offered */
    run(&c, &w, VK_FORMAT_B8G8R8A8_SRGB, VK_PRESENT_MODE_FIFO_KHR);
    setenv("SHALE_WSI_WAYLAND_NO_SHM_IMAGES", "1", 1);   /* the copy for B8G8R8A8 too */
    run(&c, &w, VK_FORMAT_B8G8R8A8_UNORM, VK_PRESENT_MODE_FIFO_KHR);
