@@ -112,24 +112,29 @@ struct sr_draw_snapshot {
  * exactly when E_i(X, Y) >= 0 for i = 0, 1, 2 (c[i] is one less than the
  * exact edge function for edges that are neither top nor left). Magnitudes:
  * |X|, |Y| < (SR_GUARD_BAND + SR_MAX_FRAMEBUFFER_SIZE) << 8, so a, b fit 32
- * bits and every E_i fits in 64. */
+ * bits (kept so; products are taken in 64 bits) and every E_i fits in 64. */
 struct sr_prim {
    const struct sr_draw_snapshot *draw;
-   int64_t a[3], b[3], c[3];
+   int64_t c[3];
+   int32_t a[3], b[3];
    int32_t min_x, min_y, max_x, max_y;  /* pixel box, inclusive, inside scissor */
    uint32_t layer;
-   bool front_facing;
-   bool is_point, is_line;
    uint32_t primitive_id;
    /* Depth: z(x, y) at pixel coordinates, bias included; clamped to the
     * viewport's depth range (or [0, 1] with depth clamp) per sample. */
    struct shale_fs_plane z;
    float depth_min, depth_max;          /* the clamp range */
+   bool front_facing;
+   bool is_point, is_line;
    /* planes[0] z (no bias), planes[1] 1/w, then the fragment inputs in
-    * snapshot->plane_index order; point_coord[2] for points. */
+    * snapshot->plane_index order; for points, point_coord: the PointCoord
+    * planes s, t (kept after the inputs), else NULL. */
    const struct shale_fs_plane *planes;
-   struct shale_fs_plane point_coord[2];
+   const struct shale_fs_plane *point_coord;
 };
+/* Two cache lines a primitive (the arena gives 64-byte alignment from 64
+ * bytes): the tile loop reads one per primitive per tile. */
+_Static_assert(sizeof(struct sr_prim) <= 128, "struct sr_prim grew past two cache lines");
 
 /* ---- Tile command lists ---- */
 

@@ -213,7 +213,7 @@ plane3(const struct wvert *v, double inv_area, double f0, double f1, double f2)
 struct prim_common {
    const struct shale_fs_plane *planes;
    struct shale_fs_plane z;            /* bias included */
-   struct shale_fs_plane point_coord[2];
+   const struct shale_fs_plane *point_coord;   /* [2] after the inputs (points), or NULL */
    uint32_t primitive_id;
    bool front, is_line, is_point;
 };
@@ -261,10 +261,7 @@ emit_prim(struct sr_vdraw *vd, const int64_t fx[3], const int64_t fy[3], const s
    p->front_facing = pc->front;
    p->is_line = pc->is_line;
    p->is_point = pc->is_point;
-   if (pc->is_point) {
-      p->point_coord[0] = pc->point_coord[0];
-      p->point_coord[1] = pc->point_coord[1];
-   }
+   p->point_coord = pc->is_point ? pc->point_coord : NULL;
    p->min_x = (int32_t)px0;
    p->min_y = (int32_t)py0;
    p->max_x = (int32_t)px1;
@@ -284,8 +281,8 @@ emit_prim(struct sr_vdraw *vd, const int64_t fx[3], const int64_t fy[3], const s
        * to the right, a > 0) and top edges (horizontal, inside below). */
       if (!(a > 0 || (a == 0 && b > 0)))
          c -= 1;
-      p->a[i] = a;
-      p->b[i] = b;
+      p->a[i] = (int32_t)a;   /* |a|, |b| < 2^25 (sr_scene.h) */
+      p->b[i] = (int32_t)b;
       p->c[i] = c;
    }
 
@@ -320,11 +317,12 @@ emit_prim(struct sr_vdraw *vd, const int64_t fx[3], const int64_t fy[3], const s
       vd->result = res;
 }
 
+/* A primitive's planes; `extra` more after them (a point's PointCoord). */
 static struct shale_fs_plane *
-alloc_planes(struct sr_vdraw *vd)
+alloc_planes(struct sr_vdraw *vd, uint32_t extra)
 {
    struct shale_fs_plane *planes =
-      sr_arena_alloc(vd->arena, vd->snap->fs_input_count * sizeof(*planes));
+      sr_arena_alloc(vd->arena, (vd->snap->fs_input_count + extra) * sizeof(*planes));
    if (!planes)
       vd->result = VK_ERROR_OUT_OF_HOST_MEMORY;
    return planes;
@@ -394,7 +392,7 @@ setup_triangle(struct sr_vdraw *vd, const struct wvert *wv, const float *const r
                          (wv[2].fx - wv[0].fx) * (wv[1].fy - wv[0].fy);
    if (area2 == 0)
       return;
-   struct shale_fs_plane *planes = alloc_planes(vd);
+   struct shale_fs_plane *planes = alloc_planes(vd, 0);
    if (!planes)
       return;
    const double inv_area = (double)(1 << (2 * SR_SUBPIXEL_BITS)) / (double)area2;
@@ -502,7 +500,7 @@ setup_line(struct sr_vdraw *vd, const struct sr_viewport *vp, const float *ra, c
    const double dx = w[1].x - w[0].x, dy = w[1].y - w[0].y, l2 = dx * dx + dy * dy;
    if (l2 == 0.0)
       return;
-   struct shale_fs_plane *planes = alloc_planes(vd);
+   struct shale_fs_plane *planes = alloc_planes(vd, 0);
    if (!planes)
       return;
    /* t(x, y) = ((x - xa) dx + (y - ya) dy) / l2: 0 at a, 1 at b. */
@@ -580,7 +578,7 @@ setup_point(struct sr_vdraw *vd, const struct sr_viewport *vp, const float *r, u
 {
    struct wvert w;
    to_window(vp, r, &w);
-   struct shale_fs_plane *planes = alloc_planes(vd);
+   struct shale_fs_plane *planes = alloc_planes(vd, 2);
    if (!planes)
       return;
    planes[0] = (struct shale_fs_plane){0.0f, 0.0f, (float)w.z};
@@ -605,8 +603,10 @@ setup_point(struct sr_vdraw *vd, const struct sr_viewport *vp, const float *r, u
                             .front = front, .is_point = true};
    pc.z.c += bias;
    /* PointCoord: s = 0.5 + (x - xc) / size, t = 0.5 + (y - yc) / size. */
-   pc.point_coord[0] = (struct shale_fs_plane){(float)(1.0 / size), 0.0f, (float)(0.5 - w.x / size)};
-   pc.point_coord[1] = (struct shale_fs_plane){0.0f, (float)(1.0 / size), (float)(0.5 - w.y / size)};
+   struct shale_fs_plane *coord = planes + vd->snap->fs_input_count;
+   coord[0] = (struct shale_fs_plane){(float)(1.0 / size), 0.0f, (float)(0.5 - w.x / size)};
+   coord[1] = (struct shale_fs_plane){0.0f, (float)(1.0 / size), (float)(0.5 - w.y / size)};
+   pc.point_coord = coord;
    const int64_t h = llrint(size * 0.5 * (1 << SR_SUBPIXEL_BITS));
    const int64_t t0x[3] = {w.fx - h, w.fx + h, w.fx + h}, t0y[3] = {w.fy - h, w.fy - h, w.fy + h};
    const int64_t t1x[3] = {w.fx - h, w.fx + h, w.fx - h}, t1y[3] = {w.fy - h, w.fy + h, w.fy + h};
