@@ -88,12 +88,13 @@
  * (shale_gs_info.inputs_read's slots, 4 words each; 0 for slots the vertex
  * shader does not write), not a set-up record. The calling thread then
  * assembles the input primitives in order (every list and strip topology,
- * the four adjacency ones by the spec's tables, primitive restart cutting
- * strips; PrimitiveIdIn counts the instance's input primitives) and cuts
- * them into chunks of up to 64 groups of W consecutive primitives (fewer
- * when a chunk's output records would pass about 8 MiB); a batch is one
- * group (a primitive per lane) and one InvocationId (a primitive runs
- * shale_gs_info.invocations times, one call per invocation). The chunk's
+ * the four adjacency ones by the spec's equations, primitive restart
+ * cutting strips; PrimitiveIdIn counts the instance's input primitives)
+ * and cuts them into chunks of up to 64 groups of W consecutive
+ * primitives (fewer when a chunk's output records would pass about
+ * 8 MiB); a batch is one group (a primitive per lane) and one
+ * InvocationId (a primitive runs shale_gs_info.invocations times, one
+ * call per invocation). The chunk's
  * batches run on the pool's workers: each fills its lanes' input vertex
  * arrays from the records (shale_gs_batch.inputs), calls the compiled
  * shader, and turns every vertex it emitted into a set-up record (the
@@ -109,10 +110,12 @@
  * indexed strip (or point list) with restarts, whatever worker ran which
  * batch, and steps 3-5 run on it unchanged with the geometry shader's
  * output topology (POINT_LIST, LINE_STRIP or TRIANGLE_STRIP, the
- * provoking vertex rules of strips) in place of the draw's. Transform
- * feedback captures these output primitives (the geometry shader's Xfb
- * decorations; the vertex shader's are not captured), before clipping
- * and rasterizer discard, on the calling thread. A primitive's PrimitiveId
+ * provoking vertex rules of strips) in place of the draw's (on the
+ * calling thread: a list with restarts is never set up in parallel, a
+ * later step). Transform feedback captures these output primitives (the
+ * geometry shader's Xfb decorations; the vertex shader's are not
+ * captured), before clipping and rasterizer discard, on the calling
+ * thread. A primitive's PrimitiveId
  * for the fragment shader is the PrimitiveId its provoking vertex was
  * emitted with when the geometry shader writes it (else the output
  * primitive's index in the instance), and its layer the provoking
