@@ -80,16 +80,86 @@ typedef int32_t sr_v4i __attribute__((vector_size(16)));
 typedef float sr_v4f __attribute__((vector_size(16)));
 typedef double sr_v4d __attribute__((vector_size(32)));
 
+/* b / 255.0f for every byte b, as the division rounds it (IEEE: the
+ * nearest float), so a look-up gives the same bits as the division. */
+static const float unorm8_to_float[256] = {
+   0x0p+0f, 0x1.010102p-8f, 0x1.010102p-7f, 0x1.818182p-7f,
+   0x1.010102p-6f, 0x1.414142p-6f, 0x1.818182p-6f, 0x1.c1c1c2p-6f,
+   0x1.010102p-5f, 0x1.212122p-5f, 0x1.414142p-5f, 0x1.616162p-5f,
+   0x1.818182p-5f, 0x1.a1a1a2p-5f, 0x1.c1c1c2p-5f, 0x1.e1e1e2p-5f,
+   0x1.010102p-4f, 0x1.111112p-4f, 0x1.212122p-4f, 0x1.313132p-4f,
+   0x1.414142p-4f, 0x1.515152p-4f, 0x1.616162p-4f, 0x1.717172p-4f,
+   0x1.818182p-4f, 0x1.919192p-4f, 0x1.a1a1a2p-4f, 0x1.b1b1b2p-4f,
+   0x1.c1c1c2p-4f, 0x1.d1d1d2p-4f, 0x1.e1e1e2p-4f, 0x1.f1f1f2p-4f,
+   0x1.010102p-3f, 0x1.09090ap-3f, 0x1.111112p-3f, 0x1.19191ap-3f,
+   0x1.212122p-3f, 0x1.29292ap-3f, 0x1.313132p-3f, 0x1.39393ap-3f,
+   0x1.414142p-3f, 0x1.49494ap-3f, 0x1.515152p-3f, 0x1.59595ap-3f,
+   0x1.616162p-3f, 0x1.69696ap-3f, 0x1.717172p-3f, 0x1.79797ap-3f,
+   0x1.818182p-3f, 0x1.89898ap-3f, 0x1.919192p-3f, 0x1.99999ap-3f,
+   0x1.a1a1a2p-3f, 0x1.a9a9aap-3f, 0x1.b1b1b2p-3f, 0x1.b9b9bap-3f,
+   0x1.c1c1c2p-3f, 0x1.c9c9cap-3f, 0x1.d1d1d2p-3f, 0x1.d9d9dap-3f,
+   0x1.e1e1e2p-3f, 0x1.e9e9eap-3f, 0x1.f1f1f2p-3f, 0x1.f9f9fap-3f,
+   0x1.010102p-2f, 0x1.050506p-2f, 0x1.09090ap-2f, 0x1.0d0d0ep-2f,
+   0x1.111112p-2f, 0x1.151516p-2f, 0x1.19191ap-2f, 0x1.1d1d1ep-2f,
+   0x1.212122p-2f, 0x1.252526p-2f, 0x1.29292ap-2f, 0x1.2d2d2ep-2f,
+   0x1.313132p-2f, 0x1.353536p-2f, 0x1.39393ap-2f, 0x1.3d3d3ep-2f,
+   0x1.414142p-2f, 0x1.454546p-2f, 0x1.49494ap-2f, 0x1.4d4d4ep-2f,
+   0x1.515152p-2f, 0x1.555556p-2f, 0x1.59595ap-2f, 0x1.5d5d5ep-2f,
+   0x1.616162p-2f, 0x1.656566p-2f, 0x1.69696ap-2f, 0x1.6d6d6ep-2f,
+   0x1.717172p-2f, 0x1.757576p-2f, 0x1.79797ap-2f, 0x1.7d7d7ep-2f,
+   0x1.818182p-2f, 0x1.858586p-2f, 0x1.89898ap-2f, 0x1.8d8d8ep-2f,
+   0x1.919192p-2f, 0x1.959596p-2f, 0x1.99999ap-2f, 0x1.9d9d9ep-2f,
+   0x1.a1a1a2p-2f, 0x1.a5a5a6p-2f, 0x1.a9a9aap-2f, 0x1.adadaep-2f,
+   0x1.b1b1b2p-2f, 0x1.b5b5b6p-2f, 0x1.b9b9bap-2f, 0x1.bdbdbep-2f,
+   0x1.c1c1c2p-2f, 0x1.c5c5c6p-2f, 0x1.c9c9cap-2f, 0x1.cdcdcep-2f,
+   0x1.d1d1d2p-2f, 0x1.d5d5d6p-2f, 0x1.d9d9dap-2f, 0x1.dddddep-2f,
+   0x1.e1e1e2p-2f, 0x1.e5e5e6p-2f, 0x1.e9e9eap-2f, 0x1.ededeep-2f,
+   0x1.f1f1f2p-2f, 0x1.f5f5f6p-2f, 0x1.f9f9fap-2f, 0x1.fdfdfep-2f,
+   0x1.010102p-1f, 0x1.030304p-1f, 0x1.050506p-1f, 0x1.070708p-1f,
+   0x1.09090ap-1f, 0x1.0b0b0cp-1f, 0x1.0d0d0ep-1f, 0x1.0f0f1p-1f,
+   0x1.111112p-1f, 0x1.131314p-1f, 0x1.151516p-1f, 0x1.171718p-1f,
+   0x1.19191ap-1f, 0x1.1b1b1cp-1f, 0x1.1d1d1ep-1f, 0x1.1f1f2p-1f,
+   0x1.212122p-1f, 0x1.232324p-1f, 0x1.252526p-1f, 0x1.272728p-1f,
+   0x1.29292ap-1f, 0x1.2b2b2cp-1f, 0x1.2d2d2ep-1f, 0x1.2f2f3p-1f,
+   0x1.313132p-1f, 0x1.333334p-1f, 0x1.353536p-1f, 0x1.373738p-1f,
+   0x1.39393ap-1f, 0x1.3b3b3cp-1f, 0x1.3d3d3ep-1f, 0x1.3f3f4p-1f,
+   0x1.414142p-1f, 0x1.434344p-1f, 0x1.454546p-1f, 0x1.474748p-1f,
+   0x1.49494ap-1f, 0x1.4b4b4cp-1f, 0x1.4d4d4ep-1f, 0x1.4f4f5p-1f,
+   0x1.515152p-1f, 0x1.535354p-1f, 0x1.555556p-1f, 0x1.575758p-1f,
+   0x1.59595ap-1f, 0x1.5b5b5cp-1f, 0x1.5d5d5ep-1f, 0x1.5f5f6p-1f,
+   0x1.616162p-1f, 0x1.636364p-1f, 0x1.656566p-1f, 0x1.676768p-1f,
+   0x1.69696ap-1f, 0x1.6b6b6cp-1f, 0x1.6d6d6ep-1f, 0x1.6f6f7p-1f,
+   0x1.717172p-1f, 0x1.737374p-1f, 0x1.757576p-1f, 0x1.777778p-1f,
+   0x1.79797ap-1f, 0x1.7b7b7cp-1f, 0x1.7d7d7ep-1f, 0x1.7f7f8p-1f,
+   0x1.818182p-1f, 0x1.838384p-1f, 0x1.858586p-1f, 0x1.878788p-1f,
+   0x1.89898ap-1f, 0x1.8b8b8cp-1f, 0x1.8d8d8ep-1f, 0x1.8f8f9p-1f,
+   0x1.919192p-1f, 0x1.939394p-1f, 0x1.959596p-1f, 0x1.979798p-1f,
+   0x1.99999ap-1f, 0x1.9b9b9cp-1f, 0x1.9d9d9ep-1f, 0x1.9f9fap-1f,
+   0x1.a1a1a2p-1f, 0x1.a3a3a4p-1f, 0x1.a5a5a6p-1f, 0x1.a7a7a8p-1f,
+   0x1.a9a9aap-1f, 0x1.ababacp-1f, 0x1.adadaep-1f, 0x1.afafbp-1f,
+   0x1.b1b1b2p-1f, 0x1.b3b3b4p-1f, 0x1.b5b5b6p-1f, 0x1.b7b7b8p-1f,
+   0x1.b9b9bap-1f, 0x1.bbbbbcp-1f, 0x1.bdbdbep-1f, 0x1.bfbfcp-1f,
+   0x1.c1c1c2p-1f, 0x1.c3c3c4p-1f, 0x1.c5c5c6p-1f, 0x1.c7c7c8p-1f,
+   0x1.c9c9cap-1f, 0x1.cbcbccp-1f, 0x1.cdcdcep-1f, 0x1.cfcfdp-1f,
+   0x1.d1d1d2p-1f, 0x1.d3d3d4p-1f, 0x1.d5d5d6p-1f, 0x1.d7d7d8p-1f,
+   0x1.d9d9dap-1f, 0x1.dbdbdcp-1f, 0x1.dddddep-1f, 0x1.dfdfep-1f,
+   0x1.e1e1e2p-1f, 0x1.e3e3e4p-1f, 0x1.e5e5e6p-1f, 0x1.e7e7e8p-1f,
+   0x1.e9e9eap-1f, 0x1.ebebecp-1f, 0x1.ededeep-1f, 0x1.efeffp-1f,
+   0x1.f1f1f2p-1f, 0x1.f3f3f4p-1f, 0x1.f5f5f6p-1f, 0x1.f7f7f8p-1f,
+   0x1.f9f9fap-1f, 0x1.fbfbfcp-1f, 0x1.fdfdfep-1f, 0x1p+0f,
+};
+
 static void resolve_row_unorm8x4(const uint8_t *restrict s, uint8_t *restrict d, int32_t n)
 {
-   const sr_v4f k255 = {255.0f, 255.0f, 255.0f, 255.0f}, k4 = {4.0f, 4.0f, 4.0f, 4.0f};
+   const sr_v4f k4 = {4.0f, 4.0f, 4.0f, 4.0f};
    const sr_v4d d255 = {255.0, 255.0, 255.0, 255.0}, half = {0.5, 0.5, 0.5, 0.5};
    for (int32_t x = 0; x < n; x++, s += 16, d += 4) {
       sr_v4f sum = {0.0f, 0.0f, 0.0f, 0.0f};
       for (int k = 0; k < 4; k++) {
-         sr_v4u8 b;
-         memcpy(&b, s + 4 * k, 4);
-         sum += __builtin_convertvector(b, sr_v4f) / k255;
+         const uint8_t *b = s + 4 * k;
+         const sr_v4f q = {unorm8_to_float[b[0]], unorm8_to_float[b[1]], unorm8_to_float[b[2]],
+                           unorm8_to_float[b[3]]};
+         sum += q;
       }
       sr_v4d v = __builtin_convertvector(sum / k4, sr_v4d) * d255 + half;
       sr_v4u8 r = __builtin_convertvector(__builtin_convertvector(v, sr_v4i), sr_v4u8);
