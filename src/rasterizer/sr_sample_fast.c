@@ -27,6 +27,19 @@
  * and R8G8 filter codes 0 for the missing G and B and 255 for A (0 and 1
  * once divided), where sr_sample filters 0 and 1.
  *
+ * Cost (scene (b) of bench_render, trilinear RGBA8, is bound by it): a
+ * call decodes only scalars of its sampler and view; a chunk of eight
+ * lanes whose lanes share a level (two quads nearly always do) reads that
+ * level's size, pitch and offset once, others lane by lane. 32-bit texels
+ * whose two columns are side by side on every lane are read as 64-bit
+ * pairs. The common state (LINEAR filters and mipmaps, REPEAT on s and t,
+ * power-of-two 2D views, no offsets) runs a copy of the chunk with those
+ * choices made at compile time (every lane is linear, so its UNORM
+ * division is a multiplication by 1/255 and its LOD half the log2 of the
+ * larger squared scale, without square roots: within ulps, which move a
+ * linear result by as little); a chunk whose eight lanes are all asked
+ * for stores its results without merging.
+ *
  * Invariants: every texel read lies in the view whatever the lanes hold
  * (lanes outside args->lanes included: they are computed, clamped, and not
  * stored; the AVX2 build reads a texel of 1 or 2 bytes as the aligned
@@ -76,8 +89,10 @@ fmt_size(int fmt)
    return fmt == FF_R8 ? 1 : fmt == FF_RG8 ? 2 : fmt == FF_RGBA16F ? 8 : fmt == FF_RGBA32F ? 16 : 4;
 }
 
-/* What one call needs about its view and sampler, decoded once. */
+/* What one call needs about its view and sampler, decoded once (the
+ * per-level addressing is read from the view where a chunk needs it). */
 struct fast {
+   const struct shale_image_view_desc *v;
    const uint8_t *base;
    int32_t width, height;             /* base level */
    float fwidth, fheight;
@@ -85,12 +100,12 @@ struct fast {
    float q;                           /* level_count - 1 */
    bool pow2w, pow2h;                 /* every level's width (height) a power of two */
    bool arrayed;
-   int32_t off[16], row[16], slice[16];   /* per level, bytes */
    bool mag_linear, min_linear, mip_linear;
    uint32_t mode_u, mode_v;
    float bias, min_lod, max_lod;
    uint8_t swz[4];                    /* source component, SWZ_ZERO or SWZ_ONE */
    bool swz_identity;
+   bool tri;   /* LINEAR everywhere, REPEAT on s and t, power-of-two sizes, 2D */
 };
 
 enum { SWZ_ZERO = 4, SWZ_ONE = 5 };
@@ -235,27 +250,35 @@ AI v8f vhalf(v8i h)
 }
 
 /* i mod n for |i| < WRAP_LIMIT: the quotient from a float reciprocal is off
- * by at most one there (i is exact, the product within 2^-22 relative). */
+ * by at most one there (i is exact, the product within 2^-22 relative).
+ * The integer arithmetic here and in vwrap() is done on unsigned lanes
+ * (the same bits: every value stays in range). With signed lanes, GCC 12's
+ * -fsanitize=address,undefined -O2 build (ci/sanitize.sh) scalarizes each
+ * operation for its overflow checks and miscompiled vwrap() in the
+ * portable build: MIRRORED_REPEAT's quotient came from 1 / n instead of
+ * 1 / 2n, so i - q * 2n was far outside [0, 2n) and the texel read far
+ * outside the view (unit/sample faulted; at -O0, or with either sanitizer
+ * alone at -O2, it was right). */
 AI v8i vmod(v8i i, v8i n, v8f rcp)
 {
    v8f p = vtof(i) * rcp;
    v8i q = vtoi(p);
-   q = q + (vtof(q) > p);
-   v8i m = i - q * n;
-   m = m + (n & (m < 0));
-   m = m - (n & (m >= n));
-   return m;
+   q = (v8i)((v8u)q + (v8u)(vtof(q) > p));
+   v8u m = (v8u)i - (v8u)q * (v8u)n;
+   m = m + ((v8u)n & (v8u)((v8i)m < 0));
+   m = m - ((v8u)n & (v8u)((v8i)m >= n));
+   return (v8i)m;
 }
 
 /* The Wrapping Operation for every lane: i in [-2^30, 2^30 + 1], n >= 1. */
 AI v8i vwrap(v8i i, v8i n, uint32_t mode, bool pow2)
 {
    if (mode == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)
-      return vmini(vmaxi(i, vsplati(0)), n - 1);
-   v8i period = mode == VK_SAMPLER_ADDRESS_MODE_REPEAT ? n : n + n;
+      return vmini(vmaxi(i, vsplati(0)), (v8i)((v8u)n - 1u));
+   v8i period = (v8i)((v8u)n * (mode == VK_SAMPLER_ADDRESS_MODE_REPEAT ? 1u : 2u));
    v8i m;
    if (pow2) {
-      m = i & (period - 1);
+      m = i & (v8i)((v8u)period - 1u);
    } else if (vany((i <= -WRAP_LIMIT) | (i >= WRAP_LIMIT))) {
       for (int k = 0; k < VL; k++)
          m[k] = sr_sample_wrap(i[k], n[k], mode);
@@ -265,8 +288,8 @@ AI v8i vwrap(v8i i, v8i n, uint32_t mode, bool pow2)
    }
    if (mode == VK_SAMPLER_ADDRESS_MODE_REPEAT)
       return m;
-   m = m - n;
-   return n - 1 - (m ^ (m >> 31));
+   m = (v8i)((v8u)m - (v8u)n);
+   return (v8i)((v8u)n - 1u - (v8u)(m ^ (m >> 31)));
 }
 
 #if SR_FAST_X86 && !SR_SAMPLE_FAST_PORTABLE
@@ -321,6 +344,7 @@ fast_init(struct fast *f, const struct shale_image_view_desc *v,
 {
    if (!fast_op_ok(op) || !fast_sampler_ok(s))
       return false;
+   f->v = v;
    f->base = v->base;
    f->width = (int32_t)v->width;
    f->height = (int32_t)v->height;
@@ -332,20 +356,14 @@ fast_init(struct fast *f, const struct shale_image_view_desc *v,
    f->last_layer = f->arrayed ? (int32_t)v->layer_count - 1 : 0;
    f->pow2w = (v->width & (v->width - 1)) == 0;
    f->pow2h = (v->height & (v->height - 1)) == 0;
-   /* (The AVX2 build loads all 16 entries, then picks valid ones.) */
-   memset(f->off, 0, sizeof(f->off));
-   memset(f->row, 0, sizeof(f->row));
-   memset(f->slice, 0, sizeof(f->slice));
-   for (uint32_t l = 0; l < v->level_count; l++) {
-      f->off[l] = (int32_t)v->level_offset[l];
-      f->row[l] = (int32_t)v->row_pitch[l];
-      f->slice[l] = (int32_t)v->slice_pitch[l];
-   }
    f->mag_linear = s->mag_filter == VK_FILTER_LINEAR;
    f->min_linear = s->min_filter == VK_FILTER_LINEAR;
    f->mip_linear = s->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_LINEAR;
    f->mode_u = s->address_mode[0];
    f->mode_v = s->address_mode[1];
+   f->tri = f->mag_linear && f->min_linear && f->mip_linear && !f->arrayed && f->pow2w &&
+            f->pow2h && f->mode_u == VK_SAMPLER_ADDRESS_MODE_REPEAT &&
+            f->mode_v == VK_SAMPLER_ADDRESS_MODE_REPEAT;
    f->bias = s->mip_lod_bias;
    f->min_lod = s->min_lod;
    f->max_lod = s->max_lod;
@@ -395,6 +413,16 @@ AI v8i gather_loop(const uint8_t *base, v8i off)
    return r;
 }
 
+AI void gather_pair_loop(const uint8_t *base, v8i off, v8i *t0, v8i *t1)
+{
+   for (int k = 0; k < VL; k++) {
+      uint32_t t[2];
+      memcpy(t, base + off[k], 8);
+      (*t0)[k] = (int32_t)t[0];
+      (*t1)[k] = (int32_t)t[1];
+   }
+}
+
 AI v8i gather_narrow_loop(const uint8_t *base, v8i off, int32_t size)
 {
    v8i r;
@@ -421,28 +449,20 @@ AI v8f sqrt_loop(v8f x)
    return r;
 }
 
-AI v8i tbl16_loop(const int32_t *table, v8i idx)
-{
-   v8i r;
-   for (int k = 0; k < VL; k++)
-      r[k] = table[idx[k]];
-   return r;
-}
-
 #define FAST_SUFFIX portable
 #define FAST_TARGET
 #define FAST_GATHER(base, off) gather_loop(base, off)
+#define FAST_GATHER_PAIR(base, off, t0, t1) gather_pair_loop(base, off, t0, t1)
 #define FAST_GATHER_NARROW(base, off) gather_narrow_loop(base, off, fmt_size(fmt))
 #define FAST_TABLE(table, idx) table_loop(table, idx)
-#define FAST_TBL16(table, idx) tbl16_loop(table, idx)
 #define FAST_SQRT(x) sqrt_loop(x)
 #include "rasterizer/sr_sample_fast_body.h"
 #undef FAST_SUFFIX
 #undef FAST_TARGET
 #undef FAST_GATHER
+#undef FAST_GATHER_PAIR
 #undef FAST_GATHER_NARROW
 #undef FAST_TABLE
-#undef FAST_TBL16
 #undef FAST_SQRT
 #endif
 
@@ -452,6 +472,18 @@ AI v8i tbl16_loop(const int32_t *table, v8i idx)
 AVX2_FN v8i gather_avx2(const uint8_t *base, v8i off)
 {
    return (v8i)_mm256_i32gather_epi32((const int *)base, (__m256i)off, 1);
+}
+
+/* Two 32-bit texels side by side per lane: two 4-lane gathers of 64-bit
+ * words, split into first and second texels. */
+AVX2_FN void gather_pair_avx2(const uint8_t *base, v8i off, v8i *t0, v8i *t1)
+{
+   __m128i lo = _mm256_castsi256_si128((__m256i)off);
+   __m128i hi = _mm256_extracti128_si256((__m256i)off, 1);
+   v8i a = (v8i)_mm256_i32gather_epi64((const long long *)base, lo, 1);
+   v8i b = (v8i)_mm256_i32gather_epi64((const long long *)base, hi, 1);
+   *t0 = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
+   *t1 = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
 }
 
 /* The aligned words holding texels of 1 or 2 bytes (a texel of 2 bytes is
@@ -469,29 +501,20 @@ AVX2_FN v8f table_avx2(const float *table, v8i idx)
    return (v8f)_mm256_i32gather_ps(table, (__m256i)idx, 4);
 }
 
-AVX2_FN v8i tbl16_avx2(const int32_t *table, v8i idx)
-{
-   __m256i lo = _mm256_loadu_si256((const __m256i *)table);
-   __m256i hi = _mm256_loadu_si256((const __m256i *)(table + 8));
-   v8i a = (v8i)_mm256_permutevar8x32_epi32(lo, (__m256i)idx);
-   v8i b = (v8i)_mm256_permutevar8x32_epi32(hi, (__m256i)idx);
-   return vseli(idx > 7, b, a);
-}
-
 #define FAST_SUFFIX avx2
 #define FAST_TARGET __attribute__((target("avx2")))
 #define FAST_GATHER(base, off) gather_avx2(base, off)
+#define FAST_GATHER_PAIR(base, off, t0, t1) gather_pair_avx2(base, off, t0, t1)
 #define FAST_GATHER_NARROW(base, off) gather_narrow_avx2(base, off)
 #define FAST_TABLE(table, idx) table_avx2(table, idx)
-#define FAST_TBL16(table, idx) tbl16_avx2(table, idx)
 #define FAST_SQRT(x) ((v8f)_mm256_sqrt_ps((__m256)(x)))
 #include "rasterizer/sr_sample_fast_body.h"
 #undef FAST_SUFFIX
 #undef FAST_TARGET
 #undef FAST_GATHER
+#undef FAST_GATHER_PAIR
 #undef FAST_GATHER_NARROW
 #undef FAST_TABLE
-#undef FAST_TBL16
 #undef FAST_SQRT
 #endif
 

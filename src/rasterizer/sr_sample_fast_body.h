@@ -2,8 +2,9 @@
 /*
  * Expects FAST_SUFFIX (the build's name), FAST_TARGET (its function
  * attribute), FAST_GATHER(base, offsets) (eight 32-bit texels at byte
- * offsets), FAST_TABLE(table, indices) (eight floats of a table) and
- * FAST_TBL16(table, indices) (eight entries of a 16-entry int32 table) and
+ * offsets), FAST_GATHER_PAIR(base, offsets, &t0, &t1) (eight pairs of
+ * 32-bit texels side by side: the first of each in t0, the second in t1),
+ * FAST_TABLE(table, indices) (eight floats of a table) and
  * FAST_SQRT(v) (correctly rounded square roots).
  * Every function is always inlined into the build's entry points.
  */
@@ -11,6 +12,27 @@
 #define FAST_CAT(a, b) FAST_CAT2(a, b)
 #define FN(name) FAST_CAT(name, FAST_SUFFIX)
 #define BODY static inline __attribute__((always_inline)) FAST_TARGET
+
+/* Eight texels of 8-bit channels (one per lane, in the low bytes) as
+ * fetch() gives them. */
+BODY void FN(decode)(v8u u, int fmt, bool srgb, v8f c[4])
+{
+   v8i ch[4] = { (v8i)(u & 0xff), (v8i)((u >> 8) & 0xff), (v8i)((u >> 16) & 0xff), (v8i)(u >> 24) };
+   if (fmt == FF_BGRA8) {
+      v8i r = ch[2];
+      ch[2] = ch[0];
+      ch[0] = r;
+   }
+   if (fmt == FF_R8 || fmt == FF_RG8) {
+      if (fmt == FF_R8)
+         ch[1] = vsplati(0);
+      ch[2] = vsplati(0);
+      ch[3] = vsplati(255);
+   }
+   for (int k = 0; k < 4; k++)
+      c[k] = srgb && k < (fmt == FF_R8 ? 1 : fmt == FF_RG8 ? 2 : 3) ? FAST_TABLE(srgb_table, ch[k])
+                                                                    : vtof(ch[k]);
+}
 
 /* Eight texels at byte offsets `off`, as four channels in the units they
  * are filtered in: UNORM codes (0 to 255; a missing B is 0, a missing A
@@ -30,57 +52,93 @@ BODY void FN(fetch)(const uint8_t *base, v8i off, int fmt, bool srgb, v8f c[4])
       c[3] = vhalf((v8i)((v8u)hi >> 16));
       return;
    }
-   v8u u = (v8u)(fmt == FF_R8 || fmt == FF_RG8 ? FAST_GATHER_NARROW(base, off) : FAST_GATHER(base, off));
-   v8i ch[4] = { (v8i)(u & 0xff), (v8i)((u >> 8) & 0xff), (v8i)((u >> 16) & 0xff), (v8i)(u >> 24) };
-   if (fmt == FF_BGRA8) {
-      v8i r = ch[2];
-      ch[2] = ch[0];
-      ch[0] = r;
-   }
-   if (fmt == FF_R8 || fmt == FF_RG8) {
-      if (fmt == FF_R8)
-         ch[1] = vsplati(0);
-      ch[2] = vsplati(0);
-      ch[3] = vsplati(255);
-   }
-   for (int k = 0; k < 4; k++)
-      c[k] = srgb && k < (fmt == FF_R8 ? 1 : fmt == FF_RG8 ? 2 : 3) ? FAST_TABLE(srgb_table, ch[k])
-                                                                    : vtof(ch[k]);
+   FN(decode)((v8u)(fmt == FF_R8 || fmt == FF_RG8 ? FAST_GATHER_NARROW(base, off)
+                                                   : FAST_GATHER(base, off)),
+              fmt, srgb, c);
 }
 
-/* Texel Nearest / Linear Filtering of one level per lane (lvl), at
- * normalized (s, t) on layer `layer`: sr_sample's filter_level() on every
- * lane, linear where `lin` is set. */
-BODY void FN(level)(const struct fast *f, const struct shale_sample_args *a, unsigned l0,
-                    v8f s, v8f t, v8i layer, v8i lvl, v8i lin, int fmt, bool srgb, v8f out[4])
+/* Where one level per lane lies: its size, the byte offset of its texel
+ * (0, 0) on the lane's layer, its row pitch. */
+struct FN(addr) {
+   v8i w, h, start, row;
+};
+
+/* The addressing of level `lvl` on every lane (levels in the view): one
+ * splat when the lanes share it (the usual case: a chunk is two quads),
+ * else lane by lane. */
+BODY void FN(address)(const struct fast *f, v8i lvl, v8i layer, bool tri, struct FN(addr) *ad)
 {
-   v8i w = vmaxi(vsplati(f->width) >> lvl, vsplati(1));
-   v8i h = vmaxi(vsplati(f->height) >> lvl, vsplati(1));
+   const struct shale_image_view_desc *v = f->v;
+   int32_t l = lvl[0];
+   if (!vany(lvl != vsplati(l))) {
+      ad->w = vsplati(f->width >> l > 1 ? f->width >> l : 1);
+      ad->h = vsplati(f->height >> l > 1 ? f->height >> l : 1);
+      ad->row = vsplati((int32_t)v->row_pitch[l]);
+      ad->start = vsplati((int32_t)v->level_offset[l]);
+      if (!tri && f->arrayed)
+         ad->start = ad->start + layer * (int32_t)v->slice_pitch[l];
+      return;
+   }
+   v8i off, slice;
+   for (int k = 0; k < VL; k++) {
+      int32_t lk = lvl[k];
+      off[k] = (int32_t)v->level_offset[lk];
+      slice[k] = (int32_t)v->slice_pitch[lk];
+      ad->row[k] = (int32_t)v->row_pitch[lk];
+   }
+   ad->w = vmaxi(vsplati(f->width) >> lvl, vsplati(1));
+   ad->h = vmaxi(vsplati(f->height) >> lvl, vsplati(1));
+   ad->start = off + layer * slice;
+}
+
+/* Texel Nearest / Linear Filtering of one level per lane (ad), at
+ * normalized (s, t): sr_sample's filter_level() on every lane, linear
+ * where `lin` is set. */
+BODY void FN(level)(const struct fast *f, const struct shale_sample_args *a, unsigned l0,
+                    v8f s, v8f t, const struct FN(addr) *ad, v8i lin, int fmt, bool srgb,
+                    bool tri, v8f out[4])
+{
+   const uint32_t mode_u = tri ? VK_SAMPLER_ADDRESS_MODE_REPEAT : f->mode_u;
+   const uint32_t mode_v = tri ? VK_SAMPLER_ADDRESS_MODE_REPEAT : f->mode_v;
+   const bool pow2w = tri || f->pow2w, pow2h = tri || f->pow2h;
+   v8i w = ad->w, h = ad->h;
    v8f u = s * vtof(w), v = t * vtof(h);
-   if (a->op & SHALE_SAMPLE_OFFSET) {
+   if (!tri && (a->op & SHALE_SAMPLE_OFFSET)) {
       u = u + vtof(vloadi(&a->offset[0][l0]));
       v = v + vtof(vloadi(&a->offset[1][l0]));
    }
    v8f uu = vsel(lin, u - 0.5f, u), vv = vsel(lin, v - 0.5f, v);
    v8i i0 = vifloor(uu), j0 = vifloor(vv);
-   v8i start = FAST_TBL16(f->off, lvl) + layer * FAST_TBL16(f->slice, lvl);
-   v8i row = FAST_TBL16(f->row, lvl);
+   v8i start = ad->start, row = ad->row;
    const int32_t size = fmt_size(fmt);
-   v8i x0 = vwrap(i0, w, f->mode_u, f->pow2w) * size;
-   v8i y0 = vwrap(j0, h, f->mode_v, f->pow2h) * row + start;
+   v8i x0 = vwrap(i0, w, mode_u, pow2w) * size;
+   v8i y0 = vwrap(j0, h, mode_v, pow2h) * row + start;
    v8f c00[4];
-   FN(fetch)(f->base, y0 + x0, fmt, srgb, c00);
    if (!vany(lin)) {
+      FN(fetch)(f->base, y0 + x0, fmt, srgb, c00);
       for (int k = 0; k < 4; k++)
          out[k] = c00[k];
       return;
    }
-   v8i x1 = vwrap(i0 + 1, w, f->mode_u, f->pow2w) * size;
-   v8i y1 = vwrap(j0 + 1, h, f->mode_v, f->pow2h) * row + start;
+   v8i x1 = vwrap(i0 + 1, w, mode_u, pow2w) * size;
+   v8i y1 = vwrap(j0 + 1, h, mode_v, pow2h) * row + start;
    v8f c10[4], c01[4], c11[4];
-   FN(fetch)(f->base, y0 + x1, fmt, srgb, c10);
-   FN(fetch)(f->base, y1 + x0, fmt, srgb, c01);
-   FN(fetch)(f->base, y1 + x1, fmt, srgb, c11);
+   if (size == 4 && !vany(x1 != x0 + 4)) {
+      /* Both columns next to each other on every lane: one 8-byte load
+       * a row (texel x0 + 1 is in the row, so is the load). */
+      v8i t0, t1;
+      FAST_GATHER_PAIR(f->base, y0 + x0, &t0, &t1);
+      FN(decode)((v8u)t0, fmt, srgb, c00);
+      FN(decode)((v8u)t1, fmt, srgb, c10);
+      FAST_GATHER_PAIR(f->base, y1 + x0, &t0, &t1);
+      FN(decode)((v8u)t0, fmt, srgb, c01);
+      FN(decode)((v8u)t1, fmt, srgb, c11);
+   } else {
+      FN(fetch)(f->base, y0 + x0, fmt, srgb, c00);
+      FN(fetch)(f->base, y0 + x1, fmt, srgb, c10);
+      FN(fetch)(f->base, y1 + x0, fmt, srgb, c01);
+      FN(fetch)(f->base, y1 + x1, fmt, srgb, c11);
+   }
    v8f zero = vsplat(0.0f);
    v8f ai = vsel(lin, uu - vffloor(uu), zero), bj = vsel(lin, vv - vffloor(vv), zero);
    v8f wi0 = 1.0f - ai, wj0 = 1.0f - bj;
@@ -98,12 +156,12 @@ BODY void FN(level)(const struct fast *f, const struct shale_sample_args *a, uns
 
 /* Lanes l0 .. l0 + 7 of a call. */
 BODY void FN(chunk)(const struct fast *f, struct shale_sample_args *a, unsigned l0, int fmt,
-                    bool srgb)
+                    bool srgb, bool tri)
 {
    const uint32_t op = a->op;
    v8f s = vloadf(&a->coord[0][l0]), t = vloadf(&a->coord[1][l0]);
    v8i layer = vsplati(0);
-   if (f->arrayed) {
+   if (!tri && f->arrayed) {
       /* clamp(RNE(a), 0, layers - 1); NaN and negative layers give 0. */
       v8f la = vloadf(&a->coord[2][l0]);
       v8i ge0 = la >= 0.0f;
@@ -118,9 +176,16 @@ BODY void FN(chunk)(const struct fast *f, struct shale_sample_args *a, unsigned 
       v8f mx1 = vloadf(&a->grad[0][1][l0]) * f->fheight;
       v8f my0 = vloadf(&a->grad[1][0][l0]) * f->fwidth;
       v8f my1 = vloadf(&a->grad[1][1][l0]) * f->fheight;
-      v8f rhox = FAST_SQRT(mx0 * mx0 + mx1 * mx1);
-      v8f rhoy = FAST_SQRT(my0 * my0 + my1 * my1);
-      lambda = vlog2(vsel(rhox > rhoy, rhox, rhoy));
+      v8f qx = mx0 * mx0 + mx1 * mx1, qy = my0 * my0 + my1 * my1;
+      if (tri) {
+         /* log2 of the larger square root, as half the log2 of the
+          * larger square: within ulps, and every lane is linear (the
+          * result moves with lambda by as little). */
+         lambda = 0.5f * vlog2(vsel(qx > qy, qx, qy));
+      } else {
+         v8f rhox = FAST_SQRT(qx), rhoy = FAST_SQRT(qy);
+         lambda = vlog2(vsel(rhox > rhoy, rhox, rhoy));
+      }
    } else {
       lambda = vloadf(&a->lod[l0]);
    }
@@ -136,12 +201,13 @@ BODY void FN(chunk)(const struct fast *f, struct shale_sample_args *a, unsigned 
    lambda = vsel(lambda > f->min_lod, lambda, vsplat(f->min_lod));
    lambda = vsel(lambda < f->max_lod, lambda, vsplat(f->max_lod));
    v8i mag = lambda <= 0.0f;
-   v8i lin = (mag & vsplati(f->mag_linear ? -1 : 0)) | (~mag & vsplati(f->min_linear ? -1 : 0));
+   v8i lin = tri ? vsplati(-1)
+                 : (mag & vsplati(f->mag_linear ? -1 : 0)) | (~mag & vsplati(f->min_linear ? -1 : 0));
    v8f dl = vsel(lambda > 0.0f, vsel(lambda < f->q, lambda, vsplat(f->q)), vsplat(0.0f));
    /* Level selection and mipmap filtering. */
    v8i lvl0, lvl1 = vsplati(0), two = vsplati(0);
    v8f delta = vsplat(0.0f);
-   if (!f->mip_linear) {
+   if (!tri && !f->mip_linear) {
       v8f y = dl + 0.5f;
       v8i c = vtoi(y);
       lvl0 = c - (vtof(c) < y) - 1;
@@ -151,14 +217,23 @@ BODY void FN(chunk)(const struct fast *f, struct shale_sample_args *a, unsigned 
       delta = dl - vtof(lvl0);
       two = delta > 0.0f;
    }
-   v8f tau[4];
-   FN(level)(f, a, l0, s, t, layer, lvl0, lin, fmt, srgb, tau);
    uint32_t active = (a->lanes >> l0) & 0xffu;
    v8i lane_bit = (v8i) { 1, 2, 4, 8, 16, 32, 64, 128 };
    v8i on = (vsplati((int32_t)active) & lane_bit) != 0;
+   /* Lanes left out read the first active lane's levels (any level in
+    * the view keeps their reads in it): the lanes asked for decide
+    * whether the chunk shares one level. */
+   int32_t first = (int32_t)__builtin_ctz(active);
+   lvl0 = vseli(on, lvl0, vsplati(lvl0[first]));
+   lvl1 = vseli(on, lvl1, vsplati(lvl1[first]));
+   v8f tau[4];
+   struct FN(addr) ad;
+   FN(address)(f, lvl0, layer, tri, &ad);
+   FN(level)(f, a, l0, s, t, &ad, lin, fmt, srgb, tri, tau);
    if (vany(two & on)) {
       v8f tau1[4];
-      FN(level)(f, a, l0, s, t, layer, lvl1, lin, fmt, srgb, tau1);
+      FN(address)(f, lvl1, layer, tri, &ad);
+      FN(level)(f, a, l0, s, t, &ad, lin, fmt, srgb, tri, tau1);
       v8f d0 = 1.0f - delta;
       for (int k = 0; k < 4; k++)
          tau[k] = vsel(two, d0 * tau[k] + delta * tau1[k], tau[k]);
@@ -167,15 +242,17 @@ BODY void FN(chunk)(const struct fast *f, struct shale_sample_args *a, unsigned 
    if (fmt != FF_RGBA16F && fmt != FF_RGBA32F)
       for (int k = 0; k < 4; k++)
          if (!srgb || k >= (fmt == FF_R8 ? 1 : fmt == FF_RG8 ? 2 : 3))
-            tau[k] = tau[k] / 255.0f;
+            /* Every lane linear: within a few ulps is all it takes. */
+            tau[k] = tri ? tau[k] * (1.0f / 255.0f) : tau[k] / 255.0f;
    v8f res[4];
    for (int k = 0; k < 4; k++) {
       uint8_t sw = f->swz[k];
       res[k] = sw < 4 ? tau[sw] : vsplat(sw == SWZ_ONE ? 1.0f : 0.0f);
    }
    for (int k = 0; k < 4; k++) {
-      v8f old = vloadf((const float *)&a->result[k][l0]);
-      v8f r = vsel(on, res[k], old);
+      v8f r = res[k];
+      if (active != 0xffu)
+         r = vsel(on, r, vloadf((const float *)&a->result[k][l0]));
       memcpy(&a->result[k][l0], &r, sizeof(r));
    }
 }
@@ -188,9 +265,17 @@ BODY void FN(run)(const struct shale_image_view_desc *view, const struct shale_s
       sr_sample(view, sampler, args);
       return;
    }
+   /* The usual trilinear, repeating, power-of-two case with its choices
+    * made at compile time. */
+   if (f.tri && !(args->op & SHALE_SAMPLE_OFFSET)) {
+      for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += VL)
+         if ((args->lanes >> l0) & 0xffu)
+            FN(chunk)(&f, args, l0, fmt, srgb, true);
+      return;
+   }
    for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += VL)
       if ((args->lanes >> l0) & 0xffu)
-         FN(chunk)(&f, args, l0, fmt, srgb);
+         FN(chunk)(&f, args, l0, fmt, srgb, false);
 }
 
 FAST_TARGET static void FN(fast_rgba8)(const struct shale_image_view_desc *view,

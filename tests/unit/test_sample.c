@@ -5,7 +5,8 @@
  * and other sizes, padded pitches, 1 to 16 levels, random texels (floats in
  * (-8, 8) with infinities, NaNs, subnormals and signed zeros) and
  * swizzles), random samplers (filters, mipmap modes, the three address
- * modes, bias, LOD clamps) and random calls (Lod, Grad, Grad with Bias,
+ * modes, bias, LOD clamps; a quarter of them trilinear with REPEAT on s and
+ * t, the routines' compile-time specialised case) and random calls (Lod, Grad, Grad with Bias,
  * offsets; random lane masks; coordinates well outside [0, 1], NaN,
  * infinite and huge ones now and then), each sampled by sr_sample() and by
  * the routine sr_sample_select() picks, in both builds (portable and AVX2
@@ -357,6 +358,12 @@ static void test_fast(bool avx2)
             for (int m = 0; m < 8; m++) {
                struct shale_sampler_desc s;
                random_sampler(&s, im.v.level_count);
+               if (m >= 6) {
+                  /* The specialised trilinear REPEAT case (power-of-two 2D views). */
+                  s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
+                  s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+                  s.address_mode[0] = s.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+               }
                /* Combined records know the sampler, sampled images do not. */
                shale_sample_fn fn = sr_sample_select_isa(&im.v, m & 1 ? &s : NULL, avx2);
                fast_fns += fn != sr_sample;
@@ -462,8 +469,51 @@ static void test_fallback(bool avx2)
    CHECK(t.bad == 0, "%ld lanes disagree", t.bad);
 }
 
+/* Far coordinates (texel coordinates of 1e3 to 3e6, below the routines'
+ * WRAP_LIMIT, so wrapped by their float-reciprocal modulo) with every lane
+ * asked for, on views whose sizes are not powers of two, in the three
+ * address modes: every result is sr_sample()'s. A wrong quotient there
+ * once made the ASan build read far outside the view (MIRRORED_REPEAT, the
+ * reciprocal of n for 2n; see sr_sample_fast.c's vmod); here such a
+ * wrap would give some other texel on a lane that is compared. */
+static void test_far(bool avx2)
+{
+   static const uint32_t sizes[][2] = { { 5, 2 }, { 37, 3 }, { 100, 255 }, { 3, 64 } };
+   struct tally t = { 0 };
+   for (unsigned si = 0; si < 4; si++)
+      for (unsigned mode = 0; mode < 3; mode++)
+         for (int filt = 0; filt < 2; filt++) {
+            struct image im;
+            make_image(&im, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, sizes[si][0],
+                       sizes[si][1], 1, 1);
+            struct shale_sampler_desc s;
+            random_sampler(&s, 1);
+            s.mag_filter = s.min_filter = filt ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+            s.address_mode[0] = s.address_mode[1] = fast_modes[mode];
+            shale_sample_fn fn = sr_sample_select_isa(&im.v, &s, avx2);
+            for (int c = 0; c < 8; c++) {
+               struct shale_sample_args a;
+               memset(&a, 0, sizeof(a));
+               a.op = SHALE_SAMPLE_LOD;
+               a.lanes = 0xffff;
+               for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+                  a.coord[0][l] = (pick(2) ? 1.0f : -1.0f) * frand(1e3f, 3e6f) / (float)im.v.width;
+                  a.coord[1][l] = (pick(2) ? 1.0f : -1.0f) * frand(1e3f, 3e6f) / (float)im.v.height;
+                  a.lod[l] = frand(-1.0f, 1.0f);
+               }
+               compare_call(fn, &im, &s, &a, false, &t);
+            }
+            free(im.mem);
+         }
+   printf("%s build, far coordinates: %ld lanes, %ld disagreements\n", avx2 ? "AVX2" : "portable",
+          t.lanes, t.bad);
+   CHECK(t.bad == 0, "%ld lanes disagree", t.bad);
+}
+
 int main(void)
 {
+   test_far(false);
+   test_far(true);
    test_fast(false);
    test_fast(true);
    test_fallback(false);
