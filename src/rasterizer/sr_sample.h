@@ -95,7 +95,10 @@ void sr_sample(const struct shale_image_view_desc *view, const struct shale_samp
  * checks the sampler and the operation of every call and hands anything
  * else to sr_sample(). Their results are sr_sample()'s: identical for
  * nearest filtering, within 1e-5 of the texels' range (unit/sample) for
- * linear. */
+ * linear, but for 8-bit UNORM RGBA / BGRA views sampled trilinearly with
+ * REPEAT (power-of-two 2D views) on AVX2 CPUs: those are filtered in fixed
+ * point, with weights snapped to the 8 sub-texel and mipmap bits the
+ * device reports (within 3 * 2^-8 of the range, unit/sample). */
 shale_sample_fn sr_sample_select(const struct shale_image_view_desc *view,
                                  const struct shale_sampler_desc *sampler);
 

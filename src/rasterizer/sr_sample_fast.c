@@ -26,6 +26,16 @@
  * Float formats are filtered as they are (halves converted exactly); R8
  * and R8G8 filter codes 0 for the missing G and B and 255 for A (0 and 1
  * once divided), where sr_sample filters 0 and 1.
+ * One exception to all of this: in the AVX2 build, 8-bit UNORM RGBA and
+ * BGRA views in the common state below filter in fixed point, as the
+ * precision Shale reports allows (subTexelPrecisionBits and
+ * mipmapPrecisionBits 8): the bilinear weights snapped down to 1/256 of a
+ * texel, the mipmap weight to 1/256, the texel sums exact in 16- and
+ * 32-bit integers (each level's truncated to 1/256 of a code before the
+ * mipmap blend), one division at the end. unit/sample holds it to
+ * 3 * 2^-8 of the range plus 2^-8 / 255 and 1e-5 (what those limits allow).
+ * Lanes with a NaN or infinite coordinate get some value in [0, 1] there
+ * (NaN from sr_sample).
  *
  * Cost (scene (b) of bench_render, trilinear RGBA8, is bound by it): a
  * call decodes only scalars of its sampler and view; a chunk of eight
@@ -38,7 +48,11 @@
  * division is a multiplication by 1/255 and its LOD half the log2 of the
  * larger squared scale, without square roots: within ulps, which move a
  * linear result by as little); a chunk whose eight lanes are all asked
- * for stores its results without merging.
+ * for stores its results without merging. Its fixed-point form (AVX2,
+ * 8-bit UNORM RGBA / BGRA) gathers the four texels of each level as
+ * 32-bit words, lerps each row's pair in 16-bit words ((t0 << 8) +
+ * (t1 - t0) * a, exact modulo 2^16) and the two rows with one
+ * multiply-add of word pairs, and transposes lanes to components once.
  *
  * Invariants: every texel read lies in the view whatever the lanes hold
  * (lanes outside args->lanes included: they are computed, clamped, and not
@@ -451,6 +465,7 @@ AI v8f sqrt_loop(v8f x)
 
 #define FAST_SUFFIX portable
 #define FAST_TARGET
+#define FAST_FIXED 0
 #define FAST_GATHER(base, off) gather_loop(base, off)
 #define FAST_GATHER_PAIR(base, off, t0, t1) gather_pair_loop(base, off, t0, t1)
 #define FAST_GATHER_NARROW(base, off) gather_narrow_loop(base, off, fmt_size(fmt))
@@ -459,6 +474,7 @@ AI v8f sqrt_loop(v8f x)
 #include "rasterizer/sr_sample_fast_body.h"
 #undef FAST_SUFFIX
 #undef FAST_TARGET
+#undef FAST_FIXED
 #undef FAST_GATHER
 #undef FAST_GATHER_PAIR
 #undef FAST_GATHER_NARROW
@@ -503,6 +519,7 @@ AVX2_FN v8f table_avx2(const float *table, v8i idx)
 
 #define FAST_SUFFIX avx2
 #define FAST_TARGET __attribute__((target("avx2")))
+#define FAST_FIXED 1
 #define FAST_GATHER(base, off) gather_avx2(base, off)
 #define FAST_GATHER_PAIR(base, off, t0, t1) gather_pair_avx2(base, off, t0, t1)
 #define FAST_GATHER_NARROW(base, off) gather_narrow_avx2(base, off)
@@ -511,6 +528,7 @@ AVX2_FN v8f table_avx2(const float *table, v8i idx)
 #include "rasterizer/sr_sample_fast_body.h"
 #undef FAST_SUFFIX
 #undef FAST_TARGET
+#undef FAST_FIXED
 #undef FAST_GATHER
 #undef FAST_GATHER_PAIR
 #undef FAST_GATHER_NARROW

@@ -154,12 +154,18 @@ BODY void FN(level)(const struct fast *f, const struct shale_sample_args *a, uns
    }
 }
 
-/* Lanes l0 .. l0 + 7 of a call. */
-BODY void FN(chunk)(const struct fast *f, struct shale_sample_args *a, unsigned l0, int fmt,
-                    bool srgb, bool tri)
+/* What lanes l0 .. l0 + 7 of a call sample: layer, filter, levels. */
+struct FN(sel) {
+   v8i layer, lin, lvl0, lvl1, two, on;
+   v8f delta;
+   uint32_t active;
+};
+
+/* Layer, Scale Factor and LOD Operations, level selection. */
+BODY void FN(select)(const struct fast *f, const struct shale_sample_args *a, unsigned l0,
+                     bool tri, struct FN(sel) *sel)
 {
    const uint32_t op = a->op;
-   v8f s = vloadf(&a->coord[0][l0]), t = vloadf(&a->coord[1][l0]);
    v8i layer = vsplati(0);
    if (!tri && f->arrayed) {
       /* clamp(RNE(a), 0, layers - 1); NaN and negative layers give 0. */
@@ -224,26 +230,20 @@ BODY void FN(chunk)(const struct fast *f, struct shale_sample_args *a, unsigned 
     * the view keeps their reads in it): the lanes asked for decide
     * whether the chunk shares one level. */
    int32_t first = (int32_t)__builtin_ctz(active);
-   lvl0 = vseli(on, lvl0, vsplati(lvl0[first]));
-   lvl1 = vseli(on, lvl1, vsplati(lvl1[first]));
-   v8f tau[4];
-   struct FN(addr) ad;
-   FN(address)(f, lvl0, layer, tri, &ad);
-   FN(level)(f, a, l0, s, t, &ad, lin, fmt, srgb, tri, tau);
-   if (vany(two & on)) {
-      v8f tau1[4];
-      FN(address)(f, lvl1, layer, tri, &ad);
-      FN(level)(f, a, l0, s, t, &ad, lin, fmt, srgb, tri, tau1);
-      v8f d0 = 1.0f - delta;
-      for (int k = 0; k < 4; k++)
-         tau[k] = vsel(two, d0 * tau[k] + delta * tau1[k], tau[k]);
-   }
-   /* UNORM codes to [0, 1]: the division su_unpack_float's table holds. */
-   if (fmt != FF_RGBA16F && fmt != FF_RGBA32F)
-      for (int k = 0; k < 4; k++)
-         if (!srgb || k >= (fmt == FF_R8 ? 1 : fmt == FF_RG8 ? 2 : 3))
-            /* Every lane linear: within a few ulps is all it takes. */
-            tau[k] = tri ? tau[k] * (1.0f / 255.0f) : tau[k] / 255.0f;
+   sel->layer = layer;
+   sel->lin = lin;
+   sel->lvl0 = vseli(on, lvl0, vsplati(lvl0[first]));
+   sel->lvl1 = vseli(on, lvl1, vsplati(lvl1[first]));
+   sel->two = two;
+   sel->on = on;
+   sel->delta = delta;
+   sel->active = active;
+}
+
+/* The view's swizzle on filtered components; lanes asked for stored. */
+BODY void FN(store)(const struct fast *f, struct shale_sample_args *a, unsigned l0,
+                    const struct FN(sel) *sel, const v8f tau[4])
+{
    v8f res[4];
    for (int k = 0; k < 4; k++) {
       uint8_t sw = f->swz[k];
@@ -251,11 +251,140 @@ BODY void FN(chunk)(const struct fast *f, struct shale_sample_args *a, unsigned 
    }
    for (int k = 0; k < 4; k++) {
       v8f r = res[k];
-      if (active != 0xffu)
-         r = vsel(on, r, vloadf((const float *)&a->result[k][l0]));
+      if (sel->active != 0xffu)
+         r = vsel(sel->on, r, vloadf((const float *)&a->result[k][l0]));
       memcpy(&a->result[k][l0], &r, sizeof(r));
    }
 }
+
+/* Lanes l0 .. l0 + 7 of a call. */
+BODY void FN(chunk)(const struct fast *f, struct shale_sample_args *a, unsigned l0, int fmt,
+                    bool srgb, bool tri)
+{
+   struct FN(sel) sel;
+   FN(select)(f, a, l0, tri, &sel);
+   v8f s = vloadf(&a->coord[0][l0]), t = vloadf(&a->coord[1][l0]);
+   v8f tau[4];
+   struct FN(addr) ad;
+   FN(address)(f, sel.lvl0, sel.layer, tri, &ad);
+   FN(level)(f, a, l0, s, t, &ad, sel.lin, fmt, srgb, tri, tau);
+   if (vany(sel.two & sel.on)) {
+      v8f tau1[4];
+      FN(address)(f, sel.lvl1, sel.layer, tri, &ad);
+      FN(level)(f, a, l0, s, t, &ad, sel.lin, fmt, srgb, tri, tau1);
+      v8f d0 = 1.0f - sel.delta;
+      for (int k = 0; k < 4; k++)
+         tau[k] = vsel(sel.two, d0 * tau[k] + sel.delta * tau1[k], tau[k]);
+   }
+   /* UNORM codes to [0, 1]: the division su_unpack_float's table holds. */
+   if (fmt != FF_RGBA16F && fmt != FF_RGBA32F)
+      for (int k = 0; k < 4; k++)
+         if (!srgb || k >= (fmt == FF_R8 ? 1 : fmt == FF_RG8 ? 2 : 3))
+            /* Every lane linear: within a few ulps is all it takes. */
+            tau[k] = tri ? tau[k] * (1.0f / 255.0f) : tau[k] / 255.0f;
+   FN(store)(f, a, l0, &sel, tau);
+}
+
+#if FAST_FIXED
+/* Texel Linear Filtering of one level (ad) of 8-bit UNORM RGBA texels at
+ * normalized (s, t) for the compile-time state (REPEAT, power-of-two
+ * sizes), in fixed point: the weights snapped to 1/256 of a texel
+ * (subTexelPrecisionBits = 8), the sums exact in integers. out[k] holds
+ * lanes k and k + 4 as four 32-bit sums each (R, G, B, A in texel order),
+ * 2^16 times the filtered code, less 2^23. */
+BODY void FN(fixed_level)(const struct fast *f, v8f s, v8f t, const struct FN(addr) *ad,
+                          __m256i out[4])
+{
+   v8f u = s * vtof(ad->w), v = t * vtof(ad->h);
+   u = u - 0.5f;
+   v = v - 0.5f;
+   v8i i0 = vifloor(u), j0 = vifloor(v);
+   /* The fraction is exact (u - floor(u)); clamped or non-finite lanes
+    * get some weight in [0, 255]. */
+   v8i wa = vtoi((u - vtof(i0)) * 256.0f) & 0xff;
+   v8i wb = vtoi((v - vtof(j0)) * 256.0f) & 0xff;
+   v8i wm = ad->w - 1, hm = ad->h - 1;
+   v8i x0 = (i0 & wm) << 2, x1 = ((i0 + 1) & wm) << 2;
+   v8i y0 = (j0 & hm) * ad->row + ad->start, y1 = ((j0 + 1) & hm) * ad->row + ad->start;
+   __m256i t00 = (__m256i)FAST_GATHER(f->base, y0 + x0);
+   __m256i t10 = (__m256i)FAST_GATHER(f->base, y0 + x1);
+   __m256i t01 = (__m256i)FAST_GATHER(f->base, y1 + x0);
+   __m256i t11 = (__m256i)FAST_GATHER(f->base, y1 + x1);
+   const __m256i z = _mm256_setzero_si256();
+   /* Horizontal: t0 * (256 - a) + t1 * a = (t0 << 8) + (t1 - t0) * a,
+    * in [0, 65280]: exact in 16-bit words (modulo 2^16). Words of lanes
+    * (0, 1 | 4, 5) from the low bytes, (2, 3 | 6, 7) from the high. */
+   __m256i aw = (__m256i)(wa | (wa << 16));
+   __m256i alo = _mm256_unpacklo_epi32(aw, aw), ahi = _mm256_unpackhi_epi32(aw, aw);
+   __m256i h[2][2];
+   const __m256i flip = _mm256_set1_epi16((short)0x8000);
+   for (int r = 0; r < 2; r++) {
+      __m256i p = r ? t01 : t00, q = r ? t11 : t10;
+      __m256i plo = _mm256_unpacklo_epi8(p, z), qlo = _mm256_unpacklo_epi8(q, z);
+      __m256i phi = _mm256_unpackhi_epi8(p, z), qhi = _mm256_unpackhi_epi8(q, z);
+      __m256i lo = _mm256_add_epi16(_mm256_slli_epi16(plo, 8),
+                                    _mm256_mullo_epi16(_mm256_sub_epi16(qlo, plo), alo));
+      __m256i hi = _mm256_add_epi16(_mm256_slli_epi16(phi, 8),
+                                    _mm256_mullo_epi16(_mm256_sub_epi16(qhi, phi), ahi));
+      /* As signed words: h - 32768. */
+      h[r][0] = _mm256_xor_si256(lo, flip);
+      h[r][1] = _mm256_xor_si256(hi, flip);
+   }
+   /* Vertical: (h0 - 2^15) * (256 - b) + (h1 - 2^15) * b, the rows'
+    * words paired and multiplied with the pair (256 - b, b). */
+   __m256i bw = (__m256i)((256 - wb) | (wb << 16));
+   out[0] = _mm256_madd_epi16(_mm256_unpacklo_epi16(h[0][0], h[1][0]), _mm256_shuffle_epi32(bw, 0x00));
+   out[1] = _mm256_madd_epi16(_mm256_unpackhi_epi16(h[0][0], h[1][0]), _mm256_shuffle_epi32(bw, 0x55));
+   out[2] = _mm256_madd_epi16(_mm256_unpacklo_epi16(h[0][1], h[1][1]), _mm256_shuffle_epi32(bw, 0xaa));
+   out[3] = _mm256_madd_epi16(_mm256_unpackhi_epi16(h[0][1], h[1][1]), _mm256_shuffle_epi32(bw, 0xff));
+}
+
+/* Lanes l0 .. l0 + 7 of a call in the compile-time state, 8-bit UNORM
+ * RGBA or BGRA: fixed-point filtering (fixed_level), the mipmap weight
+ * snapped to 1/256 (mipmapPrecisionBits = 8). */
+BODY void FN(fixed_chunk)(const struct fast *f, struct shale_sample_args *a, unsigned l0, bool bgra)
+{
+   struct FN(sel) sel;
+   FN(select)(f, a, l0, true, &sel);
+   v8f s = vloadf(&a->coord[0][l0]), t = vloadf(&a->coord[1][l0]);
+   struct FN(addr) ad;
+   __m256i r0[4];
+   FN(address)(f, sel.lvl0, sel.layer, true, &ad);
+   FN(fixed_level)(f, s, t, &ad, r0);
+   if (vany(sel.two & sel.on)) {
+      __m256i r1[4];
+      FN(address)(f, sel.lvl1, sel.layer, true, &ad);
+      FN(fixed_level)(f, s, t, &ad, r1);
+      /* delta in [0, 1): d in [0, 255]; the levels' sums to 8.8 (the
+       * bias 2^23 stays a whole 2^15), then x0 * (256 - d) + x1 * d. */
+      __m256i d = (__m256i)vtoi(sel.delta * 256.0f);
+      const __m256i dk[4] = { _mm256_shuffle_epi32(d, 0x00), _mm256_shuffle_epi32(d, 0x55),
+                              _mm256_shuffle_epi32(d, 0xaa), _mm256_shuffle_epi32(d, 0xff) };
+      for (int k = 0; k < 4; k++) {
+         __m256i x0 = _mm256_srai_epi32(r0[k], 8), x1 = _mm256_srai_epi32(r1[k], 8);
+         r0[k] = _mm256_add_epi32(_mm256_slli_epi32(x0, 8),
+                                  _mm256_mullo_epi32(_mm256_sub_epi32(x1, x0), dk[k]));
+      }
+   }
+   /* Lanes (k | k + 4) of R, G, B, A to R, G, B, A of lanes 0 .. 7. */
+   __m256i u0 = _mm256_unpacklo_epi32(r0[0], r0[1]), u1 = _mm256_unpackhi_epi32(r0[0], r0[1]);
+   __m256i u2 = _mm256_unpacklo_epi32(r0[2], r0[3]), u3 = _mm256_unpackhi_epi32(r0[2], r0[3]);
+   __m256i c[4] = { _mm256_unpacklo_epi64(u0, u2), _mm256_unpackhi_epi64(u0, u2),
+                    _mm256_unpacklo_epi64(u1, u3), _mm256_unpackhi_epi64(u1, u3) };
+   /* Codes times 2^16 (exact in floats, below 2^24), divided by 255 * 2^16. */
+   const __m256i bias = _mm256_set1_epi32(1 << 23);
+   const __m256 scale = _mm256_set1_ps(255.0f * 65536.0f);
+   v8f tau[4];
+   for (int k = 0; k < 4; k++)
+      tau[k] = (v8f)_mm256_div_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(c[k], bias)), scale);
+   if (bgra) {
+      v8f r = tau[0];
+      tau[0] = tau[2];
+      tau[2] = r;
+   }
+   FN(store)(f, a, l0, &sel, tau);
+}
+#endif
 
 BODY void FN(run)(const struct shale_image_view_desc *view, const struct shale_sampler_desc *sampler,
                   struct shale_sample_args *args, int fmt, bool srgb)
@@ -268,6 +397,14 @@ BODY void FN(run)(const struct shale_image_view_desc *view, const struct shale_s
    /* The usual trilinear, repeating, power-of-two case with its choices
     * made at compile time. */
    if (f.tri && !(args->op & SHALE_SAMPLE_OFFSET)) {
+#if FAST_FIXED
+      if ((fmt == FF_RGBA8 || fmt == FF_BGRA8) && !srgb) {
+         for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += VL)
+            if ((args->lanes >> l0) & 0xffu)
+               FN(fixed_chunk)(&f, args, l0, fmt == FF_BGRA8);
+         return;
+      }
+#endif
       for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += VL)
          if ((args->lanes >> l0) & 0xffu)
             FN(chunk)(&f, args, l0, fmt, srgb, true);

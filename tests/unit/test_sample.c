@@ -18,7 +18,10 @@
  * divides by 255 once, and its log2 may differ from log2f by an ulp, which
  * moves the mipmap weight by as much, so the difference grows with the
  * texels' range; the spec's filtering precision, 8 sub-texel and mipmap
- * bits as Shale reports, allows about 4e-3). Grad lanes whose lambda (in
+ * bits as Shale reports, allows about 4e-3). The AVX2 routines' fixed-point
+ * state (8-bit UNORM RGBA / BGRA, trilinear, REPEAT, power-of-two 2D views,
+ * no offsets) is held to what those limits allow instead: FIXED_TOLERANCE,
+ * 3 * 2^-8 of the range and a little (below). Grad lanes whose lambda (in
  * double) lies within 1e-4 of a point where the result jumps (lambda 0 when
  * the two filters differ; x.5 for nearest mipmapping) are not compared:
  * log2 there may round either way in either routine; the count is printed.
@@ -249,8 +252,8 @@ static float as_float(uint32_t u)
 }
 
 struct tally {
-   long lanes, exact, near, skipped, bad;
-   double worst;
+   long lanes, exact, near, skipped, bad, fixed;
+   double worst, worst_fixed;
 };
 
 static void report_bad(const char *what, const struct image *im, const struct shale_sampler_desc *s,
@@ -267,10 +270,46 @@ static void report_bad(const char *what, const struct image *im, const struct sh
            a->grad[0][1][l], a->grad[1][0][l], a->grad[1][1][l], want, got);
 }
 
-/* One call through both routines; the results compared lane by lane. */
+/* Whether the AVX2 routines filter this call in fixed point: 8-bit UNORM
+ * RGBA / BGRA / ABGR views, 2D and power-of-two, LINEAR filters and
+ * mipmaps, REPEAT on s and t, no offsets. */
+static bool fixed_point_call(const struct image *im, const struct shale_sampler_desc *s,
+                             const struct shale_sample_args *a, bool avx2)
+{
+#if defined(__x86_64__) || defined(__i386__)
+   if (!avx2 || !__builtin_cpu_supports("avx2"))
+      return false;
+#else
+   return false;
+#endif
+   const uint32_t f = im->v.format;
+   return (f == VK_FORMAT_R8G8B8A8_UNORM || f == VK_FORMAT_B8G8R8A8_UNORM ||
+           f == VK_FORMAT_A8B8G8R8_UNORM_PACK32) &&
+          im->v.view_type == VK_IMAGE_VIEW_TYPE_2D && !(im->v.width & (im->v.width - 1)) &&
+          !(im->v.height & (im->v.height - 1)) && s->mag_filter == VK_FILTER_LINEAR &&
+          s->min_filter == VK_FILTER_LINEAR && s->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_LINEAR &&
+          s->address_mode[0] == VK_SAMPLER_ADDRESS_MODE_REPEAT &&
+          s->address_mode[1] == VK_SAMPLER_ADDRESS_MODE_REPEAT && !(a->op & SHALE_SAMPLE_OFFSET);
+}
+
+/* The fixed-point routine's tolerance, in units of the texels' range, from
+ * the precision Shale reports (sd_physical_device.c): weights snapped to
+ * 2^-subTexelPrecisionBits (8) of a texel on each of s and t move the
+ * result by at most 2^-8 of the range each; the mipmap weight snapped to
+ * 2^-mipmapPrecisionBits (8), by at most 2^-8 more; each level's sum is
+ * truncated to 1/256 of a code (2^-8 / 255 of the range); the float
+ * arithmetic and log2's ulps stay within 1e-5. */
+#define SUB_TEXEL_BITS 8
+#define MIPMAP_BITS 8
+#define FIXED_TOLERANCE                                                                    \
+   (2.0 / (1 << SUB_TEXEL_BITS) + 1.0 / (1 << MIPMAP_BITS) + 1.0 / (256.0 * 255.0) + 1e-5)
+
+/* One call through both routines; the results compared lane by lane
+ * (`fixed`: to FIXED_TOLERANCE; lanes with a non-finite coordinate, where
+ * sr_sample gives NaN, to lie in [0, 1]). */
 static void compare_call(shale_sample_fn fn, const struct image *im,
                          const struct shale_sampler_desc *s, const struct shale_sample_args *in,
-                         bool must_be_identical, struct tally *t)
+                         bool must_be_identical, struct tally *t, bool fixed)
 {
    struct shale_sample_args ref = *in, got = *in;
    sr_sample(&im->v, s, &ref);
@@ -298,7 +337,14 @@ static void compare_call(shale_sample_fn fn, const struct image *im,
             continue;
          float want = as_float(ref.result[k][l]), have = as_float(got.result[k][l]);
          bool same = want == have || (want != want && have != have);
-         if (exact || must_be_identical) {
+         if (fixed && !finite) {
+            same = have >= 0.0f && have <= 1.0f;
+         } else if (fixed) {
+            double d = fabs((double)want - (double)have);
+            if (d > t->worst_fixed)
+               t->worst_fixed = d;
+            same = d <= FIXED_TOLERANCE;
+         } else if (exact || must_be_identical) {
             same = same && (must_be_identical ? ref.result[k][l] == got.result[k][l] : true);
          } else if (!same) {
             /* Relative to the texels' magnitude bound (1 for UNORM and
@@ -316,9 +362,12 @@ static void compare_call(shale_sample_fn fn, const struct image *im,
             break;
          }
          if (!same && t->bad++ < 10)
-            report_bad(exact ? "not identical" : "beyond 1e-5", im, s, in, l, k, want, have);
+            report_bad(fixed ? "beyond the fixed-point tolerance"
+                       : exact ? "not identical" : "beyond 1e-5",
+                       im, s, in, l, k, want, have);
       }
       t->exact += exact;
+      t->fixed += fixed;
    }
 }
 
@@ -373,14 +422,20 @@ static void test_fast(bool avx2)
                for (int c = 0; c < 12; c++) {
                   struct shale_sample_args a;
                   random_args(&a, &im);
-                  compare_call(fn, &im, &s, &a, false, &t);
+                  compare_call(fn, &im, &s, &a, false, &t, fixed_point_call(&im, &s, &a, avx2));
                }
             }
             free(im.mem);
          }
-   printf("%s build: %ld lanes (%ld nearest, compared exactly), %ld skipped near a jump, "
+   printf("%s build: %ld lanes (%ld nearest, compared exactly; %ld in fixed point, largest "
+          "difference %.3g of the range, tolerance %.3g), %ld skipped near a jump, "
           "largest linear difference %.3g, %ld disagreements; %ld fast routines chosen\n",
-          avx2 ? "AVX2" : "portable", t.lanes, t.exact, t.skipped, t.worst, t.bad, fast_fns);
+          avx2 ? "AVX2" : "portable", t.lanes, t.exact, t.fixed, t.worst_fixed, FIXED_TOLERANCE,
+          t.skipped, t.worst, t.bad, fast_fns);
+#if defined(__x86_64__) || defined(__i386__)
+   if (avx2 && __builtin_cpu_supports("avx2"))
+      CHECK(t.fixed > 1000, "only %ld lanes in fixed point", t.fixed);
+#endif
    CHECK(t.bad == 0, "%ld lanes disagree", t.bad);
    CHECK(t.skipped * 1000 < t.lanes, "%ld of %ld lanes skipped", t.skipped, t.lanes);
    CHECK(t.lanes > 10000, "only %ld lanes compared", t.lanes);
@@ -439,7 +494,7 @@ static void test_fallback(bool avx2)
                   memcpy(&a.lod[l], &lod, 4);
             }
          }
-         compare_call(fn, &im, &s, &a, true, &t);
+         compare_call(fn, &im, &s, &a, true, &t, false);
       }
       free(im.mem);
    }
@@ -501,7 +556,7 @@ static void test_far(bool avx2)
                   a.coord[1][l] = (pick(2) ? 1.0f : -1.0f) * frand(1e3f, 3e6f) / (float)im.v.height;
                   a.lod[l] = frand(-1.0f, 1.0f);
                }
-               compare_call(fn, &im, &s, &a, false, &t);
+               compare_call(fn, &im, &s, &a, false, &t, fixed_point_call(&im, &s, &a, avx2));
             }
             free(im.mem);
          }
