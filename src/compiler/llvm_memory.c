@@ -468,11 +468,12 @@ index_bindings(struct sc_xlate *x, struct sc_ptr *p, LLVMValueRef idx, bool vary
    return true;
 }
 
+/* Applies the indexes of an access chain from word `first` on. */
 static bool
-access_chain(struct sc_xlate *x, const struct sc_inst *inst, struct sc_ptr *p)
+access_chain(struct sc_xlate *x, const struct sc_inst *inst, struct sc_ptr *p, uint32_t first)
 {
    const struct sc_module *m = x->m;
-   for (uint32_t k = 4; k < inst->nwords; k++) {
+   for (uint32_t k = first; k < inst->nwords; k++) {
       const struct sc_type *t = sc_module_type(m, p->type);
       LLVMValueRef idx;
       bool varying, is_const, has_lin;
@@ -546,6 +547,260 @@ access_chain(struct sc_xlate *x, const struct sc_inst *inst, struct sc_ptr *p)
    return true;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Variable pointers (VariablePointersStorageBuffer)                         */
+/* ------------------------------------------------------------------------ */
+
+/* Whether p can be a variable pointer: one into a storage buffer (memory
+ * with a known range), which is all variablePointersStorageBuffer asks. */
+bool
+sc_ptr_is_variable(struct sc_xlate *x, const struct sc_ptr *p)
+{
+   if (p->kind != SC_PTR_MEM || !p->range || p->storage != SpvStorageClassStorageBuffer)
+      return sc_fail(x, SC_ERROR_UNSUPPORTED,
+                     "variable pointer outside the StorageBuffer storage class");
+   return true;
+}
+
+/* Stores through a pointer merged from p count as stores to p's binding. */
+void
+sc_ptr_mark_written(struct sc_xlate *x, const struct sc_ptr *p)
+{
+   if (p->binding_use != SC_NONE)
+      x->bindings[p->binding_use].written = true;
+}
+
+/* Base, offset and range of a variable pointer as W lanes each when
+ * `lanes`, else as the scalars they are (p uniform). */
+void
+sc_ptr_parts(struct sc_xlate *x, const struct sc_ptr *p, bool lanes, LLVMValueRef out[3])
+{
+   out[0] = lanes && !p->base_varying ? sc_splat(x, p->base) : p->base;
+   out[1] = lanes && !p->offset_varying ? sc_splat(x, p->offset) : p->offset;
+   out[2] = lanes && !p->base_varying ? sc_splat(x, p->range) : p->range;
+}
+
+/* A variable pointer to `type` in storage buffers from its parts (W lanes
+ * each when `lanes`). */
+void
+sc_ptr_from_parts(struct sc_xlate *x, struct sc_ptr *p, uint32_t type, bool lanes,
+                  LLVMValueRef parts[3])
+{
+   memset(p, 0, sizeof(*p));
+   p->kind = SC_PTR_MEM;
+   p->storage = SpvStorageClassStorageBuffer;
+   p->type = type;
+   p->base_varying = p->offset_varying = lanes;
+   p->base = parts[0];
+   p->offset = parts[1];
+   p->range = parts[2];
+   p->binding_use = SC_NONE;
+}
+
+static uint32_t
+pointee(struct sc_xlate *x, uint32_t ptr_type)
+{
+   const struct sc_type *t = sc_module_type(x->m, ptr_type);
+   return t && t->kind == SC_T_POINTER ? t->elem : SC_NONE;
+}
+
+/* OpSelect of two pointers: base, offset and range selected per lane (or
+ * once, when the condition and both pointers are uniform). */
+static bool
+select_ptr(struct sc_xlate *x, const struct sc_inst *d, struct sc_ptr *p)
+{
+   if (d->nwords != 6)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "bad OpSelect");
+   const struct sc_val *c = sc_operand(x, d->w[3], 1, 1);
+   if (!c)
+      return false;
+   const struct sc_ptr *pa = sc_get_ptr(x, d->w[4]);
+   if (!pa)
+      return false;
+   struct sc_ptr a = *pa;
+   const struct sc_ptr *pb = sc_get_ptr(x, d->w[5]);
+   if (!pb || !sc_ptr_is_variable(x, &a) || !sc_ptr_is_variable(x, pb))
+      return false;
+   LLVMValueRef cond = c->c[0];
+   if (LLVMTypeOf(cond) != x->t_i1 &&
+       LLVMTypeOf(cond) != sc_vec_type(x, x->t_i1))
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "OpSelect of pointers on a non-boolean");
+   bool lanes = !c->uniform || a.base_varying || a.offset_varying || pb->base_varying ||
+                pb->offset_varying;
+   if (!c->uniform && LLVMTypeOf(cond) == x->t_i1)
+      cond = sc_splat(x, cond);
+   LLVMValueRef pa3[3], pb3[3], r[3];
+   sc_ptr_parts(x, &a, lanes, pa3);
+   sc_ptr_parts(x, pb, lanes, pb3);
+   for (int i = 0; i < 3; i++)
+      r[i] = LLVMBuildSelect(x->b, cond, pa3[i], pb3[i], "");
+   uint32_t use = a.binding_use == pb->binding_use ? a.binding_use : SC_NONE;
+   if (use == SC_NONE) {
+      sc_ptr_mark_written(x, &a);
+      sc_ptr_mark_written(x, pb);
+   }
+   sc_ptr_from_parts(x, p, pointee(x, d->type_id), lanes, r);
+   p->binding_use = use;
+   p->row_major = a.row_major;
+   p->in_row_major = a.in_row_major;
+   p->mat_stride = a.mat_stride;
+   return p->type != SC_NONE || sc_fail(x, SC_ERROR_INVALID_SPIRV, "OpSelect of a non-pointer");
+}
+
+/* OpPtrAccessChain: the Element index steps by the base pointer type's
+ * ArrayStride, then the indexes apply as in an access chain. */
+static bool
+ptr_access_chain(struct sc_xlate *x, const struct sc_inst *d, struct sc_ptr *p)
+{
+   if (d->nwords < 5)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "bad OpPtrAccessChain");
+   if (!sc_ptr_is_variable(x, p))
+      return false;
+   const struct sc_inst *bd = sc_module_def(x->m, d->w[3]);
+   uint32_t stride;
+   if (!bd || !sc_module_decoration(x->m, bd->type_id, SC_NONE, SpvDecorationArrayStride, &stride))
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "OpPtrAccessChain base without an ArrayStride");
+   LLVMValueRef idx;
+   bool varying, is_const, has_lin;
+   struct sc_lin lin;
+   uint32_t c = 0;
+   if (!index_value(x, d->w[4], &idx, &varying, &is_const, &c, &lin, &has_lin))
+      return false;
+   scaled_offset(x, p, idx, varying, has_lin ? &lin : NULL, stride);
+   return access_chain(x, d, p, 5);
+}
+
+/* A null pointer into storage buffers: no memory (range 0). */
+static bool
+null_ptr(struct sc_xlate *x, const struct sc_inst *d, struct sc_ptr *p)
+{
+   const struct sc_type *t = sc_module_type(x->m, d->type_id);
+   if (!t || t->kind != SC_T_POINTER || t->storage != SpvStorageClassStorageBuffer)
+      return sc_fail(x, SC_ERROR_UNSUPPORTED, "null pointer outside the StorageBuffer storage class");
+   LLVMValueRef parts[3] = { LLVMConstNull(x->t_ptr), sc_const_i32(x, 0), sc_const_i32(x, 0) };
+   sc_ptr_from_parts(x, p, t->elem, false, parts);
+   return true;
+}
+
+/* Function and Private variables holding variable pointers (the inliner
+ * makes one for the result of a function returning a pointer), and the
+ * pointers loaded from them: base, offset and range in slots of their own
+ * (W lanes each unless the id is uniform). A load copies the variable's
+ * slots into its own where it runs, so a later store to the variable does
+ * not change what was loaded. */
+static LLVMValueRef *
+ptr_slots(struct sc_xlate *x, uint32_t id)
+{
+   struct sc_idinfo *ii = &x->ids[id];
+   if (ii->ptr_slots)
+      return ii->ptr_slots;
+   bool lanes = x->cfg->varying[id];
+   LLVMTypeRef t[3] = { x->t_ptr, x->t_i32, x->t_i32 };
+   ii->ptr_slots = sc_alloc(x, 3 * sizeof(LLVMValueRef));
+   if (!ii->ptr_slots)
+      return NULL;
+   for (int i = 0; i < 3; i++) {
+      ii->ptr_slots[i] = sc_persistent_alloca(x, lanes ? sc_vec_type(x, t[i]) : t[i], 8);
+      /* Never-stored slots read as a null pointer of no range. */
+      LLVMBuilderRef saved = x->b;
+      x->b = x->ib;
+      LLVMBuildStore(x->b, LLVMConstNull(LLVMGetAllocatedType(ii->ptr_slots[i])),
+                     ii->ptr_slots[i]);
+      x->b = saved;
+   }
+   return ii->ptr_slots;
+}
+
+/* Whether var is a Function / Private variable holding a pointer. */
+static bool
+is_ptr_var(struct sc_xlate *x, uint32_t var)
+{
+   const struct sc_inst *d = sc_module_def(x->m, var);
+   if (!d || d->opcode != SpvOpVariable || d->nwords < 4 ||
+       (d->w[3] != SpvStorageClassFunction && d->w[3] != SpvStorageClassPrivate))
+      return false;
+   const struct sc_type *t = sc_module_type(x->m, d->type_id);
+   const struct sc_type *e = t && t->kind == SC_T_POINTER ? sc_module_type(x->m, t->elem) : NULL;
+   return e && e->kind == SC_T_POINTER;
+}
+
+/* Stores parts (of uniformity `lanes`) into slots for the active lanes. */
+static bool
+store_parts(struct sc_xlate *x, LLVMValueRef *slots, uint32_t id, LLVMValueRef parts[3],
+            bool parts_vary)
+{
+   bool lanes = x->cfg->varying[id];
+   if (!lanes && parts_vary)
+      return sc_fail(x, SC_ERROR_INTERNAL, "uniform %%%u holding a varying pointer", id);
+   for (int i = 0; i < 3; i++) {
+      LLVMValueRef nv = parts[i];
+      if (lanes) {
+         LLVMValueRef old = LLVMBuildLoad2(x->b, LLVMTypeOf(nv), slots[i], "");
+         nv = LLVMBuildSelect(x->b, x->mask, nv, old, "");
+      }
+      LLVMBuildStore(x->b, nv, slots[i]);
+   }
+   return true;
+}
+
+static bool
+store_ptr_var(struct sc_xlate *x, uint32_t var, uint32_t value)
+{
+   const struct sc_ptr *p = sc_get_ptr(x, value);
+   LLVMValueRef *slots = p ? ptr_slots(x, var) : NULL;
+   if (!slots || !sc_ptr_is_variable(x, p))
+      return false;
+   sc_ptr_mark_written(x, p);   /* stores through what is loaded may reach p's binding */
+   bool lanes = x->cfg->varying[var];
+   LLVMValueRef parts[3];
+   sc_ptr_parts(x, p, lanes, parts);
+   return store_parts(x, slots, var, parts, p->base_varying || p->offset_varying);
+}
+
+static bool
+read_ptr_slots(struct sc_xlate *x, uint32_t id, struct sc_ptr *p)
+{
+   LLVMValueRef *slots = ptr_slots(x, id);
+   const struct sc_inst *d = sc_module_def(x->m, id);
+   const struct sc_type *t = d ? sc_module_type(x->m, d->type_id) : NULL;
+   if (!slots || !t || t->kind != SC_T_POINTER || t->storage != SpvStorageClassStorageBuffer)
+      return slots && sc_fail(x, SC_ERROR_UNSUPPORTED,
+                              "variable pointer outside the StorageBuffer storage class");
+   LLVMValueRef parts[3];
+   for (int i = 0; i < 3; i++)
+      parts[i] = LLVMBuildLoad2(x->b, LLVMGetAllocatedType(slots[i]), slots[i], "");
+   sc_ptr_from_parts(x, p, t->elem, x->cfg->varying[id], parts);
+   return true;
+}
+
+/* OpLoad of a pointer from a variable holding one. */
+static bool
+load_ptr_var(struct sc_xlate *x, const struct sc_inst *inst)
+{
+   uint32_t var = inst->w[3];
+   if (!is_ptr_var(x, var))
+      return sc_fail(x, SC_ERROR_UNSUPPORTED, "pointer loaded from %%%u", var);
+   LLVMValueRef *from = ptr_slots(x, var), *to = ptr_slots(x, inst->result_id);
+   if (!from || !to)
+      return false;
+   LLVMValueRef parts[3];
+   for (int i = 0; i < 3; i++)
+      parts[i] = LLVMBuildLoad2(x->b, LLVMGetAllocatedType(from[i]), from[i], "");
+   bool vary = x->cfg->varying[var];
+   if (!vary && x->cfg->varying[inst->result_id])
+      for (int i = 0; i < 3; i++)
+         parts[i] = sc_splat(x, parts[i]);
+   if (!store_parts(x, to, inst->result_id, parts, vary && x->cfg->varying[inst->result_id]))
+      return false;
+   struct sc_idinfo *ii = &x->ids[inst->result_id];
+   struct sc_ptr *p = ii->ptr ? ii->ptr : sc_alloc(x, sizeof(*p));
+   if (!p || !read_ptr_slots(x, inst->result_id, p))
+      return false;
+   ii->ptr = p;
+   ii->cache_seg = x->seg;
+   return true;
+}
+
 const struct sc_ptr *
 sc_get_ptr(struct sc_xlate *x, uint32_t id)
 {
@@ -577,10 +832,38 @@ sc_get_ptr(struct sc_xlate *x, uint32_t id)
       if (!base)
          return NULL;
       *p = *base;
-      if (!access_chain(x, d, p))
+      if (!access_chain(x, d, p, 4))
          return NULL;
       break;
    }
+   case SpvOpPtrAccessChain:
+   case SpvOpInBoundsPtrAccessChain: {
+      const struct sc_ptr *base = sc_get_ptr(x, d->w[3]);
+      if (!base)
+         return NULL;
+      *p = *base;
+      if (!ptr_access_chain(x, d, p))
+         return NULL;
+      break;
+   }
+   case SpvOpSelect:
+      if (!select_ptr(x, d, p))
+         return NULL;
+      break;
+   case SpvOpConstantNull:
+      if (!null_ptr(x, d, p))
+         return NULL;
+      ii->ptr = p;
+      ii->cache_seg = SC_EVERYWHERE;
+      return p;
+   case SpvOpPhi:
+      if (!sc_phi_ptr(x, d, p))
+         return NULL;
+      break;
+   case SpvOpLoad:
+      if (!read_ptr_slots(x, id, p))
+         return NULL;
+      break;
    case SpvOpCopyObject: {
       const struct sc_ptr *base = sc_get_ptr(x, d->w[3]);
       if (!base)
@@ -1208,9 +1491,16 @@ sc_emit_memory(struct sc_xlate *x, const struct sc_inst *inst, bool *handled)
       return true;
    case SpvOpPtrAccessChain:
    case SpvOpInBoundsPtrAccessChain:
-      return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported instruction %s",
-                     sc_opcode_name(inst->opcode));
+      /* Computed where used (sc_get_ptr). */
+      return true;
+   case SpvOpSelect:
+      if (sc_cfg_is_pointer(x->m, inst->result_id))
+         return true;   /* computed where used */
+      *handled = false;
+      return true;
    case SpvOpLoad: {
+      if (sc_cfg_is_pointer(x->m, inst->result_id))
+         return load_ptr_var(x, inst);
       const struct sc_ptr *p = sc_get_ptr(x, inst->w[3]);
       struct sc_val v;
       if (!p || !load_value(x, p, inst->type_id, &v))
@@ -1218,6 +1508,8 @@ sc_emit_memory(struct sc_xlate *x, const struct sc_inst *inst, bool *handled)
       return sc_set(x, inst->result_id, v);
    }
    case SpvOpStore: {
+      if (is_ptr_var(x, inst->w[1]))
+         return store_ptr_var(x, inst->w[1], inst->w[2]);
       const struct sc_ptr *p = sc_get_ptr(x, inst->w[1]);
       const struct sc_val *v = sc_get(x, inst->w[2]);
       if (!p || !v)

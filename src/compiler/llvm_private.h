@@ -147,6 +147,8 @@ struct sc_idinfo {
    LLVMValueRef *lin_slots; /* linear bases of the components, or NULL */
    int64_t *lin_strides;
    LLVMValueRef *phi_in;  /* incoming-value storage of a phi, per component */
+   LLVMValueRef *ptr_slots; /* a variable pointer's parts held by a Function / Private
+                             * variable or read from one (OpLoad) */
    LLVMValueRef lane_var; /* Function/Private variable storage */
 };
 
@@ -372,6 +374,15 @@ struct sc_access {
 bool sc_memory_init(struct sc_xlate *x);
 bool sc_emit_memory(struct sc_xlate *x, const struct sc_inst *inst, bool *handled);
 const struct sc_ptr *sc_get_ptr(struct sc_xlate *x, uint32_t id);
+/* Variable pointers: storage-buffer pointers that OpSelect and OpPhi merge,
+ * kept as base, offset and range (W lanes each when `lanes`). */
+bool sc_ptr_is_variable(struct sc_xlate *x, const struct sc_ptr *p);
+void sc_ptr_mark_written(struct sc_xlate *x, const struct sc_ptr *p);
+void sc_ptr_parts(struct sc_xlate *x, const struct sc_ptr *p, bool lanes, LLVMValueRef out[3]);
+void sc_ptr_from_parts(struct sc_xlate *x, struct sc_ptr *p, uint32_t type, bool lanes,
+                       LLVMValueRef parts[3]);
+/* llvm_translate.c: a pointer OpPhi's value read from its incoming storage. */
+bool sc_phi_ptr(struct sc_xlate *x, const struct sc_inst *phi, struct sc_ptr *p);
 bool sc_store_value(struct sc_xlate *x, const struct sc_ptr *p, const struct sc_val *v);
 struct sc_access sc_address(struct sc_xlate *x, const struct sc_ptr *p, uint32_t rel,
                             uint32_t bytes, bool vector_ok);

@@ -580,6 +580,17 @@ phi_slots(struct sc_xlate *x, const struct sc_inst *phi)
    struct sc_idinfo *ii = &x->ids[phi->result_id];
    if (ii->phi_in)
       return ii->phi_in;
+   if (sc_cfg_is_pointer(x->m, phi->result_id)) {
+      /* A variable pointer: base, offset, range. */
+      bool lanes = x->cfg->varying[phi->result_id];
+      LLVMTypeRef t[3] = { x->t_ptr, x->t_i32, x->t_i32 };
+      ii->phi_in = sc_alloc(x, 3 * sizeof(LLVMValueRef));
+      if (!ii->phi_in)
+         return NULL;
+      for (int i = 0; i < 3; i++)
+         ii->phi_in[i] = sc_persistent_alloca(x, lanes ? sc_vec_type(x, t[i]) : t[i], 8);
+      return ii->phi_in;
+   }
    uint32_t n = sc_ncomp(x, phi->type_id);
    if (n > SC_MAX_VALUE_COMPONENTS || !n) {
       sc_fail(x, SC_ERROR_UNSUPPORTED, "phi of %u components", n);
@@ -598,6 +609,41 @@ phi_slots(struct sc_xlate *x, const struct sc_inst *phi)
    return ii->phi_in;
 }
 
+bool
+sc_phi_ptr(struct sc_xlate *x, const struct sc_inst *phi, struct sc_ptr *p)
+{
+   LLVMValueRef *slots = phi_slots(x, phi);
+   if (!slots)
+      return false;
+   const struct sc_type *t = sc_module_type(x->m, phi->type_id);
+   if (!t || t->kind != SC_T_POINTER || t->storage != SpvStorageClassStorageBuffer)
+      return sc_fail(x, SC_ERROR_UNSUPPORTED,
+                     "variable pointer outside the StorageBuffer storage class");
+   LLVMValueRef parts[3];
+   for (int i = 0; i < 3; i++)
+      parts[i] = LLVMBuildLoad2(x->b, LLVMGetAllocatedType(slots[i]), slots[i], "");
+   sc_ptr_from_parts(x, p, t->elem, x->cfg->varying[phi->result_id], parts);
+   return true;
+}
+
+/* The parts of the pointer a pointer phi takes on an edge, for phi_edge
+ * (computed before any of the edge's stores: a phi of the target may be
+ * an incoming value of another). */
+static bool
+phi_ptr_parts(struct sc_xlate *x, const struct sc_inst *phi, uint32_t value, LLVMValueRef out[3])
+{
+   const struct sc_ptr *p = sc_get_ptr(x, value);
+   if (!p || !sc_ptr_is_variable(x, p))
+      return false;
+   bool lanes = x->cfg->varying[phi->result_id];
+   if (!lanes && (p->base_varying || p->offset_varying))
+      return sc_fail(x, SC_ERROR_INTERNAL, "uniform phi %%%u with a varying input",
+                     phi->result_id);
+   sc_ptr_mark_written(x, p);   /* stores through the phi may reach p's binding */
+   sc_ptr_parts(x, p, lanes, out);
+   return true;
+}
+
 /* Stores the values block x->block passes to target's phis on an edge taken
  * by the lanes in edge, or by every lane (all: from a full block). */
 static bool
@@ -606,10 +652,48 @@ phi_edge(struct sc_xlate *x, uint32_t target, LLVMValueRef edge, bool all)
    const struct sc_block *tb = &x->f->blocks[target];
    uint32_t label = x->f->blocks[x->block].label;
    LLVMValueRef any = NULL;
+   /* Pointer phis' incoming parts first (see phi_ptr_parts). */
+   uint32_t nptr = 0;
+   for (uint32_t i = tb->first; i < tb->term && x->m->insts[i].opcode == SpvOpPhi; i++)
+      nptr += sc_cfg_is_pointer(x->m, x->m->insts[i].result_id);
+   LLVMValueRef *ptr_parts = nptr ? sc_alloc(x, 3 * nptr * sizeof(LLVMValueRef)) : NULL;
+   if (nptr && !ptr_parts)
+      return false;
+   nptr = 0;
+   for (uint32_t i = tb->first; i < tb->term && x->m->insts[i].opcode == SpvOpPhi; i++) {
+      const struct sc_inst *phi = &x->m->insts[i];
+      if (!sc_cfg_is_pointer(x->m, phi->result_id))
+         continue;
+      LLVMValueRef *out = ptr_parts + 3 * nptr++;
+      out[0] = NULL;
+      for (uint32_t k = 3; k + 1 < phi->nwords; k += 2)
+         if (phi->w[k + 1] == label && !phi_ptr_parts(x, phi, phi->w[k], out))
+            return false;
+   }
+   nptr = 0;
    for (uint32_t i = tb->first; i < tb->term; i++) {
       const struct sc_inst *phi = &x->m->insts[i];
       if (phi->opcode != SpvOpPhi)
          break;
+      if (sc_cfg_is_pointer(x->m, phi->result_id)) {
+         LLVMValueRef *parts = ptr_parts + 3 * nptr++;
+         LLVMValueRef *slots = phi_slots(x, phi);
+         if (!slots)
+            return false;
+         if (!parts[0])
+            continue;   /* not an incoming edge of this phi */
+         bool lanes = x->cfg->varying[phi->result_id];
+         LLVMValueRef cond = all ? NULL : lanes ? edge : any ? any : (any = sc_any(x, edge));
+         for (int c = 0; c < 3; c++) {
+            LLVMValueRef nv = parts[c];
+            if (cond) {
+               LLVMValueRef old = LLVMBuildLoad2(x->b, LLVMTypeOf(nv), slots[c], "");
+               nv = LLVMBuildSelect(x->b, cond, nv, old, "");
+            }
+            LLVMBuildStore(x->b, nv, slots[c]);
+         }
+         continue;
+      }
       uint32_t value = 0;
       for (uint32_t k = 3; k + 1 < phi->nwords; k += 2)
          if (phi->w[k + 1] == label)
@@ -1136,6 +1220,17 @@ sc_emit_block(struct sc_xlate *x, uint32_t pos, LLVMBasicBlockRef next)
    uint32_t i = blk->first;
    for (; i < blk->term && x->m->insts[i].opcode == SpvOpPhi; i++) {
       const struct sc_inst *phi = &x->m->insts[i];
+      if (sc_cfg_is_pointer(x->m, phi->result_id)) {
+         /* Read now, before this block's edges may store the next value;
+          * later segments read the storage again (sc_get_ptr). */
+         struct sc_idinfo *ii = &x->ids[phi->result_id];
+         struct sc_ptr *p = ii->ptr ? ii->ptr : sc_alloc(x, sizeof(*p));
+         if (!p || !sc_phi_ptr(x, phi, p))
+            return false;
+         ii->ptr = p;
+         ii->cache_seg = x->seg;
+         continue;
+      }
       LLVMValueRef *slots = phi_slots(x, phi);
       if (!slots)
          return false;

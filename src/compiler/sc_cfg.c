@@ -275,7 +275,8 @@ is_value_operand(const struct sc_module *m, const struct sc_operand *op, uint32_
 }
 
 /* Records that id is used in block ub; pointer-producing instructions are
- * recomputed where used, so their operands count as used there too. */
+ * recomputed where used, so their operands count as used there too (but
+ * a pointer phi is read from its own incoming storage). */
 static void
 note_use(struct sc_cfg *cfg, uint32_t id, uint32_t ub, uint32_t us, unsigned depth)
 {
@@ -283,6 +284,8 @@ note_use(struct sc_cfg *cfg, uint32_t id, uint32_t ub, uint32_t us, unsigned dep
    if (id >= m->bound || cfg->def_block[id] == SC_NONE || depth > 64)
       return;
    const struct sc_inst *d = sc_module_def(m, id);
+   if (d->opcode == SpvOpPhi && sc_cfg_is_pointer(m, id))
+      return;
    if (d->opcode != SpvOpVariable && sc_cfg_is_pointer(m, id)) {
       for (unsigned i = 0; i < d->noperands; i++) {
          const struct sc_operand *op = &m->operands[d->first_operand + i];

@@ -58,6 +58,7 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_storage_buffer_storage_class = true,
    .KHR_16bit_storage = true,
    .KHR_shader_draw_parameters = true,
+   .KHR_variable_pointers = true,
    .EXT_extended_dynamic_state3 = true,
 };
 
@@ -509,8 +510,9 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
     * constants (api/storage16) and stage inputs and outputs
     * (render/stage_io), multiview (render/multiview; no geometry or
     * tessellation stages), samplerYcbcrConversion (api/ycbcr),
-    * shaderDrawParameters (render/draw_params); not claimed: variable
-    * pointers, protected memory. */
+    * shaderDrawParameters (render/draw_params),
+    * variablePointersStorageBuffer (api/varptr); not claimed:
+    * variablePointers (Workgroup variable pointers), protected memory. */
    const VkPhysicalDeviceVulkan11Features v11 = {
       .storageBuffer16BitAccess = ext->KHR_16bit_storage,
       .uniformAndStorageBuffer16BitAccess = ext->KHR_16bit_storage,
@@ -519,6 +521,7 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
       .multiview = ext->KHR_multiview,
       .samplerYcbcrConversion = ext->KHR_sampler_ycbcr_conversion,
       .shaderDrawParameters = ext->KHR_shader_draw_parameters,
+      .variablePointersStorageBuffer = ext->KHR_variable_pointers,
    };
    sd_foreach_struct_out(s, f->pNext) {
       switch ((int)s->sType) {

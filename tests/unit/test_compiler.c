@@ -46,6 +46,7 @@
 #include "shaders/spec_spv.h"
 #include "shaders/transcendental_spv.h"
 #include "shaders/unsupported_op_spv.h"
+#include "shaders/varptr_workgroup_spv.h"
 
 #define SPV(a) (a), (sizeof(a) / sizeof((a)[0]))
 
@@ -3230,6 +3231,14 @@ test_errors(void)
                                   NULL, 0, &s, msg, sizeof(msg));
    CHECK_EQ_INT(r, SC_ERROR_UNSUPPORTED);
    CHECK(strstr(msg, "OpReadClockKHR") != NULL, "message names the opcode: \"%s\"", msg);
+   CHECK(s == NULL, "no shader on failure");
+   /* A variable pointer into Workgroup memory (variablePointers, not
+    * claimed): refused, with a message. */
+   msg[0] = 0;
+   r = try_compile(SPV(varptr_workgroup_spv), "main", VK_SHADER_STAGE_COMPUTE_BIT, NULL, 0, &s,
+                   msg, sizeof(msg));
+   CHECK_EQ_INT(r, SC_ERROR_UNSUPPORTED);
+   CHECK(strstr(msg, "variable pointer") != NULL, "message: \"%s\"", msg);
    CHECK(s == NULL, "no shader on failure");
 
    /* Mutated modules: any result but a crash; what compiles must be valid. */
