@@ -416,9 +416,11 @@ sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDevic
          }
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_PROPERTIES_EXT:
-         /* Vertex shaders only (no geometry stage): one stream; up to
-          * SHALE_MAX_XFB_COMPONENTS 32-bit components a vertex; offsets
-          * and strides fit 16 bits, counters 32 (render/xfb). */
+         /* The last stage before rasterization is captured, vertex or
+          * geometry (render/xfb, render/geometry_xfb); one stream (no
+          * geometryStreams); up to SHALE_MAX_XFB_COMPONENTS 32-bit
+          * components a vertex; offsets and strides fit 16 bits, counters
+          * 32. */
          if (sd_device_extensions_supported.EXT_transform_feedback) {
             VkPhysicalDeviceTransformFeedbackPropertiesEXT *x = (void *)s;
             x->maxTransformFeedbackStreams = 1;
@@ -454,7 +456,7 @@ sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDevic
 void
 sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDeviceFeatures2 *f)
 {
-   /* Compute only, so far: robust buffer access and dynamically indexed
+   /* Robust buffer access and dynamically indexed
     * buffer arrays are what compiled shaders honour (api/compute); 64-bit
     * integers and floats and 16-bit integers in shaders (api/types);
     * gathers with offsets and ConstOffsets, cube array views (sampled and
