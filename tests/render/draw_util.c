@@ -3,6 +3,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -123,6 +124,19 @@ draw_has_stencil(VkFormat f)
 {
    return f == VK_FORMAT_D24_UNORM_S8_UINT || f == VK_FORMAT_D32_SFLOAT_S8_UINT ||
           f == VK_FORMAT_D16_UNORM_S8_UINT || f == VK_FORMAT_S8_UINT;
+}
+
+void
+draw_vertex_info(struct draw_pipeline_info *pi, const uint32_t *vs, size_t vs_size,
+                 const uint32_t *fs, size_t fs_size)
+{
+   *pi = (struct draw_pipeline_info) {
+      .vs = vs, .vs_size = vs_size, .fs = fs, .fs_size = fs_size,
+      .stride = sizeof(struct draw_vertex), .attrib_count = 2,
+      .attrib_format = { VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT },
+      .attrib_offset = { offsetof(struct draw_vertex, pos), offsetof(struct draw_vertex, color) },
+      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+   };
 }
 
 VkResult

@@ -38,6 +38,12 @@ struct draw_target {
    uint32_t color_texel, depth_texel; /* bytes */
 };
 
+/* A vertex of pos_color.vert (shaders/): clip-space position at location 0,
+ * colour at location 1. */
+struct draw_vertex {
+   float pos[4], color[4];
+};
+
 struct draw_pipeline_info {
    const uint32_t *vs;
    size_t vs_size;
@@ -127,6 +133,12 @@ VkResult draw_pipeline_create(struct vkt *t, const struct draw_target *dt,
 void draw_pipeline_state_init(struct draw_pipeline_state *st, const struct draw_target *dt,
                               const struct draw_pipeline_info *info, VkShaderModule vs,
                               VkShaderModule fs, VkPipelineLayout layout);
+
+/* Sets *pi for shaders vs and fs (fs may be NULL) reading struct
+ * draw_vertex from binding 0 and drawing triangle lists; every other field
+ * zero (draw_pipeline_info's defaults) for the caller to set. */
+void draw_vertex_info(struct draw_pipeline_info *pi, const uint32_t *vs, size_t vs_size,
+                      const uint32_t *fs, size_t fs_size);
 
 /* Destroys what p owns (never borrowed modules or layouts). */
 void draw_pipeline_destroy(struct vkt *t, struct draw_pipeline *p);

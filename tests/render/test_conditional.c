@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "draw_check.h"
 #include "draw_util.h"
 #include "vkt.h"
 
@@ -30,10 +31,6 @@
 #define H 8
 #define QUADS 5
 
-struct vertex {
-   float pos[4];
-   float color[4];
-};
 
 static const float quad_rect[QUADS][4] = {   /* x0, y0, x1, y1 in pixels */
    { 4, 0, 8, 8 }, { 8, 0, 12, 8 }, { 12, 0, 16, 4 }, { 12, 4, 16, 8 }, { 16, 0, 20, 8 },
@@ -89,23 +86,18 @@ setup(struct env *e)
    struct vkt *t = &e->t;
    e->dt = (struct draw_target) { .color_format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H };
    CHECK(draw_target_create(t, &e->dt) == VK_SUCCESS, "%s: target", e->dn);
-   struct draw_pipeline_info pi = {
-      .vs = pos_color_vert_spv, .vs_size = sizeof(pos_color_vert_spv),
-      .fs = flat_color_frag_spv, .fs_size = sizeof(flat_color_frag_spv),
-      .stride = sizeof(struct vertex), .attrib_count = 2,
-      .attrib_format = { VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT },
-      .attrib_offset = { 0, 16 },
-      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-   };
+   struct draw_pipeline_info pi;
+   draw_vertex_info(&pi, pos_color_vert_spv, sizeof(pos_color_vert_spv), flat_color_frag_spv,
+                    sizeof(flat_color_frag_spv));
    CHECK(draw_pipeline_create(t, &e->dt, &pi, &e->p) == VK_SUCCESS, "%s: pipeline", e->dn);
 
    /* Six vertices (two triangles) per quad; the indexed draws use the
     * same vertices through indices. */
-   struct vertex v[QUADS * 6];
+   struct draw_vertex v[QUADS * 6];
    static const int corner[6][2] = { { 0, 1 }, { 2, 1 }, { 0, 3 }, { 2, 1 }, { 2, 3 }, { 0, 3 } };
    for (int q = 0; q < QUADS; q++)
       for (int k = 0; k < 6; k++) {
-         struct vertex *x = &v[q * 6 + k];
+         struct draw_vertex *x = &v[q * 6 + k];
          x->pos[0] = quad_rect[q][corner[k][0]] / W * 2.0f - 1.0f;
          x->pos[1] = quad_rect[q][corner[k][1]] / H * 2.0f - 1.0f;
          x->pos[2] = 0.0f;
@@ -363,13 +355,8 @@ run_driver(enum vkt_driver which)
       .conditionalRendering = VK_TRUE,
       .inheritedConditionalRendering = cf.inheritedConditionalRendering,
    };
-   o.device_extensions = dexts;
-   o.device_extension_count = 1;
-   o.device_pnext = &enable;
-   if (!vkt_init(&e.t, &o)) {
-      CHECK(0, "%s: device with VK_EXT_conditional_rendering", e.dn);
+   if (!draw_open_extension(&e.t, &o, dexts, &enable, NULL))
       return;
-   }
    begin_cr = (PFN_vkCmdBeginConditionalRenderingEXT)vkGetDeviceProcAddr(
       e.t.device, "vkCmdBeginConditionalRenderingEXT");
    end_cr = (PFN_vkCmdEndConditionalRenderingEXT)vkGetDeviceProcAddr(
@@ -397,6 +384,5 @@ main(void)
 {
    run_driver(VKT_SHALE);
    run_driver(VKT_LAVAPIPE);
-   CHECK(vkt_validation_messages() == 0, "validation messages: %u", vkt_validation_messages());
-   return check_finish();
+   return draw_finish();
 }

@@ -21,9 +21,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "check.h"
+#include "draw_check.h"
 #include "draw_util.h"
 #include "vkt.h"
 
@@ -97,15 +97,11 @@ run_variant(struct vkt *t, const struct variant *v, struct vkt_buffer *vb)
       .depthWriteEnable = VK_TRUE,
       .depthCompareOp = VK_COMPARE_OP_ALWAYS,
    };
-   struct draw_pipeline_info pi = {
-      .vs = pos_color_vert_spv, .vs_size = sizeof(pos_color_vert_spv),
-      .fs = flat_color_frag_spv, .fs_size = sizeof(flat_color_frag_spv),
-      .stride = 32, .attrib_count = 2,
-      .attrib_format = { VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT },
-      .attrib_offset = { 0, 16 },
-      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, .rasterization = &rs,
-      .depth_stencil = &ds,
-   };
+   struct draw_pipeline_info pi;
+   draw_vertex_info(&pi, pos_color_vert_spv, sizeof(pos_color_vert_spv), flat_color_frag_spv,
+                    sizeof(flat_color_frag_spv));
+   pi.rasterization = &rs;
+   pi.depth_stencil = &ds;
    VkDynamicState dyn[2];
    for (unsigned b = DYN_CLAMP; b <= DYN_CLIP; b <<= 1)
       if (v->dyn & b)
@@ -241,13 +237,13 @@ run_driver(enum vkt_driver which)
    CHECK(vkt_init(&t, &o), "%s: device with VK_EXT_depth_clip_enable", dn);
    /* Two triangles: the first in w = 1, the second's clip coordinates
     * scaled by w = 2 (same NDC). Colour white. */
-   float verts[6][8];
+   struct draw_vertex verts[6];
    const float xy[6][2] = { { -Q, -Q }, { Q, -Q }, { -Q, Q }, { Q, -Q }, { Q, Q }, { -Q, Q } };
    for (int k = 0; k < 6; k++) {
       float w = k < 3 ? 1.0f : 2.0f;
-      const float v[8] = { xy[k][0] * w, xy[k][1] * w, depth_at(xy[k][0], xy[k][1]) * w, w,
-                           1.0f, 1.0f, 1.0f, 1.0f };
-      memcpy(verts[k], v, sizeof(v));
+      verts[k] = (struct draw_vertex) {
+         { xy[k][0] * w, xy[k][1] * w, depth_at(xy[k][0], xy[k][1]) * w, w },
+         { 1.0f, 1.0f, 1.0f, 1.0f } };
    }
    struct vkt_buffer vb;
    VkResult r = draw_upload(&t, verts, sizeof(verts), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb);
@@ -269,6 +265,5 @@ main(void)
 {
    run_driver(VKT_SHALE);
    run_driver(VKT_LAVAPIPE);
-   CHECK(vkt_validation_messages() == 0, "validation messages: %u", vkt_validation_messages());
-   return check_finish();
+   return draw_finish();
 }

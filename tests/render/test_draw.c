@@ -19,9 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "check.h"
+#include "draw_check.h"
 #include "draw_util.h"
 #include "vkt.h"
 
@@ -35,10 +35,6 @@
 #define H 100
 #define NTRI 60
 
-struct vertex {
-   float pos[4];
-   float color[4];
-};
 
 static uint64_t rng = 0x243f6a8885a308d3ull;
 
@@ -54,10 +50,10 @@ rand_ndc(uint32_t size)
 /* Random triangles, each with one colour; a few share edges with the
  * previous one (fans), a few are slivers. */
 static void
-make_triangles(struct vertex *v, uint32_t count, bool depth)
+make_triangles(struct draw_vertex *v, uint32_t count, bool depth)
 {
    for (uint32_t i = 0; i < count; i++) {
-      struct vertex *t = &v[i * 3];
+      struct draw_vertex *t = &v[i * 3];
       for (int k = 0; k < 3; k++) {
          t[k].pos[0] = rand_ndc(W);
          t[k].pos[1] = rand_ndc(H);
@@ -95,7 +91,7 @@ snap(float ndc, uint32_t size)
 /* The spec's coverage of pixel (px, py) by triangle t: inside every edge,
  * or on an edge that is a top or left edge (framebuffer y points down). */
 static bool
-covers(const struct vertex *t, int px, int py)
+covers(const struct draw_vertex *t, int px, int py)
 {
    int64_t x[3], y[3];
    for (int k = 0; k < 3; k++) {
@@ -129,7 +125,7 @@ struct scene_result {
 /* Draws `count` triangles of v with the given fragment shader; depth adds
  * a D32_SFLOAT attachment tested with LESS. */
 static bool
-draw_scene(enum vkt_driver drv, const struct vertex *v, uint32_t count, bool smooth, bool depth,
+draw_scene(enum vkt_driver drv, const struct draw_vertex *v, uint32_t count, bool smooth, bool depth,
            struct scene_result *out)
 {
    struct vkt t;
@@ -149,19 +145,12 @@ draw_scene(enum vkt_driver drv, const struct vertex *v, uint32_t count, bool smo
       .depthWriteEnable = VK_TRUE,
       .depthCompareOp = VK_COMPARE_OP_LESS,
    };
-   struct draw_pipeline_info pi = {
-      .vs = pos_color_vert_spv, .vs_size = sizeof(pos_color_vert_spv),
-      .fs = smooth ? smooth_color_frag_spv : flat_color_frag_spv,
-      .fs_size = smooth ? sizeof(smooth_color_frag_spv) : sizeof(flat_color_frag_spv),
-      .stride = sizeof(struct vertex),
-      .attrib_count = 2,
-      .attrib_format = { VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT },
-      .attrib_offset = { 0, 16 },
-      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-      .polygon_mode = VK_POLYGON_MODE_FILL,
-      .depth_stencil = depth ? &ds : NULL,
-      .dynamic_viewport_scissor = true,
-   };
+   struct draw_pipeline_info pi;
+   draw_vertex_info(&pi, pos_color_vert_spv, sizeof(pos_color_vert_spv),
+                    smooth ? smooth_color_frag_spv : flat_color_frag_spv,
+                    smooth ? sizeof(smooth_color_frag_spv) : sizeof(flat_color_frag_spv));
+   pi.depth_stencil = depth ? &ds : NULL;
+   pi.dynamic_viewport_scissor = true;
    struct draw_pipeline p;
    CHECK_VK(draw_pipeline_create(&t, &dt, &pi, &p));
    struct vkt_buffer vb;
@@ -193,14 +182,14 @@ draw_scene(enum vkt_driver drv, const struct vertex *v, uint32_t count, bool smo
 /* Expected image of flat triangles: later ones over earlier ones, or the
  * nearest one (LESS) with depth. */
 static void
-reference(const struct vertex *v, uint32_t count, bool depth, uint32_t *color, float *zbuf)
+reference(const struct draw_vertex *v, uint32_t count, bool depth, uint32_t *color, float *zbuf)
 {
    for (int y = 0; y < H; y++)
       for (int x = 0; x < W; x++) {
          uint32_t c = 0;
          float z = 1.0f;
          for (uint32_t i = 0; i < count; i++) {
-            const struct vertex *t = &v[i * 3];
+            const struct draw_vertex *t = &v[i * 3];
             if (!covers(t, x, y))
                continue;
             if (depth && !(t[0].pos[2] < z))
@@ -230,7 +219,7 @@ compare_exact(const char *what, const uint32_t *got, const uint32_t *want)
 static void
 test_coverage(void)
 {
-   static struct vertex v[NTRI * 3];
+   static struct draw_vertex v[NTRI * 3];
    make_triangles(v, NTRI, false);
    static uint32_t want[W * H];
    reference(v, NTRI, false, want, NULL);
@@ -259,7 +248,7 @@ test_coverage(void)
 static void
 test_render_areas(void)
 {
-   static struct vertex v[NTRI * 3];
+   static struct draw_vertex v[NTRI * 3];
    rng = 777;
    make_triangles(v, NTRI, false);
    static uint32_t want[W * H];
@@ -273,15 +262,10 @@ test_render_areas(void)
       .color_format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H,
    };
    CHECK_VK(draw_target_create(&t, &dt));
-   struct draw_pipeline_info pi = {
-      .vs = pos_color_vert_spv, .vs_size = sizeof(pos_color_vert_spv),
-      .fs = flat_color_frag_spv, .fs_size = sizeof(flat_color_frag_spv),
-      .stride = sizeof(struct vertex), .attrib_count = 2,
-      .attrib_format = { VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT },
-      .attrib_offset = { 0, 16 },
-      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, .polygon_mode = VK_POLYGON_MODE_FILL,
-      .dynamic_viewport_scissor = true,
-   };
+   struct draw_pipeline_info pi;
+   draw_vertex_info(&pi, pos_color_vert_spv, sizeof(pos_color_vert_spv), flat_color_frag_spv,
+                    sizeof(flat_color_frag_spv));
+   pi.dynamic_viewport_scissor = true;
    struct draw_pipeline p;
    CHECK_VK(draw_pipeline_create(&t, &dt, &pi, &p));
    struct vkt_buffer vb;
@@ -318,7 +302,7 @@ test_render_areas(void)
 static void
 test_depth(void)
 {
-   static struct vertex v[NTRI * 3];
+   static struct draw_vertex v[NTRI * 3];
    make_triangles(v, NTRI, true);
    static uint32_t want[W * H];
    static float zwant[W * H];
@@ -340,7 +324,7 @@ test_depth(void)
 
 /* A gradient mesh: a grid of triangles with a colour per vertex. */
 static uint32_t
-make_gradient(struct vertex *v)
+make_gradient(struct draw_vertex *v)
 {
    uint32_t n = 0;
    const int g = 6;
@@ -350,7 +334,7 @@ make_gradient(struct vertex *v)
          float y0 = -1.0f + 2.0f * j / g, y1 = -1.0f + 2.0f * (j + 1) / g;
          float xs[6] = { x0, x1, x0, x1, x1, x0 }, ys[6] = { y0, y0, y1, y0, y1, y1 };
          for (int k = 0; k < 6; k++) {
-            struct vertex *p = &v[n * 3 + k];
+            struct draw_vertex *p = &v[n * 3 + k];
             p->pos[0] = xs[k];
             p->pos[1] = ys[k];
             p->pos[2] = 0.5f;
@@ -372,7 +356,7 @@ make_gradient(struct vertex *v)
 static void
 test_smooth(void)
 {
-   static struct vertex v[6 * 6 * 6];
+   static struct draw_vertex v[6 * 6 * 6];
    uint32_t n = make_gradient(v);
    struct scene_result shale, lvp;
    if (!draw_scene(VKT_SHALE, v, n, true, false, &shale)) {
@@ -400,7 +384,7 @@ test_smooth(void)
 static bool
 thread_scene(struct scene_result *out)
 {
-   static struct vertex v[NTRI * 3 + 6 * 6 * 6];
+   static struct draw_vertex v[NTRI * 3 + 6 * 6 * 6];
    rng = 12345;
    make_triangles(v, NTRI, true);
    uint32_t n = make_gradient(v + NTRI * 3);
@@ -410,32 +394,8 @@ thread_scene(struct scene_result *out)
 static void
 test_threads(const char *self)
 {
-   uint32_t *images[3] = { 0 };
-   static const char *const counts[] = { "1", "2", "4" };
-   for (int i = 0; i < 3; i++) {
-      char path[] = "/tmp/shale-render-XXXXXX";
-      int fd = mkstemp(path);
-      CHECK(fd >= 0, "temporary file");
-      if (fd < 0)
-         return;
-      close(fd);
-      char cmd[512];
-      snprintf(cmd, sizeof(cmd), "SHALE_THREADS=%s '%s' --dump '%s'", counts[i], self, path);
-      int rc = system(cmd);
-      CHECK(rc == 0, "%s exited with %d", cmd, rc);
-      FILE *f = fopen(path, "rb");
-      images[i] = calloc((size_t)W * H, 4);
-      if (f) {
-         CHECK(fread(images[i], 4, (size_t)W * H, f) == (size_t)W * H, "dump read");
-         fclose(f);
-      }
-      unlink(path);
-   }
-   for (int i = 1; i < 3; i++)
-      CHECK(memcmp(images[0], images[i], (size_t)W * H * 4) == 0,
-            "SHALE_THREADS=%s and =1 give the same image", counts[i]);
-   for (int i = 0; i < 3; i++)
-      free(images[i]);
+   static uint32_t images[3][W * H];
+   draw_thread_runs(self, "image", sizeof(images[0]), images);
 }
 
 int
@@ -458,6 +418,5 @@ main(int argc, char **argv)
    test_render_areas();
    test_smooth();
    test_threads(argv[0]);
-   CHECK_EQ_INT(vkt_validation_messages(), 0);
-   return check_finish();
+   return draw_finish();
 }

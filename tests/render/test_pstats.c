@@ -20,9 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "check.h"
+#include "draw_check.h"
 #include "draw_util.h"
 #include "vkt.h"
 
@@ -47,23 +47,19 @@ static const char *const stat_names[NSTAT] = {
    "tessellation evaluation invocations", "compute shader invocations",
 };
 
-struct vertex {
-   float pos[4], color[4];
-};
-
 #define RECT_FIRST 0
 #define TINY_FIRST 6
 #define STRIP_FIRST (TINY_FIRST + 3 * NT)
 #define NV (STRIP_FIRST + 12)
 #define RECT_PIXELS (96 * 64)
 
-static struct vertex verts[NV];
+static struct draw_vertex verts[NV];
 static const uint16_t strip_idx[] = { 0, 1, 2, 3, 0xffff, 4, 5, 6, 0xffff, 7, 8, 9, 10, 11 };
 
 static void
-set_v(struct vertex *v, float px, float py, float z)
+set_v(struct draw_vertex *v, float px, float py, float z)
 {
-   *v = (struct vertex) { { -1.0f + 2.0f * px / W, -1.0f + 2.0f * py / H, z, 1.0f },
+   *v = (struct draw_vertex) { { -1.0f + 2.0f * px / W, -1.0f + 2.0f * py / H, z, 1.0f },
                           { 1.0f, 0.5f, 0.25f, 1.0f } };
 }
 
@@ -79,7 +75,7 @@ make_vertices(void)
    set_v(&verts[5], 16, 80, 0.5f);
    /* Tiny triangles between pixel centres (x.6 to x.9). */
    for (int i = 0; i < NT; i++) {
-      struct vertex *v = &verts[TINY_FIRST + 3 * i];
+      struct draw_vertex *v = &verts[TINY_FIRST + 3 * i];
       float px = 20.0f + (float)(i % 200), py = 84.0f + (float)(i / 200);
       float z01 = i % 5 == 1 ? -0.5f : 0.5f;   /* two vertices behind the near plane */
       set_v(&v[0], px + 0.6f, py + 0.6f, z01);
@@ -410,17 +406,14 @@ run_sample_shading(struct env *e)
       .minSampleShading = 1.0f };
    const VkViewport vp = { 0, 0, W, H, 0, 1 };
    const VkRect2D sc = { { 0, 0 }, { W, H } };
-   struct draw_pipeline_info pi = {
-      .vs = pos_color_vert_spv, .vs_size = sizeof(pos_color_vert_spv),
-      .fs = flat_color_frag_spv, .fs_size = sizeof(flat_color_frag_spv),
-      .stride = sizeof(struct vertex), .attrib_count = 2,
-      .attrib_format = { VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT },
-      .attrib_offset = { 0, 16 },
-      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-      .cull_mode = VK_CULL_MODE_NONE, .front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE,
-      .polygon_mode = VK_POLYGON_MODE_FILL, .multisample = &ms, .viewport = &vp, .scissor = &sc,
-      .render_pass = rp, .subpass = 0, .color_count = 1,
-   };
+   struct draw_pipeline_info pi;
+   draw_vertex_info(&pi, pos_color_vert_spv, sizeof(pos_color_vert_spv), flat_color_frag_spv,
+                    sizeof(flat_color_frag_spv));
+   pi.multisample = &ms;
+   pi.viewport = &vp;
+   pi.scissor = &sc;
+   pi.render_pass = rp;
+   pi.color_count = 1;
    VkResult r = draw_pipeline_create(t, NULL, &pi, &pl);
    CHECK(r == VK_SUCCESS, "%s: sample shading pipeline", e->dn);
    if (r == VK_SUCCESS) {
@@ -508,16 +501,9 @@ env_init(struct env *e, enum vkt_driver which)
    struct vkt *t = &e->t;
    e->dt = (struct draw_target) { .color_format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H };
    CHECK(draw_target_create(t, &e->dt) == VK_SUCCESS, "%s: target", e->dn);
-   struct draw_pipeline_info pi = {
-      .vs = pos_color_vert_spv, .vs_size = sizeof(pos_color_vert_spv),
-      .fs = flat_color_frag_spv, .fs_size = sizeof(flat_color_frag_spv),
-      .stride = sizeof(struct vertex), .attrib_count = 2,
-      .attrib_format = { VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT },
-      .attrib_offset = { 0, 16 },
-      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-      .cull_mode = VK_CULL_MODE_NONE, .front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE,
-      .polygon_mode = VK_POLYGON_MODE_FILL,
-   };
+   struct draw_pipeline_info pi;
+   draw_vertex_info(&pi, pos_color_vert_spv, sizeof(pos_color_vert_spv), flat_color_frag_spv,
+                    sizeof(flat_color_frag_spv));
    CHECK(draw_pipeline_create(t, &e->dt, &pi, &e->list) == VK_SUCCESS, "%s: list pipeline", e->dn);
    pi.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
    pi.primitive_restart = true;
@@ -613,31 +599,9 @@ dump(const char *path)
 static void
 test_threads(const char *self)
 {
-   static const char *const counts[] = { "1", "2", "4" };
-   uint64_t res[3][2][NSTAT];
-   memset(res, 0, sizeof(res));
-   for (int i = 0; i < 3; i++) {
-      char path[] = "/tmp/shale-pstats-XXXXXX";
-      int fd = mkstemp(path);
-      CHECK(fd >= 0, "temporary file");
-      if (fd < 0)
-         return;
-      close(fd);
-      char cmd[512];
-      snprintf(cmd, sizeof(cmd), "SHALE_THREADS=%s '%s' --dump '%s'", counts[i], self, path);
-      int rc = system(cmd);
-      CHECK(rc == 0, "%s exited with %d", cmd, rc);
-      FILE *f = fopen(path, "rb");
-      if (f) {
-         CHECK(fread(res[i], sizeof(res[i]), 1, f) == 1, "dump read");
-         fclose(f);
-      }
-      unlink(path);
-   }
-   for (int i = 1; i < 3; i++)
-      CHECK(memcmp(res[0], res[i], sizeof(res[0])) == 0,
-            "SHALE_THREADS=%s and =1 give the same statistics", counts[i]);
-   CHECK(res[0][0][IA_V] == 6 * 2 + 3 * NT, "thread runs counted");
+   static uint64_t res[3][2][NSTAT];
+   if (draw_thread_runs(self, "statistics", sizeof(res[0]), res))
+      CHECK(res[0][0][IA_V] == 6 * 2 + 3 * NT, "thread runs counted");
 }
 
 int
@@ -649,6 +613,5 @@ main(int argc, char **argv)
    run_driver(VKT_SHALE);
    run_driver(VKT_LAVAPIPE);
    test_threads(argv[0]);
-   CHECK(vkt_validation_messages() == 0, "validation messages: %u", vkt_validation_messages());
-   return check_finish();
+   return draw_finish();
 }

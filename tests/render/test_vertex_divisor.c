@@ -16,13 +16,10 @@
 #include <string.h>
 
 #include "check.h"
+#include "draw_check.h"
 #include "draw_util.h"
+#include "vi_probe.h"
 #include "vkt.h"
-
-#include "vi_float_frag_spv.h"
-#include "vi_layout_vert_spv.h"
-
-#define CHECK_VK(x) CHECK((x) == VK_SUCCESS, "%s", #x)
 
 #define NA 16
 #define NB 5
@@ -72,13 +69,8 @@ run(enum vkt_driver which, uint32_t first_instance)
       .vertexAttributeInstanceRateDivisor = VK_TRUE,
       .vertexAttributeInstanceRateZeroDivisor = zero,
    };
-   o.device_extensions = dexts;
-   o.device_extension_count = 1;
-   o.device_pnext = &enable;
-   if (!vkt_init(&t, &o)) {
-      CHECK(false, "%s: device with VK_EXT_vertex_attribute_divisor", dn);
+   if (!draw_open_extension(&t, &o, dexts, &enable, NULL))
       return;
-   }
 
    uint32_t div[NB];
    memcpy(div, divisors, sizeof(div));
@@ -114,35 +106,11 @@ run(enum vkt_driver which, uint32_t first_instance)
       .vertexAttributeDescriptionCount = NA,
       .pVertexAttributeDescriptions = attribs,
    };
-   struct draw_target dt = { .color_format = VK_FORMAT_R32G32B32A32_SFLOAT, .width = 16, .height = 16 };
-   CHECK_VK(draw_target_create(&t, &dt));
-   struct draw_pipeline_info pi = {
-      .vs = vi_layout_vert_spv, .vs_size = sizeof(vi_layout_vert_spv),
-      .fs = vi_float_frag_spv, .fs_size = sizeof(vi_float_frag_spv),
-      .vertex_input = &vi,
-      .topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST,
-      .polygon_mode = VK_POLYGON_MODE_FILL,
-      .push_size = 16,
-   };
-   struct draw_pipeline p;
-   struct vkt_buffer vb;
-   CHECK_VK(draw_pipeline_create(&t, &dt, &pi, &p));
-   CHECK_VK(draw_upload(&t, data, sizeof(data), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb));
-   if (p.pipeline) {
-      VkCommandBuffer cb = draw_begin(&t, &dt, &p, VK_NULL_HANDLE);
-      VkBuffer bufs[NB];
-      VkDeviceSize offs[NB] = { 0 };
-      for (uint32_t b = 0; b < NB; b++)
-         bufs[b] = vb.buffer;
-      vkCmdBindVertexBuffers(cb, 0, NB, bufs, offs);
-      for (int32_t k = 0; k < NA; k++) {
-         int32_t push[4] = { k, FIRST_VERTEX, (int32_t)first_instance, VERTS };
-         vkCmdPushConstants(cb, p.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
-                            0, 16, push);
-         vkCmdDraw(cb, VERTS, INSTANCES, FIRST_VERTEX, first_instance);
-      }
-      CHECK_VK(draw_end(&t, &dt, cb));
-      const float *img = dt.readback.map;
+   struct vi_probe probe;
+   const VkDeviceSize offs[NB] = { 0 };
+   const float *img = vi_probe_draw(&t, &probe, &vi, data, sizeof(data), offs, NA, VERTS, INSTANCES,
+                                    FIRST_VERTEX, first_instance);
+   if (img) {
       unsigned bad = 0;
       for (uint32_t k = 0; k < NA; k++)
          for (uint32_t col = 0; col < VERTS * INSTANCES; col++) {
@@ -155,7 +123,7 @@ run(enum vkt_driver which, uint32_t first_instance)
             else
                elem = first_instance + i / div[b];
             const float *want = data + elem * 4 * NA + 4 * k;
-            const float *got = img + (k * 16 + col) * 4;
+            const float *got = img + (k * VI_PROBE_SIZE + col) * 4;
             for (int c = 0; c < 4; c++)
                if (got[c] != want[c] && bad++ < 8)
                   fprintf(stderr, "%s: firstInstance %u, attribute %u (divisor %u), column %u, "
@@ -164,9 +132,7 @@ run(enum vkt_driver which, uint32_t first_instance)
          }
       CHECK(bad == 0, "%s: firstInstance %u: %u wrong components", dn, first_instance, bad);
    }
-   vkt_buffer_destroy(&t, &vb);
-   draw_pipeline_destroy(&t, &p);
-   draw_target_destroy(&t, &dt);
+   vi_probe_destroy(&t, &probe);
    vkt_finish(&t);
 }
 
@@ -177,6 +143,5 @@ main(void)
    run(VKT_SHALE, 0);
    run(VKT_LAVAPIPE, 5);
    run(VKT_LAVAPIPE, 0);
-   CHECK_EQ_INT(vkt_validation_messages(), 0);
-   return check_finish();
+   return draw_finish();
 }

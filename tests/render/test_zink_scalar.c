@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "draw_check.h"
 #include "draw_util.h"
 #include "vkt.h"
 
@@ -162,11 +163,8 @@ run_driver(enum vkt_driver which)
       .scalarBlockLayout = VK_TRUE,
    };
    VkPhysicalDeviceFeatures feats = { .shaderFloat64 = VK_TRUE };
-   o.device_extensions = dexts;
-   o.device_extension_count = 1;
-   o.device_pnext = &enable;
-   o.features = &feats;
-   CHECK(vkt_init(&t, &o), "%s: device with VK_EXT_scalar_block_layout", dn);
+   if (!draw_open_extension(&t, &o, dexts, &enable, &feats))
+      return;
 
    struct vkt_buffer src, dst, ubo, misc;
    CHECK(vkt_buffer_create(&t, N * STRIDE, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &src) == VK_SUCCESS,
@@ -249,6 +247,5 @@ main(void)
 {
    run_driver(VKT_SHALE);
    run_driver(VKT_LAVAPIPE);
-   CHECK(vkt_validation_messages() == 0, "validation messages: %u", vkt_validation_messages());
-   return check_finish();
+   return draw_finish();
 }
