@@ -184,6 +184,32 @@ static size_t first_difference(const struct sr_surface *s, const uint8_t *ref, s
    return size;
 }
 
+static float rand_depth(void);
+
+/* The lanes of one back-end call: w distinct random pixels of the
+ * framebuffer (the start of a random permutation) in x and y, each lane's
+ * coverage none, every sample (`all`) or random samples, and, when fd is not
+ * NULL, a random FragDepth per lane (drawn in the lanes' loop, so the
+ * sequence of random numbers is that of the loops this replaced). */
+static void rand_lanes(uint32_t w, uint32_t all, int32_t *x, int32_t *y, uint32_t *cov, float *fd)
+{
+   uint32_t pix[FB_W * FB_H];
+   for (uint32_t i = 0; i < FB_W * FB_H; i++)
+      pix[i] = i;
+   for (uint32_t i = 0; i < w; i++) {
+      uint32_t j = i + rng() % (FB_W * FB_H - i);
+      uint32_t t = pix[i];
+      pix[i] = pix[j];
+      pix[j] = t;
+      x[i] = (int32_t)(pix[i] % FB_W);
+      y[i] = (int32_t)(pix[i] / FB_W);
+      uint32_t k = rng() % 4;
+      cov[i] = k == 0 ? 0 : k == 1 ? all : rng() & all;
+      if (fd)
+         fd[i] = rand_depth();
+   }
+}
+
 /* One random state: compiles it, then runs `rounds` random batches through
  * both back ends. Returns false when the key was refused. */
 static bool run_state(struct sc_compiler *c, uint32_t round_id, uint32_t rounds)
@@ -279,20 +305,7 @@ static bool run_state(struct sc_compiler *c, uint32_t round_id, uint32_t rounds)
    for (uint32_t round = 0; round < rounds && fs_jit.compiled; round++) {
       int32_t x[SHALE_MAX_SIMD_WIDTH], y[SHALE_MAX_SIMD_WIDTH];
       uint32_t cov[SHALE_MAX_SIMD_WIDTH];
-      /* Distinct pixels: a random permutation of the framebuffer's. */
-      uint32_t pix[FB_W * FB_H];
-      for (uint32_t i = 0; i < FB_W * FB_H; i++)
-         pix[i] = i;
-      for (uint32_t i = 0; i < W; i++) {
-         uint32_t j = i + rng() % (FB_W * FB_H - i);
-         uint32_t t = pix[i];
-         pix[i] = pix[j];
-         pix[j] = t;
-         x[i] = (int32_t)(pix[i] % FB_W);
-         y[i] = (int32_t)(pix[i] / FB_W);
-         uint32_t k = rng() % 4;
-         cov[i] = k == 0 ? 0 : k == 1 ? all : rng() & all;
-      }
+      rand_lanes(W, all, x, y, cov, NULL);
       for (uint32_t i = 0; i < SHALE_FS_OUTPUT_LOCATIONS * 4 * W; i++) {
          float f = rand_value();
          memcpy(&outputs[i], &f, 4);
@@ -533,20 +546,7 @@ static bool run_ds_state(struct sc_compiler *c, uint32_t id, uint32_t rounds)
       int32_t x[SHALE_MAX_SIMD_WIDTH], y[SHALE_MAX_SIMD_WIDTH];
       uint32_t cov[SHALE_MAX_SIMD_WIDTH], cov_c[SHALE_MAX_SIMD_WIDTH];
       float fd[SHALE_MAX_SIMD_WIDTH];
-      uint32_t pix[FB_W * FB_H];
-      for (uint32_t i = 0; i < FB_W * FB_H; i++)
-         pix[i] = i;
-      for (uint32_t i = 0; i < W; i++) {
-         uint32_t j = i + rng() % (FB_W * FB_H - i);
-         uint32_t t = pix[i];
-         pix[i] = pix[j];
-         pix[j] = t;
-         x[i] = (int32_t)(pix[i] % FB_W);
-         y[i] = (int32_t)(pix[i] / FB_W);
-         uint32_t k = rng() % 4;
-         cov[i] = k == 0 ? 0 : k == 1 ? all : rng() & all;
-         fd[i] = rand_depth();
-      }
+      rand_lanes(W, all, x, y, cov, fd);
       uint32_t layer = rng() % FB_LAYERS;
       uint64_t passed_c = 0;
       for (uint32_t i = 0; i < W; i++)
