@@ -36,12 +36,20 @@
  *    --validate passes on lavapipe passes on Shale (27 of 27 on this
  *    machine).
  * Skips (77) where Xvfb, glxinfo or zink_dri.so is not installed.
+ *
+ * For a failure to be understood from the log alone (one ASan run once
+ * failed the last eight scenes and left nothing but their names), the test
+ * prints how each glmark2 run ended (exit status, 124 when `timeout` killed
+ * it, a signal, its wall time), and on a failure the lines of Mesa's,
+ * Shale's (its run has SHALE_DEBUG=errors: every error it returns, with
+ * why) and the sanitizers' messages, then both runs' whole output.
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <vulkan/vulkan.h>
@@ -49,10 +57,27 @@
 #include "check.h"
 #include "xvfb_util.h"
 
-/* Runs `cmd` with zink on the driver manifest `icd`; its output (stdout and
- * stderr) in a malloc'ed string, *status its exit status. */
+/* Seconds each command run gets. On the 2-core machine a glmark2 run on
+ * Shale with Mesa's shader cache cold (every new Shale build: zink keys its
+ * cache on pipelineCacheUUID, the build's ID) took 180-230 s with the debug
+ * build; the ASan build's is slower and may pass this, which ends the run
+ * in its last scenes ([conditionals], [function], [loop]): the likely cause
+ * of the one-time ASan failure of exactly those eight scenes. The log now
+ * says so ("timeout killed it") when it happens. */
+#define RUN_TIMEOUT_S 300
+
+/* How a command run by run_zink ended. */
+struct run_result {
+   int status;       /* exit status; -1: killed by a signal or not run */
+   int signal;       /* the signal that killed the shell, 0: none */
+   double seconds;   /* wall time */
+};
+
+/* Runs `cmd` with zink on the driver manifest `icd` under `timeout RUN_TIMEOUT_S`
+ * (which exits 124 when it kills the command); its output (stdout and
+ * stderr) in a malloc'ed string, *res how it ended. */
 static char *
-run_zink(const char *icd, const char *cmd, int *status)
+run_zink(const char *icd, const char *cmd, struct run_result *res)
 {
    setenv("VK_DRIVER_FILES", icd, 1);
    setenv("MESA_LOADER_DRIVER_OVERRIDE", "zink", 1);
@@ -68,13 +93,17 @@ run_zink(const char *icd, const char *cmd, int *status)
       setenv("ASAN_OPTIONS", opts, 1);
    }
    char full[512];
-   snprintf(full, sizeof(full), "timeout 300 %s 2>&1", cmd);
+   snprintf(full, sizeof(full), "timeout %d %s 2>&1", RUN_TIMEOUT_S, cmd);
+   struct timespec t0, t1;
+   clock_gettime(CLOCK_MONOTONIC, &t0);
+   *res = (struct run_result) { .status = -1 };
    FILE *f = popen(full, "r");
    size_t cap = 1 << 16, n = 0;
    char *out = malloc(cap);
    if (!f || !out) {
       free(out);
-      *status = -1;
+      if (f)
+         pclose(f);
       return NULL;
    }
    size_t got;
@@ -90,8 +119,49 @@ run_zink(const char *icd, const char *cmd, int *status)
    }
    out[n] = '\0';
    int st = pclose(f);
-   *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+   clock_gettime(CLOCK_MONOTONIC, &t1);
+   res->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+   res->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+   res->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
    return out;
+}
+
+/* One line of how a run ended, for the log. */
+static void
+print_run(FILE *to, const char *what, const struct run_result *r)
+{
+   fprintf(to, "%s: exit status %d%s, %.1f s", what, r->status,
+           r->status == 124 ? " (timeout killed it)" : "", r->seconds);
+   if (r->signal)
+      fprintf(to, ", killed by signal %d", r->signal);
+   fputc('\n', to);
+}
+
+/* The lines of a glmark2 run's output that are not its own: messages of
+ * Mesa ("MESA", "zink"), of the Vulkan driver ("shale: ", SHALE_DEBUG=errors
+ * among them) and of the sanitizers; how many, and printed to `to` when it
+ * is not NULL. */
+static unsigned
+driver_messages(const char *out, FILE *to)
+{
+   static const char *const keys[] = { "MESA", "ZINK", "zink:", "shale: ", "Sanitizer",
+                                       "runtime error", "VUID", "Segmentation", "Aborted" };
+   unsigned n = 0;
+   for (const char *p = out; p && *p;) {
+      const char *e = strchr(p, '\n');
+      int len = e ? (int)(e - p) : (int)strlen(p);
+      for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+         const char *hit = strstr(p, keys[k]);
+         if (hit && hit < p + len) {
+            if (to)
+               fprintf(to, "   %.*s\n", len, p);
+            n++;
+            break;
+         }
+      }
+      p = e ? e + 1 : NULL;
+   }
+   return n;
 }
 
 static void
@@ -181,10 +251,10 @@ main(int argc, char **argv)
       SKIP("Xvfb did not start");
    atexit(xvfb_stop);
 
-   int st;
-   char *ref = run_zink(lvp, "glxinfo -B", &st);
-   CHECK(st == 0 && ref && strstr(ref, "OpenGL renderer string: zink ("),
-         "zink on lavapipe: glxinfo -B exit %d:\n%s", st, ref ? ref : "");
+   struct run_result rr;
+   char *ref = run_zink(lvp, "glxinfo -B", &rr);
+   CHECK(rr.status == 0 && ref && strstr(ref, "OpenGL renderer string: zink ("),
+         "zink on lavapipe: glxinfo -B exit %d:\n%s", rr.status, ref ? ref : "");
    print_line("lavapipe", ref, "OpenGL renderer string");
    print_line("lavapipe", ref, "OpenGL version string");
 
@@ -207,9 +277,9 @@ main(int argc, char **argv)
            missing, check_count);
    }
 
-   char *out = run_zink(shale, "glxinfo -B", &st);
-   CHECK(st == 0 && out && strstr(out, "OpenGL renderer string: zink (Shale (CPU))"),
-         "zink on Shale: glxinfo -B exit %d:\n%s", st, out ? out : "");
+   char *out = run_zink(shale, "glxinfo -B", &rr);
+   CHECK(rr.status == 0 && out && strstr(out, "OpenGL renderer string: zink (Shale (CPU))"),
+         "zink on Shale: glxinfo -B exit %d:\n%s", rr.status, out ? out : "");
    CHECK(out && !strstr(out, "doesn't support base Zink requirements"),
          "zink on Shale: requirements warning:\n%s", out ? out : "");
    CHECK(out && strstr(out, "Max compat profile version: ") &&
@@ -229,10 +299,21 @@ main(int argc, char **argv)
    static char lnames[64][160], snames[64][160];
    static bool lok[64], sok[64];
    const char *gm = "glmark2-es2 --validate -s 64x64";
-   char *lo = run_zink(lvp, gm, &st);
+   struct run_result lr, sr;
+   char *lo = run_zink(lvp, gm, &lr);
    unsigned ln = lo ? scenes(lo, lnames, lok, 64) : 0;
-   char *so = run_zink(shale, gm, &st);
+   print_run(stdout, "glmark2-es2 on lavapipe", &lr);
+   /* Shale's errors (VkResults other than success, with why) go into the
+    * output kept for a failure. */
+   bool debug_set = getenv("SHALE_DEBUG") != NULL;
+   if (!debug_set)
+      setenv("SHALE_DEBUG", "errors", 1);
+   char *so = run_zink(shale, gm, &sr);
+   if (!debug_set)
+      unsetenv("SHALE_DEBUG");
    unsigned sn = so ? scenes(so, snames, sok, 64) : 0;
+   print_run(stdout, "glmark2-es2 on Shale", &sr);
+   int failures_before = check_failures;
    unsigned lpass = 0, spass = 0;
    for (unsigned i = 0; i < ln; i++) {
       lpass += lok[i];
@@ -248,8 +329,22 @@ main(int argc, char **argv)
    }
    printf("glmark2-es2 --validate: %u of %u scenes pass on lavapipe, %u of those on Shale\n", lpass,
           ln, spass);
+   printf("glmark2-es2 on Shale: %u lines of driver messages\n", so ? driver_messages(so, NULL) : 0);
    /* A glmark2 that ran nothing on lavapipe would hold Shale to nothing. */
    CHECK(lpass > 0, "glmark2-es2 on lavapipe: no scene passed:\n%s", lo ? lo : "");
+   if (check_failures != failures_before) {
+      /* What a failure needs to be understood later: how the run ended
+       * (a timeout, a signal), the driver's and Mesa's messages, and the
+       * whole output of both runs. */
+      print_run(stderr, "glmark2-es2 on lavapipe", &lr);
+      print_run(stderr, "glmark2-es2 on Shale", &sr);
+      fprintf(stderr, "glmark2-es2 on Shale: driver messages:\n");
+      if (so)
+         driver_messages(so, stderr);
+      fprintf(stderr, "---- glmark2-es2 on Shale (SHALE_DEBUG=%s):\n%s\n----\n",
+              debug_set ? getenv("SHALE_DEBUG") : "errors", so ? so : "(no output)");
+      fprintf(stderr, "---- glmark2-es2 on lavapipe:\n%s\n----\n", lo ? lo : "(no output)");
+   }
    free(lo);
    free(so);
    return check_finish();
