@@ -42,6 +42,10 @@
 #include "check.h"
 #include "vkt.h"
 
+#include "af_vert_spv.h"
+#include "af_geom_spv.h"
+#include "af_frag_spv.h"
+
 /* ---- the tracking allocator ---- */
 
 #define TA_MAGIC 0x7a110cedu
@@ -366,6 +370,11 @@ struct ac_ctx {
    VkRenderPass render_pass;
    VkSurfaceKHR surface;
    VkSwapchainKHR swapchain;
+   VkShaderModule modules[3];           /* graphics pipelines: vertex, geometry, fragment */
+   VkPipelineLayout layout;
+   void *cache_data;                    /* a cache holding the pipeline, serialized */
+   size_t cache_size;
+   bool into_cache;                     /* the pipeline goes into a new, empty cache */
    uint32_t image_index;
 };
 
@@ -420,6 +429,15 @@ static struct {
    PFN_vkDestroySwapchainKHR DestroySwapchainKHR;
    PFN_vkAcquireNextImageKHR AcquireNextImageKHR;
    PFN_vkQueuePresentKHR QueuePresentKHR;
+   PFN_vkCreateShaderModule CreateShaderModule;
+   PFN_vkDestroyShaderModule DestroyShaderModule;
+   PFN_vkCreatePipelineLayout CreatePipelineLayout;
+   PFN_vkDestroyPipelineLayout DestroyPipelineLayout;
+   PFN_vkCreatePipelineCache CreatePipelineCache;
+   PFN_vkDestroyPipelineCache DestroyPipelineCache;
+   PFN_vkGetPipelineCacheData GetPipelineCacheData;
+   PFN_vkCreateGraphicsPipelines CreateGraphicsPipelines;
+   PFN_vkDestroyPipeline DestroyPipeline;
 } d;
 
 static void
@@ -437,7 +455,9 @@ ac_load_device(VkDevice dev)
    L(CreateEvent); L(DestroyEvent); L(CreateQueryPool); L(DestroyQueryPool); L(QueueSubmit);
    L(QueueWaitIdle); L(CreateRenderPass); L(DestroyRenderPass); L(CreateFramebuffer);
    L(DestroyFramebuffer); L(CreateSwapchainKHR); L(DestroySwapchainKHR); L(AcquireNextImageKHR);
-   L(QueuePresentKHR);
+   L(QueuePresentKHR); L(CreateShaderModule); L(DestroyShaderModule); L(CreatePipelineLayout);
+   L(DestroyPipelineLayout); L(CreatePipelineCache); L(DestroyPipelineCache);
+   L(GetPipelineCacheData); L(CreateGraphicsPipelines); L(DestroyPipeline);
 #undef L
 }
 
@@ -447,6 +467,7 @@ static struct {
    bool wsi;             /* VK_KHR_surface, VK_EXT_headless_surface and VK_KHR_swapchain */
    bool timeline;        /* timeline semaphores usable (extension or 1.2 core + feature) */
    bool timeline_ext;    /* VK_KHR_timeline_semaphore must be enabled for it */
+   bool geometry;        /* the geometryShader feature */
    uint32_t api_version;
 } caps;
 
@@ -660,6 +681,13 @@ ac_cleanup_common(struct ac_ctx *c)
       d.DestroySwapchainKHR(dev, c->swapchain, NULL);
    if (c->surface)
       vkDestroySurfaceKHR(c->t.instance, c->surface, NULL);
+   for (int i = 0; i < 3; i++) {
+      if (c->modules[i])
+         d.DestroyShaderModule(dev, c->modules[i], NULL);
+   }
+   if (c->layout)
+      d.DestroyPipelineLayout(dev, c->layout, NULL);
+   free(c->cache_data);
    free(c->ref);
 }
 
@@ -1415,6 +1443,211 @@ undo_framebuffer(struct ac_ctx *c)
    d.DestroyFramebuffer(c->t.device, (VkFramebuffer)c->out, c->obj);
 }
 
+/* -- graphics pipelines -- */
+
+/* A render pass of one R8G8B8A8 colour and one D32 depth attachment, so the
+ * pipeline has both fragment back-end routines (blending, a depth test). */
+static VkResult
+ac_gfx_render_pass(struct ac_ctx *c)
+{
+   const VkAttachmentDescription att[2] = {
+      { 0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+        VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+        VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL },
+      { 0, VK_FORMAT_D32_SFLOAT, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+        VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+        VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL },
+   };
+   const VkAttachmentReference col = { 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
+   const VkAttachmentReference depth = { 1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL };
+   const VkSubpassDescription sub = {
+      .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+      .colorAttachmentCount = 1,
+      .pColorAttachments = &col,
+      .pDepthStencilAttachment = &depth,
+   };
+   const VkRenderPassCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+      .attachmentCount = 2,
+      .pAttachments = att,
+      .subpassCount = 1,
+      .pSubpasses = &sub,
+   };
+   return d.CreateRenderPass(c->t.device, &info, NULL, &c->render_pass);
+}
+
+/* Creates a graphics pipeline (with the geometry stage or without) into
+ * `cache` with allocator `alloc`. */
+static VkResult
+ac_gfx_pipeline(struct ac_ctx *c, bool geometry, VkPipelineCache cache,
+                const VkAllocationCallbacks *alloc, VkPipeline *out)
+{
+   const VkPipelineShaderStageCreateInfo stages[3] = {
+      { VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0, VK_SHADER_STAGE_VERTEX_BIT,
+        c->modules[0], "main", NULL },
+      { VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
+        VK_SHADER_STAGE_FRAGMENT_BIT, c->modules[2], "main", NULL },
+      { VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
+        VK_SHADER_STAGE_GEOMETRY_BIT, c->modules[1], "main", NULL },
+   };
+   const VkVertexInputBindingDescription vb = { 0, 32, VK_VERTEX_INPUT_RATE_VERTEX };
+   const VkVertexInputAttributeDescription va[2] = {
+      { 0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0 },
+      { 1, 0, VK_FORMAT_R8G8B8A8_UNORM, 16 },
+   };
+   const VkPipelineVertexInputStateCreateInfo vi = {
+      VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO, NULL, 0, 1, &vb, 2, va,
+   };
+   const VkPipelineInputAssemblyStateCreateInfo ia = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+   };
+   const VkPipelineViewportStateCreateInfo vp = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+      .viewportCount = 1,
+      .scissorCount = 1,
+   };
+   const VkPipelineRasterizationStateCreateInfo rs = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+      .polygonMode = VK_POLYGON_MODE_FILL,
+      .cullMode = VK_CULL_MODE_NONE,
+      .lineWidth = 1.0f,
+   };
+   const VkPipelineMultisampleStateCreateInfo ms = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+      .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
+   };
+   const VkPipelineDepthStencilStateCreateInfo ds = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+      .depthTestEnable = VK_TRUE,
+      .depthWriteEnable = VK_TRUE,
+      .depthCompareOp = VK_COMPARE_OP_LESS,
+   };
+   const VkPipelineColorBlendAttachmentState blend = {
+      VK_TRUE, VK_BLEND_FACTOR_SRC_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_OP_ADD,
+      VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD, 0xf,
+   };
+   const VkPipelineColorBlendStateCreateInfo cb = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+      .attachmentCount = 1,
+      .pAttachments = &blend,
+   };
+   const VkDynamicState dyn[2] = { VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR };
+   const VkPipelineDynamicStateCreateInfo dy = {
+      VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, NULL, 0, 2, dyn,
+   };
+   const VkGraphicsPipelineCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+      .stageCount = geometry ? 3 : 2,
+      .pStages = stages,
+      .pVertexInputState = &vi,
+      .pInputAssemblyState = &ia,
+      .pViewportState = &vp,
+      .pRasterizationState = &rs,
+      .pMultisampleState = &ms,
+      .pDepthStencilState = &ds,
+      .pColorBlendState = &cb,
+      .pDynamicState = &dy,
+      .layout = c->layout,
+      .renderPass = c->render_pass,
+   };
+   *out = (VkPipeline)(uintptr_t)0x1234;
+   VkResult r = d.CreateGraphicsPipelines(c->t.device, cache, 1, &info, alloc, out);
+   CHECK(r == VK_SUCCESS || *out == VK_NULL_HANDLE,
+         "vkCreateGraphicsPipelines failed (%d) but left a handle", r);
+   return r;
+}
+
+/* Shader modules, layout and render pass; for the cached cases also the data
+ * of a cache that holds the pipeline (machine code and back-end routines). */
+static const char *
+ac_prep_gfx(struct ac_ctx *c, bool geometry, bool cached)
+{
+   if (geometry && !caps.geometry)
+      return "geometryShader is not supported";
+   const struct { const uint32_t *code; size_t size; } src[3] = {
+      { af_vert_spv, sizeof(af_vert_spv) },
+      { af_geom_spv, sizeof(af_geom_spv) },
+      { af_frag_spv, sizeof(af_frag_spv) },
+   };
+   for (int i = 0; i < 3; i++) {
+      const VkShaderModuleCreateInfo mi = { VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0,
+                                            src[i].size, src[i].code };
+      if (d.CreateShaderModule(c->t.device, &mi, NULL, &c->modules[i]) != VK_SUCCESS)
+         return "vkCreateShaderModule failed";
+   }
+   const VkPipelineLayoutCreateInfo li = { VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO };
+   if (d.CreatePipelineLayout(c->t.device, &li, NULL, &c->layout) != VK_SUCCESS)
+      return "vkCreatePipelineLayout failed";
+   if (ac_gfx_render_pass(c) != VK_SUCCESS)
+      return "vkCreateRenderPass failed";
+   if (!cached)
+      return NULL;
+   const VkPipelineCacheCreateInfo ci = { VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO };
+   VkPipelineCache cache;
+   if (d.CreatePipelineCache(c->t.device, &ci, NULL, &cache) != VK_SUCCESS)
+      return "vkCreatePipelineCache failed";
+   VkPipeline p;
+   const char *why = NULL;
+   if (ac_gfx_pipeline(c, geometry, cache, NULL, &p) != VK_SUCCESS) {
+      why = "vkCreateGraphicsPipelines failed";
+   } else {
+      d.DestroyPipeline(c->t.device, p, NULL);
+      if (d.GetPipelineCacheData(c->t.device, cache, &c->cache_size, NULL) != VK_SUCCESS ||
+          !(c->cache_data = malloc(c->cache_size)) ||
+          d.GetPipelineCacheData(c->t.device, cache, &c->cache_size, c->cache_data) != VK_SUCCESS)
+         why = "vkGetPipelineCacheData failed";
+   }
+   d.DestroyPipelineCache(c->t.device, cache, NULL);
+   return why;
+}
+
+static const char *prep_gfx(struct ac_ctx *c) { return ac_prep_gfx(c, false, false); }
+static const char *prep_gfx_geom(struct ac_ctx *c) { return ac_prep_gfx(c, true, false); }
+static const char *prep_gfx_cached(struct ac_ctx *c) { return ac_prep_gfx(c, false, true); }
+static const char *prep_gfx_geom_cached(struct ac_ctx *c) { return ac_prep_gfx(c, true, true); }
+
+static const char *
+prep_gfx_geom_into(struct ac_ctx *c)
+{
+   c->into_cache = true;
+   return ac_prep_gfx(c, true, false);
+}
+
+/* Without a cache, into an empty cache (which then stores the shaders and
+ * back-end routines), or from a cache made from the prepared data (a pipeline
+ * whose shaders and routines are loaded, not compiled); the caches are made
+ * with the allocator under test. */
+static VkResult
+ac_op_gfx(struct ac_ctx *c, bool geometry)
+{
+   VkPipelineCache cache = VK_NULL_HANDLE;
+   if (c->cache_data || c->into_cache) {
+      const VkPipelineCacheCreateInfo ci = { VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO, NULL,
+                                             0, c->cache_size, c->cache_data };
+      VkResult r = d.CreatePipelineCache(c->t.device, &ci, c->obj, &cache);
+      if (r != VK_SUCCESS)
+         return r;
+   }
+   VkPipeline p = VK_NULL_HANDLE;
+   VkResult r = ac_gfx_pipeline(c, geometry, cache, c->obj, &p);
+   if (cache)
+      d.DestroyPipelineCache(c->t.device, cache, c->obj);
+   c->out = (uint64_t)p;
+   return r;
+}
+
+static VkResult op_create_gfx(struct ac_ctx *c) { return ac_op_gfx(c, false); }
+static VkResult op_create_gfx_geom(struct ac_ctx *c) { return ac_op_gfx(c, true); }
+
+static void
+undo_gfx(struct ac_ctx *c)
+{
+   d.DestroyPipeline(c->t.device, (VkPipeline)c->out, c->obj);
+}
+
 /* -- window-system integration -- */
 
 static const char *
@@ -1576,6 +1809,16 @@ static const struct ac_case ac_cases[] = {
      undo_render_pass, ac_cleanup_common },
    { "vkCreateFramebuffer", AC_DEVICE, false, true, prep_framebuffer, op_create_framebuffer, NULL,
      undo_framebuffer, ac_cleanup_common },
+   { "vkCreateGraphicsPipelines", AC_DEVICE, false, true, prep_gfx, op_create_gfx, NULL, undo_gfx,
+     ac_cleanup_common },
+   { "vkCreateGraphicsPipelines (geometry stage)", AC_DEVICE, false, true, prep_gfx_geom,
+     op_create_gfx_geom, NULL, undo_gfx, ac_cleanup_common },
+   { "vkCreateGraphicsPipelines (geometry stage, into a cache)", AC_DEVICE, false, true,
+     prep_gfx_geom_into, op_create_gfx_geom, NULL, undo_gfx, ac_cleanup_common },
+   { "vkCreateGraphicsPipelines (from cache data)", AC_DEVICE, false, true, prep_gfx_cached,
+     op_create_gfx, NULL, undo_gfx, ac_cleanup_common },
+   { "vkCreateGraphicsPipelines (geometry stage, from cache data)", AC_DEVICE, false, true,
+     prep_gfx_geom_cached, op_create_gfx_geom, NULL, undo_gfx, ac_cleanup_common },
    { "vkCreateHeadlessSurfaceEXT", AC_DEVICE, false, true, prep_wsi, op_create_surface, NULL,
      undo_surface, ac_cleanup_common },
    { "vkCreateSwapchainKHR", AC_DEVICE, true, true, prep_surface, op_create_swapchain, NULL,
@@ -1604,6 +1847,9 @@ ac_entry_present(const struct ac_case *k)
    if (k->op == op_create_render_pass) return d.CreateRenderPass && d.DestroyRenderPass;
    if (k->op == op_create_framebuffer)
       return d.CreateFramebuffer && d.DestroyFramebuffer && d.CreateRenderPass;
+   if (k->op == op_create_gfx || k->op == op_create_gfx_geom)
+      return d.CreateShaderModule && d.CreatePipelineLayout && d.CreatePipelineCache &&
+             d.GetPipelineCacheData && d.CreateGraphicsPipelines && d.DestroyPipeline;
    if (k->op == op_create_swapchain || k->op == op_present)
       return !caps.wsi || (d.CreateSwapchainKHR && d.DestroySwapchainKHR &&
                            d.AcquireNextImageKHR && d.QueuePresentKHR);
@@ -1646,6 +1892,7 @@ ac_setup(const struct ac_case *k, struct ac_ctx *c)
       .device_extensions = dev_exts,
       .device_extension_count = n_dev_exts,
       .device_pnext = caps.timeline ? &tl : NULL,
+      .features = &(VkPhysicalDeviceFeatures) { .geometryShader = caps.geometry },
       .alloc = &ta_callbacks,
       .no_validation = true,
    };
@@ -1828,6 +2075,9 @@ ac_probe_caps(void)
    if (!vkt_init(&t, &opts))
       return false;
    caps.api_version = t.props.apiVersion;
+   VkPhysicalDeviceFeatures feats;
+   vkGetPhysicalDeviceFeatures(t.pdev, &feats);
+   caps.geometry = feats.geometryShader;
    n = 0;
    vkEnumerateDeviceExtensionProperties(t.pdev, NULL, &n, NULL);
    props = calloc(n ? n : 1, sizeof(*props));
