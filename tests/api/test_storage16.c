@@ -333,22 +333,17 @@ main(void)
    make_inputs(&x);
    for (int d = 0; d < 2; d++) {
       enum vkt_driver drv = d ? VKT_LAVAPIPE : VKT_SHALE;
-      struct vkt_options probe = { .driver = drv, .api_version = VK_API_VERSION_1_1,
-                                   .no_validation = true };
-      struct vkt t;
-      if (!vkt_init(&t, &probe)) {
-         CHECK(d == 1, "shale not available");
-         continue;
-      }
       VkPhysicalDevice16BitStorageFeatures have = {
          .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES,
       };
       VkPhysicalDeviceFeatures2 f2 = {
          .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &have,
       };
-      vkGetPhysicalDeviceFeatures2(t.pdev, &f2);
-      bool has_ext = vkt_has_device_extension(t.pdev, VK_KHR_16BIT_STORAGE_EXTENSION_NAME);
-      vkt_finish(&t);
+      bool has_ext;
+      if (!vkt_query_features(drv, &f2, VK_KHR_16BIT_STORAGE_EXTENSION_NAME, &has_ext)) {
+         CHECK(d == 1, "shale not available");
+         continue;
+      }
       bool all = have.storageBuffer16BitAccess && have.uniformAndStorageBuffer16BitAccess &&
                  have.storagePushConstant16;
       if (drv == VKT_SHALE) {
@@ -369,6 +364,7 @@ main(void)
       };
       struct vkt_options opts = { .driver = drv, .api_version = VK_API_VERSION_1_1,
                                   .device_pnext = &want };
+      struct vkt t;
       if (!vkt_init(&t, &opts)) {
          CHECK(false, "%s: device with 16-bit storage", vkt_driver_name(drv));
          continue;

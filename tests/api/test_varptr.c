@@ -123,22 +123,17 @@ main(void)
 {
    for (int d = 0; d < 2; d++) {
       enum vkt_driver drv = d ? VKT_LAVAPIPE : VKT_SHALE;
-      struct vkt_options probe = { .driver = drv, .api_version = VK_API_VERSION_1_1,
-                                   .no_validation = true };
-      struct vkt t;
-      if (!vkt_init(&t, &probe)) {
-         CHECK(d == 1, "shale not available");
-         continue;
-      }
       VkPhysicalDeviceVariablePointersFeatures have = {
          .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES,
       };
       VkPhysicalDeviceFeatures2 f2 = {
          .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &have,
       };
-      vkGetPhysicalDeviceFeatures2(t.pdev, &f2);
-      bool has_ext = vkt_has_device_extension(t.pdev, VK_KHR_VARIABLE_POINTERS_EXTENSION_NAME);
-      vkt_finish(&t);
+      bool has_ext;
+      if (!vkt_query_features(drv, &f2, VK_KHR_VARIABLE_POINTERS_EXTENSION_NAME, &has_ext)) {
+         CHECK(d == 1, "shale not available");
+         continue;
+      }
       if (drv == VKT_SHALE)
          CHECK(have.variablePointersStorageBuffer && has_ext,
                "Shale: variablePointersStorageBuffer %u, extension %u",
@@ -153,6 +148,7 @@ main(void)
       };
       struct vkt_options opts = { .driver = drv, .api_version = VK_API_VERSION_1_1,
                                   .device_pnext = &want };
+      struct vkt t;
       if (!vkt_init(&t, &opts)) {
          CHECK(false, "%s: device with variablePointersStorageBuffer", vkt_driver_name(drv));
          continue;

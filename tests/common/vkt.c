@@ -346,6 +346,22 @@ vkt_has_device_extension(VkPhysicalDevice pdev, const char *name)
 }
 
 bool
+vkt_query_features(enum vkt_driver drv, VkPhysicalDeviceFeatures2 *f2, const char *ext,
+                   bool *has_ext)
+{
+   const struct vkt_options probe = { .driver = drv, .api_version = VK_API_VERSION_1_1,
+                                      .no_validation = true };
+   struct vkt t;
+   if (!vkt_init(&t, &probe))
+      return false;
+   vkGetPhysicalDeviceFeatures2(t.pdev, f2);
+   if (ext)
+      *has_ext = vkt_has_device_extension(t.pdev, ext);
+   vkt_finish(&t);
+   return true;
+}
+
+bool
 vkt_has_instance_extension(const char *name)
 {
    uint32_t n = 0;

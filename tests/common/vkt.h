@@ -88,6 +88,13 @@ void vkt_image_barrier(VkCommandBuffer cb, VkImage image, VkImageAspectFlags asp
 bool vkt_has_device_extension(VkPhysicalDevice pdev, const char *name);
 bool vkt_has_instance_extension(const char *name);
 
+/* Opens drv (Vulkan 1.1, no validation layer) only to read its features:
+ * fills f2 and the pNext chain the caller gave it and, when ext is not NULL,
+ * sets *has_ext to whether the device lists that extension; the instance is
+ * gone on return. False, with nothing filled, when the driver is absent. */
+bool vkt_query_features(enum vkt_driver drv, VkPhysicalDeviceFeatures2 *f2, const char *ext,
+                        bool *has_ext);
+
 /* ---- compute ---- */
 
 /* The creators below print which call failed (with the driver's name) and

@@ -177,22 +177,17 @@ main(void)
    };
    for (int d = 0; d < 2; d++) {
       enum vkt_driver drv = d ? VKT_LAVAPIPE : VKT_SHALE;
-      struct vkt_options probe = { .driver = drv, .api_version = VK_API_VERSION_1_1,
-                                   .no_validation = true };
-      struct vkt t;
-      if (!vkt_init(&t, &probe)) {
-         CHECK(d == 1, "shale not available");
-         continue;
-      }
       VkPhysicalDeviceShaderDrawParametersFeatures have = {
          .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES,
       };
       VkPhysicalDeviceFeatures2 f2 = {
          .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &have,
       };
-      vkGetPhysicalDeviceFeatures2(t.pdev, &f2);
-      bool has_ext = vkt_has_device_extension(t.pdev, VK_KHR_SHADER_DRAW_PARAMETERS_EXTENSION_NAME);
-      vkt_finish(&t);
+      bool has_ext;
+      if (!vkt_query_features(drv, &f2, VK_KHR_SHADER_DRAW_PARAMETERS_EXTENSION_NAME, &has_ext)) {
+         CHECK(d == 1, "shale not available");
+         continue;
+      }
       bool all = have.shaderDrawParameters && f2.features.multiDrawIndirect &&
                  f2.features.drawIndirectFirstInstance &&
                  f2.features.vertexPipelineStoresAndAtomics;
@@ -209,6 +204,7 @@ main(void)
       };
       struct vkt_options opts = { .driver = drv, .api_version = VK_API_VERSION_1_1,
                                   .features = &features, .device_pnext = &want };
+      struct vkt t;
       if (!vkt_init(&t, &opts)) {
          CHECK(false, "%s: device with shaderDrawParameters", vkt_driver_name(drv));
          continue;

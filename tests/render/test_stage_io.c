@@ -217,21 +217,16 @@ main(void)
 {
    for (int d = 0; d < 2; d++) {
       enum vkt_driver drv = d ? VKT_LAVAPIPE : VKT_SHALE;
-      struct vkt_options probe = { .driver = drv, .api_version = VK_API_VERSION_1_1,
-                                   .no_validation = true };
-      struct vkt t;
-      if (!vkt_init(&t, &probe)) {
-         CHECK(d == 1, "shale not available");
-         continue;
-      }
       VkPhysicalDevice16BitStorageFeatures have16 = {
          .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES,
       };
       VkPhysicalDeviceFeatures2 f2 = {
          .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &have16,
       };
-      vkGetPhysicalDeviceFeatures2(t.pdev, &f2);
-      vkt_finish(&t);
+      if (!vkt_query_features(drv, &f2, NULL, NULL)) {
+         CHECK(d == 1, "shale not available");
+         continue;
+      }
       bool io16 = have16.storageInputOutput16 && f2.features.fragmentStoresAndAtomics;
       bool io64 = f2.features.shaderFloat64 && f2.features.shaderInt64 &&
                   f2.features.fragmentStoresAndAtomics;
@@ -250,6 +245,7 @@ main(void)
       };
       struct vkt_options opts = { .driver = drv, .api_version = VK_API_VERSION_1_1,
                                   .features = &features, .device_pnext = &want16 };
+      struct vkt t;
       if (!vkt_init(&t, &opts)) {
          CHECK(false, "%s: device", vkt_driver_name(drv));
          continue;
