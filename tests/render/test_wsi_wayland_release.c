@@ -610,17 +610,9 @@ run_server(struct ctx *c, bool xbgr)
 int
 main(void)
 {
-   const char *inst[2] = { VK_KHR_SURFACE_EXTENSION_NAME, VK_KHR_WAYLAND_SURFACE_EXTENSION_NAME };
-   const char *dev[1] = { VK_KHR_SWAPCHAIN_EXTENSION_NAME };
+   const char *wl_ext = VK_KHR_WAYLAND_SURFACE_EXTENSION_NAME;
    struct ctx c = { 0 };
-   const struct vkt_options opts = {
-      .instance_extensions = inst,
-      .instance_extension_count = 2,
-      .device_extensions = dev,
-      .device_extension_count = 1,
-   };
-   if (!vkt_init(&c.t, &opts)) {
-      CHECK(false, "Shale with VK_KHR_wayland_surface and VK_KHR_swapchain");
+   if (!wsi_vkt_init(&c.t, &wl_ext, 1)) {
       return check_finish();
    }
    const VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };

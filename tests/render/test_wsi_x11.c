@@ -465,19 +465,10 @@ main(void)
    if (!xc)
       return check_finish();
    const int fds0 = check_open_fds();
-   const char *inst[3] = { VK_KHR_SURFACE_EXTENSION_NAME, VK_KHR_XCB_SURFACE_EXTENSION_NAME,
-                           VK_KHR_XLIB_SURFACE_EXTENSION_NAME };
-   const char *dev[1] = { VK_KHR_SWAPCHAIN_EXTENSION_NAME };
+   const char *x_exts[2] = { VK_KHR_XCB_SURFACE_EXTENSION_NAME, VK_KHR_XLIB_SURFACE_EXTENSION_NAME };
    struct ctx c = { .xc = xc, .dpy = XOpenDisplay(NULL) };
    CHECK(c.dpy != NULL, "XOpenDisplay");
-   const struct vkt_options opts = {
-      .instance_extensions = inst,
-      .instance_extension_count = 3,
-      .device_extensions = dev,
-      .device_extension_count = 1,
-   };
-   if (!vkt_init(&c.t, &opts)) {
-      CHECK(false, "Shale with VK_KHR_xcb_surface and VK_KHR_swapchain");
+   if (!wsi_vkt_init(&c.t, x_exts, 2)) {
       xvfb_stop();
       return check_finish();
    }

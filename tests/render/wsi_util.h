@@ -56,6 +56,27 @@ wsi_swapchain_info(VkSurfaceKHR surface, VkFormat format, VkExtent2D extent,
    };
 }
 
+/* Shale (validation layer on) with VK_KHR_surface and the n (at most 3)
+ * surface extensions exts on the instance and VK_KHR_swapchain on the
+ * device, into t; a failure is CHECKed, naming exts[0]. */
+static inline bool
+wsi_vkt_init(struct vkt *t, const char *const *exts, uint32_t n)
+{
+   const char *inst[4] = { VK_KHR_SURFACE_EXTENSION_NAME };
+   for (uint32_t i = 0; i < n && i < 3; i++)
+      inst[1 + i] = exts[i];
+   const char *dev[1] = { VK_KHR_SWAPCHAIN_EXTENSION_NAME };
+   const struct vkt_options opts = {
+      .instance_extensions = inst,
+      .instance_extension_count = 1 + (n < 3 ? n : 3),
+      .device_extensions = dev,
+      .device_extension_count = 1,
+   };
+   bool ok = vkt_init(t, &opts);
+   CHECK(ok, "Shale with %s and VK_KHR_swapchain", exts[0]);
+   return ok;
+}
+
 /* n semaphores into s, each creation CHECKed; wsi_semaphores_destroy
  * destroys them. */
 static inline void
