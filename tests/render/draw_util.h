@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <vulkan/vulkan.h>
 
+#include "check.h"
 #include "vkt.h"
 
 #define DRAW_MAX_ATTRIBS 4
@@ -231,5 +232,26 @@ bool draw_has_stencil(VkFormat f);
 /* A host-visible buffer holding `size` bytes of `data`. */
 VkResult draw_upload(struct vkt *t, const void *data, size_t size, VkBufferUsageFlags usage,
                      struct vkt_buffer *out);
+
+/* The opening and end of a render test's main() on Shale alone (check.h's
+ * counters are the calling file's, hence static inline): draw_open_shale
+ * opens Shale's default device into t and CHECKs that it did;
+ * draw_close_shale closes t, CHECKs that the validation layer stayed
+ * silent, and returns check_finish()'s exit status. */
+static inline bool
+draw_open_shale(struct vkt *t)
+{
+   bool ok = vkt_init(t, &(struct vkt_options) { .driver = VKT_SHALE });
+   CHECK(ok, "Shale device");
+   return ok;
+}
+
+static inline int
+draw_close_shale(struct vkt *t)
+{
+   vkt_finish(t);
+   CHECK_EQ_INT(vkt_validation_messages(), 0);
+   return check_finish();
+}
 
 #endif

@@ -372,14 +372,10 @@ int
 main(void)
 {
    struct vkt t;
-   if (!vkt_init(&t, &(struct vkt_options) { .driver = VKT_SHALE })) {
-      CHECK(false, "Shale device");
+   if (!draw_open_shale(&t))
       return check_finish();
-   }
    test_color_formats(&t);
    test_depth_formats(&t);
    blend_vs_lavapipe(&t);
-   vkt_finish(&t);
-   CHECK_EQ_INT(vkt_validation_messages(), 0);
-   return check_finish();
+   return draw_close_shale(&t);
 }

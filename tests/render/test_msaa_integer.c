@@ -259,14 +259,10 @@ int
 main(void)
 {
    struct vkt t;
-   if (!vkt_init(&t, &(struct vkt_options) { .driver = VKT_SHALE })) {
-      CHECK(false, "Shale device");
+   if (!draw_open_shale(&t))
       return check_finish();
-   }
    check_limits(&t);
    for (unsigned i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
       run_format(&t, &formats[i]);
-   vkt_finish(&t);
-   CHECK_EQ_INT(vkt_validation_messages(), 0);
-   return check_finish();
+   return draw_close_shale(&t);
 }

@@ -246,10 +246,8 @@ int
 main(void)
 {
    struct vkt t;
-   if (!vkt_init(&t, &(struct vkt_options) { .driver = VKT_SHALE })) {
-      CHECK(false, "Shale device");
+   if (!draw_open_shale(&t))
       return check_finish();
-   }
    VkFormatProperties fp;
    vkGetPhysicalDeviceFormatProperties(t.pdev, VK_FORMAT_S8_UINT, &fp);
    CHECK(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT,
@@ -365,7 +363,5 @@ main(void)
    vkDestroyImageView(t.device, sten_view, NULL);
    vkt_image_destroy(&t, &color);
    vkt_image_destroy(&t, &sten);
-   vkt_finish(&t);
-   CHECK_EQ_INT(vkt_validation_messages(), 0);
-   return check_finish();
+   return draw_close_shale(&t);
 }
