@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <vulkan/vulkan.h>
 
 #include "check.h"
@@ -251,6 +252,21 @@ draw_close_shale(struct vkt *t)
 {
    vkt_finish(t);
    CHECK_EQ_INT(vkt_validation_messages(), 0);
+   return check_finish();
+}
+
+/* The main() of a test that compares Shale with lavapipe: run(driver,
+ * threads) on Shale with threads "1" and "4" (run sets SHALE_THREADS from
+ * it), then on lavapipe with SHALE_THREADS unset; then the
+ * validation-message CHECK, and check_finish()'s exit status. */
+static inline int
+draw_run_threads_and_lavapipe(void (*run)(enum vkt_driver which, const char *threads))
+{
+   run(VKT_SHALE, "1");
+   run(VKT_SHALE, "4");
+   unsetenv("SHALE_THREADS");
+   run(VKT_LAVAPIPE, NULL);
+   CHECK(vkt_validation_messages() == 0, "validation messages: %u", vkt_validation_messages());
    return check_finish();
 }
 

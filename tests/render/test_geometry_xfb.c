@@ -199,10 +199,5 @@ main(void)
       vpos[p][2] = 0.25f;
       vpos[p][3] = 1.0f;
    }
-   run_driver(VKT_SHALE, "1");
-   run_driver(VKT_SHALE, "4");
-   unsetenv("SHALE_THREADS");
-   run_driver(VKT_LAVAPIPE, NULL);
-   CHECK(vkt_validation_messages() == 0, "validation messages: %u", vkt_validation_messages());
-   return check_finish();
+   return draw_run_threads_and_lavapipe(run_driver);
 }
