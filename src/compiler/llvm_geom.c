@@ -29,22 +29,6 @@ _Static_assert(offsetof(struct shale_gs_info, out) == 0, "geometry outputs are i
 #define GEOM_MAX_OUTPUT_VERTICES 256
 #define GEOM_MAX_INVOCATIONS 32
 
-static LLVMValueRef
-field_ptr(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef base, size_t offset)
-{
-   LLVMValueRef o = LLVMConstInt(x->t_i64, offset, false);
-   return LLVMBuildGEP2(b, x->t_i8, base, &o, 1, "");
-}
-
-static LLVMValueRef
-load_field(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef base, size_t offset,
-           LLVMTypeRef type, unsigned align)
-{
-   LLVMValueRef v = LLVMBuildLoad2(b, type, field_ptr(x, b, base, offset), "");
-   LLVMSetAlignment(v, align);
-   return v;
-}
-
 static bool
 geom_modes(struct sc_xlate *x)
 {
@@ -165,22 +149,22 @@ sc_geom_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
       *out = sc_new_val(x, 1, true);
       if (!out->c)
          return false;
-      out->c[0] = load_field(x, x->eb, x->arg_wg, GS(invocation_id), x->t_i32, 4);
+      out->c[0] = sc_load_field(x, x->eb, x->arg_wg, GS(invocation_id), x->t_i32, 4);
       return true;
    case SpvBuiltInPrimitiveId: {
       *out = sc_new_val(x, 1, x->W == 1);
       if (!out->c)
          return false;
       LLVMTypeRef t = x->W == 1 ? x->t_i32 : sc_vec_type(x, x->t_i32);
-      out->c[0] = load_field(x, x->eb, x->arg_wg, GS(primitive_id), t, 4);
+      out->c[0] = sc_load_field(x, x->eb, x->arg_wg, GS(primitive_id), t, 4);
       return true;
    }
    case SpvBuiltInViewIndex:
       *out = sc_new_val(x, 1, true);
       if (!out->c)
          return false;
-      out->c[0] = load_field(x, x->eb, x->arg_ctx, offsetof(struct shale_gs_context, view_index),
-                             x->t_i32, 4);
+      out->c[0] = sc_load_field(x, x->eb, x->arg_ctx,
+                                offsetof(struct shale_gs_context, view_index), x->t_i32, 4);
       return true;
    default:
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported geometry built-in %u", builtin);
@@ -237,19 +221,19 @@ sc_geom_emit(struct sc_xlate *x, const struct sc_inst *inst)
       return true;
    }
    const struct shale_gs_info *gs = &x->io.gs;
-   LLVMValueRef em_ptr = field_ptr(x, b, x->arg_wg, GS(emitted));
+   LLVMValueRef em_ptr = sc_field_ptr(x, b, x->arg_wg, GS(emitted));
    LLVMValueRef em = LLVMBuildLoad2(b, it, em_ptr, "emitted");
    LLVMSetAlignment(em, 4);
    LLVMValueRef room = LLVMBuildICmp(b, LLVMIntULT, em, sc_splat(x, sc_const_i32(x, gs->output_vertices)),
                                      "");
    struct emit e;
    e.ok = LLVMBuildAnd(b, x->mask, room, "");
-   e.outputs = load_field(x, b, x->arg_wg, GS(outputs), x->t_ptr, 8);
+   e.outputs = sc_load_field(x, b, x->arg_wg, GS(outputs), x->t_ptr, 8);
    e.base = LLVMBuildMul(b, em, sc_splat(x, sc_const_i32(x, gs->out_words)), "");
    if (!sc_stage_for_outputs(x, true, emit_word, &e))
       return false;
    /* cut[k * W + i]: whether vertex k starts a strip. */
-   LLVMValueRef cutp = load_field(x, b, x->arg_wg, GS(cut), x->t_ptr, 8);
+   LLVMValueRef cutp = sc_load_field(x, b, x->arg_wg, GS(cut), x->t_ptr, 8);
    LLVMValueRef idx = LLVMBuildMul(b, em, sc_splat(x, sc_const_i32(x, x->W)), "");
    idx = LLVMBuildAdd(b, idx, x->lane_ids, "");
    scatter(x, LLVMBuildZExt(b, cut, it, ""), LLVMBuildGEP2(b, x->t_i32, cutp, &idx, 1, ""), e.ok);

@@ -442,6 +442,11 @@ sc_is_graphics(const struct sc_xlate *x)
 /* Whether a global variable lives in per-lane storage as a stage input or
  * output (user Locations; outputs, built-in ones included). */
 bool sc_stage_lane_variable(struct sc_xlate *x, const struct sc_inst *var);
+/* A pointer to the byte at offset in the struct at base, and a load of a
+ * field there (context and batch fields; the geometry stage uses them too). */
+LLVMValueRef sc_field_ptr(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef base, size_t offset);
+LLVMValueRef sc_load_field(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef base, size_t offset,
+                           LLVMTypeRef type, unsigned align);
 /* The lanes a vertex or fragment call starts with (entry block). */
 LLVMValueRef sc_stage_entry_mask(struct sc_xlate *x);
 /* Fills the input variables (init block); copies the outputs out (at the

@@ -636,18 +636,18 @@ sc_stage_lane_variable(struct sc_xlate *x, const struct sc_inst *var)
 /* Entry, prologue and epilogue                                              */
 /* ------------------------------------------------------------------------ */
 
-static LLVMValueRef
-field_ptr(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef base, size_t offset)
+LLVMValueRef
+sc_field_ptr(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef base, size_t offset)
 {
    LLVMValueRef o = LLVMConstInt(x->t_i64, offset, false);
    return LLVMBuildGEP2(b, x->t_i8, base, &o, 1, "");
 }
 
-static LLVMValueRef
-load_field(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef base, size_t offset,
-           LLVMTypeRef type, unsigned align)
+LLVMValueRef
+sc_load_field(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef base, size_t offset,
+              LLVMTypeRef type, unsigned align)
 {
-   LLVMValueRef v = LLVMBuildLoad2(b, type, field_ptr(x, b, base, offset), "");
+   LLVMValueRef v = LLVMBuildLoad2(b, type, sc_field_ptr(x, b, base, offset), "");
    LLVMSetAlignment(v, align);
    return v;
 }
@@ -660,7 +660,7 @@ sc_stage_entry_mask(struct sc_xlate *x)
       return LLVMConstAllOnes(mt);
    /* Vertex (geometry) lanes count .. W-1 hold no vertex (primitive):
     * they start inactive. */
-   LLVMValueRef count = load_field(x, x->eb, x->arg_wg, offsetof(struct shale_vs_batch, count),
+   LLVMValueRef count = sc_load_field(x, x->eb, x->arg_wg, offsetof(struct shale_vs_batch, count),
                                    x->t_i32, 4);
    return LLVMBuildICmp(x->eb, LLVMIntULT, x->lane_ids, sc_splat_with(x, x->eb, count), "live");
 }
@@ -727,7 +727,7 @@ from_bits32(struct sc_xlate *x, LLVMValueRef bits, uint8_t kind)
 static LLVMValueRef
 vertex_input(struct sc_xlate *x, LLVMValueRef inputs, uint32_t dest, uint8_t kind)
 {
-   LLVMValueRef p = field_ptr(x, x->b, inputs, (size_t)dest * x->W * 4);
+   LLVMValueRef p = sc_field_ptr(x, x->b, inputs, (size_t)dest * x->W * 4);
    LLVMValueRef v = LLVMBuildLoad2(x->b, sc_vec_type(x, x->t_i32), p, "");
    LLVMSetAlignment(v, 4);
    return from_bits32(x, v, kind);
@@ -749,10 +749,10 @@ sc_stage_prologue(struct sc_xlate *x)
    LLVMValueRef inputs = NULL;
    bool ok = true;
    if (is_vertex(x))
-      inputs = load_field(x, x->eb, x->arg_wg, offsetof(struct shale_vs_batch, inputs),
+      inputs = sc_load_field(x, x->eb, x->arg_wg, offsetof(struct shale_vs_batch, inputs),
                           x->t_ptr, 8);
    else if (is_geometry(x))
-      inputs = load_field(x, x->eb, x->arg_wg, offsetof(struct shale_gs_batch, inputs),
+      inputs = sc_load_field(x, x->eb, x->arg_wg, offsetof(struct shale_gs_batch, inputs),
                           x->t_ptr, 8);
    else
       ok = fragment_lane_state(x);
@@ -899,8 +899,8 @@ sc_stage_epilogue(struct sc_xlate *x)
    if (x->io.vs.clip_distance_count + x->io.vs.cull_distance_count > 8)
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "more than 8 clip and cull distances");
    x->mask = LLVMConstAllOnes(sc_vec_type(x, x->t_i1));
-   LLVMValueRef outputs = load_field(x, x->b, x->arg_wg, offsetof(struct shale_vs_batch, outputs),
-                                     x->t_ptr, 8);
+   LLVMValueRef outputs = sc_load_field(x, x->b, x->arg_wg,
+                                        offsetof(struct shale_vs_batch, outputs), x->t_ptr, 8);
    for (uint32_t i = 0; i < x->nstage_vars; i++) {
       const struct sc_stage_var *v = &x->stage_vars[i];
       if (!v->output)
@@ -930,8 +930,8 @@ sc_stage_epilogue(struct sc_xlate *x)
                .word = (uint8_t)d, .buffer = v->xfb_buffer[k], .offset = v->xfb_offset[k] };
          }
          for (int h = 0; h < 2 && words[h]; h++) {
-            LLVMValueRef s = LLVMBuildStore(x->b, words[h],
-                                            field_ptr(x, x->b, outputs, (size_t)(d + h) * x->W * 4));
+            LLVMValueRef to = sc_field_ptr(x, x->b, outputs, (size_t)(d + h) * x->W * 4);
+            LLVMValueRef s = LLVMBuildStore(x->b, words[h], to);
             LLVMSetAlignment(s, 4);
          }
       }
@@ -980,7 +980,7 @@ uniform_u32(struct sc_xlate *x, LLVMValueRef base, size_t offset, struct sc_val 
    *out = sc_new_val(x, 1, true);
    if (!out->c)
       return false;
-   out->c[0] = load_field(x, x->eb, base, offset, x->t_i32, 4);
+   out->c[0] = sc_load_field(x, x->eb, base, offset, x->t_i32, 4);
    return true;
 }
 
@@ -999,8 +999,8 @@ sc_stage_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
          if (!out->c)
             return false;
          LLVMTypeRef t = x->W == 1 ? x->t_i32 : sc_vec_type(x, x->t_i32);
-         out->c[0] = load_field(x, x->eb, x->arg_wg, offsetof(struct shale_vs_batch, vertex_index),
-                                t, 4);
+         out->c[0] = sc_load_field(x, x->eb, x->arg_wg,
+                                   offsetof(struct shale_vs_batch, vertex_index), t, 4);
          return true;
       }
       case SpvBuiltInInstanceIndex:
@@ -1067,7 +1067,7 @@ pixel_coord(struct sc_xlate *x, size_t field, uint32_t (*step)(uint32_t))
 {
    LLVMBuilderRef b = x->eb;
    LLVMTypeRef qt = LLVMVectorType(x->t_i32, x->W / 4);
-   LLVMValueRef q = LLVMBuildLoad2(b, qt, field_ptr(x, b, x->arg_wg, field), "");
+   LLVMValueRef q = LLVMBuildLoad2(b, qt, sc_field_ptr(x, b, x->arg_wg, field), "");
    LLVMSetAlignment(q, 4);
    LLVMValueRef idx[SHALE_MAX_SIMD_WIDTH];
    for (uint32_t i = 0; i < x->W; i++)
@@ -1085,7 +1085,7 @@ fragment_positions(struct sc_xlate *x)
    if (x->frag_pos[0])
       return;
    LLVMBuilderRef b = x->eb;
-   LLVMValueRef sid = load_field(x, b, x->arg_wg, QUADS(sample_id), x->t_i32, 4);
+   LLVMValueRef sid = sc_load_field(x, b, x->arg_wg, QUADS(sample_id), x->t_i32, 4);
    LLVMValueRef per = LLVMBuildICmp(b, LLVMIntNE, sid, sc_const_i32(x, ~0u), "per_sample");
    LLVMValueRef sidx = LLVMBuildSelect(b, per, LLVMBuildAnd(b, sid, sc_const_i32(x, 31), ""),
                                        sc_const_i32(x, 0), "");
@@ -1104,7 +1104,7 @@ fragment_positions(struct sc_xlate *x)
       x->frag_sample[k] = LLVMBuildSelect(b, per, s, half, "");
       LLVMValueRef px = pixel_coord(x, qfield[k], k ? lane_dy : lane_dx);
       x->frag_pos[k] = LLVMBuildFAdd(b, px, sc_splat_with(x, b, x->frag_sample[k]), "");
-      LLVMValueRef c = load_field(x, b, x->arg_wg, cfield[k], sc_vec_type(x, x->t_f32), 4);
+      LLVMValueRef c = sc_load_field(x, b, x->arg_wg, cfield[k], sc_vec_type(x, x->t_f32), 4);
       x->frag_centroid[k] = LLVMBuildSelect(b, pervec, x->frag_pos[k], c, "");
    }
 }
@@ -1121,7 +1121,7 @@ sc_fragment_pixel(struct sc_xlate *x, LLVMValueRef out[3])
       out[k] = LLVMBuildFPToSI(x->eb, x->frag_pos[k], sc_vec_type(x, x->t_i32), "");
    /* The layer: the view index (multiview reads the view's own layer; 0
     * without multiview). */
-   out[2] = sc_splat_with(x, x->eb, load_field(x, x->eb, x->arg_ctx,
+   out[2] = sc_splat_with(x, x->eb, sc_load_field(x, x->eb, x->arg_ctx,
                                                offsetof(struct shale_fs_context, view_index),
                                                x->t_i32, 4));
    return true;
@@ -1133,7 +1133,7 @@ plane_at(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef pl, LLVMValueRef px,
 {
    LLVMValueRef e[3];
    for (int k = 0; k < 3; k++)
-      e[k] = sc_splat_with(x, b, load_field(x, b, pl, 4 * k, x->t_f32, 4));
+      e[k] = sc_splat_with(x, b, sc_load_field(x, b, pl, 4 * k, x->t_f32, 4));
    LLVMValueRef v = LLVMBuildFAdd(b, LLVMBuildFMul(b, e[0], px, ""), LLVMBuildFMul(b, e[1], py, ""), "");
    return LLVMBuildFAdd(b, v, e[2], "");
 }
@@ -1141,7 +1141,7 @@ plane_at(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef pl, LLVMValueRef px,
 static LLVMValueRef
 planes_ptr(struct sc_xlate *x)
 {
-   return load_field(x, x->eb, x->arg_wg, QUADS(planes), x->t_ptr, 8);
+   return sc_load_field(x, x->eb, x->arg_wg, QUADS(planes), x->t_ptr, 8);
 }
 
 static LLVMValueRef
@@ -1151,10 +1151,10 @@ fragment_input(struct sc_xlate *x, uint32_t dest, uint8_t kind, uint8_t interp)
    fragment_positions(x);
    x->io.fs.interp[dest] = interp;
    LLVMValueRef planes = planes_ptr(x);
-   LLVMValueRef pl = field_ptr(x, b, planes, (2 + (size_t)dest) * sizeof(struct shale_fs_plane));
+   LLVMValueRef pl = sc_field_ptr(x, b, planes, (2 + (size_t)dest) * sizeof(struct shale_fs_plane));
    uint8_t k = interp & SHALE_INTERP_KIND_MASK;
    if (k == SHALE_INTERP_FLAT) {
-      LLVMValueRef c = load_field(x, b, pl, offsetof(struct shale_fs_plane, c), x->t_i32, 4);
+      LLVMValueRef c = sc_load_field(x, b, pl, offsetof(struct shale_fs_plane, c), x->t_i32, 4);
       return from_bits32(x, sc_splat_with(x, b, c), kind);
    }
    if (kind != 0) {
@@ -1166,7 +1166,8 @@ fragment_input(struct sc_xlate *x, uint32_t dest, uint8_t kind, uint8_t interp)
    LLVMValueRef py = centroid ? x->frag_centroid[1] : x->frag_pos[1];
    LLVMValueRef v = plane_at(x, b, pl, px, py);
    if (k == SHALE_INTERP_SMOOTH) {
-      LLVMValueRef w = plane_at(x, b, field_ptr(x, b, planes, sizeof(struct shale_fs_plane)), px, py);
+      LLVMValueRef w =
+         plane_at(x, b, sc_field_ptr(x, b, planes, sizeof(struct shale_fs_plane)), px, py);
       v = LLVMBuildFDiv(b, v, w, "");
    }
    return v;
@@ -1206,8 +1207,9 @@ fragment_lane_state(struct sc_xlate *x)
    LLVMTypeRef mt = sc_vec_type(x, x->t_i1);
    x->live_slot = sc_persistent_alloca(x, mt, 1);
    x->kill_slot = sc_persistent_alloca(x, mt, 1);
-   LLVMValueRef cov = load_field(x, x->eb, x->arg_wg, QUADS(coverage), sc_vec_type(x, x->t_i32), 4);
-   LLVMValueRef n = load_field(x, x->eb, x->arg_wg, QUADS(quad_count), x->t_i32, 4);
+   LLVMValueRef cov =
+      sc_load_field(x, x->eb, x->arg_wg, QUADS(coverage), sc_vec_type(x, x->t_i32), 4);
+   LLVMValueRef n = sc_load_field(x, x->eb, x->arg_wg, QUADS(quad_count), x->t_i32, 4);
    LLVMValueRef in_quad = LLVMBuildICmp(b, LLVMIntULT, lane_consts(x, lane_quad),
                                         sc_splat_with(x, b, n), "");
    LLVMValueRef covered = LLVMBuildICmp(b, LLVMIntNE, cov, LLVMConstNull(LLVMTypeOf(cov)), "");
@@ -1285,9 +1287,9 @@ fragment_epilogue(struct sc_xlate *x)
 {
    LLVMBuilderRef b = x->b;
    x->mask = LLVMConstAllOnes(sc_vec_type(x, x->t_i1));
-   LLVMValueRef outputs = load_field(x, b, x->arg_wg, QUADS(outputs), x->t_ptr, 8);
-   LLVMValueRef depth = load_field(x, b, x->arg_wg, QUADS(frag_depth), x->t_ptr, 8);
-   LLVMValueRef smask = load_field(x, b, x->arg_wg, QUADS(sample_mask), x->t_ptr, 8);
+   LLVMValueRef outputs = sc_load_field(x, b, x->arg_wg, QUADS(outputs), x->t_ptr, 8);
+   LLVMValueRef depth = sc_load_field(x, b, x->arg_wg, QUADS(frag_depth), x->t_ptr, 8);
+   LLVMValueRef smask = sc_load_field(x, b, x->arg_wg, QUADS(sample_mask), x->t_ptr, 8);
    for (uint32_t i = 0; i < x->nstage_vars; i++) {
       const struct sc_stage_var *v = &x->stage_vars[i];
       if (!v->output)
@@ -1313,7 +1315,7 @@ fragment_epilogue(struct sc_xlate *x)
             } else {
                x->io.fs.dual_source = 1;
             }
-            at = field_ptr(x, b, outputs, (size_t)d * x->W * 4);
+            at = sc_field_ptr(x, b, outputs, (size_t)d * x->W * 4);
          }
          LLVMValueRef words[2];
          bits32(x, &val, k, v->kind[k], words);   /* never 64-bit (walk_user) */
@@ -1324,7 +1326,7 @@ fragment_epilogue(struct sc_xlate *x)
    LLVMValueRef kill = LLVMBuildLoad2(b, sc_vec_type(x, x->t_i1), x->kill_slot, "");
    kill = LLVMBuildBitCast(b, kill, LLVMIntTypeInContext(x->ctx, x->W), "");
    kill = LLVMBuildZExt(b, kill, x->t_i32, "");
-   LLVMValueRef s = LLVMBuildStore(b, kill, field_ptr(x, b, x->arg_wg, QUADS(kill_mask)));
+   LLVMValueRef s = LLVMBuildStore(b, kill, sc_field_ptr(x, b, x->arg_wg, QUADS(kill_mask)));
    LLVMSetAlignment(s, 4);
    return true;
 }
@@ -1362,7 +1364,7 @@ fragment_builtin(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
       out->c[0] = x->frag_pos[0];
       out->c[1] = x->frag_pos[1];
       out->c[2] = plane_at(x, b, planes, x->frag_pos[0], x->frag_pos[1]);
-      out->c[3] = plane_at(x, b, field_ptr(x, b, planes, sizeof(struct shale_fs_plane)),
+      out->c[3] = plane_at(x, b, sc_field_ptr(x, b, planes, sizeof(struct shale_fs_plane)),
                            x->frag_pos[0], x->frag_pos[1]);
       io->reads_frag_coord = 1;
       return true;
@@ -1372,10 +1374,10 @@ fragment_builtin(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
       *out = sc_new_val(x, 2, false);
       if (!out->c)
          return false;
-      LLVMValueRef pc = load_field(x, b, x->arg_wg, QUADS(point_coord), x->t_ptr, 8);
+      LLVMValueRef pc = sc_load_field(x, b, x->arg_wg, QUADS(point_coord), x->t_ptr, 8);
       pc = LLVMBuildSelect(b, LLVMBuildIsNull(b, pc, ""), x->zero_page, pc, "");
       for (int k = 0; k < 2; k++)
-         out->c[k] = plane_at(x, b, field_ptr(x, b, pc, k * sizeof(struct shale_fs_plane)),
+         out->c[k] = plane_at(x, b, sc_field_ptr(x, b, pc, k * sizeof(struct shale_fs_plane)),
                               x->frag_pos[0], x->frag_pos[1]);
       io->reads_point_coord = 1;
       return true;
@@ -1384,7 +1386,7 @@ fragment_builtin(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
       *out = sc_new_val(x, 1, true);
       if (!out->c)
          return false;
-      LLVMValueRef f = load_field(x, b, x->arg_wg, QUADS(front_facing), x->t_i32, 4);
+      LLVMValueRef f = sc_load_field(x, b, x->arg_wg, QUADS(front_facing), x->t_i32, 4);
       out->c[0] = LLVMBuildICmp(b, LLVMIntNE, f, sc_const_i32(x, 0), "");
       io->reads_front_facing = 1;
       return true;
@@ -1393,7 +1395,7 @@ fragment_builtin(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
       *out = sc_new_val(x, 1, true);
       if (!out->c)
          return false;
-      LLVMValueRef sid = load_field(x, b, x->arg_wg, QUADS(sample_id), x->t_i32, 4);
+      LLVMValueRef sid = sc_load_field(x, b, x->arg_wg, QUADS(sample_id), x->t_i32, 4);
       LLVMValueRef per = LLVMBuildICmp(b, LLVMIntNE, sid, sc_const_i32(x, ~0u), "");
       out->c[0] = LLVMBuildSelect(b, per, sid, sc_const_i32(x, 0), "");
       io->reads_sample_id = 1;
@@ -1412,7 +1414,7 @@ fragment_builtin(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
       *out = sc_new_val(x, 1, false);
       if (!out->c)
          return false;
-      out->c[0] = load_field(x, b, x->arg_wg, QUADS(coverage), sc_vec_type(x, x->t_i32), 4);
+      out->c[0] = sc_load_field(x, b, x->arg_wg, QUADS(coverage), sc_vec_type(x, x->t_i32), 4);
       io->reads_sample_mask = 1;
       return true;
    case SpvBuiltInHelperInvocation: {
