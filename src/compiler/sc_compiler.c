@@ -77,6 +77,28 @@ find_backend(struct sc_compiler *compiler, bool ds, const void *key, size_t size
    return NULL;
 }
 
+/* Adds e, filled in, to the compiler's routines, unless another thread
+ * added the same key meanwhile: then e goes and that one stays. Returns the
+ * routine that stays. */
+static void *
+keep_backend(struct sc_compiler *compiler, struct sc_backend_entry *e, size_t size)
+{
+   pthread_mutex_lock(&compiler->backend_lock);
+   void *fn = find_backend(compiler, e->ds, &e->key, size);
+   if (!fn) {
+      e->next = compiler->backends;
+      compiler->backends = e;
+      fn = e->fn;
+      e = NULL;
+   }
+   pthread_mutex_unlock(&compiler->backend_lock);
+   if (e) {
+      sc_jit_code_free(e->code);
+      free(e);
+   }
+   return fn;
+}
+
 static enum sc_result
 compile_backend(struct sc_compiler *compiler, const struct shale_fb_key *key,
                 const struct shale_fb_ds_key *ds_key, void **out, char *message,
@@ -110,19 +132,7 @@ compile_backend(struct sc_compiler *compiler, const struct shale_fb_key *key,
    memcpy(&e->key, k, size);
    e->fn = entry;
    /* Another thread may have compiled the same key meanwhile: keep one. */
-   pthread_mutex_lock(&compiler->backend_lock);
-   *out = find_backend(compiler, ds, k, size);
-   if (!*out) {
-      e->next = compiler->backends;
-      compiler->backends = e;
-      *out = e->fn;
-      e = NULL;
-   }
-   pthread_mutex_unlock(&compiler->backend_lock);
-   if (e) {
-      sc_jit_code_free(e->code);
-      free(e);
-   }
+   *out = keep_backend(compiler, e, size);
    sc_exit_leave();
    return SC_SUCCESS;
 }
@@ -160,17 +170,7 @@ sc_backend_insert(struct sc_compiler *compiler, bool ds, const void *key, size_t
    memcpy(&e->key, key, size);
    e->code = code;
    e->fn = fn;
-   pthread_mutex_lock(&compiler->backend_lock);
-   if (!find_backend(compiler, ds, key, size)) {
-      e->next = compiler->backends;
-      compiler->backends = e;
-      e = NULL;
-   }
-   pthread_mutex_unlock(&compiler->backend_lock);
-   if (e) {
-      sc_jit_code_free(e->code);
-      free(e);
-   }
+   keep_backend(compiler, e, size);
    return SC_SUCCESS;
 }
 
