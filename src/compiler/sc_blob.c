@@ -99,10 +99,37 @@ blob_identity(const struct sc_jit *jit)
    return s;
 }
 
+/* Whether a blob's identity string (size bytes, no NUL) is this compiler's. */
+static enum sc_result
+same_identity(struct sc_compiler *compiler, const void *theirs, size_t size, bool *same)
+{
+   char *identity = blob_identity(compiler->jit);
+   if (!identity)
+      return SC_ERROR_OUT_OF_MEMORY;
+   *same = strlen(identity) == size && !memcmp(identity, theirs, size);
+   free(identity);
+   return SC_SUCCESS;
+}
+
 static size_t
 align_up(size_t v)
 {
    return (v + SC_BLOB_ALIGN - 1) & ~(size_t)(SC_BLOB_ALIGN - 1);
+}
+
+/* Pads the head of a blob (off bytes written) to SC_BLOB_ALIGN, writes the
+ * object after it and the header (header_size bytes) before it, then the
+ * digest at digest_at in the header: the SHA-256 of every byte after it. */
+static void
+finish_blob(uint8_t *out, size_t off, const void *object, size_t object_size, const void *header,
+            size_t header_size, size_t digest_at, size_t total)
+{
+   memset(out + off, 0, align_up(off) - off);
+   off = align_up(off);
+   memcpy(out + off, object, object_size);
+   memcpy(out, header, header_size);
+   size_t hashed = digest_at + SU_SHA256_SIZE;
+   su_sha256(out + hashed, total - hashed, out + digest_at);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -123,6 +150,24 @@ hash_string(struct su_sha256 *h, const char *s)
    su_sha256_update(h, s, len);
 }
 
+/* Starts a key: its kind, then everything a compiled object depends on
+ * besides its request (compiler version and build, blob and ABI versions,
+ * target and CPU). */
+static void
+hash_start(struct su_sha256 *h, struct sc_compiler *compiler, const char *kind)
+{
+   su_sha256_init(h);
+   hash_string(h, kind);
+   hash_string(h, SC_COMPILER_VERSION);
+   char build[2 * SU_BUILD_ID_MAX + 1];
+   compiler_build(build);
+   hash_string(h, build);
+   hash_u32(h, SC_BLOB_VERSION);
+   hash_u32(h, SHALE_SHADER_ABI_VERSION);
+   hash_string(h, sc_jit_identity(compiler->jit));
+   hash_string(h, sc_jit_cpu_name(compiler->jit));
+}
+
 enum sc_result
 sc_compile_key(struct sc_compiler *compiler, const struct sc_compile_info *info,
                uint8_t key[SC_COMPILE_KEY_SIZE])
@@ -132,16 +177,7 @@ sc_compile_key(struct sc_compiler *compiler, const struct sc_compile_info *info,
        (!info->set_layouts && info->set_layout_count))
       return SC_ERROR_INTERNAL;
    struct su_sha256 h;
-   su_sha256_init(&h);
-   hash_string(&h, "shale compile key");
-   hash_string(&h, SC_COMPILER_VERSION);
-   char build[2 * SU_BUILD_ID_MAX + 1];
-   compiler_build(build);
-   hash_string(&h, build);
-   hash_u32(&h, SC_BLOB_VERSION);
-   hash_u32(&h, SHALE_SHADER_ABI_VERSION);
-   hash_string(&h, sc_jit_identity(compiler->jit));
-   hash_string(&h, sc_jit_cpu_name(compiler->jit));
+   hash_start(&h, compiler, "shale compile key");
    hash_u32(&h, info->simd_width ? info->simd_width : sc_default_simd_width());
    hash_u32(&h, (uint32_t)info->stage);
    hash_u32(&h, info->api_version);
@@ -233,13 +269,8 @@ sc_shader_serialize(const struct sc_shader *shader, void *data, size_t *size)
    memcpy(out + off, identity, identity_size);
    off += identity_size;
    free(identity);
-   memset(out + off, 0, align_up(off) - off);
-   off = align_up(off);
-   memcpy(out + off, object, object_size);
-   memcpy(out, &h, sizeof(h));
-   size_t hashed = offsetof(struct sc_blob_header, digest) + SU_SHA256_SIZE;
-   su_sha256(out + hashed, total - hashed, h.digest);
-   memcpy(out + offsetof(struct sc_blob_header, digest), h.digest, SU_SHA256_SIZE);
+   finish_blob(out, off, object, object_size, &h, sizeof(h),
+               offsetof(struct sc_blob_header, digest), total);
    *size = total;
    return SC_SUCCESS;
 }
@@ -296,13 +327,10 @@ check_blob(struct sc_compiler *compiler, const uint8_t *in, size_t size,
       set_message(message, message_size, "shader blob with bad sizes");
       return SC_ERROR_INVALID_BLOB;
    }
-   char *identity = blob_identity(compiler->jit);
-   if (!identity)
+   bool same;
+   if (same_identity(compiler, in + head - h->identity_size, h->identity_size, &same) !=
+       SC_SUCCESS)
       return SC_ERROR_OUT_OF_MEMORY;
-   const char *theirs = (const char *)in + head - h->identity_size;
-   bool same = strlen(identity) == h->identity_size &&
-               !memcmp(identity, theirs, h->identity_size);
-   free(identity);
    if (!same) {
       set_message(message, message_size,
                   "shader blob for another target, CPU features or compiler version");
@@ -482,16 +510,7 @@ sc_backend_cache_key(struct sc_compiler *compiler, const struct shale_fb_key *ke
    if (!compiler || !backend_request(key, ds_key, &k, &size))
       return SC_ERROR_INTERNAL;
    struct su_sha256 h;
-   su_sha256_init(&h);
-   hash_string(&h, "shale back-end key");
-   hash_string(&h, SC_COMPILER_VERSION);
-   char build[2 * SU_BUILD_ID_MAX + 1];
-   compiler_build(build);
-   hash_string(&h, build);
-   hash_u32(&h, SC_BLOB_VERSION);
-   hash_u32(&h, SHALE_SHADER_ABI_VERSION);
-   hash_string(&h, sc_jit_identity(compiler->jit));
-   hash_string(&h, sc_jit_cpu_name(compiler->jit));
+   hash_start(&h, compiler, "shale back-end key");
    hash_u32(&h, ds_key != NULL);
    hash_u32(&h, (uint32_t)size);
    su_sha256_update(&h, k, size);
@@ -543,13 +562,8 @@ sc_backend_serialize(struct sc_compiler *compiler, const struct shale_fb_key *ke
    memcpy(out + off, identity, identity_size);
    off += identity_size;
    free(identity);
-   memset(out + off, 0, align_up(off) - off);
-   off = align_up(off);
-   memcpy(out + off, object, object_size);
-   size_t hashed = offsetof(struct sc_backend_blob_header, digest) + SU_SHA256_SIZE;
-   memcpy(out, &h, sizeof(h));
-   su_sha256(out + hashed, total - hashed, h.digest);
-   memcpy(out + offsetof(struct sc_backend_blob_header, digest), h.digest, SU_SHA256_SIZE);
+   finish_blob(out, off, object, object_size, &h, sizeof(h),
+               offsetof(struct sc_backend_blob_header, digest), total);
    *size = total;
    return SC_SUCCESS;
 }
@@ -601,12 +615,9 @@ backend_deserialize(struct sc_compiler *compiler, const void *k, size_t key_size
       set_message(message, message_size, "back-end blob of another key");
       return SC_ERROR_INVALID_BLOB;
    }
-   char *identity = blob_identity(compiler->jit);
-   if (!identity)
+   bool same;
+   if (same_identity(compiler, in + sizeof(h) + key_size, h.identity_size, &same) != SC_SUCCESS)
       return SC_ERROR_OUT_OF_MEMORY;
-   bool same = strlen(identity) == h.identity_size &&
-               !memcmp(identity, in + sizeof(h) + key_size, h.identity_size);
-   free(identity);
    if (!same) {
       set_message(message, message_size,
                   "back-end blob for another target, CPU features or compiler version");
