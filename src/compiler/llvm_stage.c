@@ -379,6 +379,18 @@ element_member_used(struct sc_xlate *x, uint32_t var, uint32_t member)
    return false;
 }
 
+/* The Location of variable id of type type: its own, or that of the first
+ * member of the block it is (a block whose members carry the Locations). */
+static bool
+variable_location(const struct sc_module *m, uint32_t id, uint32_t type, uint32_t *loc)
+{
+   if (sc_module_decoration(m, id, SC_NONE, SpvDecorationLocation, loc))
+      return true;
+   const struct sc_type *t = sc_module_type(m, type);
+   return t && t->kind == SC_T_STRUCT &&
+          sc_module_decoration(m, type, 0, SpvDecorationLocation, loc);
+}
+
 /* A geometry shader input: an array over the input primitive's vertices
  * (an arrayed Location variable or block, or gl_in[] of built-ins).
  * Component c of slot s of vertex v is ((v * SHALE_SLOT_COUNT) + s) * 4 +
@@ -398,9 +410,7 @@ describe_geometry_input(struct sc_xlate *x, const struct sc_inst *var, struct sc
    uint32_t loc = 0, comp = 0, builtin;
    if (sc_module_decoration(m, id, SC_NONE, SpvDecorationBuiltIn, &builtin))
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "geometry input built-in %u", builtin);
-   if (!builtins && !sc_module_decoration(m, id, SC_NONE, SpvDecorationLocation, &loc) &&
-       (!et || et->kind != SC_T_STRUCT ||
-        !sc_module_decoration(m, t->elem, 0, SpvDecorationLocation, &loc)))
+   if (!builtins && !variable_location(m, id, t->elem, &loc))
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "stage variable without a Location");
    sc_module_decoration(m, id, SC_NONE, SpvDecorationComponent, &comp);
    struct walk w = { v, 0, 0 };
@@ -470,12 +480,8 @@ describe_variable(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage
             return false;
       }
    } else {
-      if (!sc_module_decoration(m, id, SC_NONE, SpvDecorationLocation, &loc)) {
-         /* A block whose members carry the Locations. */
-         if (!t || t->kind != SC_T_STRUCT ||
-             !sc_module_decoration(m, v->type, 0, SpvDecorationLocation, &loc))
-            return sc_fail(x, SC_ERROR_INVALID_SPIRV, "stage variable without a Location");
-      }
+      if (!variable_location(m, id, v->type, &loc))
+         return sc_fail(x, SC_ERROR_INVALID_SPIRV, "stage variable without a Location");
       sc_module_decoration(m, id, SC_NONE, SpvDecorationComponent, &comp);
       uint32_t max_loc = SHALE_MAX_LOCATIONS;
       if (!slot_outputs(x) && v->output) {
