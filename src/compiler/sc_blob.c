@@ -1,6 +1,7 @@
 /* Compile keys and shader blobs: compiled machine code that can be cached
  * (in memory or in VkPipelineCache data) and linked again without LLVM's
  * optimizer or code generator. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,39 +283,76 @@ valid_descriptor_type(uint32_t type)
           type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK;
 }
 
+/* What both blob headers open with (check_opening). */
+struct blob_opening {
+   char magic[8];
+   uint32_t blob_version;
+   uint32_t abi_version;
+   uint64_t size;
+   uint8_t digest[SU_SHA256_SIZE];
+   uint32_t byte_order;
+};
+
+static void __attribute__((format(printf, 3, 4)))
+kind_message(char *message, size_t size, const char *format, ...)
+{
+   if (!message || !size)
+      return;
+   va_list ap;
+   va_start(ap, format);
+   vsnprintf(message, size, format, ap);
+   va_end(ap);
+}
+
+/* Reads a blob's header (header_size bytes) into header after the checks
+ * both kinds of blob open with: size, magic, versions, digest, byte order.
+ * what names the kind in messages ("shader", "back-end"). */
+static enum sc_result
+check_opening(const uint8_t *in, size_t size, void *header, size_t header_size,
+              const char magic[8], const char *what, char *message, size_t message_size)
+{
+   if (size < header_size) {
+      kind_message(message, message_size, "%s blob truncated", what);
+      return SC_ERROR_INVALID_BLOB;
+   }
+   memcpy(header, in, header_size);
+   struct blob_opening h;
+   memcpy(&h, in, sizeof(h));
+   if (memcmp(h.magic, magic, sizeof(h.magic))) {
+      kind_message(message, message_size, "not a %s blob", what);
+      return SC_ERROR_INVALID_BLOB;
+   }
+   if (h.blob_version != SC_BLOB_VERSION || h.abi_version != SHALE_SHADER_ABI_VERSION) {
+      kind_message(message, message_size, "%s blob of another version", what);
+      return SC_ERROR_INCOMPATIBLE_BLOB;
+   }
+   if (h.size != size) {
+      kind_message(message, message_size, "%s blob of the wrong size (truncated?)", what);
+      return SC_ERROR_INVALID_BLOB;
+   }
+   uint8_t digest[SU_SHA256_SIZE];
+   size_t hashed = offsetof(struct blob_opening, digest) + SU_SHA256_SIZE;
+   su_sha256(in + hashed, size - hashed, digest);
+   if (memcmp(digest, h.digest, sizeof(digest))) {
+      kind_message(message, message_size, "%s blob checksum mismatch (corrupted)", what);
+      return SC_ERROR_INVALID_BLOB;
+   }
+   if (h.byte_order != SC_BLOB_BYTE_ORDER) {
+      kind_message(message, message_size, "%s blob of another byte order", what);
+      return SC_ERROR_INCOMPATIBLE_BLOB;
+   }
+   return SC_SUCCESS;
+}
+
 /* Everything but the object: layout, checksum, host, metadata. */
 static enum sc_result
 check_blob(struct sc_compiler *compiler, const uint8_t *in, size_t size,
            struct sc_blob_header *h, char *message, size_t message_size)
 {
-   if (size < sizeof(*h)) {
-      set_message(message, message_size, "shader blob truncated");
-      return SC_ERROR_INVALID_BLOB;
-   }
-   memcpy(h, in, sizeof(*h));
-   if (memcmp(h->magic, blob_magic, sizeof(h->magic))) {
-      set_message(message, message_size, "not a shader blob");
-      return SC_ERROR_INVALID_BLOB;
-   }
-   if (h->blob_version != SC_BLOB_VERSION || h->abi_version != SHALE_SHADER_ABI_VERSION) {
-      set_message(message, message_size, "shader blob of another version");
-      return SC_ERROR_INCOMPATIBLE_BLOB;
-   }
-   if (h->size != size) {
-      set_message(message, message_size, "shader blob of the wrong size (truncated?)");
-      return SC_ERROR_INVALID_BLOB;
-   }
-   uint8_t digest[SU_SHA256_SIZE];
-   size_t hashed = offsetof(struct sc_blob_header, digest) + SU_SHA256_SIZE;
-   su_sha256(in + hashed, size - hashed, digest);
-   if (memcmp(digest, h->digest, sizeof(digest))) {
-      set_message(message, message_size, "shader blob checksum mismatch (corrupted)");
-      return SC_ERROR_INVALID_BLOB;
-   }
-   if (h->byte_order != SC_BLOB_BYTE_ORDER) {
-      set_message(message, message_size, "shader blob of another byte order");
-      return SC_ERROR_INCOMPATIBLE_BLOB;
-   }
+   enum sc_result r = check_opening(in, size, h, sizeof(*h), blob_magic, "shader", message,
+                                    message_size);
+   if (r != SC_SUCCESS)
+      return r;
    /* Sizes, without overflow: each part is bounded by the blob's size. */
    if (h->binding_count > size / sizeof(struct sc_blob_binding) || h->identity_size > size ||
        h->object_size > size || h->object_size == 0) {
@@ -489,6 +527,19 @@ _Static_assert(sizeof(struct sc_backend_blob_header) == 80, "back-end blob heade
 
 static const char backend_magic[8] = "SHALEFB";
 
+#define SAME_FIELD(f)                                                                   \
+   _Static_assert(offsetof(struct sc_blob_header, f) == offsetof(struct blob_opening, f) && \
+                     offsetof(struct sc_backend_blob_header, f) ==                          \
+                        offsetof(struct blob_opening, f),                                   \
+                  "blob opening " #f)
+SAME_FIELD(magic);
+SAME_FIELD(blob_version);
+SAME_FIELD(abi_version);
+SAME_FIELD(size);
+SAME_FIELD(digest);
+SAME_FIELD(byte_order);
+#undef SAME_FIELD
+
 /* The key bytes of a routine request; false for a bad request. */
 static bool
 backend_request(const struct shale_fb_key *key, const struct shale_fb_ds_key *ds_key,
@@ -573,34 +624,10 @@ backend_deserialize(struct sc_compiler *compiler, const void *k, size_t key_size
                     const uint8_t *in, size_t size, char *message, size_t message_size)
 {
    struct sc_backend_blob_header h;
-   if (size < sizeof(h)) {
-      set_message(message, message_size, "back-end blob truncated");
-      return SC_ERROR_INVALID_BLOB;
-   }
-   memcpy(&h, in, sizeof(h));
-   if (memcmp(h.magic, backend_magic, sizeof(h.magic))) {
-      set_message(message, message_size, "not a back-end blob");
-      return SC_ERROR_INVALID_BLOB;
-   }
-   if (h.blob_version != SC_BLOB_VERSION || h.abi_version != SHALE_SHADER_ABI_VERSION) {
-      set_message(message, message_size, "back-end blob of another version");
-      return SC_ERROR_INCOMPATIBLE_BLOB;
-   }
-   if (h.size != size) {
-      set_message(message, message_size, "back-end blob of the wrong size (truncated?)");
-      return SC_ERROR_INVALID_BLOB;
-   }
-   uint8_t digest[SU_SHA256_SIZE];
-   size_t hashed = offsetof(struct sc_backend_blob_header, digest) + SU_SHA256_SIZE;
-   su_sha256(in + hashed, size - hashed, digest);
-   if (memcmp(digest, h.digest, sizeof(digest))) {
-      set_message(message, message_size, "back-end blob checksum mismatch (corrupted)");
-      return SC_ERROR_INVALID_BLOB;
-   }
-   if (h.byte_order != SC_BLOB_BYTE_ORDER) {
-      set_message(message, message_size, "back-end blob of another byte order");
-      return SC_ERROR_INCOMPATIBLE_BLOB;
-   }
+   enum sc_result r = check_opening(in, size, &h, sizeof(h), backend_magic, "back-end", message,
+                                    message_size);
+   if (r != SC_SUCCESS)
+      return r;
    if (h.identity_size > size || h.object_size > size || h.object_size == 0 ||
        h.key_size != key_size) {
       set_message(message, message_size, "back-end blob with bad sizes");
@@ -625,8 +652,8 @@ backend_deserialize(struct sc_compiler *compiler, const void *k, size_t key_size
    }
    struct sc_jit_code *code = NULL;
    void *entry = NULL;
-   enum sc_result r = sc_jit_load(compiler->jit, in + size - h.object_size, h.object_size, &code,
-                                  &entry, message, message_size);
+   r = sc_jit_load(compiler->jit, in + size - h.object_size, h.object_size, &code, &entry, message,
+                   message_size);
    if (r != SC_SUCCESS)
       return r;
    return sc_backend_insert(compiler, ds, k, key_size, code, entry);
