@@ -118,6 +118,33 @@ align_up(size_t v)
    return (v + SC_BLOB_ALIGN - 1) & ~(size_t)(SC_BLOB_ALIGN - 1);
 }
 
+/* What both blob headers open with (start_header, check_opening). */
+struct blob_opening {
+   char magic[8];
+   uint32_t blob_version;
+   uint32_t abi_version;
+   uint64_t size;
+   uint8_t digest[SU_SHA256_SIZE];
+   uint32_t byte_order;
+};
+
+/* Zeroes a blob's header (header_size bytes) and fills the fields it opens
+ * with, but the digest (finish_blob writes it). */
+static void
+start_header(void *header, size_t header_size, const char magic[8], size_t total)
+{
+   struct blob_opening o;
+   memset(&o, 0, sizeof(o));
+   memcpy(o.magic, magic, sizeof(o.magic));
+   o.blob_version = SC_BLOB_VERSION;
+   o.abi_version = SHALE_SHADER_ABI_VERSION;
+   o.size = total;
+   o.byte_order = SC_BLOB_BYTE_ORDER;
+   memset(header, 0, header_size);
+   /* Not the struct's tail padding: the header's own fields follow. */
+   memcpy(header, &o, offsetof(struct blob_opening, byte_order) + sizeof(o.byte_order));
+}
+
 /* Pads the head of a blob (off bytes written) to SC_BLOB_ALIGN, writes the
  * object after it and the header (header_size bytes) before it, then the
  * digest at digest_at in the header: the SHA-256 of every byte after it. */
@@ -241,12 +268,7 @@ sc_shader_serialize(const struct sc_shader *shader, void *data, size_t *size)
    }
    uint8_t *out = data;
    struct sc_blob_header h;
-   memset(&h, 0, sizeof(h));
-   memcpy(h.magic, blob_magic, sizeof(h.magic));
-   h.blob_version = SC_BLOB_VERSION;
-   h.abi_version = SHALE_SHADER_ABI_VERSION;
-   h.size = total;
-   h.byte_order = SC_BLOB_BYTE_ORDER;
+   start_header(&h, sizeof(h), blob_magic, total);
    h.stage = (uint32_t)shader->stage;
    h.simd_width = shader->simd_width;
    memcpy(h.local_size, shader->local_size, sizeof(h.local_size));
@@ -282,16 +304,6 @@ valid_descriptor_type(uint32_t type)
    return type <= VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT ||
           type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK;
 }
-
-/* What both blob headers open with (check_opening). */
-struct blob_opening {
-   char magic[8];
-   uint32_t blob_version;
-   uint32_t abi_version;
-   uint64_t size;
-   uint8_t digest[SU_SHA256_SIZE];
-   uint32_t byte_order;
-};
 
 static void __attribute__((format(printf, 3, 4)))
 kind_message(char *message, size_t size, const char *format, ...)
@@ -597,12 +609,7 @@ sc_backend_serialize(struct sc_compiler *compiler, const struct shale_fb_key *ke
    }
    uint8_t *out = data;
    struct sc_backend_blob_header h;
-   memset(&h, 0, sizeof(h));
-   memcpy(h.magic, backend_magic, sizeof(h.magic));
-   h.blob_version = SC_BLOB_VERSION;
-   h.abi_version = SHALE_SHADER_ABI_VERSION;
-   h.size = total;
-   h.byte_order = SC_BLOB_BYTE_ORDER;
+   start_header(&h, sizeof(h), backend_magic, total);
    h.kind = ds_key != NULL;
    h.key_size = (uint32_t)key_size;
    h.identity_size = (uint32_t)identity_size;
