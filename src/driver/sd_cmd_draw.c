@@ -319,6 +319,47 @@ sd_exec_SetPolygonModeEXT(struct sd_exec_state *state, const struct sd_cmd_SetPo
    state->draw.dirty = true;
 }
 
+/* The rest of VK_EXT_extended_dynamic_state3's commands. Their feature bits
+ * read false (sd_physical_device.c), so a valid application never records
+ * them (each command's VUID requires its feature); they exist because
+ * vkGetDeviceProcAddr must return a non-NULL pointer for every command of an
+ * enabled extension, and a recorded one is replayed as nothing. */
+#define SD_EXEC_NOT_OFFERED(name)                                                  \
+   void sd_exec_##name(struct sd_exec_state *state, const struct sd_cmd_##name *cmd) \
+   {                                                                               \
+      (void)state;                                                                 \
+      (void)cmd;                                                                   \
+   }
+SD_EXEC_NOT_OFFERED(SetTessellationDomainOriginEXT)
+SD_EXEC_NOT_OFFERED(SetRasterizationSamplesEXT)
+SD_EXEC_NOT_OFFERED(SetSampleMaskEXT)
+SD_EXEC_NOT_OFFERED(SetAlphaToCoverageEnableEXT)
+SD_EXEC_NOT_OFFERED(SetAlphaToOneEnableEXT)
+SD_EXEC_NOT_OFFERED(SetLogicOpEnableEXT)
+SD_EXEC_NOT_OFFERED(SetColorBlendEnableEXT)
+SD_EXEC_NOT_OFFERED(SetColorBlendEquationEXT)
+SD_EXEC_NOT_OFFERED(SetColorWriteMaskEXT)
+SD_EXEC_NOT_OFFERED(SetRasterizationStreamEXT)
+SD_EXEC_NOT_OFFERED(SetConservativeRasterizationModeEXT)
+SD_EXEC_NOT_OFFERED(SetExtraPrimitiveOverestimationSizeEXT)
+SD_EXEC_NOT_OFFERED(SetSampleLocationsEnableEXT)
+SD_EXEC_NOT_OFFERED(SetColorBlendAdvancedEXT)
+SD_EXEC_NOT_OFFERED(SetProvokingVertexModeEXT)
+SD_EXEC_NOT_OFFERED(SetLineRasterizationModeEXT)
+SD_EXEC_NOT_OFFERED(SetLineStippleEnableEXT)
+SD_EXEC_NOT_OFFERED(SetDepthClipNegativeOneToOneEXT)
+SD_EXEC_NOT_OFFERED(SetViewportWScalingEnableNV)
+SD_EXEC_NOT_OFFERED(SetViewportSwizzleNV)
+SD_EXEC_NOT_OFFERED(SetCoverageToColorEnableNV)
+SD_EXEC_NOT_OFFERED(SetCoverageToColorLocationNV)
+SD_EXEC_NOT_OFFERED(SetCoverageModulationModeNV)
+SD_EXEC_NOT_OFFERED(SetCoverageModulationTableEnableNV)
+SD_EXEC_NOT_OFFERED(SetCoverageModulationTableNV)
+SD_EXEC_NOT_OFFERED(SetShadingRateImageEnableNV)
+SD_EXEC_NOT_OFFERED(SetRepresentativeFragmentTestEnableNV)
+SD_EXEC_NOT_OFFERED(SetCoverageReductionModeNV)
+#undef SD_EXEC_NOT_OFFERED
+
 void
 sd_exec_SetLineStippleEXT(struct sd_exec_state *state, const struct sd_cmd_SetLineStippleEXT *cmd)
 {

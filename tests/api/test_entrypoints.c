@@ -303,7 +303,7 @@ static const char *const ep_known_gaps[] = {
  * missing here is reported, not failed: add it when it lands. */
 struct ep_ext {
    const char *name;
-   const char *cmds[16];   /* NULL-terminated */
+   const char *cmds[32];   /* NULL-terminated */
 };
 
 static const struct ep_ext ep_instance_exts[] = {
@@ -393,6 +393,21 @@ static const struct ep_ext ep_device_exts[] = {
    { "VK_EXT_extended_dynamic_state2", { "vkCmdSetPatchControlPointsEXT",
         "vkCmdSetRasterizerDiscardEnableEXT", "vkCmdSetDepthBiasEnableEXT", "vkCmdSetLogicOpEXT",
         "vkCmdSetPrimitiveRestartEnableEXT", NULL } },
+   { "VK_EXT_extended_dynamic_state3", { "vkCmdSetTessellationDomainOriginEXT",
+        "vkCmdSetDepthClampEnableEXT", "vkCmdSetPolygonModeEXT", "vkCmdSetRasterizationSamplesEXT",
+        "vkCmdSetSampleMaskEXT", "vkCmdSetAlphaToCoverageEnableEXT", "vkCmdSetAlphaToOneEnableEXT",
+        "vkCmdSetLogicOpEnableEXT", "vkCmdSetColorBlendEnableEXT", "vkCmdSetColorBlendEquationEXT",
+        "vkCmdSetColorWriteMaskEXT", "vkCmdSetRasterizationStreamEXT",
+        "vkCmdSetConservativeRasterizationModeEXT", "vkCmdSetExtraPrimitiveOverestimationSizeEXT",
+        "vkCmdSetDepthClipEnableEXT", "vkCmdSetSampleLocationsEnableEXT",
+        "vkCmdSetColorBlendAdvancedEXT", "vkCmdSetProvokingVertexModeEXT",
+        "vkCmdSetLineRasterizationModeEXT", "vkCmdSetLineStippleEnableEXT",
+        "vkCmdSetDepthClipNegativeOneToOneEXT", "vkCmdSetViewportWScalingEnableNV",
+        "vkCmdSetViewportSwizzleNV", "vkCmdSetCoverageToColorEnableNV",
+        "vkCmdSetCoverageToColorLocationNV", "vkCmdSetCoverageModulationModeNV",
+        "vkCmdSetCoverageModulationTableEnableNV", "vkCmdSetCoverageModulationTableNV",
+        "vkCmdSetShadingRateImageEnableNV", "vkCmdSetRepresentativeFragmentTestEnableNV",
+        "vkCmdSetCoverageReductionModeNV", NULL } },
    { "VK_KHR_sampler_ycbcr_conversion", { "vkCreateSamplerYcbcrConversionKHR",
         "vkDestroySamplerYcbcrConversionKHR", NULL } },
    { "VK_KHR_device_group", { "vkGetDeviceGroupPeerMemoryFeaturesKHR", "vkCmdSetDeviceMaskKHR",
