@@ -336,7 +336,7 @@ typedef void (*shale_cs_fn)(const struct shale_cs_context *ctx,
                             const struct shale_cs_workgroup *wg);
 
 /* ------------------------------------------------------------------------ */
-/* Stage interfaces (vertex and fragment)                                    */
+/* Stage interfaces (vertex, geometry and fragment)                          */
 /* ------------------------------------------------------------------------ */
 
 /* Varying slots, four 32-bit components each, in vertex outputs. Built-ins
@@ -357,8 +357,9 @@ enum shale_varying_slot {
 /* Fragment input components: (Location l, Component c) is l * 4 + c; the
  * built-in inputs ClipDistance[i] and CullDistance[j] follow at
  * SHALE_FS_CLIP_INPUT + i and SHALE_FS_CLIP_INPUT + 8 + j (always SMOOTH:
- * the rasterizer interpolates the vertex shader's distances, the vertex
- * shader's CullDistance[j] being packed after its clip distances).
+ * the rasterizer interpolates the last vertex stage's distances (the
+ * geometry shader's where there is one), its CullDistance[j] being packed
+ * after its clip distances).
  * Version 9 added them. */
 #define SHALE_FS_CLIP_INPUT (SHALE_MAX_LOCATIONS * 4)
 #define SHALE_FS_INPUT_COMPONENTS (SHALE_FS_CLIP_INPUT + 16)

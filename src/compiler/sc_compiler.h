@@ -31,7 +31,8 @@
  * rasterizer links stages and captures without SPIR-V. Stage inputs and outputs live in per-lane variables like
  * Private ones: inputs are filled when the call starts (vertex: from the
  * batch's input arrays; fragment: plane equations evaluated per lane),
- * outputs are copied to their varying slots when it ends (llvm_stage.c).
+ * outputs are copied to their varying slots when it ends (llvm_stage.c;
+ * a geometry shader's at each OpEmitVertex, llvm_geom.c).
  * Fragment code is always vector code (quads need their neighbours for
  * derivatives): simd_width 1 is refused for fragment shaders.
  *

@@ -245,7 +245,9 @@ sd_backend_routine(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
    }
    if (r != SC_SUCCESS)
       return r;
-   *hit = in_cache;
+   /* A blob that was there but could not be copied or loaded for lack of
+    * memory left the routine to LLVM: not a hit. */
+   *hit = in_cache && found;
    if (cache && keyed && !in_cache) {
       /* Best effort: without memory the cache data only lacks the routine. */
       size_t size = 0;

@@ -244,7 +244,8 @@ setup_list(struct sr_vdraw *vd, struct out_list *l, const float *verts, VkPrimit
    vd->layer = vd->draw->view_index;
 }
 
-/* The positions of the run [b, b + len) of the instance's input. */
+/* The vertex record of input position `pos`: through the record table
+ * (pos_rec) where the draw has one, else `pos` itself. */
 static uint32_t
 record_of(const struct sr_vdraw *vd, uint32_t pos)
 {
