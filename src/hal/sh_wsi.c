@@ -379,6 +379,8 @@ sh_present_thread(void *arg)
    struct sh_swapchain *chain = arg;
    pthread_setname_np(pthread_self(), "shale-present");   /* for profilers */
    pthread_mutex_lock(&chain->mutex);
+   /* The platform's wait_ready was met for the next display. */
+   bool ready = !chain->platform->wait_ready || chain->mode == VK_PRESENT_MODE_IMMEDIATE_KHR;
    for (;;) {
       if (!chain->queue_len) {
          if (chain->stop)
@@ -395,6 +397,18 @@ sh_present_thread(void *arg)
          sh_chain_wait(chain, when);
          continue;
       }
+      if (!ready && !chain->stop) {
+         /* The head stays queued (a MAILBOX present may replace it) while
+          * the window system is not ready for it; then look again. */
+         pthread_mutex_unlock(&chain->mutex);
+         VkResult r = chain->platform->wait_ready(chain);
+         pthread_mutex_lock(&chain->mutex);
+         if (r != VK_SUCCESS && chain->status >= 0)
+            chain->status = r;
+         ready = true;
+         continue;
+      }
+      ready = !chain->platform->wait_ready || chain->mode == VK_PRESENT_MODE_IMMEDIATE_KHR;
       uint32_t index = chain->queue[chain->queue_head];
       chain->queue_head = (chain->queue_head + 1) % chain->image_count;
       chain->queue_len--;

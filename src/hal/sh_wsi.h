@@ -67,27 +67,30 @@
  * 0xFFFFFFFF and the swapchain's extent is the buffer size (at most 8192
  * on a side, so a pool stays within wl_shm's int32 size). Each swapchain
  * has its own wl_event_queue (the application's queues are never
- * dispatched by Shale), a wl_shm binding, and wl_buffers whose bytes are
- * the images': for B8G8R8A8 images an XRGB8888 one in each image, for
+ * dispatched by Shale), a wl_shm binding, and a wl_buffer per image:
+ * for B8G8R8A8 images an XRGB8888 one in the image's own memory, for
  * R8G8B8A8 ones an XBGR8888 one where the compositor's wl_shm offers that
  * format (no copy: each image's memfd is a wl_shm_pool of its own, the
  * buffer at the image's offset and row pitch); else (R8G8B8A8 without
- * XBGR8888, or SHALE_WSI_WAYLAND_NO_SHM_IMAGES=1) two XRGB8888 ones in one
- * memfd-backed pool of Shale's that the present thread copies the shown
- * image into, into one the compositor has released (wl_buffer.release; R
- * and B swapped for R8G8B8A8). The present thread attaches the buffer,
- * damages it whole, asks for a frame callback and commits, and returns:
- * it never waits for a release. With buffers in the images, an image is
- * marked held (sh_swapchain_hold_image) before its commit, and its
- * buffer's release events go to a second event queue that only
+ * XBGR8888, or SHALE_WSI_WAYLAND_NO_SHM_IMAGES=1) an XRGB8888 one in a
+ * memfd of Shale's that the present thread copies the image into (R and B
+ * swapped for R8G8B8A8). The present thread makes the copy (if any),
+ * attaches the image's buffer, damages it whole, asks for a frame callback (not in
+ * IMMEDIATE) and commits, and returns: it never waits for a release. An
+ * image is marked held (sh_swapchain_hold_image) before its commit, and
+ * its buffer's release events go to a second event queue that only
  * vkAcquireNextImageKHR reads (wait_release), which unmarks it; an
- * acquire never returns an image the compositor may still read, and waits
- * for its release within the acquire's timeout. Pacing: the
- * engine's 60 Hz clock, and, except in IMMEDIATE, the frame callback of
- * the previous commit (wl_surface.frame) is awaited first, for at most
- * 100 ms, since a compositor sends none to a hidden surface. With the
- * copy, a buffer not released within a second drops that frame. A display connection in
- * error makes presents and acquires return VK_ERROR_SURFACE_LOST_KHR.
+ * acquire never returns an image whose buffer the compositor may still
+ * read (so the copy never overwrites one), and waits for its release
+ * within the acquire's timeout. Pacing: the engine's 60 Hz clock, and,
+ * except in IMMEDIATE, the previous commit's frame callback
+ * (wl_surface.frame), awaited by the platform's wait_ready for at most
+ * 100 ms after that commit (a compositor sends none to a hidden surface)
+ * while the next image is still queued: a MAILBOX present replaces it
+ * meanwhile, so in MAILBOX the application never waits for a frame
+ * callback (with three images or more; like every mode, it waits for a
+ * release when the buffer of every free image is still the compositor's).
+ * A display connection in error makes presents and acquires return VK_ERROR_SURFACE_LOST_KHR.
  * After vkDestroySwapchainKHR the swapchain leaves no Wayland object, no
  * mapping and no fd.
  *
@@ -193,6 +196,15 @@ struct sh_wsi_platform {
    void (*finish)(struct sh_swapchain *chain);
    /* The refresh period in ns (0: no refreshes, only IMMEDIATE pacing). */
    uint64_t (*refresh_ns)(struct sh_swapchain *chain);
+   /* May be NULL (the refresh clock is all the pacing): from the present
+    * thread, without the swapchain's mutex, in every mode but IMMEDIATE,
+    * before the image at the head of the queue is taken off it for
+    * display(): returns once the window system is ready for another image
+    * (Wayland: the last commit's frame callback came, or a bounded wait
+    * for it ended). The head stays QUEUED meanwhile, so a MAILBOX present
+    * still replaces it. VK_SUCCESS, or an error that the next acquire and
+    * present report (the image is still displayed). */
+   VkResult (*wait_ready)(struct sh_swapchain *chain);
    /* Puts image `index` on the display, from the present thread, without
     * the swapchain's mutex. VK_SUCCESS, VK_SUBOPTIMAL_KHR, or an error that
     * the next acquire and present report (VK_ERROR_OUT_OF_DATE_KHR,

@@ -35,11 +35,9 @@ enum {
    SH_WL_SHM_FORMAT_XBGR8888 = 0x34324258,   /* 'XB24': bytes R, G, B, X */
 };
 
-#define SH_WL_BUFFERS 2
-/* Hidden surfaces get no frame callbacks: wait this long at most. */
+/* Hidden surfaces get no frame callbacks: wait this long at most (from
+ * the commit that asked for one). */
 #define SH_WL_FRAME_WAIT_NS 100000000ull
-/* A buffer the compositor keeps longer drops the frame. */
-#define SH_WL_RELEASE_WAIT_NS 1000000000ull
 
 /* The libwayland-client functions and interfaces Shale uses, from dlopen
  * (declared by wayland-client-core.h, never linked). */
@@ -151,7 +149,7 @@ sd_GetPhysicalDeviceWaylandPresentationSupportKHR(VkPhysicalDevice physicalDevic
 }
 
 /* The client decides the size: currentExtent stays 0xFFFFFFFF; a side is
- * at most 8192 so that a pool of two buffers fits wl_shm's int32 size. */
+ * at most 8192 so that a buffer's pool fits wl_shm's int32 size. */
 static VkResult
 sh_wl_capabilities(struct sh_surface *surface, VkSurfaceCapabilitiesKHR *caps)
 {
@@ -174,27 +172,27 @@ struct sh_wl_chain {
     * never by the present thread. */
    struct wl_event_queue *release_queue;
    struct wl_proxy *surface;   /* a wrapper of the application's, on queue */
-   struct wl_proxy *registry, *shm, *pool;
+   struct wl_proxy *registry, *shm;
    uint32_t shm_name;          /* wl_shm's global, 0 until seen */
-   struct sh_wl_buffer {
-      struct wl_proxy *buffer;
-      bool busy;               /* the copy's: attached, not yet released */
-      struct sh_swapchain *chain;   /* an image's: the swapchain, and which image */
-      uint32_t index;
-   } bufs[SH_WL_BUFFERS];      /* the copy's buffers (not `images`) */
    struct wl_proxy *frame;     /* the last commit's frame callback, until done */
-   uint8_t *map;
-   size_t size;                /* of the whole pool */
+   uint64_t frame_ns;          /* when that commit was made */
    uint32_t width, height, stride;
    bool rgba;                  /* R8G8B8A8 images */
    bool xbgr;                  /* wl_shm offers XBGR8888 */
    bool swap_rb;               /* the copy swaps R and B (R8G8B8A8 into XRGB8888) */
    /* No copy: image i's memory is its own pool and buffer image_bufs[i],
-    * of this wl_shm format. */
+    * of this wl_shm format. Else image i is copied into image_bufs[i],
+    * XRGB8888 in a memfd of Shale's mapped at its map. */
    bool images;
    uint32_t image_format;
    uint32_t image_count;
-   struct sh_wl_buffer *image_bufs;
+   struct sh_wl_buffer {
+      struct wl_proxy *buffer;
+      struct sh_swapchain *chain;   /* the swapchain, and which image */
+      uint32_t index;
+      uint8_t *map;                 /* the copy's: its bytes (size bytes) */
+      size_t size;
+   } *image_bufs;
 };
 
 static void
@@ -216,16 +214,8 @@ static void (*const sh_wl_registry_listener[])(void) = {
    (void (*)(void))sh_wl_global_remove,
 };
 
-static void
-sh_wl_release(void *data, struct wl_buffer *buffer)
-{
-   bool *busy = data;
-   *busy = false;
-}
-
-static void (*const sh_wl_buffer_listener[])(void) = { (void (*)(void))sh_wl_release };
-
-/* An image's buffer: the compositor no longer reads the image. */
+/* An image's buffer (its own memory or its copy's): the compositor no
+ * longer reads it, so the image may be acquired again. */
 static void
 sh_wl_image_release(void *data, struct wl_buffer *buffer)
 {
@@ -310,15 +300,7 @@ sh_wl_frame_done_or_none(struct sh_wl_chain *wc)
    return wc->frame == NULL;
 }
 
-static bool
-sh_wl_buffer_free(struct sh_wl_chain *wc)
-{
-   for (unsigned i = 0; i < SH_WL_BUFFERS; i++)
-      if (!wc->bufs[i].busy)
-         return true;
-   return false;
-}
-
+/* Destroys the buffers and unmaps the copy's memory. */
 static void
 sh_wl_destroy_buffers(struct sh_wl_buffer *bufs, uint32_t n)
 {
@@ -327,7 +309,9 @@ sh_wl_destroy_buffers(struct sh_wl_buffer *bufs, uint32_t n)
          sh_wl.marshal_flags(bufs[i].buffer, SH_WL_BUFFER_DESTROY, NULL,
                              sh_wl.get_version(bufs[i].buffer), WL_MARSHAL_FLAG_DESTROY);
       bufs[i].buffer = NULL;
-      bufs[i].busy = false;
+      if (bufs[i].map)
+         munmap(bufs[i].map, bufs[i].size);
+      bufs[i].map = NULL;
    }
 }
 
@@ -337,11 +321,7 @@ sh_wl_teardown(struct sh_wl_chain *wc)
 {
    if (wc->frame)
       sh_wl.proxy_destroy(wc->frame);
-   sh_wl_destroy_buffers(wc->bufs, SH_WL_BUFFERS);
    sh_wl_destroy_buffers(wc->image_bufs, wc->image_count);
-   if (wc->pool)
-      sh_wl.marshal_flags(wc->pool, SH_WL_SHM_POOL_DESTROY, NULL, sh_wl.get_version(wc->pool),
-                          WL_MARSHAL_FLAG_DESTROY);
    if (wc->shm)
       sh_wl.proxy_destroy(wc->shm);   /* version 1 has no release request */
    if (wc->registry)
@@ -349,8 +329,6 @@ sh_wl_teardown(struct sh_wl_chain *wc)
    if (wc->surface)
       sh_wl.wrapper_destroy(wc->surface);
    sh_wl_flush(wc);
-   if (wc->map)
-      munmap(wc->map, wc->size);
    if (wc->release_queue)
       sh_wl.queue_destroy(wc->release_queue);
    if (wc->queue)
@@ -444,57 +422,66 @@ fail:
    return why ? sd_errorf(r, why) : sd_error(r);
 }
 
-/* The copy's pool: both buffers, back to back, in one memfd. */
-static VkResult
-sh_wl_make_copy_buffers(struct sh_wl_chain *wc)
+/* Buffer i: a pool over fd (size bytes, which sends a duplicate of fd)
+ * holding one buffer at offset, rows pitch apart, in the given wl_shm
+ * format; its release events go to the release queue and unhold image i.
+ * false when a request cannot be made. */
+static bool
+sh_wl_make_buffer(struct sh_swapchain *chain, struct sh_wl_chain *wc, uint32_t i, int fd,
+                  uint64_t size, uint64_t offset, uint64_t pitch, uint32_t format)
 {
-   const size_t one = (size_t)wc->stride * wc->height;
-   VkResult r = VK_ERROR_SURFACE_LOST_KHR;
-   const char *why = "the Wayland display connection failed";
-   wc->size = one * SH_WL_BUFFERS;
-   if (wc->size > INT32_MAX) {
-      r = VK_ERROR_OUT_OF_HOST_MEMORY;
-      why = "the swapchain is too large for a wl_shm pool";
-      goto fail;
-   }
-   int fd = memfd_create("shale-wayland", MFD_CLOEXEC);
-   if (fd < 0 || ftruncate(fd, (off_t)wc->size) < 0) {
-      if (fd >= 0)
+   if (size > INT32_MAX)
+      return false;
+   struct wl_proxy *pool = sh_wl.marshal_flags(wc->shm, SH_WL_SHM_CREATE_POOL, sh_wl.shm_pool_if,
+                                               sh_wl.get_version(wc->shm), 0, NULL, fd,
+                                               (int32_t)size);
+   if (!pool)
+      return false;
+   struct sh_wl_buffer *b = &wc->image_bufs[i];
+   b->buffer = sh_wl.marshal_flags(pool, SH_WL_SHM_POOL_CREATE_BUFFER, sh_wl.buffer_if,
+                                   sh_wl.get_version(pool), 0, NULL, (int32_t)offset,
+                                   (int32_t)wc->width, (int32_t)wc->height, (int32_t)pitch,
+                                   format);
+   /* The buffer keeps the pool's memory. */
+   sh_wl.marshal_flags(pool, SH_WL_SHM_POOL_DESTROY, NULL, sh_wl.get_version(pool),
+                       WL_MARSHAL_FLAG_DESTROY);
+   if (!b->buffer)
+      return false;
+   b->chain = chain;
+   b->index = i;
+   sh_wl.set_queue(b->buffer, wc->release_queue);
+   sh_wl.add_listener(b->buffer, (void (**)(void))sh_wl_image_buffer_listener, b);
+   return true;
+}
+
+/* The copy: a buffer per image, XRGB8888 in a memfd of its own, mapped. */
+static VkResult
+sh_wl_make_copy_buffers(struct sh_swapchain *chain, struct sh_wl_chain *wc)
+{
+   const size_t size = (size_t)wc->stride * wc->height;
+   for (uint32_t i = 0; i < wc->image_count; i++) {
+      int fd = memfd_create("shale-wayland", MFD_CLOEXEC);
+      if (fd < 0 || ftruncate(fd, (off_t)size) < 0) {
+         if (fd >= 0)
+            close(fd);
+         return sd_errorf(VK_ERROR_OUT_OF_HOST_MEMORY, "cannot make a wl_shm buffer's memfd");
+      }
+      void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+      if (map == MAP_FAILED) {
          close(fd);
-      r = VK_ERROR_OUT_OF_HOST_MEMORY;
-      why = "cannot make the wl_shm pool's memfd";
-      goto fail;
-   }
-   void *map = mmap(NULL, wc->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-   if (map == MAP_FAILED) {
-      close(fd);
-      r = VK_ERROR_OUT_OF_HOST_MEMORY;
-      why = "cannot map the wl_shm pool";
-      goto fail;
-   }
-   wc->map = map;
-   /* libwayland sends a duplicate of the fd; ours goes now. */
-   wc->pool = sh_wl.marshal_flags(wc->shm, SH_WL_SHM_CREATE_POOL, sh_wl.shm_pool_if,
-                                  sh_wl.get_version(wc->shm), 0, NULL, fd, (int32_t)wc->size);
-   close(fd);
-   if (!wc->pool)
-      goto fail;
-   for (unsigned i = 0; i < SH_WL_BUFFERS; i++) {
-      wc->bufs[i].buffer = sh_wl.marshal_flags(
-         wc->pool, SH_WL_SHM_POOL_CREATE_BUFFER, sh_wl.buffer_if, sh_wl.get_version(wc->pool), 0,
-         NULL, (int32_t)(one * i), (int32_t)wc->width, (int32_t)wc->height, (int32_t)wc->stride,
-         (uint32_t)SH_WL_SHM_FORMAT_XRGB8888);
-      if (!wc->bufs[i].buffer)
-         goto fail;
-      sh_wl.add_listener(wc->bufs[i].buffer, (void (**)(void))sh_wl_buffer_listener,
-                         &wc->bufs[i].busy);
+         return sd_errorf(VK_ERROR_OUT_OF_HOST_MEMORY, "cannot map a wl_shm buffer");
+      }
+      wc->image_bufs[i].map = map;
+      wc->image_bufs[i].size = size;
+      const bool made = sh_wl_make_buffer(chain, wc, i, fd, size, 0, wc->stride,
+                                          SH_WL_SHM_FORMAT_XRGB8888);
+      close(fd);   /* libwayland sent a duplicate */
+      if (!made)
+         return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "the Wayland display connection failed");
    }
    if (!sh_wl_flush(wc))
-      goto fail;
+      return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "the Wayland display connection failed");
    return VK_SUCCESS;
-
-fail:
-   return why ? sd_errorf(r, why) : sd_error(r);
 }
 
 /* Image i's memory as a pool of its own holding one buffer, its rows
@@ -508,33 +495,16 @@ sh_wl_make_image_buffers(struct sh_swapchain *chain, struct sh_wl_chain *wc)
       int fd = sh_swapchain_image_fd(chain, i, &offset);
       if (fd < 0)
          return false;
-      const uint64_t size = offset + pitch * wc->height;
-      struct wl_proxy *pool = NULL;
-      if (size <= INT32_MAX)
-         pool = sh_wl.marshal_flags(wc->shm, SH_WL_SHM_CREATE_POOL, sh_wl.shm_pool_if,
-                                    sh_wl.get_version(wc->shm), 0, NULL, fd, (int32_t)size);
-      close(fd);   /* libwayland sends a duplicate */
-      if (!pool)
+      const bool made = sh_wl_make_buffer(chain, wc, i, fd, offset + pitch * wc->height, offset,
+                                          pitch, wc->image_format);
+      close(fd);   /* libwayland sent a duplicate */
+      if (!made)
          return false;
-      wc->image_bufs[i].buffer = sh_wl.marshal_flags(
-         pool, SH_WL_SHM_POOL_CREATE_BUFFER, sh_wl.buffer_if, sh_wl.get_version(pool), 0, NULL,
-         (int32_t)offset, (int32_t)wc->width, (int32_t)wc->height, (int32_t)pitch,
-         wc->image_format);
-      /* The buffer keeps the pool's memory. */
-      sh_wl.marshal_flags(pool, SH_WL_SHM_POOL_DESTROY, NULL, sh_wl.get_version(pool),
-                          WL_MARSHAL_FLAG_DESTROY);
-      if (!wc->image_bufs[i].buffer)
-         return false;
-      wc->image_bufs[i].chain = chain;
-      wc->image_bufs[i].index = i;
-      sh_wl.set_queue(wc->image_bufs[i].buffer, wc->release_queue);
-      sh_wl.add_listener(wc->image_bufs[i].buffer,
-                         (void (**)(void))sh_wl_image_buffer_listener, &wc->image_bufs[i]);
    }
    return sh_wl_flush(wc);
 }
 
-/* The images exist: a buffer in each, or else the copy's pool. */
+/* The images exist: a buffer in each, or else the copy's buffers. */
 static VkResult
 sh_wl_images_ready(struct sh_swapchain *chain)
 {
@@ -547,13 +517,13 @@ sh_wl_images_ready(struct sh_swapchain *chain)
    }
    if (!wc->images) {
       wc->swap_rb = wc->rgba;
-      VkResult r = sh_wl_make_copy_buffers(wc);
+      VkResult r = sh_wl_make_copy_buffers(chain, wc);
       if (r != VK_SUCCESS)
          return r;
    }
    if (su_debug(SU_DEBUG_INFO))
       su_log("wayland swapchain %ux%u, %s", wc->width, wc->height,
-             !wc->images ? "2 wl_shm buffers (a copy)"
+             !wc->images ? "an XRGB8888 wl_shm buffer per image, copied into"
              : wc->rgba  ? "an XBGR8888 wl_shm buffer in each image (no copy)"
                          : "an XRGB8888 wl_shm buffer in each image (no copy)");
    return VK_SUCCESS;
@@ -573,40 +543,37 @@ sh_wl_refresh_ns(struct sh_swapchain *chain)
    return 1000000000ull / 60;   /* the engine's clock; frame callbacks pace on top */
 }
 
-/* Present thread: waits for the previous frame's callback (not in
- * IMMEDIATE), copies the image into a released buffer (or marks the
- * image's own buffer held), and commits it; returns once the commit is
- * sent, without waiting for any release. */
+/* Present thread, not in IMMEDIATE, while the next image is still queued
+ * (a MAILBOX present may replace it meanwhile): waits for the last
+ * commit's frame callback, SH_WL_FRAME_WAIT_NS after that commit at most. */
+static VkResult
+sh_wl_wait_ready(struct sh_swapchain *chain)
+{
+   struct sh_wl_chain *wc = sh_swapchain_platform_data(chain);
+   if (sh_wl.get_error(wc->display))
+      return VK_ERROR_SURFACE_LOST_KHR;
+   if (wc->frame &&
+       sh_wl_wait(wc, sh_wl_frame_done_or_none, wc->frame_ns + SH_WL_FRAME_WAIT_NS) < 0)
+      return VK_ERROR_SURFACE_LOST_KHR;
+   return VK_SUCCESS;
+}
+
+/* Present thread: copies the image into its buffer where there is a copy,
+ * marks the image held, and commits its buffer; returns once the commit
+ * is sent, waiting for nothing (acquires wait for the release). */
 static VkResult
 sh_wl_display(struct sh_swapchain *chain, uint32_t index)
 {
    struct sh_wl_chain *wc = sh_swapchain_platform_data(chain);
    if (sh_wl.get_error(wc->display))
       return VK_ERROR_SURFACE_LOST_KHR;
-   if (sh_swapchain_present_mode(chain) != VK_PRESENT_MODE_IMMEDIATE_KHR &&
-       sh_wl_wait(wc, sh_wl_frame_done_or_none, sd_now_ns() + SH_WL_FRAME_WAIT_NS) < 0)
-      return VK_ERROR_SURFACE_LOST_KHR;
-   struct sh_wl_buffer *buf;
-   if (wc->images) {
-      buf = &wc->image_bufs[index];
-   } else {
-      int w = sh_wl_wait(wc, sh_wl_buffer_free, sd_now_ns() + SH_WL_RELEASE_WAIT_NS);
-      if (w < 0)
-         return VK_ERROR_SURFACE_LOST_KHR;
-      if (w == 0) {
-         if (su_debug(SU_DEBUG_INFO))
-            su_log("wayland: no wl_buffer released in time, a frame dropped");
-         return VK_SUCCESS;
-      }
-      unsigned b = 0;
-      while (wc->bufs[b].busy)
-         b++;
-      buf = &wc->bufs[b];
+   struct sh_wl_buffer *buf = &wc->image_bufs[index];
+   if (!wc->images) {
+      /* Not held, so the compositor released this buffer already. */
       uint64_t pitch;
       const uint8_t *src = sh_swapchain_pixels(chain, index, &pitch);
-      uint8_t *dst = wc->map + (size_t)wc->stride * wc->height * b;
       for (uint32_t y = 0; y < wc->height; y++) {
-         uint8_t *d = dst + (size_t)y * wc->stride;
+         uint8_t *d = buf->map + (size_t)y * wc->stride;
          memcpy(d, src + y * pitch, wc->stride);
          if (wc->swap_rb) {
             for (uint32_t x = 0; x < wc->width; x++) {
@@ -619,8 +586,7 @@ sh_wl_display(struct sh_swapchain *chain, uint32_t index)
    }
 
    /* Held before the commit: its release may be read at once. */
-   if (wc->images)
-      sh_swapchain_hold_image(chain, index, true);
+   sh_swapchain_hold_image(chain, index, true);
    const uint32_t sv = sh_wl.get_version(wc->surface);
    sh_wl.marshal_flags(wc->surface, SH_WL_SURFACE_ATTACH, NULL, sv, 0, buf->buffer, 0, 0);
    sh_wl.marshal_flags(wc->surface, sv >= 4 ? SH_WL_SURFACE_DAMAGE_BUFFER : SH_WL_SURFACE_DAMAGE,
@@ -635,10 +601,9 @@ sh_wl_display(struct sh_swapchain *chain, uint32_t index)
                                       NULL);
       if (wc->frame)
          sh_wl.add_listener(wc->frame, (void (**)(void))sh_wl_callback_listener, wc);
+      wc->frame_ns = sd_now_ns();
    }
    sh_wl.marshal_flags(wc->surface, SH_WL_SURFACE_COMMIT, NULL, sv, 0);
-   if (!wc->images)
-      buf->busy = true;
    if (!sh_wl_flush(wc) || sh_wl.get_error(wc->display))
       return VK_ERROR_SURFACE_LOST_KHR;
    return VK_SUCCESS;
@@ -687,6 +652,7 @@ const struct sh_wsi_platform sh_wsi_wayland = {
    .images_ready = sh_wl_images_ready,
    .finish = sh_wl_finish,
    .refresh_ns = sh_wl_refresh_ns,
+   .wait_ready = sh_wl_wait_ready,
    .display = sh_wl_display,
    .wait_release = sh_wl_wait_release,
 };

@@ -1,4 +1,4 @@
-/* Wayland presentation against a compositor of the test's own: presents that do not wait for buffer releases, acquires that do, and the wl_shm format of R8G8B8A8 images. */
+/* Wayland presentation against a compositor of the test's own: presents that do not wait for buffer releases (copy or not), acquires that do, MAILBOX without waiting for frame callbacks, and the wl_shm format of R8G8B8A8 images. */
 /*
  * The compositor is libwayland-server in a thread of this process, on one
  * end of a socketpair (the test's wl_display is the other end): globals
@@ -7,22 +7,34 @@
  * (when, which wl_buffer, its wl_shm format, its texel at (16, 16) as
  * stored bytes), and a switch that keeps the buffer a commit replaces
  * instead of releasing it, until the test says so (at once, or at a given
- * time). Frame callbacks are answered at commit. What is held:
- *  - IMMEDIATE, 3 B8G8R8A8 images, releases kept: three presents reach
- *    the compositor as three commits within 300 ms of the third present
- *    (a present thread that waited for the replaced buffer's release would
- *    hold the third commit back); each present returns in under 300 ms;
+ * time), and another that keeps frame callbacks unanswered until the test
+ * says so (else they are answered at commit). What is held:
+ *  - IMMEDIATE, 3 images, releases kept, both with buffers in the images
+ *    (B8G8R8A8) and with Shale's copy (R8G8B8A8 where wl_shm offers no
+ *    XBGR8888): three presents reach the compositor as three commits
+ *    within 300 ms of the third present (a present thread that waited for
+ *    the replaced buffer's release would hold the third commit back: the
+ *    copy's did, by up to a second, while it had two buffers); each
+ *    present returns in under 300 ms;
  *  - then, the two images shown before the last still the compositor's:
  *    acquire with timeout 0 gives VK_NOT_READY, with 30 ms VK_TIMEOUT after
  *    at least 30 ms, and with UINT64_MAX waits until the compositor
  *    releases them (50 ms later) and returns one of those two, the other
  *    then acquirable with timeout 0;
+ *  - MAILBOX, 3 B8G8R8A8 images, frame callbacks kept unanswered: twelve
+ *    frames 20 ms apart, whose acquires wait less than 150 ms in all (a
+ *    present thread that waited for the frame callback with the image off
+ *    the queue, 100 ms at most a frame, held acquires back by most of
+ *    that each time), at most one commit more than the first per 100 ms
+ *    (the bounded wait for a callback; the other presents were replaced
+ *    while queued), and once the callbacks are answered, the last commit
+ *    is the last frame's colour;
  *  - FIFO with releases at commit: B8G8R8A8 images are committed as
  *    XRGB8888 buffers, one per image; R8G8B8A8 images, where wl_shm offers
  *    XBGR8888, as XBGR8888 buffers, one per image (no copy), and where it
- *    does not, as XRGB8888 buffers, two of them (Shale's copy); the texel
- *    the compositor reads is the cleared colour in each case (bytes B, G,
- *    R for XRGB8888, R, G, B for XBGR8888);
+ *    does not, as XRGB8888 buffers, also one per image (Shale's copy); the
+ *    texel the compositor reads is the cleared colour in each case (bytes
+ *    B, G, R for XRGB8888, R, G, B for XBGR8888);
  *  - no validation message.
  * The test skips (77) where the Wayland platform is not built.
  */
@@ -47,6 +59,7 @@
 #define H 48
 #define MAX_COMMITS 64
 #define MAX_BUFFERS 32
+#define MAX_FRAMES 16
 
 /* ---- the compositor ---- */
 
@@ -69,6 +82,9 @@ struct srv {
    bool keep_releases;        /* replaced buffers are held, not released */
    bool untracked;            /* a buffer found no slot (fails the test) */
    uint64_t release_at;       /* nonzero: release the held ones at this time */
+   bool keep_frames;          /* frame callbacks wait for send_frames */
+   bool send_frames;          /* answer the kept ones (compositor thread) */
+   struct wl_resource *frames[MAX_FRAMES];
    struct srv_buffer bufs[MAX_BUFFERS];
    struct wl_resource *pending, *current;
    bool attached;
@@ -154,15 +170,59 @@ surf_damage(struct wl_client *client, struct wl_resource *res, int32_t x, int32_
 {
 }
 
+/* A kept frame callback's resource went (answered, or the client left). */
+static void
+frame_destroyed(struct wl_resource *cb)
+{
+   struct srv *s = wl_resource_get_user_data(cb);
+   pthread_mutex_lock(&s->mutex);
+   for (int i = 0; i < MAX_FRAMES; i++)
+      if (s->frames[i] == cb)
+         s->frames[i] = NULL;
+   pthread_mutex_unlock(&s->mutex);
+}
+
+/* Mutex held, compositor thread: answers the kept frame callbacks. */
+static void
+srv_send_frames(struct srv *s)
+{
+   for (int i = 0; i < MAX_FRAMES; i++) {
+      struct wl_resource *cb = s->frames[i];
+      if (cb) {
+         s->frames[i] = NULL;
+         wl_callback_send_done(cb, 0);
+         pthread_mutex_unlock(&s->mutex);
+         wl_resource_destroy(cb);
+         pthread_mutex_lock(&s->mutex);
+      }
+   }
+}
+
 static void
 surf_frame(struct wl_client *client, struct wl_resource *res, uint32_t id)
 {
-   /* Answered at once: this compositor always shows the surface. */
+   struct srv *s = wl_resource_get_user_data(res);
    struct wl_resource *cb = wl_resource_create(client, &wl_callback_interface, 1, id);
    if (!cb) {
       wl_client_post_no_memory(client);
       return;
    }
+   pthread_mutex_lock(&s->mutex);
+   bool kept = false;
+   for (int i = 0; s->keep_frames && !kept && i < MAX_FRAMES; i++) {
+      if (!s->frames[i]) {
+         s->frames[i] = cb;
+         kept = true;
+      }
+   }
+   if (!kept && s->keep_frames)
+      s->untracked = true;
+   pthread_mutex_unlock(&s->mutex);
+   if (kept) {
+      wl_resource_set_implementation(cb, NULL, s, frame_destroyed);
+      return;
+   }
+   /* Answered at once: this compositor always shows the surface. */
    wl_callback_send_done(cb, 0);
    wl_resource_destroy(cb);
 }
@@ -268,6 +328,10 @@ srv_main(void *arg)
       if (s->release_at && wsi_now_ns() >= s->release_at) {
          s->release_at = 0;
          srv_release_held(s);
+      }
+      if (s->send_frames) {
+         s->send_frames = false;
+         srv_send_frames(s);
       }
       pthread_mutex_unlock(&s->mutex);
       if (stop)
@@ -454,13 +518,13 @@ wait_commits(struct srv *s, int n, int ms)
 
 /* Presents that do not wait for releases; acquires that do. */
 static void
-release_case(struct ctx *c, struct srv *s)
+release_case(struct ctx *c, struct srv *s, VkFormat format)
 {
+   const char *what = format == VK_FORMAT_R8G8B8A8_UNORM ? "R8G8B8A8" : "B8G8R8A8";
    pthread_mutex_lock(&s->mutex);
    s->keep_releases = true;
    pthread_mutex_unlock(&s->mutex);
-   VkSwapchainKHR chain =
-      chain_create(c, VK_FORMAT_B8G8R8A8_UNORM, VK_PRESENT_MODE_IMMEDIATE_KHR, 3);
+   VkSwapchainKHR chain = chain_create(c, format, VK_PRESENT_MODE_IMMEDIATE_KHR, 3);
    if (c->image_count != 3) {
       CHECK(false, "%u images, 3 asked for", c->image_count);
       vkDestroySwapchainKHR(c->t.device, chain, NULL);
@@ -483,11 +547,11 @@ release_case(struct ctx *c, struct srv *s)
       held += s->bufs[i].res && s->bufs[i].held;
    pthread_mutex_unlock(&s->mutex);
    CHECK(t_commit != UINT64_MAX && t_commit < t_last + 300000000ull,
-         "the third commit %.1f ms after the third present, with the replaced buffers kept",
-         t_commit == UINT64_MAX ? -1.0 : ((double)t_commit - (double)t_last) / 1e6);
+         "%s: the third commit %.1f ms after the third present, with the replaced buffers kept",
+         what, t_commit == UINT64_MAX ? -1.0 : ((double)t_commit - (double)t_last) / 1e6);
    CHECK_EQ_INT(held, 2);
-   fprintf(stderr, "3 presents with releases kept: third commit %.1f ms after the present\n",
-           t_commit == UINT64_MAX ? -1.0 : ((double)t_commit - (double)t_last) / 1e6);
+   fprintf(stderr, "%s, 3 presents with releases kept: third commit %.1f ms after the present\n",
+           what, t_commit == UINT64_MAX ? -1.0 : ((double)t_commit - (double)t_last) / 1e6);
 
    /* Images shown[0] and shown[1] are free to the engine but still the
     * compositor's; shown[2] is on screen. */
@@ -549,7 +613,7 @@ format_case(struct ctx *c, struct srv *s, VkFormat format, bool xbgr_offered)
    const bool rgba = format == VK_FORMAT_R8G8B8A8_UNORM;
    const bool xbgr = rgba && xbgr_offered;
    const uint32_t want_format = xbgr ? WL_SHM_FORMAT_XBGR8888 : WL_SHM_FORMAT_XRGB8888;
-   const int want_buffers = rgba && !xbgr_offered ? 2 : (int)c->image_count;
+   const int want_buffers = (int)c->image_count;
    pthread_mutex_lock(&s->mutex);
    struct wl_resource *seen[MAX_COMMITS];
    int distinct = 0;
@@ -578,9 +642,82 @@ format_case(struct ctx *c, struct srv *s, VkFormat format, bool xbgr_offered)
    CHECK(texels_ok, "%s: the compositor read another colour than %06x", what, color);
    CHECK(distinct == want_buffers, "%s (XBGR8888 %s): %d wl_buffers committed, %d expected (%s)",
          what, xbgr_offered ? "offered" : "not offered", distinct, want_buffers,
-         want_buffers == 2 ? "the copy's two" : "one per image");
+         rgba && !xbgr_offered ? "the copy's, one per image" : "one per image");
    fprintf(stderr, "%s, XBGR8888 %s: %d buffers of format 0x%x\n", what,
            xbgr_offered ? "offered" : "not offered", distinct, want_format);
+   vkDestroySwapchainKHR(c->t.device, chain, NULL);
+}
+
+/* The last commit's texel as 0xRRGGBB (XRGB8888 bytes B, G, R), or
+ * UINT32_MAX before any commit since base. */
+static uint32_t
+last_commit_color(struct srv *s, int base)
+{
+   pthread_mutex_lock(&s->mutex);
+   uint32_t got = UINT32_MAX;
+   if (s->commits > base) {
+      const uint8_t *t = s->log[s->commits - 1].texel;
+      got = (uint32_t)t[2] << 16 | t[1] << 8 | t[0];
+   }
+   pthread_mutex_unlock(&s->mutex);
+   return got;
+}
+
+/* MAILBOX with the frame callbacks kept unanswered: the application is
+ * never held back, queued presents are replaced, the newest is shown. */
+static void
+mailbox_case(struct ctx *c, struct srv *s)
+{
+   pthread_mutex_lock(&s->mutex);
+   s->keep_frames = true;
+   pthread_mutex_unlock(&s->mutex);
+   VkSwapchainKHR chain =
+      chain_create(c, VK_FORMAT_B8G8R8A8_UNORM, VK_PRESENT_MODE_MAILBOX_KHR, 3);
+   const int base = srv_commits(s);
+   enum { FRAMES = 12 };
+   uint32_t last = 0, index;
+   uint64_t acquiring = 0, longest = 0;
+   const uint64_t t0 = wsi_now_ns();
+   for (int k = 0; k < FRAMES; k++) {
+      /* A frame every 20 ms: the engine's refreshes come in between. */
+      usleep(20000);
+      last = 0x102030 + 0x010101 * (uint32_t)k;
+      const uint64_t ta = wsi_now_ns();
+      VkResult r = vkAcquireNextImageKHR(c->t.device, chain, 2000000000ull, c->acquired[0],
+                                         VK_NULL_HANDLE, &index);
+      const uint64_t waited = wsi_now_ns() - ta;
+      acquiring += waited;
+      longest = waited > longest ? waited : longest;
+      CHECK_VK(r);
+      if (r != VK_SUCCESS)
+         break;
+      CHECK_VK(present(c, chain, index, 0, last));
+   }
+   const uint64_t took = wsi_now_ns() - t0;
+   CHECK_VK(vkQueueWaitIdle(c->t.queue));
+   const int during = srv_commits(s) - base;
+   CHECK(acquiring < 150000000ull,
+         "%d MAILBOX acquires waited %.1f ms in all (longest %.1f ms), no frame callback answered",
+         FRAMES, acquiring / 1e6, longest / 1e6);
+   /* The first commit, then one a bounded wait (100 ms) for its callback. */
+   CHECK(during <= 2 + (int)(took / 100000000ull),
+         "%d commits for %d MAILBOX presents in %.1f ms, the callbacks unanswered", during,
+         FRAMES, took / 1e6);
+   fprintf(stderr,
+           "MAILBOX, frame callbacks kept: %d frames in %.1f ms, acquires %.1f ms (longest %.1f),"
+           " %d commits\n",
+           FRAMES, took / 1e6, acquiring / 1e6, longest / 1e6, during);
+
+   /* The callbacks come: the newest present is (or already was, after
+    * the present thread's bounded wait) the last commit. */
+   pthread_mutex_lock(&s->mutex);
+   s->keep_frames = false;
+   s->send_frames = true;
+   pthread_mutex_unlock(&s->mutex);
+   uint32_t got = UINT32_MAX;
+   for (int i = 0; i < 1000 && (got = last_commit_color(s, base)) != last; i++)
+      usleep(1000);
+   CHECK(got == last, "MAILBOX: last commit %06x, last frame %06x", got, last);
    vkDestroySwapchainKHR(c->t.device, chain, NULL);
 }
 
@@ -596,8 +733,10 @@ run_server(struct ctx *c, bool xbgr)
    }
    struct client cl;
    if (client_init(&cl, d) && surface_create(c, &cl)) {
+      /* In the images where XBGR8888 is offered, Shale's copy where not. */
+      release_case(c, &s, xbgr ? VK_FORMAT_B8G8R8A8_UNORM : VK_FORMAT_R8G8B8A8_UNORM);
       if (xbgr)
-         release_case(c, &s);
+         mailbox_case(c, &s);
       format_case(c, &s, VK_FORMAT_B8G8R8A8_UNORM, xbgr);
       format_case(c, &s, VK_FORMAT_R8G8B8A8_UNORM, xbgr);
       vkDestroySurfaceKHR(c->t.instance, c->surface, NULL);
