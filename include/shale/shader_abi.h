@@ -700,9 +700,11 @@ struct shale_fb_context {
    uint32_t stencil_write_mask[2];
 };
 
-/* Colour writes of W lanes: lane i's samples cov[i] (0: nothing) at pixel
- * (x[i], y[i]) of `layer` get the fragment shader's outputs (the layout of
- * shale_fs_quads.outputs, W lanes) blended, masked and packed. */
+/* Colour writes of W lanes: lane i's samples cov[i] at pixel (x[i], y[i])
+ * of `layer` get the fragment shader's outputs (the layout of
+ * shale_fs_quads.outputs, W lanes) blended, masked and packed. Covered
+ * lanes are distinct pixels; a lane with cov[i] == 0 writes nothing, and
+ * its (x[i], y[i]) may be any pixel, or none. */
 typedef void (*shale_fb_color_fn)(const struct shale_fb_context *ctx, uint32_t layer,
                                   const int32_t *x, const int32_t *y, const uint32_t *cov,
                                   const uint32_t *outputs);
@@ -718,10 +720,11 @@ struct shale_fb_prim {
 
 /* Depth bounds, stencil and depth tests with their writes (the order and
  * arithmetic of the C reference, sr_fragment_depth_stencil) for W lanes:
- * lane i's samples cov[i] at pixel (x[i], y[i]) of `layer`; lanes must be
- * distinct pixels. cov[i] is replaced by the samples that passed; returns
- * how many samples passed in all (occlusion queries). frag_depth: W floats
- * (the key's frag_depth) or ignored. */
+ * lane i's samples cov[i] at pixel (x[i], y[i]) of `layer` (covered lanes
+ * distinct pixels; a lane with cov[i] == 0 is not read or written, and its
+ * (x[i], y[i]) may be any pixel, or none). cov[i] is replaced by the
+ * samples that passed; returns how many samples passed in all (occlusion
+ * queries). frag_depth: W floats (the key's frag_depth) or ignored. */
 typedef uint32_t (*shale_fb_ds_fn)(const struct shale_fb_context *ctx,
                                    const struct shale_fb_prim *prim, uint32_t layer,
                                    const int32_t *x, const int32_t *y, uint32_t *cov,

@@ -7,7 +7,11 @@
  * one word with a field per channel (found by packing probes, as
  * sr_fragment.c finds its write masks; 3- and 6-byte texels read and
  * written in three pieces; B10G11R11's unsigned floats encoded as
- * su_format does), bytes of 8-bit sRGB channels, or 32-bit channels. Each step
+ * su_format does), bytes of 8-bit sRGB channels, or 32-bit channels.
+ * Texels other than 3- and 6-byte ones are read and written a lane's
+ * pixel at a time (llvm_backend.h, "Lanes addressed one by one"); those
+ * and pixels of more than 16 words go through masked gathers and
+ * scatters, a sample at a time. Each step
  * mirrors the C reference
  * (src/rasterizer/sr_fragment.c) operation for operation, in IEEE float
  * without fast-math flags, so the results are bit-identical to it
@@ -710,6 +714,83 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
    struct texel packed;
    if (!k->blend)
       pack(f, &ff, src, srci, &packed);
+
+   /* Texels of one word of 1, 2, 4 or 8 bytes, or of 32-bit channels: the
+    * lanes form (llvm_backend.h), each lane's pixel one load (when the
+    * old texels matter) and one store. */
+   const bool chans = ff.kind == FB_CH32;
+   const uint32_t E = chans ? ff.nch : 1;
+   if (size != 3 && size != 6 && S * E <= 16) {
+      LLVMTypeRef et = chans ? f->i32 : LLVMIntTypeInContext(f->ctx, 8 * size);
+      LLVMTypeRef vet = LLVMVectorType(et, W);
+      LLVMTypeRef wt = ff.kind == FB_UNORM8 || ff.kind == FB_SRGB8 ? f->vi32 : f->vi64;
+      LLVMTypeRef sct = LLVMArrayType(f->i8, S * size);
+      LLVMValueRef scratch = LLVMBuildAlloca(b, sct, "scratch");
+      LLVMBuildStore(b, LLVMConstNull(sct), scratch);
+      LLVMValueRef lp[SHALE_MAX_SIMD_WIDTH];
+      for (uint32_t i = 0; i < W; i++) {
+         LLVMValueRef li = LLVMConstInt(f->i32, i, false);
+         LLVMValueRef covered = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildExtractElement(b, f->cov, li, ""),
+                                              LLVMConstInt(f->i32, 0, false), "");
+         lp[i] = LLVMBuildSelect(b, covered, LLVMBuildExtractElement(b, pix, li, ""), scratch, "");
+      }
+      /* The old texels: blended, logic-op'ed or partly kept, or samples
+       * outside the coverage of a covered pixel. */
+      const bool need_dst = k->blend || k->logic_op || !full || S > 1;
+      LLVMValueRef old = need_dst ? fb_lanes_load(f, lp, W, et, S * E) : NULL;
+      LLVMValueRef all = ci(f, f->i1, 1);
+      LLVMValueRef outs[16];
+      for (uint32_t s = 0; s < S; s++) {
+         LLVMValueRef m = LLVMBuildAnd(b, LLVMBuildLShr(b, f->cov, ci(f, f->i32, s), ""),
+                                       ci(f, f->i32, 1), "");
+         m = LLVMBuildICmp(b, LLVMIntNE, m, ci(f, f->i32, 0), "");
+         struct texel dst, val;
+         if (need_dst) {
+            if (chans) {
+               for (uint32_t c = 0; c < E; c++)
+                  dst.ch[c] = fb_lanes_pick(f, old, W, S * E, s * E + c);
+            } else {
+               LLVMValueRef x = fb_lanes_pick(f, old, W, S, s);
+               dst.w = vet == wt ? x : LLVMBuildZExt(b, x, wt, "");
+            }
+         }
+         if (k->blend) {
+            LLVMValueRef dv[4], sf[4], df[4], out[4];
+            decode(f, &ff, &dst, all, dv);
+            for (int c = 0; c < 4; c++) {
+               sf[c] = blend_factor(f, c < 3 ? k->src_color : k->src_alpha, c, src, src1, dv, kc);
+               df[c] = blend_factor(f, c < 3 ? k->dst_color : k->dst_alpha, c, src, src1, dv, kc);
+            }
+            for (int c = 0; c < 4; c++)
+               out[c] = blend_op(f, c < 3 ? k->color_op : k->alpha_op, src[c], sf[c], dv[c], df[c]);
+            pack(f, &ff, out, NULL, &val);
+         } else {
+            val = packed;
+         }
+         if (chans) {
+            for (uint32_t c = 0; c < E; c++) {
+               LLVMValueRef v = !(wm & (1u << c)) ? dst.ch[c]
+                                : k->logic_op     ? logic_op(f, lop, val.ch[c], dst.ch[c])
+                                                  : val.ch[c];
+               outs[s * E + c] = need_dst ? LLVMBuildSelect(b, m, v, dst.ch[c], "") : v;
+            }
+            continue;
+         }
+         LLVMTypeRef wet = LLVMGetElementType(wt);
+         LLVMValueRef w = val.w;
+         if (k->logic_op)
+            w = logic_op(f, lop, w, dst.w);
+         if (!full) {
+            LLVMValueRef keep = LLVMBuildAnd(b, dst.w, ci(f, wet, ~wbits), "");
+            w = LLVMBuildOr(b, LLVMBuildAnd(b, w, ci(f, wet, wbits), ""), keep, "");
+         }
+         if (need_dst)
+            w = LLVMBuildSelect(b, m, w, dst.w, "");
+         outs[s] = vet == wt ? w : LLVMBuildTrunc(b, w, vet, "");
+      }
+      fb_lanes_store(f, lp, W, fb_lanes_interleave(f, outs, W, S * E), S * E);
+      return;
+   }
 
    for (uint32_t s = 0; s < S; s++) {
       LLVMValueRef m = LLVMBuildAnd(b, LLVMBuildLShr(b, f->cov, ci(f, f->i32, s), ""),

@@ -176,4 +176,93 @@ static inline LLVMValueRef fb_pixel_address(struct fb *f, const struct fb_target
    return LLVMBuildGEP2(b, f->i8, t->base, &off, 1, "");
 }
 
+/* ---- Lanes addressed one by one ----
+ * Both kinds of routine can read and write each lane's whole pixel (all
+ * its samples) with one plain load and store, a lane without coverage
+ * pointed at a scratch pixel of the routine's own (its coordinates may be
+ * anything): no masked gathers and scatters, whose masks x86 turns into a
+ * branch per lane. The values are lane-major vectors: lane i's k elements
+ * at i * k ... i * k + k - 1. */
+
+/* Constant i32 vector of n indices: first + i * step. */
+static inline LLVMValueRef fb_index_vector(struct fb *f, uint32_t n, uint32_t first, uint32_t step)
+{
+   LLVMValueRef idx[512];
+   for (uint32_t i = 0; i < n; i++)
+      idx[i] = LLVMConstInt(f->i32, first + i * step, false);
+   return LLVMConstVector(idx, n);
+}
+
+/* n vectors of equal length (n a power of two) concatenated. */
+static inline LLVMValueRef fb_concat(struct fb *f, LLVMValueRef *v, uint32_t n)
+{
+   uint32_t len = LLVMGetVectorSize(LLVMTypeOf(v[0]));
+   for (; n > 1; n /= 2, len *= 2)
+      for (uint32_t i = 0; i < n / 2; i++)
+         v[i] = LLVMBuildShuffleVector(f->b, v[2 * i], v[2 * i + 1],
+                                       fb_index_vector(f, 2 * len, 0, 1), "");
+   return v[0];
+}
+
+/* Lane i's k elements of type et at p[i], for lanes 0 .. n - 1 (n a
+ * power of two): <n * k x et>, lane-major. */
+static inline LLVMValueRef fb_lanes_load(struct fb *f, const LLVMValueRef *p, uint32_t n,
+                                         LLVMTypeRef et, uint32_t k)
+{
+   LLVMValueRef parts[SHALE_MAX_SIMD_WIDTH] = {NULL};
+   LLVMTypeRef lt = LLVMVectorType(et, k);
+   for (uint32_t i = 0; i < n; i++) {
+      parts[i] = LLVMBuildLoad2(f->b, lt, p[i], "");
+      LLVMSetAlignment(parts[i], 1);
+   }
+   return fb_concat(f, parts, n);
+}
+
+/* The inverse: lane i's k elements of lane-major v stored at p[i]. */
+static inline void fb_lanes_store(struct fb *f, const LLVMValueRef *p, uint32_t n, LLVMValueRef v,
+                                  uint32_t k)
+{
+   for (uint32_t i = 0; i < n; i++) {
+      LLVMValueRef part =
+         k == 1 ? LLVMBuildExtractElement(f->b, v, LLVMConstInt(f->i32, i, false), "")
+                : LLVMBuildShuffleVector(f->b, v, LLVMGetUndef(LLVMTypeOf(v)),
+                                         fb_index_vector(f, k, i * k, 1), "");
+      LLVMValueRef st = LLVMBuildStore(f->b, part, p[i]);
+      LLVMSetAlignment(st, 1);
+   }
+}
+
+/* Element j of every lane of lane-major v (k elements a lane): <n x et>. */
+static inline LLVMValueRef fb_lanes_pick(struct fb *f, LLVMValueRef v, uint32_t n, uint32_t k,
+                                         uint32_t j)
+{
+   if (k == 1)
+      return v;
+   return LLVMBuildShuffleVector(f->b, v, LLVMGetUndef(LLVMTypeOf(v)),
+                                 fb_index_vector(f, n, j, k), "");
+}
+
+/* The inverse: k vectors of n lanes (k a power of two) as one lane-major
+ * vector, lane i's element j from v[j]. */
+static inline LLVMValueRef fb_lanes_interleave(struct fb *f, LLVMValueRef *v, uint32_t n,
+                                               uint32_t k)
+{
+   if (k == 1)
+      return v[0];
+   /* Padded to a power of two with undefined vectors. */
+   LLVMValueRef parts[64] = {NULL};
+   uint32_t k2 = 1;
+   while (k2 < k)
+      k2 *= 2;
+   for (uint32_t j = 0; j < k2; j++)
+      parts[j] = j < k ? v[j] : LLVMGetUndef(LLVMTypeOf(v[0]));
+   LLVMValueRef all = fb_concat(f, parts, k2);   /* element j * n + i */
+   LLVMValueRef idx[512];
+   for (uint32_t i = 0; i < n; i++)
+      for (uint32_t j = 0; j < k; j++)
+         idx[i * k + j] = LLVMConstInt(f->i32, j * n + i, false);
+   return LLVMBuildShuffleVector(f->b, all, LLVMGetUndef(LLVMTypeOf(all)),
+                                 LLVMConstVector(idx, n * k), "");
+}
+
 #endif

@@ -2,9 +2,10 @@
  * llvm_backend_ds: the fragment back end's depth/stencil routines
  * (shader_abi.h shale_fb_ds_fn, src/rasterizer/sr_raster.h "The fragment
  * back end"): LLVM IR built from a struct shale_fb_ds_key, formats,
- * compare ops and stencil ops constants: a loop over the W lanes (skipping
- * those without coverage), each lane's samples one after the other as the
- * C reference (sr_fragment_depth_stencil) goes: depth
+ * compare ops and stencil ops constants. Every lane's samples are one
+ * vector (up to DS_VECTOR_MAX lanes x samples; beyond, a loop over the
+ * lanes with coverage, a lane's samples the vector), taken through the
+ * steps of the C reference (sr_fragment_depth_stencil): depth
  * bounds, stencil test (fail op written), depth test and write, stencil
  * pass / depth-fail op. Same arithmetic (z in double rounded to float,
  * clamped; UNORM depth rounded as su_pack_depth; compares on the stored
@@ -134,17 +135,23 @@ static LLVMValueRef unorm_depth(struct fb *f, LLVMValueRef z, uint32_t bits)
                           ci(f, f->i32, 0), r, "");
 }
 
-/* What one pixel's body needs besides the key. Vectors have one element
- * per sample (f->W is the sample count). */
+/* What the body needs besides the key. Vectors have one element per
+ * (lane, sample) the call tests, f->W of them: one pixel's samples (the
+ * lane loop), or every lane's samples, lane-major (the vector form). */
 struct ds_call {
-   LLVMValueRef cov;                   /* i32: the lane's coverage */
-   LLVMValueRef x, y;                  /* i32 */
-   LLVMValueRef dpix, spix;            /* the pixel's first texel, depth / stencil target */
+   LLVMValueRef m0;                    /* vb: the elements covered */
+   LLVMValueRef xf, yf;                /* vf: the element's pixel, as floats */
    LLVMValueRef posx, posy;            /* vf: sample positions */
    LLVMValueRef za, zb, zc, zmin, zmax;   /* splats: plane (double), range (float) */
    LLVMValueRef ref, cmask, wmask;     /* splats, i32: the face's dynamic stencil state */
    LLVMValueRef bmin, bmax;            /* depth bounds, splats */
-   LLVMValueRef fd;                    /* FragDepth (float) or NULL */
+   LLVMValueRef fd;                    /* vf: FragDepth, or NULL */
+   /* Memory: the lane loop's pixel (dpix, spix: its first texel), or the
+    * vector form's lanes (dlane, slane: W pointers each, uncovered lanes
+    * pointing at a scratch pixel), `lanes` of `samples` texels. */
+   LLVMValueRef dpix, spix;
+   LLVMValueRef dlane[SHALE_MAX_SIMD_WIDTH], slane[SHALE_MAX_SIMD_WIDTH];
+   uint32_t lanes, samples;
 };
 
 /* The vector type of a pixel's texels of `size` bytes. */
@@ -153,18 +160,29 @@ static LLVMTypeRef texel_vec(struct fb *f, uint32_t size)
    return LLVMVectorType(LLVMIntTypeInContext(f->ctx, 8 * size), f->W);
 }
 
-/* A pixel's S texels (contiguous), as <S x i(8 * size)>. */
-static LLVMValueRef load_pixel(struct fb *f, LLVMValueRef p, uint32_t size)
+/* The call's texels of `size` bytes, as <f->W x i(8 * size)>: the
+ * pixel's S texels (contiguous), or each lane's S texels in turn. */
+static LLVMValueRef load_texels(struct fb *f, const struct ds_call *c, bool stencil, uint32_t size)
 {
-   LLVMValueRef v = LLVMBuildLoad2(f->b, texel_vec(f, size), p, "");
-   LLVMSetAlignment(v, 1);
-   return v;
+   if (!c->lanes) {
+      LLVMValueRef v = LLVMBuildLoad2(f->b, texel_vec(f, size), stencil ? c->spix : c->dpix, "");
+      LLVMSetAlignment(v, 1);
+      return v;
+   }
+   return fb_lanes_load(f, stencil ? c->slane : c->dlane, c->lanes,
+                        LLVMIntTypeInContext(f->ctx, 8 * size), c->samples);
 }
 
-static void store_pixel(struct fb *f, LLVMValueRef v, LLVMValueRef p)
+/* Stores what load_texels loaded (every texel: unchanged ones as they
+ * were). */
+static void store_texels(struct fb *f, const struct ds_call *c, bool stencil, LLVMValueRef v)
 {
-   LLVMValueRef st = LLVMBuildStore(f->b, v, p);
-   LLVMSetAlignment(st, 1);
+   if (!c->lanes) {
+      LLVMValueRef st = LLVMBuildStore(f->b, v, stencil ? c->spix : c->dpix);
+      LLVMSetAlignment(st, 1);
+      return;
+   }
+   fb_lanes_store(f, stencil ? c->slane : c->dlane, c->lanes, v, c->samples);
 }
 
 /* Word vector w (any width) as <S x i32>: (w >> shift) & mask. */
@@ -197,18 +215,12 @@ static LLVMValueRef emit_body(struct fb *f, const struct shale_fb_ds_key *key,
    const bool depth_float = df.depth_bits == 32;
    const uint32_t dmask = df.depth_bits == 16 ? 0xffffu : df.depth_bits == 24 ? 0xffffffu
                                                                                : 0xffffffffu;
-   const uint32_t S = f->W;
 
-   /* Coverage bit s of sample s. */
-   LLVMValueRef sh[32];
-   for (uint32_t s = 0; s < S; s++)
-      sh[s] = LLVMConstInt(f->i32, s, false);
-   LLVMValueRef m = LLVMBuildLShr(b, splat(f, c->cov), LLVMConstVector(sh, S), "");
-   m = LLVMBuildTrunc(b, m, f->vb, "");
+   LLVMValueRef m = c->m0;
 
-   LLVMValueRef dword = key->depth_format ? load_pixel(f, c->dpix, df.size) : NULL;
+   LLVMValueRef dword = key->depth_format ? load_texels(f, c, false, df.size) : NULL;
    LLVMValueRef sword = combined ? dword
-                        : key->stencil_format ? load_pixel(f, c->spix, sf.size) : NULL;
+                        : key->stencil_format ? load_texels(f, c, true, sf.size) : NULL;
    LLVMValueRef stored = NULL, old = NULL;   /* depth bits; what a depth write replaces (i32) */
    const bool x8 = key->depth_format == VK_FORMAT_X8_D24_UNORM_PACK32;
    if (dword) {
@@ -247,15 +259,13 @@ static LLVMValueRef emit_body(struct fb *f, const struct shale_fb_ds_key *key,
    if (key->depth_test) {
       LLVMValueRef z;
       if (key->frag_depth) {
-         z = splat(f, c->fd);
+         z = c->fd;
          if (key->depth_clamp)
             z = clamp_range(f, z, c->zmin, c->zmax);
       } else {
          /* px = x + pos[s][0] in float, then double, as the C code. */
-         LLVMValueRef px = LLVMBuildFAdd(b, splat(f, LLVMBuildSIToFP(b, c->x, f->f32, "")),
-                                         c->posx, "");
-         LLVMValueRef py = LLVMBuildFAdd(b, splat(f, LLVMBuildSIToFP(b, c->y, f->f32, "")),
-                                         c->posy, "");
+         LLVMValueRef px = LLVMBuildFAdd(b, c->xf, c->posx, "");
+         LLVMValueRef py = LLVMBuildFAdd(b, c->yf, c->posy, "");
          px = LLVMBuildFPExt(b, px, f->vd, "");
          py = LLVMBuildFPExt(b, py, f->vd, "");
          LLVMValueRef d = LLVMBuildFAdd(b, LLVMBuildFMul(b, c->za, px, ""),
@@ -311,7 +321,7 @@ static LLVMValueRef emit_body(struct fb *f, const struct shale_fb_ds_key *key,
          w = LLVMBuildOr(b, w, LLVMBuildAnd(b, dword, splat(f, LLVMConstInt(LLVMGetElementType(dwt),
                                                                               keep, false)), ""),
                          "");
-      store_pixel(f, w, c->dpix);
+      store_texels(f, c, false, w);
    }
    if (!combined && stencil_written) {
       /* A stencil-only view of a texel (S8_UINT, or a combined format
@@ -326,7 +336,7 @@ static LLVMValueRef emit_body(struct fb *f, const struct shale_fb_ds_key *key,
          LLVMValueRef keep = splat(f, LLVMConstInt(se, ~((uint64_t)0xff << sb), false));
          w = LLVMBuildOr(b, w, LLVMBuildAnd(b, sword, keep, ""), "");
       }
-      store_pixel(f, w, c->spix);
+      store_texels(f, c, true, w);
    }
    return m;
 }
@@ -338,6 +348,38 @@ static LLVMValueRef face_value(struct fb *f, size_t offset, LLVMValueRef front)
    return LLVMBuildSelect(f->b, front, v0, v1, "");
 }
 
+/* The body for the call's face: one for both faces when their static ops
+ * agree, else a body each behind a branch on `front`. Returns the covered
+ * elements that passed. */
+static LLVMValueRef emit_faces(struct fb *f, LLVMValueRef fn, const struct shale_fb_ds_key *key,
+                               LLVMValueRef front, const struct ds_call *c)
+{
+   LLVMBuilderRef b = f->b;
+   if (!key->stencil_format || !memcmp(&key->stencil[0], &key->stencil[1], sizeof(key->stencil[0])))
+      return emit_body(f, key, &key->stencil[0], c);
+   LLVMBasicBlockRef bf = LLVMAppendBasicBlockInContext(f->ctx, fn, "front");
+   LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(f->ctx, fn, "back");
+   LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(f->ctx, fn, "faces");
+   LLVMBuildCondBr(b, front, bf, bb);
+   LLVMPositionBuilderAtEnd(b, bf);
+   LLVMValueRef of = emit_body(f, key, &key->stencil[0], c);
+   LLVMBasicBlockRef endf = LLVMGetInsertBlock(b);
+   LLVMBuildBr(b, join);
+   LLVMPositionBuilderAtEnd(b, bb);
+   LLVMValueRef ob = emit_body(f, key, &key->stencil[1], c);
+   LLVMBasicBlockRef endb = LLVMGetInsertBlock(b);
+   LLVMBuildBr(b, join);
+   LLVMPositionBuilderAtEnd(b, join);
+   LLVMValueRef out = LLVMBuildPhi(b, f->vb, "");
+   LLVMValueRef vals[2] = {of, ob};
+   LLVMBasicBlockRef blocks[2] = {endf, endb};
+   LLVMAddIncoming(out, vals, blocks, 2);
+   return out;
+}
+
+/* Calls of at most this many lanes x samples test them all as one vector. */
+#define DS_VECTOR_MAX 64
+
 enum sc_result sc_backend_build_ds(LLVMContextRef ctx, LLVMModuleRef mod,
                                    const struct shale_fb_ds_key *key, const char *symbol,
                                    char *message, size_t message_size)
@@ -347,11 +389,15 @@ enum sc_result sc_backend_build_ds(LLVMContextRef ctx, LLVMModuleRef mod,
          snprintf(message, message_size, "fragment back end: depth/stencil state not compiled");
       return SC_ERROR_UNSUPPORTED;
    }
-   /* A loop over the W lanes (scattered pixels), a covered lane's samples
-    * as one vector: a pixel's samples are adjacent in memory, so each
-    * attachment is one load and at most one store per pixel. */
+   /* Two forms. Up to DS_VECTOR_MAX lanes x samples: every lane's samples
+    * as one vector (lane-major), each lane's pixel one load and one store
+    * per attachment, a lane without coverage pointed at a scratch pixel
+    * (its address may be anything). Beyond: a loop over the W lanes
+    * (skipping those without coverage), a covered lane's samples as one
+    * vector. A pixel's samples are adjacent in memory either way. */
    const uint32_t W = key->width, S = key->samples;
-   struct fb f = {.ctx = ctx, .mod = mod, .W = S};
+   const bool vector = W * S <= DS_VECTOR_MAX;
+   struct fb f = {.ctx = ctx, .mod = mod, .W = vector ? W * S : S};
    fb_types(&f);
 
    /* (ctx, prim, layer, x, y, cov, frag_depth) -> passed samples */
@@ -381,7 +427,7 @@ enum sc_result sc_backend_build_ds(LLVMContextRef ctx, LLVMModuleRef mod,
    LLVMValueRef front = LLVMBuildLoad2(b, f.i32, LLVMBuildGEP2(b, f.i8, prim, &fo, 1, ""), "");
    front = LLVMBuildICmp(b, LLVMIntNE, front, LLVMConstInt(f.i32, 0, false), "");
 
-   /* Everything read from the context, before the loop's stores. */
+   /* Everything read from the context, before the stores. */
    c.bmin = splat(&f, ctx_load(&f, f.f32, offsetof(struct shale_fb_context, depth_bounds)));
    c.bmax = splat(&f, ctx_load(&f, f.f32, offsetof(struct shale_fb_context, depth_bounds) + 4));
    LLVMValueRef ff = LLVMConstInt(f.i32, 0xff, false);
@@ -391,17 +437,26 @@ enum sc_result sc_backend_build_ds(LLVMContextRef ctx, LLVMModuleRef mod,
                                                               stencil_compare_mask), front), ff, ""));
    c.wmask = splat(&f, LLVMBuildAnd(b, face_value(&f, offsetof(struct shale_fb_context,
                                                               stencil_write_mask), front), ff, ""));
+   /* Sample positions: element e has sample e % S. */
    LLVMValueRef pos = ctx_load(&f, f.ptr, offsetof(struct shale_fb_context, sample_positions));
-   c.posx = LLVMGetUndef(f.vf);
-   c.posy = LLVMGetUndef(f.vf);
+   LLVMValueRef sx[32], sy[32];
    for (uint32_t s = 0; s < S; s++) {
       LLVMValueRef idx[2] = {LLVMConstInt(f.i64, 2 * s, false), LLVMConstInt(f.i64, 2 * s + 1, false)};
-      LLVMValueRef sx = LLVMBuildLoad2(b, f.f32, LLVMBuildGEP2(b, f.f32, pos, &idx[0], 1, ""), "");
-      LLVMValueRef sy = LLVMBuildLoad2(b, f.f32, LLVMBuildGEP2(b, f.f32, pos, &idx[1], 1, ""), "");
-      LLVMValueRef si = LLVMConstInt(f.i32, s, false);
-      c.posx = LLVMBuildInsertElement(b, c.posx, sx, si, "");
-      c.posy = LLVMBuildInsertElement(b, c.posy, sy, si, "");
+      sx[s] = LLVMBuildLoad2(b, f.f32, LLVMBuildGEP2(b, f.f32, pos, &idx[0], 1, ""), "");
+      sy[s] = LLVMBuildLoad2(b, f.f32, LLVMBuildGEP2(b, f.f32, pos, &idx[1], 1, ""), "");
    }
+   c.posx = LLVMGetUndef(f.vf);
+   c.posy = LLVMGetUndef(f.vf);
+   for (uint32_t e = 0; e < f.W; e++) {
+      LLVMValueRef ei = LLVMConstInt(f.i32, e, false);
+      c.posx = LLVMBuildInsertElement(b, c.posx, sx[e % S], ei, "");
+      c.posy = LLVMBuildInsertElement(b, c.posy, sy[e % S], ei, "");
+   }
+   /* Element e's sample bit: 1 << (e % S). */
+   LLVMValueRef bit[DS_VECTOR_MAX];
+   for (uint32_t e = 0; e < f.W; e++)
+      bit[e] = LLVMConstInt(f.i32, 1u << (e % S), false);
+   LLVMValueRef bits = LLVMConstVector(bit, f.W);
    struct ds_format d = {0, 0, -1};
    /* The targets' base, row pitch and layer offset. */
    struct fb_target_fields targets[2];
@@ -411,6 +466,78 @@ enum sc_result sc_backend_build_ds(LLVMContextRef ctx, LLVMModuleRef mod,
    for (int t = 0; t < 2; t++)
       if (t ? key->stencil_format : key->depth_format)
          targets[t] = fb_target(&f, tds[t]);
+   LLVMValueRef zero = LLVMConstInt(f.i32, 0, false);
+
+   if (vector) {
+      /* Lane i's values repeated for its S elements. */
+      LLVMValueRef rep[DS_VECTOR_MAX];
+      for (uint32_t e = 0; e < f.W; e++)
+         rep[e] = LLVMConstInt(f.i32, e / S, false);
+      LLVMValueRef repv = LLVMConstVector(rep, f.W);
+      LLVMTypeRef lvi = LLVMVectorType(f.i32, W), lvf = LLVMVectorType(f.f32, W);
+      LLVMValueRef xs = LLVMBuildLoad2(b, lvi, xp, ""), ys = LLVMBuildLoad2(b, lvi, yp, "");
+      LLVMValueRef covs = LLVMBuildLoad2(b, lvi, covp, "");
+      LLVMSetAlignment(xs, 4);
+      LLVMSetAlignment(ys, 4);
+      LLVMSetAlignment(covs, 4);
+      LLVMValueRef ce = LLVMBuildShuffleVector(b, covs, LLVMGetUndef(lvi), repv, "");
+      c.m0 = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, ce, bits, ""), splat(&f, zero), "");
+      c.xf = LLVMBuildShuffleVector(b, LLVMBuildSIToFP(b, xs, lvf, ""), LLVMGetUndef(lvf), repv, "");
+      c.yf = LLVMBuildShuffleVector(b, LLVMBuildSIToFP(b, ys, lvf, ""), LLVMGetUndef(lvf), repv, "");
+      if (key->frag_depth && key->depth_test) {
+         LLVMValueRef fd = LLVMBuildLoad2(b, lvf, fdp, "");
+         LLVMSetAlignment(fd, 4);
+         c.fd = LLVMBuildShuffleVector(b, fd, LLVMGetUndef(lvf), repv, "");
+      }
+      /* A scratch pixel (zeroed) for the lanes without coverage. */
+      LLVMTypeRef sct = LLVMArrayType(f.i64, S);
+      LLVMValueRef scratch = LLVMBuildAlloca(b, sct, "scratch");
+      LLVMBuildStore(b, LLVMConstNull(sct), scratch);
+      c.lanes = W;
+      c.samples = S;
+      for (uint32_t i = 0; i < W; i++) {
+         LLVMValueRef li = LLVMConstInt(f.i32, i, false);
+         LLVMValueRef x = LLVMBuildExtractElement(b, xs, li, "");
+         LLVMValueRef y = LLVMBuildExtractElement(b, ys, li, "");
+         LLVMValueRef covered = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildExtractElement(b, covs, li, ""),
+                                              zero, "");
+         for (int t = 0; t < 2; t++) {
+            uint32_t fmt = t ? key->stencil_format : key->depth_format;
+            if (!fmt)
+               continue;
+            ds_format(fmt, &d);
+            LLVMValueRef p = fb_pixel_address(&f, &targets[t], x, y, (uint64_t)S * d.size);
+            p = LLVMBuildSelect(b, covered, p, scratch, "");
+            if (t)
+               c.slane[i] = p;
+            else
+               c.dlane[i] = p;
+         }
+      }
+      LLVMValueRef out = emit_faces(&f, fn, key, front, &c);
+      /* Lane i's passed samples: its elements' bits, or-ed pairwise. */
+      LLVMValueRef lc = LLVMBuildSelect(b, out, bits, splat(&f, zero), "");
+      for (uint32_t n = f.W; n > W; n /= 2) {
+         LLVMValueRef ev[DS_VECTOR_MAX / 2], od[DS_VECTOR_MAX / 2];
+         for (uint32_t k = 0; k < n / 2; k++) {
+            ev[k] = LLVMConstInt(f.i32, 2 * k, false);
+            od[k] = LLVMConstInt(f.i32, 2 * k + 1, false);
+         }
+         LLVMValueRef u = LLVMGetUndef(LLVMTypeOf(lc));
+         lc = LLVMBuildOr(b, LLVMBuildShuffleVector(b, lc, u, LLVMConstVector(ev, n / 2), ""),
+                          LLVMBuildShuffleVector(b, lc, u, LLVMConstVector(od, n / 2), ""), "");
+      }
+      LLVMValueRef st = LLVMBuildStore(b, lc, covp);
+      LLVMSetAlignment(st, 4);
+      LLVMTypeRef nt = LLVMIntTypeInContext(ctx, f.W);
+      LLVMValueRef o = LLVMBuildBitCast(b, out, nt, "");
+      o = f.W < 64 ? LLVMBuildZExt(b, o, f.i64, "") : o;
+      LLVMTypeRef ov = f.i64;
+      LLVMValueRef cnt = call_intrinsic(&f, "llvm.ctpop", &ov, 1, &o, 1);
+      LLVMBuildRet(b, LLVMBuildTrunc(b, cnt, f.i32, ""));
+      LLVMDisposeBuilder(b);
+      return SC_SUCCESS;
+   }
 
    /* for (i = 0; i < W; i++) if (cov[i]) { ... } */
    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(ctx, fn, "lane");
@@ -423,50 +550,29 @@ enum sc_result sc_backend_build_ds(LLVMContextRef ctx, LLVMModuleRef mod,
    LLVMValueRef acc = LLVMBuildPhi(b, f.i32, "passed");
    LLVMValueRef cp = LLVMBuildGEP2(b, f.i32, covp, &i, 1, "");
    LLVMValueRef cov = LLVMBuildLoad2(b, f.i32, cp, "");
-   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, cov, LLVMConstInt(f.i32, 0, false), ""), body,
-                   next);
+   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, cov, zero, ""), body, next);
 
    LLVMPositionBuilderAtEnd(b, body);
-   c.cov = cov;
-   c.x = LLVMBuildLoad2(b, f.i32, LLVMBuildGEP2(b, f.i32, xp, &i, 1, ""), "");
-   c.y = LLVMBuildLoad2(b, f.i32, LLVMBuildGEP2(b, f.i32, yp, &i, 1, ""), "");
+   c.m0 = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, splat(&f, cov), bits, ""), splat(&f, zero),
+                        "");
+   LLVMValueRef x = LLVMBuildLoad2(b, f.i32, LLVMBuildGEP2(b, f.i32, xp, &i, 1, ""), "");
+   LLVMValueRef y = LLVMBuildLoad2(b, f.i32, LLVMBuildGEP2(b, f.i32, yp, &i, 1, ""), "");
+   c.xf = splat(&f, LLVMBuildSIToFP(b, x, f.f32, ""));
+   c.yf = splat(&f, LLVMBuildSIToFP(b, y, f.f32, ""));
    if (key->frag_depth && key->depth_test)
-      c.fd = LLVMBuildLoad2(b, f.f32, LLVMBuildGEP2(b, f.f32, fdp, &i, 1, ""), "");
+      c.fd = splat(&f, LLVMBuildLoad2(b, f.f32, LLVMBuildGEP2(b, f.f32, fdp, &i, 1, ""), ""));
    for (int t = 0; t < 2; t++) {
       uint32_t fmt = t ? key->stencil_format : key->depth_format;
       if (!fmt)
          continue;
       ds_format(fmt, &d);
-      LLVMValueRef p = fb_pixel_address(&f, &targets[t], c.x, c.y, (uint64_t)S * d.size);
+      LLVMValueRef p = fb_pixel_address(&f, &targets[t], x, y, (uint64_t)S * d.size);
       if (t)
          c.spix = p;
       else
          c.dpix = p;
    }
-   LLVMValueRef out;
-   if (!key->stencil_format || !memcmp(&key->stencil[0], &key->stencil[1], sizeof(key->stencil[0]))) {
-      out = emit_body(&f, key, &key->stencil[0], &c);
-   } else {
-      /* Faces with different static ops: a body each. */
-      LLVMBasicBlockRef bf = LLVMAppendBasicBlockInContext(ctx, fn, "front");
-      LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(ctx, fn, "back");
-      LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(ctx, fn, "faces");
-      LLVMBuildCondBr(b, front, bf, bb);
-      LLVMPositionBuilderAtEnd(b, bf);
-      LLVMValueRef of = emit_body(&f, key, &key->stencil[0], &c);
-      LLVMBasicBlockRef endf = LLVMGetInsertBlock(b);
-      LLVMBuildBr(b, join);
-      LLVMPositionBuilderAtEnd(b, bb);
-      LLVMValueRef ob = emit_body(&f, key, &key->stencil[1], &c);
-      LLVMBasicBlockRef endb = LLVMGetInsertBlock(b);
-      LLVMBuildBr(b, join);
-      LLVMPositionBuilderAtEnd(b, join);
-      out = LLVMBuildPhi(b, f.vb, "");
-      LLVMValueRef vals[2] = {of, ob};
-      LLVMBasicBlockRef blocks[2] = {endf, endb};
-      LLVMAddIncoming(out, vals, blocks, 2);
-   }
-   LLVMValueRef zero = LLVMConstInt(f.i32, 0, false);
+   LLVMValueRef out = emit_faces(&f, fn, key, front, &c);
    LLVMValueRef o = LLVMBuildBitCast(b, out, LLVMIntTypeInContext(ctx, S), "");
    o = S < 32 ? LLVMBuildZExt(b, o, f.i32, "") : o;
    LLVMBuildStore(b, o, cp);

@@ -217,6 +217,8 @@ static bool run_state(struct sc_compiler *c, uint32_t round_id, uint32_t rounds)
    static const uint32_t widths[] = {4, 8, 16, 8};
    uint32_t W = widths[rng() % 4];
    uint32_t samples = rng() % 2 ? 4 : 1;
+   if (samples == 4 && round_id % 7 == 3)
+      samples = 8;   /* 8 samples of 32-bit channels: more than the lanes form takes */
    uint32_t count = 1 + rng() % 3;
 
    struct sr_draw_state st;
@@ -306,6 +308,15 @@ static bool run_state(struct sc_compiler *c, uint32_t round_id, uint32_t rounds)
       int32_t x[SHALE_MAX_SIMD_WIDTH], y[SHALE_MAX_SIMD_WIDTH];
       uint32_t cov[SHALE_MAX_SIMD_WIDTH];
       rand_lanes(W, all, x, y, cov, NULL);
+      if (round % 3 == 1) {
+         /* Lanes without coverage on a covered lane's pixel (sr_tile.c
+          * pads its calls so): they must change nothing. */
+         for (uint32_t i = 1; i < W; i++)
+            if (!cov[i]) {
+               x[i] = x[0];
+               y[i] = y[0];
+            }
+      }
       for (uint32_t i = 0; i < SHALE_FS_OUTPUT_LOCATIONS * 4 * W; i++) {
          float f = rand_value();
          memcpy(&outputs[i], &f, 4);
@@ -547,6 +558,15 @@ static bool run_ds_state(struct sc_compiler *c, uint32_t id, uint32_t rounds)
       uint32_t cov[SHALE_MAX_SIMD_WIDTH], cov_c[SHALE_MAX_SIMD_WIDTH];
       float fd[SHALE_MAX_SIMD_WIDTH];
       rand_lanes(W, all, x, y, cov, fd);
+      if (round % 3 == 1) {
+         /* Lanes without coverage on a covered lane's pixel (sr_tile.c
+          * pads its calls so): they must change nothing. */
+         for (uint32_t i = 1; i < W; i++)
+            if (!cov[i]) {
+               x[i] = x[0];
+               y[i] = y[0];
+            }
+      }
       uint32_t layer = rng() % FB_LAYERS;
       uint64_t passed_c = 0;
       for (uint32_t i = 0; i < W; i++)
