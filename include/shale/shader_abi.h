@@ -376,11 +376,14 @@ enum shale_interp {
 #define SHALE_INTERP_SAMPLE 0x20u
 #define SHALE_INTERP_KIND_MASK 0x0fu
 
-/* One captured vertex output component (transform feedback): varying
+/* One captured 32-bit word of a vertex output (transform feedback): varying
  * slot word (slot * 4 + component; ClipDistance / CullDistance as packed in
  * SHALE_SLOT_CLIP_CULL0/1), its XfbBuffer and its byte offset in the
- * vertex's XfbStride bytes of that buffer (Offset plus 4 per component
- * before it in the variable or member: components are 32-bit). */
+ * vertex's XfbStride bytes of that buffer (Offset plus 4 per 32-bit and 8
+ * per 64-bit component before it in the variable or member). A 64-bit
+ * component is two entries: its low word (slot word w) at its offset, its
+ * high word (w + 1) 4 bytes after. Captured components are 32 or 64 bits
+ * (the spec allows no 16-bit ones). */
 #define SHALE_MAX_XFB_BUFFERS 4
 #define SHALE_MAX_XFB_COMPONENTS 128
 struct shale_xfb_component {

@@ -535,12 +535,16 @@ xfb_stride(struct sc_xlate *x, uint32_t buffer, uint32_t stride)
 }
 
 /* Components k0 .. k0 + n - 1 of v go to `buffer` from byte `offset` on,
- * tightly packed (every stage component is 32-bit). */
+ * tightly packed in order (spec, "Transform Feedback"): 4 bytes each, 8 for
+ * a 64-bit component, whose low word is captured at its offset and its high
+ * word 4 bytes after. Every component lies at an offset aligned to its
+ * size. (A 16-bit component is refused where it is captured: the spec
+ * requires captured components of at least 32 bits.) */
 static bool
 xfb_range(struct sc_xlate *x, struct sc_stage_var *v, uint32_t k0, uint32_t n, uint32_t buffer,
           uint32_t offset)
 {
-   if (buffer >= SHALE_MAX_XFB_BUFFERS || offset % 4 || offset + 4ull * n > 0xfffc)
+   if (buffer >= SHALE_MAX_XFB_BUFFERS || offset % 4)
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "transform feedback output at XfbBuffer %u Offset %u",
                      buffer, offset);
    if (!v->xfb_offset) {
@@ -550,9 +554,16 @@ xfb_range(struct sc_xlate *x, struct sc_stage_var *v, uint32_t k0, uint32_t n, u
          return false;
       memset(v->xfb_offset, 0xff, (v->n ? v->n : 1) * sizeof(*v->xfb_offset));
    }
+   uint64_t at = offset;
    for (uint32_t j = 0; j < n && k0 + j < v->n; j++) {
-      v->xfb_offset[k0 + j] = (uint16_t)(offset + 4 * j);
+      uint32_t size = v->kind[k0 + j] & KIND_64 ? 8 : 4;
+      if (at % size || at + size > 0xfffc)
+         return sc_fail(x, SC_ERROR_UNSUPPORTED,
+                        "transform feedback component at XfbBuffer %u Offset %llu",
+                        buffer, (unsigned long long)at);
+      v->xfb_offset[k0 + j] = (uint16_t)at;
       v->xfb_buffer[k0 + j] = (uint8_t)buffer;
+      at += size;
    }
    return true;
 }
@@ -842,6 +853,17 @@ sc_stage_prologue(struct sc_xlate *x)
 
 static bool fragment_epilogue(struct sc_xlate *x);
 
+/* A captured 16-bit component: the spec ("Transform Feedback") requires
+ * every component of a captured output to be at least 32 bits, so no valid
+ * pipeline has one. */
+static bool
+xfb_16bit(struct sc_xlate *x)
+{
+   return sc_fail(x, SC_ERROR_INVALID_SPIRV,
+                  "transform feedback of a 16-bit output (captured components must be 32 or "
+                  "64 bits)");
+}
+
 /* Where a vertex output component goes: slot * 4 + component, or SC_NONE. */
 static uint32_t
 vertex_slot(struct sc_xlate *x, uint32_t dest)
@@ -877,16 +899,17 @@ sc_stage_for_outputs(struct sc_xlate *x, bool load, sc_output_fn fn, void *data)
             continue;
          uint32_t xo = v->xfb_offset ? v->xfb_offset[k] : 0xffff;
          uint32_t xb = v->xfb_offset ? v->xfb_buffer[k] : 0;
-         if (xo != 0xffff && (v->kind[k] & (KIND_16 | KIND_64)))
-            return sc_fail(x, SC_ERROR_UNSUPPORTED, "transform feedback of a %s output",
-                           v->kind[k] & KIND_16 ? "16-bit" : "64-bit");
+         if (xo != 0xffff && (v->kind[k] & KIND_16))
+            return xfb_16bit(x);
          LLVMValueRef words[2] = { NULL, NULL };
          if (load)
             bits32(x, &val, k, v->kind[k], words);
          if (!fn(x, d, words[0], xb, xo, data))
             return false;
-         /* A 64-bit component's high word is the next slot word. */
-         if ((v->kind[k] & KIND_64) && !fn(x, d + 1, words[1], 0, 0xffff, data))
+         /* A 64-bit component's high word is the next slot word, captured
+          * 4 bytes after its low word. */
+         if ((v->kind[k] & KIND_64) &&
+             !fn(x, d + 1, words[1], xb, xo == 0xffff ? 0xffff : xo + 4, data))
             return false;
       }
    }
@@ -926,14 +949,18 @@ sc_stage_epilogue(struct sc_xlate *x)
          if (words[1])
             x->io.vs.outputs_written |= 1ull << ((d + 1) / 4);
          if (v->xfb_offset && v->xfb_offset[k] != 0xffff) {
-            if (v->kind[k] & (KIND_16 | KIND_64))
-               return sc_fail(x, SC_ERROR_UNSUPPORTED, "transform feedback of a %s output",
-                              v->kind[k] & KIND_16 ? "16-bit" : "64-bit");
-            if (x->io.vs.xfb_count == SHALE_MAX_XFB_COMPONENTS)
-               return sc_fail(x, SC_ERROR_UNSUPPORTED, "more than %u transform feedback components",
-                              SHALE_MAX_XFB_COMPONENTS);
-            x->io.vs.xfb[x->io.vs.xfb_count++] = (struct shale_xfb_component) {
-               .word = (uint8_t)d, .buffer = v->xfb_buffer[k], .offset = v->xfb_offset[k] };
+            if (v->kind[k] & KIND_16)
+               return xfb_16bit(x);
+            /* A 64-bit component: its low word, then its high word 4 bytes on. */
+            for (int h = 0; h < 2 && words[h]; h++) {
+               if (x->io.vs.xfb_count == SHALE_MAX_XFB_COMPONENTS)
+                  return sc_fail(x, SC_ERROR_UNSUPPORTED,
+                                 "more than %u transform feedback components",
+                                 SHALE_MAX_XFB_COMPONENTS);
+               x->io.vs.xfb[x->io.vs.xfb_count++] = (struct shale_xfb_component) {
+                  .word = (uint8_t)(d + h), .buffer = v->xfb_buffer[k],
+                  .offset = (uint16_t)(v->xfb_offset[k] + 4 * h) };
+            }
          }
          for (int h = 0; h < 2 && words[h]; h++) {
             LLVMValueRef to = sc_field_ptr(x, x->b, outputs, (size_t)(d + h) * x->W * 4);
