@@ -200,8 +200,9 @@ sd_translate_state(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_st
  * hit, pipeline creation feedback's sense). */
 static enum sc_result
 sd_backend_routine(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
-                   const struct shale_fb_key *key, const struct shale_fb_ds_key *ds_key,
-                   void **fn, bool *hit, char *msg, size_t msg_size)
+                   const VkAllocationCallbacks *alloc, const struct shale_fb_key *key,
+                   const struct shale_fb_ds_key *ds_key, void **fn, bool *hit, char *msg,
+                   size_t msg_size)
 {
    const char *what = ds_key ? "depth/stencil" : "colour";
    uint64_t start = sd_now_ns();
@@ -216,7 +217,7 @@ sd_backend_routine(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
    bool compiled_before = sc_backend_compiled(rt->compiler, key, ds_key);
    if (cache && keyed) {
       size_t size = 0;
-      void *blob = sd_backend_cache_get(cache, ck, &size, &in_cache);
+      void *blob = sd_backend_cache_get(cache, ck, alloc, &size, &in_cache);
       if (blob && !compiled_before) {
          char why[160];
          enum sc_result r = sc_backend_deserialize(rt->compiler, key, ds_key, blob, size, why,
@@ -230,7 +231,7 @@ sd_backend_routine(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
             in_cache = false;
          }
       }
-      free(blob);
+      sd_free(alloc, blob);
    }
    bool found = compiled_before || linked;
    enum sc_result r;
@@ -252,10 +253,11 @@ sd_backend_routine(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
       /* Best effort: without memory the cache data only lacks the routine. */
       size_t size = 0;
       if (sc_backend_serialize(rt->compiler, key, ds_key, NULL, &size) == SC_SUCCESS) {
-         void *blob = malloc(size ? size : 1);
+         void *blob = sd_alloc(alloc, size ? size : 1, SD_ALIGN_DEFAULT,
+                               VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
          if (blob && sc_backend_serialize(rt->compiler, key, ds_key, blob, &size) == SC_SUCCESS)
             sd_backend_cache_put(cache, ck, blob, size);
-         free(blob);
+         sd_free(alloc, blob);
       }
    }
    if (su_debug(SU_DEBUG_INFO)) {
@@ -277,7 +279,8 @@ sd_backend_routine(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
  * leaves none: draws then run the C back end, which gives the same pixels. */
 static void
 sd_graphics_backend(struct sd_pipeline *pipeline, struct sd_pipeline_cache *cache,
-                    const VkGraphicsPipelineCreateInfo *ci, bool *all_hit)
+                    const VkAllocationCallbacks *alloc, const VkGraphicsPipelineCreateInfo *ci,
+                    bool *all_hit)
 {
    struct sd_graphics_state *g = &pipeline->graphics;
    *all_hit = true;
@@ -331,8 +334,8 @@ sd_graphics_backend(struct sd_pipeline *pipeline, struct sd_pipeline_cache *cach
                                   stencil_format, g->state.samples, &ds_key)) {
       void *ds_fn = NULL;
       bool hit = false;
-      enum sc_result r = sd_backend_routine(pipeline->runtime, cache, NULL, &ds_key, &ds_fn,
-                                            &hit, msg, sizeof(msg));
+      enum sc_result r = sd_backend_routine(pipeline->runtime, cache, alloc, NULL, &ds_key,
+                                            &ds_fn, &hit, msg, sizeof(msg));
       *all_hit &= hit || r != SC_SUCCESS;   /* the C back end needs no cache */
       if (r == SC_SUCCESS) {
          g->state.fb_ds = (shale_fb_ds_fn)(uintptr_t)ds_fn;
@@ -351,8 +354,8 @@ sd_graphics_backend(struct sd_pipeline *pipeline, struct sd_pipeline_cache *cach
       return;
    void *fn = NULL;
    bool hit = false;
-   enum sc_result r = sd_backend_routine(pipeline->runtime, cache, &key, NULL, &fn, &hit, msg,
-                                         sizeof(msg));
+   enum sc_result r = sd_backend_routine(pipeline->runtime, cache, alloc, &key, NULL, &fn, &hit,
+                                         msg, sizeof(msg));
    *all_hit &= hit || r != SC_SUCCESS;
    if (r != SC_SUCCESS) {
       if (su_debug(SU_DEBUG_INFO))
@@ -407,6 +410,7 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
          result = sd_errorf(VK_ERROR_UNKNOWN, "graphics pipeline: a stage given twice");
       if (result == VK_SUCCESS) {
          result = sd_pipeline_compile_stage(device, cache, pipeline->runtime, layout, st,
+                                            sd_choose_alloc(pAllocator, &device->alloc),
                                             &stages[stage_count]);
          if (result == VK_SUCCESS)
             *slot = stages[stage_count++].shader;
@@ -440,7 +444,8 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
    if (g->fs)
       g->state.fs_io = atomic_load(&g->fs->shader)->io.fs;
    bool backend_hit = true;
-   sd_graphics_backend(pipeline, cache, ci, &backend_hit);
+   sd_graphics_backend(pipeline, cache, sd_choose_alloc(pAllocator, &device->alloc), ci,
+                       &backend_hit);
    sd_pipeline_feedback(ci, start, stages, stage_count, backend_hit);
    *out = pipeline;
    return VK_SUCCESS;

@@ -416,11 +416,10 @@ VkResult
 sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_cache *cache,
                           struct sd_runtime *rt, const struct sd_pipeline_layout *layout,
                           const VkPipelineShaderStageCreateInfo *stage,
-                          struct sd_stage_result *out)
+                          const VkAllocationCallbacks *alloc, struct sd_stage_result *out)
 {
    uint64_t start = sd_now_ns();
    SD_FROM_HANDLE(sd_shader_module, module, stage->module);
-   const VkAllocationCallbacks *alloc = &device->alloc;
    const char *stage_name = sd_stage_name(stage->stage);
    memset(out, 0, sizeof(*out));
    if (!module)
@@ -457,7 +456,7 @@ sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_cache *ca
 
    enum sd_cache_hit hit;
    uint64_t lookup_start = sd_now_ns();
-   out->shader = sd_shader_cache_find(rt, cache, key, &hit, &result);
+   out->shader = sd_shader_cache_find(rt, cache, key, alloc, &hit, &result);
    uint64_t lookup_end = sd_now_ns();
    double compile_ms = 0.0;
    bool scalar = false;
@@ -619,7 +618,7 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
 
    struct sd_stage_result stage;
    result = sd_pipeline_compile_stage(device, cache, pipeline->runtime, layout, &ci->stage,
-                                      &stage);
+                                      sd_choose_alloc(pAllocator, &device->alloc), &stage);
    pipeline->compute = stage.shader;
    if (result != VK_SUCCESS) {
       sd_pipeline_destroy(device, pAllocator, pipeline);

@@ -117,10 +117,14 @@ struct sd_stage_result {
 
 /* Compiles (or finds) one stage: specialization, cache key, lookups in the
  * application's cache and the runtime's, baseline code with the optimizer
- * queued, dumps and logs. On failure nothing is held. */
+ * queued, dumps and logs. Its temporaries (the specialization, the copy of
+ * a blob from cache data it links) are COMMAND-scope allocations of
+ * `alloc`, the creating command's allocator (pAllocator, else the
+ * device's). On failure nothing is held. */
 VkResult sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_cache *cache,
                                    struct sd_runtime *rt, const struct sd_pipeline_layout *layout,
                                    const VkPipelineShaderStageCreateInfo *stage,
+                                   const VkAllocationCallbacks *alloc,
                                    struct sd_stage_result *out);
 
 typedef VkResult (*sd_pipeline_create_fn)(struct sd_device *device,

@@ -279,7 +279,8 @@ sd_runtime_add(struct sd_runtime *rt, const uint8_t key[SD_KEY_SIZE], struct sc_
 
 static struct sd_compiled_shader *
 sd_cache_link_blob(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
-                   const uint8_t key[SD_KEY_SIZE], VkResult *result)
+                   const uint8_t key[SD_KEY_SIZE], const VkAllocationCallbacks *alloc,
+                   VkResult *result)
 {
    pthread_mutex_lock(&cache->lock);
    struct sd_cache_entry *e = sd_cache_find_locked(cache, key, 0);
@@ -288,7 +289,7 @@ sd_cache_link_blob(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
    if (e && !e->shader && e->blob) {
       /* A private copy: another thread may complete the entry meanwhile. */
       size = e->blob_size;
-      blob = malloc(size ? size : 1);
+      blob = sd_alloc(alloc, size ? size : 1, SD_ALIGN_DEFAULT, VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
       if (blob)
          memcpy(blob, e->blob, size);
    }
@@ -302,7 +303,7 @@ sd_cache_link_blob(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
    char message[256];
    enum sc_result r = sc_shader_deserialize(rt->compiler, blob, size, &shader, message,
                                             sizeof(message));
-   free(blob);
+   sd_free(alloc, blob);
    if (r != SC_SUCCESS) {
       if (r == SC_ERROR_OUT_OF_MEMORY) {
          *result = sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
@@ -333,7 +334,8 @@ sd_cache_link_blob(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
 
 struct sd_compiled_shader *
 sd_shader_cache_find(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
-                     const uint8_t key[SD_KEY_SIZE], enum sd_cache_hit *hit, VkResult *result)
+                     const uint8_t key[SD_KEY_SIZE], const VkAllocationCallbacks *alloc,
+                     enum sd_cache_hit *hit, VkResult *result)
 {
    *hit = SD_CACHE_MISS;
    *result = VK_SUCCESS;
@@ -366,7 +368,7 @@ sd_shader_cache_find(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
       return cs;
    }
    if (cache) {
-      cs = sd_cache_link_blob(rt, cache, key, result);
+      cs = sd_cache_link_blob(rt, cache, key, alloc, result);
       if (cs)
          *hit = SD_CACHE_HIT_DATA;
    }
@@ -393,7 +395,7 @@ sd_shader_cache_add(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
 
 void *
 sd_backend_cache_get(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE],
-                     size_t *size, bool *present)
+                     const VkAllocationCallbacks *alloc, size_t *size, bool *present)
 {
    pthread_mutex_lock(&cache->lock);
    struct sd_cache_entry *e = sd_cache_find_locked(cache, key, SD_CACHE_ENTRY_BACKEND);
@@ -401,7 +403,8 @@ sd_backend_cache_get(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_S
    *present = e && e->blob;
    *size = 0;
    if (*present) {
-      copy = malloc(e->blob_size ? e->blob_size : 1);
+      copy = sd_alloc(alloc, e->blob_size ? e->blob_size : 1, SD_ALIGN_DEFAULT,
+                      VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
       if (copy) {
          memcpy(copy, e->blob, e->blob_size);
          *size = e->blob_size;

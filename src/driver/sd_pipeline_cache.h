@@ -15,7 +15,12 @@
  * chains picked by the key's first byte); it keeps at most
  * SD_MEMORY_CACHE_MAX shaders that no pipeline uses (least recently used
  * ones go first). The runtime is process infrastructure shared by every
- * device, so it allocates with malloc, not an application's callbacks. The
+ * device, so it (the compiler included) allocates with malloc, not an
+ * application's callbacks; what a pipeline creation allocates for itself
+ * (the copy of a blob from cache data it links, the blob of a back-end
+ * routine it serializes into the cache) comes from that command's
+ * allocator (pAllocator, else the device's), COMMAND scope, freed before
+ * it returns. The
  * memory cache stays warm while a device exists, whatever pipelines and
  * caches come and go; only VkPipelineCache data carries shaders past the
  * last device.
@@ -140,11 +145,14 @@ enum sd_cache_hit {
 };
 
 /* A reference to the compiled shader of `key`, or NULL. `cache` may be NULL.
- * A memory hit is also recorded in `cache`. VK_ERROR_OUT_OF_HOST_MEMORY in
- * *result only when a blob could not be linked for lack of memory. */
+ * A memory hit is also recorded in `cache`. A blob from cache data is
+ * copied (a COMMAND-scope allocation of `alloc`, the creating command's
+ * allocator) and linked. VK_ERROR_OUT_OF_HOST_MEMORY in *result only when
+ * a blob could not be linked for lack of memory. */
 struct sd_compiled_shader *sd_shader_cache_find(struct sd_runtime *rt,
                                                 struct sd_pipeline_cache *cache,
                                                 const uint8_t key[SD_KEY_SIZE],
+                                                const VkAllocationCallbacks *alloc,
                                                 enum sd_cache_hit *hit, VkResult *result);
 
 /* Adds a freshly compiled shader under `key` (taking `shader`) to the memory
@@ -213,12 +221,13 @@ struct sd_pipeline_cache {
 };
 
 /* Back-end routine entries (sd_graphics_pipeline.c). sd_backend_cache_get:
- * a malloc'ed copy of the blob under `key` (NULL when there is none or
- * memory ran out: *present tells which). sd_backend_cache_put: adds the
+ * a copy of the blob under `key`, a COMMAND-scope allocation of `alloc` the
+ * caller frees with it (NULL when there is none or memory ran out:
+ * *present tells which). sd_backend_cache_put: adds the
  * blob (copied) unless the key has one; false when out of memory.
  * sd_backend_cache_drop: forgets the blob of `key` (it did not load). */
 void *sd_backend_cache_get(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE],
-                           size_t *size, bool *present);
+                           const VkAllocationCallbacks *alloc, size_t *size, bool *present);
 bool sd_backend_cache_put(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE],
                           const void *blob, size_t size);
 void sd_backend_cache_drop(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE]);
