@@ -1648,6 +1648,137 @@ undo_gfx(struct ac_ctx *c)
    d.DestroyPipeline(c->t.device, (VkPipeline)c->out, c->obj);
 }
 
+/* -- graphics pipelines on a cold runtime -- */
+
+/* The shader runtime and its memory cache live while a device does
+ * (sd_pipeline_cache.h), so in the cases above the shaders the prepare
+ * step compiled are memory-cache hits and the cache data's shader blobs are
+ * never copied and linked. Here each operation creates the device (the
+ * only one: the runtime starts empty) and on it the pipeline from cache
+ * data, so every shader and back-end routine blob is copied and linked,
+ * with the allocator under test; destroying the device ends the runtime.
+ * c->t.device is that device (the graphics helpers above use it); modules
+ * and layout are made with `alloc`, the render pass with the device's. */
+static VkResult
+ac_cold_device(struct ac_ctx *c, const VkAllocationCallbacks *alloc)
+{
+   VkDeviceCreateInfo dci;
+   VkDeviceQueueCreateInfo qci;
+   VkPhysicalDeviceTimelineSemaphoreFeatures tl;
+   const char *exts[1];
+   ac_device_info(&dci, &qci, &tl, exts);
+   c->t.device = VK_NULL_HANDLE;
+   VkResult r = vkCreateDevice(c->pdev, &dci, alloc, &c->t.device);
+   if (r != VK_SUCCESS) {
+      c->t.device = VK_NULL_HANDLE;
+      return r;
+   }
+   ac_load_device(c->t.device);
+   const struct { const uint32_t *code; size_t size; int slot; } src[2] = {
+      { af_vert_spv, sizeof(af_vert_spv), 0 },
+      { af_frag_spv, sizeof(af_frag_spv), 2 },
+   };
+   for (int i = 0; i < 2; i++) {
+      const VkShaderModuleCreateInfo mi = { VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0,
+                                            src[i].size, src[i].code };
+      r = d.CreateShaderModule(c->t.device, &mi, alloc, &c->modules[src[i].slot]);
+      if (r != VK_SUCCESS)
+         return r;
+   }
+   const VkPipelineLayoutCreateInfo li = { VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO };
+   r = d.CreatePipelineLayout(c->t.device, &li, alloc, &c->layout);
+   return r != VK_SUCCESS ? r : ac_gfx_render_pass(c);
+}
+
+static void
+ac_cold_device_destroy(struct ac_ctx *c, const VkAllocationCallbacks *alloc)
+{
+   VkDevice dev = c->t.device;
+   if (!dev)
+      return;
+   if (c->render_pass)
+      d.DestroyRenderPass(dev, c->render_pass, NULL);
+   for (int i = 0; i < 3; i++)
+      if (c->modules[i])
+         d.DestroyShaderModule(dev, c->modules[i], alloc);
+   if (c->layout)
+      d.DestroyPipelineLayout(dev, c->layout, alloc);
+   vkDestroyDevice(dev, alloc);
+   c->render_pass = VK_NULL_HANDLE;
+   memset(c->modules, 0, sizeof(c->modules));
+   c->layout = VK_NULL_HANDLE;
+   c->t.device = VK_NULL_HANDLE;
+}
+
+/* The data of a cache holding the pipeline, made on a device of its own
+ * that is gone when this returns (and the runtime with it). */
+static const char *
+prep_gfx_cold(struct ac_ctx *c)
+{
+   const char *why = NULL;
+   VkPipelineCache cache = VK_NULL_HANDLE;
+   VkPipeline p = VK_NULL_HANDLE;
+   const VkPipelineCacheCreateInfo ci = { VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO };
+   if (ac_cold_device(c, NULL) != VK_SUCCESS)
+      why = "vkCreateDevice or its shader modules, layout or render pass failed";
+   else if (d.CreatePipelineCache(c->t.device, &ci, NULL, &cache) != VK_SUCCESS)
+      why = "vkCreatePipelineCache failed";
+   else if (ac_gfx_pipeline(c, false, cache, NULL, &p) != VK_SUCCESS)
+      why = "vkCreateGraphicsPipelines failed";
+   else if (d.GetPipelineCacheData(c->t.device, cache, &c->cache_size, NULL) != VK_SUCCESS ||
+            !(c->cache_data = malloc(c->cache_size)) ||
+            d.GetPipelineCacheData(c->t.device, cache, &c->cache_size, c->cache_data) !=
+               VK_SUCCESS)
+      why = "vkGetPipelineCacheData failed";
+   if (p && p != (VkPipeline)(uintptr_t)0x1234)
+      d.DestroyPipeline(c->t.device, p, NULL);
+   if (cache)
+      d.DestroyPipelineCache(c->t.device, cache, NULL);
+   ac_cold_device_destroy(c, NULL);
+   return why;
+}
+
+/* vkCreateDevice, then a cache from the data and the pipeline from it. A
+ * failure destroys all of it again. */
+static VkResult
+op_create_gfx_cold(struct ac_ctx *c)
+{
+   VkPipeline p = VK_NULL_HANDLE;
+   VkPipelineCache cache = VK_NULL_HANDLE;
+   VkResult r = ac_cold_device(c, c->obj);
+   if (r == VK_SUCCESS) {
+      const VkPipelineCacheCreateInfo ci = { VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO, NULL,
+                                             0, c->cache_size, c->cache_data };
+      r = d.CreatePipelineCache(c->t.device, &ci, c->obj, &cache);
+   }
+   if (r == VK_SUCCESS)
+      r = ac_gfx_pipeline(c, false, cache, c->obj, &p);
+   if (cache)
+      d.DestroyPipelineCache(c->t.device, cache, c->obj);
+   if (r != VK_SUCCESS) {
+      ac_cold_device_destroy(c, c->obj);
+      p = VK_NULL_HANDLE;
+   }
+   c->out = (uint64_t)p;
+   return r;
+}
+
+static void
+undo_gfx_cold(struct ac_ctx *c)
+{
+   d.DestroyPipeline(c->t.device, (VkPipeline)c->out, c->obj);
+   ac_cold_device_destroy(c, c->obj);
+}
+
+static void
+cleanup_gfx_cold(struct ac_ctx *c)
+{
+   ac_cold_device_destroy(c, NULL);
+   free(c->cache_data);
+   c->cache_data = NULL;
+   cleanup_instance(c);
+}
+
 /* -- window-system integration -- */
 
 static const char *
@@ -1817,6 +1948,8 @@ static const struct ac_case ac_cases[] = {
      prep_gfx_geom_into, op_create_gfx_geom, NULL, undo_gfx, ac_cleanup_common },
    { "vkCreateGraphicsPipelines (from cache data)", AC_DEVICE, false, true, prep_gfx_cached,
      op_create_gfx, NULL, undo_gfx, ac_cleanup_common },
+   { "vkCreateDevice + vkCreateGraphicsPipelines (from cache data, empty runtime)", AC_INSTANCE,
+     false, true, prep_gfx_cold, op_create_gfx_cold, NULL, undo_gfx_cold, cleanup_gfx_cold },
    { "vkCreateGraphicsPipelines (geometry stage, from cache data)", AC_DEVICE, false, true,
      prep_gfx_geom_cached, op_create_gfx_geom, NULL, undo_gfx, ac_cleanup_common },
    { "vkCreateHeadlessSurfaceEXT", AC_DEVICE, false, true, prep_wsi, op_create_surface, NULL,
@@ -1872,7 +2005,9 @@ ac_setup(const struct ac_case *k, struct ac_ctx *c)
          return NULL;
       VkResult r;
       c->pdev = ac_find_shale(c->instance, &r);
-      return c->pdev ? NULL : "no Shale physical device";
+      if (!c->pdev)
+         return "no Shale physical device";
+      return k->prepare ? k->prepare(c) : NULL;
    }
    const char *dev_exts[2];
    uint32_t n_dev_exts = 0;
