@@ -457,7 +457,10 @@ struct shale_vs_context {
  * for lane i is inputs[(l * 4 + c) * W + i]; the rasterizer's vertex fetch
  * has already converted each attribute to the 32-bit type the shader
  * declares (float, int or uint bits; missing components are 0, 0, 0 and 1).
- * 64-bit attributes use two consecutive Locations (not claimed yet). Outputs
+ * A 64-bit component is two words of its Location, low then high, copied
+ * from an R64* format as they are (components 0-1 and 2-3 of a Location);
+ * a three- or four-component 64-bit input continues in the next Location,
+ * which its attribute also fills. Outputs
  * use the same layout over varying slots: outputs[(slot * 4 + c) * W + i];
  * slots the shader does not write (shale_vs_info.outputs_written) are left
  * as they were. inputs and outputs are SHALE_MEMORY_ALIGN-aligned. Lanes

@@ -206,12 +206,10 @@ walk_user(struct sc_xlate *x, struct walk *w, uint32_t type, uint32_t loc, uint3
       if (t->width == 16) {
          kind |= KIND_16;
       } else if (t->width == 64) {
-         /* Vertex-to-fragment only: no 64-bit vertex formats are offered
-          * and no attachment takes 64-bit fragment outputs. */
-         bool vs_in = is_vertex(x) && !w->v->output;
-         if (vs_in || (x->model == SpvExecutionModelFragment && w->v->output))
-            return sc_fail(x, SC_ERROR_UNSUPPORTED, "64-bit %s",
-                           vs_in ? "vertex input" : "fragment output");
+         /* Vertex inputs (from the R64* vertex formats) and the stages'
+          * interfaces: no attachment takes 64-bit fragment outputs. */
+         if (x->model == SpvExecutionModelFragment && w->v->output)
+            return sc_fail(x, SC_ERROR_UNSUPPORTED, "64-bit fragment output");
          if (comp % 2)
             return sc_fail(x, SC_ERROR_INVALID_SPIRV, "64-bit stage variable at Component %u",
                            comp % 4);
@@ -237,11 +235,14 @@ walk_user(struct sc_xlate *x, struct walk *w, uint32_t type, uint32_t loc, uint3
             return false;
       return true;
    }
-   case SC_T_MATRIX:
+   case SC_T_MATRIX: {
+      /* A column of three or four 64-bit components takes two Locations. */
+      uint32_t step = locations_of(x, t->elem);
       for (uint32_t i = 0; i < t->count; i++)
-         if (!walk_user(x, w, t->elem, loc + i, 0, max_loc))
+         if (!walk_user(x, w, t->elem, loc + i * step, 0, max_loc))
             return false;
       return true;
+   }
    case SC_T_ARRAY: {
       uint32_t step = locations_of(x, t->elem);
       for (uint32_t i = 0; i < t->count; i++)
@@ -813,10 +814,14 @@ sc_stage_prologue(struct sc_xlate *x)
                hi = vertex_input(x, inputs, v->dest[k] + 1u, 2);
             }
          } else if (is_vertex(x)) {
+            /* A 64-bit component is two words of its Location (the
+             * fetch copies R64* channels there as they are). */
             uint32_t loc = v->dest[k] / 4;
             x->io.vs.inputs_read |= 1u << loc;
             x->io.vs.input_type[loc] = cls;
-            lo = vertex_input(x, inputs, v->dest[k], cls);
+            lo = vertex_input(x, inputs, v->dest[k], kind & KIND_64 ? 2 : cls);
+            if (kind & KIND_64)
+               hi = vertex_input(x, inputs, v->dest[k] + 1u, 2);
          } else if (kind & KIND_64) {
             if ((v->interp[k] & SHALE_INTERP_KIND_MASK) != SHALE_INTERP_FLAT) {
                ok = sc_fail(x, SC_ERROR_INVALID_SPIRV, "64-bit fragment input without Flat");

@@ -262,7 +262,9 @@ sd_format_buffer_features(VkFormat format)
    VkFormatFeatureFlags f = 0;
    /* Every vertex input format: render/vertex_input fetches each one (all
     * 111 uncompressed colour formats of 8 to 32 bits a channel) and
-    * compares it with a reference decoder and with lavapipe. */
+    * compares it with a reference decoder and with lavapipe;
+    * render/vertex_input64 the twelve R64* formats into double and int64
+    * inputs. */
    if (sd_format_vertex_input(format))
       f |= VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT;
    /* Texel buffers: only formats the compiler converts. */
@@ -488,8 +490,11 @@ bool
 sd_format_vertex_input(VkFormat format)
 {
    /* The rasterizer's vertex fetch converts any uncompressed colour format
-    * of 8 to 32 bits a channel (su_unpack_*). */
+    * of 8 to 32 bits a channel (su_unpack_*), and copies the R64* formats'
+    * channels as they are into 64-bit shader inputs (a three- or
+    * four-channel one fills two locations; render/vertex_input64). */
    const struct su_format_desc *d = su_format_desc(format);
    return d && d->kind != SU_KIND_COMPRESSED && !su_format_is_depth_stencil(d) &&
-          d->bits[0] <= 32 && format <= VK_FORMAT_ASTC_12x12_SRGB_BLOCK;
+          (d->bits[0] <= 32 || (format >= VK_FORMAT_R64_UINT && format <= VK_FORMAT_R64G64B64A64_SFLOAT)) &&
+          format <= VK_FORMAT_ASTC_12x12_SRGB_BLOCK;
 }

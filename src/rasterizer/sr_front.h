@@ -74,7 +74,11 @@ struct sr_fetch_attr {
    uint32_t divisor;
    const struct su_format_desc *format;   /* NULL: location has no attribute */
    uint8_t type;                 /* shader's: 0 float, 1 sint, 2 uint */
-   uint8_t copy_channels;        /* > 0: 32-bit channels of the shader's type, copied as they are */
+   uint8_t copy_channels;        /* > 0: 32-bit words copied as they are: channels of the
+                                  * shader's type, or halves of 64-bit channels */
+   uint8_t copy_from;            /* the first word copied (4: the second location of a
+                                  * three- or four-channel 64-bit attribute) */
+   bool copy_wide;               /* 64-bit channels: the words not copied are zeros */
 };
 
 /* A draw's geometry shader (sr_geom.c), set up once per draw: the raw

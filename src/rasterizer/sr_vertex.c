@@ -129,9 +129,9 @@ fetch_one(const struct sr_fetch_attr *fa, const uint8_t *texel, uint32_t out[4])
    if (!texel)
       texel = zeros;
    if (fa->copy_channels) {
-      memcpy(out, texel, fa->copy_channels * 4u);
+      memcpy(out, texel + fa->copy_from * 4u, fa->copy_channels * 4u);
       for (unsigned c = fa->copy_channels; c < 4; c++)
-         out[c] = c < 3 ? 0 : fa->type == 0 ? fbits(1.0f) : 1;
+         out[c] = c < 3 || fa->copy_wide ? 0 : fa->type == 0 ? fbits(1.0f) : 1;
       return;
    }
    switch (su_format_class(fa->format)) {
@@ -317,7 +317,11 @@ vdraw_init(struct sr_vdraw *vd, struct sr_scene *scene, const struct sr_draw_sna
       fa->type = st->vs_io.input_type[l];
       for (unsigned a = 0; a < st->attribute_count; a++) {
          const struct sr_vertex_attribute *at = &st->attributes[a];
-         if (at->location != l)
+         /* A 64-bit attribute of three or four channels at Location l - 1
+          * fills l with its channels 2 and 3 (dvec3 / dvec4 inputs). */
+         const struct su_format_desc *ad = su_format_desc(at->format);
+         const bool upper = at->location + 1 == l && ad && ad->bits[0] == 64 && ad->num_channels > 2;
+         if (at->location != l && !upper)
             continue;
          const struct sr_vertex_binding *vb = &st->bindings[at->binding];
          fa->format = su_format_desc(at->format);
@@ -330,7 +334,14 @@ vdraw_init(struct sr_vdraw *vd, struct sr_scene *scene, const struct sr_draw_sna
          /* 32-bit channels of the shader's type (R32*_SFLOAT to float,
           * R32*_UINT / _SINT to the same type) need no conversion. */
          const struct su_format_desc *d = fa->format;
-         if (d && d->kind != SU_KIND_DEPTH_STENCIL && d->bits[0] == 32 && d->block_size == 4u * d->num_channels &&
+         if (d && d->bits[0] == 64) {
+            /* 64-bit channels go to 64-bit inputs as they are, two words
+             * each, two channels a location. */
+            fa->copy_wide = true;
+            fa->copy_from = upper ? 4 : 0;
+            fa->copy_channels = (uint8_t)(upper ? 2 * d->num_channels - 4
+                                                : (d->num_channels > 2 ? 4 : 2 * d->num_channels));
+         } else if (d && d->kind != SU_KIND_DEPTH_STENCIL && d->bits[0] == 32 && d->block_size == 4u * d->num_channels &&
              ((d->kind == SU_KIND_SFLOAT && fa->type == 0) || (d->kind == SU_KIND_SINT && fa->type == 1) ||
               (d->kind == SU_KIND_UINT && fa->type == 2)))
             fa->copy_channels = d->num_channels;
