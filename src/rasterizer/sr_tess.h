@@ -1,0 +1,220 @@
+/*
+ * sr_tess: tessellation, the plan for the two shader stages and the
+ * fixed-function primitive generator between them.
+ *
+ * Design note
+ * -----------
+ * Status: NOTHING of tessellation runs in a draw yet. tessellationShader
+ * is false, maxTessellationGenerationLevel and the other tessellation
+ * limits are 0, and pipeline creation refuses the patch-list topology and
+ * the tessellation stages (sd_graphics_pipeline.c). This note is the plan
+ * the next slices follow; each says here what it made true. Numbers below
+ * marked "to report" are the values the driver will report once the whole
+ * path is implemented and tested, not before (the Vulkan minimums).
+ *
+ * Where it sits in a draw (sr_raster.h's flow; sr_geom.c is the model,
+ * as it slotted the geometry stage between vertex shading and assembly):
+ *  2. Vertex shading as with a geometry shader: the instance's vertices
+ *     (no windows: the whole instance), each record the raw output words
+ *     the tessellation control shader (TCS) reads (its inputs_read
+ *     slots, 4 words each, 0 where the vertex shader does not write them),
+ *     not a set-up record.
+ *  2a. Patch assembly on the calling thread: PATCH_LIST only (the one
+ *     topology a tessellation pipeline takes); patch p of an instance is
+ *     the records of vertex positions p*N .. p*N+N-1, N =
+ *     patchControlPoints; a trailing partial patch is dropped; primitive
+ *     restart does not apply (patch-list restart is an extension we do
+ *     not offer). PrimitiveId of the TCS and TES is p, counted per
+ *     instance like an input primitive of the geometry stage.
+ *  2b. Per chunk of consecutive patches (bounded like sr_geom.c's chunks,
+ *     by a patch count and by the bytes of the output records), on the
+ *     pool's workers, one patch after another on one worker:
+ *      - the TCS runs the patch (below), leaving its per-vertex outputs
+ *        and its per-patch outputs (TessLevelOuter/Inner among them) in
+ *        the worker's patch block;
+ *      - the primitive generator (this module, plain C, below) turns the
+ *        levels into domain points and primitives, or culls the patch;
+ *      - the tessellation evaluation shader (TES) runs the patch's domain
+ *        points in batches of W (a point per lane, TessCoord per lane, the
+ *        patch's TCS outputs the same for every lane), each distinct point
+ *        once, writing varying slots as a vertex shader does;
+ *      - each point's outputs become a record: a set-up record (the
+ *        vertex stage's layout from the TES's interface: position, point
+ *        size, clip code and window coordinates, distances, fragment
+ *        inputs, captured components) without a geometry shader, or the
+ *        raw words the geometry shader reads with one;
+ *      - the patch's primitives become indices into its own records.
+ *  2c. The calling thread walks the chunk in patch order and appends each
+ *     patch's records and its primitives' indices (rebased) to the
+ *     instance's output: an indexed TRIANGLE_LIST, LINE_LIST or POINT_LIST
+ *     (point mode), which is what step 3 (or the geometry stage's input
+ *     assembly, which then takes an index list in place of positions)
+ *     sees, provoking vertex rules of lists. The spec lets a patch's
+ *     primitives go out in any order but requires all of a patch's before
+ *     the next patch's ("Tessellation Primitive Ordering"): patch order is
+ *     API order here, and the generator's own order is fixed, so frames
+ *     stay bit-identical at every SHALE_THREADS (every record is a
+ *     function of its patch alone, as with the geometry stage).
+ *  3-5. Unchanged: transform feedback captures the last vertex stage's
+ *     output (the TES's Xfb decorations without a geometry shader),
+ *     before clipping and rasterizer discard; clipping, face culling
+ *     (the window-space winding of the generated triangles, which the
+ *     generator orients as VertexOrderCw/Ccw and the domain origin say),
+ *     setup and binning as for any list.
+ *  Without a fragment-visible PrimitiveId from a geometry shader, the
+ *  fragment shader's PrimitiveId is the patch's (the TES's), as the spec
+ *  says for a pipeline whose last vertex stage is the TES.
+ *
+ * The tessellation control stage. A patch's OutputVertices invocations
+ * (1 .. 32, maxTessellationPatchSize to report: 32) share the patch's
+ * outputs: each writes its own per-vertex outputs (gl_out[InvocationId])
+ * and any of the per-patch ones, and after an OpControlBarrier may read
+ * every invocation's. That is a compute workgroup's shape, so the TCS is
+ * compiled as one: a call runs one whole patch, its invocations the lanes
+ * of ceil(OutputVertices / W) subgroups (InvocationId = subgroup * W +
+ * lane, lanes past OutputVertices inactive), and OpControlBarrier is the
+ * compute stage's barrier (shader_abi.h, "Barriers"): with one subgroup
+ * it only orders memory (the lanes run in lock step), with several the
+ * compiled patch function is the resumable scheduler compute already uses
+ * (every subgroup runs to the barrier, then every subgroup resumes). The
+ * per-vertex and per-patch outputs live in the call's patch block (the
+ * workgroup-memory analogue, laid out by the compiler: per-vertex output
+ * word w of vertex v, per-patch word w), not in lane registers, because
+ * another invocation reads them; an output load is a load from that
+ * block. The spec's rules make this enough: outputs are only read after a
+ * barrier that orders the write (else the value is undefined), and
+ * barriers sit in uniform control flow of the patch. A patch of fewer
+ * invocations than W wastes lanes (3 of 8 for a triangle patch); packing
+ * floor(W / OutputVertices) patches into one call when the shader has no
+ * barrier is a later optimization, not the first version.
+ *
+ * The primitive generator (sr_tess.c; the Vulkan spec's "Tessellator"
+ * sections). Plain C on the worker that ran the patch's TCS, from: the
+ * domain (Triangles, Quads, IsoLines), the spacing (SpacingEqual,
+ * SpacingFractionalEven, SpacingFractionalOdd), PointMode, the vertex
+ * order (VertexOrderCw/Ccw) and the domain origin
+ * (VkPipelineTessellationDomainOriginStateCreateInfo: upper-left unless
+ * given), these execution modes merged from both stages at pipeline
+ * creation (either stage may declare them), and the patch's 4 outer and 2
+ * inner levels. The rules it follows:
+ *  - Culling: the patch is discarded, no TES invocation, when a relevant
+ *    outer level (Quads 4, Triangles 3, IsoLines 2) is <= 0 or NaN.
+ *    Inner levels never cull (NaN and negatives clamp).
+ *  - Levels: equal spacing clamps to [1, maxLevel] and rounds up to the
+ *    integer n; fractional even clamps to [2, maxLevel] and rounds up to
+ *    an even n; fractional odd clamps to [1, maxLevel - 1] and rounds up
+ *    to an odd n; maxLevel = maxTessellationGenerationLevel (to report:
+ *    64). An edge of level n has n segments: equal ones, or for
+ *    fractional spacing n - 2 equal ones of length 1/f (f the clamped
+ *    level) and two shorter ones of (f - (n - 2)) / (2f) each, placed
+ *    symmetrically (here: next to the middle of the edge), so the edge's
+ *    points are a function of f alone (the spec requires identical edges
+ *    for identical f) and equal spacing's when f = n. IsoLines' first
+ *    outer level (the number of lines) is always equal spacing.
+ *  - Triangles: all levels 1 gives one triangle (0,0,1) (1,0,0) (0,1,0);
+ *    else an inner level of 1 counts as 1 + epsilon (2 segments, 3 with
+ *    fractional odd). The inner level's edge subdivision (n segments)
+ *    gives concentric rings: ring r has n - 2(r + 1) segments a side,
+ *    corners at barycentric (1 - 2m, m, m) and rotations with m = 2t/3 (t
+ *    the inner edge's point r + 1: the perpendiculars of the spec's
+ *    construction), its side points the perpendicular projections of the
+ *    inner edge's points r + 1 .. n - r - 1; a ring of 0 segments is the
+ *    centre point, one of 1 segment a triangle emitted as is. Between two
+ *    rings, and between the outer edges (u = 0 edge from outer level 0,
+ *    v = 0 from 1, w = 0 from 2) and ring 0, each side's band is stitched
+ *    by walking both polylines in parameter order (a + b triangles for a
+ *    outer and b inner segments; a fan onto the centre point).
+ *  - Quads: all levels 1 gives two triangles; else inner levels of 1
+ *    count as 1 + epsilon. Inner level 0 subdivides u, inner level 1
+ *    subdivides v; the grid's interior rectangles become two triangles
+ *    each; the outer edges (u = 0 from outer level 0, v = 0 from 1,
+ *    u = 1 from 2, v = 1 from 3) are stitched to the inner rectangle's
+ *    sides as for triangles (a side of one point when its inner level is
+ *    2: a fan).
+ *  - IsoLines: n0 lines at v = 0, 1/n0, .., (n0 - 1)/n0 (none at v = 1),
+ *    each of n1 segments along u from the second outer level and the
+ *    spacing.
+ *  - Point mode: each distinct vertex once, no other primitive.
+ *  - Winding: the spec defines it by the sign of a = u0 v1 - u1 v0 +
+ *    u1 v2 - u2 v1 + u2 v0 - u0 v2 (upper-left origin: a < 0 is
+ *    counter-clockwise; the lower-left origin flips it); every generated
+ *    triangle is put in the requested order by that sign (zero-area ones,
+ *    which fractional spacing can make, are left as generated).
+ *  - Exactness and watertightness: coordinates are computed in 16.16
+ *    fixed point and converted to float exactly (every k / 65536 in
+ *    [0, 1] is a float), so a triangle's u + v + w is exactly 1 (also in
+ *    float: a sum of multiples of 2^-16 below 2 is exact), an edge's
+ *    points are symmetric exactly (the point k from one end is 1 minus the
+ *    point k from the other: the second half of an edge is the first half
+ *    mirrored in integers), an outer edge's points depend only on its
+ *    level and spacing, the same for every edge of every domain, so two
+ *    patches sharing an edge with equal outer levels generate the same
+ *    points on it bit for bit, whatever the orientation. Interior rings
+ *    depend only on the inner level, each outer band only on its edge's
+ *    level and the inner level (the spec's invariance rules). The one
+ *    point not exactly symmetric is the triangle's centre: 1/3 has no
+ *    16.16 value, so it is (21845, 21845, 21846) / 65536.
+ *  - Ordering: the spec leaves the order of a patch's primitives and of a
+ *    triangle's vertices (within its winding) to the implementation; here
+ *    it is fixed (interior first, ring by ring inward, then the bands),
+ *    so output never depends on anything but the patch.
+ *
+ * The evaluation stage. A TES call runs up to W domain points of one
+ * patch: TessCoord per lane (u, v, w; w = 0 for quads and isolines),
+ * PrimitiveId and the patch's TCS outputs (per-vertex, gl_in[] of the
+ * TES, and per-patch, TessLevelOuter/Inner included) uniform across the
+ * call, read from the patch block; its outputs are written as a vertex
+ * shader's (varying slots, W lanes, the same epilogue for clip distances
+ * and transform feedback). A patch's points go W at a time; a patch with
+ * fewer points than W leaves lanes idle (batches across patches would
+ * need per-lane patch pointers: a later optimization).
+ *
+ * Threading and memory: the chunks' patches run on the pool's workers;
+ * each worker owns its patch block, its generator output and its TES
+ * batch buffers, sized at draw time from the pipeline (OutputVertices,
+ * output words) and from the generator's bound (at maxLevel 64: at most
+ * 65 * 65 = 4225 points and 8192 triangles a patch, from quads); a
+ * chunk's output region is bounded in bytes, so a chunk holds fewer
+ * patches at high levels. An allocation failure drops the instance's
+ * output with VK_ERROR_OUT_OF_HOST_MEMORY, as the geometry stage does.
+ * Pipeline statistics: input assembly primitives count patches, TCS
+ * patches the patches whose TCS ran, TES invocations the points shaded
+ * (each distinct point once), all integer sums in API order.
+ *
+ * Limits to report once implemented and tested (the spec's minimums):
+ * maxTessellationGenerationLevel 64, maxTessellationPatchSize 32,
+ * maxTessellationControlPerVertexInputComponents 64,
+ * maxTessellationControlPerVertexOutputComponents 64,
+ * maxTessellationControlPerPatchOutputComponents 120,
+ * maxTessellationControlTotalOutputComponents 2048,
+ * maxTessellationEvaluationInputComponents 64,
+ * maxTessellationEvaluationOutputComponents 64; the features
+ * tessellationShader and shaderTessellationAndGeometryPointSize (PointSize
+ * written by the TES or the geometry shader; false today), and the domain
+ * origin structure (core in 1.1).
+ *
+ * What the shader ABI gains (include/shale/shader_abi.h, a version bump):
+ *  - Patch slots: a per-patch varying space beside the per-vertex one,
+ *    TessLevelOuter[4] and TessLevelInner[2] in two built-in slots, Patch
+ *    Locations after them.
+ *  - struct shale_tcs_info: OutputVertices, the per-vertex slots read and
+ *    written, the patch slots written, the execution modes it declares;
+ *    struct shale_tes_info: the merged modes' other half, inputs read
+ *    (per-vertex and per-patch), and a vertex shader's output description
+ *    (shale_vs_info) for its outputs, as shale_gs_info has.
+ *  - The TCS entry point: a compute-like call per patch (context: sets,
+ *    push constants, cancel, view index; per call: the patch's input
+ *    vertices laid out as the geometry stage's inputs, PrimitiveId,
+ *    patchControlPoints (PatchVertices), the patch block, scratch for the
+ *    subgroup frames when it has barriers).
+ *  - The TES entry point: a vertex-shader-like batch (count, TessCoord
+ *    per lane, PrimitiveId, PatchVertices, a pointer to the patch block,
+ *    outputs[(slot * 4 + c) * W + lane]).
+ * The driver side (pipeline creation linking the stages, the
+ * VkPipelineTessellationStateCreateInfo and domain origin, the features,
+ * limits and patch-list topology) comes last, once a draw runs end to end.
+ */
+#ifndef SR_TESS_H
+#define SR_TESS_H
+
+#endif
