@@ -116,6 +116,16 @@ shale_sample_fn sr_sample_select(const struct shale_image_view_desc *view,
 shale_sample_fn sr_sample_select_isa(const struct shale_image_view_desc *view,
                                      const struct shale_sampler_desc *sampler, bool avx2);
 
+/* For tests only (single-threaded): while non-NULL, the fast routines read
+ * it on every chunk of the AVX2 fixed-point path: gathers_only makes them
+ * read every texel through gathers (never the contiguous row windows);
+ * windows counts the levels read through a window. NULL otherwise. */
+struct sr_sample_fast_test {
+   bool gathers_only;
+   uint64_t windows;
+};
+extern struct sr_sample_fast_test *sr_sample_fast_test;
+
 /* Whether sr_sample decodes views of `format` (uncompressed colour formats
  * without 64-bit channels, and depth/stencil formats). */
 bool sr_sample_format_supported(VkFormat format);

@@ -53,6 +53,11 @@
  * 32-bit words, lerps each row's pair in 16-bit words ((t0 << 8) +
  * (t1 - t0) * a, exact modulo 2^16) and the two rows with one
  * multiply-add of word pairs, and transposes lanes to components once.
+ * Where the chunk's lanes share the level and their footprints lie within
+ * eight unwrapped columns and three rows (magnified and mildly minified
+ * levels), it reads those rows
+ * eight texels at a time and picks each lane's four texels by permutes
+ * instead of the four gathers (the same texels: identical results).
  *
  * Invariants: every texel read lies in the view whatever the lanes hold
  * (lanes outside args->lanes included: they are computed, clamped, and not
@@ -63,7 +68,8 @@
  * accepted only when every texel's byte offset fits 31 bits (the gathers'
  * signed 32-bit offsets).
  *
- * Threading: reentrant, no state but the sRGB table, filled once.
+ * Threading: reentrant, no state but the sRGB table, filled once (and the
+ * single-threaded tests' hook, sr_sample_fast_test, NULL otherwise).
  */
 #include "rasterizer/sr_sample.h"
 
@@ -412,6 +418,8 @@ srgb_table_init(void)
       srgb_table[i] = rgba[0];
    }
 }
+
+struct sr_sample_fast_test *sr_sample_fast_test;
 
 /* ---- the two builds --------------------------------------------------------- */
 

@@ -61,6 +61,7 @@ BODY void FN(fetch)(const uint8_t *base, v8i off, int fmt, bool srgb, v8f c[4])
  * (0, 0) on the lane's layer, its row pitch. */
 struct FN(addr) {
    v8i w, h, start, row;
+   bool shared;   /* one level on every lane: the vectors are splats */
 };
 
 /* The addressing of level `lvl` on every lane (levels in the view): one
@@ -77,6 +78,7 @@ BODY void FN(address)(const struct fast *f, v8i lvl, v8i layer, bool tri, struct
       ad->start = vsplati((int32_t)v->level_offset[l]);
       if (!tri && f->arrayed)
          ad->start = ad->start + layer * (int32_t)v->slice_pitch[l];
+      ad->shared = true;
       return;
    }
    v8i off, slice;
@@ -89,6 +91,7 @@ BODY void FN(address)(const struct fast *f, v8i lvl, v8i layer, bool tri, struct
    ad->w = vmaxi(vsplati(f->width) >> lvl, vsplati(1));
    ad->h = vmaxi(vsplati(f->height) >> lvl, vsplati(1));
    ad->start = off + layer * slice;
+   ad->shared = false;
 }
 
 /* Texel Nearest / Linear Filtering of one level per lane (ad), at
@@ -286,6 +289,77 @@ BODY void FN(chunk)(const struct fast *f, struct shale_sample_args *a, unsigned 
 }
 
 #if FAST_FIXED
+/* Horizontal minimum and maximum of eight lanes. */
+BODY int32_t FN(hmin)(v8i x)
+{
+   __m128i m = _mm_min_epi32(_mm256_castsi256_si128((__m256i)x), _mm256_extracti128_si256((__m256i)x, 1));
+   m = _mm_min_epi32(m, _mm_shuffle_epi32(m, 0x4e));
+   m = _mm_min_epi32(m, _mm_shuffle_epi32(m, 0xb1));
+   return _mm_cvtsi128_si32(m);
+}
+
+BODY int32_t FN(hmax)(v8i x)
+{
+   __m128i m = _mm_max_epi32(_mm256_castsi256_si128((__m256i)x), _mm256_extracti128_si256((__m256i)x, 1));
+   m = _mm_max_epi32(m, _mm_shuffle_epi32(m, 0x4e));
+   m = _mm_max_epi32(m, _mm_shuffle_epi32(m, 0xb1));
+   return _mm_cvtsi128_si32(m);
+}
+
+/* The four texels of every lane's bilinear footprint (REPEAT, power-of-two
+ * level ad shared by the lanes, 32-bit texels) from contiguous loads where
+ * the chunk's footprint allows: texel columns i0 .. i0 + 1 of every lane
+ * within eight consecutive columns of the level that do not wrap, texel
+ * rows j0 of the lanes at most one apart. Then the rows j0min .. j0min + 2
+ * (each wrapped) are read eight texels at a time and the lanes' texels
+ * picked from them by permutes: the same texels the gathers would read,
+ * at 2 or 3 loads and 4 or 6 permutes instead of four gathers. false: the
+ * footprint does not fit (or the test hook asks for gathers); nothing
+ * read. */
+BODY bool FN(window)(const struct fast *f, const struct FN(addr) *ad, v8i i0, v8i j0,
+                     __m256i *t00, __m256i *t10, __m256i *t01, __m256i *t11)
+{
+   if (!ad->shared || (sr_sample_fast_test && sr_sample_fast_test->gathers_only))
+      return false;
+   const int32_t w = ad->w[0], h = ad->h[0];
+   if (w < 8)
+      return false;
+   const int32_t imin = FN(hmin)(i0), imax = FN(hmax)(i0);
+   const int32_t jmin = FN(hmin)(j0), jmax = FN(hmax)(j0);
+   /* i0 and j0 lie in [-2^30, 2^30]: the differences fit 64 bits. */
+   const int64_t span = (int64_t)imax - imin;
+   if (span >= 7 || (int64_t)jmax - jmin > 1)
+      return false;
+   const int32_t c0 = imin & (w - 1);   /* the wrapped column of imin */
+   if (c0 + span + 1 >= w)
+      return false;
+   /* Columns cs .. cs + 7 of the level hold c0 .. c0 + span + 1. */
+   const int32_t cs = c0 < w - 8 ? c0 : w - 8;
+   const uint8_t *p = f->base + (size_t)ad->start[0] + (size_t)cs * 4;
+   const size_t row = (size_t)ad->row[0];
+   const int32_t hm = h - 1;
+   __m256i ix0 = (__m256i)(i0 - imin + (c0 - cs));
+   __m256i ix1 = _mm256_add_epi32(ix0, _mm256_set1_epi32(1));
+   __m256i ra = _mm256_loadu_si256((const __m256i *)(p + (size_t)(jmin & hm) * row));
+   __m256i rb = _mm256_loadu_si256((const __m256i *)(p + (size_t)((jmin + 1) & hm) * row));
+   *t00 = _mm256_permutevar8x32_epi32(ra, ix0);
+   *t10 = _mm256_permutevar8x32_epi32(ra, ix1);
+   *t01 = _mm256_permutevar8x32_epi32(rb, ix0);
+   *t11 = _mm256_permutevar8x32_epi32(rb, ix1);
+   if (jmax != jmin) {
+      /* Lanes on row jmin + 1 read rows jmin + 1 and jmin + 2. */
+      __m256i rc = _mm256_loadu_si256((const __m256i *)(p + (size_t)((jmin + 2) & hm) * row));
+      __m256i down = (__m256i)(j0 != vsplati(jmin));
+      *t00 = _mm256_blendv_epi8(*t00, *t01, down);
+      *t10 = _mm256_blendv_epi8(*t10, *t11, down);
+      *t01 = _mm256_blendv_epi8(*t01, _mm256_permutevar8x32_epi32(rc, ix0), down);
+      *t11 = _mm256_blendv_epi8(*t11, _mm256_permutevar8x32_epi32(rc, ix1), down);
+   }
+   if (sr_sample_fast_test)
+      sr_sample_fast_test->windows++;
+   return true;
+}
+
 /* Texel Linear Filtering of one level (ad) of 8-bit UNORM RGBA texels at
  * normalized (s, t) for the compile-time state (REPEAT, power-of-two
  * sizes), in fixed point: the weights snapped to 1/256 of a texel
@@ -303,13 +377,16 @@ BODY void FN(fixed_level)(const struct fast *f, v8f s, v8f t, const struct FN(ad
     * get some weight in [0, 255]. */
    v8i wa = vtoi((u - vtof(i0)) * 256.0f) & 0xff;
    v8i wb = vtoi((v - vtof(j0)) * 256.0f) & 0xff;
-   v8i wm = ad->w - 1, hm = ad->h - 1;
-   v8i x0 = (i0 & wm) << 2, x1 = ((i0 + 1) & wm) << 2;
-   v8i y0 = (j0 & hm) * ad->row + ad->start, y1 = ((j0 + 1) & hm) * ad->row + ad->start;
-   __m256i t00 = (__m256i)FAST_GATHER(f->base, y0 + x0);
-   __m256i t10 = (__m256i)FAST_GATHER(f->base, y0 + x1);
-   __m256i t01 = (__m256i)FAST_GATHER(f->base, y1 + x0);
-   __m256i t11 = (__m256i)FAST_GATHER(f->base, y1 + x1);
+   __m256i t00, t10, t01, t11;
+   if (!FN(window)(f, ad, i0, j0, &t00, &t10, &t01, &t11)) {
+      v8i wm = ad->w - 1, hm = ad->h - 1;
+      v8i x0 = (i0 & wm) << 2, x1 = ((i0 + 1) & wm) << 2;
+      v8i y0 = (j0 & hm) * ad->row + ad->start, y1 = ((j0 + 1) & hm) * ad->row + ad->start;
+      t00 = (__m256i)FAST_GATHER(f->base, y0 + x0);
+      t10 = (__m256i)FAST_GATHER(f->base, y0 + x1);
+      t01 = (__m256i)FAST_GATHER(f->base, y1 + x0);
+      t11 = (__m256i)FAST_GATHER(f->base, y1 + x1);
+   }
    const __m256i z = _mm256_setzero_si256();
    /* Horizontal: t0 * (256 - a) + t1 * a = (t0 << 8) + (t1 - t0) * a,
     * in [0, 65280]: exact in 16-bit words (modulo 2^16). Words of lanes

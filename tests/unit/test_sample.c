@@ -31,6 +31,7 @@
  * samplers, operations, formats and view types) must come back from
  * sr_sample() bit for bit, or be refused at selection.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -565,8 +566,94 @@ static void test_far(bool avx2)
    CHECK(t.bad == 0, "%ld lanes disagree", t.bad);
 }
 
+/* The AVX2 fixed-point routine's contiguous row windows (sr_sample_fast_body.h's
+ * window()): calls laid out as a draw lays them (two 2x2 quads side by
+ * side per eight lanes) with coordinates changing smoothly across the
+ * lanes at 0.05 to 3 texels a pixel, sometimes rotated, anywhere on the
+ * repeated texture (so footprints cross the wrap and the last eight
+ * columns of a level), on power-of-two RGBA / BGRA / ABGR views of 4 to
+ * 512 texels a side with padded pitches. Each call runs with the windows
+ * and with gathers only (sr_sample_fast_test): the two results must be
+ * identical bits (the windows only read the same texels another way), and
+ * within FIXED_TOLERANCE of sr_sample() (compare_call). Where the CPU has
+ * AVX2, more than one level a call must have come through a window (about
+ * two in five do: the others' footprints are too wide, or their levels
+ * narrower than eight texels). */
+static void test_window(void)
+{
+   static const VkFormat formats[] = { VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM,
+                                       VK_FORMAT_A8B8G8R8_UNORM_PACK32 };
+   static const uint32_t sizes[] = { 4, 8, 16, 64, 256, 512 };
+   struct sr_sample_fast_test hook = { 0 };
+   struct tally t = { 0 };
+   long calls = 0, differ = 0;
+   for (int n = 0; n < 60; n++) {
+      struct image im;
+      uint32_t w = sizes[pick(6)], h = sizes[pick(6)], levels = 1;
+      while ((w >> levels) || (h >> levels))
+         levels++;
+      make_image(&im, formats[pick(3)], VK_IMAGE_VIEW_TYPE_2D, w, h, levels, 1);
+      struct shale_sampler_desc s;
+      random_sampler(&s, levels);
+      s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
+      s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+      s.address_mode[0] = s.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+      s.min_lod = 0.0f;
+      s.max_lod = 1000.0f;
+      shale_sample_fn fn = sr_sample_select_isa(&im.v, pick(2) ? &s : NULL, true);
+      for (int c = 0; c < 60; c++) {
+         struct shale_sample_args a;
+         memset(&a, 0, sizeof(a));
+         a.op = pick(2) ? SHALE_SAMPLE_GRAD : SHALE_SAMPLE_LOD;
+         a.lanes = pick(4) ? 0xffff : (rnd() & 0xffff) | 1;
+         float k = frand(0.05f, 3.0f), ang = pick(3) ? 0.0f : frand(0.0f, 6.2831853f);
+         float dsx = k * cosf(ang) / (float)w, dtx = k * sinf(ang) / (float)h;
+         float dsy = -k * sinf(ang) / (float)w, dty = k * cosf(ang) / (float)h;
+         float s0 = frand(-3.0f, 3.0f), t0 = frand(-3.0f, 3.0f);
+         for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+            float x = (float)((l >> 2) * 2 + (l & 1)) + 0.5f, y = (float)((l >> 1) & 1) + 0.5f;
+            a.coord[0][l] = s0 + x * dsx + y * dsy;
+            a.coord[1][l] = t0 + x * dtx + y * dty;
+            a.lod[l] = log2f(k);
+            a.grad[0][0][l] = dsx;
+            a.grad[0][1][l] = dtx;
+            a.grad[1][0][l] = dsy;
+            a.grad[1][1][l] = dty;
+            for (int q = 0; q < 4; q++)
+               a.result[q][l] = rnd();
+         }
+         struct shale_sample_args g = a, wnd = a;
+         sr_sample_fast_test = &hook;
+         hook.gathers_only = true;
+         fn(&im.v, &s, &g);
+         hook.gathers_only = false;
+         fn(&im.v, &s, &wnd);
+         compare_call(fn, &im, &s, &a, false, &t, fixed_point_call(&im, &s, &a, true));
+         sr_sample_fast_test = NULL;
+         differ += memcmp(g.result, wnd.result, sizeof(g.result)) != 0;
+         calls++;
+      }
+      free(im.mem);
+   }
+   printf("row windows: %ld calls, %" PRIu64 " levels read through a window, %ld results "
+          "differing from the gathers', %ld lanes against sr_sample (largest difference %.3g of "
+          "the range, tolerance %.3g), %ld disagreements\n",
+          calls, hook.windows, differ, t.lanes, t.worst_fixed, FIXED_TOLERANCE, t.bad);
+   CHECK(differ == 0, "%ld calls differ between windows and gathers", differ);
+   CHECK(t.bad == 0, "%ld lanes disagree with sr_sample", t.bad);
+   CHECK(t.lanes > 10000, "only %ld lanes compared", t.lanes);
+#if defined(__x86_64__) || defined(__i386__)
+   /* Two calls with windows a call (wnd and compare_call's), two chunks
+    * each, one or two levels a chunk. */
+   if (__builtin_cpu_supports("avx2"))
+      CHECK(hook.windows > (uint64_t)calls, "only %" PRIu64 " windows in %ld calls",
+            hook.windows, calls);
+#endif
+}
+
 int main(void)
 {
+   test_window();
    test_far(false);
    test_far(true);
    test_fast(false);
