@@ -470,19 +470,21 @@ sc_image_texel_pointer(struct sc_xlate *x, const struct sc_inst *inst, struct sc
    memset(&a, 0, sizeof(a));
    if (!sc_module_image_type(x->m, ip->type, &a.it))
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "OpImageTexelPointer on a non-image");
+   /* Sample: the sample's texel on multisampled images, 0 otherwise. */
    const struct sc_inst *sample = sc_module_def(x->m, inst->w[5]);
    bool zero = sample && (sample->opcode == SpvOpConstantNull ||
                           (sample->opcode == SpvOpConstant && sample->w[3] == 0));
-   if (a.it.ms || !zero)
-      return sc_fail(x, SC_ERROR_UNSUPPORTED, "atomics on multisampled images");
+   if (!a.it.ms && !zero)
+      return sc_fail(x, SC_ERROR_UNSUPPORTED, "a nonzero Sample on a single-sampled image");
    a.rec = ip->base;
    a.rec_vec = ip->base_varying;
    const struct sc_val *c = sc_operand(x, inst->w[4], 1, SC_ANY);
-   if (!c)
+   const struct sc_val *s = c && a.it.ms ? sc_operand(x, inst->w[5], 1, 1) : NULL;
+   if (!c || (a.it.ms && !s))
       return false;
    /* Atomics run per lane: make the address per lane. */
-   struct sc_val cv;
-   if (!per_lane(x, c, &cv) || !address(x, &a, &cv, NULL))
+   struct sc_val cv, sv;
+   if (!per_lane(x, c, &cv) || (s && !per_lane(x, s, &sv)) || !address(x, &a, &cv, s ? &sv : NULL))
       return false;
    if (a.f && a.f->size != 4)
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "image atomics on a %u-byte format", a.f->size);

@@ -170,7 +170,9 @@ sd_fill_limits(VkPhysicalDeviceLimits *l)
       .sampledImageIntegerSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
       .sampledImageDepthSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
       .sampledImageStencilSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
-      .storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT,
+      /* Storage images of 4 samples: OpImageRead / OpImageWrite with a
+       * Sample operand, atomics on samples (render/msaa_storage). */
+      .storageImageSampleCounts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT,
       .maxSampleMaskWords = 1,
       .timestampComputeAndGraphics = VK_TRUE,
       .timestampPeriod = 1.0f,
@@ -471,6 +473,9 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
    f->features.shaderInt16 = VK_TRUE;
    f->features.shaderImageGatherExtended = VK_TRUE;
    f->features.imageCubeArray = VK_TRUE;
+   /* Reads, writes and atomics on samples of 4-sample storage images
+    * (render/msaa_storage). */
+   f->features.shaderStorageImageMultisample = VK_TRUE;
    f->features.shaderSampledImageArrayDynamicIndexing = VK_TRUE;
    /* Blending: every factor and op with per-attachment states, dual
     * source, logic ops (render/fragment_state). */

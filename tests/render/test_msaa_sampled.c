@@ -13,7 +13,8 @@
  * SampleCounts limits (1 | 4) and the 4-sample counts that
  * vkGetPhysicalDeviceImageFormatProperties reports for SAMPLED and
  * INPUT_ATTACHMENT usage, also integer SAMPLED (render/msaa_integer
- * samples them), and not for STORAGE usage, whose limit stays 1). */
+ * samples them), and for STORAGE usage (render/msaa_storage writes and
+ * reads them)). */
 #include <stdio.h>
 #include <string.h>
 
@@ -83,11 +84,11 @@ check_limits(struct vkt *t)
    if (t->driver != VKT_SHALE)
       return;
    /* Shale's own claims: integer sampled images 1 | 4 (render/msaa_integer),
-    * storage images one sample. */
+    * storage images 1 | 4 (render/msaa_storage). */
    CHECK(l->sampledImageColorSampleCounts == c14 && l->sampledImageDepthSampleCounts == c14 &&
          l->sampledImageStencilSampleCounts == c14, "sampled sample counts beyond 1 | 4");
    CHECK(l->sampledImageIntegerSampleCounts == c14 &&
-         l->storageImageSampleCounts == VK_SAMPLE_COUNT_1_BIT,
+         l->storageImageSampleCounts == c14,
          "integer %#x / storage %#x sample counts", l->sampledImageIntegerSampleCounts,
          l->storageImageSampleCounts);
    static const struct {
@@ -105,8 +106,8 @@ check_limits(struct vkt *t)
       { VK_FORMAT_R32_UINT, VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT, 5 },
       { VK_FORMAT_R32_UINT, VK_IMAGE_USAGE_SAMPLED_BIT, 5 },
       { VK_FORMAT_R8G8B8A8_SINT, VK_IMAGE_USAGE_SAMPLED_BIT, 5 },
-      { VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_STORAGE_BIT, 1 },
-      { VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT, 1 },
+      { VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_STORAGE_BIT, 5 },
+      { VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT, 5 },
    };
    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
       VkImageFormatProperties p;
