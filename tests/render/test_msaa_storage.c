@@ -4,15 +4,18 @@
  * storageImageSampleCounts 1 | 4, and every format with STORAGE_IMAGE has
  * 4 samples for STORAGE usage (2D, optimal) in
  * vkGetPhysicalDeviceImageFormatProperties, as the limit says. A compute
- * shader (mst_write.comp) writes every sample of 8x8 4-sample rgba32ui,
- * r32ui and rgba8 storage images with its own value (imageStore with a
- * sample) and adds to each r32ui sample with imageAtomicAdd; a second one
+ * shader (mst_write.comp), then in a second pass a fragment shader
+ * (mst_write.frag, the one fragment of each pixel of an 8x8 one-sample
+ * target), writes every sample of 8x8 4-sample rgba32ui, r32ui and rgba8
+ * storage images with its own value (imageStore with a sample) and adds to
+ * each r32ui sample with imageAtomicAdd; after each pass a compute shader
  * (mst_read.comp) reads every sample back with imageLoad, the rgba32ui one
  * also through a sampled view (texelFetch of usampler2DMS), with imageSize
- * and imageSamples. Every word must equal the CPU's value exactly: the
- * atomics' old values the stored ones, the r32ui samples those plus the
- * addend, the rgba8 ones k / 255 within one ulp. Runs with SHALE_THREADS 1 and 4, then on
- * lavapipe where it reports the feature and the sample count.
+ * and imageSamples. Every word must equal the CPU's value: exactly for the
+ * integers (the atomics' old values the stored ones, the r32ui samples
+ * those plus the addend), the rgba8 ones k / 255 within one ulp. Runs with
+ * SHALE_THREADS 1 and 4, then on lavapipe where it reports the features
+ * and the sample count.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +26,9 @@
 #include "vkt.h"
 
 #include "mst_read_comp_spv.h"
+#include "fullscreen_vert_spv.h"
 #include "mst_write_comp_spv.h"
+#include "mst_write_frag_spv.h"
 
 #define N 256   /* 8 x 8 pixels x 4 samples */
 
@@ -101,7 +106,12 @@ run(enum vkt_driver which, const char *threads)
               f.shaderStorageImageMultisample, counts);
       return;
    }
-   const VkPhysicalDeviceFeatures enable = { .shaderStorageImageMultisample = VK_TRUE };
+   if (!f.fragmentStoresAndAtomics) {
+      fprintf(stderr, "%s: no fragmentStoresAndAtomics, not run\n", dn);
+      return;
+   }
+   const VkPhysicalDeviceFeatures enable = { .shaderStorageImageMultisample = VK_TRUE,
+                                             .fragmentStoresAndAtomics = VK_TRUE };
    if (!vkt_init(&t, &(struct vkt_options) { .driver = which, .features = &enable })) {
       CHECK(false, "%s: device with shaderStorageImageMultisample", dn);
       return;
@@ -128,11 +138,12 @@ run(enum vkt_driver which, const char *threads)
    CHECK(r == VK_SUCCESS, "%s: sampler and buffers: %d", dn, r);
 
    const VkShaderStageFlags cs = VK_SHADER_STAGE_COMPUTE_BIT;
+   const VkShaderStageFlags csf = cs | VK_SHADER_STAGE_FRAGMENT_BIT;
    const VkDescriptorSetLayoutBinding wb[4] = {
-      { 0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, cs, NULL },
-      { 1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, cs, NULL },
-      { 2, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, cs, NULL },
-      { 3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, NULL },
+      { 0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, csf, NULL },
+      { 1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, csf, NULL },
+      { 2, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, csf, NULL },
+      { 3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, csf, NULL },
    };
    const VkDescriptorSetLayoutBinding rb[5] = {
       { 0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, cs, NULL },
@@ -150,6 +161,18 @@ run(enum vkt_driver which, const char *threads)
       .code = mst_read_comp_spv, .code_size = sizeof(mst_read_comp_spv),
       .bindings = { rb }, .binding_counts = { 5 } }, &kr);
    CHECK(rk == VK_SUCCESS, "%s: read kernel: %d", dn, rk);
+   /* The fragment writer: a full-screen triangle over an 8x8 one-sample
+    * target, with the write kernel's set layout. */
+   struct draw_target dt = { .color_format = VK_FORMAT_R8G8B8A8_UNORM, .width = 8, .height = 8 };
+   struct draw_pipeline fp = { 0 };
+   rk = draw_target_create(&t, &dt);
+   if (rk == VK_SUCCESS && kw.set_layouts[0])
+      rk = draw_pipeline_create(&t, &dt, &(struct draw_pipeline_info) {
+         .vs = fullscreen_vert_spv, .vs_size = sizeof(fullscreen_vert_spv),
+         .fs = mst_write_frag_spv, .fs_size = sizeof(mst_write_frag_spv),
+         .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, .polygon_mode = VK_POLYGON_MODE_FILL,
+         .push_size = 20, .set_layout = kw.set_layouts[0] }, &fp);
+   CHECK(rk == VK_SUCCESS && fp.pipeline, "%s: fragment writer: %d", dn, rk);
    const VkDescriptorPoolSize sizes[3] = {
       { VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 6 },
       { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 },
@@ -185,52 +208,69 @@ run(enum vkt_driver which, const char *threads)
       VkWriteDescriptorSet ws = { VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, sets[1], 3, 0, 1,
                                   VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, &ii[3], NULL, NULL };
       vkUpdateDescriptorSets(t.device, 1, &ws, 0, NULL);
-      memset(old.map, 0xa5, N * 4);
-      memset(out.map, 0xa5, sizeof(struct out_read));
-
       VkCommandBuffer cb = vkt_begin(&t);
       for (int i = 0; i < 3; i++)
          vkt_image_barrier(cb, img[i].image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
                            VK_IMAGE_LAYOUT_GENERAL);
       r = vkt_submit_wait(&t, cb);
       CHECK(r == VK_SUCCESS, "%s: layouts: %d", dn, r);
-      r = vkt_dispatch(&t, &kw, &sets[0], 1, NULL, 0, 1, 1, 1);
-      CHECK(r == VK_SUCCESS, "%s: write dispatch: %d", dn, r);
-      r = vkt_dispatch(&t, &kr, &sets[1], 1, NULL, 0, 1, 1, 1);
-      CHECK(r == VK_SUCCESS, "%s: read dispatch: %d", dn, r);
-
-      const uint32_t *o = old.map;
-      const struct out_read *rd = out.map;
-      unsigned bad = 0;
-#define BAD(...) do { if (bad++ < 8) fprintf(stderr, __VA_ARGS__); } while (0)
-      for (uint32_t k = 0; k < N; k++) {
-         uint32_t i = k / 4, s = k % 4, x = i % 8, y = i / 8;
-         const uint32_t want_u[4] = { x, y, s, 0x10000u + k * 977u };
-         const uint32_t want_a = 100u * i + s;
-         for (int c = 0; c < 4; c++) {
-            if (rd->u[k][c] != want_u[c])
-               BAD("%s (threads %s): rgba32ui (%u, %u) sample %u [%d]: imageLoad %u, expected %u\n",
-                   dn, th, x, y, s, c, rd->u[k][c], want_u[c]);
-            if (rd->t[k][c] != want_u[c])
-               BAD("%s (threads %s): rgba32ui (%u, %u) sample %u [%d]: texelFetch %u, expected %u\n",
-                   dn, th, x, y, s, c, rd->t[k][c], want_u[c]);
-            const float want_f = (float)(c == 0 ? x : c == 1 ? y : c == 2 ? s : k) / 255.0f;
-            if (!within_ulp(rd->f[k][c], want_f))
-               BAD("%s (threads %s): rgba8 (%u, %u) sample %u [%d]: %.9g, expected %.9g\n", dn, th,
-                   x, y, s, c, rd->f[k][c], want_f);
+      /* Pass 0 writes from the compute shader, pass 1 from the fragment
+       * shader; each stores every sample before its atomics. */
+      for (int pass = 0; pass < 2 && fp.pipeline; pass++) {
+         const char *wr = pass ? "fragment" : "compute";
+         memset(old.map, 0xa5, N * 4);
+         memset(out.map, 0xa5, sizeof(struct out_read));
+         if (pass == 0) {
+            r = vkt_dispatch(&t, &kw, &sets[0], 1, NULL, 0, 1, 1, 1);
+         } else {
+            cb = draw_begin(&t, &dt, &fp, VK_NULL_HANDLE);
+            vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, fp.layout, 0, 1, &sets[0], 0,
+                                    NULL);
+            const float pc[5] = { 0 };
+            vkCmdPushConstants(cb, fp.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                               0, 20, pc);
+            vkCmdDraw(cb, 3, 1, 0, 0);
+            r = draw_end(&t, &dt, cb);
          }
-         if (o[k] != want_a)
-            BAD("%s (threads %s): r32ui (%u, %u) sample %u: atomic returned %u, expected %u\n", dn,
-                th, x, y, s, o[k], want_a);
-         if (rd->a[k] != want_a + s + 7u)
-            BAD("%s (threads %s): r32ui (%u, %u) sample %u: %u after the add, expected %u\n", dn,
-                th, x, y, s, rd->a[k], want_a + s + 7u);
-      }
+         CHECK(r == VK_SUCCESS, "%s: %s writer: %d", dn, wr, r);
+         r = vkt_dispatch(&t, &kr, &sets[1], 1, NULL, 0, 1, 1, 1);
+         CHECK(r == VK_SUCCESS, "%s: read dispatch: %d", dn, r);
+
+         const uint32_t *o = old.map;
+         const struct out_read *rd = out.map;
+         unsigned bad = 0;
+#define BAD(...) do { if (bad++ < 8) fprintf(stderr, __VA_ARGS__); } while (0)
+         for (uint32_t k = 0; k < N; k++) {
+            uint32_t i = k / 4, s = k % 4, x = i % 8, y = i / 8;
+            const uint32_t want_u[4] = { x, y, s, 0x10000u + k * 977u };
+            const uint32_t want_a = 100u * i + s;
+            for (int c = 0; c < 4; c++) {
+               if (rd->u[k][c] != want_u[c])
+                  BAD("%s (threads %s, %s): rgba32ui (%u, %u) sample %u [%d]: imageLoad %u, expected %u\n",
+                      dn, th, wr, x, y, s, c, rd->u[k][c], want_u[c]);
+               if (rd->t[k][c] != want_u[c])
+                  BAD("%s (threads %s, %s): rgba32ui (%u, %u) sample %u [%d]: texelFetch %u, expected %u\n",
+                      dn, th, wr, x, y, s, c, rd->t[k][c], want_u[c]);
+               const float want_f = (float)(c == 0 ? x : c == 1 ? y : c == 2 ? s : k) / 255.0f;
+               if (!within_ulp(rd->f[k][c], want_f))
+                  BAD("%s (threads %s, %s): rgba8 (%u, %u) sample %u [%d]: %.9g, expected %.9g\n", dn,
+                      th, wr, x, y, s, c, rd->f[k][c], want_f);
+            }
+            if (o[k] != want_a)
+               BAD("%s (threads %s, %s): r32ui (%u, %u) sample %u: atomic returned %u, expected %u\n",
+                   dn, th, wr, x, y, s, o[k], want_a);
+            if (rd->a[k] != want_a + s + 7u)
+               BAD("%s (threads %s, %s): r32ui (%u, %u) sample %u: %u after the add, expected %u\n",
+                   dn, th, wr, x, y, s, rd->a[k], want_a + s + 7u);
+         }
 #undef BAD
-      CHECK(bad == 0, "%s (threads %s): %u wrong values", dn, th, bad);
-      CHECK(rd->q[0] == 8 && rd->q[1] == 8 && rd->q[2] == 4 && rd->q[3] == 4,
-            "%s: imageSize / imageSamples %d %d %d %d", dn, rd->q[0], rd->q[1], rd->q[2], rd->q[3]);
+         CHECK(bad == 0, "%s (threads %s, %s writer): %u wrong values", dn, th, wr, bad);
+         CHECK(rd->q[0] == 8 && rd->q[1] == 8 && rd->q[2] == 4 && rd->q[3] == 4,
+               "%s: imageSize / imageSamples %d %d %d %d", dn, rd->q[0], rd->q[1], rd->q[2], rd->q[3]);
+      }
    }
+   draw_pipeline_destroy(&t, &fp);
+   draw_target_destroy(&t, &dt);
    vkDestroyDescriptorPool(t.device, pool, NULL);
    vkt_kernel_destroy(&t, &kr);
    vkt_kernel_destroy(&t, &kw);
