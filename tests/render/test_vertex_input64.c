@@ -12,8 +12,11 @@
  * discarded); every stored word must equal the attribute's bits in the
  * buffer (the doubles are random finite values, most not representable as
  * floats, so a conversion through 32 bits fails), and no other word may
- * change. Runs with SHALE_THREADS 1 and 4, then on lavapipe when it reports
- * the formats and features.
+ * change. The same with the integer inputs alone (vi64_int.vert). Runs with
+ * SHALE_THREADS 1 and 4, then on lavapipe, which reports the UINT / SINT
+ * formats but not the SFLOAT ones (Mesa 22.3): the integer case there,
+ * where it gets the SINT formats and u64vec3's second Location wrong (printed,
+ * not failed) and must leave the other words alone.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +27,7 @@
 #include "vkt.h"
 
 #include "const_float_frag_spv.h"
+#include "vi64_int_vert_spv.h"
 #include "vi64_vert_spv.h"
 
 #define WORDS 26             /* stored per vertex */
@@ -74,6 +78,8 @@ rand_double(uint64_t *s)
    return (bits & 0x800fffffffffffffull) | exp << 52;
 }
 
+static void draw_case(enum vkt_driver which, const char *threads, bool int_only);
+
 static void
 run(enum vkt_driver which, const char *threads)
 {
@@ -87,12 +93,13 @@ run(enum vkt_driver which, const char *threads)
    }
    VkPhysicalDeviceFeatures f;
    vkGetPhysicalDeviceFeatures(t.pdev, &f);
-   unsigned missing = 0;
+   unsigned missing = 0, missing_float = 0;
    for (size_t i = 0; i < sizeof(formats64) / sizeof(formats64[0]); i++) {
       VkFormatProperties p;
       vkGetPhysicalDeviceFormatProperties(t.pdev, formats64[i], &p);
       if (!(p.bufferFeatures & VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT)) {
          missing++;
+         missing_float += i % 3 == 2;
          fprintf(stderr, "%s: format %d without VERTEX_BUFFER\n", dn, formats64[i]);
       }
    }
@@ -103,16 +110,30 @@ run(enum vkt_driver which, const char *threads)
             "shale: features %u %u %u", f.shaderFloat64, f.shaderInt64,
             f.vertexPipelineStoresAndAtomics);
    }
-   if (missing || !f.shaderFloat64 || !f.shaderInt64 || !f.vertexPipelineStoresAndAtomics) {
+   /* Drivers with the UINT / SINT formats only draw the integer inputs. */
+   if (missing != missing_float || !f.shaderInt64 || !f.vertexPipelineStoresAndAtomics) {
       fprintf(stderr, "%s: R64* vertex formats or features missing (%u formats), not run\n", dn,
               missing);
       return;
    }
+   const bool int_only = missing_float || !f.shaderFloat64;
+   if (int_only)
+      fprintf(stderr, "%s: no R64*_SFLOAT vertex formats: 64-bit integer inputs only\n", dn);
+   draw_case(which, threads, int_only);
+   if (which == VKT_SHALE)
+      draw_case(which, threads, true);
+}
+
+static void
+draw_case(enum vkt_driver which, const char *threads, bool int_only)
+{
+   const char *dn = vkt_driver_name(which);
+   struct vkt t;
    const VkPhysicalDeviceFeatures enable = {
-      .shaderFloat64 = VK_TRUE, .shaderInt64 = VK_TRUE, .vertexPipelineStoresAndAtomics = VK_TRUE,
+      .shaderFloat64 = !int_only, .shaderInt64 = VK_TRUE, .vertexPipelineStoresAndAtomics = VK_TRUE,
    };
    if (!vkt_init(&t, &(struct vkt_options) { .driver = which, .features = &enable })) {
-      CHECK(false, "%s: device with shaderFloat64, shaderInt64, vertexPipelineStoresAndAtomics", dn);
+      CHECK(false, "%s: device with shaderInt64, vertexPipelineStoresAndAtomics", dn);
       return;
    }
 
@@ -148,8 +169,9 @@ run(enum vkt_driver which, const char *threads)
       .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
       .vertexBindingDescriptionCount = 2,
       .pVertexBindingDescriptions = bindings,
-      .vertexAttributeDescriptionCount = NATTRIBS,
-      .pVertexAttributeDescriptions = attribs,
+      /* The integer attributes are the last four. */
+      .vertexAttributeDescriptionCount = int_only ? 4 : NATTRIBS,
+      .pVertexAttributeDescriptions = int_only ? attribs + NATTRIBS - 4 : attribs,
    };
    const VkPipelineRasterizationStateCreateInfo rs = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
@@ -158,7 +180,8 @@ run(enum vkt_driver which, const char *threads)
       .lineWidth = 1.0f,
    };
    struct draw_pipeline_info pi = {
-      .vs = vi64_vert_spv, .vs_size = sizeof(vi64_vert_spv),
+      .vs = int_only ? vi64_int_vert_spv : vi64_vert_spv,
+      .vs_size = int_only ? sizeof(vi64_int_vert_spv) : sizeof(vi64_vert_spv),
       .fs = const_float_frag_spv, .fs_size = sizeof(const_float_frag_spv),
       .vertex_input = &vi,
       .rasterization = &rs,
@@ -195,21 +218,32 @@ run(enum vkt_driver which, const char *threads)
                       vtx >= FIRST_VERTEX && vtx < FIRST_VERTEX + VERTS;
          for (uint32_t k = 0; k < WORDS; k++) {
             uint64_t got = o[s * WORDS + k];
-            if (!drawn) {
+            if (!drawn || (int_only && k < VWORDS)) {
                stray += got != FILL;
                continue;
             }
             uint64_t want = k < VWORDS ? vdata[vtx * VWORDS + k] : idata[inst * IWORDS + k - VWORDS];
             checked++;
-            if (got != want && bad++ < 8)
+            if (got != want && bad++ < 8 && which == VKT_SHALE)
                fprintf(stderr, "%s (threads %s): vertex %u instance %u word %u: %016llx, expected "
                        "%016llx\n", dn, threads ? threads : "-", vtx, inst, k,
                        (unsigned long long)got, (unsigned long long)want);
          }
       }
-      CHECK(bad == 0 && checked == VERTS * INSTANCES * WORDS,
-            "%s (threads %s): %u of %u words wrong", dn, threads ? threads : "-", bad, checked);
-      CHECK(stray == 0, "%s (threads %s): %u words written outside the drawn vertices", dn,
+      /* lavapipe (Mesa 22.3.6) reports the R64 integer formats but fetches
+       * the SINT ones and the second Location of u64vec3 through 32-bit
+       * values (0x7fffffff7fffffff and the like): the reference is the
+       * buffer, so its departures are printed, not failed, as
+       * render/vertex_input does for formats lavapipe gets wrong. */
+      if (which == VKT_LAVAPIPE && bad) {
+         printf("lavapipe departs from the buffer's words on %u of %u words: not compared\n", bad,
+                checked);
+         bad = 0;
+      }
+      CHECK(bad == 0 && checked == VERTS * INSTANCES * (int_only ? IWORDS : WORDS),
+            "%s (threads %s%s): %u of %u words wrong", dn, threads ? threads : "-",
+            int_only ? ", integers only" : "", bad, checked);
+      CHECK(stray == 0, "%s (threads %s): %u words written outside the drawn inputs", dn,
             threads ? threads : "-", stray);
    }
    draw_pipeline_destroy(&t, &p);
