@@ -8,7 +8,9 @@
  * is false, maxTessellationGenerationLevel and the other tessellation
  * limits are 0, and pipeline creation refuses the patch-list topology and
  * the tessellation stages (sd_graphics_pipeline.c). This note is the plan
- * the next slices follow; each says here what it made true. Numbers below
+ * the next slices follow; each says here what it made true. Done: the
+ * primitive generator (sr_tess.c, below; unit/tess), which nothing calls
+ * yet. Numbers below
  * marked "to report" are the values the driver will report once the whole
  * path is implemented and tested, not before (the Vulkan minimums).
  *
@@ -151,13 +153,17 @@
  *    patches sharing an edge with equal outer levels generate the same
  *    points on it bit for bit, whatever the orientation. Interior rings
  *    depend only on the inner level, each outer band only on its edge's
- *    level and the inner level (the spec's invariance rules). The one
- *    point not exactly symmetric is the triangle's centre: 1/3 has no
- *    16.16 value, so it is (21845, 21845, 21846) / 65536.
+ *    level and the inner level (the spec's invariance rules). A ring's m
+ *    is rounded to an even 16.16 value so its sides' middle points split
+ *    evenly: every triangle point's rotations and reflections are points
+ *    too, exactly, but the centre: 1/3 has no 16.16 value, so it is
+ *    (21845, 21845, 21846) / 65536.
  *  - Ordering: the spec leaves the order of a patch's primitives and of a
  *    triangle's vertices (within its winding) to the implementation; here
- *    it is fixed (interior first, ring by ring inward, then the bands),
- *    so output never depends on anything but the patch.
+ *    it is fixed (vertices: outer corners, outer edges, then inner points;
+ *    triangles: the outer band then ring by ring inward, or the quad's
+ *    inner grid then its four bands), so output never depends on
+ *    anything but the patch.
  *
  * The evaluation stage. A TES call runs up to W domain points of one
  * patch: TessCoord per lane (u, v, w; w = 0 for quads and isolines),
@@ -216,5 +222,77 @@
  */
 #ifndef SR_TESS_H
 #define SR_TESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <vulkan/vulkan_core.h>
+
+/* maxTessellationGenerationLevel the generator is built for (the spec's
+ * minimum; not reported until tessellation runs). */
+#define SR_TESS_MAX_LEVEL 64
+/* 1.0 of the generator's 16.16 fixed-point domain coordinates. */
+#define SR_TESS_ONE 65536u
+
+enum sr_tess_domain {
+   SR_TESS_TRIANGLES,            /* Triangles: (u, v, w), u + v + w = 1 */
+   SR_TESS_QUADS,                /* Quads: (u, v, 0) */
+   SR_TESS_ISOLINES,             /* IsoLines: (u, v, 0) */
+};
+
+enum sr_tess_spacing {
+   SR_TESS_EQUAL,                /* SpacingEqual */
+   SR_TESS_FRACTIONAL_EVEN,      /* SpacingFractionalEven */
+   SR_TESS_FRACTIONAL_ODD,       /* SpacingFractionalOdd */
+};
+
+/* One patch's input to the generator: the merged execution modes, the
+ * domain origin and the levels the control shader wrote. */
+struct sr_tess_params {
+   enum sr_tess_domain domain;
+   enum sr_tess_spacing spacing;
+   bool point_mode;              /* PointMode */
+   bool ccw;                     /* VertexOrderCcw (else VertexOrderCw) */
+   bool lower_left;              /* VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT */
+   float outer[4];               /* TessLevelOuter */
+   float inner[2];               /* TessLevelInner */
+};
+
+/* What a patch generates: vertices (distinct domain points) and
+ * primitives of prim_verts indices each: 3 (triangles), 2 (isolines'
+ * segments) or 1 (point mode: every vertex once, in vertex order). */
+struct sr_tess_counts {
+   uint32_t vertices;
+   uint32_t primitives;
+   uint32_t prim_verts;
+};
+
+/* The edge subdivision of a level under a spacing: the clamped level f
+ * (in *clamped when not NULL) and the segment count n it rounds up to
+ * (the spec's "Tessellator Spacing"; a NaN level clamps to the low end). */
+uint32_t sr_tess_level(enum sr_tess_spacing spacing, float level, float *clamped);
+
+/* Counts of the patch; false (all counts 0) when the patch is culled
+ * (a relevant outer level <= 0 or NaN). */
+bool sr_tess_count(const struct sr_tess_params *p, struct sr_tess_counts *c);
+
+/* Writes the patch's vertices' (u, v, w) to coord[0 .. vertices - 1] and
+ * its primitives' indices to index[0 .. primitives * prim_verts - 1],
+ * arrays the caller sized from sr_tess_count (nothing is written for a
+ * culled patch). Triangles are in the order the params' winding asks. */
+void sr_tess_generate(const struct sr_tess_params *p, float (*coord)[3], uint32_t *index);
+
+/* A patch's output in memory of its own. */
+struct sr_tess_patch {
+   struct sr_tess_counts n;
+   float (*coord)[3];
+   uint32_t *index;
+};
+
+/* Counts, allocates (from alloc, COMMAND scope; malloc when NULL) and
+ * generates. VK_ERROR_OUT_OF_HOST_MEMORY leaves *out empty with nothing
+ * allocated; a culled patch allocates nothing. */
+VkResult sr_tess_patch_build(const struct sr_tess_params *p, const VkAllocationCallbacks *alloc,
+                             struct sr_tess_patch *out);
+void sr_tess_patch_free(struct sr_tess_patch *patch, const VkAllocationCallbacks *alloc);
 
 #endif
