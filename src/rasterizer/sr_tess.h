@@ -10,7 +10,12 @@
  * the tessellation stages (sd_graphics_pipeline.c). This note is the plan
  * the next slices follow; each says here what it made true. Done: the
  * primitive generator (sr_tess.c, below; unit/tess), which nothing calls
- * yet. Numbers below
+ * yet; its primitive and vertex counts equal lavapipe's (Mesa 22.3.6:
+ * clipping and evaluation shader invocations of one patch) for 288
+ * patches over every domain, spacing and point mode, with integer,
+ * fractional, below-1 and above-64 levels (an ad hoc program run once,
+ * not in the tree: a render test comparing the two belongs with the
+ * first draw that tessellates). Numbers below
  * marked "to report" are the values the driver will report once the whole
  * path is implemented and tested, not before (the Vulkan minimums).
  *
