@@ -27,6 +27,9 @@
  * set where a sample is outside (movemask on x86).
  * The table of an edge is built the first time a block needs it, once per
  * primitive and tile (the iterator lives on the tile loop's stack).
+ * Besides the masks a block's result has one bit per pixel with coverage
+ * (with one sample: the four vectors' sign bits, no per-pixel loop), which
+ * the tile loop walks to pack pixels into lanes and to pick quads.
  */
 #ifndef SR_COVERAGE_H
 #define SR_COVERAGE_H
@@ -104,6 +107,16 @@ sr_cover_table(struct sr_cover *cv, int i, const uint32_t S)
       py[k] = ub * (k << SR_SUBPIXEL_BITS);
    }
    uint32_t *t = cv->tab[i];
+   if (S == 1) {
+      /* One sample: four rows of four pixels, built as vectors. */
+      const sr_v4u row = (sr_v4u){px[0], px[1], px[2], px[3]} + so[0];
+      for (uint32_t r = 0; r < 4; r++) {
+         const sr_v4u v = row + py[r];
+         memcpy(&t[r * 4], &v, sizeof(v));
+      }
+      cv->tab_ready |= 1u << i;
+      return;
+   }
    for (uint32_t p = 0; p < 16; p++) {
       const uint32_t po = px[p & 3] + py[p >> 2];
       for (uint32_t s = 0; s < S; s++)
@@ -126,7 +139,7 @@ sr_cover_signs(sr_v4u v)
 /* The coverage of the block's pixels from the partial edges `edges` (bit
  * i: edge i), evaluated in 32-bit lanes from origin values e[]: cov[k]
  * the samples of pixel k inside every partial edge, & all, 0 for pixels
- * outside `pix`. Returns the OR of the masks. */
+ * outside `pix`. Returns the pixels with coverage (bit k: cov[k] != 0). */
 static inline __attribute__((always_inline)) uint32_t
 sr_cover_lanes(struct sr_cover *cv, const int64_t e[3], uint32_t edges, uint32_t pix,
                const uint32_t S, uint32_t cov[16])
@@ -149,8 +162,16 @@ sr_cover_lanes(struct sr_cover *cv, const int64_t e[3], uint32_t edges, uint32_t
    }
    /* Sign bit set: outside. Lane p * S + s is bit s of pixel p. */
    const uint32_t all = cv->all;
-   uint32_t any = 0;
-   if (S < 4) {
+   uint32_t pm = 0;
+   if (S == 1) {
+      /* A bit a pixel: the four vectors' signs are the block's 16 bits. */
+      uint32_t out = 0;
+      for (uint32_t v = 0; v < 4; v++)
+         out |= sr_cover_signs(acc[v]) << (4 * v);
+      pm = ~out & pix & (0u - (all & 1));
+      for (uint32_t k = 0; k < 16; k++)
+         cov[k] = (0u - (pm >> k & 1)) & all;
+   } else if (S < 4) {
       const uint32_t ppv = 4 / S;                  /* pixels a vector */
       for (uint32_t v = 0; v < vecs; v++) {
          const uint32_t in = ~sr_cover_signs(acc[v]);
@@ -158,7 +179,7 @@ sr_cover_lanes(struct sr_cover *cv, const int64_t e[3], uint32_t edges, uint32_t
             const uint32_t k = v * ppv + j;
             const uint32_t m = (in >> (j * S)) & all & (0u - (pix >> k & 1));
             cov[k] = m;
-            any |= m;
+            pm |= (uint32_t)(m != 0) << k;
          }
       }
    } else {
@@ -169,10 +190,10 @@ sr_cover_lanes(struct sr_cover *cv, const int64_t e[3], uint32_t edges, uint32_t
             out |= sr_cover_signs(acc[k * vpp + j]) << (4 * j);
          const uint32_t m = ~out & all & (0u - (pix >> k & 1));
          cov[k] = m;
-         any |= m;
+         pm |= (uint32_t)(m != 0) << k;
       }
    }
-   return any;
+   return pm;
 }
 
 /* The 64-bit reference: samples of pixel (x, y) inside all three edges. */
@@ -199,11 +220,15 @@ sr_cover_pixel64(const struct sr_cover *cv, int32_t x, int32_t y)
 #define SR_COVER_FULL 2u
 
 /* Coverage of the block at (bx, by) (a multiple of 4) inside the clip box:
- * cov[py * 4 + px] a sample mask per pixel; SR_COVER_NONE (0) when
- * nothing is covered. */
+ * cov[py * 4 + px] a sample mask per pixel, *pixels the pixels with
+ * coverage (bit py * 4 + px: cov[py * 4 + px] != 0; 0 when nothing is
+ * covered, and then cov is not written); SR_COVER_NONE (0) when nothing
+ * is covered. */
 static inline uint32_t
-sr_cover_block(struct sr_cover *cv, int32_t bx, int32_t by, uint32_t cov[16])
+sr_cover_block_pixels(struct sr_cover *cv, int32_t bx, int32_t by, uint32_t cov[16],
+                      uint32_t *pixels)
 {
+   *pixels = 0;
    const struct sr_prim *p = cv->p;
    const int64_t X0 = (int64_t)bx << SR_SUBPIXEL_BITS, Y0 = (int64_t)by << SR_SUBPIXEL_BITS;
    int64_t e[3];
@@ -243,25 +268,36 @@ sr_cover_block(struct sr_cover *cv, int32_t bx, int32_t by, uint32_t cov[16])
       return SR_COVER_NONE;
    if (!partial) {
       for (int k = 0; k < 16; k++)
-         cov[k] = pix >> k & 1 ? all : 0;
+         cov[k] = (0u - (pix >> k & 1)) & all;
+      *pixels = pix;
       return pix == 0xffff ? SR_COVER_FULL : SR_COVER_SOME;
    }
-   uint32_t any = 0;
+   uint32_t pm = 0;
    if (!fits) {
       for (int k = 0; k < 16; k++) {
          cov[k] = pix >> k & 1 ? sr_cover_pixel64(cv, bx + (k & 3), by + (k >> 2)) & all : 0;
-         any |= cov[k];
+         pm |= (uint32_t)(cov[k] != 0) << k;
       }
-      return any ? SR_COVER_SOME : SR_COVER_NONE;
+      *pixels = pm;
+      return pm ? SR_COVER_SOME : SR_COVER_NONE;
    }
    switch (cv->cs->samples) {
-   case 1: any = sr_cover_lanes(cv, e, partial, pix, 1, cov); break;
-   case 2: any = sr_cover_lanes(cv, e, partial, pix, 2, cov); break;
-   case 4: any = sr_cover_lanes(cv, e, partial, pix, 4, cov); break;
-   case 8: any = sr_cover_lanes(cv, e, partial, pix, 8, cov); break;
-   default: any = sr_cover_lanes(cv, e, partial, pix, 16, cov); break;
+   case 1: pm = sr_cover_lanes(cv, e, partial, pix, 1, cov); break;
+   case 2: pm = sr_cover_lanes(cv, e, partial, pix, 2, cov); break;
+   case 4: pm = sr_cover_lanes(cv, e, partial, pix, 4, cov); break;
+   case 8: pm = sr_cover_lanes(cv, e, partial, pix, 8, cov); break;
+   default: pm = sr_cover_lanes(cv, e, partial, pix, 16, cov); break;
    }
-   return any ? SR_COVER_SOME : SR_COVER_NONE;
+   *pixels = pm;
+   return pm ? SR_COVER_SOME : SR_COVER_NONE;
+}
+
+/* sr_cover_block_pixels without the pixel bits. */
+static inline uint32_t
+sr_cover_block(struct sr_cover *cv, int32_t bx, int32_t by, uint32_t cov[16])
+{
+   uint32_t pixels;
+   return sr_cover_block_pixels(cv, bx, by, cov, &pixels);
 }
 
 #endif

@@ -217,7 +217,8 @@
  *    pipeline creation, also for pipelines without a fragment shader,
  *    which get W = 16). It is a separate routine because the tile loop
  *    calls it at two places: early, on the 16 pixels of a block before any
- *    shading (its covered pixels packed into calls of W lanes), and late,
+ *    shading (a whole block's 16 pixels in order with one mask; a partly
+ *    covered block's covered pixels packed into calls of W lanes), and late,
  *    on the shader's W lanes after discard, SampleMask and alpha to
  *    coverage, before the colour routine. Its code loops over the lanes
  *    (scattered pixels; uncovered ones skipped) and handles a pixel's

@@ -173,11 +173,16 @@ static void tile_clear(struct tile *t, const struct sr_clear_cmd *c)
 
 /* ---- Primitives ---- */
 
-/* One 4x4 block's coverage: cov[py * 4 + px], a sample mask per pixel. */
+/* One 4x4 block's coverage: cov[py * 4 + px], a sample mask per pixel;
+ * pixels: bit py * 4 + px set where cov[py * 4 + px] != 0. */
 struct block {
    int32_t x, y;
+   uint32_t pixels;
    uint32_t cov[16];
 };
+
+/* The pixel bits of a block's 2x2 quads (quad_pos order). */
+static const uint32_t quad_bits[4] = {0x0033, 0x00cc, 0x3300, 0xcc00};
 
 /* Depth/stencil of one pixel's samples `cov` (FragDepth fd or the prim's
  * z), counting the samples that pass when an occlusion query listens. */
@@ -312,36 +317,55 @@ static void shade_block(struct tile *t, const struct sr_prim *p, struct block *b
    static const int quad_pos[4][2] = {{0, 0}, {2, 0}, {0, 2}, {2, 2}};
 
    if (fs->early && fs->compiled_ds) {
-      /* The covered pixels packed into lanes (small primitives cover few
-       * of a block's pixels), W at a time. */
+      const uint32_t W = fs->ds_width;
       int32_t x[32], y[32];
       uint32_t cov[32];
-      uint8_t at[16];
-      uint32_t n = 0;
-      for (int i = 0; i < 16; i++) {
-         if (!blk->cov[i])
-            continue;
-         x[n] = blk->x + (i & 3);
-         y[n] = blk->y + (i >> 2);
-         cov[n] = blk->cov[i];
-         at[n++] = (uint8_t)i;
+      if (full) {
+         /* A whole block: its 16 pixels in order, one mask, no packing. */
+         const uint32_t c = blk->cov[0];
+         for (uint32_t i = 0; i < 16; i++) {
+            x[i] = blk->x + (int32_t)(i & 3);
+            y[i] = blk->y + (int32_t)(i >> 2);
+            cov[i] = c;
+         }
+         for (uint32_t first = 0; first < 16; first += W)
+            t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, x + first,
+                                            y + first, cov + first, NULL);
+         uint32_t pixels = 0;
+         for (uint32_t i = 0; i < 16; i++) {
+            blk->cov[i] = cov[i];
+            full = full && cov[i] == cov[0];
+            pixels |= (uint32_t)(cov[i] != 0) << i;
+         }
+         blk->pixels = pixels;
+      } else {
+         /* The covered pixels packed into lanes (small primitives cover
+          * few of a block's pixels), W at a time. */
+         uint8_t at[16];
+         uint32_t n = 0;
+         for (uint32_t m = blk->pixels; m; m &= m - 1) {
+            const uint32_t i = (uint32_t)__builtin_ctz(m);
+            x[n] = blk->x + (int32_t)(i & 3);
+            y[n] = blk->y + (int32_t)(i >> 2);
+            cov[n] = blk->cov[i];
+            at[n++] = (uint8_t)i;
+         }
+         for (uint32_t i = n; i < (n + W - 1) / W * W; i++) {
+            x[i] = y[i] = 0;
+            cov[i] = 0;
+         }
+         for (uint32_t first = 0; first < n; first += W)
+            t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, x + first,
+                                            y + first, cov + first, NULL);
+         uint32_t pixels = 0;
+         for (uint32_t i = 0; i < n; i++) {
+            blk->cov[at[i]] = cov[i];
+            pixels |= (uint32_t)(cov[i] != 0) << at[i];
+         }
+         blk->pixels = pixels;
       }
-      const uint32_t W = fs->ds_width;
-      for (uint32_t i = n; i < (n + W - 1) / W * W; i++) {
-         x[i] = y[i] = 0;
-         cov[i] = 0;
-      }
-      uint32_t kept = ~0u;
-      for (uint32_t first = 0; first < n; first += W)
-         t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, x + first,
-                                         y + first, cov + first, NULL);
-      for (uint32_t i = 0; i < n; i++) {
-         blk->cov[at[i]] = cov[i];
-         kept &= cov[i] == blk->cov[at[0]];
-      }
-      full = full && kept;
    } else if (fs->early && (fs->ds_tests || t->occ_target)) {
-      uint32_t first = 0;
+      uint32_t first = 0, pixels = 0;
       for (int i = 0; i < 16; i++) {
          if (blk->cov[i])
             blk->cov[i] = tile_depth_stencil(t, p, blk->x + (i & 3), blk->y + (i >> 2),
@@ -349,8 +373,12 @@ static void shade_block(struct tile *t, const struct sr_prim *p, struct block *b
          if (!i)
             first = blk->cov[0];
          full = full && blk->cov[i] == first;
+         pixels |= (uint32_t)(blk->cov[i] != 0) << i;
       }
+      blk->pixels = pixels;
    }
+   if (!blk->pixels)
+      return;
    if (!st->fs)
       return;
 
@@ -368,9 +396,14 @@ static void shade_block(struct tile *t, const struct sr_prim *p, struct block *b
          n = 4;
       } else {
          for (int k = 0; k < 4; k++) {
-            uint32_t any = 0;
-            for (int l = 0; l < 4; l++)
-               any |= blk->cov[lane_pixel(quad_pos[k][0], quad_pos[k][1], l)];
+            if (!(blk->pixels & quad_bits[k]))
+               continue;
+            uint32_t any = ~0u;
+            if (fs->per_sample) {
+               any = 0;
+               for (int l = 0; l < 4; l++)
+                  any |= blk->cov[lane_pixel(quad_pos[k][0], quad_pos[k][1], l)];
+            }
             if (any & only) {
                quads[n][0] = quad_pos[k][0];
                quads[n][1] = quad_pos[k][1];
@@ -444,7 +477,7 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
          struct block blk;
          blk.x = bx;
          blk.y = by;
-         const uint32_t c = sr_cover_block(&cv, bx, by, blk.cov);
+         const uint32_t c = sr_cover_block_pixels(&cv, bx, by, blk.cov, &blk.pixels);
          if (c)
             shade_block(t, p, &blk, c == SR_COVER_FULL);
       }
