@@ -55,9 +55,14 @@
  * multiply-add of word pairs, and transposes lanes to components once.
  * Where the chunk's lanes share the level and their footprints lie within
  * eight unwrapped columns and three rows (magnified and mildly minified
- * levels), it reads those rows
- * eight texels at a time and picks each lane's four texels by permutes
- * instead of the four gathers (the same texels: identical results).
+ * levels), it reads those rows eight texels at a time and picks each
+ * lane's four texels by permutes instead of the four gathers (the same
+ * texels: identical results).
+ * Wider windows did not pay on this machine (Zen 3, bench_render (b) at
+ * one thread, CPU time): sixteen columns and rows up to two apart (two
+ * loads a row, a blend per half and per row) took windows for a third
+ * more levels and made the frame 9% slower; rows never apart (two loads,
+ * four permutes) was no faster than the three-row form kept here.
  *
  * Invariants: every texel read lies in the view whatever the lanes hold
  * (lanes outside args->lanes included: they are computed, clamped, and not
