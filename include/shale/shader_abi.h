@@ -84,7 +84,7 @@
 extern "C" {
 #endif
 
-#define SHALE_SHADER_ABI_VERSION 11
+#define SHALE_SHADER_ABI_VERSION 12
 
 /* Widest SPMD call: 16 lanes (AVX-512). */
 #define SHALE_MAX_SIMD_WIDTH 16
@@ -693,10 +693,19 @@ struct shale_fb_ds_target {
    uint64_t row_pitch, layer_pitch;
 };
 
+/* 8-bit sRGB encoding by buckets of floats sharing their 16 high bits:
+ * from 2^-13 (below every threshold) to 1.0 (above all). */
+#define SHALE_SRGB8_BUCKET_FIRST 0x3900u
+#define SHALE_SRGB8_BUCKETS (0x3f80u - SHALE_SRGB8_BUCKET_FIRST)
+
 struct shale_fb_context {
    struct shale_fb_target color[SHALE_FB_MAX_COLOR];
    const float *srgb_thresholds;     /* [255]: smallest float encoding to k + 1 */
    const float *srgb_decode;         /* [256]: 8-bit sRGB to linear */
+   /* [SHALE_SRGB8_BUCKETS]: for the positive floats whose bits >> 16 are
+    * SHALE_SRGB8_BUCKET_FIRST + i, how many thresholds are at or below the
+    * first of them; at most one more threshold lies among them. */
+   const uint32_t *srgb_buckets;
    /* Depth/stencil routines (shale_fb_ds_fn) only. */
    struct shale_fb_ds_target depth, stencil;
    const float (*sample_positions)[2];   /* [samples]: x, y within the pixel */

@@ -278,22 +278,31 @@ static LLVMValueRef unorm8(struct fb *f, LLVMValueRef v)
                           ci(f, f->i32, 0), r, "");
 }
 
-/* sr_srgb8_encode: the number of thresholds at or below v (a branchless
- * search of the sorted table), 0 unless v > 0. */
+/* sr_srgb8_encode: the number of thresholds at or below v, from the
+ * count below v's bucket (shader_abi.h SHALE_SRGB8_BUCKET_FIRST) and the
+ * one threshold that may lie in it; 255 from 1.0 up, 0 for smaller
+ * buckets, zero, negative numbers and NaN. */
 static LLVMValueRef srgb8(struct fb *f, LLVMValueRef v)
 {
    LLVMBuilderRef b = f->b;
-   LLVMValueRef pos = ci(f, f->i32, 0);
    LLVMValueRef all = ci(f, f->i1, 1);
-   for (uint32_t step = 128; step; step >>= 1) {
-      LLVMValueRef idx = LLVMBuildAdd(b, pos, ci(f, f->i32, step - 1), "");
-      LLVMValueRef p = LLVMBuildGEP2(b, f->f32, f->srgb_thresholds, &idx, 1, "");
-      LLVMValueRef t = gather(f, f->vf, p, 4, all);
-      LLVMValueRef le = LLVMBuildFCmp(b, LLVMRealOLE, t, v, "");
-      pos = LLVMBuildSelect(b, le, LLVMBuildAdd(b, pos, ci(f, f->i32, step), ""), pos, "");
-   }
-   return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealULE, v, cf(f, 0.0f), ""),
-                          ci(f, f->i32, 0), pos, "");
+   LLVMValueRef bits = LLVMBuildBitCast(b, v, f->vi32, "");
+   LLVMValueRef first = ci(f, f->i32, SHALE_SRGB8_BUCKET_FIRST << 16);
+   LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, bits, first, ""),
+                                   ci(f, f->i32, SHALE_SRGB8_BUCKETS << 16), "");
+   LLVMValueRef key = LLVMBuildLShr(b, LLVMBuildSub(b, bits, first, ""), ci(f, f->i32, 16), "");
+   key = LLVMBuildSelect(b, in, key, ci(f, f->i32, 0), "");
+   LLVMValueRef lo = gather(f, f->vi32, LLVMBuildGEP2(b, f->i32, f->srgb_buckets, &key, 1, ""), 4,
+                            all);
+   LLVMValueRef some = LLVMBuildICmp(b, LLVMIntULT, lo, ci(f, f->i32, 255), "");
+   LLVMValueRef ti = LLVMBuildSelect(b, some, lo, ci(f, f->i32, 254), "");
+   LLVMValueRef t = gather(f, f->vf, LLVMBuildGEP2(b, f->f32, f->srgb_thresholds, &ti, 1, ""), 4,
+                           all);
+   LLVMValueRef up = LLVMBuildAnd(b, some, LLVMBuildFCmp(b, LLVMRealOLE, t, v, ""), "");
+   LLVMValueRef r = LLVMBuildAdd(b, lo, LLVMBuildZExt(b, up, f->vi32, ""), "");
+   LLVMValueRef big = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, v, cf(f, 1.0f), ""),
+                                      ci(f, f->i32, 255), ci(f, f->i32, 0), "");
+   return LLVMBuildSelect(b, in, r, big, "");
 }
 
 /* A texel's value as stored: one word (8-bit kinds: i32; F16X4, FB_WORD:
@@ -871,6 +880,7 @@ enum sc_result sc_backend_build(LLVMContextRef ctx, LLVMModuleRef mod,
    f.outputs = LLVMGetParam(fn, 5);
    f.srgb_thresholds = ctx_load(&f, f.ptr, offsetof(struct shale_fb_context, srgb_thresholds));
    f.srgb_decode = ctx_load(&f, f.ptr, offsetof(struct shale_fb_context, srgb_decode));
+   f.srgb_buckets = ctx_load(&f, f.ptr, offsetof(struct shale_fb_context, srgb_buckets));
 
    for (uint32_t a = 0; a < key->color_count; a++)
       if (key->color[a].format)

@@ -23,7 +23,7 @@ struct fb {
    LLVMTypeRef f32, f64, i1, i8, i16, i32, i64, ptr, half;
    LLVMTypeRef vf, vd, vi8, vi16, vi32, vi64, vh, vb, vp;
    LLVMValueRef ctxp, layer, xs, ys, cov, outputs;
-   LLVMValueRef srgb_thresholds, srgb_decode;
+   LLVMValueRef srgb_thresholds, srgb_decode, srgb_buckets;
 };
 
 static inline LLVMValueRef call_intrinsic(struct fb *f, const char *name, LLVMTypeRef *ov,

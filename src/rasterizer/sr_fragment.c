@@ -6,6 +6,7 @@
  */
 #include "sr_fragment.h"
 
+#include <assert.h>
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
@@ -232,6 +233,7 @@ static void clamp4(float v[4], float lo, float hi)
  * more (the encoding is monotonic); decoded[v]: su_unpack_float of v. */
 static float srgb8_thresholds[255];
 static float srgb8_decoded[256];
+static uint32_t srgb8_buckets[SHALE_SRGB8_BUCKETS];
 static pthread_once_t srgb8_once = PTHREAD_ONCE_INIT;
 
 static uint8_t srgb8_reference(const struct su_format_desc *d, float f)
@@ -258,6 +260,20 @@ static void srgb8_init(void)
             lo = mid + 1;
       }
       memcpy(&srgb8_thresholds[k], &lo, 4);
+   }
+   /* The buckets (shader_abi.h): positive floats order like their bits.
+    * The encoding's steps are at least 0.89% of the value apart, a bucket
+    * spans at most 0.79%: never two thresholds inside one bucket. */
+   uint32_t tb[255];
+   memcpy(tb, srgb8_thresholds, sizeof(tb));
+   assert(tb[0] >= SHALE_SRGB8_BUCKET_FIRST << 16);
+   unsigned n = 0;
+   for (unsigned i = 0; i < SHALE_SRGB8_BUCKETS; i++) {
+      const uint32_t start = (SHALE_SRGB8_BUCKET_FIRST + i) << 16;
+      while (n < 255 && tb[n] <= start)
+         n++;
+      srgb8_buckets[i] = n;
+      assert(n + 1 >= 255 || tb[n + 1] >= start + 0x10000u);
    }
    for (unsigned v = 0; v < 256; v++) {
       uint8_t t = (uint8_t)v;
@@ -552,6 +568,7 @@ void sr_fragment_setup(struct sr_fragment_state *fs, const struct sr_framebuffer
       fs->compiled = state->fb_color;
       fs->fb_ctx.srgb_thresholds = srgb8_thresholds;
       fs->fb_ctx.srgb_decode = srgb8_decoded;
+      fs->fb_ctx.srgb_buckets = srgb8_buckets;
       for (uint32_t c = 0; c < fs->color_count && c < SHALE_FB_MAX_COLOR; c++) {
          const struct sr_color_target *t = &fs->color[c];
          if (!t->surf)

@@ -685,6 +685,108 @@ static void test_blobs(struct sc_compiler *c)
          linked, ds_linked);
 }
 
+/* The compiled sRGB encoding (llvm_backend.c srgb8: a bucket of floats,
+ * then at most one threshold) against sr_srgb8_encode's search of the
+ * thresholds: every float within 2 ulps of each threshold, both ends of
+ * every bucket, special values and 200000 random floats of [2^-15, 1.125),
+ * written by an R8G8B8A8_SRGB routine as R, G and B. */
+static void test_srgb_encode(struct sc_compiler *c)
+{
+   enum { W = 8 };
+   struct sr_draw_state st;
+   memset(&st, 0, sizeof(st));
+   st.fs = dummy_fs;
+   st.fs_width = W;
+   st.samples = 1;
+   st.sample_mask = ~0u;
+   st.fs_io.outputs_written = 1;
+   st.blend[0].write_mask = 0xf;
+   VkFormat fmt = VK_FORMAT_R8G8B8A8_SRGB;
+   struct shale_fb_key key;
+   shale_fb_color_fn fn = NULL;
+   char msg[256] = "";
+   CHECK(sr_fragment_backend_key(&st, W, 1, &fmt, 1, &key) &&
+            sc_compile_fragment_backend(c, &key, &fn, msg, sizeof(msg)) == SC_SUCCESS && fn,
+         "sRGB: compile (%s)", msg);
+   if (!fn)
+      return;
+   st.fb_color = fn;
+   st.fb_key = key;
+   struct sr_framebuffer fb;
+   memset(&fb, 0, sizeof(fb));
+   fb.color_count = 1;
+   fb.width = FB_W;
+   fb.height = FB_H;
+   fb.layers = FB_LAYERS;
+   fb.samples = 1;
+   surf_alloc(&fb.color[0], fmt, 1);
+   struct sr_fragment_state fs;
+   sr_fragment_setup(&fs, &fb, &st);
+   CHECK(fs.compiled == fn, "sRGB: the routine is not used");
+
+   /* The values: bits of positive floats, then specials. */
+   size_t cap = 260000, n = 0;
+   uint32_t *v = malloc(cap * sizeof(*v));
+   for (unsigned k = 1; k < 256; k++) {
+      uint32_t lo = 0, hi = 0x3f800000u;   /* the smallest float encoding to k */
+      while (lo < hi) {
+         uint32_t mid = lo + (hi - lo) / 2;
+         float f;
+         memcpy(&f, &mid, 4);
+         if (sr_srgb8_encode(f) >= k)
+            hi = mid;
+         else
+            lo = mid + 1;
+      }
+      for (uint32_t d = 0; d < 5; d++)
+         v[n++] = lo - 2 + d;
+   }
+   for (uint32_t i = 0; i < SHALE_SRGB8_BUCKETS; i++) {
+      uint32_t start = (SHALE_SRGB8_BUCKET_FIRST + i) << 16;
+      v[n++] = start;
+      v[n++] = start - 1;
+      v[n++] = start + 0xffffu;
+   }
+   static const uint32_t special[] = {0, 0x80000000u, 0x7fc00000u, 0xffc00000u, 0x7f800000u,
+                                      0xff800000u, 1, 0x3f800000u, 0x3f800001u, 0x3f7fffffu,
+                                      0x40000000u, 0xbf800000u, 0x7f7fffffu, 0x38ffffffu};
+   for (unsigned i = 0; i < sizeof(special) / sizeof(special[0]); i++)
+      v[n++] = special[i];
+   while (n < cap - 3 * W)
+      v[n++] = 0x38000000u + rng() % (0x3f900000u - 0x38000000u);
+   while (n % (3 * W))
+      v[n++] = 0;
+
+   _Alignas(64) uint32_t outputs[SHALE_FS_OUTPUT_LOCATIONS * 4 * SHALE_MAX_SIMD_WIDTH];
+   memset(outputs, 0, sizeof(outputs));
+   int32_t x[W], y[W];
+   uint32_t cov[W];
+   for (uint32_t i = 0; i < W; i++) {
+      x[i] = (int32_t)i;
+      y[i] = 0;
+      cov[i] = 1;
+   }
+   uint32_t bad = 0;
+   for (size_t at = 0; at < n; at += 3 * W) {
+      for (uint32_t ch = 0; ch < 3; ch++)
+         for (uint32_t i = 0; i < W; i++)
+            outputs[ch * W + i] = v[at + ch * W + i];
+      fn(&fs.fb_ctx, 0, x, y, cov, outputs);
+      for (uint32_t ch = 0; ch < 3; ch++)
+         for (uint32_t i = 0; i < W; i++) {
+            float f;
+            memcpy(&f, &v[at + ch * W + i], 4);
+            uint8_t got = fb.color[0].base[4 * i + ch], want = sr_srgb8_encode(f);
+            if (got != want && bad++ < 5)
+               CHECK(false, "sRGB: %a (bits %08x) encodes to %u, C: %u", f, v[at + ch * W + i],
+                     got, want);
+         }
+   }
+   CHECK(bad == 0, "sRGB: %u of %zu values differ", bad, n);
+   free(v);
+   free(fb.color[0].base);
+}
+
 int main(void)
 {
    struct sc_compiler *c = NULL;
@@ -743,6 +845,7 @@ int main(void)
       ds_states += run_ds_state(c, s, 40);
    CHECK(ds_states >= 60, "only %u depth/stencil states compiled", ds_states);
    test_blobs(c);
+   test_srgb_encode(c);
    printf("%u colour states, %u depth/stencil states compared, %d checks\n", states, ds_states,
           check_count);
    sc_compiler_destroy(c);
