@@ -508,7 +508,7 @@ void sr_tile_run(struct sr_scene *scene, uint32_t layer, uint32_t tx, uint32_t t
    /* Measured and not kept: prefetching the fourth next command's
     * primitive (both lines) and the second next one's planes here gave no
     * measurable gain on bench_render scene (a) at SHALE_THREADS=1 (CPU ms a
-    * frame, medians of 6 alternated runs at load 2-3: 352 without, 356
+    * frame, medians of 6 alternated runs at load 2.2 to 1.7: 352 without, 356
     * with; frames byte-identical). */
    for (const struct sr_bin_chunk *c = bin->first; c; c = c->next) {
       for (uint32_t i = 0; i < c->count; i++) {
