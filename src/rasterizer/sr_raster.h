@@ -220,11 +220,13 @@
  *    shading (a whole block's 16 pixels in order with one mask; a partly
  *    covered block's covered pixels packed into calls of W lanes), and late,
  *    on the shader's W lanes after discard, SampleMask and alpha to
- *    coverage, before the colour routine. Its code loops over the lanes
- *    (scattered pixels; uncovered ones skipped) and handles a pixel's
- *    samples as one vector: they are adjacent in memory, so each
- *    attachment costs one load and at most one store of the whole pixel
- *    (the tile's worker owns it; uncovered samples are stored unchanged).
+ *    coverage, before the colour routine. Its code tests every lane's
+ *    samples as one vector while lanes x samples is at most 64 (every
+ *    case today; beyond, it loops over the lanes): each lane's pixel is
+ *    one plain load and at most one store of its adjacent samples, an
+ *    uncovered lane pointed at a scratch pixel of the routine's stack
+ *    (the tile's worker owns the pixels; uncovered samples are stored
+ *    unchanged).
  *  - Where: at graphics pipeline creation (sd_graphics_pipeline.c) the
  *    driver derives the key from its translated state, the subpass's (or
  *    VkPipelineRenderingCreateInfo's) attachment formats and the fragment
@@ -237,8 +239,9 @@
  *    state share one routine; the first one costs LLVM's optimizer and code
  *    generator at pipeline creation (unit/fragment_backend: 77 keys and
  *    their C comparisons in 9 s of CPU on this machine, so up to about
- *    0.1 s a key). Storing routines in VkPipelineCache data, and cheaper
- *    compiles, are later steps.
+ *    0.1 s a key). Routines travel in VkPipelineCache data with the
+ *    shaders (sd_backend_cache_get/put), so a pipeline made from cache
+ *    data compiles none; cheaper compiles are a later step.
  *  - Shape: a separate routine per key, called by the tile loop right after
  *    the fragment shader on the same W lanes (the shader's outputs are
  *    still in the worker's scratch array), not one function fused with the
@@ -248,10 +251,12 @@
  *    compile of its own and tie the back end to that swap, for the saving
  *    of one indirect call per W lanes. What the routine removes is the
  *    interpretation: every format, factor, op and mask is a constant of its
- *    code, and it works on W-lane vectors (a gather of each sample's
- *    texels, the blend and packing in vector registers, a masked scatter
- *    of the results), where the C reference switches on each field for
- *    each lane and sample.
+ *    code, and it works on W-lane vectors (one plain load of each lane's
+ *    pixel, an uncovered lane pointed at a scratch pixel, the blend and
+ *    packing in vector registers, one store of the pixel back; gathers
+ *    and scatters remain for 3- and 6-byte texels and pixels of more than
+ *    16 words), where the C reference switches on each field for each
+ *    lane and sample.
  *  - Coverage and order are unchanged: sample mask, alpha to coverage,
  *    early or late depth/stencil run where they ran and hand the colour
  *    routine the final per-lane coverage masks; it writes the colour of
