@@ -61,7 +61,8 @@ BODY void FN(fetch)(const uint8_t *base, v8i off, int fmt, bool srgb, v8f c[4])
  * (0, 0) on the lane's layer, its row pitch. */
 struct FN(addr) {
    v8i w, h, start, row;
-   bool shared;   /* one level on every lane: the vectors are splats */
+   bool shared;   /* one level and one layer on every lane: the vectors are
+                   * splats (window() reads lane 0's) */
 };
 
 /* The addressing of level `lvl` on every lane (levels in the view): one
@@ -78,7 +79,8 @@ BODY void FN(address)(const struct fast *f, v8i lvl, v8i layer, bool tri, struct
       ad->start = vsplati((int32_t)v->level_offset[l]);
       if (!tri && f->arrayed)
          ad->start = ad->start + layer * (int32_t)v->slice_pitch[l];
-      ad->shared = true;
+      /* An arrayed view's lanes may sit on different layers. */
+      ad->shared = tri || !f->arrayed;
       return;
    }
    v8i off, slice;
