@@ -119,7 +119,10 @@ f2i(float f, bool is_signed)
 static void
 fetch_one(const struct sr_fetch_attr *fa, const uint8_t *texel, uint32_t out[4])
 {
-   static const uint8_t zeros[16];
+   /* An out-of-range or unbound attribute reads zeros: as wide as the
+    * widest texel (R64G64B64A64, 32 bytes), whose second Location copies
+    * bytes 16 .. 31. */
+   static const uint8_t zeros[32];
    if (!fa->format) {
       /* A location the shader reads with no attribute: (0, 0, 0, 1). */
       out[0] = out[1] = out[2] = 0;

@@ -12,7 +12,14 @@
  * discarded); every stored word must equal the attribute's bits in the
  * buffer (the doubles are random finite values, most not representable as
  * floats, so a conversion through 32 bits fails), and no other word may
- * change. The same with the integer inputs alone (vi64_int.vert). Runs with
+ * change. On Shale the device enables robustBufferAccess and the full case
+ * is drawn a second time with the per-vertex binding bound 4 elements in
+ * (ROBUST_ELEMS): vertices 2 and 3 read elements 6 and 7, vertices 4-6 run
+ * past the bound range. The spec lets such out-of-bounds attributes read
+ * values from within the bound range or zeros; Shale gives zeros (sr_vertex.c),
+ * and every word of those vertices, the R64G64B64A64 attribute's second
+ * Location included, must be exactly 0 (before the fix that Location read 16
+ * bytes past a 16-byte zero array). The same with the integer inputs alone (vi64_int.vert). Runs with
  * SHALE_THREADS 1 and 4, then on lavapipe, which reports the UINT / SINT
  * formats but not the SFLOAT ones (Mesa 22.3): the integer case there,
  * where it gets the SINT formats and u64vec3's second Location wrong (printed,
@@ -40,6 +47,7 @@
 #define ELEMS 8              /* elements in each binding */
 #define SLOTS 32             /* (InstanceIndex * 8 + VertexIndex) < 32 */
 #define FILL 0xa5a5a5a5a5a5a5a5ull
+#define ROBUST_ELEMS 4       /* second pass: binding 0 bound this many elements in */
 
 /* Location, binding, format, byte offset of each attribute. */
 static const VkVertexInputAttributeDescription attribs[] = {
@@ -129,8 +137,11 @@ draw_case(enum vkt_driver which, const char *threads, bool int_only)
 {
    const char *dn = vkt_driver_name(which);
    struct vkt t;
+   /* The out-of-range pass (Shale's full case) needs robustBufferAccess. */
+   const bool robust = which == VKT_SHALE && !int_only;
    const VkPhysicalDeviceFeatures enable = {
-      .shaderFloat64 = !int_only, .shaderInt64 = VK_TRUE, .vertexPipelineStoresAndAtomics = VK_TRUE,
+      .robustBufferAccess = robust, .shaderFloat64 = !int_only, .shaderInt64 = VK_TRUE,
+      .vertexPipelineStoresAndAtomics = VK_TRUE,
    };
    if (!vkt_init(&t, &(struct vkt_options) { .driver = which, .features = &enable })) {
       CHECK(false, "%s: device with shaderInt64, vertexPipelineStoresAndAtomics", dn);
@@ -193,7 +204,10 @@ draw_case(enum vkt_driver which, const char *threads, bool int_only)
    r = draw_pipeline_create(&t, &dt, &pi, &p);
    CHECK(r == VK_SUCCESS, "%s: pipeline with 64-bit vertex inputs: %d", dn, r);
 
-   if (p.pipeline && out.map) {
+   for (uint32_t pass = 0; pass < (robust ? 2u : 1u) && p.pipeline && out.map; pass++) {
+      /* Pass 1: binding 0 starts base elements in; elements past the end of
+       * the buffer are out of range and read as zeros. */
+      const uint32_t base = pass ? ROBUST_ELEMS : 0;
       uint64_t *o = out.map;
       for (size_t i = 0; i < SLOTS * WORDS; i++)
          o[i] = FILL;
@@ -201,7 +215,7 @@ draw_case(enum vkt_driver which, const char *threads, bool int_only)
                         &(VkDescriptorBufferInfo) { out.buffer, 0, VK_WHOLE_SIZE }, 1);
       VkCommandBuffer cb = draw_begin(&t, &dt, &p, VK_NULL_HANDLE);
       const VkBuffer bufs[2] = { vb.buffer, ib.buffer };
-      const VkDeviceSize offs[2] = { 0, 0 };
+      const VkDeviceSize offs[2] = { (VkDeviceSize)base * VWORDS * 8, 0 };
       vkCmdBindVertexBuffers(cb, 0, 2, bufs, offs);
       vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, p.layout, 0, 1, &set, 0, NULL);
       const float color[4] = { 0 };
@@ -222,11 +236,13 @@ draw_case(enum vkt_driver which, const char *threads, bool int_only)
                stray += got != FILL;
                continue;
             }
-            uint64_t want = k < VWORDS ? vdata[vtx * VWORDS + k] : idata[inst * IWORDS + k - VWORDS];
+            uint64_t want = k >= VWORDS              ? idata[inst * IWORDS + k - VWORDS]
+                            : vtx + base < ELEMS ? vdata[(vtx + base) * VWORDS + k]
+                                                 : 0;
             checked++;
             if (got != want && bad++ < 8 && which == VKT_SHALE)
-               fprintf(stderr, "%s (threads %s): vertex %u instance %u word %u: %016llx, expected "
-                       "%016llx\n", dn, threads ? threads : "-", vtx, inst, k,
+               fprintf(stderr, "%s (threads %s, pass %u): vertex %u instance %u word %u: %016llx, "
+                       "expected %016llx\n", dn, threads ? threads : "-", pass, vtx, inst, k,
                        (unsigned long long)got, (unsigned long long)want);
          }
       }
@@ -241,8 +257,8 @@ draw_case(enum vkt_driver which, const char *threads, bool int_only)
          bad = 0;
       }
       CHECK(bad == 0 && checked == VERTS * INSTANCES * (int_only ? IWORDS : WORDS),
-            "%s (threads %s%s): %u of %u words wrong", dn, threads ? threads : "-",
-            int_only ? ", integers only" : "", bad, checked);
+            "%s (threads %s%s%s): %u of %u words wrong", dn, threads ? threads : "-",
+            int_only ? ", integers only" : "", pass ? ", vertices past the range" : "", bad, checked);
       CHECK(stray == 0, "%s (threads %s): %u words written outside the drawn inputs", dn,
             threads ? threads : "-", stray);
    }
