@@ -402,13 +402,13 @@ sd_format_image_properties(const struct sd_physical_device *pdev, VkFormat forma
     * one mip level (the spec's rule for such images). Usages that shaders
     * read or write narrow the counts to the limits for them, as the spec's
     * list for sampleCounts says (sampled colour, integer, depth, stencil;
-    * storage). Input attachments read samples like sampled images. Every
-    * STORAGE_IMAGE format has the storage counts (the limit is for all
-    * storage images), attachment or not. */
+    * storage). Input attachments read samples like sampled images. A format
+    * that is neither a colour nor a depth/stencil attachment format gets 1
+    * sample whatever the usage, storage included (the spec's rule); every
+    * STORAGE_IMAGE format is a colour attachment format today. */
    if (tiling == VK_IMAGE_TILING_OPTIMAL && type == VK_IMAGE_TYPE_2D && !multiplanar &&
        !(flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) &&
-       (f & (VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT |
-             ((usage & VK_IMAGE_USAGE_STORAGE_BIT) ? VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT : 0)))) {
+       (f & (VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT))) {
       VkSampleCountFlags counts = SD_IMAGE_SAMPLE_COUNTS;
       const struct su_format_desc *desc = su_format_desc(format);
       VkImageAspectFlags aspects = desc ? desc->aspects : 0;
