@@ -16,7 +16,12 @@
  * also through a sampled view (texelFetch of usampler2DMS), with imageSize
  * and imageSamples. Every word must equal the CPU's value: exactly for the
  * integers (the atomics' old values the stored ones, the r32ui samples
- * those plus the addend), the rgba8 ones k / 255 within one ulp. Runs with
+ * those plus the addend), the rgba8 ones k / 255 within one ulp. The same
+ * for image2DMSArray (SPIR-V ImageMSArray, which the feature also enables):
+ * 8x8 2-layer 4-sample rgba32ui and r32ui images through 2D_ARRAY views,
+ * every sample of each layer written (mst_array_write.comp), added to with
+ * imageAtomicAdd and read back with imageLoad (mst_array_read.comp), exactly,
+ * with imageSize (8, 8, 2) and imageSamples. Runs with
  * SHALE_THREADS 1 and 4, then on lavapipe where it reports the features
  * and the sample count.
  */
@@ -28,6 +33,8 @@
 #include "draw_util.h"
 #include "vkt.h"
 
+#include "mst_array_read_comp_spv.h"
+#include "mst_array_write_comp_spv.h"
 #include "mst_read_comp_spv.h"
 #include "fullscreen_vert_spv.h"
 #include "mst_write_comp_spv.h"
@@ -88,6 +95,146 @@ check_formats(struct vkt *t)
    CHECK(storage > 0 && bad == 0,
          "shale: %u of %u storage formats (%u attachment formats) with wrong sample counts", bad,
          storage, attachment);
+}
+
+#define NA 512   /* 8 x 8 pixels x 2 layers x 4 samples */
+
+struct out_array {
+   uint32_t u[NA][4];
+   uint32_t a[NA];
+   int32_t q[4];
+};
+
+/* image2DMSArray: 2-layer 4-sample rgba32ui and r32ui storage images through
+ * 2D_ARRAY views, each sample of each layer stored, added to and loaded. */
+static void
+array_case(struct vkt *t, const char *dn, const char *th)
+{
+   static const VkFormat fmts[2] = { VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32_UINT };
+   struct vkt_image img[2] = { 0 };
+   VkImageView views[2] = { 0 };
+   VkResult r = VK_SUCCESS;
+   for (int i = 0; i < 2 && r == VK_SUCCESS; i++) {
+      const VkImageCreateInfo ici = {
+         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+         .imageType = VK_IMAGE_TYPE_2D,
+         .format = fmts[i],
+         .extent = { 8, 8, 1 },
+         .mipLevels = 1,
+         .arrayLayers = 2,
+         .samples = VK_SAMPLE_COUNT_4_BIT,
+         .tiling = VK_IMAGE_TILING_OPTIMAL,
+         .usage = VK_IMAGE_USAGE_STORAGE_BIT,
+         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+      };
+      r = vkt_image_create(t, &ici, &img[i]);
+      if (r == VK_SUCCESS)
+         r = vkCreateImageView(t->device, &(VkImageViewCreateInfo) {
+            .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+            .image = img[i].image,
+            .viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY,
+            .format = fmts[i],
+            .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 2 } }, NULL, &views[i]);
+   }
+   struct vkt_buffer old = { 0 }, out = { 0 };
+   if (r == VK_SUCCESS)
+      r = vkt_buffer_create(t, NA * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &old);
+   if (r == VK_SUCCESS)
+      r = vkt_buffer_create(t, sizeof(struct out_array), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &out);
+   CHECK(r == VK_SUCCESS, "%s: 2-layer 4-sample storage images and buffers: %d", dn, r);
+
+   const VkShaderStageFlags cs = VK_SHADER_STAGE_COMPUTE_BIT;
+   const VkDescriptorSetLayoutBinding b[3] = {
+      { 0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, cs, NULL },
+      { 1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, cs, NULL },
+      { 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, NULL },
+   };
+   struct vkt_kernel kw = { 0 }, kr = { 0 };
+   VkResult rk = vkt_kernel_create(t, &(struct vkt_kernel_info) {
+      .code = mst_array_write_comp_spv, .code_size = sizeof(mst_array_write_comp_spv),
+      .bindings = { b }, .binding_counts = { 3 } }, &kw);
+   CHECK(rk == VK_SUCCESS, "%s: array write kernel: %d", dn, rk);
+   rk = vkt_kernel_create(t, &(struct vkt_kernel_info) {
+      .code = mst_array_read_comp_spv, .code_size = sizeof(mst_array_read_comp_spv),
+      .bindings = { b }, .binding_counts = { 3 } }, &kr);
+   CHECK(rk == VK_SUCCESS, "%s: array read kernel: %d", dn, rk);
+   const VkDescriptorPoolSize sizes[2] = {
+      { VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 4 },
+      { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 },
+   };
+   VkDescriptorPool pool = VK_NULL_HANDLE;
+   VkDescriptorSet sets[2] = { 0 };
+   rk = vkt_descriptor_pool(t, 2, sizes, 2, 0, &pool);
+   if (rk == VK_SUCCESS && kw.pipeline && kr.pipeline) {
+      const VkDescriptorSetLayout layouts[2] = { kw.set_layouts[0], kr.set_layouts[0] };
+      rk = vkt_alloc_sets(t, pool, layouts, 2, sets);
+   }
+   CHECK(rk == VK_SUCCESS, "%s: array descriptor sets: %d", dn, rk);
+
+   if (r == VK_SUCCESS && sets[1]) {
+      VkDescriptorImageInfo ii[2];
+      for (int i = 0; i < 2; i++)
+         image_info(&ii[i], views[i], VK_NULL_HANDLE);
+      const VkDescriptorBufferInfo bo = { old.buffer, 0, VK_WHOLE_SIZE };
+      const VkDescriptorBufferInfo bi = { out.buffer, 0, VK_WHOLE_SIZE };
+      const VkWriteDescriptorSet w[4] = {
+         { VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, sets[0], 0, 0, 2,
+           VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, ii, NULL, NULL },
+         { VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, sets[0], 2, 0, 1,
+           VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &bo, NULL },
+         { VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, sets[1], 0, 0, 2,
+           VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, ii, NULL, NULL },
+         { VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, sets[1], 2, 0, 1,
+           VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &bi, NULL },
+      };
+      vkUpdateDescriptorSets(t->device, 4, w, 0, NULL);
+      VkCommandBuffer cb = vkt_begin(t);
+      for (int i = 0; i < 2; i++)
+         vkt_image_barrier(cb, img[i].image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                           VK_IMAGE_LAYOUT_GENERAL);
+      r = vkt_submit_wait(t, cb);
+      CHECK(r == VK_SUCCESS, "%s: array layouts: %d", dn, r);
+      memset(old.map, 0xa5, NA * 4);
+      memset(out.map, 0xa5, sizeof(struct out_array));
+      r = vkt_dispatch(t, &kw, &sets[0], 1, NULL, 0, 1, 1, 1);
+      CHECK(r == VK_SUCCESS, "%s: array write dispatch: %d", dn, r);
+      r = vkt_dispatch(t, &kr, &sets[1], 1, NULL, 0, 1, 1, 1);
+      CHECK(r == VK_SUCCESS, "%s: array read dispatch: %d", dn, r);
+
+      const uint32_t *o = old.map;
+      const struct out_array *rd = out.map;
+      unsigned bad = 0;
+#define BAD(...) do { if (bad++ < 8) fprintf(stderr, __VA_ARGS__); } while (0)
+      for (uint32_t k = 0; k < NA; k++) {
+         uint32_t i = k / 4, s = k % 4, x = i % 8, y = i / 8 % 8, l = i / 64;
+         const uint32_t want_u[4] = { x, y, l * 4 + s, 0x20000u + k * 613u };
+         const uint32_t want_a = 1000u * i + s, add = l * 4 + s + 11u;
+         for (int c = 0; c < 4; c++)
+            if (rd->u[k][c] != want_u[c])
+               BAD("%s (threads %s): rgba32ui array layer %u (%u, %u) sample %u [%d]: %u, expected %u\n",
+                   dn, th, l, x, y, s, c, rd->u[k][c], want_u[c]);
+         if (o[k] != want_a)
+            BAD("%s (threads %s): r32ui array layer %u (%u, %u) sample %u: atomic returned %u, expected "
+                "%u\n", dn, th, l, x, y, s, o[k], want_a);
+         if (rd->a[k] != want_a + add)
+            BAD("%s (threads %s): r32ui array layer %u (%u, %u) sample %u: %u after the add, expected "
+                "%u\n", dn, th, l, x, y, s, rd->a[k], want_a + add);
+      }
+#undef BAD
+      CHECK(bad == 0, "%s (threads %s): image2DMSArray: %u wrong values", dn, th, bad);
+      CHECK(rd->q[0] == 8 && rd->q[1] == 8 && rd->q[2] == 2 && rd->q[3] == 4,
+            "%s: image2DMSArray imageSize / imageSamples %d %d %d %d", dn, rd->q[0], rd->q[1],
+            rd->q[2], rd->q[3]);
+   }
+   vkDestroyDescriptorPool(t->device, pool, NULL);
+   vkt_kernel_destroy(t, &kr);
+   vkt_kernel_destroy(t, &kw);
+   vkt_buffer_destroy(t, &out);
+   vkt_buffer_destroy(t, &old);
+   for (int i = 0; i < 2; i++) {
+      vkDestroyImageView(t->device, views[i], NULL);
+      vkt_image_destroy(t, &img[i]);
+   }
 }
 
 static void
@@ -279,6 +426,7 @@ run(enum vkt_driver which, const char *threads)
                "%s: imageSize / imageSamples %d %d %d %d", dn, rd->q[0], rd->q[1], rd->q[2], rd->q[3]);
       }
    }
+   array_case(&t, dn, th);
    draw_pipeline_destroy(&t, &fp);
    draw_target_destroy(&t, &dt);
    vkDestroyDescriptorPool(t.device, pool, NULL);
