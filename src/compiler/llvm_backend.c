@@ -648,6 +648,24 @@ static LLVMValueRef logic_op(struct fb *f, uint32_t op, LLVMValueRef s, LLVMValu
    }
 }
 
+/* Attachment k's blend of the shader's src (and src1) with the texel dst,
+ * packed into val; m masks the table gathers of an sRGB dst's decoding. */
+static void blend_texel(struct fb *f, const struct shale_fb_attachment *k,
+                        const struct fb_fmt *ff, const struct texel *dst, LLVMValueRef m,
+                        LLVMValueRef src[4], LLVMValueRef src1[4], LLVMValueRef kc[4],
+                        struct texel *val)
+{
+   LLVMValueRef dv[4], sf[4], df[4], out[4];
+   decode(f, ff, dst, m, dv);
+   for (int c = 0; c < 4; c++) {
+      sf[c] = blend_factor(f, c < 3 ? k->src_color : k->src_alpha, c, src, src1, dv, kc);
+      df[c] = blend_factor(f, c < 3 ? k->dst_color : k->dst_alpha, c, src, src1, dv, kc);
+   }
+   for (int c = 0; c < 4; c++)
+      out[c] = blend_op(f, c < 3 ? k->color_op : k->alpha_op, src[c], sf[c], dv[c], df[c]);
+   pack(f, ff, out, NULL, val);
+}
+
 static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32_t a)
 {
    LLVMBuilderRef b = f->b;
@@ -764,15 +782,7 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
             }
          }
          if (k->blend) {
-            LLVMValueRef dv[4], sf[4], df[4], out[4];
-            decode(f, &ff, &dst, all, dv);
-            for (int c = 0; c < 4; c++) {
-               sf[c] = blend_factor(f, c < 3 ? k->src_color : k->src_alpha, c, src, src1, dv, kc);
-               df[c] = blend_factor(f, c < 3 ? k->dst_color : k->dst_alpha, c, src, src1, dv, kc);
-            }
-            for (int c = 0; c < 4; c++)
-               out[c] = blend_op(f, c < 3 ? k->color_op : k->alpha_op, src[c], sf[c], dv[c], df[c]);
-            pack(f, &ff, out, NULL, &val);
+            blend_texel(f, k, &ff, &dst, all, src, src1, kc, &val);
          } else {
             val = packed;
          }
@@ -811,15 +821,7 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
       if (k->blend) {
          load_texel(f, &ff, ptrs, m, &dst);
          have_dst = true;
-         LLVMValueRef dv[4], sf[4], df[4], out[4];
-         decode(f, &ff, &dst, m, dv);
-         for (int c = 0; c < 4; c++) {
-            sf[c] = blend_factor(f, c < 3 ? k->src_color : k->src_alpha, c, src, src1, dv, kc);
-            df[c] = blend_factor(f, c < 3 ? k->dst_color : k->dst_alpha, c, src, src1, dv, kc);
-         }
-         for (int c = 0; c < 4; c++)
-            out[c] = blend_op(f, c < 3 ? k->color_op : k->alpha_op, src[c], sf[c], dv[c], df[c]);
-         pack(f, &ff, out, NULL, &val);
+         blend_texel(f, k, &ff, &dst, m, src, src1, kc, &val);
       } else {
          val = packed;
       }
