@@ -22,6 +22,7 @@
 #include "check.h"
 #include "draw_util.h"
 #include "vkt.h"
+#include "xfb_util.h"
 
 #include "xfb_frag_spv.h"
 #include "xfb_vert_spv.h"
@@ -34,11 +35,6 @@
 #define S0 20                  /* strides */
 #define S1 12
 
-static PFN_vkCmdBindTransformFeedbackBuffersEXT bind_xfb;
-static PFN_vkCmdBeginTransformFeedbackEXT begin_xfb;
-static PFN_vkCmdEndTransformFeedbackEXT end_xfb;
-static PFN_vkCmdBeginQueryIndexedEXT begin_qi;
-static PFN_vkCmdEndQueryIndexedEXT end_qi;
 static PFN_vkCmdDrawIndirectByteCountEXT draw_bc;
 
 static float vpos[NV][4];
@@ -493,13 +489,9 @@ run_driver(enum vkt_driver which)
       return;
    }
    struct vkt *t = &e.t;
-#define GET(var, name) var = (void *)vkGetDeviceProcAddr(t->device, name); CHECK(var, "%s", name)
-   GET(bind_xfb, "vkCmdBindTransformFeedbackBuffersEXT");
-   GET(begin_xfb, "vkCmdBeginTransformFeedbackEXT");
-   GET(end_xfb, "vkCmdEndTransformFeedbackEXT");
-   GET(begin_qi, "vkCmdBeginQueryIndexedEXT");
-   GET(end_qi, "vkCmdEndQueryIndexedEXT");
-   GET(draw_bc, "vkCmdDrawIndirectByteCountEXT");
+   xfb_get_commands(t);
+   draw_bc = (void *)vkGetDeviceProcAddr(t->device, "vkCmdDrawIndirectByteCountEXT");
+   CHECK(draw_bc, "vkCmdDrawIndirectByteCountEXT");
    e.dt = (struct draw_target) { .color_format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H };
    CHECK(draw_target_create(t, &e.dt) == VK_SUCCESS, "%s: target", e.dn);
    CHECK(draw_upload(t, vpos, sizeof(vpos), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &e.vb) == VK_SUCCESS,
@@ -513,10 +505,7 @@ run_driver(enum vkt_driver which)
                                      VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, &e.counters) == VK_SUCCESS,
          "counters");
    CHECK(vkt_buffer_create(t, 64, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &e.qres) == VK_SUCCESS, "qres");
-   VkQueryPoolCreateInfo qi = { .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
-                                .queryType = VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT,
-                                .queryCount = 1 };
-   CHECK(vkCreateQueryPool(t->device, &qi, NULL, &e.qpool) == VK_SUCCESS, "%s: query pool", e.dn);
+   xfb_query_pool(t, e.dn, &e.qpool);
 
    static const uint16_t restart_idx[] = { 0, 1, 2, 3, 0xffff, 4, 5, 6, 7, 8, 0xffff, 9, 10 };
    static const uint16_t fan_idx[] = { 30, 31, 32, 33, 0xffff, 34, 35, 36, 37 };

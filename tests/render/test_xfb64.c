@@ -19,6 +19,7 @@
 #include "check.h"
 #include "draw_util.h"
 #include "vkt.h"
+#include "xfb_util.h"
 
 #include "xfb64_frag_spv.h"
 #include "xfb64_geom_spv.h"
@@ -32,11 +33,6 @@
 #define FILL 0xab
 #define NBUF 3
 
-static PFN_vkCmdBindTransformFeedbackBuffersEXT bind_xfb;
-static PFN_vkCmdBeginTransformFeedbackEXT begin_xfb;
-static PFN_vkCmdEndTransformFeedbackEXT end_xfb;
-static PFN_vkCmdBeginQueryIndexedEXT begin_qi;
-static PFN_vkCmdEndQueryIndexedEXT end_qi;
 
 static float vpos[NV][4];
 
@@ -118,61 +114,27 @@ run_case(struct env *e, const char *name, VkShaderModule vs, VkShaderModule gs, 
          uint32_t instances, uint64_t prims, uint8_t want[NBUF][BUF_SIZE])
 {
    for (int discard = 0; discard < 2; discard++) {
-      VkPipelineRasterizationStateCreateInfo rs = {
-         .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-         .rasterizerDiscardEnable = (VkBool32)discard,
-         .polygonMode = VK_POLYGON_MODE_FILL,
-         .lineWidth = 1.0f,
-      };
-      struct draw_pipeline_info pi = {
-         .stride = 16, .attrib_count = 1, .attrib_format = {VK_FORMAT_R32G32B32A32_SFLOAT},
-         .topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST, .rasterization = &rs,
-      };
-      struct draw_pipeline_state st;
-      draw_pipeline_state_init(&st, &e->dt, &pi, vs, fs, e->layout);
-      VkPipelineShaderStageCreateInfo stages[3] = {st.stages[0], st.stages[1],
-         {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-          .stage = VK_SHADER_STAGE_GEOMETRY_BIT, .module = gs, .pName = "main"}};
-      st.info.stageCount = gs ? 3 : 2;
-      st.info.pStages = stages;
-      struct draw_pipeline p = {.layout = e->layout};
-      VkResult r = vkCreateGraphicsPipelines(e->t.device, VK_NULL_HANDLE, 1, &st.info, NULL,
-                                             &p.pipeline);
+      struct draw_pipeline p;
+      VkResult r = xfb_pipeline(&e->t, &e->dt, e->layout, vs, gs, fs,
+                                VK_PRIMITIVE_TOPOLOGY_POINT_LIST, discard, &p);
       CHECK(r == VK_SUCCESS, "%s %s: pipeline: %d", e->dn, name, r);
       if (r != VK_SUCCESS)
          continue;
       for (int b = 0; b < NBUF; b++)
          memset(e->xb[b].map, FILL, BUF_SIZE);
-      VkCommandBuffer cb = vkt_begin(&e->t);
-      vkCmdResetQueryPool(cb, e->qpool, 0, 1);
-      vkt_submit_wait(&e->t, cb);
-      cb = draw_begin(&e->t, &e->dt, &p, e->vb.buffer);
-      VkBuffer bufs[NBUF];
-      VkDeviceSize offs[NBUF], sizes[NBUF];
-      for (int b = 0; b < NBUF; b++)
-         bufs[b] = e->xb[b].buffer, offs[b] = 0, sizes[b] = VK_WHOLE_SIZE;
-      bind_xfb(cb, 0, NBUF, bufs, offs, sizes);
-      begin_qi(cb, e->qpool, 0, 0, 0);
-      begin_xfb(cb, 0, 0, NULL, NULL);
-      vkCmdDraw(cb, NV, instances, 0, 0);
-      end_xfb(cb, 0, 0, NULL, NULL);
-      end_qi(cb, e->qpool, 0, 0);
-      r = draw_end(&e->t, &e->dt, cb);
+      uint64_t q[2];
+      VkResult qr;
+      r = xfb_capture_draw(&e->t, &e->dt, &p, e->vb.buffer, e->qpool, NBUF, e->xb, NV, instances,
+                           q, &qr);
       CHECK(r == VK_SUCCESS, "%s %s: drawn: %d", e->dn, name, r);
-      uint64_t q[2] = {0, 0};
-      r = vkGetQueryPoolResults(e->t.device, e->qpool, 0, 1, sizeof(q), q, sizeof(q),
-                                VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-      CHECK(r == VK_SUCCESS && q[0] == prims && q[1] == prims,
+      CHECK(qr == VK_SUCCESS && q[0] == prims && q[1] == prims,
             "%s %s (discard %d): primitives written %llu, needed %llu (want %llu)", e->dn, name,
             discard, (unsigned long long)q[0], (unsigned long long)q[1], (unsigned long long)prims);
       for (int b = 0; b < NBUF; b++) {
-         const uint8_t *got = e->xb[b].map;
-         unsigned bad = 0;
-         for (int i = 0; i < BUF_SIZE; i++)
-            if (got[i] != want[b][i] && bad++ < 4)
-               fprintf(stderr, "%s %s (discard %d, SHALE_THREADS %s): buffer %d byte %d: %02x, "
-                               "expected %02x\n", e->dn, name, discard,
-                       e->threads ? e->threads : "-", b, i, got[i], want[b][i]);
+         char what[160];
+         snprintf(what, sizeof(what), "%s %s (discard %d, SHALE_THREADS %s): buffer %d", e->dn,
+                  name, discard, e->threads ? e->threads : "-", b);
+         unsigned bad = xfb_bytes_wrong(e->xb[b].map, want[b], BUF_SIZE, what);
          CHECK(bad == 0, "%s %s (discard %d): buffer %d: %u bytes wrong", e->dn, name, discard, b,
                bad);
       }
@@ -183,49 +145,25 @@ run_case(struct env *e, const char *name, VkShaderModule vs, VkShaderModule gs, 
 static void
 run_driver(enum vkt_driver which, const char *threads)
 {
-   if (threads)
-      setenv("SHALE_THREADS", threads, 1);
-   VkPhysicalDeviceTransformFeedbackFeaturesEXT tf = {
-      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT};
    VkPhysicalDeviceFeatures core;
    struct vkt_options o;
    bool has;
-   if (!draw_probe_extension(which, &o, VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME, &tf, NULL, &core,
-                             &has)) {
-      CHECK(which == VKT_LAVAPIPE, "Shale device missing");
+   if (!xfb_probe(which, threads, &o, &core, &has))
       return;
-   }
    struct env e = {.dn = vkt_driver_name(which), .threads = threads};
-   bool ok = has && tf.transformFeedback && core.shaderFloat64 && core.shaderInt64;
+   bool ok = has && core.shaderFloat64 && core.shaderInt64;
    if (which == VKT_SHALE)
       CHECK(ok && core.geometryShader, "shale: features");
    if (!ok) {
       fprintf(stderr, "%s: no transform feedback or 64-bit shader types, not run\n", e.dn);
       return;
    }
-   static const char *const dexts[] = {VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME};
-   VkPhysicalDeviceTransformFeedbackFeaturesEXT enable = {
-      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT,
-      .transformFeedback = VK_TRUE,
-   };
    VkPhysicalDeviceFeatures feats = {.geometryShader = core.geometryShader,
                                      .shaderFloat64 = VK_TRUE, .shaderInt64 = VK_TRUE};
-   o.device_extensions = dexts;
-   o.device_extension_count = 1;
-   o.device_pnext = &enable;
-   o.features = &feats;
-   if (!vkt_init(&e.t, &o)) {
-      CHECK(0, "%s: device", e.dn);
+   if (!xfb_open(&e.t, &o, &feats))
       return;
-   }
    struct vkt *t = &e.t;
-#define GET(var, name) var = (void *)vkGetDeviceProcAddr(t->device, name); CHECK(var, "%s", name)
-   GET(bind_xfb, "vkCmdBindTransformFeedbackBuffersEXT");
-   GET(begin_xfb, "vkCmdBeginTransformFeedbackEXT");
-   GET(end_xfb, "vkCmdEndTransformFeedbackEXT");
-   GET(begin_qi, "vkCmdBeginQueryIndexedEXT");
-   GET(end_qi, "vkCmdEndQueryIndexedEXT");
-#undef GET
+   xfb_get_commands(t);
    e.dt = (struct draw_target) {.color_format = VK_FORMAT_R8G8B8A8_UNORM, .width = 32,
                                 .height = 32};
    CHECK(draw_target_create(t, &e.dt) == VK_SUCCESS, "%s: target", e.dn);
@@ -234,10 +172,7 @@ run_driver(enum vkt_driver which, const char *threads)
    for (int b = 0; b < NBUF; b++)
       CHECK(vkt_buffer_create(t, BUF_SIZE, VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT,
                               &e.xb[b]) == VK_SUCCESS, "%s: xfb buffer", e.dn);
-   VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
-                               .queryType = VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT,
-                               .queryCount = 1};
-   CHECK(vkCreateQueryPool(t->device, &qi, NULL, &e.qpool) == VK_SUCCESS, "%s: query pool", e.dn);
+   xfb_query_pool(t, e.dn, &e.qpool);
    CHECK(draw_pipeline_layout(t, VK_NULL_HANDLE, VK_SHADER_STAGE_ALL_GRAPHICS, 0, &e.layout) ==
             VK_SUCCESS, "%s: layout", e.dn);
    VkShaderModule vs, pass, gs = VK_NULL_HANDLE, fs, gs_fs = VK_NULL_HANDLE;
