@@ -457,15 +457,22 @@ enum sc_result sc_backend_build_ds(LLVMContextRef ctx, LLVMModuleRef mod,
    for (uint32_t e = 0; e < f.W; e++)
       bit[e] = LLVMConstInt(f.i32, 1u << (e % S), false);
    LLVMValueRef bits = LLVMConstVector(bit, f.W);
-   struct ds_format d = {0, 0, -1};
-   /* The targets' base, row pitch and layer offset. */
+   /* The targets' base, row pitch and layer offset, and their pixels' size
+    * (0: no such target). */
    struct fb_target_fields targets[2];
+   uint64_t pixel_size[2] = {0, 0};
    memset(targets, 0, sizeof(targets));
    const size_t tds[2] = {offsetof(struct shale_fb_context, depth),
                           offsetof(struct shale_fb_context, stencil)};
-   for (int t = 0; t < 2; t++)
-      if (t ? key->stencil_format : key->depth_format)
-         targets[t] = fb_target(&f, tds[t]);
+   for (int t = 0; t < 2; t++) {
+      const uint32_t fmt = t ? key->stencil_format : key->depth_format;
+      struct ds_format d = {0, 0, -1};
+      if (!fmt)
+         continue;
+      ds_format(fmt, &d);
+      targets[t] = fb_target(&f, tds[t]);
+      pixel_size[t] = (uint64_t)S * d.size;
+   }
    LLVMValueRef zero = LLVMConstInt(f.i32, 0, false);
 
    if (vector) {
@@ -502,11 +509,9 @@ enum sc_result sc_backend_build_ds(LLVMContextRef ctx, LLVMModuleRef mod,
          LLVMValueRef covered = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildExtractElement(b, covs, li, ""),
                                               zero, "");
          for (int t = 0; t < 2; t++) {
-            uint32_t fmt = t ? key->stencil_format : key->depth_format;
-            if (!fmt)
+            if (!pixel_size[t])
                continue;
-            ds_format(fmt, &d);
-            LLVMValueRef p = fb_pixel_address(&f, &targets[t], x, y, (uint64_t)S * d.size);
+            LLVMValueRef p = fb_pixel_address(&f, &targets[t], x, y, pixel_size[t]);
             p = LLVMBuildSelect(b, covered, p, scratch, "");
             if (t)
                c.slane[i] = p;
@@ -562,11 +567,9 @@ enum sc_result sc_backend_build_ds(LLVMContextRef ctx, LLVMModuleRef mod,
    if (key->frag_depth && key->depth_test)
       c.fd = splat(&f, LLVMBuildLoad2(b, f.f32, LLVMBuildGEP2(b, f.f32, fdp, &i, 1, ""), ""));
    for (int t = 0; t < 2; t++) {
-      uint32_t fmt = t ? key->stencil_format : key->depth_format;
-      if (!fmt)
+      if (!pixel_size[t])
          continue;
-      ds_format(fmt, &d);
-      LLVMValueRef p = fb_pixel_address(&f, &targets[t], x, y, (uint64_t)S * d.size);
+      LLVMValueRef p = fb_pixel_address(&f, &targets[t], x, y, pixel_size[t]);
       if (t)
          c.spix = p;
       else
