@@ -10,12 +10,14 @@
  * structs below with offsetof(), so a field change here is an ABI change
  * (bump SHALE_SHADER_ABI_VERSION).
  *
- * SPMD: one call of a vertex, geometry or fragment entry point runs W invocations,
+ * SPMD: one call of a vertex, geometry, tessellation evaluation or fragment
+ * entry point runs W invocations,
  * W = the shader's simd_width (4, 8 or 16, chosen when compiling). Values
  * the compiler proves uniform stay scalar; everything else is a W-lane vector.
  * A compute entry point runs one whole workgroup: the compiled code loops
  * over the workgroup's ceil(invocations / W) subgroups of W lanes itself, so
- * that barriers stay inside the compiled code (see "Barriers" below).
+ * that barriers stay inside the compiled code (see "Barriers" below); a
+ * tessellation control entry point runs one whole patch the same way.
  * Lanes past the last invocation of a workgroup start inactive.
  *
  * Descriptors: a descriptor set is an array of fixed-size records of
@@ -84,7 +86,7 @@
 extern "C" {
 #endif
 
-#define SHALE_SHADER_ABI_VERSION 12
+#define SHALE_SHADER_ABI_VERSION 13
 
 /* Widest SPMD call: 16 lanes (AVX-512). */
 #define SHALE_MAX_SIMD_WIDTH 16
@@ -556,6 +558,149 @@ struct shale_gs_info {
    uint8_t writes_layer;         /* Layer output */
    uint8_t reserved[2];
    uint16_t out_word[SHALE_SLOT_COUNT * 4];   /* [out_words]: slot * 4 + c */
+};
+
+/* ------------------------------------------------------------------------ */
+/* Tessellation (version 13)                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* The two programmable stages around the primitive generator (the
+ * rasterizer's plan: src/rasterizer/sr_tess.h). Both exchange vertices and
+ * patch values in one layout, uniform over a patch (one copy, not one per
+ * lane):
+ *  - per-vertex words: component c of varying slot s (enum
+ *    shale_varying_slot: Position, PointSize, Locations from
+ *    SHALE_SLOT_USER) of vertex v at words[(v * SHALE_SLOT_COUNT + s) * 4
+ *    + c]; the TCS reads its input patch so (the vertex shader's outputs)
+ *    and writes its output patch so, which the TES reads as it is;
+ *  - per-patch words: component c of patch slot p at patch[p * 4 + c];
+ *    TessLevelOuter[0..3] is patch slot 0, TessLevelInner[0..1] the x and
+ *    y of patch slot 1, a Patch output (input) at Location l is patch slot
+ *    SHALE_PATCH_SLOT_USER + l.
+ * Input arrays (gl_in[], arrayed Location variables and blocks) index the
+ * vertex; only the slots the info structs say are read need be filled.
+ * Per-vertex input words span SHALE_TESS_MAX_PATCH_VERTICES vertices (an
+ * input array is gl_MaxPatchVertices long whatever the patch's size):
+ * vertices past the patch's are read, their values unused. */
+enum shale_patch_slot {
+   SHALE_PATCH_SLOT_TESS_OUTER = 0,
+   SHALE_PATCH_SLOT_TESS_INNER = 1,
+   SHALE_PATCH_SLOT_USER = 2,
+   SHALE_PATCH_SLOT_COUNT = SHALE_PATCH_SLOT_USER + SHALE_MAX_LOCATIONS,
+};
+/* maxTessellationPatchSize: input and output patches of 1 .. 32 vertices. */
+#define SHALE_TESS_MAX_PATCH_VERTICES 32
+
+/* The execution modes that shape the primitive generator; either stage may
+ * declare them (0: not declared by this stage), pipeline creation merges
+ * the two. */
+enum shale_tess_domain {
+   SHALE_TESS_DOMAIN_NONE = 0,
+   SHALE_TESS_DOMAIN_TRIANGLES = 1,   /* Triangles */
+   SHALE_TESS_DOMAIN_QUADS = 2,       /* Quads */
+   SHALE_TESS_DOMAIN_ISOLINES = 3,    /* Isolines */
+};
+enum shale_tess_spacing {
+   SHALE_TESS_SPACING_NONE = 0,
+   SHALE_TESS_SPACING_EQUAL = 1,            /* SpacingEqual */
+   SHALE_TESS_SPACING_FRACTIONAL_EVEN = 2,  /* SpacingFractionalEven */
+   SHALE_TESS_SPACING_FRACTIONAL_ODD = 3,   /* SpacingFractionalOdd */
+};
+enum shale_tess_order {
+   SHALE_TESS_ORDER_NONE = 0,
+   SHALE_TESS_ORDER_CW = 1,           /* VertexOrderCw */
+   SHALE_TESS_ORDER_CCW = 2,          /* VertexOrderCcw */
+};
+struct shale_tess_modes {
+   uint8_t domain;                    /* enum shale_tess_domain */
+   uint8_t spacing;                   /* enum shale_tess_spacing */
+   uint8_t vertex_order;              /* enum shale_tess_order */
+   uint8_t point_mode;                /* PointMode */
+};
+
+/* Both stages' context (per draw). */
+struct shale_tess_context {
+   const union shale_descriptor *sets[SHALE_MAX_DESCRIPTOR_SETS];
+   const void *push_constants;
+   const uint32_t *cancel;       /* watchdog: nonzero stops the call; may be NULL */
+   uint32_t view_index;          /* ViewIndex */
+   uint32_t reserved;
+};
+
+/* Tessellation control: one call runs one whole patch, its OutputVertices
+ * invocations (InvocationId 0 .. OutputVertices - 1) the lanes of
+ * ceil(OutputVertices / W) subgroups, exactly as a compute workgroup of
+ * OutputVertices x 1 x 1 invocations (sc_shader.local_size says so):
+ * OpControlBarrier is the compute barrier ("Barriers" above). The shader's
+ * Output variables (per-vertex gl_out[] and the Patch ones) live in the
+ * patch block, laid out by the compiled code (sc_shader.shared_size bytes,
+ * SHALE_MEMORY_ALIGN-aligned), so that every invocation reads what the
+ * others wrote; the caller zeroes it before the call (an output nobody
+ * writes reads 0, and leaves 0 in outputs). When the whole patch has run,
+ * the compiled code copies the written outputs out: per-vertex words to
+ * outputs (v < OutputVertices) and patch words to patch_outputs, in the
+ * layouts above; words not written (shale_tcs_info) are left as they were.
+ * The first fields are struct shale_cs_workgroup's (workgroup_id is 0). */
+struct shale_tcs_patch {
+   uint32_t workgroup_id[3];     /* 0 */
+   uint32_t reserved;
+   void *patch_block;            /* sc_shader.shared_size bytes, zeroed */
+   void *scratch;                /* sc_shader.scratch_size bytes */
+   uint32_t primitive_id;        /* PrimitiveId: the patch's index in the instance */
+   uint32_t patch_vertices;      /* PatchVertices: patchControlPoints */
+   const uint32_t *inputs;       /* per-vertex words of the input patch */
+   uint32_t *outputs;            /* per-vertex words of the output patch */
+   uint32_t *patch_outputs;      /* SHALE_PATCH_SLOT_COUNT * 4 words */
+};
+
+typedef void (*shale_tcs_fn)(const struct shale_tess_context *ctx,
+                             const struct shale_tcs_patch *patch);
+
+/* What a compiled tessellation control shader reads and writes
+ * (sc_shader.io.tcs). */
+struct shale_tcs_info {
+   uint64_t inputs_read;         /* bit s: input slot s read (any vertex) */
+   uint64_t outputs_written;     /* bit s: per-vertex output slot s written */
+   uint64_t patch_written;       /* bit p: patch slot p written */
+   struct shale_tess_modes modes;
+   uint8_t output_vertices;      /* OutputVertices (1 .. 32) */
+   uint8_t reserved[3];
+};
+
+/* Tessellation evaluation: a call runs up to W domain points of one patch,
+ * lane i the point tess_coord[0..2][i] (u, v, w; w = 0 for quads and
+ * isolines); PrimitiveId, PatchVertices and the patch's words (inputs,
+ * patch_inputs: the TCS's outputs, layouts above; TessLevelOuter and
+ * TessLevelInner are read from patch slots 0 and 1) are the same for
+ * every lane. Outputs as a vertex shader's (shale_vs_batch.outputs:
+ * outputs[(slot * 4 + c) * W + i], slots not written left as they were;
+ * SHALE_MEMORY_ALIGN-aligned). Lanes count .. W-1 run with undefined
+ * TessCoord and their outputs are ignored; their stores and atomics are
+ * dropped. */
+struct shale_tes_batch {
+   uint32_t count;               /* lanes 0 .. count-1 hold points */
+   uint32_t primitive_id;        /* PrimitiveId: the patch's */
+   uint32_t patch_vertices;      /* PatchVertices: the TCS's OutputVertices */
+   uint32_t reserved;
+   float tess_coord[3][SHALE_MAX_SIMD_WIDTH];   /* TessCoord per lane */
+   const uint32_t *inputs;       /* per-vertex words of the patch */
+   const uint32_t *patch_inputs; /* patch words */
+   uint32_t *outputs;
+};
+
+typedef void (*shale_tes_fn)(const struct shale_tess_context *ctx,
+                             struct shale_tes_batch *batch);
+
+/* What a compiled tessellation evaluation shader reads and writes
+ * (sc_shader.io.tes). */
+struct shale_tes_info {
+   /* Its outputs, described as a vertex shader's are (inputs_read and
+    * input_type are 0). */
+   struct shale_vs_info out;
+   uint64_t inputs_read;         /* bit s: per-vertex input slot s read (any vertex) */
+   uint64_t patch_read;          /* bit p: patch slot p read (the levels included) */
+   struct shale_tess_modes modes;
+   uint8_t reserved[4];
 };
 
 /* ------------------------------------------------------------------------ */

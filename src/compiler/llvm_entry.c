@@ -473,7 +473,7 @@ build_body(struct sc_xlate *x)
    x->seg = x->nseg++;
    if (!sc_memory_init(x))
       return false;
-   if (sc_is_graphics(x) && !sc_stage_prologue(x))
+   if (sc_has_stage_io(x) && !sc_stage_prologue(x))
       return false;
 
    for (uint32_t p = 0; p < x->cfg->norder; p++) {
@@ -482,7 +482,7 @@ build_body(struct sc_xlate *x)
          return false;
    }
    LLVMPositionBuilderAtEnd(x->b, exit);
-   if (sc_is_graphics(x) && !sc_stage_epilogue(x))
+   if (sc_has_stage_io(x) && !sc_stage_epilogue(x))
       return false;
    /* Cancelled: the outputs stay as they are (undefined), and a resumable
     * body reports this subgroup finished. */
@@ -628,11 +628,23 @@ sc_translate(struct sc_xlate *x, const struct sc_entry_point *ep, const char *na
 
    bool ok = false;
    x->ep = ep;
-   if (sc_is_graphics(x)) {
+   if (ep->model == SpvExecutionModelTessellationControl) {
+      /* A workgroup of OutputVertices invocations per patch (llvm_tess.c). */
+      if (sc_tess_modes(x)) {
+         x->local_size[0] = x->io.tcs.output_vertices;
+         x->local_size[1] = x->local_size[2] = 1;
+         if (check_local_size(x)) {
+            x->barrier_mode = x->cfg->has_barrier && x->subgroups > 1;
+            ok = build_body(x) && build_compute_entry(x, name);
+         }
+      }
+   } else if (sc_is_graphics(x)) {
       x->subgroups = 1;
-      ok = build_body(x) && sc_stage_build_entry(x, name);
+      ok = (ep->model != SpvExecutionModelTessellationEvaluation || sc_tess_modes(x)) &&
+           build_body(x) && sc_stage_build_entry(x, name);
    } else if (ep->model != SpvExecutionModelGLCompute) {
-      sc_fail(x, SC_ERROR_UNSUPPORTED, "only compute, vertex and fragment shaders are compiled");
+      sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported shader stage (execution model %u)",
+              ep->model);
    } else if (check_local_size(x)) {
       x->barrier_mode = x->cfg->has_barrier && x->subgroups > 1;
       ok = build_body(x) && build_compute_entry(x, name);

@@ -166,6 +166,21 @@ var_ptr(struct sc_xlate *x, const struct sc_inst *var, struct sc_ptr *p)
    uint32_t size, align;
    sc_layout_size_align(m, p->type, &size, &align);
 
+   if (x->ids[id].patch_input) {
+      /* A tessellation input (sc_memory_init): memory shared by all lanes. */
+      p->kind = SC_PTR_MEM;
+      p->limit = size;
+      if (x->ids[id].lane_var) {
+         p->base = x->ids[id].lane_var;
+      } else {
+         LLVMValueRef shared = sc_ctx_field(x, x->arg_wg,
+                                            offsetof(struct shale_cs_workgroup, shared_memory),
+                                            x->t_ptr);
+         LLVMSetAlignment(shared, 8);
+         p->base = gep8(x, x->eb, shared, LLVMConstInt(x->t_i64, x->shared_offset[id], false));
+      }
+      return true;
+   }
    if ((p->storage == SpvStorageClassInput || p->storage == SpvStorageClassOutput) &&
        x->ids[id].lane_var) {
       /* A vertex or fragment input or output (llvm_stage.c). */
@@ -230,6 +245,12 @@ var_ptr(struct sc_xlate *x, const struct sc_inst *var, struct sc_ptr *p)
       if (size > x->push_size)
          x->push_size = size;
       return true;
+   case SpvStorageClassOutput:
+      if (!x->ids[id].patch_output)
+         return sc_fail(x, SC_ERROR_UNSUPPORTED, "unsupported storage class %u", p->storage);
+      /* A tessellation control output (sc_memory_init): in workgroup
+       * memory. */
+      __attribute__((fallthrough));
    case SpvStorageClassWorkgroup: {
       p->kind = SC_PTR_MEM;
       LLVMValueRef shared = sc_ctx_field(x, x->arg_wg,
@@ -297,9 +318,44 @@ sc_memory_init(struct sc_xlate *x)
          shared += size;
          continue;
       }
+      if (storage == SpvStorageClassOutput && sc_stage_patch_variable(x, inst)) {
+         /* A tessellation control output: in the patch block, which is
+          * this call's workgroup memory (llvm_tess.c). */
+         shared = (shared + 15) & ~15u;
+         x->shared_offset[inst->result_id] = shared;
+         x->ids[inst->result_id].patch_output = true;
+         if (size > SC_MAX_SHARED_SIZE - shared)
+            return sc_fail(x, SC_ERROR_UNSUPPORTED, "more than %u bytes of Workgroup memory",
+                           SC_MAX_SHARED_SIZE);
+         shared += size;
+         continue;
+      }
+      if (x->err)
+         return false;
       if (storage != SpvStorageClassPrivate && storage != SpvStorageClassFunction &&
           !sc_stage_lane_variable(x, inst))
          continue;
+      if (storage == SpvStorageClassInput && (x->model == SpvExecutionModelTessellationControl ||
+                                              x->model == SpvExecutionModelTessellationEvaluation)) {
+         /* The patch's inputs, the same for every lane: one copy (an
+          * array of 32 vertices per lane would not fit the stack), in the
+          * patch block for the control shader (it lives across barriers;
+          * every subgroup fills it with the same words), else on the
+          * stack. */
+         x->ids[inst->result_id].patch_input = true;
+         if (x->model == SpvExecutionModelTessellationControl) {
+            shared = (shared + 15) & ~15u;
+            x->shared_offset[inst->result_id] = shared;
+            if (size > SC_MAX_SHARED_SIZE - shared)
+               return sc_fail(x, SC_ERROR_UNSUPPORTED, "more than %u bytes of Workgroup memory",
+                              SC_MAX_SHARED_SIZE);
+            shared += size;
+         } else {
+            x->ids[inst->result_id].lane_var =
+               sc_entry_alloca(x, LLVMArrayType(x->t_i8, size ? size : 4), 16);
+         }
+         continue;
+      }
       if (storage == SpvStorageClassFunction &&
           x->cfg->def_block[inst->result_id] == SC_NONE)
          continue;   /* another function's */

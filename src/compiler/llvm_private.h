@@ -54,12 +54,13 @@
  * Math: 32-bit transcendentals are IR of their own (llvm_math.c), so they
  * run on whole vectors instead of one libm call per lane.
  *
- * Stages (llvm_stage.c): vertex, geometry and fragment entry points call
- * the same body as compute (one "subgroup", no barriers) with the batch or
- * quads in place of the workgroup argument. A geometry shader's lanes are
- * primitives: its inputs are arrays over their vertices, and OpEmitVertex
- * stores the current outputs at each lane's own vertex count
- * (llvm_geom.c). Stage inputs and outputs are per-lane
+ * Stages (llvm_stage.c): vertex, geometry, tessellation evaluation and
+ * fragment entry points call the same body as compute (one "subgroup", no
+ * barriers) with the batch or quads in place of the workgroup argument. A
+ * geometry shader's lanes are primitives: its inputs are arrays over their
+ * vertices, and OpEmitVertex stores the current outputs at each lane's own
+ * vertex count (llvm_geom.c). A tessellation control shader is a compute
+ * workgroup per patch whose outputs live in workgroup memory (llvm_tess.c). Stage inputs and outputs are per-lane
  * variables like Private ones, so access chains, dynamic indexing and
  * whole-value copies need nothing new: the init block fills the inputs and
  * the body's exit copies the outputs to their slots (SROA keeps them in
@@ -150,6 +151,13 @@ struct sc_idinfo {
    LLVMValueRef *ptr_slots; /* a variable pointer's parts held by a Function / Private
                              * variable or read from one (OpLoad) */
    LLVMValueRef lane_var; /* Function/Private variable storage */
+   /* A tessellation shader's input: one copy for all lanes (the patch's),
+    * in the patch block at shared_offset (control) or at lane_var, a
+    * stack slot of its size (evaluation). */
+   bool patch_input;
+   /* A tessellation control shader's output: in the patch block at
+    * shared_offset. */
+   bool patch_output;
 };
 
 struct sc_arena_chunk;
@@ -230,6 +238,8 @@ struct sc_xlate {
       struct shale_vs_info vs;
       struct shale_gs_info gs;   /* its `out` is vs */
       struct shale_fs_info fs;
+      struct shale_tcs_info tcs;
+      struct shale_tes_info tes; /* its `out` is vs */
    } io;
    struct sc_stage_var *stage_vars;   /* inputs and outputs in per-lane variables */
    uint32_t nstage_vars;
@@ -436,12 +446,22 @@ bool sc_load_value(struct sc_xlate *x, const struct sc_ptr *p, uint32_t type, st
 static inline bool
 sc_is_graphics(const struct sc_xlate *x)
 {
-   return x->model == 0 /* Vertex */ || x->model == 3 /* Geometry */ ||
-          x->model == 4 /* Fragment */;
+   return x->model == 0 /* Vertex */ || x->model == 2 /* TessellationEvaluation */ ||
+          x->model == 3 /* Geometry */ || x->model == 4 /* Fragment */;
+}
+/* Stages with stage inputs and outputs: the graphics ones and the
+ * tessellation control shader (a compute-like workgroup per patch). */
+static inline bool
+sc_has_stage_io(const struct sc_xlate *x)
+{
+   return sc_is_graphics(x) || x->model == 1 /* TessellationControl */;
 }
 /* Whether a global variable lives in per-lane storage as a stage input or
  * output (user Locations; outputs, built-in ones included). */
 bool sc_stage_lane_variable(struct sc_xlate *x, const struct sc_inst *var);
+/* Whether a global variable is a tessellation control shader's output,
+ * kept in the patch block (workgroup memory); records it. */
+bool sc_stage_patch_variable(struct sc_xlate *x, const struct sc_inst *var);
 /* A pointer to the byte at offset in the struct at base, and a load of a
  * field there (context and batch fields; the geometry stage uses them too). */
 LLVMValueRef sc_field_ptr(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef base, size_t offset);
@@ -473,6 +493,10 @@ bool sc_geom_prologue(struct sc_xlate *x);
 bool sc_geom_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out);
 bool sc_geom_emit(struct sc_xlate *x, const struct sc_inst *inst);
 bool sc_geom_epilogue(struct sc_xlate *x);
+/* llvm_tess.c: the tessellation stages' execution modes (before the body:
+ * OutputVertices sizes the control shader's workgroup) and built-ins. */
+bool sc_tess_modes(struct sc_xlate *x);
+bool sc_tess_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out);
 /* OpKill / OpTerminateInvocation: the block's lanes are discarded. */
 bool sc_stage_kill(struct sc_xlate *x);
 /* Fragment shaders: how an instruction that writes memory is kept from

@@ -30,6 +30,10 @@ _Static_assert(offsetof(struct shale_fs_context, push_constants) ==
 #define DEST_SAMPLE_MASK 0xfff1u
 #define DEST_CLIP 0x2000u         /* + i: ClipDistance[i] */
 #define DEST_CULL 0x3000u         /* + i: CullDistance[i] */
+/* Tessellation stages: per-vertex words are (vertex * SHALE_SLOT_COUNT +
+ * slot) * 4 + c (below DEST_CLIP), patch words DEST_PATCH + slot * 4 + c
+ * (shader_abi.h, "Tessellation"). */
+#define DEST_PATCH 0x4000u
 
 /* A component's kind: its class in the low bits, and whether it is 16-bit
  * (carried widened to a 32-bit word: floats as floats, integers sign- or
@@ -66,12 +70,33 @@ is_geometry(const struct sc_xlate *x)
    return x->model == SpvExecutionModelGeometry;
 }
 
+static bool
+is_tcs(const struct sc_xlate *x)
+{
+   return x->model == SpvExecutionModelTessellationControl;
+}
+
+static bool
+is_tes(const struct sc_xlate *x)
+{
+   return x->model == SpvExecutionModelTessellationEvaluation;
+}
+
+/* Stages that write varying slots as a vertex shader does, W lanes at the
+ * end of the call: vertex and tessellation evaluation (io.tes.out is
+ * io.vs). */
+static bool
+vertex_like(const struct sc_xlate *x)
+{
+   return is_vertex(x) || is_tes(x);
+}
+
 /* Stages whose outputs are varying slots (shale_vs_info; a geometry
  * shader's io.gs.out is io.vs). */
 static bool
 slot_outputs(const struct sc_xlate *x)
 {
-   return is_vertex(x) || is_geometry(x);
+   return vertex_like(x) || is_geometry(x);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -392,25 +417,27 @@ variable_location(const struct sc_module *m, uint32_t id, uint32_t type, uint32_
           sc_module_decoration(m, type, 0, SpvDecorationLocation, loc);
 }
 
-/* A geometry shader input: an array over the input primitive's vertices
- * (an arrayed Location variable or block, or gl_in[] of built-ins).
+/* A geometry shader input, or a tessellation shader's per-vertex input or
+ * output: an array over the vertices (an arrayed Location variable or
+ * block, or gl_in[] / gl_out[] of built-ins), of at most max_count.
  * Component c of slot s of vertex v is ((v * SHALE_SLOT_COUNT) + s) * 4 +
- * c (shader_abi.h, "Geometry"); members the vertex shader does not pass
- * on (clip and cull distances) are refused when read. */
+ * c (shader_abi.h, "Geometry", "Tessellation"); members the vertex shader
+ * does not pass on (clip and cull distances) are refused when used. */
 static bool
-describe_geometry_input(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage_var *v)
+describe_arrayed(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage_var *v,
+                 uint32_t max_count)
 {
    const struct sc_module *m = x->m;
    uint32_t id = var->result_id;
    const struct sc_type *t = sc_module_type(m, v->type);
-   if (!t || t->kind != SC_T_ARRAY || !t->count || t->count > SHALE_GS_MAX_VERTICES_IN)
-      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "geometry input %%%u is not per vertex", id);
+   if (!t || t->kind != SC_T_ARRAY || !t->count || t->count > max_count)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "stage variable %%%u is not per vertex", id);
    const struct sc_type *et = sc_module_type(m, t->elem);
    bool builtins = et && et->kind == SC_T_STRUCT && et->count &&
                    sc_module_decoration(m, t->elem, 0, SpvDecorationBuiltIn, NULL);
    uint32_t loc = 0, comp = 0, builtin;
    if (sc_module_decoration(m, id, SC_NONE, SpvDecorationBuiltIn, &builtin))
-      return sc_fail(x, SC_ERROR_UNSUPPORTED, "geometry input built-in %u", builtin);
+      return sc_fail(x, SC_ERROR_UNSUPPORTED, "per-vertex built-in %u", builtin);
    if (!builtins && !variable_location(m, id, t->elem, &loc))
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "stage variable without a Location");
    sc_module_decoration(m, id, SC_NONE, SpvDecorationComponent, &comp);
@@ -426,7 +453,7 @@ describe_geometry_input(struct sc_xlate *x, const struct sc_inst *var, struct sc
                                                                        : SC_NONE;
             bool used = element_member_used(x, id, i);
             if (base == SC_NONE && used)
-               return sc_fail(x, SC_ERROR_UNSUPPORTED, "geometry input built-in %u", builtin);
+               return sc_fail(x, SC_ERROR_UNSUPPORTED, "per-vertex built-in %u", builtin);
             if (!used)
                base = SC_NONE;   /* not read: no slot to fill */
             for (uint32_t c = 0; c < n; c++)
@@ -448,6 +475,51 @@ describe_geometry_input(struct sc_xlate *x, const struct sc_inst *var, struct sc
    return true;
 }
 
+/* A tessellation shader's Patch variable (an input of the evaluation
+ * shader, an output of the control shader): TessLevelOuter / Inner or
+ * Locations, at DEST_PATCH + patch slot * 4 + c. */
+static bool
+describe_patch(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage_var *v)
+{
+   const struct sc_module *m = x->m;
+   uint32_t id = var->result_id, builtin, loc, comp = 0;
+   struct walk w = { v, 0, 0 };
+   if (sc_module_decoration(m, id, SC_NONE, SpvDecorationBuiltIn, &builtin)) {
+      uint32_t n = sc_ncomp(x, v->type), slot;
+      if (builtin == SpvBuiltInTessLevelOuter && n == 4 && array_size(x, v->type) == 4)
+         slot = SHALE_PATCH_SLOT_TESS_OUTER;
+      else if (builtin == SpvBuiltInTessLevelInner && n == 2 && array_size(x, v->type) == 2)
+         slot = SHALE_PATCH_SLOT_TESS_INNER;
+      else
+         return sc_fail(x, SC_ERROR_UNSUPPORTED, "tessellation patch built-in %u", builtin);
+      for (uint32_t c = 0; c < n; c++)
+         if (!push(x, &w, DEST_PATCH + slot * 4 + c, 0))
+            return false;
+      return true;
+   }
+   if (!variable_location(m, id, v->type, &loc))
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "stage variable without a Location");
+   sc_module_decoration(m, id, SC_NONE, SpvDecorationComponent, &comp);
+   if (!walk_user(x, &w, v->type, loc, comp, SHALE_MAX_LOCATIONS))
+      return false;
+   for (uint32_t k = 0; k < w.k; k++)
+      v->dest[k] += DEST_PATCH + SHALE_PATCH_SLOT_USER * 4;
+   if (w.k != v->n)
+      return sc_fail(x, SC_ERROR_INTERNAL, "stage variable %%%u flattens badly", id);
+   return true;
+}
+
+/* Whether a tessellation shader's variable is per patch. */
+static bool
+is_patch_variable(struct sc_xlate *x, uint32_t id)
+{
+   uint32_t builtin;
+   if (sc_module_decoration(x->m, id, SC_NONE, SpvDecorationPatch, NULL))
+      return true;
+   return sc_module_decoration(x->m, id, SC_NONE, SpvDecorationBuiltIn, &builtin) &&
+          (builtin == SpvBuiltInTessLevelOuter || builtin == SpvBuiltInTessLevelInner);
+}
+
 /* Records the Location components of an input or output variable. */
 static bool
 describe_variable(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage_var *v)
@@ -459,7 +531,13 @@ describe_variable(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage
    uint32_t builtin, loc, comp = 0;
    bool fs_input = !slot_outputs(x) && !v->output;
    if (is_geometry(x) && !v->output)
-      return describe_geometry_input(x, var, v);
+      return describe_arrayed(x, var, v, SHALE_GS_MAX_VERTICES_IN);
+   if ((is_tcs(x) || is_tes(x)) && (is_tcs(x) || !v->output)) {
+      /* Tessellation inputs, and the control shader's outputs. */
+      if (is_patch_variable(x, id))
+         return describe_patch(x, var, v);
+      return describe_arrayed(x, var, v, SHALE_TESS_MAX_PATCH_VERTICES);
+   }
    if (fs_input) {
       v->interp = sc_alloc(x, v->n);
       if (!v->interp)
@@ -602,11 +680,14 @@ describe_xfb(struct sc_xlate *x, uint32_t id, struct sc_stage_var *v)
    return true;
 }
 
-bool
-sc_stage_lane_variable(struct sc_xlate *x, const struct sc_inst *var)
+/* Records a stage variable in x->stage_vars; false when it is not one
+ * (or on failure, x->err set). */
+static bool
+record_stage_variable(struct sc_xlate *x, const struct sc_inst *var)
 {
    uint32_t storage = var->w[3];
-   if (!sc_is_graphics(x) || (storage != SpvStorageClassInput && storage != SpvStorageClassOutput))
+   if ((!sc_is_graphics(x) && !is_tcs(x)) ||
+       (storage != SpvStorageClassInput && storage != SpvStorageClassOutput))
       return false;
    const struct sc_module *m = x->m;
    uint32_t id = var->result_id;
@@ -648,6 +729,22 @@ sc_stage_lane_variable(struct sc_xlate *x, const struct sc_inst *var)
       return false;
    x->nstage_vars++;
    return true;
+}
+
+bool
+sc_stage_lane_variable(struct sc_xlate *x, const struct sc_inst *var)
+{
+   if (is_tcs(x) && var->w[3] == SpvStorageClassOutput)
+      return false;   /* in the patch block: sc_stage_patch_variable */
+   return record_stage_variable(x, var);
+}
+
+bool
+sc_stage_patch_variable(struct sc_xlate *x, const struct sc_inst *var)
+{
+   if (!is_tcs(x) || var->w[3] != SpvStorageClassOutput)
+      return false;
+   return record_stage_variable(x, var);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -755,6 +852,27 @@ static bool fragment_lane_state(struct sc_xlate *x);
 static LLVMValueRef fragment_input(struct sc_xlate *x, uint32_t dest, uint8_t kind,
                                    uint8_t interp);
 
+/* A tessellation shader's input word (shader_abi.h, "Tessellation"): the
+ * patch's, the same in every lane; records it as read. */
+static LLVMValueRef
+tess_input(struct sc_xlate *x, LLVMValueRef inputs, LLVMValueRef patch, uint32_t dest,
+           uint8_t kind)
+{
+   LLVMValueRef from = inputs;
+   if (dest >= DEST_PATCH) {
+      dest -= DEST_PATCH;
+      from = patch;
+      if (is_tes(x))
+         x->io.tes.patch_read |= 1ull << (dest / 4);
+   } else if (is_tes(x)) {
+      x->io.tes.inputs_read |= 1ull << (dest / 4 % SHALE_SLOT_COUNT);
+   } else {
+      x->io.tcs.inputs_read |= 1ull << (dest / 4 % SHALE_SLOT_COUNT);
+   }
+   LLVMValueRef w = sc_load_field(x, x->b, from, (size_t)dest * 4, x->t_i32, 4);
+   return from_bits32(x, sc_splat_with(x, x->b, w), kind);
+}
+
 bool
 sc_stage_prologue(struct sc_xlate *x)
 {
@@ -772,10 +890,22 @@ sc_stage_prologue(struct sc_xlate *x)
    else if (is_geometry(x))
       inputs = sc_load_field(x, x->eb, x->arg_wg, offsetof(struct shale_gs_batch, inputs),
                           x->t_ptr, 8);
-   else
+   else if (is_tcs(x))
+      inputs = sc_load_field(x, x->eb, x->arg_wg, offsetof(struct shale_tcs_patch, inputs),
+                          x->t_ptr, 8);
+   else if (!is_tes(x))
       ok = fragment_lane_state(x);
+   LLVMValueRef patch_inputs = NULL;
+   if (is_tes(x)) {
+      inputs = sc_load_field(x, x->eb, x->arg_wg, offsetof(struct shale_tes_batch, inputs),
+                             x->t_ptr, 8);
+      patch_inputs = sc_load_field(x, x->eb, x->arg_wg,
+                                   offsetof(struct shale_tes_batch, patch_inputs), x->t_ptr, 8);
+   }
    for (uint32_t i = 0; ok && i < x->nstage_vars; i++) {
       const struct sc_stage_var *v = &x->stage_vars[i];
+      if (v->output && is_tcs(x))
+         continue;   /* in the patch block, which the caller zeroes */
       const struct sc_ptr *p = sc_get_ptr(x, v->var);
       if (!p) {
          ok = false;
@@ -801,9 +931,13 @@ sc_stage_prologue(struct sc_xlate *x)
       for (uint32_t k = 0; k < v->n; k++) {
          uint8_t kind = v->kind[k], cls = kind & KIND_CLASS;
          LLVMValueRef lo, hi = NULL;
-         if (is_geometry(x) && v->dest[k] == DEST_SKIP) {
+         if ((is_geometry(x) || is_tcs(x) || is_tes(x)) && v->dest[k] == DEST_SKIP) {
             lo = LLVMConstNull(sc_vec_type(x, x->t_i32));
             hi = kind & KIND_64 ? lo : NULL;
+         } else if (is_tcs(x) || is_tes(x)) {
+            lo = tess_input(x, inputs, patch_inputs, v->dest[k], kind & KIND_64 ? 2 : cls);
+            if (kind & KIND_64)
+               hi = tess_input(x, inputs, patch_inputs, v->dest[k] + 1u, 2);
          } else if (is_geometry(x)) {
             /* ((vertex * SHALE_SLOT_COUNT + slot) * 4 + c) * W + lane; a
              * 64-bit component is two words. */
@@ -841,7 +975,9 @@ sc_stage_prologue(struct sc_xlate *x)
          }
       }
       if (ok) {
-         if (x->W == 1) {
+         /* Tessellation inputs are the patch's: uniform, in memory shared
+          * by the lanes (sc_memory_init). */
+         if (x->W == 1 || is_tcs(x) || is_tes(x)) {
             for (uint32_t k = 0; k < v->n; k++)
                val.c[k] = LLVMBuildExtractElement(x->b, val.c[k], sc_const_i32(x, 0), "");
             val.uniform = true;
@@ -857,6 +993,62 @@ sc_stage_prologue(struct sc_xlate *x)
 }
 
 static bool fragment_epilogue(struct sc_xlate *x);
+
+/* The control shader's end (shader_abi.h, "Tessellation"): once the whole
+ * patch has run, which is when its last subgroup ends (barriers are in
+ * uniform control flow, so every subgroup ends in the same round, the last
+ * one last), the written outputs are copied from the patch block to the
+ * per-vertex and patch words. */
+static bool
+tcs_epilogue(struct sc_xlate *x)
+{
+   LLVMBuilderRef b = x->b;
+   LLVMBasicBlockRef copy = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "tcs_copy");
+   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "tcs_done");
+   LLVMValueRef last = LLVMBuildICmp(b, LLVMIntEQ, x->arg_sg, sc_const_i32(x, x->subgroups - 1),
+                                     "");
+   LLVMBuildCondBr(b, last, copy, done);
+   LLVMPositionBuilderAtEnd(b, copy);
+   x->mask = LLVMConstAllOnes(sc_vec_type(x, x->t_i1));
+   LLVMValueRef outputs = sc_load_field(x, b, x->arg_wg, offsetof(struct shale_tcs_patch, outputs),
+                                        x->t_ptr, 8);
+   LLVMValueRef patch = sc_load_field(x, b, x->arg_wg,
+                                      offsetof(struct shale_tcs_patch, patch_outputs), x->t_ptr, 8);
+   for (uint32_t i = 0; i < x->nstage_vars; i++) {
+      const struct sc_stage_var *v = &x->stage_vars[i];
+      if (!v->output)
+         continue;
+      const struct sc_ptr *p = sc_get_ptr(x, v->var);
+      struct sc_val val;
+      if (!p || !sc_load_value(x, p, v->type, &val))
+         return false;
+      for (uint32_t k = 0; k < v->n; k++) {
+         uint32_t d = v->dest[k];
+         if (d == DEST_SKIP)
+            continue;
+         LLVMValueRef words[2];
+         bits32(x, &val, k, v->kind[k], words);
+         for (uint32_t h = 0; h < 2 && words[h]; h++) {
+            uint32_t w = d + h;
+            LLVMValueRef to;
+            if (w >= DEST_PATCH) {
+               w -= DEST_PATCH;
+               x->io.tcs.patch_written |= 1ull << (w / 4);
+               to = sc_field_ptr(x, b, patch, (size_t)w * 4);
+            } else {
+               x->io.tcs.outputs_written |= 1ull << (w / 4 % SHALE_SLOT_COUNT);
+               to = sc_field_ptr(x, b, outputs, (size_t)w * 4);
+            }
+            LLVMValueRef one = LLVMBuildExtractElement(b, words[h], sc_const_i32(x, 0), "");
+            LLVMValueRef s = LLVMBuildStore(b, one, to);
+            LLVMSetAlignment(s, 4);
+         }
+      }
+   }
+   LLVMBuildBr(b, done);
+   LLVMPositionBuilderAtEnd(b, done);
+   return true;
+}
 
 /* A captured 16-bit component: the spec ("Transform Feedback") requires
  * every component of a captured output to be at least 32 bits, so no valid
@@ -928,13 +1120,17 @@ sc_stage_epilogue(struct sc_xlate *x)
       return false;
    if (is_geometry(x))
       return sc_geom_epilogue(x);
-   if (!is_vertex(x))
+   if (is_tcs(x))
+      return tcs_epilogue(x);
+   if (!vertex_like(x))
       return fragment_epilogue(x);
    if (x->io.vs.clip_distance_count + x->io.vs.cull_distance_count > 8)
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "more than 8 clip and cull distances");
    x->mask = LLVMConstAllOnes(sc_vec_type(x, x->t_i1));
    LLVMValueRef outputs = sc_load_field(x, x->b, x->arg_wg,
-                                        offsetof(struct shale_vs_batch, outputs), x->t_ptr, 8);
+                                        is_tes(x) ? offsetof(struct shale_tes_batch, outputs)
+                                                  : offsetof(struct shale_vs_batch, outputs),
+                                        x->t_ptr, 8);
    for (uint32_t i = 0; i < x->nstage_vars; i++) {
       const struct sc_stage_var *v = &x->stage_vars[i];
       if (!v->output)
@@ -1030,6 +1226,8 @@ sc_stage_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
 {
    if (is_geometry(x))
       return sc_geom_builtin_value(x, builtin, out);
+   if (is_tcs(x) || is_tes(x))
+      return sc_tess_builtin_value(x, builtin, out);
    if (is_vertex(x)) {
       switch (builtin) {
       case SpvBuiltInVertexIndex: {

@@ -23,7 +23,10 @@
  * Stages: a compute entry point becomes a shale_cs_fn (one workgroup per
  * call), a vertex one a shale_vs_fn (one batch of up to W vertices), a
  * geometry one a shale_gs_fn (up to W input primitives, one InvocationId;
- * OpEmitVertex appends the outputs per lane, llvm_geom.c), a
+ * OpEmitVertex appends the outputs per lane, llvm_geom.c), a tessellation
+ * control one a shale_tcs_fn (one whole patch, a workgroup of
+ * OutputVertices invocations, llvm_tess.c), a tessellation evaluation one
+ * a shale_tes_fn (up to W domain points of one patch), a
  * fragment one a shale_fs_fn (W/4 quads of 2x2 pixels); the shader's `io`
  * says what the vertex or fragment code reads and writes (locations,
  * interpolation, built-ins, execution modes; with the Xfb execution mode,
@@ -203,6 +206,8 @@ struct sc_shader {
       shale_vs_fn vs;
       shale_gs_fn gs;
       shale_fs_fn fs;
+      shale_tcs_fn tcs;
+      shale_tes_fn tes;
    } fn;
    uint32_t local_size[3];      /* compute: workgroup size */
    uint32_t subgroup_count;     /* compute: subgroups per workgroup */
@@ -218,6 +223,8 @@ struct sc_shader {
       struct shale_vs_info vs;
       struct shale_gs_info gs;
       struct shale_fs_info fs;
+      struct shale_tcs_info tcs;
+      struct shale_tes_info tes;
    } io;
    bool baseline;               /* compiled with SC_COMPILE_BASELINE */
    double compile_ms;           /* wall time of the sc_compile or sc_shader_deserialize

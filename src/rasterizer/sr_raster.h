@@ -130,9 +130,11 @@
  * chunk regions, output list) are the instance's own, freed once it is set
  * up; an allocation failure drops the instance's output with
  * VK_ERROR_OUT_OF_HOST_MEMORY.
- * Tessellation: not implemented (pipeline creation refuses patch lists
- * and the tessellation stages); the plan, between steps 2 and 3 as for
- * geometry shading, is sr_tess.h's design note.
+ * Tessellation: not implemented in draws (pipeline creation refuses patch
+ * lists and the tessellation stages; the compiler translates both stages
+ * and sr_tess.c generates primitives, neither called by a draw yet); the
+ * plan, between steps 2 and 3 as for geometry shading, is sr_tess.h's
+ * design note.
  * Steps 3-4 of an instance with more than 1024 primitives and no restart
  * run in parallel: chunks of 1024 primitives are assembled, clipped and
  * set up on the workers (into per-worker arenas, kept until the flush),

@@ -9,6 +9,11 @@
  * limits are 0, and pipeline creation refuses the patch-list topology and
  * the tessellation stages (sd_graphics_pipeline.c). This note is the plan
  * the next slices follow; each says here what it made true. Done: the
+ * shader ABI of both stages (include/shale/shader_abi.h, "Tessellation")
+ * and the compiler's translation of them (src/compiler/llvm_tess.c;
+ * unit/tess_stages runs compiled control and evaluation shaders on
+ * synthetic patches at every SIMD width and checks every output word),
+ * which no draw calls yet; the
  * primitive generator (sr_tess.c, below; unit/tess), which nothing calls
  * yet; its primitive and vertex counts equal lavapipe's (Mesa 22.3.6:
  * clipping and evaluation shader invocations of one patch) for 288
@@ -84,11 +89,16 @@
  * it only orders memory (the lanes run in lock step), with several the
  * compiled patch function is the resumable scheduler compute already uses
  * (every subgroup runs to the barrier, then every subgroup resumes). The
- * per-vertex and per-patch outputs live in the call's patch block (the
- * workgroup-memory analogue, laid out by the compiler: per-vertex output
- * word w of vertex v, per-patch word w), not in lane registers, because
- * another invocation reads them; an output load is a load from that
- * block. The spec's rules make this enough: outputs are only read after a
+ * per-vertex and per-patch outputs live in the call's patch block (its
+ * workgroup memory, laid out by the compiler as it lays out Workgroup
+ * variables), not in lane registers, because another invocation reads
+ * them; an output load is a load from that block. When the patch has
+ * run, the compiled code copies the written outputs out to the patch's
+ * per-vertex words ((v * SHALE_SLOT_COUNT + slot) * 4 + c) and patch
+ * words (patch slot * 4 + c; TessLevelOuter slot 0, TessLevelInner slot
+ * 1, Patch Locations after), the layout the TES reads as it is. The
+ * patch's input vertices come in the same per-vertex layout; the
+ * shaders' input arrays are one copy per call, not per lane. The spec's rules make this enough: outputs are only read after a
  * barrier that orders the write (else the value is undefined), and
  * barriers sit in uniform control flow of the patch. A patch of fewer
  * invocations than W wastes lanes (3 of 8 for a triangle patch); packing
@@ -174,7 +184,7 @@
  * patch: TessCoord per lane (u, v, w; w = 0 for quads and isolines),
  * PrimitiveId and the patch's TCS outputs (per-vertex, gl_in[] of the
  * TES, and per-patch, TessLevelOuter/Inner included) uniform across the
- * call, read from the patch block; its outputs are written as a vertex
+ * call, read from the words the TCS copied out; its outputs are written as a vertex
  * shader's (varying slots, W lanes, the same epilogue for clip distances
  * and transform feedback). A patch's points go W at a time; a patch with
  * fewer points than W leaves lanes idle (batches across patches would
@@ -204,23 +214,25 @@
  * written by the TES or the geometry shader; false today), and the domain
  * origin structure (core in 1.1).
  *
- * What the shader ABI gains (include/shale/shader_abi.h, a version bump):
+ * What the shader ABI gained (include/shale/shader_abi.h, "Tessellation",
+ * version 13; done):
  *  - Patch slots: a per-patch varying space beside the per-vertex one,
  *    TessLevelOuter[4] and TessLevelInner[2] in two built-in slots, Patch
  *    Locations after them.
  *  - struct shale_tcs_info: OutputVertices, the per-vertex slots read and
  *    written, the patch slots written, the execution modes it declares;
- *    struct shale_tes_info: the merged modes' other half, inputs read
- *    (per-vertex and per-patch), and a vertex shader's output description
- *    (shale_vs_info) for its outputs, as shale_gs_info has.
- *  - The TCS entry point: a compute-like call per patch (context: sets,
- *    push constants, cancel, view index; per call: the patch's input
- *    vertices laid out as the geometry stage's inputs, PrimitiveId,
- *    patchControlPoints (PatchVertices), the patch block, scratch for the
- *    subgroup frames when it has barriers).
- *  - The TES entry point: a vertex-shader-like batch (count, TessCoord
- *    per lane, PrimitiveId, PatchVertices, a pointer to the patch block,
- *    outputs[(slot * 4 + c) * W + lane]).
+ *    struct shale_tes_info: the modes it declares (pipeline creation
+ *    merges the two), inputs read (per-vertex and per-patch), and a vertex
+ *    shader's output description (shale_vs_info) for its outputs, as
+ *    shale_gs_info has.
+ *  - The TCS entry point (shale_tcs_fn): a compute-like call per patch
+ *    (context: sets, push constants, cancel, view index; per call: the
+ *    patch's input vertices, PrimitiveId, patchControlPoints
+ *    (PatchVertices), the patch block (zeroed by the caller), scratch for
+ *    the subgroup frames when it has barriers, and where its outputs go).
+ *  - The TES entry point (shale_tes_fn): a vertex-shader-like batch
+ *    (count, TessCoord per lane, PrimitiveId, PatchVertices, the patch's
+ *    per-vertex and patch words, outputs[(slot * 4 + c) * W + lane]).
  * The driver side (pipeline creation linking the stages, the
  * VkPipelineTessellationStateCreateInfo and domain origin, the features,
  * limits and patch-list topology) comes last, once a draw runs end to end.

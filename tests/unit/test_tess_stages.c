@@ -1,0 +1,411 @@
+/* Tessellation stage test: compiles GLSL tessellation control and
+ * evaluation shaders, calls their shale_tcs_fn / shale_tes_fn directly with
+ * hand-made patches (the control shader's outputs fed to the evaluation
+ * shader, as the draw path will) at SIMD widths 1, 4, 8 and 16, and checks
+ * every output word, the words left alone, and the interface metadata
+ * (sc_shader.io.tcs / io.tes, local_size) against C references
+ * (include/shale/shader_abi.h, "Tessellation"). */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "compiler/sc_compiler.h"
+
+#include "shaders/tess_ctrl_tesc_spv.h"
+#include "shaders/tess_eval_tese_spv.h"
+#include "shaders/tess_lines_tese_spv.h"
+#include "shaders/tess_quads_tese_spv.h"
+#include "shaders/tess_small_tesc_spv.h"
+
+#define SPV(a) (a), (sizeof(a) / sizeof((a)[0]))
+#define SENTINEL 0xdeadbeefu
+#define VERTEX_WORDS (SHALE_SLOT_COUNT * 4)
+#define PATCH_WORDS (SHALE_PATCH_SLOT_COUNT * 4)
+#define USER(l) (SHALE_SLOT_USER + (l))
+
+static struct sc_compiler *compiler;
+
+static struct sc_shader *
+compile(const uint32_t *words, size_t count, VkShaderStageFlagBits stage, uint32_t W)
+{
+   struct sc_compile_info info = {
+      .words = words,
+      .word_count = count,
+      .entry_point = "main",
+      .stage = stage,
+      .simd_width = W,
+   };
+   char msg[256] = "";
+   struct sc_shader *s = NULL;
+   enum sc_result r = sc_compile(compiler, &info, &s, msg, sizeof(msg));
+   CHECK(r == SC_SUCCESS && s, "compile stage %#x (W=%u): %s: %s", stage, W,
+         sc_result_string(r), msg);
+   return r == SC_SUCCESS ? s : NULL;
+}
+
+static uint32_t
+fbits(float f)
+{
+   uint32_t u;
+   memcpy(&u, &f, 4);
+   return u;
+}
+
+static float
+bitsf(uint32_t u)
+{
+   float f;
+   memcpy(&f, &u, 4);
+   return f;
+}
+
+static void *
+aligned(size_t bytes)
+{
+   void *p = aligned_alloc(SHALE_MEMORY_ALIGN, (bytes + 63) & ~(size_t)63);
+   memset(p, 0, bytes);
+   return p;
+}
+
+static uint32_t *
+words_filled(size_t n, uint32_t value)
+{
+   uint32_t *w = aligned(n * 4);
+   for (size_t i = 0; i < n; i++)
+      w[i] = value;
+   return w;
+}
+
+static uint32_t *
+vword(uint32_t *w, uint32_t v, uint32_t slot, uint32_t c)
+{
+   return &w[(v * SHALE_SLOT_COUNT + slot) * 4 + c];
+}
+
+/* The input patch: PATCH_IN vertices, Position and Location 0. */
+#define PATCH_IN 3
+#define PRIM_ID 7
+static float
+in_pos(uint32_t v, uint32_t c)
+{
+   return (float)(v * 10 + c) - 4.0f;
+}
+
+static float
+in_loc0(uint32_t v, uint32_t c)
+{
+   return (float)(v * 100 + c * 3) + 0.5f;
+}
+
+/* tess_ctrl.tesc, computed in C. */
+static float
+ref_out_pos(uint32_t i, uint32_t c)
+{
+   return in_pos(i % PATCH_IN, c) + (float)i;
+}
+
+static float
+ref_out_loc0(uint32_t i, uint32_t c)
+{
+   return in_loc0(i % PATCH_IN, c) * 2.0f + (float)PRIM_ID;
+}
+
+/* Runs tess_ctrl.tesc on the input patch; outputs and patch words are
+ * SENTINEL where not written. */
+static void
+run_ctrl(const struct sc_shader *s, uint32_t *outputs, uint32_t *patch_out)
+{
+   uint32_t *inputs = words_filled((size_t)SHALE_TESS_MAX_PATCH_VERTICES * VERTEX_WORDS, 0);
+   for (uint32_t v = 0; v < PATCH_IN; v++)
+      for (uint32_t c = 0; c < 4; c++) {
+         *vword(inputs, v, SHALE_SLOT_POSITION, c) = fbits(in_pos(v, c));
+         *vword(inputs, v, USER(0), c) = fbits(in_loc0(v, c));
+      }
+   struct shale_tess_context ctx = { .view_index = 0 };
+   struct shale_tcs_patch patch = {
+      .patch_block = aligned(s->shared_size ? s->shared_size : 1),
+      .scratch = aligned(s->scratch_size ? s->scratch_size : 1),
+      .primitive_id = PRIM_ID,
+      .patch_vertices = PATCH_IN,
+      .inputs = inputs,
+      .outputs = outputs,
+      .patch_outputs = patch_out,
+   };
+   s->fn.tcs(&ctx, &patch);
+   free(patch.patch_block);
+   free(patch.scratch);
+   free(inputs);
+}
+
+static void
+test_control(uint32_t W, uint32_t **outputs_out, uint32_t **patch_out_out)
+{
+   struct sc_shader *s = compile(SPV(tess_ctrl_tesc_spv), VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, W);
+   if (!s)
+      return;
+   const struct shale_tcs_info *io = &s->io.tcs;
+   CHECK(s->local_size[0] == 20 && s->local_size[1] == 1 && s->local_size[2] == 1,
+         "W=%u: workgroup %ux%ux%u", W, s->local_size[0], s->local_size[1], s->local_size[2]);
+   CHECK_EQ_INT(io->output_vertices, 20);
+   CHECK(io->modes.domain == 0 && io->modes.spacing == 0 && io->modes.vertex_order == 0 &&
+            io->modes.point_mode == 0, "W=%u: control shader declares no generator mode", W);
+   CHECK(io->inputs_read == ((1ull << SHALE_SLOT_POSITION) | (1ull << USER(0))),
+         "W=%u: inputs read %#llx", W, (unsigned long long)io->inputs_read);
+   CHECK(io->outputs_written ==
+            ((1ull << SHALE_SLOT_POSITION) | (1ull << USER(0)) | (1ull << USER(1))),
+         "W=%u: outputs written %#llx", W, (unsigned long long)io->outputs_written);
+   CHECK(io->patch_written == ((1ull << SHALE_PATCH_SLOT_TESS_OUTER) |
+                               (1ull << SHALE_PATCH_SLOT_TESS_INNER) |
+                               (1ull << (SHALE_PATCH_SLOT_USER + 3))),
+         "W=%u: patch words written %#llx", W, (unsigned long long)io->patch_written);
+   CHECK(s->shared_size > 0, "W=%u: the outputs take a patch block", W);
+
+   uint32_t *outputs = words_filled((size_t)SHALE_TESS_MAX_PATCH_VERTICES * VERTEX_WORDS, SENTINEL);
+   uint32_t *patch_out = words_filled(PATCH_WORDS, SENTINEL);
+   /* Twice, the second time over the first's outputs: the same words. */
+   for (int pass = 0; pass < 2; pass++)
+      run_ctrl(s, outputs, patch_out);
+   int bad = 0;
+   for (uint32_t v = 0; v < SHALE_TESS_MAX_PATCH_VERTICES; v++) {
+      for (uint32_t slot = 0; slot < SHALE_SLOT_COUNT; slot++) {
+         for (uint32_t c = 0; c < 4; c++) {
+            uint32_t want = SENTINEL;
+            if (v < 20 && slot == SHALE_SLOT_POSITION)
+               want = fbits(ref_out_pos(v, c));
+            else if (v < 20 && slot == USER(0))
+               want = fbits(ref_out_loc0(v, c));
+            else if (v < 20 && slot == USER(1) && c == 0)
+               want = fbits(ref_out_loc0((v + 1) % 20, 0));
+            else if (v < 20 && slot == USER(1))
+               want = 0;   /* a uint at Component 0: the rest of the slot is not written */
+            uint32_t got = *vword(outputs, v, slot, c);
+            if (slot == USER(1) && c > 0 && v < 20)
+               continue;   /* not written by the shader: not checked */
+            if (got != want && bad++ < 8)
+               CHECK(false, "W=%u: vertex %u slot %u.%u: %#x (%g), expected %#x (%g)", W, v, slot,
+                     c, got, bitsf(got), want, bitsf(want));
+         }
+      }
+   }
+   CHECK(bad == 0, "W=%u: %d per-vertex words wrong", W, bad);
+   static const float outer[4] = { 1, 2, 3, 4 }, inner[2] = { 5, 6 };
+   for (uint32_t w = 0; w < PATCH_WORDS; w++) {
+      uint32_t want = SENTINEL;
+      uint32_t slot = w / 4, c = w % 4;
+      if (slot == SHALE_PATCH_SLOT_TESS_OUTER)
+         want = fbits(outer[c]);
+      else if (slot == SHALE_PATCH_SLOT_TESS_INNER && c < 2)
+         want = fbits(inner[c]);
+      else if (slot == SHALE_PATCH_SLOT_TESS_INNER)
+         continue;   /* TessLevelInner has two components */
+      else if (slot == SHALE_PATCH_SLOT_USER + 3) {
+         float sum = 0;
+         for (uint32_t k = 0; k < 20; k++)
+            sum += ref_out_loc0(k, c);
+         want = fbits(sum);
+      }
+      CHECK(patch_out[w] == want, "W=%u: patch word %u: %#x (%g), expected %#x (%g)", W, w,
+            patch_out[w], bitsf(patch_out[w]), want, bitsf(want));
+   }
+   sc_shader_destroy(s);
+   *outputs_out = outputs;
+   *patch_out_out = patch_out;
+}
+
+/* tess_small.tesc: one subgroup (3 invocations), a dynamically indexed
+ * TessLevelOuter, push constants. */
+static void
+test_control_small(uint32_t W)
+{
+   struct sc_shader *s = compile(SPV(tess_small_tesc_spv), VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, W);
+   if (!s)
+      return;
+   CHECK_EQ_INT(s->io.tcs.output_vertices, 3);
+   CHECK(s->io.tcs.patch_written == 3, "W=%u: patch words written %#llx", W,
+         (unsigned long long)s->io.tcs.patch_written);
+   uint32_t *inputs = words_filled((size_t)SHALE_TESS_MAX_PATCH_VERTICES * VERTEX_WORDS, 0);
+   for (uint32_t v = 0; v < 3; v++)
+      for (uint32_t c = 0; c < 4; c++)
+         *vword(inputs, v, SHALE_SLOT_POSITION, c) = fbits(in_pos(v, c));
+   uint32_t *outputs = words_filled((size_t)SHALE_TESS_MAX_PATCH_VERTICES * VERTEX_WORDS, SENTINEL);
+   uint32_t *patch_out = words_filled(PATCH_WORDS, SENTINEL);
+   float push[SHALE_MAX_PUSH_CONSTANTS_SIZE / 4] = { 2.5f };
+   struct shale_tess_context ctx = { .push_constants = push };
+   struct shale_tcs_patch patch = {
+      .patch_block = aligned(s->shared_size),
+      .scratch = aligned(s->scratch_size ? s->scratch_size : 1),
+      .patch_vertices = 3,
+      .inputs = inputs,
+      .outputs = outputs,
+      .patch_outputs = patch_out,
+   };
+   s->fn.tcs(&ctx, &patch);
+   for (uint32_t v = 0; v < 4; v++)
+      for (uint32_t c = 0; c < 4; c++) {
+         uint32_t want = v < 3 ? fbits(in_pos(v, c)) : SENTINEL;
+         CHECK(*vword(outputs, v, SHALE_SLOT_POSITION, c) == want, "W=%u: vertex %u.%u", W, v, c);
+      }
+   /* Invocation i writes outer[i]; outer[3] and inner[1] stay as the
+    * zeroed patch block had them. */
+   static const float outer[4] = { 2.5f, 3.5f, 4.5f, 0.0f };
+   for (uint32_t c = 0; c < 4; c++)
+      CHECK(patch_out[c] == fbits(outer[c]), "W=%u: outer %u: %g", W, c, bitsf(patch_out[c]));
+   CHECK(patch_out[4] == fbits(2.5f) && patch_out[5] == 0, "W=%u: inner %g %g", W,
+         bitsf(patch_out[4]), bitsf(patch_out[5]));
+   CHECK(patch_out[8] == SENTINEL, "W=%u: Patch Locations untouched", W);
+   free(patch.patch_block);
+   free(patch.scratch);
+   free(inputs);
+   free(outputs);
+   free(patch_out);
+   sc_shader_destroy(s);
+}
+
+/* tess_eval.tese on the control shader's outputs: 11 points, so batches
+ * of W lanes with a partial last one. */
+static void
+test_evaluation(uint32_t W, const uint32_t *tcs_out, const uint32_t *tcs_patch)
+{
+   struct sc_shader *s = compile(SPV(tess_eval_tese_spv),
+                                 VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, W);
+   if (!s)
+      return;
+   const struct shale_tes_info *io = &s->io.tes;
+   CHECK(io->modes.domain == SHALE_TESS_DOMAIN_TRIANGLES &&
+            io->modes.spacing == SHALE_TESS_SPACING_FRACTIONAL_ODD &&
+            io->modes.vertex_order == SHALE_TESS_ORDER_CW && io->modes.point_mode == 0,
+         "W=%u: modes %u %u %u %u", W, io->modes.domain, io->modes.spacing,
+         io->modes.vertex_order, io->modes.point_mode);
+   CHECK(io->inputs_read == ((1ull << SHALE_SLOT_POSITION) | (1ull << USER(0))),
+         "W=%u: inputs read %#llx", W, (unsigned long long)io->inputs_read);
+   CHECK(io->patch_read == ((1ull << SHALE_PATCH_SLOT_TESS_OUTER) |
+                            (1ull << SHALE_PATCH_SLOT_TESS_INNER) |
+                            (1ull << (SHALE_PATCH_SLOT_USER + 3))),
+         "W=%u: patch words read %#llx", W, (unsigned long long)io->patch_read);
+   CHECK(io->out.outputs_written ==
+            ((1ull << SHALE_SLOT_POSITION) | (1ull << USER(0)) | (1ull << USER(1))),
+         "W=%u: outputs written %#llx", W, (unsigned long long)io->out.outputs_written);
+
+   enum { POINTS = 11 };
+   float coord[POINTS][3];
+   for (uint32_t p = 0; p < POINTS; p++) {
+      coord[p][0] = (float)(p % 5) / 8.0f;
+      coord[p][1] = (float)(p / 5) / 4.0f;
+      coord[p][2] = 1.0f - coord[p][0] - coord[p][1];
+   }
+   uint32_t *outputs = aligned((size_t)VERTEX_WORDS * W * 4);
+   struct shale_tess_context ctx = { .view_index = 0 };
+   int bad = 0;
+   for (uint32_t first = 0; first < POINTS; first += W) {
+      struct shale_tes_batch batch = {
+         .count = POINTS - first < W ? POINTS - first : W,
+         .primitive_id = 9,
+         .patch_vertices = 20,
+         .inputs = tcs_out,
+         .patch_inputs = tcs_patch,
+         .outputs = outputs,
+      };
+      for (uint32_t i = 0; i < batch.count; i++)
+         for (uint32_t k = 0; k < 3; k++)
+            batch.tess_coord[k][i] = coord[first + i][k];
+      for (uint32_t i = 0; i < (size_t)VERTEX_WORDS * W; i++)
+         outputs[i] = SENTINEL;
+      s->fn.tes(&ctx, &batch);
+      for (uint32_t i = 0; i < batch.count; i++) {
+         const float *u = coord[first + i];
+         for (uint32_t c = 0; c < 4; c++) {
+            float pos = u[0] * bitsf(*vword((uint32_t *)tcs_out, 0, SHALE_SLOT_POSITION, c)) +
+                        u[1] * bitsf(*vword((uint32_t *)tcs_out, 1, SHALE_SLOT_POSITION, c)) +
+                        u[2] * bitsf(*vword((uint32_t *)tcs_out, 2, SHALE_SLOT_POSITION, c));
+            const float extra[4] = { 2.0f, 5.0f, 4.0f, u[1] };
+            float col = bitsf(*vword((uint32_t *)tcs_out, 19, USER(0), c)) * u[0] +
+                        bitsf(tcs_patch[(SHALE_PATCH_SLOT_USER + 3) * 4 + c]) + extra[c];
+            uint32_t want[3] = { fbits(pos), fbits(col), c == 0 ? 9u : c == 1 ? 20u : SENTINEL };
+            uint32_t slots[3] = { SHALE_SLOT_POSITION, USER(0), USER(1) };
+            for (int k = 0; k < 3; k++) {
+               if (k == 2 && c > 1)
+                  continue;   /* an ivec2: components 2 and 3 not written */
+               uint32_t got = outputs[(slots[k] * 4 + c) * W + i];
+               if (got != want[k] && bad++ < 8)
+                  CHECK(false, "W=%u: point %u slot %u.%u: %#x (%g), expected %#x (%g)", W,
+                        first + i, slots[k], c, got, bitsf(got), want[k], bitsf(want[k]));
+            }
+         }
+      }
+      /* A slot the shader does not write is left alone. */
+      for (uint32_t i = 0; i < W; i++)
+         if (outputs[(USER(5) * 4) * W + i] != SENTINEL)
+            bad++;
+   }
+   CHECK(bad == 0, "W=%u: %d evaluation output words wrong", W, bad);
+   free(outputs);
+   sc_shader_destroy(s);
+}
+
+static void
+test_modes(uint32_t W)
+{
+   struct sc_shader *s = compile(SPV(tess_quads_tese_spv),
+                                 VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, W);
+   if (s) {
+      const struct shale_tess_modes *m = &s->io.tes.modes;
+      CHECK(m->domain == SHALE_TESS_DOMAIN_QUADS && m->spacing == SHALE_TESS_SPACING_EQUAL &&
+               m->vertex_order == SHALE_TESS_ORDER_CCW && m->point_mode == 1,
+            "W=%u quads: %u %u %u %u", W, m->domain, m->spacing, m->vertex_order, m->point_mode);
+      CHECK(s->io.tes.inputs_read == 0 && s->io.tes.patch_read == 0, "W=%u: nothing read", W);
+      /* TessCoord per lane goes out as the position. */
+      uint32_t *outputs = aligned((size_t)VERTEX_WORDS * W * 4);
+      struct shale_tes_batch batch = { .count = W, .outputs = outputs };
+      for (uint32_t i = 0; i < W; i++) {
+         batch.tess_coord[0][i] = (float)i / 16.0f;
+         batch.tess_coord[1][i] = 1.0f - (float)i / 32.0f;
+         batch.tess_coord[2][i] = 0.0f;
+      }
+      struct shale_tess_context ctx = { .view_index = 0 };
+      s->fn.tes(&ctx, &batch);
+      for (uint32_t i = 0; i < W; i++) {
+         const float want[4] = { batch.tess_coord[0][i], batch.tess_coord[1][i], 0.0f, 1.0f };
+         for (uint32_t c = 0; c < 4; c++)
+            CHECK(outputs[c * W + i] == fbits(want[c]), "W=%u lane %u position.%u: %g", W, i, c,
+                  bitsf(outputs[c * W + i]));
+      }
+      free(outputs);
+      sc_shader_destroy(s);
+   }
+   s = compile(SPV(tess_lines_tese_spv), VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, W);
+   if (s) {
+      const struct shale_tess_modes *m = &s->io.tes.modes;
+      /* glslang declares VertexOrderCcw, GLSL's default, for isolines too. */
+      CHECK(m->domain == SHALE_TESS_DOMAIN_ISOLINES &&
+               m->spacing == SHALE_TESS_SPACING_FRACTIONAL_EVEN &&
+               m->vertex_order == SHALE_TESS_ORDER_CCW && m->point_mode == 0,
+            "W=%u isolines: %u %u %u %u", W, m->domain, m->spacing, m->vertex_order,
+            m->point_mode);
+      sc_shader_destroy(s);
+   }
+}
+
+int
+main(void)
+{
+   if (sc_compiler_create(&compiler) != SC_SUCCESS) {
+      fprintf(stderr, "no compiler\n");
+      return 1;
+   }
+   static const uint32_t widths[] = { 1, 4, 8, 16 };
+   for (unsigned w = 0; w < 4; w++) {
+      uint32_t *out = NULL, *patch = NULL;
+      test_control(widths[w], &out, &patch);
+      test_control_small(widths[w]);
+      if (out && patch)
+         test_evaluation(widths[w], out, patch);
+      test_modes(widths[w]);
+      free(out);
+      free(patch);
+   }
+   sc_compiler_destroy(compiler);
+   return check_finish();
+}
