@@ -236,13 +236,27 @@
  * The driver side (pipeline creation linking the stages, the
  * VkPipelineTessellationStateCreateInfo and domain origin, the features,
  * limits and patch-list topology) comes last, once a draw runs end to end.
+ *
+ * Running a patch (sr_tess_run.c; done, unit/tess_stages; no draw calls
+ * it yet): step 2b's per-patch work as one function, the control shader,
+ * the generator and the evaluation batches, over a worker's buffers
+ * (struct sr_tess_worker) sized once for the largest patch of the draw's
+ * merged modes; each batch's outputs go to a callback that will make the
+ * records. What is left of step 2 for the draw: the raw vertex records of
+ * the control shader's input slots (as sr_geom_vertex makes them), patch
+ * assembly and chunks on the pool, the records and the rebased indices
+ * appended in patch order, the record layout from the evaluation shader's
+ * outputs, and the draw state's stages (sr_vertex.c dispatches).
  */
 #ifndef SR_TESS_H
 #define SR_TESS_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <vulkan/vulkan_core.h>
+
+#include "shale/shader_abi.h"
 
 /* maxTessellationGenerationLevel the generator is built for (the spec's
  * minimum; not reported until tessellation runs). */
@@ -311,5 +325,64 @@ struct sr_tess_patch {
 VkResult sr_tess_patch_build(const struct sr_tess_params *p, const VkAllocationCallbacks *alloc,
                              struct sr_tess_patch *out);
 void sr_tess_patch_free(struct sr_tess_patch *patch, const VkAllocationCallbacks *alloc);
+
+/* ---- Running a patch (sr_tess_run.c) ---- */
+
+/* A draw's tessellation stages, set up once per draw. */
+struct sr_tess_stages {
+   shale_tcs_fn tcs;
+   const struct shale_tcs_info *tcs_io;
+   uint32_t tcs_block_size;      /* sc_shader.shared_size of the control shader */
+   uint32_t tcs_scratch_size;    /* its sc_shader.scratch_size */
+   shale_tes_fn tes;
+   const struct shale_tes_info *tes_io;
+   uint32_t tes_width;           /* W of the evaluation shader */
+   uint32_t patch_vertices;      /* patchControlPoints: PatchVertices of the control shader */
+   struct sr_tess_params mode;   /* sr_tess_merge_modes (levels unused) */
+};
+
+/* The generator's modes from the two stages' declarations and the domain
+ * origin; false when neither declares the domain or the spacing, or the
+ * two disagree. Triangles without a declared order are counter-clockwise. */
+bool sr_tess_merge_modes(const struct shale_tess_modes *tcs, const struct shale_tess_modes *tes,
+                         bool lower_left, struct sr_tess_params *out);
+
+/* One worker's memory for running patches: the control shader's patch
+ * block and scratch, the patch's per-vertex and patch words, one batch of
+ * evaluation outputs, the generator's output sized for the largest patch
+ * of the draw's modes. Not shared between threads. */
+struct sr_tess_worker {
+   const VkAllocationCallbacks *alloc;
+   void *block, *scratch;
+   uint32_t *outputs;            /* per-vertex words (shader_abi.h, "Tessellation") */
+   uint32_t *patch;              /* patch words */
+   uint32_t *tes_out;            /* SHALE_SLOT_COUNT * 4 * W words */
+   float (*coord)[3];            /* [max_vertices] */
+   uint32_t *index;              /* [max_indices] */
+   uint32_t max_vertices, max_indices;
+};
+
+/* Allocates from alloc (COMMAND scope; aligned_alloc when NULL);
+ * VK_ERROR_OUT_OF_HOST_MEMORY leaves nothing allocated. */
+VkResult sr_tess_worker_init(struct sr_tess_worker *w, const struct sr_tess_stages *s,
+                             const VkAllocationCallbacks *alloc);
+void sr_tess_worker_finish(struct sr_tess_worker *w);
+
+/* Called with each batch of evaluated points: lane i (< count) of
+ * outputs (outputs[(slot * 4 + c) * w + i], shale_tes_batch's layout) is
+ * point first + i of the patch. */
+typedef void (*sr_tess_emit_fn)(void *data, const uint32_t *outputs, uint32_t w, uint32_t first,
+                                uint32_t count);
+
+/* Runs one patch: the control shader on `inputs` (per-vertex words of
+ * SHALE_TESS_MAX_PATCH_VERTICES vertices, the first patch_vertices the
+ * patch's), the generator on the levels it wrote, the evaluation shader
+ * on each generated point once, in the generator's order, emit after each
+ * batch. *counts is the patch's (all 0 when culled: no evaluation call);
+ * its primitives' indices are then in w->index. */
+void sr_tess_run_patch(const struct sr_tess_stages *s, struct sr_tess_worker *w,
+                       const struct shale_tess_context *ctx, const uint32_t *inputs,
+                       uint32_t primitive_id, sr_tess_emit_fn emit, void *data,
+                       struct sr_tess_counts *counts);
 
 #endif

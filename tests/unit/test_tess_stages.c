@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "compiler/sc_compiler.h"
+#include "rasterizer/sr_tess.h"
 
 #include "shaders/tess_ctrl_tesc_spv.h"
 #include "shaders/tess_eval_tese_spv.h"
@@ -388,6 +389,140 @@ test_modes(uint32_t W)
    }
 }
 
+/* ---- sr_tess_run_patch: a patch through both stages and the generator ---- */
+
+struct emitted {
+   uint32_t W;
+   uint32_t next;                /* points emitted so far */
+   const float (*coord)[3];      /* the generator's points, from the test's own call */
+   float pos[3][4];              /* the patch's control points */
+   float outer1, inner0;
+   uint32_t prim_id;
+   int bad;
+};
+
+static void
+check_batch(void *data, const uint32_t *o, uint32_t w, uint32_t first, uint32_t count)
+{
+   struct emitted *e = data;
+   if (w != e->W || first != e->next || count == 0 || count > w) {
+      e->bad++;
+      return;
+   }
+   for (uint32_t i = 0; i < count; i++) {
+      const float *u = e->coord[first + i];
+      for (uint32_t c = 0; c < 4; c++) {
+         float pos = u[0] * e->pos[0][c] + u[1] * e->pos[1][c] + u[2] * e->pos[2][c];
+         float got = bitsf(o[(SHALE_SLOT_POSITION * 4 + c) * w + i]);
+         /* Within a few ulps (the compiled code may fuse the multiply-adds). */
+         float d = got - pos, m = 1e-5f * (1.0f + (pos < 0 ? -pos : pos));
+         if (!(d <= m && d >= -m))
+            e->bad++;
+      }
+      /* color = (TessLevelOuter[1], TessLevelInner[0], TessLevelOuter[3], v):
+       * the control shader writes no Location, so those words are 0. */
+      const uint32_t want[4] = { fbits(e->outer1), fbits(e->inner0), 0, fbits(u[1]) };
+      for (uint32_t c = 0; c < 4; c++)
+         if (o[(USER(0) * 4 + c) * w + i] != want[c])
+            e->bad++;
+      if (o[(USER(1) * 4) * w + i] != e->prim_id || o[(USER(1) * 4 + 1) * w + i] != 3)
+         e->bad++;
+   }
+   e->next = first + count;
+}
+
+static void
+test_run_patch(uint32_t W)
+{
+   struct sc_shader *tcs = compile(SPV(tess_small_tesc_spv), VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, W);
+   struct sc_shader *tes = compile(SPV(tess_eval_tese_spv),
+                                   VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, W);
+   if (!tcs || !tes) {
+      sc_shader_destroy(tcs);
+      sc_shader_destroy(tes);
+      return;
+   }
+   struct sr_tess_stages st = {
+      .tcs = tcs->fn.tcs,
+      .tcs_io = &tcs->io.tcs,
+      .tcs_block_size = tcs->shared_size,
+      .tcs_scratch_size = tcs->scratch_size,
+      .tes = tes->fn.tes,
+      .tes_io = &tes->io.tes,
+      .tes_width = W,
+      .patch_vertices = 3,
+   };
+   CHECK(sr_tess_merge_modes(&tcs->io.tcs.modes, &tes->io.tes.modes, false, &st.mode),
+         "W=%u: modes merge", W);
+   CHECK(st.mode.domain == SR_TESS_TRIANGLES && st.mode.spacing == SR_TESS_FRACTIONAL_ODD &&
+            !st.mode.ccw && !st.mode.point_mode, "W=%u: merged modes", W);
+   struct sr_tess_worker wk;
+   CHECK_EQ_INT(sr_tess_worker_init(&wk, &st, NULL), VK_SUCCESS);
+   uint32_t *inputs = words_filled((size_t)SHALE_TESS_MAX_PATCH_VERTICES * VERTEX_WORDS, 0);
+   struct emitted e = { .W = W };
+   for (uint32_t v = 0; v < 3; v++)
+      for (uint32_t c = 0; c < 4; c++) {
+         e.pos[v][c] = in_pos(v, c);
+         *vword(inputs, v, SHALE_SLOT_POSITION, c) = fbits(in_pos(v, c));
+      }
+   float push[SHALE_MAX_PUSH_CONSTANTS_SIZE / 4] = { 0 };
+   struct shale_tess_context ctx = { .push_constants = push };
+   /* Levels (l, l + 1, l + 2) outside, l inside: fractional, integer, a
+    * culled patch (l = 0), the maximum and past it. */
+   static const float levels[] = { 2.5f, 1.0f, 4.0f, 0.0f, 7.25f, 63.0f, 100.0f };
+   for (unsigned li = 0; li < sizeof(levels) / sizeof(levels[0]); li++) {
+      push[0] = levels[li];
+      struct sr_tess_params p = st.mode;
+      p.outer[0] = levels[li], p.outer[1] = levels[li] + 1, p.outer[2] = levels[li] + 2;
+      p.inner[0] = levels[li];
+      struct sr_tess_counts want;
+      bool drawn = sr_tess_count(&p, &want);
+      float (*coord)[3] = malloc(((size_t)want.vertices + 1) * sizeof(*coord));
+      uint32_t *index = malloc(((size_t)want.primitives * want.prim_verts + 1) * 4);
+      if (drawn)
+         sr_tess_generate(&p, coord, index);
+      e.next = 0;
+      e.coord = (const float (*)[3])coord;
+      e.outer1 = levels[li] + 1, e.inner0 = levels[li];
+      e.prim_id = 40 + li;
+      e.bad = 0;
+      struct sr_tess_counts got;
+      sr_tess_run_patch(&st, &wk, &ctx, inputs, e.prim_id, check_batch, &e, &got);
+      CHECK(got.vertices == want.vertices && got.primitives == want.primitives &&
+               got.prim_verts == want.prim_verts,
+            "W=%u level %g: %u points %u primitives, expected %u %u", W, levels[li], got.vertices,
+            got.primitives, want.vertices, want.primitives);
+      CHECK(e.bad == 0 && e.next == want.vertices, "W=%u level %g: %d wrong words, %u of %u points",
+            W, levels[li], e.bad, e.next, want.vertices);
+      if (drawn)
+         CHECK(!memcmp(wk.index, index, (size_t)want.primitives * want.prim_verts * 4),
+               "W=%u level %g: the generator's indices", W, levels[li]);
+      free(coord);
+      free(index);
+   }
+   sr_tess_worker_finish(&wk);
+   free(inputs);
+   sc_shader_destroy(tcs);
+   sc_shader_destroy(tes);
+}
+
+static void
+test_merge(void)
+{
+   struct shale_tess_modes none = { 0 }, tri = { SHALE_TESS_DOMAIN_TRIANGLES, 0, 0, 0 };
+   struct shale_tess_modes rest = { 0, SHALE_TESS_SPACING_EQUAL, SHALE_TESS_ORDER_CW, 1 };
+   struct shale_tess_modes quads = { SHALE_TESS_DOMAIN_QUADS, SHALE_TESS_SPACING_EQUAL, 0, 0 };
+   struct sr_tess_params p;
+   CHECK(sr_tess_merge_modes(&tri, &rest, true, &p) && p.domain == SR_TESS_TRIANGLES &&
+            p.spacing == SR_TESS_EQUAL && !p.ccw && p.point_mode && p.lower_left,
+         "modes split between the stages merge");
+   CHECK(sr_tess_merge_modes(&quads, &none, false, &p) && p.domain == SR_TESS_QUADS && p.ccw,
+         "counter-clockwise unless declared");
+   CHECK(!sr_tess_merge_modes(&tri, &quads, false, &p), "disagreeing domains refused");
+   CHECK(!sr_tess_merge_modes(&tri, &none, false, &p), "no spacing refused");
+   CHECK(!sr_tess_merge_modes(&none, &none, false, &p), "no domain refused");
+}
+
 int
 main(void)
 {
@@ -403,9 +538,11 @@ main(void)
       if (out && patch)
          test_evaluation(widths[w], out, patch);
       test_modes(widths[w]);
+      test_run_patch(widths[w]);
       free(out);
       free(patch);
    }
+   test_merge();
    sc_compiler_destroy(compiler);
    return check_finish();
 }
