@@ -391,6 +391,8 @@ check_blob(struct sc_compiler *compiler, const uint8_t *in, size_t size,
    uint32_t W = h->simd_width;
    bool ok = (h->stage == VK_SHADER_STAGE_COMPUTE_BIT || h->stage == VK_SHADER_STAGE_VERTEX_BIT ||
               h->stage == VK_SHADER_STAGE_GEOMETRY_BIT ||
+              h->stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT ||
+              h->stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT ||
               (h->stage == VK_SHADER_STAGE_FRAGMENT_BIT && W != 1)) &&
              (W == 1 || W == 4 || W == 8 || W == 16) &&
              invocations >= 1 && invocations <= SC_BLOB_MAX_INVOCATIONS &&
@@ -426,6 +428,32 @@ check_blob(struct sc_compiler *compiler, const uint8_t *in, size_t size,
          ok = gs.out.xfb[j].word < SHALE_SLOT_COUNT * 4 && gs.out.xfb[j].buffer < SHALE_MAX_XFB_BUFFERS &&
               (!gs.out.xfb_stride[gs.out.xfb[j].buffer] ||
                gs.out.xfb[j].offset + 4u <= gs.out.xfb_stride[gs.out.xfb[j].buffer]);
+   }
+   if (ok && h->stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT) {
+      /* The workgroup is the output patch (llvm_tess.c). */
+      struct shale_tcs_info tcs;
+      memcpy(&tcs, in + sizeof(*h) + h->binding_count * sizeof(struct sc_blob_binding), sizeof(tcs));
+      ok = tcs.output_vertices >= 1 && tcs.output_vertices <= SHALE_TESS_MAX_PATCH_VERTICES &&
+           h->local_size[0] == tcs.output_vertices && h->local_size[1] == 1 &&
+           h->local_size[2] == 1 && tcs.modes.domain <= SHALE_TESS_DOMAIN_ISOLINES &&
+           tcs.modes.spacing <= SHALE_TESS_SPACING_FRACTIONAL_ODD &&
+           tcs.modes.vertex_order <= SHALE_TESS_ORDER_CCW &&
+           tcs.patch_written < 1ull << SHALE_PATCH_SLOT_COUNT;
+   }
+   if (ok && h->stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT) {
+      struct shale_tes_info tes;
+      memcpy(&tes, in + sizeof(*h) + h->binding_count * sizeof(struct sc_blob_binding), sizeof(tes));
+      ok = tes.out.clip_distance_count + tes.out.cull_distance_count <= 8 &&
+           tes.out.xfb_count <= SHALE_MAX_XFB_COMPONENTS &&
+           tes.modes.domain <= SHALE_TESS_DOMAIN_ISOLINES &&
+           tes.modes.spacing <= SHALE_TESS_SPACING_FRACTIONAL_ODD &&
+           tes.modes.vertex_order <= SHALE_TESS_ORDER_CCW &&
+           tes.patch_read < 1ull << SHALE_PATCH_SLOT_COUNT;
+      for (uint32_t j = 0; ok && j < tes.out.xfb_count; j++)
+         ok = tes.out.xfb[j].word < SHALE_SLOT_COUNT * 4 &&
+              tes.out.xfb[j].buffer < SHALE_MAX_XFB_BUFFERS &&
+              (!tes.out.xfb_stride[tes.out.xfb[j].buffer] ||
+               tes.out.xfb[j].offset + 4u <= tes.out.xfb_stride[tes.out.xfb[j].buffer]);
    }
    if (!ok) {
       set_message(message, message_size, "shader blob with bad metadata");

@@ -47,6 +47,31 @@ compile(const uint32_t *words, size_t count, VkShaderStageFlagBits stage, uint32
    return r == SC_SUCCESS ? s : NULL;
 }
 
+/* A serialized and reloaded copy of s (destroys s): the pipeline cache's
+ * path. */
+static struct sc_shader *
+reload(struct sc_shader *s)
+{
+   size_t size = 0;
+   CHECK_EQ_INT(sc_shader_serialize(s, NULL, &size), SC_SUCCESS);
+   void *blob = malloc(size);
+   CHECK_EQ_INT(sc_shader_serialize(s, blob, &size), SC_SUCCESS);
+   struct sc_shader *t = NULL;
+   char msg[256] = "";
+   enum sc_result r = sc_shader_deserialize(compiler, blob, size, &t, msg, sizeof(msg));
+   CHECK(r == SC_SUCCESS && t, "deserialize stage %#x: %s", s->stage, msg);
+   if (t) {
+      CHECK(!memcmp(&t->io, &s->io, sizeof(s->io)), "io survives serialization");
+      CHECK(t->stage == s->stage && t->shared_size == s->shared_size &&
+               t->scratch_size == s->scratch_size &&
+               !memcmp(t->local_size, s->local_size, sizeof(s->local_size)),
+            "metadata survives serialization");
+   }
+   free(blob);
+   sc_shader_destroy(s);
+   return t;
+}
+
 static uint32_t
 fbits(float f)
 {
@@ -145,6 +170,8 @@ static void
 test_control(uint32_t W, uint32_t **outputs_out, uint32_t **patch_out_out)
 {
    struct sc_shader *s = compile(SPV(tess_ctrl_tesc_spv), VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, W);
+   if (s && W == 8)
+      s = reload(s);   /* and through a blob (pipeline cache data) */
    if (!s)
       return;
    const struct shale_tcs_info *io = &s->io.tcs;
@@ -272,6 +299,8 @@ test_evaluation(uint32_t W, const uint32_t *tcs_out, const uint32_t *tcs_patch)
 {
    struct sc_shader *s = compile(SPV(tess_eval_tese_spv),
                                  VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, W);
+   if (s && W == 8)
+      s = reload(s);
    if (!s)
       return;
    const struct shale_tes_info *io = &s->io.tes;
@@ -523,6 +552,60 @@ test_merge(void)
    CHECK(!sr_tess_merge_modes(&none, &none, false, &p), "no domain refused");
 }
 
+/* Mutated tessellation modules: any result but a crash, a message with
+ * every failure (bad input gets an error code). */
+static void
+test_mutants(void)
+{
+   static uint32_t mutant[sizeof(tess_ctrl_tesc_spv) / 4 + sizeof(tess_eval_tese_spv) / 4];
+   uint32_t seed = 4242;
+   int compiled = 0, failed = 0;
+   for (int t = 0; t < 120; t++) {
+      const uint32_t *src = t & 1 ? tess_eval_tese_spv : tess_ctrl_tesc_spv;
+      size_t n = t & 1 ? sizeof(tess_eval_tese_spv) / 4 : sizeof(tess_ctrl_tesc_spv) / 4;
+      memcpy(mutant, src, n * 4);
+      for (int k = 0; k < 2; k++) {
+         seed = seed * 1103515245u + 12345u;
+         uint32_t w = 5 + (seed >> 8) % (uint32_t)(n - 5);
+         seed = seed * 1103515245u + 12345u;
+         mutant[w] = (seed >> 4) & 1 ? mutant[w] ^ (1u << (seed % 32)) : (seed >> 8) % 64;
+      }
+      struct sc_compile_info info = {
+         .words = mutant,
+         .word_count = n,
+         .entry_point = "main",
+         .stage = t & 1 ? VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT
+                        : VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT,
+         .simd_width = 4,
+      };
+      char msg[256] = "";
+      struct sc_shader *s = NULL;
+      enum sc_result r = sc_compile(compiler, &info, &s, msg, sizeof(msg));
+      if (r == SC_SUCCESS) {
+         compiled++;
+         sc_shader_destroy(s);
+      } else {
+         failed++;
+         CHECK(msg[0] != '\0' && s == NULL, "mutant %d: a message, no shader", t);
+      }
+   }
+   CHECK(compiled + failed == 120, "every mutant answered");
+   fprintf(stderr, "mutated tessellation modules: %d compiled, %d refused\n", compiled, failed);
+   /* A control shader compiled as an evaluation shader (no entry point of
+    * that stage) is refused with a message. */
+   struct sc_compile_info info = {
+      .words = tess_ctrl_tesc_spv,
+      .word_count = sizeof(tess_ctrl_tesc_spv) / 4,
+      .entry_point = "main",
+      .stage = VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT,
+      .simd_width = 4,
+   };
+   char msg[256] = "";
+   struct sc_shader *s = NULL;
+   CHECK(sc_compile(compiler, &info, &s, msg, sizeof(msg)) != SC_SUCCESS && !s && msg[0],
+         "wrong stage refused: %s", msg);
+}
+
 int
 main(void)
 {
@@ -543,6 +626,7 @@ main(void)
       free(patch);
    }
    test_merge();
+   test_mutants();
    sc_compiler_destroy(compiler);
    return check_finish();
 }
