@@ -184,6 +184,14 @@ void sr_geom_instance(struct sr_vdraw *vd);
 /* Whether the draw's topology has adjacency. */
 bool sr_geom_adjacency(VkPrimitiveTopology topology);
 
+/* sr_tess_draw.c: the raw records of the control shader's input slots
+ * (sr_geom_vertex makes them, with g as for a geometry shader); the
+ * tessellation stages of the current instance: patches, control shader,
+ * generator, evaluation shader, then capture, setup and binning of the
+ * generated list (sr_tess.h, steps 2a-2c). */
+void sr_tess_draw_init(struct sr_vdraw *vd, struct sr_geom *g);
+void sr_tess_instance(struct sr_vdraw *vd);
+
 /* sr_xfb.c: appends the current window's primitives to the transform
  * feedback buffers (calling thread, after shading). */
 void sr_xfb_capture(struct sr_vdraw *vd);

@@ -130,11 +130,13 @@
  * chunk regions, output list) are the instance's own, freed once it is set
  * up; an allocation failure drops the instance's output with
  * VK_ERROR_OUT_OF_HOST_MEMORY.
- * Tessellation: not implemented in draws (pipeline creation refuses patch
- * lists and the tessellation stages; the compiler translates both stages
- * and sr_tess.c generates primitives, neither called by a draw yet); the
- * plan, between steps 2 and 3 as for geometry shading, is sr_tess.h's
- * design note.
+ * Tessellation (sr_draw_state.tes; sr_tess.h's design note): between
+ * steps 2 and 3 as for geometry shading: step 2 writes raw records of the
+ * control shader's inputs, sr_tess_draw.c runs the instance's patches
+ * (control shader, primitive generator, evaluation shader) on the
+ * workers and sets the generated list up in patch order. The rasterizer
+ * side runs (unit/tess_stages); no Vulkan draw reaches it yet (pipeline
+ * creation refuses patch lists and the tessellation stages).
  * Steps 3-4 of an instance with more than 1024 primitives and no restart
  * run in parallel: chunks of 1024 primitives are assembled, clipped and
  * set up on the workers (into per-worker arenas, kept until the flush),
@@ -453,6 +455,16 @@ struct sr_draw_state {
    shale_gs_fn gs;
    uint32_t gs_width;
    struct shale_gs_info gs_io;
+   /* Tessellation (sr_tess.h), both stages or neither (tes NULL: none);
+    * no geometry shader with them yet. The block and scratch sizes are
+    * the control shader's sc_shader.shared_size and scratch_size. */
+   shale_tcs_fn tcs;
+   shale_tes_fn tes;
+   uint32_t tcs_block_size, tcs_scratch_size, tes_width;
+   uint32_t patch_control_points;
+   uint32_t tess_lower_left;            /* VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT */
+   struct shale_tcs_info tcs_io;
+   struct shale_tes_info tes_io;
 
    /* Vertex input and assembly. */
    uint32_t binding_mask;               /* bit b: bindings[b] valid */

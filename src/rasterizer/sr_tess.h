@@ -4,18 +4,21 @@
  *
  * Design note
  * -----------
- * Status: NOTHING of tessellation runs in a draw yet. tessellationShader
- * is false, maxTessellationGenerationLevel and the other tessellation
- * limits are 0, and pipeline creation refuses the patch-list topology and
- * the tessellation stages (sd_graphics_pipeline.c). This note is the plan
- * the next slices follow; each says here what it made true. Done: the
- * shader ABI of both stages (include/shale/shader_abi.h, "Tessellation")
- * and the compiler's translation of them (src/compiler/llvm_tess.c;
+ * Status: no Vulkan draw tessellates yet: tessellationShader is false,
+ * maxTessellationGenerationLevel and the other tessellation limits are 0,
+ * and pipeline creation refuses the patch-list topology and the
+ * tessellation stages (sd_graphics_pipeline.c), so the driver never fills
+ * sr_draw_state's tessellation fields. This note is the plan the next
+ * slices follow; each says here what it made true. Done: the shader ABI
+ * of both stages (include/shale/shader_abi.h, "Tessellation") and the
+ * compiler's translation of them (src/compiler/llvm_tess.c;
  * unit/tess_stages runs compiled control and evaluation shaders on
- * synthetic patches at every SIMD width and checks every output word),
- * which no draw calls yet; the
- * primitive generator (sr_tess.c, below; unit/tess), which nothing calls
- * yet; its primitive and vertex counts equal lavapipe's (Mesa 22.3.6:
+ * synthetic patches at every SIMD width and checks every output word);
+ * the rasterizer's draw path, steps 2-2c below (sr_tess_run.c,
+ * sr_tess_draw.c; unit/tess_stages draws patches through sr_scene with a
+ * state filled by hand and compares the frame, bit for bit, with a
+ * triangle-list draw of the generator's triangles); the
+ * primitive generator (sr_tess.c, below; unit/tess); its primitive and vertex counts equal lavapipe's (Mesa 22.3.6:
  * clipping and evaluation shader invocations of one patch) for 288
  * patches over every domain, spacing and point mode, with integer,
  * fractional, below-1 and above-64 levels (an ad hoc program run once,
@@ -237,16 +240,25 @@
  * VkPipelineTessellationStateCreateInfo and domain origin, the features,
  * limits and patch-list topology) comes last, once a draw runs end to end.
  *
- * Running a patch (sr_tess_run.c; done, unit/tess_stages; no draw calls
- * it yet): step 2b's per-patch work as one function, the control shader,
- * the generator and the evaluation batches, over a worker's buffers
- * (struct sr_tess_worker) sized once for the largest patch of the draw's
- * merged modes; each batch's outputs go to a callback that will make the
- * records. What is left of step 2 for the draw: the raw vertex records of
- * the control shader's input slots (as sr_geom_vertex makes them), patch
- * assembly and chunks on the pool, the records and the rebased indices
- * appended in patch order, the record layout from the evaluation shader's
- * outputs, and the draw state's stages (sr_vertex.c dispatches).
+ * Running a patch (sr_tess_run.c; done, unit/tess_stages): step 2b's
+ * per-patch work as one function, the control shader, the generator and
+ * the evaluation batches, over a worker's buffers (struct
+ * sr_tess_worker) sized once for the largest patch of the draw's merged
+ * modes; each batch's outputs go to a callback that makes the records.
+ * The draw (sr_tess_draw.c; done as far as unit/tess_stages draws): the
+ * vertex stage writes raw records of the control shader's input slots
+ * (sr_geom_vertex, as for a geometry shader); sr_tess_instance runs the
+ * instance's patches in chunks on the pool's workers (each worker its
+ * sr_tess_worker; a chunk's regions bounded in bytes), each patch's
+ * set-up records (the evaluation shader's outputs in the layout vdraw_init
+ * derives from shale_tes_info.out, PrimitiveId the patch's at
+ * prim_id_off) into its own region, then appends the chunk's records and
+ * rebased indices in patch order and sets the list up as sr_geom.c does.
+ * Not done yet: a geometry shader after tessellation (the draw path
+ * assumes none), pipeline statistics of the stages, transform feedback of
+ * the evaluation shader's outputs (wired as the geometry stage's, not
+ * tested), indexed and instanced patch draws (the code is the vertex
+ * stage's, not tested with patches), and everything of the driver side.
  */
 #ifndef SR_TESS_H
 #define SR_TESS_H

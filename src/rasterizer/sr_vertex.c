@@ -268,7 +268,7 @@ vdraw_init(struct sr_vdraw *vd, struct sr_scene *scene, const struct sr_draw_sna
    vd->vs_ctx.view_index = draw->view_index;
 
    /* The records are of the last stage before rasterization. */
-   const struct shale_vs_info *io = st->gs ? &st->gs_io.out : &st->vs_io;
+   const struct shale_vs_info *io = st->gs ? &st->gs_io.out : st->tes ? &st->tes_io.out : &st->vs_io;
    vd->layer = draw->view_index;
    vd->clip_count = io->clip_distance_count;
    vd->cull_count = io->cull_distance_count;
@@ -491,8 +491,10 @@ sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *snap,
       return VK_SUCCESS;
    const VkPrimitiveTopology topo = vd.st->topology;
    /* Geometry shading and adjacency: whole instances, sr_geom.c. */
-   const bool geom_path = vd.st->gs || sr_geom_adjacency(topo);
-   if (vd.st->gs)
+   const bool geom_path = vd.st->gs || vd.st->tes || sr_geom_adjacency(topo);
+   if (vd.st->tes)
+      sr_tess_draw_init(&vd, &geom);   /* tessellation: sr_tess_draw.c */
+   else if (vd.st->gs)
       sr_geom_init(&vd, &geom);
    /* Strips carry their last one or two positions into the next window. */
    const uint32_t overlap = topo == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP ? 2
@@ -534,7 +536,10 @@ sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *snap,
          if (sr_scene_cancelled(scene))
             return vd.result;
          if (geom_path) {
-            sr_geom_instance(&vd);
+            if (vd.st->tes)
+               sr_tess_instance(&vd);
+            else
+               sr_geom_instance(&vd);
             break;
          }
          /* Transform feedback, before clipping and rasterizer discard. */

@@ -13,7 +13,14 @@
 
 #include "check.h"
 #include "compiler/sc_compiler.h"
+#include "rasterizer/sr_scene.h"
 #include "rasterizer/sr_tess.h"
+#include "util/su_thread_pool.h"
+
+#include "shaders/draw_fs_frag_spv.h"
+#include "shaders/draw_vs_vert_spv.h"
+#include "shaders/tess_draw_tesc_spv.h"
+#include "shaders/tess_draw_tese_spv.h"
 
 #include "shaders/tess_ctrl_tesc_spv.h"
 #include "shaders/tess_eval_tese_spv.h"
@@ -552,6 +559,175 @@ test_merge(void)
    CHECK(!sr_tess_merge_modes(&none, &none, false, &p), "no domain refused");
 }
 
+/* ---- A tessellated draw through the rasterizer ---- */
+
+#define FBW 64
+#define FBH 48
+
+struct vtx {
+   float pos[4];
+   float color[4];
+};
+
+/* Draws `count` vertices of v with st into a cleared framebuffer. */
+static float *
+draw_fb(struct sr_context *ctx, const struct sr_draw_state *st, const struct vtx *v, uint32_t count)
+{
+   float *color = malloc(sizeof(float) * 4 * FBW * FBH);
+   struct sr_framebuffer fb;
+   memset(&fb, 0, sizeof(fb));
+   fb.width = FBW;
+   fb.height = FBH;
+   fb.layers = 1;
+   fb.samples = 1;
+   fb.color_count = 1;
+   fb.color[0] = (struct sr_surface){
+      .base = (uint8_t *)color, .format = su_format_desc(VK_FORMAT_R32G32B32A32_SFLOAT),
+      .vk_format = VK_FORMAT_R32G32B32A32_SFLOAT, .width = FBW, .height = FBH, .layers = 1,
+      .samples = 1, .row_pitch = FBW * 16, .layer_pitch = FBW * FBH * 16};
+   struct sr_draw_bindings b;
+   memset(&b, 0, sizeof(b));
+   b.vertex_buffers[0] = (struct sr_vertex_buffer){(const uint8_t *)v, count * sizeof(*v)};
+   const float discard_below = -1.0f;   /* draw_fs discards nothing */
+   memcpy(b.push_constants, &discard_below, 4);
+   struct sr_scene *scene;
+   VkRect2D area = {{0, 0}, {FBW, FBH}};
+   CHECK(sr_scene_begin(ctx, &fb, &area, 1, &scene) == VK_SUCCESS, "begin");
+   VkClearValue cc = {.color.float32 = {-1, -1, -1, -1}};
+   CHECK(sr_scene_clear(scene, 0, VK_IMAGE_ASPECT_COLOR_BIT, &cc, &area, 0, 1) == VK_SUCCESS,
+         "clear");
+   struct sr_draw d = {.count = count, .instance_count = 1};
+   CHECK(sr_scene_draw(scene, st, &b, &d) == VK_SUCCESS, "draw");
+   sr_scene_end(scene);
+   return color;
+}
+
+/* Three patches of 4 control points (and one vertex left over, dropped):
+ * fractional levels, all levels 1, and a culled patch. The tessellated
+ * draw must equal, bit for bit, a triangle-list draw of the triangles the
+ * generator makes, with the evaluation shader's positions and colours
+ * computed here (exact: the generator's coordinates are multiples of
+ * 2^-16). */
+static void
+test_draw(uint32_t W, unsigned threads)
+{
+   struct sc_shader *vs = compile(SPV(draw_vs_vert_spv), VK_SHADER_STAGE_VERTEX_BIT, W);
+   struct sc_shader *fs = compile(SPV(draw_fs_frag_spv), VK_SHADER_STAGE_FRAGMENT_BIT, W);
+   struct sc_shader *tcs = compile(SPV(tess_draw_tesc_spv), VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, W);
+   struct sc_shader *tes = compile(SPV(tess_draw_tese_spv),
+                                   VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, W);
+   struct su_thread_pool *pool = NULL;
+   struct sr_context *ctx = NULL;
+   if (!vs || !fs || !tcs || !tes || !su_thread_pool_create(threads, &pool) ||
+       sr_context_create(pool, NULL, &ctx) != VK_SUCCESS) {
+      CHECK(false, "setup failed (W=%u)", W);
+      goto out;
+   }
+   struct sr_draw_state st;
+   memset(&st, 0, sizeof(st));
+   st.vs = vs->fn.vs;
+   st.fs = fs->fn.fs;
+   st.vs_width = st.fs_width = W;
+   st.vs_io = vs->io.vs;
+   st.fs_io = fs->io.fs;
+   st.binding_mask = 1;
+   st.bindings[0] = (struct sr_vertex_binding){sizeof(struct vtx), VK_VERTEX_INPUT_RATE_VERTEX, 1};
+   st.attribute_count = 2;
+   st.attributes[0] = (struct sr_vertex_attribute){0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0};
+   st.attributes[1] = (struct sr_vertex_attribute){1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 16};
+   st.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+   st.viewport = (VkViewport){0, 0, FBW, FBH, 0, 1};
+   st.scissor = (VkRect2D){{0, 0}, {FBW, FBH}};
+   st.polygon_mode = VK_POLYGON_MODE_FILL;
+   st.cull_mode = VK_CULL_MODE_NONE;
+   st.front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+   st.line_width = 1.0f;
+   st.samples = 1;
+   st.sample_mask = ~0u;
+   st.depth_compare = VK_COMPARE_OP_ALWAYS;
+   st.blend[0].write_mask = 0xf;
+
+   /* The control points: colours carry the levels (vertex 0: outer,
+    * vertex 1: inner) and the patch's blue (vertex 2). */
+   static const float levels[3][6] = {
+      { 3.0f, 2.5f, 4.0f, 1.5f, 3.0f, 5.0f },
+      { 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f },
+      { 0.0f, 2.0f, 2.0f, 2.0f, 2.0f, 2.0f },
+   };
+   struct vtx in[13];
+   memset(in, 0, sizeof(in));
+   for (uint32_t p = 0; p < 3; p++) {
+      struct vtx *q = &in[p * 4];
+      memcpy(q[0].color, levels[p], 16);
+      q[1].color[0] = levels[p][4], q[1].color[1] = levels[p][5];
+      q[2].color[2] = 0.25f + 0.5f * (float)p;
+      for (uint32_t v = 0; v < 4; v++)
+         q[v].pos[3] = 1.0f;
+   }
+
+   /* The reference: the generator's triangles as a list. */
+   struct vtx *ref = malloc(sizeof(struct vtx) * 3 * 8192 * 2);
+   uint32_t nref = 0;
+   for (uint32_t p = 0; p < 3; p++) {
+      struct sr_tess_params prm = { .domain = SR_TESS_QUADS, .spacing = SR_TESS_FRACTIONAL_ODD,
+                                    .ccw = true };
+      memcpy(prm.outer, levels[p], 16);
+      prm.inner[0] = levels[p][4], prm.inner[1] = levels[p][5];
+      struct sr_tess_patch tp;
+      CHECK_EQ_INT(sr_tess_patch_build(&prm, NULL, &tp), VK_SUCCESS);
+      for (uint32_t k = 0; k < tp.n.primitives * tp.n.prim_verts; k++) {
+         const float *uvw = tp.coord[tp.index[k]];
+         struct vtx *r = &ref[nref++];
+         r->pos[0] = (uvw[0] - 1.0f) + (float)p;
+         r->pos[1] = 2.0f * uvw[1] - 1.0f;
+         r->pos[2] = 0.5f;
+         r->pos[3] = 1.0f;
+         r->color[0] = uvw[0];
+         r->color[1] = uvw[1];
+         r->color[2] = in[p * 4 + 2].color[2];
+         r->color[3] = 1.0f;
+      }
+      if (p == 2)
+         CHECK(tp.n.primitives == 0, "patch 2 is culled");
+      sr_tess_patch_free(&tp, NULL);
+   }
+   float *want = draw_fb(ctx, &st, ref, nref);
+
+   struct sr_draw_state ts = st;
+   ts.topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
+   ts.tcs = tcs->fn.tcs;
+   ts.tes = tes->fn.tes;
+   ts.tcs_io = tcs->io.tcs;
+   ts.tes_io = tes->io.tes;
+   ts.tcs_block_size = tcs->shared_size;
+   ts.tcs_scratch_size = tcs->scratch_size;
+   ts.tes_width = W;
+   ts.patch_control_points = 4;
+   float *got = draw_fb(ctx, &ts, in, 13);
+   int drawn = 0, differ = 0;
+   for (uint32_t i = 0; i < FBW * FBH; i++) {
+      drawn += want[i * 4] != -1.0f;
+      differ += memcmp(&want[i * 4], &got[i * 4], 16) != 0;
+   }
+   CHECK(drawn > FBW * FBH / 2, "W=%u: the reference covers %d pixels", W, drawn);
+   CHECK(differ == 0, "W=%u, %u threads: %d of %d pixels differ from the triangle list", W,
+         threads, differ, FBW * FBH);
+   fprintf(stderr, "tessellated draw W=%u, %u threads: %u triangles, %d pixels drawn, %d differ\n",
+           W, threads, nref / 3, drawn, differ);
+   free(ref);
+   free(want);
+   free(got);
+out:
+   if (ctx)
+      sr_context_destroy(ctx);
+   if (pool)
+      su_thread_pool_destroy(pool);
+   sc_shader_destroy(vs);
+   sc_shader_destroy(fs);
+   sc_shader_destroy(tcs);
+   sc_shader_destroy(tes);
+}
+
 /* Mutated tessellation modules: any result but a crash, a message with
  * every failure (bad input gets an error code). */
 static void
@@ -627,6 +803,9 @@ main(void)
    }
    test_merge();
    test_mutants();
+   test_draw(4, 1);
+   test_draw(8, 2);
+   test_draw(16, 3);
    sc_compiler_destroy(compiler);
    return check_finish();
 }

@@ -1,0 +1,288 @@
+/* Tessellation in a draw (sr_tess.h, steps 2a-2c): an instance's patches
+ * (PATCH_LIST positions, patchControlPoints each) run on the workers in
+ * chunks, each patch through sr_tess_run_patch (control shader, generator,
+ * evaluation shader) into set-up records of its own region; the calling
+ * thread appends every patch's records and rebased indices in patch order
+ * and sets the list up as sr_geom.c does a geometry shader's output. */
+#include <string.h>
+
+#include "sr_front.h"
+#include "sr_tess.h"
+#include "util/su_thread_pool.h"
+
+/* A chunk's record regions stay below this many bytes (about). */
+#define TESS_CHUNK_BYTES (8u << 20)
+#define TESS_CHUNK_PATCHES 256u
+#define VERTEX_WORDS ((size_t)SHALE_TESS_MAX_PATCH_VERTICES * SHALE_SLOT_COUNT * 4)
+
+void
+sr_tess_draw_init(struct sr_vdraw *vd, struct sr_geom *g)
+{
+   const struct sr_draw_state *st = vd->st;
+   memset(g, 0, sizeof(*g));
+   /* The control shader's input slots, as a geometry shader's. */
+   for (uint32_t s = 0; s < SHALE_SLOT_COUNT; s++)
+      if (st->tcs_io.inputs_read >> s & 1)
+         g->in_slot[g->in_slots++] = (uint8_t)s;
+   g->in_stride = 4 * g->in_slots;
+   g->vs_written = st->vs_io.outputs_written;
+   memset(g->out_j, 0xff, sizeof(g->out_j));
+   vd->geom = g;
+   /* The fragment shader's PrimitiveId is the patch's: each record holds
+    * it after its other words. */
+   vd->prim_id_off = vd->stride++;
+}
+
+struct tess_job {
+   const struct sr_vdraw *vd;
+   struct sr_tess_stages stages;
+   struct shale_tess_context ctx;
+   struct sr_tess_worker *workers;   /* [participants] */
+   uint32_t *inputs;                 /* [participants][VERTEX_WORDS] */
+   uint32_t first, count;            /* the chunk's patches */
+   uint32_t max_vertices, max_indices;
+   float *recs;                      /* [patch of the chunk][max_vertices][stride] */
+   uint32_t *index;                  /* [patch of the chunk][max_indices] */
+   struct sr_tess_counts *counts;    /* [patch of the chunk] */
+};
+
+struct emit_to {
+   const struct sr_vdraw *vd;
+   float *recs;
+   uint32_t patch_id;
+};
+
+/* Set-up records of a batch of evaluated points (the evaluation shader's
+ * outputs, laid out as a vertex shader's). */
+static void
+emit_records(void *data, const uint32_t *o, uint32_t w, uint32_t first, uint32_t count)
+{
+   const struct emit_to *e = data;
+   const struct sr_vdraw *vd = e->vd;
+   const struct shale_vs_info *io = &vd->st->tes_io.out;
+   const bool pos_written = io->outputs_written & (1ull << SHALE_SLOT_POSITION);
+   for (uint32_t i = 0; i < count; i++) {
+      float *r = e->recs + (size_t)(first + i) * vd->stride;
+      uint32_t *ru = (uint32_t *)r;
+      for (int c = 0; c < 4; c++)
+         ru[SR_V_POS + c] = pos_written ? o[(SHALE_SLOT_POSITION * 4 + c) * w + i] : 0;
+      if (vd->writes_point_size)
+         ru[SR_V_PSIZE] = o[(SHALE_SLOT_POINT_SIZE * 4) * w + i];
+      else
+         r[SR_V_PSIZE] = 1.0f;
+      for (uint32_t d = 0; d < vd->clip_count + vd->cull_count; d++)
+         ru[SR_V_DIST + d] = o[(SHALE_SLOT_CLIP_CULL0 * 4 + d) * w + i];
+      for (uint32_t k = 0; k < vd->attr_count; k++) {
+         uint16_t src = vd->attr_src[k];
+         ru[vd->attr_off + k] = src == 0xffff ? 0 : o[src * w + i];
+      }
+      for (uint32_t k = 0; k < vd->xfb_count; k++)
+         ru[vd->xfb_off + k] = o[io->xfb[k].word * w + i];
+      ru[vd->prim_id_off] = e->patch_id;
+      sr_setup_vertex(vd, r);
+   }
+}
+
+static void
+run_patches(void *data, uint64_t begin, uint64_t end, unsigned worker)
+{
+   const struct tess_job *job = data;
+   const struct sr_vdraw *vd = job->vd;
+   const struct sr_geom *g = vd->geom;
+   struct sr_tess_worker *wk = &job->workers[worker];
+   uint32_t *in = job->inputs + worker * VERTEX_WORDS;
+   const uint32_t n = job->stages.patch_vertices;
+   for (uint64_t p = begin; p < end && !sr_scene_cancelled(vd->scene); p++) {
+      const uint32_t patch = job->first + (uint32_t)p;
+      for (uint32_t v = 0; v < n; v++) {
+         const uint32_t pos = patch * n + v;
+         const uint32_t rec = vd->pos_rec ? vd->pos_rec[pos] : pos;
+         const uint32_t *raw = (const uint32_t *)vd->verts + (size_t)rec * g->in_stride;
+         for (uint32_t si = 0; si < g->in_slots; si++)
+            for (uint32_t c = 0; c < 4; c++)
+               in[(v * SHALE_SLOT_COUNT + g->in_slot[si]) * 4 + c] = raw[si * 4 + c];
+      }
+      struct emit_to e = {
+         .vd = vd,
+         .recs = job->recs + (size_t)p * job->max_vertices * vd->stride,
+         .patch_id = vd->primitive_id + patch,
+      };
+      struct sr_tess_counts *c = &job->counts[p];
+      sr_tess_run_patch(&job->stages, wk, &job->ctx, in, e.patch_id, emit_records, &e, c);
+      memcpy(job->index + (size_t)p * job->max_indices, wk->index,
+             (size_t)c->primitives * c->prim_verts * sizeof(uint32_t));
+   }
+}
+
+/* The generated list of the instance. */
+struct tess_list {
+   const VkAllocationCallbacks *alloc;
+   float *recs;
+   size_t nrec, cap_rec;             /* records */
+   uint32_t *pos;
+   size_t npos, cap_pos;
+};
+
+static bool
+grow(const VkAllocationCallbacks *alloc, void **p, size_t *cap, size_t need, size_t elem)
+{
+   if (need <= *cap)
+      return true;
+   size_t cap2 = *cap ? *cap : 1024;
+   while (cap2 < need)
+      cap2 *= 2;
+   void *q = sr_alloc(alloc, cap2 * elem, 64);
+   if (!q)
+      return false;
+   if (*p)
+      memcpy(q, *p, *cap * elem);
+   sr_free(alloc, *p);
+   *p = q;
+   *cap = cap2;
+   return true;
+}
+
+/* Appends the chunk's patches in order: records, then indices rebased. */
+static bool
+append_chunk(const struct tess_job *job, struct tess_list *l, uint32_t stride)
+{
+   for (uint32_t p = 0; p < job->count; p++) {
+      const struct sr_tess_counts *c = &job->counts[p];
+      const size_t ni = (size_t)c->primitives * c->prim_verts;
+      if (!c->vertices)
+         continue;
+      if (!grow(l->alloc, (void **)&l->recs, &l->cap_rec, (l->nrec + c->vertices) * stride,
+                sizeof(float)) ||
+          !grow(l->alloc, (void **)&l->pos, &l->cap_pos, l->npos + ni, sizeof(uint32_t)))
+         return false;
+      memcpy(l->recs + l->nrec * stride, job->recs + (size_t)p * job->max_vertices * stride,
+             (size_t)c->vertices * stride * sizeof(float));
+      const uint32_t *idx = job->index + (size_t)p * job->max_indices;
+      for (size_t k = 0; k < ni; k++)
+         l->pos[l->npos + k] = (uint32_t)l->nrec + idx[k];
+      l->nrec += c->vertices;
+      l->npos += ni;
+   }
+   return true;
+}
+
+/* Captures and sets up the list as a draw of `topology` (no restarts). */
+static void
+setup_list(struct sr_vdraw *vd, struct tess_list *l, VkPrimitiveTopology topology)
+{
+   struct sr_draw_state st = *vd->st;
+   st.topology = topology;
+   st.primitive_restart = false;
+   st.vs_io = st.tes_io.out;   /* transform feedback captures the evaluation shader's outputs */
+   const struct sr_draw_state *saved_st = vd->st;
+   float *saved_verts = vd->verts;
+   const uint32_t *saved_pos = vd->pos_rec;
+   const uint8_t *saved_restart = vd->restart;
+   uint32_t saved_count = vd->count, saved_id = vd->primitive_id;
+   vd->st = &st;
+   vd->verts = l->recs;
+   vd->pos_rec = l->pos;
+   vd->restart = NULL;
+   vd->count = (uint32_t)l->npos;
+   if (l->npos) {
+      if (vd->xfb)
+         sr_xfb_capture(vd);
+      if (!st.rasterizer_discard)
+         sr_setup_instance(vd);
+   }
+   vd->st = saved_st;
+   vd->verts = saved_verts;
+   vd->pos_rec = saved_pos;
+   vd->restart = saved_restart;
+   vd->count = saved_count;
+   vd->primitive_id = saved_id;
+   vd->layer = vd->draw->view_index;
+}
+
+void
+sr_tess_instance(struct sr_vdraw *vd)
+{
+   const struct sr_draw_state *st = vd->st;
+   const VkAllocationCallbacks *alloc = vd->scene->ctx->alloc;
+   struct tess_job job = {.vd = vd};
+   job.stages = (struct sr_tess_stages){
+      .tcs = st->tcs,
+      .tcs_io = &st->tcs_io,
+      .tcs_block_size = st->tcs_block_size,
+      .tcs_scratch_size = st->tcs_scratch_size,
+      .tes = st->tes,
+      .tes_io = &st->tes_io,
+      .tes_width = st->tes_width ? st->tes_width : 1,
+      .patch_vertices = st->patch_control_points,
+   };
+   const uint32_t n = st->patch_control_points;
+   if (!st->tcs || n < 1 || n > SHALE_TESS_MAX_PATCH_VERTICES ||
+       !sr_tess_merge_modes(&st->tcs_io.modes, &st->tes_io.modes, st->tess_lower_left != 0,
+                            &job.stages.mode))
+      return;   /* pipeline creation refuses such stages */
+   for (unsigned s = 0; s < SHALE_MAX_DESCRIPTOR_SETS; s++)
+      job.ctx.sets[s] = vd->vs_ctx.sets[s];
+   job.ctx.push_constants = vd->vs_ctx.push_constants;
+   job.ctx.cancel = vd->vs_ctx.cancel;
+   job.ctx.view_index = vd->vs_ctx.view_index;
+   /* Patches: consecutive runs of n positions; a partial last one is
+    * dropped. */
+   const uint32_t patches = vd->count / n;
+   const VkPrimitiveTopology topo = job.stages.mode.point_mode ? VK_PRIMITIVE_TOPOLOGY_POINT_LIST
+                                    : job.stages.mode.domain == SR_TESS_ISOLINES
+                                       ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST
+                                       : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+   const unsigned participants = su_thread_pool_size(vd->scene->ctx->pool);
+   struct tess_list l = {.alloc = alloc};
+   bool ok = true;
+   job.workers = sr_alloc(alloc, participants * sizeof(*job.workers), 64);
+   job.inputs = sr_alloc(alloc, participants * VERTEX_WORDS * sizeof(uint32_t), 64);
+   unsigned ready = 0;
+   ok = job.workers && job.inputs;
+   if (ok) {
+      memset(job.inputs, 0, participants * VERTEX_WORDS * sizeof(uint32_t));
+      for (; ready < participants; ready++)
+         if (sr_tess_worker_init(&job.workers[ready], &job.stages, alloc) != VK_SUCCESS) {
+            ok = false;
+            break;
+         }
+   }
+   uint32_t chunk = 1;
+   if (ok) {
+      job.max_vertices = job.workers[0].max_vertices;
+      job.max_indices = job.workers[0].max_indices;
+      const size_t region = (size_t)job.max_vertices * vd->stride * sizeof(float) +
+                            (size_t)job.max_indices * sizeof(uint32_t) + sizeof(*job.counts);
+      chunk = (uint32_t)(TESS_CHUNK_BYTES / region);
+      chunk = chunk < 1 ? 1 : chunk > TESS_CHUNK_PATCHES ? TESS_CHUNK_PATCHES : chunk;
+      if (chunk > patches)
+         chunk = patches ? patches : 1;
+      job.recs = sr_alloc(alloc, (size_t)chunk * job.max_vertices * vd->stride * sizeof(float) + 64, 64);
+      job.index = sr_alloc(alloc, (size_t)chunk * job.max_indices * sizeof(uint32_t) + 64, 64);
+      job.counts = sr_alloc(alloc, (size_t)chunk * sizeof(*job.counts), 64);
+      ok = job.recs && job.index && job.counts;
+   }
+   for (uint32_t p0 = 0; ok && p0 < patches; p0 += chunk) {
+      if (sr_scene_cancelled(vd->scene))
+         break;
+      job.first = p0;
+      job.count = patches - p0 < chunk ? patches - p0 : chunk;
+      su_thread_pool_run(vd->scene->ctx->pool, job.count, 1, run_patches, &job);
+      if (sr_scene_cancelled(vd->scene))
+         break;
+      ok = append_chunk(&job, &l, vd->stride);
+   }
+   for (unsigned i = 0; i < ready; i++)
+      sr_tess_worker_finish(&job.workers[i]);
+   sr_free(alloc, job.workers);
+   sr_free(alloc, job.inputs);
+   sr_free(alloc, job.recs);
+   sr_free(alloc, job.index);
+   sr_free(alloc, job.counts);
+   if (!ok)
+      vd->result = VK_ERROR_OUT_OF_HOST_MEMORY;
+   else if (!sr_scene_cancelled(vd->scene))
+      setup_list(vd, &l, topo);
+   sr_free(alloc, l.recs);
+   sr_free(alloc, l.pos);
+}
