@@ -36,6 +36,11 @@
  * 3 * 2^-8 of the range plus 2^-8 / 255 and 1e-5 (what those limits allow).
  * Lanes with a NaN or infinite coordinate get some value in [0, 1] there
  * (NaN from sr_sample).
+ * Outside the trilinear REPEAT state, sr_sample_fast_nl.h takes NEAREST
+ * filtering (sr_sample()'s bits; lambda skipped where a single level can be
+ * chosen) and, in the AVX2 build, LINEAR filtering of 8-bit UNORM RGBA and
+ * BGRA views in the same fixed point, any size, address mode and mipmap
+ * mode (vkcube, and glmark2's and zink's one-level CLAMP_TO_EDGE views).
  *
  * Cost (scene (b) of bench_render, trilinear RGBA8, is bound by it): a
  * call decodes only scalars of its sampler and view; a chunk of eight

@@ -7,6 +7,8 @@
  * FAST_TABLE(table, indices) (eight floats of a table) and
  * FAST_SQRT(v) (correctly rounded square roots).
  * Every function is always inlined into the build's entry points.
+ * run() hands states outside its trilinear REPEAT one to
+ * sr_sample_fast_nl.h's paths (NEAREST, fixed-point LINEAR) first.
  */
 #define FAST_CAT2(a, b) a##_##b
 #define FAST_CAT(a, b) FAST_CAT2(a, b)
@@ -465,6 +467,8 @@ BODY void FN(fixed_chunk)(const struct fast *f, struct shale_sample_args *a, uns
 }
 #endif
 
+#include "rasterizer/sr_sample_fast_nl.h"
+
 BODY void FN(run)(const struct shale_image_view_desc *view, const struct shale_sampler_desc *sampler,
                   struct shale_sample_args *args, int fmt, bool srgb)
 {
@@ -489,6 +493,9 @@ BODY void FN(run)(const struct shale_image_view_desc *view, const struct shale_s
             FN(chunk)(&f, args, l0, fmt, srgb, true);
       return;
    }
+   /* NEAREST, and LINEAR on other sizes and modes (sr_sample_fast_nl.h). */
+   if (FN(nl_run)(&f, args, fmt, srgb))
+      return;
    for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += VL)
       if ((args->lanes >> l0) & 0xffu)
          FN(chunk)(&f, args, l0, fmt, srgb, false);

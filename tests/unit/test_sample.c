@@ -19,9 +19,11 @@
  * moves the mipmap weight by as much, so the difference grows with the
  * texels' range; the spec's filtering precision, 8 sub-texel and mipmap
  * bits as Shale reports, allows about 4e-3). The AVX2 routines' fixed-point
- * state (8-bit UNORM RGBA / BGRA, trilinear, REPEAT, power-of-two 2D views,
- * no offsets) is held to what those limits allow instead: FIXED_TOLERANCE,
- * 3 * 2^-8 of the range and a little (below). Grad lanes whose lambda (in
+ * states (8-bit UNORM RGBA / BGRA with both filters LINEAR: the trilinear
+ * REPEAT power-of-two one, and sr_sample_fast_nl.h's any other) are held to
+ * what those limits allow instead: FIXED_TOLERANCE, 3 * 2^-8 of the range
+ * and a little (below). test_nl draws sr_sample_fast_nl.h's states (single
+ * levels, maxLod 0, odd sizes, each address mode) more often. Grad lanes whose lambda (in
  * double) lies within 1e-4 of a point where the result jumps (lambda 0 when
  * the two filters differ; x.5 for nearest mipmapping) are not compared:
  * log2 there may round either way in either routine; the count is printed.
@@ -272,11 +274,14 @@ static void report_bad(const char *what, const struct image *im, const struct sh
 }
 
 /* Whether the AVX2 routines filter this call in fixed point: 8-bit UNORM
- * RGBA / BGRA / ABGR views, 2D and power-of-two, LINEAR filters and
- * mipmaps, REPEAT on s and t, no offsets. */
+ * RGBA / BGRA / ABGR views with both filters LINEAR (the trilinear REPEAT
+ * power-of-two state without offsets in fixed_chunk, every other mipmap
+ * mode, address mode, size, view type and offset in sr_sample_fast_nl.h's
+ * lin_fixed_chunk). */
 static bool fixed_point_call(const struct image *im, const struct shale_sampler_desc *s,
                              const struct shale_sample_args *a, bool avx2)
 {
+   (void)a;
 #if defined(__x86_64__) || defined(__i386__)
    if (!avx2 || !__builtin_cpu_supports("avx2"))
       return false;
@@ -286,11 +291,7 @@ static bool fixed_point_call(const struct image *im, const struct shale_sampler_
    const uint32_t f = im->v.format;
    return (f == VK_FORMAT_R8G8B8A8_UNORM || f == VK_FORMAT_B8G8R8A8_UNORM ||
            f == VK_FORMAT_A8B8G8R8_UNORM_PACK32) &&
-          im->v.view_type == VK_IMAGE_VIEW_TYPE_2D && !(im->v.width & (im->v.width - 1)) &&
-          !(im->v.height & (im->v.height - 1)) && s->mag_filter == VK_FILTER_LINEAR &&
-          s->min_filter == VK_FILTER_LINEAR && s->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_LINEAR &&
-          s->address_mode[0] == VK_SAMPLER_ADDRESS_MODE_REPEAT &&
-          s->address_mode[1] == VK_SAMPLER_ADDRESS_MODE_REPEAT && !(a->op & SHALE_SAMPLE_OFFSET);
+          s->mag_filter == VK_FILTER_LINEAR && s->min_filter == VK_FILTER_LINEAR;
 }
 
 /* The fixed-point routine's tolerance, in units of the texels' range, from
@@ -651,6 +652,69 @@ static void test_window(void)
 #endif
 }
 
+/* sr_sample_fast_nl.h's states, drawn more often than test_fast's random
+ * samplers draw them: both filters NEAREST or both LINEAR, on views of one
+ * level or many with maxLod 0 (lambda then chooses nothing: the paths skip
+ * it) or any maxLod, odd and power-of-two sizes (800x600 as glmark2's
+ * scenes sample), each address mode on s and t, 2D and 2D-array, offsets
+ * now and then. NEAREST with NEAREST mipmaps (or one level) must give
+ * sr_sample()'s bits; 8-bit UNORM RGBA / BGRA with LINEAR filters in the
+ * AVX2 build is held to FIXED_TOLERANCE; anything else to 1e-5 (compare_call). */
+static void test_nl(bool avx2)
+{
+   static const uint32_t sizes[][2] = { { 1, 1 }, { 3, 5 }, { 37, 2 }, { 100, 255 },
+                                        { 800, 600 }, { 256, 256 }, { 64, 3 }, { 500, 500 } };
+   struct tally t = { 0 };
+   long exact_single = 0;
+   for (int n = 0; n < 160; n++) {
+      struct image im;
+      const uint32_t *sz = sizes[pick(8)];
+      uint32_t levels = 1;
+      if (pick(2))
+         while ((sz[0] >> levels) || (sz[1] >> levels))
+            levels++;
+      VkImageViewType ty = pick(3) ? VK_IMAGE_VIEW_TYPE_2D : VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+      make_image(&im, fast_formats[pick(FAST_FORMATS)], ty, sz[0], sz[1], levels,
+                 ty == VK_IMAGE_VIEW_TYPE_2D_ARRAY ? 1 + pick(3) : 1);
+      struct shale_sampler_desc s;
+      random_sampler(&s, levels);
+      s.mag_filter = s.min_filter = n & 1 ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+      s.address_mode[0] = fast_modes[(n >> 1) % 3];
+      s.address_mode[1] = fast_modes[pick(3)];
+      if (pick(2)) {
+         s.min_lod = 0.0f;
+         s.max_lod = pick(2) ? 0.0f : 0.25f;   /* vkcube's and zink's one-level clamp */
+      }
+      bool single = levels == 1 || s.max_lod <= 0.0f;
+      shale_sample_fn fn = sr_sample_select_isa(&im.v, pick(2) ? &s : NULL, avx2);
+      CHECK(fn != sr_sample || (!avx2 && !SR_SAMPLE_FAST_PORTABLE), "format %u: no fast routine",
+            im.v.format);
+      for (int c = 0; c < 10; c++) {
+         struct shale_sample_args a;
+         random_args(&a, &im);
+         if (pick(2))
+            a.op &= ~(uint32_t)SHALE_SAMPLE_OFFSET;
+         compare_call(fn, &im, &s, &a, false, &t, fixed_point_call(&im, &s, &a, avx2));
+         if (single && s.mag_filter == VK_FILTER_NEAREST &&
+             s.mipmap_mode == VK_SAMPLER_MIPMAP_MODE_NEAREST)
+            exact_single += __builtin_popcount(a.lanes);
+      }
+      free(im.mem);
+   }
+   printf("%s build, nearest and linear states: %ld lanes (%ld nearest, compared exactly, %ld of "
+          "them on one level; %ld in fixed point, largest difference %.3g of the range), %ld "
+          "skipped near a jump, largest linear difference %.3g, %ld disagreements\n",
+          avx2 ? "AVX2" : "portable", t.lanes, t.exact, exact_single, t.fixed, t.worst_fixed,
+          t.skipped, t.worst, t.bad);
+   CHECK(t.bad == 0, "%ld lanes disagree", t.bad);
+   CHECK(exact_single > 1000, "only %ld single-level nearest lanes", exact_single);
+   CHECK(t.skipped * 1000 < t.lanes, "%ld of %ld lanes skipped", t.skipped, t.lanes);
+#if defined(__x86_64__) || defined(__i386__)
+   if (avx2 && __builtin_cpu_supports("avx2"))
+      CHECK(t.fixed > 1000, "only %ld lanes in fixed point", t.fixed);
+#endif
+}
+
 int main(void)
 {
    test_window();
@@ -658,6 +722,8 @@ int main(void)
    test_far(true);
    test_fast(false);
    test_fast(true);
+   test_nl(false);
+   test_nl(true);
    test_fallback(false);
    test_fallback(true);
    return check_finish();

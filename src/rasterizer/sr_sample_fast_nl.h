@@ -1,0 +1,243 @@
+/* sr_sample_fast_body.h's paths for states outside "tri": NEAREST filtering, and LINEAR in fixed point on any size and address mode. */
+/*
+ * Included by sr_sample_fast_body.h (once per build) after its chunk
+ * functions; run() hands a call here (nl_run) when its state is not the
+ * compile-time trilinear one. Two paths:
+ *
+ * NEAREST (both filters NEAREST, mipmaps NEAREST or a single level, any of
+ * the routines' formats, address modes and sizes, 2D and 2D-array, offsets
+ * allowed), both builds: chunk()'s arithmetic with every lane nearest known
+ * at compile time, so its results are sr_sample()'s bits. Where only one
+ * level can be chosen (the view has one, or maxLod <= 0 clamps every
+ * lambda to level 0) and both filters agree, lambda decides nothing: the
+ * chunk skips the Scale Factor and LOD Operations (the derivatives' square
+ * roots and log2). CLAMP_TO_EDGE takes floor(clamp(u, 0, w - 1)) for
+ * clamp(floor(u), 0, w - 1) (the same integer: floor is monotonic and the
+ * bounds are integers; NaN gives 0 either way).
+ *
+ * LINEAR (both filters LINEAR, any mipmap mode, any address mode and
+ * size, 2D and 2D-array, offsets allowed), AVX2 build, 8-bit UNORM RGBA and
+ * BGRA: fixed_chunk()'s fixed point (the weights snapped down to 1/256 of a
+ * texel, subTexelPrecisionBits 8; the mipmap weight to 1/256,
+ * mipmapPrecisionBits 8; 16- and 32-bit integer sums, each level's
+ * truncated to 1/256 of a code before the mipmap blend, one division at
+ * the end) with chunk()'s addressing (vwrap: any mode, any size), lambda
+ * skipped as above when a single level can be chosen, and 64-bit pair
+ * loads where both columns of every lane are side by side (CLAMP_TO_EDGE
+ * away from the right edge: nearly always). unit/sample holds it to the
+ * fixed-point tolerance the tri path has.
+ *
+ * The invariants of sr_sample_fast.c hold: every texel read is in the view
+ * (wrapped or clamped indices; the pair loads only where the second
+ * column is the first's neighbour in the row), lanes outside args->lanes
+ * are computed and not stored.
+ */
+
+/* Whether lambda can choose only level 0 with one filter: the view has one
+ * level, or maxLod <= 0 (lambda is clamped to maxLod, then to [0, q]), and
+ * the two filters agree (lambda <= 0 picks magFilter). */
+BODY bool FN(nl_single)(const struct fast *f)
+{
+   return f->mag_linear == f->min_linear && (f->last_level == 0 || f->max_lod <= 0.0f);
+}
+
+/* select() for a single-level call: level 0, no second level, the layer
+ * and the lanes asked for; lin as the filters say. */
+BODY void FN(nl_select_single)(const struct fast *f, const struct shale_sample_args *a, unsigned l0,
+                               struct FN(sel) *sel)
+{
+   v8i layer = vsplati(0);
+   if (f->arrayed) {
+      /* clamp(RNE(a), 0, layers - 1); NaN and negative layers give 0
+       * (select()'s). */
+      v8f la = vloadf(&a->coord[2][l0]);
+      v8i ge0 = la >= 0.0f;
+      la = vsel(la < 4194304.0f, la, vsplat(4194304.0f));
+      v8f rne = (la + 8388608.0f) - 8388608.0f;
+      layer = vmini(vtoi(rne), vsplati(f->last_layer)) & ge0;
+   }
+   uint32_t active = (a->lanes >> l0) & 0xffu;
+   v8i lane_bit = (v8i) { 1, 2, 4, 8, 16, 32, 64, 128 };
+   sel->layer = layer;
+   sel->lin = vsplati(f->mag_linear ? -1 : 0);
+   sel->lvl0 = vsplati(0);
+   sel->lvl1 = vsplati(0);
+   sel->two = vsplati(0);
+   sel->on = (vsplati((int32_t)active) & lane_bit) != 0;
+   sel->delta = vsplat(0.0f);
+   sel->active = active;
+}
+
+/* The wrapped texel index of coordinate x (texel units) on every lane in
+ * mode `mode`: vwrap(ifloor(x)), or for CLAMP_TO_EDGE floor of x clamped
+ * to [0, n - 1] (the same integer; NaN 0). */
+BODY v8i FN(nl_index)(v8f x, v8i n, uint32_t mode, bool pow2)
+{
+   if (mode == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE) {
+      x = vsel(x > 0.0f, x, vsplat(0.0f));
+      v8f top = vtof(n - 1);
+      x = vsel(x < top, x, top);
+      return vtoi(x);
+   }
+   return vwrap(vifloor(x), n, mode, pow2);
+}
+
+/* Lanes l0 .. l0 + 7 of a NEAREST call (see the note): level() with no
+ * linear lane, chunk()'s division of UNORM codes. */
+BODY void FN(near_chunk)(const struct fast *f, struct shale_sample_args *a, unsigned l0, int fmt,
+                         bool srgb, bool single)
+{
+   struct FN(sel) sel;
+   if (single)
+      FN(nl_select_single)(f, a, l0, &sel);
+   else
+      FN(select)(f, a, l0, false, &sel);
+   struct FN(addr) ad;
+   FN(address)(f, sel.lvl0, sel.layer, false, &ad);
+   v8f u = vloadf(&a->coord[0][l0]) * vtof(ad.w), v = vloadf(&a->coord[1][l0]) * vtof(ad.h);
+   if (a->op & SHALE_SAMPLE_OFFSET) {
+      u = u + vtof(vloadi(&a->offset[0][l0]));
+      v = v + vtof(vloadi(&a->offset[1][l0]));
+   }
+   const int32_t size = fmt_size(fmt);
+   v8i x = FN(nl_index)(u, ad.w, f->mode_u, f->pow2w) * size;
+   v8i y = FN(nl_index)(v, ad.h, f->mode_v, f->pow2h) * ad.row + ad.start;
+   v8f tau[4];
+   FN(fetch)(f->base, y + x, fmt, srgb, tau);
+   if (fmt != FF_RGBA16F && fmt != FF_RGBA32F)
+      for (int k = 0; k < 4; k++)
+         if (!srgb || k >= (fmt == FF_R8 ? 1 : fmt == FF_RG8 ? 2 : 3))
+            tau[k] = tau[k] / 255.0f;   /* su_unpack_float's division: the same bits */
+   FN(store)(f, a, l0, &sel, tau);
+}
+
+#if FAST_FIXED
+/* Texel Linear Filtering of one level (ad) of 8-bit UNORM RGBA texels in
+ * fixed point, any address mode and size: fixed_level()'s arithmetic (and
+ * its output layout: out[k] holds lanes k and k + 4 as four 32-bit sums,
+ * 2^16 times the filtered code, less 2^23) on chunk()'s addressing. */
+BODY void FN(nl_fixed_level)(const struct fast *f, const struct shale_sample_args *a, unsigned l0,
+                             v8f s, v8f t, const struct FN(addr) *ad, __m256i out[4])
+{
+   v8f u = s * vtof(ad->w), v = t * vtof(ad->h);
+   if (a->op & SHALE_SAMPLE_OFFSET) {
+      u = u + vtof(vloadi(&a->offset[0][l0]));
+      v = v + vtof(vloadi(&a->offset[1][l0]));
+   }
+   u = u - 0.5f;
+   v = v - 0.5f;
+   v8i i0 = vifloor(u), j0 = vifloor(v);
+   v8i wa = vtoi((u - vtof(i0)) * 256.0f) & 0xff;
+   v8i wb = vtoi((v - vtof(j0)) * 256.0f) & 0xff;
+   v8i x0 = vwrap(i0, ad->w, f->mode_u, f->pow2w) * 4;
+   v8i x1 = vwrap(i0 + 1, ad->w, f->mode_u, f->pow2w) * 4;
+   v8i y0 = vwrap(j0, ad->h, f->mode_v, f->pow2h) * ad->row + ad->start;
+   v8i y1 = vwrap(j0 + 1, ad->h, f->mode_v, f->pow2h) * ad->row + ad->start;
+   __m256i t00, t10, t01, t11;
+   if (!vany(x1 != x0 + 4)) {
+      /* Texel x0 + 1 is in the row on every lane: 8-byte loads. */
+      v8i p0, p1;
+      FAST_GATHER_PAIR(f->base, y0 + x0, &p0, &p1);
+      t00 = (__m256i)p0;
+      t10 = (__m256i)p1;
+      FAST_GATHER_PAIR(f->base, y1 + x0, &p0, &p1);
+      t01 = (__m256i)p0;
+      t11 = (__m256i)p1;
+   } else {
+      t00 = (__m256i)FAST_GATHER(f->base, y0 + x0);
+      t10 = (__m256i)FAST_GATHER(f->base, y0 + x1);
+      t01 = (__m256i)FAST_GATHER(f->base, y1 + x0);
+      t11 = (__m256i)FAST_GATHER(f->base, y1 + x1);
+   }
+   const __m256i z = _mm256_setzero_si256();
+   /* Horizontal: (t0 << 8) + (t1 - t0) * a in 16-bit words (fixed_level's). */
+   __m256i aw = (__m256i)(wa | (wa << 16));
+   __m256i alo = _mm256_unpacklo_epi32(aw, aw), ahi = _mm256_unpackhi_epi32(aw, aw);
+   __m256i h[2][2];
+   const __m256i flip = _mm256_set1_epi16((short)0x8000);
+   for (int r = 0; r < 2; r++) {
+      __m256i p = r ? t01 : t00, q = r ? t11 : t10;
+      __m256i plo = _mm256_unpacklo_epi8(p, z), qlo = _mm256_unpacklo_epi8(q, z);
+      __m256i phi = _mm256_unpackhi_epi8(p, z), qhi = _mm256_unpackhi_epi8(q, z);
+      __m256i lo = _mm256_add_epi16(_mm256_slli_epi16(plo, 8),
+                                    _mm256_mullo_epi16(_mm256_sub_epi16(qlo, plo), alo));
+      __m256i hi = _mm256_add_epi16(_mm256_slli_epi16(phi, 8),
+                                    _mm256_mullo_epi16(_mm256_sub_epi16(qhi, phi), ahi));
+      h[r][0] = _mm256_xor_si256(lo, flip);
+      h[r][1] = _mm256_xor_si256(hi, flip);
+   }
+   /* Vertical: one multiply-add of the rows' word pairs with (256 - b, b). */
+   __m256i bw = (__m256i)((256 - wb) | (wb << 16));
+   out[0] = _mm256_madd_epi16(_mm256_unpacklo_epi16(h[0][0], h[1][0]), _mm256_shuffle_epi32(bw, 0x00));
+   out[1] = _mm256_madd_epi16(_mm256_unpackhi_epi16(h[0][0], h[1][0]), _mm256_shuffle_epi32(bw, 0x55));
+   out[2] = _mm256_madd_epi16(_mm256_unpacklo_epi16(h[0][1], h[1][1]), _mm256_shuffle_epi32(bw, 0xaa));
+   out[3] = _mm256_madd_epi16(_mm256_unpackhi_epi16(h[0][1], h[1][1]), _mm256_shuffle_epi32(bw, 0xff));
+}
+
+/* Lanes l0 .. l0 + 7 of a LINEAR call on 8-bit UNORM RGBA or BGRA in fixed
+ * point (see the note): fixed_chunk()'s mipmap blend and conversion. */
+BODY void FN(lin_fixed_chunk)(const struct fast *f, struct shale_sample_args *a, unsigned l0,
+                              bool bgra, bool single)
+{
+   struct FN(sel) sel;
+   if (single)
+      FN(nl_select_single)(f, a, l0, &sel);
+   else
+      FN(select)(f, a, l0, false, &sel);
+   v8f s = vloadf(&a->coord[0][l0]), t = vloadf(&a->coord[1][l0]);
+   struct FN(addr) ad;
+   __m256i r0[4];
+   FN(address)(f, sel.lvl0, sel.layer, false, &ad);
+   FN(nl_fixed_level)(f, a, l0, s, t, &ad, r0);
+   if (!single && vany(sel.two & sel.on)) {
+      __m256i r1[4];
+      FN(address)(f, sel.lvl1, sel.layer, false, &ad);
+      FN(nl_fixed_level)(f, a, l0, s, t, &ad, r1);
+      /* Lanes with one level have delta 0: d 0, r0 kept. */
+      __m256i d = (__m256i)vtoi(sel.delta * 256.0f);
+      const __m256i dk[4] = { _mm256_shuffle_epi32(d, 0x00), _mm256_shuffle_epi32(d, 0x55),
+                              _mm256_shuffle_epi32(d, 0xaa), _mm256_shuffle_epi32(d, 0xff) };
+      for (int k = 0; k < 4; k++) {
+         __m256i x0 = _mm256_srai_epi32(r0[k], 8), x1 = _mm256_srai_epi32(r1[k], 8);
+         r0[k] = _mm256_add_epi32(_mm256_slli_epi32(x0, 8),
+                                  _mm256_mullo_epi32(_mm256_sub_epi32(x1, x0), dk[k]));
+      }
+   }
+   __m256i u0 = _mm256_unpacklo_epi32(r0[0], r0[1]), u1 = _mm256_unpackhi_epi32(r0[0], r0[1]);
+   __m256i u2 = _mm256_unpacklo_epi32(r0[2], r0[3]), u3 = _mm256_unpackhi_epi32(r0[2], r0[3]);
+   __m256i c[4] = { _mm256_unpacklo_epi64(u0, u2), _mm256_unpackhi_epi64(u0, u2),
+                    _mm256_unpacklo_epi64(u1, u3), _mm256_unpackhi_epi64(u1, u3) };
+   const __m256i bias = _mm256_set1_epi32(1 << 23);
+   const __m256 scale = _mm256_set1_ps(255.0f * 65536.0f);
+   v8f tau[4];
+   for (int k = 0; k < 4; k++)
+      tau[k] = (v8f)_mm256_div_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(c[k], bias)), scale);
+   if (bgra) {
+      v8f r = tau[0];
+      tau[0] = tau[2];
+      tau[2] = r;
+   }
+   FN(store)(f, a, l0, &sel, tau);
+}
+#endif
+
+/* Calls this header's paths take (see the note); false: run() goes on. */
+BODY bool FN(nl_run)(const struct fast *f, struct shale_sample_args *args, int fmt, bool srgb)
+{
+   const bool single = FN(nl_single)(f);
+   if (!f->mag_linear && !f->min_linear && (single || !f->mip_linear)) {
+      for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += VL)
+         if ((args->lanes >> l0) & 0xffu)
+            FN(near_chunk)(f, args, l0, fmt, srgb, single);
+      return true;
+   }
+#if FAST_FIXED
+   if (f->mag_linear && f->min_linear && (fmt == FF_RGBA8 || fmt == FF_BGRA8) && !srgb) {
+      for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += VL)
+         if ((args->lanes >> l0) & 0xffu)
+            FN(lin_fixed_chunk)(f, args, l0, fmt == FF_BGRA8, single);
+      return true;
+   }
+#endif
+   return false;
+}
