@@ -254,11 +254,12 @@
  * derives from shale_tes_info.out, PrimitiveId the patch's at
  * prim_id_off) into its own region, then appends the chunk's records and
  * rebased indices in patch order and sets the list up as sr_geom.c does.
- * Not done yet: a geometry shader after tessellation (the draw path
- * assumes none), pipeline statistics of the stages, transform feedback of
- * the evaluation shader's outputs (wired as the geometry stage's, not
- * tested), indexed and instanced patch draws (the code is the vertex
- * stage's, not tested with patches), and everything of the driver side.
+ * Indexed and instanced patch draws run as the vertex stage's do
+ * (PrimitiveId restarting with each instance; unit/tess_stages). Not done
+ * yet: a geometry shader after tessellation (the draw path assumes none),
+ * pipeline statistics of the stages, transform feedback of the
+ * evaluation shader's outputs (wired as the geometry stage's, not
+ * tested), and everything of the driver side.
  */
 #ifndef SR_TESS_H
 #define SR_TESS_H

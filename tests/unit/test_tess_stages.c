@@ -569,9 +569,12 @@ struct vtx {
    float color[4];
 };
 
-/* Draws `count` vertices of v with st into a cleared framebuffer. */
+/* Draws `count` vertices of v (through `indices` when not NULL: 32-bit
+ * indices into nv vertices), `instances` times, with st into a cleared
+ * framebuffer. */
 static float *
-draw_fb(struct sr_context *ctx, const struct sr_draw_state *st, const struct vtx *v, uint32_t count)
+draw_fb(struct sr_context *ctx, const struct sr_draw_state *st, const struct vtx *v, uint32_t nv,
+        const uint32_t *indices, uint32_t count, uint32_t instances)
 {
    float *color = malloc(sizeof(float) * 4 * FBW * FBH);
    struct sr_framebuffer fb;
@@ -587,7 +590,12 @@ draw_fb(struct sr_context *ctx, const struct sr_draw_state *st, const struct vtx
       .samples = 1, .row_pitch = FBW * 16, .layer_pitch = FBW * FBH * 16};
    struct sr_draw_bindings b;
    memset(&b, 0, sizeof(b));
-   b.vertex_buffers[0] = (struct sr_vertex_buffer){(const uint8_t *)v, count * sizeof(*v)};
+   b.vertex_buffers[0] = (struct sr_vertex_buffer){(const uint8_t *)v, nv * sizeof(*v)};
+   if (indices) {
+      b.index_base = (const uint8_t *)indices;
+      b.index_size = count * sizeof(uint32_t);
+      b.index_type = VK_INDEX_TYPE_UINT32;
+   }
    const float discard_below = -1.0f;   /* draw_fs discards nothing */
    memcpy(b.push_constants, &discard_below, 4);
    struct sr_scene *scene;
@@ -596,7 +604,7 @@ draw_fb(struct sr_context *ctx, const struct sr_draw_state *st, const struct vtx
    VkClearValue cc = {.color.float32 = {-1, -1, -1, -1}};
    CHECK(sr_scene_clear(scene, 0, VK_IMAGE_ASPECT_COLOR_BIT, &cc, &area, 0, 1) == VK_SUCCESS,
          "clear");
-   struct sr_draw d = {.count = count, .instance_count = 1};
+   struct sr_draw d = {.indexed = indices != NULL, .count = count, .instance_count = instances};
    CHECK(sr_scene_draw(scene, st, &b, &d) == VK_SUCCESS, "draw");
    sr_scene_end(scene);
    return color;
@@ -685,13 +693,13 @@ test_draw(uint32_t W, unsigned threads)
          r->color[0] = uvw[0];
          r->color[1] = uvw[1];
          r->color[2] = in[p * 4 + 2].color[2];
-         r->color[3] = 1.0f;
+         r->color[3] = (float)(p + 1);
       }
       if (p == 2)
          CHECK(tp.n.primitives == 0, "patch 2 is culled");
       sr_tess_patch_free(&tp, NULL);
    }
-   float *want = draw_fb(ctx, &st, ref, nref);
+   float *want = draw_fb(ctx, &st, ref, nref, NULL, nref, 1);
 
    struct sr_draw_state ts = st;
    ts.topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
@@ -703,12 +711,27 @@ test_draw(uint32_t W, unsigned threads)
    ts.tcs_scratch_size = tcs->scratch_size;
    ts.tes_width = W;
    ts.patch_control_points = 4;
-   float *got = draw_fb(ctx, &ts, in, 13);
-   int drawn = 0, differ = 0;
+   float *got = draw_fb(ctx, &ts, in, 13, NULL, 13, 1);
+   /* The same patches through indices into the vertices stored in
+    * reverse, in two instances: PrimitiveId restarts with each instance,
+    * so the second draws over the first with the same values (had it gone
+    * on counting, patches 3 and 4 would land where 0 and 1 did, with other
+    * alphas). */
+   struct vtx rev[13];
+   uint32_t idx[13];
+   for (uint32_t i = 0; i < 13; i++) {
+      rev[i] = in[12 - i];
+      idx[i] = 12 - i;
+   }
+   float *got2 = draw_fb(ctx, &ts, rev, 13, idx, 13, 2);
+   int drawn = 0, differ = 0, differ2 = 0;
    for (uint32_t i = 0; i < FBW * FBH; i++) {
       drawn += want[i * 4] != -1.0f;
       differ += memcmp(&want[i * 4], &got[i * 4], 16) != 0;
+      differ2 += memcmp(&want[i * 4], &got2[i * 4], 16) != 0;
    }
+   CHECK(differ2 == 0, "W=%u, %u threads: indexed, 2 instances: %d pixels differ", W, threads,
+         differ2);
    CHECK(drawn > FBW * FBH / 2, "W=%u: the reference covers %d pixels", W, drawn);
    CHECK(differ == 0, "W=%u, %u threads: %d of %d pixels differ from the triangle list", W,
          threads, differ, FBW * FBH);
@@ -717,6 +740,7 @@ test_draw(uint32_t W, unsigned threads)
    free(ref);
    free(want);
    free(got);
+   free(got2);
 out:
    if (ctx)
       sr_context_destroy(ctx);
