@@ -455,8 +455,8 @@ struct sr_draw_state {
    shale_gs_fn gs;
    uint32_t gs_width;
    struct shale_gs_info gs_io;
-   /* Tessellation (sr_tess.h), both stages or neither (tes NULL: none);
-    * no geometry shader with them yet. The block and scratch sizes are
+   /* Tessellation (sr_tess.h), both stages or neither (tes NULL: none),
+    * a geometry shader after them or not. The block and scratch sizes are
     * the control shader's sc_shader.shared_size and scratch_size. */
    shale_tcs_fn tcs;
    shale_tes_fn tes;

@@ -77,8 +77,9 @@
  *     generator orients as VertexOrderCw/Ccw and the domain origin say),
  *     setup and binning as for any list.
  *  Without a fragment-visible PrimitiveId from a geometry shader, the
- *  fragment shader's PrimitiveId is the patch's (the TES's), as the spec
- *  says for a pipeline whose last vertex stage is the TES.
+ *  fragment shader's PrimitiveId is the patch's (the TES's) here; see
+ *  the end of this note for the spec's wording, still to check against
+ *  lavapipe.
  *
  * The tessellation control stage. A patch's OutputVertices invocations
  * (1 .. 32, maxTessellationPatchSize to report: 32) share the patch's
@@ -255,11 +256,21 @@
  * prim_id_off) into its own region, then appends the chunk's records and
  * rebased indices in patch order and sets the list up as sr_geom.c does.
  * Indexed and instanced patch draws run as the vertex stage's do
- * (PrimitiveId restarting with each instance; unit/tess_stages). Not done
- * yet: a geometry shader after tessellation (the draw path assumes none),
- * pipeline statistics of the stages, transform feedback of the
- * evaluation shader's outputs (wired as the geometry stage's, not
- * tested), and everything of the driver side.
+ * (PrimitiveId restarting with each instance; unit/tess_stages). With a
+ * geometry shader, the records are the raw words it reads (its input
+ * slots from the evaluation shader's outputs) and the list goes to the
+ * geometry stage (sr_geom_instance) as its input primitives, its
+ * PrimitiveIdIn counting them from 0 per instance ("the number of
+ * primitives presented as input to the shader"; unit/tess_stages draws a
+ * pass-through geometry shader after tessellation, equal to the frame
+ * without it). The fragment shader's PrimitiveId without a geometry
+ * shader is the patch's here (as GLSL and D3D have it); the Vulkan text
+ * ("the value that would have been presented as input to the geometry
+ * shader") reads as the generated primitive's index: the render test
+ * against lavapipe decides which. Not done yet: pipeline statistics of
+ * the stages, transform feedback of the evaluation shader's outputs
+ * (wired as the geometry stage's, not tested), and everything of the
+ * driver side.
  */
 #ifndef SR_TESS_H
 #define SR_TESS_H

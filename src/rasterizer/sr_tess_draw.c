@@ -1,9 +1,11 @@
 /* Tessellation in a draw (sr_tess.h, steps 2a-2c): an instance's patches
  * (PATCH_LIST positions, patchControlPoints each) run on the workers in
  * chunks, each patch through sr_tess_run_patch (control shader, generator,
- * evaluation shader) into set-up records of its own region; the calling
- * thread appends every patch's records and rebased indices in patch order
- * and sets the list up as sr_geom.c does a geometry shader's output. */
+ * evaluation shader) into records of its own region; the calling thread
+ * appends every patch's records and rebased indices in patch order and
+ * sets the list up as sr_geom.c does a geometry shader's output, or, with
+ * a geometry shader, hands it to the geometry stage as its input (the
+ * records then the raw words the geometry shader reads). */
 #include <string.h>
 
 #include "sr_front.h"
@@ -19,6 +21,8 @@ void
 sr_tess_draw_init(struct sr_vdraw *vd, struct sr_geom *g)
 {
    const struct sr_draw_state *st = vd->st;
+   if (st->gs)
+      sr_geom_init(vd, g);   /* the geometry shader's output records (prim_id_off, layer_off) */
    memset(g, 0, sizeof(*g));
    /* The control shader's input slots, as a geometry shader's. */
    for (uint32_t s = 0; s < SHALE_SLOT_COUNT; s++)
@@ -28,9 +32,29 @@ sr_tess_draw_init(struct sr_vdraw *vd, struct sr_geom *g)
    g->vs_written = st->vs_io.outputs_written;
    memset(g->out_j, 0xff, sizeof(g->out_j));
    vd->geom = g;
-   /* The fragment shader's PrimitiveId is the patch's: each record holds
-    * it after its other words. */
-   vd->prim_id_off = vd->stride++;
+   /* Without a geometry shader, the fragment shader's PrimitiveId is the
+    * patch's: each record holds it after its other words. */
+   if (!st->gs)
+      vd->prim_id_off = vd->stride++;
+}
+
+/* The geometry shader's input records after tessellation: its input
+ * slots from the evaluation shader's outputs (sr_geom_init's table, the
+ * record stride unchanged). */
+static void
+gs_input_geom(const struct sr_draw_state *st, struct sr_geom *g)
+{
+   const struct shale_gs_info *gi = &st->gs_io;
+   memset(g, 0, sizeof(*g));
+   for (uint32_t s = 0; s < SHALE_SLOT_COUNT; s++)
+      if (gi->inputs_read >> s & 1)
+         g->in_slot[g->in_slots++] = (uint8_t)s;
+   g->in_stride = 4 * g->in_slots;
+   g->vs_written = st->tes_io.out.outputs_written;
+   memset(g->out_j, 0xff, sizeof(g->out_j));
+   for (uint32_t j = 0; j < gi->out_words && j < SHALE_SLOT_COUNT * 4; j++)
+      if (gi->out_word[j] < SHALE_SLOT_COUNT * 4)
+         g->out_j[gi->out_word[j]] = (uint16_t)j;
 }
 
 struct tess_job {
@@ -41,6 +65,8 @@ struct tess_job {
    uint32_t *inputs;                 /* [participants][VERTEX_WORDS] */
    uint32_t first, count;            /* the chunk's patches */
    uint32_t max_vertices, max_indices;
+   const struct sr_geom *gs_in;      /* with a geometry shader: its input records */
+   uint32_t stride;                  /* words per record */
    float *recs;                      /* [patch of the chunk][max_vertices][stride] */
    uint32_t *index;                  /* [patch of the chunk][max_indices] */
    struct sr_tess_counts *counts;    /* [patch of the chunk] */
@@ -48,7 +74,9 @@ struct tess_job {
 
 struct emit_to {
    const struct sr_vdraw *vd;
+   const struct sr_geom *gs_in;
    float *recs;
+   uint32_t stride;
    uint32_t patch_id;
 };
 
@@ -61,8 +89,22 @@ emit_records(void *data, const uint32_t *o, uint32_t w, uint32_t first, uint32_t
    const struct sr_vdraw *vd = e->vd;
    const struct shale_vs_info *io = &vd->st->tes_io.out;
    const bool pos_written = io->outputs_written & (1ull << SHALE_SLOT_POSITION);
+   if (e->gs_in) {
+      /* The geometry shader's input words (0 where not written). */
+      const struct sr_geom *g = e->gs_in;
+      for (uint32_t i = 0; i < count; i++) {
+         uint32_t *r = (uint32_t *)e->recs + (size_t)(first + i) * e->stride;
+         for (uint32_t si = 0; si < g->in_slots; si++) {
+            const uint32_t s = g->in_slot[si];
+            const bool written = g->vs_written >> s & 1;
+            for (uint32_t c = 0; c < 4; c++)
+               r[si * 4 + c] = written ? o[(s * 4 + c) * w + i] : 0;
+         }
+      }
+      return;
+   }
    for (uint32_t i = 0; i < count; i++) {
-      float *r = e->recs + (size_t)(first + i) * vd->stride;
+      float *r = e->recs + (size_t)(first + i) * e->stride;
       uint32_t *ru = (uint32_t *)r;
       for (int c = 0; c < 4; c++)
          ru[SR_V_POS + c] = pos_written ? o[(SHALE_SLOT_POSITION * 4 + c) * w + i] : 0;
@@ -104,7 +146,9 @@ run_patches(void *data, uint64_t begin, uint64_t end, unsigned worker)
       }
       struct emit_to e = {
          .vd = vd,
-         .recs = job->recs + (size_t)p * job->max_vertices * vd->stride,
+         .gs_in = job->gs_in,
+         .recs = job->recs + (size_t)p * job->max_vertices * job->stride,
+         .stride = job->stride,
          .patch_id = vd->primitive_id + patch,
       };
       struct sr_tess_counts *c = &job->counts[p];
@@ -164,6 +208,40 @@ append_chunk(const struct tess_job *job, struct tess_list *l, uint32_t stride)
       l->npos += ni;
    }
    return true;
+}
+
+/* The list as the geometry stage's input primitives of `topology`;
+ * PrimitiveIdIn counts them from 0 in each instance (the primitives
+ * presented to the geometry shader). */
+static void
+geometry_list(struct sr_vdraw *vd, struct tess_list *l, const struct sr_geom *gs_in,
+              VkPrimitiveTopology topology)
+{
+   struct sr_draw_state st = *vd->st;
+   st.topology = topology;
+   st.primitive_restart = false;
+   const struct sr_draw_state *saved_st = vd->st;
+   const struct sr_geom *saved_geom = vd->geom;
+   float *saved_verts = vd->verts;
+   const uint32_t *saved_pos = vd->pos_rec;
+   const uint8_t *saved_restart = vd->restart;
+   uint32_t saved_count = vd->count, saved_id = vd->primitive_id;
+   vd->st = &st;
+   vd->geom = gs_in;
+   vd->verts = l->recs;
+   vd->pos_rec = l->pos;
+   vd->restart = NULL;
+   vd->count = (uint32_t)l->npos;
+   vd->primitive_id = 0;
+   if (l->npos)
+      sr_geom_instance(vd);
+   vd->st = saved_st;
+   vd->geom = saved_geom;
+   vd->verts = saved_verts;
+   vd->pos_rec = saved_pos;
+   vd->restart = saved_restart;
+   vd->count = saved_count;
+   vd->primitive_id = saved_id;
 }
 
 /* Captures and sets up the list as a draw of `topology` (no restarts). */
@@ -234,6 +312,12 @@ sr_tess_instance(struct sr_vdraw *vd)
                                        : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
    const unsigned participants = su_thread_pool_size(vd->scene->ctx->pool);
    struct tess_list l = {.alloc = alloc};
+   struct sr_geom gs_in;
+   if (st->gs) {
+      gs_input_geom(st, &gs_in);
+      job.gs_in = &gs_in;
+   }
+   job.stride = st->gs ? gs_in.in_stride : vd->stride;
    bool ok = true;
    job.workers = sr_alloc(alloc, participants * sizeof(*job.workers), 64);
    job.inputs = sr_alloc(alloc, participants * VERTEX_WORDS * sizeof(uint32_t), 64);
@@ -251,13 +335,13 @@ sr_tess_instance(struct sr_vdraw *vd)
    if (ok) {
       job.max_vertices = job.workers[0].max_vertices;
       job.max_indices = job.workers[0].max_indices;
-      const size_t region = (size_t)job.max_vertices * vd->stride * sizeof(float) +
+      const size_t region = (size_t)job.max_vertices * job.stride * sizeof(float) +
                             (size_t)job.max_indices * sizeof(uint32_t) + sizeof(*job.counts);
       chunk = (uint32_t)(TESS_CHUNK_BYTES / region);
       chunk = chunk < 1 ? 1 : chunk > TESS_CHUNK_PATCHES ? TESS_CHUNK_PATCHES : chunk;
       if (chunk > patches)
          chunk = patches ? patches : 1;
-      job.recs = sr_alloc(alloc, (size_t)chunk * job.max_vertices * vd->stride * sizeof(float) + 64, 64);
+      job.recs = sr_alloc(alloc, (size_t)chunk * job.max_vertices * job.stride * sizeof(float) + 64, 64);
       job.index = sr_alloc(alloc, (size_t)chunk * job.max_indices * sizeof(uint32_t) + 64, 64);
       job.counts = sr_alloc(alloc, (size_t)chunk * sizeof(*job.counts), 64);
       ok = job.recs && job.index && job.counts;
@@ -270,7 +354,7 @@ sr_tess_instance(struct sr_vdraw *vd)
       su_thread_pool_run(vd->scene->ctx->pool, job.count, 1, run_patches, &job);
       if (sr_scene_cancelled(vd->scene))
          break;
-      ok = append_chunk(&job, &l, vd->stride);
+      ok = append_chunk(&job, &l, job.stride);
    }
    for (unsigned i = 0; i < ready; i++)
       sr_tess_worker_finish(&job.workers[i]);
@@ -281,6 +365,8 @@ sr_tess_instance(struct sr_vdraw *vd)
    sr_free(alloc, job.counts);
    if (!ok)
       vd->result = VK_ERROR_OUT_OF_HOST_MEMORY;
+   else if (!sr_scene_cancelled(vd->scene) && st->gs)
+      geometry_list(vd, &l, &gs_in, topo);
    else if (!sr_scene_cancelled(vd->scene))
       setup_list(vd, &l, topo);
    sr_free(alloc, l.recs);

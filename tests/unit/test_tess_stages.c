@@ -19,6 +19,7 @@
 
 #include "shaders/draw_fs_frag_spv.h"
 #include "shaders/draw_vs_vert_spv.h"
+#include "shaders/tess_draw_geom_spv.h"
 #include "shaders/tess_draw_tesc_spv.h"
 #include "shaders/tess_draw_tese_spv.h"
 
@@ -624,9 +625,10 @@ test_draw(uint32_t W, unsigned threads)
    struct sc_shader *tcs = compile(SPV(tess_draw_tesc_spv), VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, W);
    struct sc_shader *tes = compile(SPV(tess_draw_tese_spv),
                                    VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, W);
+   struct sc_shader *gs = compile(SPV(tess_draw_geom_spv), VK_SHADER_STAGE_GEOMETRY_BIT, W);
    struct su_thread_pool *pool = NULL;
    struct sr_context *ctx = NULL;
-   if (!vs || !fs || !tcs || !tes || !su_thread_pool_create(threads, &pool) ||
+   if (!vs || !fs || !tcs || !tes || !gs || !su_thread_pool_create(threads, &pool) ||
        sr_context_create(pool, NULL, &ctx) != VK_SUCCESS) {
       CHECK(false, "setup failed (W=%u)", W);
       goto out;
@@ -724,12 +726,21 @@ test_draw(uint32_t W, unsigned threads)
       idx[i] = 12 - i;
    }
    float *got2 = draw_fb(ctx, &ts, rev, 13, idx, 13, 2);
-   int drawn = 0, differ = 0, differ2 = 0;
+   /* A geometry shader after tessellation passing the triangles on. */
+   struct sr_draw_state tg = ts;
+   tg.gs = gs->fn.gs;
+   tg.gs_width = W;
+   tg.gs_io = gs->io.gs;
+   float *got3 = draw_fb(ctx, &tg, in, 13, NULL, 13, 1);
+   int drawn = 0, differ = 0, differ2 = 0, differ3 = 0;
    for (uint32_t i = 0; i < FBW * FBH; i++) {
       drawn += want[i * 4] != -1.0f;
       differ += memcmp(&want[i * 4], &got[i * 4], 16) != 0;
       differ2 += memcmp(&want[i * 4], &got2[i * 4], 16) != 0;
+      differ3 += memcmp(&want[i * 4], &got3[i * 4], 16) != 0;
    }
+   CHECK(differ3 == 0, "W=%u, %u threads: with a geometry shader: %d pixels differ", W, threads,
+         differ3);
    CHECK(differ2 == 0, "W=%u, %u threads: indexed, 2 instances: %d pixels differ", W, threads,
          differ2);
    CHECK(drawn > FBW * FBH / 2, "W=%u: the reference covers %d pixels", W, drawn);
@@ -741,6 +752,7 @@ test_draw(uint32_t W, unsigned threads)
    free(want);
    free(got);
    free(got2);
+   free(got3);
 out:
    if (ctx)
       sr_context_destroy(ctx);
@@ -750,6 +762,7 @@ out:
    sc_shader_destroy(fs);
    sc_shader_destroy(tcs);
    sc_shader_destroy(tes);
+   sc_shader_destroy(gs);
 }
 
 /* Mutated tessellation modules: any result but a crash, a message with
