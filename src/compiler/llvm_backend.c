@@ -891,3 +891,8 @@ enum sc_result sc_backend_build(LLVMContextRef ctx, LLVMModuleRef mod,
    LLVMDisposeBuilder(f.b);
    return SC_SUCCESS;
 }
+
+bool sc_backend_key_supported(const struct shale_fb_key *key, const struct shale_fb_ds_key *ds_key)
+{
+   return ds_key ? sc_backend_ds_supported(ds_key) : sc_backend_supported(key);
+}

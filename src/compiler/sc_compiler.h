@@ -334,6 +334,10 @@ enum sc_result sc_backend_cache_key(struct sc_compiler *compiler, const struct s
                                     uint8_t out[SC_COMPILE_KEY_SIZE]);
 bool sc_backend_compiled(struct sc_compiler *compiler, const struct shale_fb_key *key,
                          const struct shale_fb_ds_key *ds_key);
+/* Whether the compiler covers the routine's state (else a compile request
+ * returns SC_ERROR_UNSUPPORTED at once): callers that compile later (in the
+ * background) ask first. */
+bool sc_backend_key_supported(const struct shale_fb_key *key, const struct shale_fb_ds_key *ds_key);
 enum sc_result sc_backend_serialize(struct sc_compiler *compiler, const struct shale_fb_key *key,
                                     const struct shale_fb_ds_key *ds_key, void *data,
                                     size_t *size);

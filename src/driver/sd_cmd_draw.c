@@ -100,7 +100,8 @@ sd_draw(struct sd_exec_state *state, const struct sr_draw *draw_in)
       sd_draw_state_update(state, pipeline);
 
    /* The code pointers, read once per draw: the optimizer may replace
-    * baseline code between draws, never inside one. */
+    * baseline code, or set a back-end routine, between draws, never
+    * inside one. */
    const struct sc_shader *vs = atomic_load(&pipeline->graphics.vs->shader);
    d->state.vs = vs->fn.vs;
    d->state.vs_width = vs->simd_width;
@@ -113,6 +114,16 @@ sd_draw(struct sd_exec_state *state, const struct sr_draw *draw_in)
       const struct sc_shader *fs = atomic_load(&pipeline->graphics.fs->shader);
       d->state.fs = fs->fn.fs;
       d->state.fs_width = fs->simd_width;
+   }
+   /* Back-end routines compiled in the background: NULL (the C back end,
+    * the same pixels) until each is in place; the state already has their
+    * keys. */
+   const struct sd_fb_slot *slot = pipeline->graphics.fb_slot;
+   if (slot) {
+      d->state.fb_color = (shale_fb_color_fn)(uintptr_t)atomic_load_explicit(
+         &slot->color, memory_order_acquire);
+      d->state.fb_ds = (shale_fb_ds_fn)(uintptr_t)atomic_load_explicit(&slot->ds,
+                                                                       memory_order_acquire);
    }
 
    struct sr_draw_bindings b;

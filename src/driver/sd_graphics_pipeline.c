@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/sc_compiler.h"
 #include "sd_alloc.h"
 #include "sd_device.h"
 #include "sd_format.h"
@@ -20,6 +21,7 @@ sd_graphics_pipeline_finish(struct sd_device *device, struct sd_pipeline *pipeli
    sd_compiled_shader_unref(pipeline->graphics.vs);
    sd_compiled_shader_unref(pipeline->graphics.gs);
    sd_compiled_shader_unref(pipeline->graphics.fs);
+   sd_fb_slot_unref(pipeline->graphics.fb_slot);
 }
 
 static void
@@ -197,16 +199,20 @@ sd_translate_state(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_st
  * linked from the application's cache data (no LLVM), or compiled; then
  * recorded in `cache` (may be NULL) as a blob, so that its data carries
  * the routine. *hit: whether `cache` had the routine (an application cache
- * hit, pipeline creation feedback's sense). */
+ * hit, pipeline creation feedback's sense). With `background`, a routine
+ * that needs LLVM is not compiled here: *fn stays NULL (SC_SUCCESS) and
+ * `cache` records it pending (sd_pipeline_cache.h), for the caller to
+ * queue on the optimizer thread. */
 static enum sc_result
 sd_backend_routine(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
                    const VkAllocationCallbacks *alloc, const struct shale_fb_key *key,
-                   const struct shale_fb_ds_key *ds_key, void **fn, bool *hit, char *msg,
-                   size_t msg_size)
+                   const struct shale_fb_ds_key *ds_key, bool background, void **fn, bool *hit,
+                   char *msg, size_t msg_size)
 {
    const char *what = ds_key ? "depth/stencil" : "colour";
    uint64_t start = sd_now_ns();
    *hit = false;
+   *fn = NULL;
    uint8_t ck[SD_KEY_SIZE];
    _Static_assert(SD_KEY_SIZE == SC_COMPILE_KEY_SIZE, "key sizes");
    bool keyed = sc_backend_cache_key(rt->compiler, key, ds_key, ck) == SC_SUCCESS;
@@ -234,6 +240,27 @@ sd_backend_routine(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
       sd_free(alloc, blob);
    }
    bool found = compiled_before || linked;
+   if (!found && background) {
+      if (!sc_backend_key_supported(key, ds_key)) {
+         snprintf(msg, msg_size, "fragment back end: state not compiled yet");
+         return SC_ERROR_UNSUPPORTED;
+      }
+      /* A pending entry found in the cache is a hit: the cache carries
+       * the routine (vkGetPipelineCacheData takes it from the compiler). */
+      *hit = in_cache;
+      if (cache && keyed && !in_cache)
+         sd_backend_cache_put_pending(cache, ck, ds_key ? NULL : key, ds_key);   /* best effort */
+      if (su_debug(SU_DEBUG_INFO)) {
+         double ms = (sd_now_ns() - start) / 1e6;
+         if (in_cache)
+            su_log("pipeline: %s back end %s: pipeline cache hit in %.3f ms, compiling in the "
+                   "background (the C back end runs meanwhile)", what, key_str, ms);
+         else
+            su_log("pipeline: %s back end %s: LLVM compile queued for the background in %.3f "
+                   "ms (the C back end runs meanwhile)", what, key_str, ms);
+      }
+      return SC_SUCCESS;
+   }
    enum sc_result r;
    if (ds_key) {
       shale_fb_ds_fn f = NULL;
@@ -249,7 +276,7 @@ sd_backend_routine(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
    /* A blob that was there but could not be copied or loaded for lack of
     * memory left the routine to LLVM: not a hit. */
    *hit = in_cache && found;
-   if (cache && keyed && !in_cache) {
+   if (cache && keyed && !(in_cache && found)) {
       /* Best effort: without memory the cache data only lacks the routine. */
       size_t size = 0;
       if (sc_backend_serialize(rt->compiler, key, ds_key, NULL, &size) == SC_SUCCESS) {
@@ -276,7 +303,18 @@ sd_backend_routine(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
  * and for its depth/stencil tests (sr_raster.h, "The fragment back end"),
  * from the subpass or the VkPipelineRenderingCreateInfo. State outside
  * what the compiler covers (SC_ERROR_UNSUPPORTED) or a failed compile
- * leaves none: draws then run the C back end, which gives the same pixels. */
+ * leaves none: draws then run the C back end, which gives the same pixels.
+ *
+ * Routines the compiler has (or links from the cache data) are set in the
+ * pipeline's state now. One that needs LLVM (23 to 180 ms each, measured
+ * through zink) is compiled on the optimizer thread instead (sd_optimizer.c,
+ * struct sd_fb_slot): the pipeline's state carries its key with no routine,
+ * its draws run the C back end, which unit/fragment_backend holds
+ * bit-identical to every compiled routine on every key the compiler
+ * covers, and each draw made after the routine is in place picks it up
+ * (sd_cmd_draw.c reads the slot once per draw), so no frame depends on when
+ * the compile ends. SHALE_FRAGMENT_BACKEND=sync, SHALE_JIT_BASELINE=0 (no
+ * background tier at all) or a queue that fails compile at creation. */
 static void
 sd_graphics_backend(struct sd_pipeline *pipeline, struct sd_pipeline_cache *cache,
                     const VkAllocationCallbacks *alloc, const VkGraphicsPipelineCreateInfo *ci,
@@ -287,11 +325,12 @@ sd_graphics_backend(struct sd_pipeline *pipeline, struct sd_pipeline_cache *cach
    if (g->state.rasterizer_discard)
       return;
    /* SHALE_FRAGMENT_BACKEND=c keeps the C back end, =color compiles only
-    * the colour part (comparisons, debugging). */
+    * the colour part (comparisons, debugging), =sync compiles at creation. */
    const char *env = getenv("SHALE_FRAGMENT_BACKEND");
    if (env && !strcmp(env, "c"))
       return;
    const bool ds_c = env && !strcmp(env, "color");
+   const bool background = sd_optimizer_enabled() && !(env && !strcmp(env, "sync"));
    VkFormat formats[SR_MAX_COLOR_ATTACHMENTS];
    VkFormat depth_format = VK_FORMAT_UNDEFINED, stencil_format = VK_FORMAT_UNDEFINED;
    uint32_t count = 0;
@@ -329,44 +368,77 @@ sd_graphics_backend(struct sd_pipeline *pipeline, struct sd_pipeline_cache *cach
    const struct sc_shader *fs = g->fs ? atomic_load(&g->fs->shader) : NULL;
    char msg[160] = "";
    struct shale_fb_ds_key ds_key;
-   if (ci->pDepthStencilState && !ds_c &&
-       sr_fragment_backend_ds_key(&g->state, fs ? fs->simd_width : 0, depth_format,
-                                  stencil_format, g->state.samples, &ds_key)) {
+   struct shale_fb_key key;
+   bool want_ds = ci->pDepthStencilState && !ds_c &&
+                  sr_fragment_backend_ds_key(&g->state, fs ? fs->simd_width : 0, depth_format,
+                                             stencil_format, g->state.samples, &ds_key);
+   bool want_color = fs && ci->pColorBlendState &&
+                     sr_fragment_backend_key(&g->state, fs->simd_width, count, formats,
+                                             g->state.samples, &key);
+   /* What the background is to compile (allocated only when needed). */
+   bool queue_ds = false, queue_color = false;
+   if (want_ds) {
       void *ds_fn = NULL;
       bool hit = false;
       enum sc_result r = sd_backend_routine(pipeline->runtime, cache, alloc, NULL, &ds_key,
-                                            &ds_fn, &hit, msg, sizeof(msg));
+                                            background, &ds_fn, &hit, msg, sizeof(msg));
       *all_hit &= hit || r != SC_SUCCESS;   /* the C back end needs no cache */
       if (r == SC_SUCCESS) {
          g->state.fb_ds = (shale_fb_ds_fn)(uintptr_t)ds_fn;
          g->state.fb_ds_key = ds_key;
-         if (su_debug(SU_DEBUG_INFO))
+         queue_ds = !ds_fn;
+         if (su_debug(SU_DEBUG_INFO) && ds_fn)
             su_log("pipeline: compiled depth/stencil back end (%u samples)", ds_key.samples);
       } else if (su_debug(SU_DEBUG_INFO)) {
          su_log("pipeline: depth/stencil back end not compiled (%s): the C one runs", msg);
       }
    }
-   if (!fs || !ci->pColorBlendState)
-      return;
-   struct shale_fb_key key;
-   if (!sr_fragment_backend_key(&g->state, fs->simd_width, count, formats, g->state.samples,
-                                &key))
-      return;
-   void *fn = NULL;
-   bool hit = false;
-   enum sc_result r = sd_backend_routine(pipeline->runtime, cache, alloc, &key, NULL, &fn, &hit,
-                                         msg, sizeof(msg));
-   *all_hit &= hit || r != SC_SUCCESS;
-   if (r != SC_SUCCESS) {
-      if (su_debug(SU_DEBUG_INFO))
+   if (want_color) {
+      void *fn = NULL;
+      bool hit = false;
+      enum sc_result r = sd_backend_routine(pipeline->runtime, cache, alloc, &key, NULL,
+                                            background, &fn, &hit, msg, sizeof(msg));
+      *all_hit &= hit || r != SC_SUCCESS;
+      if (r == SC_SUCCESS) {
+         g->state.fb_color = (shale_fb_color_fn)(uintptr_t)fn;
+         g->state.fb_key = key;
+         queue_color = !fn;
+         if (su_debug(SU_DEBUG_INFO) && fn)
+            su_log("pipeline: compiled fragment back end (%u colour attachments, %u samples)",
+                   key.color_count, key.samples);
+      } else if (su_debug(SU_DEBUG_INFO)) {
          su_log("pipeline: fragment back end not compiled (%s): the C one runs", msg);
-      return;
+      }
    }
-   g->state.fb_color = (shale_fb_color_fn)(uintptr_t)fn;
-   g->state.fb_key = key;
-   if (su_debug(SU_DEBUG_INFO))
-      su_log("pipeline: compiled fragment back end (%u colour attachments, %u samples)",
-             key.color_count, key.samples);
+   if (!queue_ds && !queue_color)
+      return;
+   struct sd_fb_slot *slot = sd_fb_slot_create();
+   if (slot) {
+      slot->want_ds = queue_ds;
+      slot->ds_key = ds_key;
+      slot->want_color = queue_color;
+      slot->key = key;
+      if (sd_optimizer_queue_backend(pipeline->runtime, slot) == VK_SUCCESS) {
+         g->fb_slot = slot;
+         return;
+      }
+      sd_fb_slot_unref(slot);
+   }
+   /* No background: compile them now (a failure leaves the C back end). */
+   for (int part = 0; part < 2; part++) {
+      const bool ds = part == 1;
+      if (ds ? !queue_ds : !queue_color)
+         continue;
+      void *fn = NULL;
+      bool hit = false;
+      if (sd_backend_routine(pipeline->runtime, cache, alloc, ds ? NULL : &key,
+                             ds ? &ds_key : NULL, false, &fn, &hit, msg, sizeof(msg)) != SC_SUCCESS)
+         continue;
+      if (ds)
+         g->state.fb_ds = (shale_fb_ds_fn)(uintptr_t)fn;
+      else
+         g->state.fb_color = (shale_fb_color_fn)(uintptr_t)fn;
+   }
 }
 
 static VkResult
@@ -447,6 +519,9 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
    sd_graphics_backend(pipeline, cache, sd_choose_alloc(pAllocator, &device->alloc), ci,
                        &backend_hit);
    sd_pipeline_feedback(ci, start, stages, stage_count, backend_hit);
+   if (su_debug(SU_DEBUG_INFO))
+      su_log("pipeline: graphics pipeline created in %.2f ms%s", (sd_now_ns() - start) / 1e6,
+             g->fb_slot ? " (back-end routines compiling in the background)" : "");
    *out = pipeline;
    return VK_SUCCESS;
 }

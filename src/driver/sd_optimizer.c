@@ -1,5 +1,9 @@
 /* The runtime's optimizer: optimized code, compiled in the background, for
- * shaders that run baseline code meanwhile (see sd_pipeline_cache.h). */
+ * shaders that run baseline code meanwhile (see sd_pipeline_cache.h), and
+ * graphics pipelines' fragment back-end routines, whose draws run the C
+ * back end meanwhile (struct sd_fb_slot; sd_graphics_pipeline.c). One
+ * thread, one queue: back-end jobs go ahead of the shader jobs, in the
+ * order they came. */
 #include "sd_pipeline_cache.h"
 
 #include <errno.h>
@@ -14,16 +18,129 @@
 #endif
 
 #include "compiler/sc_compiler.h"
+#include "sd_device.h"
 #include "sd_util.h"
 #include "util/su_log.h"
 
 /* One optimized compile to do: the compiled shader (a reference) and its
- * compile info, copied into the job's own allocation. */
+ * compile info, copied into the job's own allocation; or (cs NULL) a
+ * pipeline's back-end routines to compile (slot, a reference). */
 struct sd_optimize_job {
    struct sd_optimize_job *next;
    struct sd_compiled_shader *cs;
+   struct sd_fb_slot *slot;
    struct sc_compile_info info;
 };
+
+/* Marks the job's subject done (under the runtime's lock). */
+static void
+sd_optimize_job_done_locked(struct sd_optimize_job *job)
+{
+   if (job->cs)
+      job->cs->optimizing = false;
+   else
+      job->slot->pending = false;
+}
+
+/* Drops the job's reference and the job. */
+static void
+sd_optimize_job_free(struct sd_optimize_job *job)
+{
+   if (job->cs)
+      sd_compiled_shader_unref(job->cs);
+   else
+      sd_fb_slot_unref(job->slot);
+   free(job);
+}
+
+struct sd_fb_slot *
+sd_fb_slot_create(void)
+{
+   struct sd_fb_slot *slot = calloc(1, sizeof(*slot));
+   if (slot)
+      atomic_init(&slot->refcount, 1);
+   return slot;
+}
+
+void
+sd_fb_slot_unref(struct sd_fb_slot *slot)
+{
+   if (slot && atomic_fetch_sub(&slot->refcount, 1) == 1)
+      free(slot);
+}
+
+/* SHALE_BACKEND_DELAY_MS (a test hook): milliseconds a back-end job
+ * sleeps before compiling, so that tests see draws before and after the
+ * routines arrive. */
+static unsigned
+sd_backend_delay_ms(void)
+{
+   static int delay = -1;
+   if (delay < 0) {
+      const char *v = getenv("SHALE_BACKEND_DELAY_MS");
+      long ms = v ? strtol(v, NULL, 10) : 0;
+      delay = ms > 0 && ms < 60000 ? (int)ms : 0;
+   }
+   return (unsigned)delay;
+}
+
+/* Compiles one slot's routines and publishes each as it is ready. */
+static void
+sd_backend_run(struct sd_runtime *rt, struct sd_fb_slot *slot)
+{
+   unsigned delay = sd_backend_delay_ms();
+   if (delay) {
+      /* A wait the runtime's teardown cuts short. */
+      struct timespec deadline;
+      clock_gettime(CLOCK_REALTIME, &deadline);
+      long long ns = deadline.tv_nsec + (long long)delay * 1000000LL;
+      deadline.tv_sec += (time_t)(ns / 1000000000);
+      deadline.tv_nsec = (long)(ns % 1000000000);
+      pthread_mutex_lock(&rt->lock);
+      int err = 0;
+      while (!rt->optimizer_stop && !sc_process_exiting() && err != ETIMEDOUT)
+         err = pthread_cond_timedwait(&rt->optimized, &rt->lock, &deadline);
+      pthread_mutex_unlock(&rt->lock);
+   }
+   for (int part = 0; part < 2; part++) {
+      /* Nobody but this job holds the slot: its pipeline is gone. */
+      if (atomic_load(&slot->refcount) == 1 || sc_process_exiting())
+         return;
+      const bool ds = part == 1;
+      if (ds ? !slot->want_ds : !slot->want_color)
+         continue;
+      uint64_t start = sd_now_ns();
+      char msg[160] = "";
+      enum sc_result r;
+      void *fn = NULL;
+      if (ds) {
+         shale_fb_ds_fn f = NULL;
+         r = sc_compile_fragment_ds(rt->compiler, &slot->ds_key, &f, msg, sizeof(msg));
+         fn = (void *)(uintptr_t)f;
+      } else {
+         shale_fb_color_fn f = NULL;
+         r = sc_compile_fragment_backend(rt->compiler, &slot->key, &f, msg, sizeof(msg));
+         fn = (void *)(uintptr_t)f;
+      }
+      const char *what = ds ? "depth/stencil" : "colour";
+      if (r != SC_SUCCESS) {
+         if (!sc_process_exiting())
+            su_log("pipeline: %s back end: background compile failed (%s: %s); the C one "
+                   "stays", what, sc_result_string(r), msg);
+         continue;
+      }
+      atomic_store_explicit(ds ? &slot->ds : &slot->color, fn, memory_order_release);
+      if (su_debug(SU_DEBUG_INFO)) {
+         uint8_t ck[SC_COMPILE_KEY_SIZE];
+         char key_str[17] = "?";
+         if (sc_backend_cache_key(rt->compiler, ds ? NULL : &slot->key, ds ? &slot->ds_key : NULL,
+                                  ck) == SC_SUCCESS)
+            sd_key_string(ck, key_str);
+         su_log("pipeline: %s back end %s: routine in place, compiled in the background in %.2f ms",
+                what, key_str, (sd_now_ns() - start) / 1e6);
+      }
+   }
+}
 
 bool
 sd_optimizer_enabled(void)
@@ -135,7 +252,7 @@ sd_optimizer_main(void *data)
        * read from an atexit handler, say) takes the baseline code now. */
       if (rt->optimizer_stop || sc_process_exiting()) {
          for (struct sd_optimize_job *j = rt->jobs_first; j; j = j->next)
-            j->cs->optimizing = false;
+            sd_optimize_job_done_locked(j);
          pthread_cond_broadcast(&rt->optimized);
          break;
       }
@@ -147,17 +264,30 @@ sd_optimizer_main(void *data)
       if (!rt->jobs_first)
          rt->jobs_last = NULL;
       pthread_mutex_unlock(&rt->lock);
-      sd_optimizer_run(rt, job);
+      if (job->cs)
+         sd_optimizer_run(rt, job);
+      else
+         sd_backend_run(rt, job->slot);
       pthread_mutex_lock(&rt->lock);
-      job->cs->optimizing = false;
+      sd_optimize_job_done_locked(job);
       pthread_cond_broadcast(&rt->optimized);
       pthread_mutex_unlock(&rt->lock);
-      sd_compiled_shader_unref(job->cs);
-      free(job);
+      sd_optimize_job_free(job);
       pthread_mutex_lock(&rt->lock);
    }
    pthread_mutex_unlock(&rt->lock);
    return NULL;
+}
+
+/* Starts the thread if needed; false when it cannot run (under the lock). */
+static bool
+sd_optimizer_start_locked(struct sd_runtime *rt)
+{
+   if (!rt->optimizer_started && !rt->optimizer_stop) {
+      if (pthread_create(&rt->optimizer, NULL, sd_optimizer_main, rt) == 0)
+         rt->optimizer_started = true;
+   }
+   return rt->optimizer_started && !rt->optimizer_stop;
 }
 
 VkResult
@@ -169,14 +299,9 @@ sd_optimizer_queue(struct sd_runtime *rt, struct sd_compiled_shader *cs,
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
    sd_compiled_shader_ref(cs);
    pthread_mutex_lock(&rt->lock);
-   if (!rt->optimizer_started && !rt->optimizer_stop) {
-      if (pthread_create(&rt->optimizer, NULL, sd_optimizer_main, rt) == 0)
-         rt->optimizer_started = true;
-   }
-   if (!rt->optimizer_started || rt->optimizer_stop) {
+   if (!sd_optimizer_start_locked(rt)) {
       pthread_mutex_unlock(&rt->lock);
-      sd_compiled_shader_unref(cs);
-      free(job);
+      sd_optimize_job_free(job);
       return sd_errorf(VK_ERROR_OUT_OF_HOST_MEMORY, "optimizer thread unavailable");
    }
    cs->optimizing = true;
@@ -188,6 +313,43 @@ sd_optimizer_queue(struct sd_runtime *rt, struct sd_compiled_shader *cs,
    pthread_cond_broadcast(&rt->optimized);
    pthread_mutex_unlock(&rt->lock);
    return VK_SUCCESS;
+}
+
+VkResult
+sd_optimizer_queue_backend(struct sd_runtime *rt, struct sd_fb_slot *slot)
+{
+   struct sd_optimize_job *job = calloc(1, sizeof(*job));
+   if (!job)
+      return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
+   job->slot = slot;
+   atomic_fetch_add(&slot->refcount, 1);
+   pthread_mutex_lock(&rt->lock);
+   if (!sd_optimizer_start_locked(rt)) {
+      pthread_mutex_unlock(&rt->lock);
+      sd_optimize_job_free(job);
+      return sd_errorf(VK_ERROR_OUT_OF_HOST_MEMORY, "optimizer thread unavailable");
+   }
+   slot->pending = true;
+   /* After the back-end jobs already queued, before the first shader job. */
+   struct sd_optimize_job **link = &rt->jobs_first;
+   while (*link && !(*link)->cs)
+      link = &(*link)->next;
+   job->next = *link;
+   *link = job;
+   if (!job->next)
+      rt->jobs_last = job;
+   pthread_cond_broadcast(&rt->optimized);
+   pthread_mutex_unlock(&rt->lock);
+   return VK_SUCCESS;
+}
+
+void
+sd_fb_slot_settle(struct sd_runtime *rt, struct sd_fb_slot *slot)
+{
+   pthread_mutex_lock(&rt->lock);
+   while (slot->pending)
+      pthread_cond_wait(&rt->optimized, &rt->lock);
+   pthread_mutex_unlock(&rt->lock);
 }
 
 void
@@ -251,9 +413,8 @@ sd_optimizer_stop(struct sd_runtime *rt)
    rt->jobs_first = rt->jobs_last = NULL;
    while (job) {
       struct sd_optimize_job *next = job->next;
-      job->cs->optimizing = false;
-      sd_compiled_shader_unref(job->cs);
-      free(job);
+      sd_optimize_job_done_locked(job);
+      sd_optimize_job_free(job);
       job = next;
    }
 }

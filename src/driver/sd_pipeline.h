@@ -15,9 +15,12 @@
  * sc_compile_fragment_backend / _ds) are looked up the same way: the
  * compiler's own routines, then the VkPipelineCache's back-end entries
  * (linked with sc_backend_deserialize), and each lands in the given cache
- * as a blob; the pipeline's feedback is an application cache hit only when
- * its stages and its compiled routines all came from the cache (state the
- * C back end runs needs none).
+ * as a blob; one that needs LLVM is compiled on the optimizer thread
+ * (struct sd_fb_slot) while the pipeline's draws run the C back end (the
+ * same pixels), and lands in the cache as a pending entry whose blob
+ * vkGetPipelineCacheData takes from the compiler. The pipeline's feedback
+ * is an application cache hit only when its stages and its compiled
+ * routines all came from the cache (state the C back end runs needs none).
  *
  * Errors: SPIR-V that fails validation, names no such entry point, or uses
  * what the compiler does not support yet, and a shader using a descriptor
@@ -47,7 +50,9 @@
  *
  * Owns: layouts hold references to their set layouts; pipelines hold a
  * reference to their layout (so the application may destroy the layout
- * first), to their compiled shader and to the runtime.
+ * first), to their compiled shader, to the runtime and to their back-end
+ * slot (shared with its queued job, so destroying the pipeline while the
+ * job waits or runs is safe).
  *
  * Threading: layouts and pipelines are immutable after creation; reference
  * counts are atomic. Creation may run on several threads at once.
@@ -63,6 +68,7 @@
 #include "shale/shader_abi.h"
 
 struct sd_descriptor_set_layout;
+struct sd_fb_slot;
 struct sd_compiled_shader;
 struct sd_runtime;
 
@@ -94,6 +100,10 @@ struct sd_graphics_state {
    /* No VkPipelineRasterizationDepthClipStateCreateInfoEXT: depth clipping
     * is off exactly when clamping is on, a dynamic clamp included. */
    bool depth_clip_follows_clamp;
+   /* Back-end routines being compiled in the background (NULL: none; a
+    * reference): state.fb_key / fb_ds_key hold their keys, and each draw
+    * takes the routine pointers from here once they are set. */
+   struct sd_fb_slot *fb_slot;
 };
 
 struct sd_pipeline {

@@ -400,8 +400,12 @@ sd_backend_cache_get(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_S
    pthread_mutex_lock(&cache->lock);
    struct sd_cache_entry *e = sd_cache_find_locked(cache, key, SD_CACHE_ENTRY_BACKEND);
    void *copy = NULL;
-   *present = e && e->blob;
+   *present = e && (e->blob || e->pending);
    *size = 0;
+   if (e && !e->blob) {
+      pthread_mutex_unlock(&cache->lock);
+      return NULL;
+   }
    if (*present) {
       copy = sd_alloc(alloc, e->blob_size ? e->blob_size : 1, SD_ALIGN_DEFAULT,
                       VK_SYSTEM_ALLOCATION_SCOPE_COMMAND);
@@ -422,6 +426,81 @@ sd_backend_cache_put(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_S
    bool ok = sd_cache_put_locked(cache, key, SD_CACHE_ENTRY_BACKEND, NULL, blob, size);
    pthread_mutex_unlock(&cache->lock);
    return ok;
+}
+
+/* The entry of `key` marked pending with the routine's key, unless it has
+ * a blob or is pending already. False when out of memory. */
+static bool
+sd_cache_put_pending_locked(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE],
+                            const struct shale_fb_key *fb_key,
+                            const struct shale_fb_ds_key *ds_key)
+{
+   struct sd_cache_entry *e = sd_cache_find_locked(cache, key, SD_CACHE_ENTRY_BACKEND);
+   if (e && (e->blob || e->pending))
+      return true;
+   if (!e) {
+      if (!sd_cache_put_locked(cache, key, SD_CACHE_ENTRY_BACKEND, NULL, NULL, 0))
+         return false;
+      e = sd_cache_find_locked(cache, key, SD_CACHE_ENTRY_BACKEND);
+   }
+   e->pending = true;
+   e->pending_ds = ds_key != NULL;
+   if (ds_key)
+      e->fb_ds_key = *ds_key;
+   else
+      e->fb_key = *fb_key;
+   return true;
+}
+
+bool
+sd_backend_cache_put_pending(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE],
+                             const struct shale_fb_key *fb_key,
+                             const struct shale_fb_ds_key *ds_key)
+{
+   pthread_mutex_lock(&cache->lock);
+   bool ok = sd_cache_put_pending_locked(cache, key, fb_key, ds_key);
+   pthread_mutex_unlock(&cache->lock);
+   return ok;
+}
+
+/* Gives each pending back-end entry its blob: the routine from the
+ * compiler (compiled here when the background has not got to it yet; the
+ * compiler keeps it, so the background job then finds it). An entry whose
+ * routine fails to compile, or whose blob finds no memory, stays pending
+ * and is not written. */
+static void
+sd_cache_resolve_pending_locked(struct sd_pipeline_cache *cache)
+{
+   struct sc_compiler *compiler = cache->runtime->compiler;
+   for (struct sd_cache_entry *e = cache->first; e; e = e->next) {
+      if (!e->pending || e->blob)
+         continue;
+      const struct shale_fb_key *key = e->pending_ds ? NULL : &e->fb_key;
+      const struct shale_fb_ds_key *ds_key = e->pending_ds ? &e->fb_ds_key : NULL;
+      char msg[160];
+      enum sc_result r;
+      if (ds_key) {
+         shale_fb_ds_fn f;
+         r = sc_compile_fragment_ds(compiler, ds_key, &f, msg, sizeof(msg));
+      } else {
+         shale_fb_color_fn f;
+         r = sc_compile_fragment_backend(compiler, key, &f, msg, sizeof(msg));
+      }
+      size_t size = 0;
+      if (r != SC_SUCCESS || sc_backend_serialize(compiler, key, ds_key, NULL, &size) != SC_SUCCESS)
+         continue;
+      void *blob = sd_alloc(&cache->alloc, size ? size : 1, SD_ALIGN_DEFAULT,
+                            VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+      if (!blob)
+         continue;
+      if (sc_backend_serialize(compiler, key, ds_key, blob, &size) != SC_SUCCESS) {
+         sd_free(&cache->alloc, blob);
+         continue;
+      }
+      e->blob = blob;
+      e->blob_size = size;
+      e->pending = false;
+   }
 }
 
 void
@@ -589,10 +668,12 @@ sd_GetPipelineCacheData(VkDevice _device, VkPipelineCache _cache, size_t *pDataS
    SD_FROM_HANDLE(sd_pipeline_cache, cache, _cache);
    pthread_mutex_lock(&cache->lock);
    /* Only optimized code is written, and the size asked for first must be
-    * the size written next: pending optimized code lands now. */
+    * the size written next: pending optimized code and back-end routines
+    * land now. */
    for (struct sd_cache_entry *e = cache->first; e; e = e->next)
       if (e->shader)
          sd_compiled_shader_settle(cache->runtime, e->shader);
+   sd_cache_resolve_pending_locked(cache);
    size_t full = SD_CACHE_HEADER_SIZE + SD_CACHE_PREAMBLE_SIZE;
    uint32_t count = 0;
    for (struct sd_cache_entry *e = cache->first; e; e = e->next) {
@@ -669,7 +750,13 @@ sd_MergePipelineCaches(VkDevice _device, VkPipelineCache dstCache, uint32_t srcC
       pthread_mutex_lock(&a->lock);
       pthread_mutex_lock(&b->lock);
       for (struct sd_cache_entry *e = src->first; e; e = e->next) {
-         if (!sd_cache_put_locked(dst, e->key, e->flags, e->shader, e->blob, e->blob_size)) {
+         bool ok = e->pending && !e->blob
+                      ? sd_cache_put_pending_locked(dst, e->key,
+                                                    e->pending_ds ? NULL : &e->fb_key,
+                                                    e->pending_ds ? &e->fb_ds_key : NULL)
+                      : sd_cache_put_locked(dst, e->key, e->flags, e->shader, e->blob,
+                                            e->blob_size);
+         if (!ok) {
             result = sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
             break;
          }

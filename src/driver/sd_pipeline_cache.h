@@ -82,6 +82,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shale/shader_abi.h"
 #include "util/su_hash.h"
 #include "util/su_sha256.h"
 
@@ -194,6 +195,40 @@ void sd_compiled_shader_settle(struct sd_runtime *rt, struct sd_compiled_shader 
 /* Stops the optimizer thread and drops the queued work (runtime teardown). */
 void sd_optimizer_stop(struct sd_runtime *rt);
 
+/* A graphics pipeline's fragment back-end routines compiled in the
+ * background (sd_graphics_pipeline.c): the keys are set before it is
+ * queued and never change; each routine pointer is NULL until the
+ * optimizer thread has compiled it, then set once (release; a draw loads
+ * it once, acquire, into its state: sd_cmd_draw.c), never back. Reference
+ * counted: the pipeline and the queued job each hold one, so a pipeline
+ * destroyed while its job waits or runs leaves the job a live slot (the
+ * job then skips the compile when it is the last holder). malloc'ed, like
+ * the optimizer's jobs: it may outlive the pipeline's allocator. */
+struct sd_fb_slot {
+   atomic_uint refcount;
+   bool want_color, want_ds;
+   struct shale_fb_key key;          /* want_color */
+   struct shale_fb_ds_key ds_key;    /* want_ds */
+   void *_Atomic color;              /* shale_fb_color_fn once compiled */
+   void *_Atomic ds;                 /* shale_fb_ds_fn once compiled */
+   bool pending;                     /* under the runtime's lock: queued or running */
+};
+
+/* A new slot (refcount 1, nothing wanted), or NULL without memory. */
+struct sd_fb_slot *sd_fb_slot_create(void);
+void sd_fb_slot_unref(struct sd_fb_slot *slot);
+
+/* Queues the compile of slot's wanted routines on the optimizer thread,
+ * ahead of the optimized shader compiles (a routine costs a tenth of a
+ * shader's optimized compile, and a draw waiting for it runs the C back
+ * end, several times slower). VK_ERROR_OUT_OF_HOST_MEMORY (no memory, no
+ * thread): nothing queued, the caller compiles them itself. */
+VkResult sd_optimizer_queue_backend(struct sd_runtime *rt, struct sd_fb_slot *slot);
+
+/* Returns once slot's job is done (tests and vkGetPipelineCacheData need
+ * no such wait: they compile through the compiler's own cache). */
+void sd_fb_slot_settle(struct sd_runtime *rt, struct sd_fb_slot *slot);
+
 /* ---- VkPipelineCache ---- */
 
 /* sd_cache_entry.flags: a back-end routine's blob (sc_backend_serialize;
@@ -206,6 +241,13 @@ struct sd_cache_entry {
    struct sd_compiled_shader *shader;   /* NULL: only the blob is known yet */
    void *blob;                          /* from cache data, until linked */
    size_t blob_size;
+   /* A back-end routine compiled in the background when the entry was
+    * made (no blob yet): its key, so that vkGetPipelineCacheData and
+    * vkMergePipelineCaches take the routine from the compiler (compiling
+    * it there and then if the background has not yet) and store its blob. */
+   bool pending, pending_ds;
+   struct shale_fb_key fb_key;
+   struct shale_fb_ds_key fb_ds_key;
    struct sd_cache_entry *next;         /* insertion order */
 };
 
@@ -223,7 +265,8 @@ struct sd_pipeline_cache {
 /* Back-end routine entries (sd_graphics_pipeline.c). sd_backend_cache_get:
  * a copy of the blob under `key`, a COMMAND-scope allocation of `alloc` the
  * caller frees with it (NULL when there is none or memory ran out:
- * *present tells which). sd_backend_cache_put: adds the
+ * *present tells which; a pending entry, below, is present without a
+ * blob). sd_backend_cache_put: adds the
  * blob (copied) unless the key has one; false when out of memory.
  * sd_backend_cache_drop: forgets the blob of `key` (it did not load). */
 void *sd_backend_cache_get(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE],
@@ -231,6 +274,13 @@ void *sd_backend_cache_get(struct sd_pipeline_cache *cache, const uint8_t key[SD
 bool sd_backend_cache_put(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE],
                           const void *blob, size_t size);
 void sd_backend_cache_drop(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE]);
+/* Records that the routine of fb_key (colour) or ds_key (depth/stencil)
+ * belongs under `key` while it compiles in the background: a later
+ * sd_backend_cache_get finds it present (without a blob), and writing or
+ * merging the cache stores its blob. False when out of memory. */
+bool sd_backend_cache_put_pending(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE],
+                                  const struct shale_fb_key *fb_key,
+                                  const struct shale_fb_ds_key *ds_key);
 
 SD_DEFINE_NONDISP_HANDLE_CASTS(sd_pipeline_cache, base, VkPipelineCache,
                                VK_OBJECT_TYPE_PIPELINE_CACHE)

@@ -241,11 +241,16 @@
  *    The compiler caches routines by key for its lifetime, like compute
  *    code is cached by its key, so pipelines that share formats and blend
  *    state share one routine; the first one costs LLVM's optimizer and code
- *    generator at pipeline creation (unit/fragment_backend: 77 keys and
- *    their C comparisons in 9 s of CPU on this machine, so up to about
- *    0.1 s a key). Routines travel in VkPipelineCache data with the
- *    shaders (sd_backend_cache_get/put), so a pipeline made from cache
- *    data compiles none; cheaper compiles are a later step.
+ *    generator (unit/fragment_backend: 77 keys and their C comparisons in
+ *    9 s of CPU on this machine, so up to about 0.1 s a key), paid on the
+ *    driver's optimizer thread, not in pipeline creation: the pipeline's
+ *    state carries the key with no routine, its draws run the C code (the
+ *    same pixels), and each draw replayed after the routine is in place
+ *    reads it once into its state (sd_cmd_draw.c), so no draw switches
+ *    inside itself and no frame depends on when the compile ended.
+ *    Routines travel in VkPipelineCache data with the shaders
+ *    (sd_backend_cache_get/put), so a pipeline made from cache data
+ *    compiles none.
  *  - Shape: a separate routine per key, called by the tile loop right after
  *    the fragment shader on the same W lanes (the shader's outputs are
  *    still in the worker's scratch array), not one function fused with the
