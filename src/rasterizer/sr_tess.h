@@ -267,9 +267,10 @@
  * shader is the patch's here (as GLSL and D3D have it); the Vulkan text
  * ("the value that would have been presented as input to the geometry
  * shader") reads as the generated primitive's index: the render test
- * against lavapipe decides which. Not done yet: pipeline statistics of
- * the stages, transform feedback of the evaluation shader's outputs
- * (wired as the geometry stage's, not tested), and everything of the
+ * against lavapipe decides which. Transform feedback captures the
+ * evaluation shader's outputs without a geometry shader (the records keep
+ * its Xfb components; unit/tess_stages checks every captured vertex).
+ * Not done yet: pipeline statistics of the stages, and everything of the
  * driver side.
  */
 #ifndef SR_TESS_H

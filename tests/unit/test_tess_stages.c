@@ -21,6 +21,7 @@
 #include "shaders/draw_vs_vert_spv.h"
 #include "shaders/tess_draw_geom_spv.h"
 #include "shaders/tess_draw_tesc_spv.h"
+#include "shaders/tess_xfb_tese_spv.h"
 #include "shaders/tess_draw_tese_spv.h"
 
 #include "shaders/tess_ctrl_tesc_spv.h"
@@ -574,8 +575,8 @@ struct vtx {
  * indices into nv vertices), `instances` times, with st into a cleared
  * framebuffer. */
 static float *
-draw_fb(struct sr_context *ctx, const struct sr_draw_state *st, const struct vtx *v, uint32_t nv,
-        const uint32_t *indices, uint32_t count, uint32_t instances)
+draw_fb_xfb(struct sr_context *ctx, const struct sr_draw_state *st, const struct vtx *v, uint32_t nv,
+            const uint32_t *indices, uint32_t count, uint32_t instances, struct sr_xfb *xfb)
 {
    float *color = malloc(sizeof(float) * 4 * FBW * FBH);
    struct sr_framebuffer fb;
@@ -605,10 +606,18 @@ draw_fb(struct sr_context *ctx, const struct sr_draw_state *st, const struct vtx
    VkClearValue cc = {.color.float32 = {-1, -1, -1, -1}};
    CHECK(sr_scene_clear(scene, 0, VK_IMAGE_ASPECT_COLOR_BIT, &cc, &area, 0, 1) == VK_SUCCESS,
          "clear");
-   struct sr_draw d = {.indexed = indices != NULL, .count = count, .instance_count = instances};
+   struct sr_draw d = {.indexed = indices != NULL, .count = count, .instance_count = instances,
+                       .xfb = xfb};
    CHECK(sr_scene_draw(scene, st, &b, &d) == VK_SUCCESS, "draw");
    sr_scene_end(scene);
    return color;
+}
+
+static float *
+draw_fb(struct sr_context *ctx, const struct sr_draw_state *st, const struct vtx *v, uint32_t nv,
+        const uint32_t *indices, uint32_t count, uint32_t instances)
+{
+   return draw_fb_xfb(ctx, st, v, nv, indices, count, instances, NULL);
 }
 
 /* Three patches of 4 control points (and one vertex left over, dropped):
@@ -626,9 +635,11 @@ test_draw(uint32_t W, unsigned threads)
    struct sc_shader *tes = compile(SPV(tess_draw_tese_spv),
                                    VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, W);
    struct sc_shader *gs = compile(SPV(tess_draw_geom_spv), VK_SHADER_STAGE_GEOMETRY_BIT, W);
+   struct sc_shader *tx = compile(SPV(tess_xfb_tese_spv),
+                                  VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, W);
    struct su_thread_pool *pool = NULL;
    struct sr_context *ctx = NULL;
-   if (!vs || !fs || !tcs || !tes || !gs || !su_thread_pool_create(threads, &pool) ||
+   if (!vs || !fs || !tcs || !tes || !gs || !tx || !su_thread_pool_create(threads, &pool) ||
        sr_context_create(pool, NULL, &ctx) != VK_SUCCESS) {
       CHECK(false, "setup failed (W=%u)", W);
       goto out;
@@ -741,6 +752,29 @@ test_draw(uint32_t W, unsigned threads)
    }
    CHECK(differ3 == 0, "W=%u, %u threads: with a geometry shader: %d pixels differ", W, threads,
          differ3);
+   /* Transform feedback of the evaluation shader's colour, rasterizer
+    * discard on: every generated triangle's vertices in order, the
+    * reference's colours (the same expression), patch after patch. */
+   struct sr_draw_state tx_st = ts;
+   tx_st.tes = tx->fn.tes;
+   tx_st.tes_io = tx->io.tes;
+   tx_st.rasterizer_discard = true;
+   CHECK(tx->io.tes.out.xfb_count == 4 && tx->io.tes.out.xfb_stride[0] == 16,
+         "W=%u: evaluation shader captures %u components", W, tx->io.tes.out.xfb_count);
+   const size_t xfb_bytes = (size_t)(nref + 3) * 16;
+   float *cap = malloc(xfb_bytes);
+   memset(cap, 0xff, xfb_bytes);
+   struct sr_xfb xfb = {.base = {(uint8_t *)cap}, .size = {xfb_bytes}};
+   free(draw_fb_xfb(ctx, &tx_st, in, 13, NULL, 13, 1, &xfb));
+   CHECK(xfb.offset[0] == (uint64_t)nref * 16 && xfb.primitives_written == nref / 3 &&
+            xfb.primitives_needed == nref / 3,
+         "W=%u: captured %llu bytes, %llu primitives of %u", W,
+         (unsigned long long)xfb.offset[0], (unsigned long long)xfb.primitives_written, nref / 3);
+   int xbad = 0;
+   for (uint32_t k = 0; k < nref; k++)
+      xbad += memcmp(&cap[k * 4], ref[k].color, 16) != 0;
+   CHECK(xbad == 0, "W=%u: %d captured vertices wrong", W, xbad);
+   free(cap);
    CHECK(differ2 == 0, "W=%u, %u threads: indexed, 2 instances: %d pixels differ", W, threads,
          differ2);
    CHECK(drawn > FBW * FBH / 2, "W=%u: the reference covers %d pixels", W, drawn);
@@ -763,6 +797,7 @@ out:
    sc_shader_destroy(tcs);
    sc_shader_destroy(tes);
    sc_shader_destroy(gs);
+   sc_shader_destroy(tx);
 }
 
 /* Mutated tessellation modules: any result but a crash, a message with
