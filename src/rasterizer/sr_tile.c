@@ -419,6 +419,81 @@ static void shade_block(struct tile *t, const struct sr_prim *p, struct block *b
    }
 }
 
+/* The whole-block path: a full block (sr_cover_block said SR_COVER_FULL)
+ * of a primitive whose shading needs no per-lane work besides the shader,
+ * the compiled late depth/stencil routine if any and the compiled colour
+ * routine (no early depth/stencil or occlusion work, no centroids, one
+ * pass a pixel, coverage after the shader only less killed lanes). The call's fields that are the same for every such
+ * block of the primitive are filled once (full_begin); a block sets only
+ * the quads' positions. Same calls, same order, same lanes as shade_block's
+ * full case: the quads in quad_pos order, W / 4 a call. */
+struct full_path {
+   struct shale_fs_quads q;
+   uint32_t per_call;                   /* quads a call: W / 4, 1 .. 4 */
+   uint32_t cov;                        /* every lane's coverage */
+};
+
+/* Whether p's full blocks may take the whole-block path (state of tile_prim). */
+static bool full_path_ok(const struct tile *t, const struct sr_draw_state *st)
+{
+   const struct sr_fragment_state *fs = &t->frag;
+   return st->fs && fs->compiled && t->post_plain && !t->need_centroid && !fs->per_sample &&
+          !(fs->early && (fs->compiled_ds || fs->ds_tests || t->occ_target)) &&
+          (st->fs_width == 4 || st->fs_width == 8 || st->fs_width == 16);
+}
+
+static void full_begin(struct tile *t, const struct sr_prim *p, struct full_path *f, uint32_t cov)
+{
+   struct sr_worker_scratch *sc = t->scratch;
+   const uint32_t W = p->draw->state->fs_width;
+   f->per_call = W / 4;
+   f->cov = cov;
+   f->q.quad_count = f->per_call;
+   f->q.front_facing = p->front_facing;
+   f->q.primitive_id = p->primitive_id;
+   f->q.layer = p->layer;
+   f->q.sample_id = ~0u;
+   f->q.planes = sc->planes;
+   f->q.point_coord = p->is_point ? p->point_coord : NULL;
+   f->q.outputs = sc->fs_outputs;
+   f->q.frag_depth = sc->frag_depth;
+   f->q.sample_mask = sc->sample_mask;
+   for (uint32_t i = 0; i < W; i++)
+      f->q.coverage[i] = cov;
+}
+
+static void shade_full(struct tile *t, const struct sr_prim *p, struct full_path *f, int32_t bx,
+                       int32_t by)
+{
+   static const int quad_pos[4][2] = {{0, 0}, {2, 0}, {0, 2}, {2, 2}};
+   const struct sr_draw_state *st = p->draw->state;
+   const struct sr_fragment_state *fs = &t->frag;
+   struct sr_worker_scratch *sc = t->scratch;
+   const uint32_t per_call = f->per_call, W = per_call * 4;
+   int32_t lx[SHALE_MAX_SIMD_WIDTH], ly[SHALE_MAX_SIMD_WIDTH];
+   uint32_t lcov[SHALE_MAX_SIMD_WIDTH];
+   if (t->fsi_target)
+      t->fsi_count += 16;
+   for (uint32_t first = 0; first < 4; first += per_call) {
+      for (uint32_t k = 0; k < per_call; k++) {
+         f->q.x[k] = bx + quad_pos[first + k][0];
+         f->q.y[k] = by + quad_pos[first + k][1];
+      }
+      f->q.kill_mask = 0;
+      st->fs(&p->draw->fs_ctx, &f->q);
+      const uint32_t kill = f->q.kill_mask;
+      for (uint32_t i = 0; i < W; i++) {
+         lx[i] = f->q.x[i / 4] + (int32_t)(i & 1);
+         ly[i] = f->q.y[i / 4] + (int32_t)((i >> 1) & 1);
+         lcov[i] = kill >> i & 1 ? 0 : f->cov;
+      }
+      if (!fs->early && fs->compiled_ds)
+         t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, lx, ly, lcov,
+                                         sc->frag_depth);
+      fs->compiled(&fs->fb_ctx, t->layer, lx, ly, lcov, sc->fs_outputs);
+   }
+}
+
 static void tile_prim(struct tile *t, const struct sr_prim *p)
 {
    const struct sr_draw_snapshot *snap = p->draw;
@@ -472,14 +547,25 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
       sr_cover_samples_init(&t->cover_samples, t->frag.samples);
    struct sr_cover cv;
    sr_cover_init(&cv, p, &t->cover_samples, st->sample_mask, b.x0, b.y0, b.x1, b.y1);
+   /* The whole-block path, set up at the primitive's first full block. */
+   const bool full_ok = full_path_ok(t, st);
+   bool full_ready = false;
+   struct full_path f;
    for (int32_t by = b.y0 & ~3; by <= b.y1; by += 4) {
       for (int32_t bx = b.x0 & ~3; bx <= b.x1; bx += 4) {
          struct block blk;
          blk.x = bx;
          blk.y = by;
          const uint32_t c = sr_cover_block_pixels(&cv, bx, by, blk.cov, &blk.pixels);
-         if (c)
+         if (c == SR_COVER_FULL && full_ok) {
+            if (!full_ready) {
+               full_begin(t, p, &f, cv.all);
+               full_ready = true;
+            }
+            shade_full(t, p, &f, bx, by);
+         } else if (c) {
             shade_block(t, p, &blk, c == SR_COVER_FULL);
+         }
       }
    }
 }
