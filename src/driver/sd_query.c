@@ -365,7 +365,7 @@ sd_query_finish(struct sd_exec_state *state, VkQueryPool _pool, uint32_t query)
          r->gs_invocations, r->gs_primitives,
          r->clip_invocations, r->clip_primitives,
          __atomic_load_n(&r->fs_invocations, __ATOMIC_RELAXED),
-         0, 0,   /* tessellation control patches, evaluation invocations: none */
+         r->tcs_patches, r->tes_invocations,
          state->stats.cs_invocations,
       };
       sd_query_end_stats(state->device, pool, q, counts);

@@ -146,6 +146,9 @@ struct sr_vdraw {
    uint32_t prim_id_off, layer_off;
    uint32_t layer;               /* layer of the primitive being set up */
    uint64_t gs_invocations, gs_primitives;
+   /* Tessellation (sr_tess_draw.c): patches run, points evaluated and
+    * primitives generated (pipeline statistics). */
+   uint64_t tcs_patches, tes_invocations, tess_primitives;
    VkResult result;              /* first allocation failure */
    /* Where set-up primitives go: arena and bins (serial setup), or a
     * worker's arena and a chunk's list (parallel setup, binned after). */

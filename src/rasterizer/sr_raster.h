@@ -192,7 +192,11 @@
  * shader clipping sees its output primitives. Geometry shader invocations
  * are the input primitives times Invocations, geometry shader primitives
  * the output primitives its strips make (added on the calling thread as
- * it walks the chunks). Fragment shader
+ * it walks the chunks). With tessellation, input assembly primitives are
+ * the patches, tessellation control patches every patch (culled ones
+ * too: their control shader ran), evaluation invocations the generated
+ * points (each distinct point once), and clipping sees the generated
+ * primitives (or the geometry shader's output). Fragment shader
  * invocations are the lanes with coverage in each shader call (helper
  * lanes not: once per pixel, or per sample with sample shading), summed
  * per tile and added at the tile's end like occlusion counts. All are
@@ -576,6 +580,8 @@ struct sr_stats {
    uint64_t vs_invocations;     /* vertices shaded */
    uint64_t gs_invocations;     /* input primitives x Invocations */
    uint64_t gs_primitives;      /* primitives of the geometry shader's output strips */
+   uint64_t tcs_patches;        /* patches whose tessellation control shader ran */
+   uint64_t tes_invocations;    /* domain points evaluated (each distinct point once) */
    uint64_t clip_invocations;   /* primitives entering clipping (0 with rasterizer discard) */
    uint64_t clip_primitives;    /* primitives clipping outputs (a clipped polygon: n - 2) */
    uint64_t fs_invocations;     /* covered lanes shaded; added atomically at the flush */

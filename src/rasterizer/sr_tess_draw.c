@@ -355,6 +355,12 @@ sr_tess_instance(struct sr_vdraw *vd)
       if (sr_scene_cancelled(vd->scene))
          break;
       ok = append_chunk(&job, &l, job.stride);
+      /* Pipeline statistics: every patch's control shader ran. */
+      for (uint32_t p = 0; ok && p < job.count; p++) {
+         vd->tcs_patches++;
+         vd->tes_invocations += job.counts[p].vertices;
+         vd->tess_primitives += job.counts[p].primitives;
+      }
    }
    for (unsigned i = 0; i < ready; i++)
       sr_tess_worker_finish(&job.workers[i]);

@@ -449,7 +449,11 @@ count_stats(const struct sr_vdraw *vd, uint64_t shaded)
    const struct sr_draw *draw = vd->draw;
    const VkPrimitiveTopology topo = vd->st->topology;
    uint64_t verts = draw->count, prims = 0;
-   if (!vd->restart) {
+   if (topo == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST) {
+      /* Input assembly primitives of a patch list: its patches. */
+      const uint32_t n = vd->st->patch_control_points;
+      prims = n ? draw->count / n : 0;
+   } else if (!vd->restart) {
       prims = sr_prim_count(topo, draw->count);
    } else {
       verts = 0;
@@ -467,9 +471,14 @@ count_stats(const struct sr_vdraw *vd, uint64_t shaded)
    s->vs_invocations += shaded;
    s->gs_invocations += vd->gs_invocations;
    s->gs_primitives += vd->gs_primitives;
+   s->tcs_patches += vd->tcs_patches;
+   s->tes_invocations += vd->tes_invocations;
    if (!vd->st->rasterizer_discard) {
-      /* With a geometry shader, clipping sees its output primitives. */
-      s->clip_invocations += vd->st->gs ? vd->gs_primitives : prims * draw->instance_count;
+      /* With a geometry shader, clipping sees its output primitives; with
+       * tessellation, the generated ones. */
+      s->clip_invocations += vd->st->gs ? vd->gs_primitives
+                             : vd->st->tes ? vd->tess_primitives
+                                           : prims * draw->instance_count;
       s->clip_primitives += vd->clip_out;
    }
 }

@@ -574,6 +574,8 @@ struct vtx {
 /* Draws `count` vertices of v (through `indices` when not NULL: 32-bit
  * indices into nv vertices), `instances` times, with st into a cleared
  * framebuffer. */
+static struct sr_stats last_stats;
+
 static float *
 draw_fb_xfb(struct sr_context *ctx, const struct sr_draw_state *st, const struct vtx *v, uint32_t nv,
             const uint32_t *indices, uint32_t count, uint32_t instances, struct sr_xfb *xfb)
@@ -606,8 +608,9 @@ draw_fb_xfb(struct sr_context *ctx, const struct sr_draw_state *st, const struct
    VkClearValue cc = {.color.float32 = {-1, -1, -1, -1}};
    CHECK(sr_scene_clear(scene, 0, VK_IMAGE_ASPECT_COLOR_BIT, &cc, &area, 0, 1) == VK_SUCCESS,
          "clear");
+   memset(&last_stats, 0, sizeof(last_stats));
    struct sr_draw d = {.indexed = indices != NULL, .count = count, .instance_count = instances,
-                       .xfb = xfb};
+                       .xfb = xfb, .stats = &last_stats};
    CHECK(sr_scene_draw(scene, st, &b, &d) == VK_SUCCESS, "draw");
    sr_scene_end(scene);
    return color;
@@ -725,6 +728,27 @@ test_draw(uint32_t W, unsigned threads)
    ts.tes_width = W;
    ts.patch_control_points = 4;
    float *got = draw_fb(ctx, &ts, in, 13, NULL, 13, 1);
+   /* Pipeline statistics: 13 vertices, 3 patches (the leftover vertex
+    * none), each patch's control shader, every generated point once, the
+    * generated triangles entering clipping. */
+   uint64_t points = 0;
+   for (uint32_t p = 0; p < 3; p++) {
+      struct sr_tess_params prm = { .domain = SR_TESS_QUADS, .spacing = SR_TESS_FRACTIONAL_ODD,
+                                    .ccw = true };
+      memcpy(prm.outer, levels[p], 16);
+      prm.inner[0] = levels[p][4], prm.inner[1] = levels[p][5];
+      struct sr_tess_counts c;
+      sr_tess_count(&prm, &c);
+      points += c.vertices;
+   }
+   CHECK(last_stats.ia_vertices == 13 && last_stats.ia_primitives == 3 &&
+            last_stats.vs_invocations == 13 && last_stats.tcs_patches == 3 &&
+            last_stats.tes_invocations == points && last_stats.clip_invocations == nref / 3,
+         "W=%u: statistics: ia %llu/%llu vs %llu tcs %llu tes %llu (of %llu) clip %llu (of %u)", W,
+         (unsigned long long)last_stats.ia_vertices, (unsigned long long)last_stats.ia_primitives,
+         (unsigned long long)last_stats.vs_invocations, (unsigned long long)last_stats.tcs_patches,
+         (unsigned long long)last_stats.tes_invocations, (unsigned long long)points,
+         (unsigned long long)last_stats.clip_invocations, nref / 3);
    /* The same patches through indices into the vertices stored in
     * reverse, in two instances: PrimitiveId restarts with each instance,
     * so the second draws over the first with the same values (had it gone
