@@ -270,8 +270,12 @@
  * against lavapipe decides which. Transform feedback captures the
  * evaluation shader's outputs without a geometry shader (the records keep
  * its Xfb components; unit/tess_stages checks every captured vertex).
- * Not done yet: pipeline statistics of the stages, and everything of the
- * driver side.
+ * Pipeline statistics count as the paragraph on them above says
+ * (sr_tess_instance, sr_vertex.c's count_stats; unit/tess_stages). Not
+ * done yet: everything of the driver side (pipeline creation with the
+ * stages and VkPipelineTessellationStateCreateInfo / domain origin
+ * filling sr_draw_state, the feature, limits and patch-list topology),
+ * and render tests against lavapipe through the API.
  */
 #ifndef SR_TESS_H
 #define SR_TESS_H
