@@ -418,6 +418,13 @@ sd_graphics_backend(struct sd_pipeline *pipeline, struct sd_pipeline_cache *cach
       slot->ds_key = ds_key;
       slot->want_color = queue_color;
       slot->key = key;
+      /* A draw takes both routines from the slot: the one already in
+       * hand (compiled before, or found in a cache) starts there, or
+       * that part would run the C back end for good. */
+      if (!queue_ds)
+         atomic_init(&slot->ds, (void *)(uintptr_t)g->state.fb_ds);
+      if (!queue_color)
+         atomic_init(&slot->color, (void *)(uintptr_t)g->state.fb_color);
       if (sd_optimizer_queue_backend(pipeline->runtime, slot) == VK_SUCCESS) {
          g->fb_slot = slot;
          return;

@@ -197,9 +197,11 @@ void sd_optimizer_stop(struct sd_runtime *rt);
 
 /* A graphics pipeline's fragment back-end routines compiled in the
  * background (sd_graphics_pipeline.c): the keys are set before it is
- * queued and never change; each routine pointer is NULL until the
+ * queued and never change; a wanted routine's pointer is NULL until the
  * optimizer thread has compiled it, then set once (release; a draw loads
- * it once, acquire, into its state: sd_cmd_draw.c), never back. Reference
+ * both pointers once, acquire, into its state: sd_cmd_draw.c), never back;
+ * the other part's pointer holds, from creation, the routine the pipeline
+ * already had (NULL only where it has none: the C back end). Reference
  * counted: the pipeline and the queued job each hold one, so a pipeline
  * destroyed while its job waits or runs leaves the job a live slot (the
  * job then skips the compile when it is the last holder). malloc'ed, like
