@@ -264,14 +264,67 @@ static LLVMValueRef blend_op(struct fb *f, uint32_t op, LLVMValueRef s, LLVMValu
    }
 }
 
-/* su_pack_float's 8-bit UNORM rounding (sr_fragment.c unorm8), as i32. */
+/* Whether the host (the JIT's target) has fused multiply-add: the 8-bit
+ * UNORM conversions below are exact with it, and a library call per
+ * element without it. */
+static bool host_fma(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+   return __builtin_cpu_supports("fma");
+#elif defined(__aarch64__)
+   return true;
+#else
+   return false;
+#endif
+}
+
+static LLVMValueRef fma3(struct fb *f, LLVMValueRef x, LLVMValueRef y, LLVMValueRef z)
+{
+   LLVMTypeRef ov = LLVMTypeOf(x);
+   LLVMValueRef args[3] = { x, y, z };
+   return call_intrinsic(f, "llvm.fma", &ov, 1, args, 3);
+}
+
+/* x / 255.0f (correctly rounded) of integers x in 0 .. 255, i32: with FMA
+ * the product by 1/255 corrected by its residual (q = x * c, e = x - 255 q
+ * exactly, q + e * c), equal to the division for each of the 256 values
+ * (checked exhaustively); a division otherwise. */
+static LLVMValueRef unorm8_value(struct fb *f, LLVMValueRef x)
+{
+   LLVMBuilderRef b = f->b;
+   LLVMValueRef xf = LLVMBuildUIToFP(b, x, f->vf, "");
+   if (!host_fma())
+      return LLVMBuildFDiv(b, xf, cf(f, 255.0f), "");
+   LLVMValueRef c = cf(f, 1.0f / 255.0f);
+   LLVMValueRef q = LLVMBuildFMul(b, xf, c, "");
+   LLVMValueRef e = fma3(f, LLVMBuildFNeg(b, q, ""), cf(f, 255.0f), xf);
+   return fma3(f, e, c, q);
+}
+
+/* su_pack_float's 8-bit UNORM rounding (sr_fragment.c unorm8), as i32:
+ * floor((double)v * 255 + 0.5) for 0 < v < 1. With FMA in single
+ * precision: y = fma(v, 255, 0.5) rounded, its floor k, and k - 1 where
+ * the exact v * 255 + 0.5 - k (one more fma, exact in sign) is negative
+ * (y rounded up onto k); the same result for every float in [0, 1]
+ * (checked exhaustively). In double otherwise. */
 static LLVMValueRef unorm8(struct fb *f, LLVMValueRef v)
 {
    LLVMBuilderRef b = f->b;
-   LLVMValueRef d = LLVMBuildFPExt(b, v, f->vd, "");
-   d = LLVMBuildFMul(b, d, splat(f, LLVMConstReal(f->f64, 255.0)), "");
-   d = LLVMBuildFAdd(b, d, splat(f, LLVMConstReal(f->f64, 0.5)), "");
-   LLVMValueRef r = LLVMBuildFPToSI(b, d, f->vi32, "");
+   LLVMValueRef r;
+   if (host_fma()) {
+      LLVMTypeRef ov = f->vf;
+      LLVMValueRef y = fma3(f, v, cf(f, 255.0f), cf(f, 0.5f));
+      LLVMValueRef k = call_intrinsic(f, "llvm.floor", &ov, 1, &y, 1);
+      LLVMValueRef e = fma3(f, v, cf(f, 255.0f), LLVMBuildFSub(b, cf(f, 0.5f), k, ""));
+      r = LLVMBuildFPToSI(b, k, f->vi32, "");
+      r = LLVMBuildSub(b, r, LLVMBuildZExt(b, LLVMBuildFCmp(b, LLVMRealOLT, e, cf(f, 0.0f), ""),
+                                           f->vi32, ""), "");
+   } else {
+      LLVMValueRef d = LLVMBuildFPExt(b, v, f->vd, "");
+      d = LLVMBuildFMul(b, d, splat(f, LLVMConstReal(f->f64, 255.0)), "");
+      d = LLVMBuildFAdd(b, d, splat(f, LLVMConstReal(f->f64, 0.5)), "");
+      r = LLVMBuildFPToSI(b, d, f->vi32, "");
+   }
    r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, v, cf(f, 1.0f), ""), ci(f, f->i32, 255),
                        r, "");
    return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealULE, v, cf(f, 0.0f), ""),
@@ -588,7 +641,7 @@ static void decode(struct fb *f, const struct fb_fmt *ff, const struct texel *t,
             LLVMValueRef p = LLVMBuildGEP2(b, f->f32, f->srgb_decode, &x, 1, "");
             out[c] = gather(f, f->vf, p, 4, m);
          } else {
-            out[c] = LLVMBuildFDiv(b, LLVMBuildUIToFP(b, x, f->vf, ""), cf(f, 255.0f), "");
+            out[c] = unorm8_value(f, x);
          }
          break;
       }
