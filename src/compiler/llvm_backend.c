@@ -719,6 +719,19 @@ static void blend_texel(struct fb *f, const struct shale_fb_attachment *k,
    pack(f, ff, out, NULL, val);
 }
 
+/* Each lane's pixel pointer, the scratch pixel for lanes without coverage
+ * (llvm_backend.h, "Lanes addressed one by one"). */
+static void lanes_pointers(struct fb *f, LLVMValueRef pix, LLVMValueRef scratch, LLVMValueRef *lp)
+{
+   LLVMBuilderRef b = f->b;
+   for (uint32_t i = 0; i < f->W; i++) {
+      LLVMValueRef li = LLVMConstInt(f->i32, i, false);
+      LLVMValueRef covered = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildExtractElement(b, f->cov, li, ""),
+                                           LLVMConstInt(f->i32, 0, false), "");
+      lp[i] = LLVMBuildSelect(b, covered, LLVMBuildExtractElement(b, pix, li, ""), scratch, "");
+   }
+}
+
 static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32_t a)
 {
    LLVMBuilderRef b = f->b;
@@ -805,19 +818,87 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
       LLVMTypeRef vet = LLVMVectorType(et, W);
       LLVMTypeRef wt = ff.kind == FB_UNORM8 || ff.kind == FB_SRGB8 ? f->vi32 : f->vi64;
       LLVMTypeRef sct = LLVMArrayType(f->i8, S * size);
-      LLVMValueRef scratch = LLVMBuildAlloca(b, sct, "scratch");
+      /* The scratch pixel, in the entry block (a static slot). */
+      LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+      LLVMBasicBlockRef eb = LLVMGetEntryBasicBlock(fn);
+      LLVMBuilderRef eb_b = LLVMCreateBuilderInContext(f->ctx);
+      LLVMValueRef first = LLVMGetFirstInstruction(eb);
+      if (first)
+         LLVMPositionBuilderBefore(eb_b, first);
+      else
+         LLVMPositionBuilderAtEnd(eb_b, eb);
+      LLVMValueRef scratch = LLVMBuildAlloca(eb_b, sct, "scratch");
+      LLVMDisposeBuilder(eb_b);
       LLVMBuildStore(b, LLVMConstNull(sct), scratch);
-      LLVMValueRef lp[SHALE_MAX_SIMD_WIDTH];
-      for (uint32_t i = 0; i < W; i++) {
-         LLVMValueRef li = LLVMConstInt(f->i32, i, false);
-         LLVMValueRef covered = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildExtractElement(b, f->cov, li, ""),
-                                              LLVMConstInt(f->i32, 0, false), "");
-         lp[i] = LLVMBuildSelect(b, covered, LLVMBuildExtractElement(b, pix, li, ""), scratch, "");
-      }
       /* The old texels: blended, logic-op'ed or partly kept, or samples
        * outside the coverage of a covered pixel. */
       const bool need_dst = k->blend || k->logic_op || !full || S > 1;
+      /* Rows: one sample of one word a pixel, every lane covered and the
+       * quads side by side on one pair of rows (sr_tile.c's lanes:
+       * quad q's pixel j at (x[q] + (j & 1), y[q] + (j >> 1)), and the
+       * quads of a full block in a row): the lanes' pixels are W / 2
+       * texels in a row from lane 0's and W / 2 from lane 2's, read and
+       * written with one vector load and store each. Other calls take the
+       * lanes one by one. */
+      const bool rows = S == 1 && !chans;
+      LLVMValueRef is_rows = NULL;
+      LLVMValueRef ridx[2] = { NULL, NULL }, lidx = NULL;
+      LLVMTypeRef rowt = LLVMVectorType(et, W / 2);
+      LLVMBasicBlockRef join_ld = NULL, fast_ld = NULL, slow_ld = NULL;
+      if (rows) {
+         LLVMTypeRef iw = LLVMIntTypeInContext(f->ctx, W);
+         LLVMValueRef ones = LLVMConstAllOnes(iw);
+         LLVMValueRef nz = LLVMBuildICmp(b, LLVMIntNE, f->cov, ci(f, f->i32, 0), "");
+         LLVMValueRef ex[SHALE_MAX_SIMD_WIDTH], ey[SHALE_MAX_SIMD_WIDTH];
+         LLVMValueRef li[SHALE_MAX_SIMD_WIDTH], ri[2][SHALE_MAX_SIMD_WIDTH];
+         for (uint32_t i = 0; i < W; i++) {
+            const uint32_t col = 2 * (i / 4) + (i & 1), row = (i >> 1) & 1;
+            ex[i] = LLVMConstInt(f->i32, col, false);
+            ey[i] = LLVMConstInt(f->i32, row, false);
+            li[i] = LLVMConstInt(f->i32, row * (W / 2) + col, false);
+            ri[row][col] = LLVMConstInt(f->i32, i, false);
+         }
+         lidx = LLVMConstVector(li, W);
+         ridx[0] = LLVMConstVector(ri[0], W / 2);
+         ridx[1] = LLVMConstVector(ri[1], W / 2);
+         LLVMValueRef zero = LLVMConstInt(f->i32, 0, false);
+         LLVMValueRef x0 = splat(f, LLVMBuildExtractElement(b, f->xs, zero, ""));
+         LLVMValueRef y0 = splat(f, LLVMBuildExtractElement(b, f->ys, zero, ""));
+         LLVMValueRef at = LLVMBuildAnd(
+            b, LLVMBuildICmp(b, LLVMIntEQ, f->xs, LLVMBuildAdd(b, x0, LLVMConstVector(ex, W), ""), ""),
+            LLVMBuildICmp(b, LLVMIntEQ, f->ys, LLVMBuildAdd(b, y0, LLVMConstVector(ey, W), ""), ""),
+            "");
+         at = LLVMBuildAnd(b, at, nz, "");
+         is_rows = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildBitCast(b, at, iw, ""), ones, "");
+         if (need_dst) {
+            fast_ld = LLVMAppendBasicBlockInContext(f->ctx, fn, "rows_load");
+            slow_ld = LLVMAppendBasicBlockInContext(f->ctx, fn, "lanes_load");
+            join_ld = LLVMAppendBasicBlockInContext(f->ctx, fn, "loaded");
+            LLVMBuildCondBr(b, is_rows, fast_ld, slow_ld);
+            LLVMPositionBuilderAtEnd(b, slow_ld);
+         }
+      }
+      LLVMValueRef lp[SHALE_MAX_SIMD_WIDTH];
+      lanes_pointers(f, pix, scratch, lp);
       LLVMValueRef old = need_dst ? fb_lanes_load(f, lp, W, et, S * E) : NULL;
+      if (rows && need_dst) {
+         LLVMBuildBr(b, join_ld);
+         LLVMPositionBuilderAtEnd(b, fast_ld);
+         LLVMValueRef r[2];
+         for (int h = 0; h < 2; h++) {
+            LLVMValueRef p = LLVMBuildExtractElement(b, pix, LLVMConstInt(f->i32, 2 * h, false), "");
+            r[h] = LLVMBuildLoad2(b, rowt, p, "");
+            LLVMSetAlignment(r[h], 1);
+         }
+         LLVMValueRef oldr = LLVMBuildShuffleVector(b, r[0], r[1], lidx, "");
+         LLVMBuildBr(b, join_ld);
+         LLVMPositionBuilderAtEnd(b, join_ld);
+         LLVMValueRef phi = LLVMBuildPhi(b, LLVMTypeOf(old), "old");
+         LLVMValueRef vals[2] = { old, oldr };
+         LLVMBasicBlockRef from[2] = { slow_ld, fast_ld };
+         LLVMAddIncoming(phi, vals, from, 2);
+         old = phi;
+      }
       LLVMValueRef all = ci(f, f->i1, 1);
       LLVMValueRef outs[16];
       for (uint32_t s = 0; s < S; s++) {
@@ -860,7 +941,28 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
             w = LLVMBuildSelect(b, m, w, dst.w, "");
          outs[s] = vet == wt ? w : LLVMBuildTrunc(b, w, vet, "");
       }
-      fb_lanes_store(f, lp, W, fb_lanes_interleave(f, outs, W, S * E), S * E);
+      LLVMValueRef v = fb_lanes_interleave(f, outs, W, S * E);
+      if (!rows) {
+         fb_lanes_store(f, lp, W, v, S * E);
+         return;
+      }
+      LLVMBasicBlockRef fast_st = LLVMAppendBasicBlockInContext(f->ctx, fn, "rows_store");
+      LLVMBasicBlockRef slow_st = LLVMAppendBasicBlockInContext(f->ctx, fn, "lanes_store");
+      LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(f->ctx, fn, "stored");
+      LLVMBuildCondBr(b, is_rows, fast_st, slow_st);
+      LLVMPositionBuilderAtEnd(b, slow_st);
+      lanes_pointers(f, pix, scratch, lp);
+      fb_lanes_store(f, lp, W, v, S * E);
+      LLVMBuildBr(b, done);
+      LLVMPositionBuilderAtEnd(b, fast_st);
+      for (int h = 0; h < 2; h++) {
+         LLVMValueRef p = LLVMBuildExtractElement(b, pix, LLVMConstInt(f->i32, 2 * h, false), "");
+         LLVMValueRef st = LLVMBuildStore(
+            b, LLVMBuildShuffleVector(b, v, LLVMGetUndef(LLVMTypeOf(v)), ridx[h], ""), p);
+         LLVMSetAlignment(st, 1);
+      }
+      LLVMBuildBr(b, done);
+      LLVMPositionBuilderAtEnd(b, done);
       return;
    }
 
