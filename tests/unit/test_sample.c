@@ -666,7 +666,7 @@ static void test_nl(bool avx2)
                                         { 800, 600 }, { 256, 256 }, { 64, 3 }, { 500, 500 } };
    struct tally t = { 0 };
    long exact_single = 0;
-   for (int n = 0; n < 160; n++) {
+   for (int n = 0; n < 240; n++) {
       struct image im;
       const uint32_t *sz = sizes[pick(8)];
       uint32_t levels = 1;
