@@ -125,6 +125,18 @@ sr_cover_table(struct sr_cover *cv, int i, const uint32_t S)
    cv->tab_ready |= 1u << i;
 }
 
+/* cov[k] = all where bit k of pm is set, else 0 (k < 16), four lanes at a
+ * time. */
+static inline __attribute__((always_inline)) void
+sr_cover_spread(uint32_t pm, uint32_t all, uint32_t cov[16])
+{
+   const sr_v4u bit = {1, 2, 4, 8};
+   for (uint32_t v = 0; v < 4; v++) {
+      const sr_v4u m = (sr_v4u)((((sr_v4u){0, 0, 0, 0} + (pm >> (4 * v))) & bit) != 0) & all;
+      memcpy(&cov[4 * v], &m, sizeof(m));
+   }
+}
+
 /* The sign bits of the 4 lanes of v, lane j at bit j. */
 static inline uint32_t
 sr_cover_signs(sr_v4u v)
@@ -169,8 +181,7 @@ sr_cover_lanes(struct sr_cover *cv, const int64_t e[3], uint32_t edges, uint32_t
       for (uint32_t v = 0; v < 4; v++)
          out |= sr_cover_signs(acc[v]) << (4 * v);
       pm = ~out & pix & (0u - (all & 1));
-      for (uint32_t k = 0; k < 16; k++)
-         cov[k] = (0u - (pm >> k & 1)) & all;
+      sr_cover_spread(pm, all, cov);
    } else if (S < 4) {
       const uint32_t ppv = 4 / S;                  /* pixels a vector */
       for (uint32_t v = 0; v < vecs; v++) {
@@ -257,9 +268,11 @@ sr_cover_block_pixels(struct sr_cover *cv, int32_t bx, int32_t by, uint32_t cov[
       rows &= 0xfu >> (by + 3 - cv->y1);
    cols &= 0xf;
    rows &= 0xf;
-   uint32_t pix = 0;
-   for (int py = 0; py < 4; py++)
-      pix |= rows >> py & 1 ? cols << (py * 4) : 0;
+   /* Each row bit widened to its row's four pixel bits. */
+   static const uint16_t row_bits[16] = {
+      0x0000, 0x000f, 0x00f0, 0x00ff, 0x0f00, 0x0f0f, 0x0ff0, 0x0fff,
+      0xf000, 0xf00f, 0xf0f0, 0xf0ff, 0xff00, 0xff0f, 0xfff0, 0xffff};
+   const uint32_t pix = cols * 0x1111u & row_bits[rows];
    if (!pix)
       return SR_COVER_NONE;
 
@@ -267,8 +280,7 @@ sr_cover_block_pixels(struct sr_cover *cv, int32_t bx, int32_t by, uint32_t cov[
    if (!all)
       return SR_COVER_NONE;
    if (!partial) {
-      for (int k = 0; k < 16; k++)
-         cov[k] = (0u - (pix >> k & 1)) & all;
+      sr_cover_spread(pix, all, cov);
       *pixels = pix;
       return pix == 0xffff ? SR_COVER_FULL : SR_COVER_SOME;
    }

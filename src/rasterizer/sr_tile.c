@@ -85,6 +85,11 @@ struct tile {
    const struct sr_draw_snapshot *plane_snap;
    uint32_t plane_count;
    uint8_t plane_slot[SHALE_FS_INPUT_COMPONENTS], plane_src[SHALE_FS_INPUT_COMPONENTS];
+   /* Prim plane 2 + i is ABI plane 2 + i for every input (slot[i] + 2 ==
+    * src[i]): the shader reads the primitive's planes in place. */
+   bool plane_direct;
+   /* The plane array the shader calls of the current primitive read. */
+   const struct shale_fs_plane *planes;
    /* Sample offsets of the last primitive's sample count (sr_coverage.h). */
    struct sr_cover_samples cover_samples;
 };
@@ -225,7 +230,7 @@ static void shade_quads(struct tile *t, const struct sr_prim *p, struct block *b
    q.primitive_id = p->primitive_id;
    q.layer = p->layer;
    q.sample_id = sample_id;
-   q.planes = sc->planes;
+   q.planes = t->planes;
    q.point_coord = p->is_point ? p->point_coord : NULL;
    q.outputs = sc->fs_outputs;
    q.frag_depth = sc->frag_depth;
@@ -453,7 +458,7 @@ static void full_begin(struct tile *t, const struct sr_prim *p, struct full_path
    f->q.primitive_id = p->primitive_id;
    f->q.layer = p->layer;
    f->q.sample_id = ~0u;
-   f->q.planes = sc->planes;
+   f->q.planes = t->planes;
    f->q.point_coord = p->is_point ? p->point_coord : NULL;
    f->q.outputs = sc->fs_outputs;
    f->q.frag_depth = sc->frag_depth;
@@ -535,12 +540,20 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
                t->plane_src[t->plane_count++] = snap->plane_index[k];
             }
          }
+         t->plane_direct = true;
+         for (uint32_t i = 0; i < t->plane_count; i++)
+            t->plane_direct &= t->plane_slot[i] + 2u == t->plane_src[i];
       }
-      struct shale_fs_plane *planes = t->scratch->planes;
-      planes[0] = p->planes[0];
-      planes[1] = p->planes[1];
-      for (uint32_t i = 0; i < t->plane_count; i++)
-         planes[2 + t->plane_slot[i]] = p->planes[t->plane_src[i]];
+      if (t->plane_direct) {
+         t->planes = p->planes;
+      } else {
+         struct shale_fs_plane *planes = t->scratch->planes;
+         planes[0] = p->planes[0];
+         planes[1] = p->planes[1];
+         for (uint32_t i = 0; i < t->plane_count; i++)
+            planes[2 + t->plane_slot[i]] = p->planes[t->plane_src[i]];
+         t->planes = planes;
+      }
    }
 
    if (t->cover_samples.samples != t->frag.samples)
