@@ -32,7 +32,9 @@
  * mipmapPrecisionBits 8): the bilinear weights snapped down to 1/256 of a
  * texel, the mipmap weight to 1/256, the texel sums exact in 16- and
  * 32-bit integers (each level's truncated to 1/256 of a code before the
- * mipmap blend), one division at the end. unit/sample holds it to
+ * mipmap blend), one multiplication by the float nearest 1 / (255 * 2^16)
+ * at the end (within an ulp of the quotient, 1 exactly at code 255 and
+ * never above it). unit/sample holds it to
  * 3 * 2^-8 of the range plus 2^-8 / 255 and 1e-5 (what those limits allow).
  * Lanes with a NaN or infinite coordinate get some value in [0, 1] there
  * (NaN from sr_sample).

@@ -452,12 +452,15 @@ BODY void FN(fixed_chunk)(const struct fast *f, struct shale_sample_args *a, uns
    __m256i u2 = _mm256_unpacklo_epi32(r0[2], r0[3]), u3 = _mm256_unpackhi_epi32(r0[2], r0[3]);
    __m256i c[4] = { _mm256_unpacklo_epi64(u0, u2), _mm256_unpackhi_epi64(u0, u2),
                     _mm256_unpacklo_epi64(u1, u3), _mm256_unpackhi_epi64(u1, u3) };
-   /* Codes times 2^16 (exact in floats, below 2^24), divided by 255 * 2^16. */
+   /* Codes times 2^16 (exact in floats, below 2^24), times the float
+    * nearest 1 / (255 * 2^16): within an ulp of the quotient for every
+    * code (checked exhaustively), 1 exactly at 255, where a division cost
+    * more than the rest of the conversion. */
    const __m256i bias = _mm256_set1_epi32(1 << 23);
-   const __m256 scale = _mm256_set1_ps(255.0f * 65536.0f);
+   const __m256 scale = _mm256_set1_ps(1.0f / (255.0f * 65536.0f));
    v8f tau[4];
    for (int k = 0; k < 4; k++)
-      tau[k] = (v8f)_mm256_div_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(c[k], bias)), scale);
+      tau[k] = (v8f)_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(c[k], bias)), scale);
    if (bgra) {
       v8f r = tau[0];
       tau[0] = tau[2];
