@@ -119,10 +119,13 @@ shale_sample_fn sr_sample_select_isa(const struct shale_image_view_desc *view,
 /* For tests only (single-threaded): while non-NULL, the fast routines read
  * it on every chunk of the AVX2 fixed-point path: gathers_only makes them
  * read every texel through gathers (never the contiguous row windows);
- * windows counts the levels read through a window. NULL otherwise. */
+ * windows counts the levels read through a window; tri_calls the calls
+ * taken by the routines chosen for trilinear-ready views (sr_sample_fast.c's
+ * run_tri) in their compile-time state. NULL otherwise. */
 struct sr_sample_fast_test {
    bool gathers_only;
    uint64_t windows;
+   uint64_t tri_calls;
 };
 extern struct sr_sample_fast_test *sr_sample_fast_test;
 

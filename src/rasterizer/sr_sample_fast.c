@@ -415,6 +415,45 @@ fast_init(struct fast *f, const struct shale_image_view_desc *v,
    return true;
 }
 
+/* Whether a call of a trilinear-ready view (2D, power-of-two, identity
+ * swizzle: checked at selection) is in the fixed-point state: LOD or GRAD
+ * (bias allowed, no offsets), LINEAR filters and mipmaps, REPEAT on s and
+ * t, normalized coordinates, no comparison, no Y'CbCr. The same answer as
+ * fast_init()'s `tri` with fast_op_ok() and no offset, in one test of ORed
+ * fields. */
+static inline bool
+fast_tri_call(const struct shale_sampler_desc *s, uint32_t op)
+{
+   return s && (op & ~(uint32_t)SHALE_SAMPLE_BIAS) <= SHALE_SAMPLE_GRAD &&
+          !((s->mag_filter ^ VK_FILTER_LINEAR) | (s->min_filter ^ VK_FILTER_LINEAR) |
+            (s->mipmap_mode ^ VK_SAMPLER_MIPMAP_MODE_LINEAR) |
+            (s->address_mode[0] ^ VK_SAMPLER_ADDRESS_MODE_REPEAT) |
+            (s->address_mode[1] ^ VK_SAMPLER_ADDRESS_MODE_REPEAT) | s->ycbcr |
+            s->unnormalized_coordinates | s->compare_enable);
+}
+
+/* fast_init() for such a call: the fields the fixed-point chunk reads. */
+static inline void
+fast_init_tri(struct fast *f, const struct shale_image_view_desc *v,
+              const struct shale_sampler_desc *s)
+{
+   f->v = v;
+   f->base = v->base;
+   f->width = (int32_t)v->width;
+   f->height = (int32_t)v->height;
+   f->fwidth = (float)v->width;
+   f->fheight = (float)v->height;
+   f->last_level = (int32_t)v->level_count - 1;
+   f->q = (float)(v->level_count - 1);
+   f->arrayed = false;
+   f->last_layer = 0;
+   f->tri = true;
+   f->bias = s->mip_lod_bias;
+   f->min_lod = s->min_lod;
+   f->max_lod = s->max_lod;
+   f->swz_identity = true;
+}
+
 /* Every 8-bit sRGB code as su_unpack_float decodes it (the same bits). */
 static float srgb_table[256];
 static pthread_once_t srgb_once = PTHREAD_ONCE_INIT;
@@ -615,6 +654,16 @@ fast_view_format(const struct shale_image_view_desc *v)
    return fmt;
 }
 
+/* 2D, power-of-two, identity swizzle: what run_tri takes from the view. */
+static bool
+fast_tri_view(const struct shale_image_view_desc *v)
+{
+   return v->view_type == VK_IMAGE_VIEW_TYPE_2D && !(v->width & (v->width - 1)) &&
+          !(v->height & (v->height - 1)) && v->swizzle[0] == VK_COMPONENT_SWIZZLE_R &&
+          v->swizzle[1] == VK_COMPONENT_SWIZZLE_G && v->swizzle[2] == VK_COMPONENT_SWIZZLE_B &&
+          v->swizzle[3] == VK_COMPONENT_SWIZZLE_A;
+}
+
 static bool
 fast_srgb(uint32_t format)
 {
@@ -637,6 +686,10 @@ sr_sample_select_isa(const struct shale_image_view_desc *view,
       pthread_once(&srgb_once, srgb_table_init);
 #if SR_FAST_X86
    if (avx2 && __builtin_cpu_supports("avx2")) {
+      /* Views the fixed-point state can take whatever the sampler: a
+       * routine that checks only the sampler and the operation. */
+      if ((fmt == FF_RGBA8 || fmt == FF_BGRA8) && !srgb && fast_tri_view(view))
+         return fmt == FF_RGBA8 ? fast_rgba8_tri_avx2 : fast_bgra8_tri_avx2;
       static const shale_sample_fn fns[FF_COUNT][2] = {
          [FF_RGBA8] = { fast_rgba8_avx2, fast_srgba8_avx2 },
          [FF_BGRA8] = { fast_bgra8_avx2, fast_sbgra8_avx2 },

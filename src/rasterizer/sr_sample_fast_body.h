@@ -247,13 +247,14 @@ BODY void FN(select)(const struct fast *f, const struct shale_sample_args *a, un
    sel->active = active;
 }
 
-/* The view's swizzle on filtered components; lanes asked for stored. */
-BODY void FN(store)(const struct fast *f, struct shale_sample_args *a, unsigned l0,
-                    const struct FN(sel) *sel, const v8f tau[4])
+/* The view's swizzle on filtered components (none where `ident`: the
+ * view's is the identity); lanes asked for stored. */
+BODY void FN(store_sw)(const struct fast *f, struct shale_sample_args *a, unsigned l0,
+                       const struct FN(sel) *sel, const v8f tau[4], bool ident)
 {
    v8f res[4];
    for (int k = 0; k < 4; k++) {
-      uint8_t sw = f->swz[k];
+      uint8_t sw = ident ? (uint8_t)k : f->swz[k];
       res[k] = sw < 4 ? tau[sw] : vsplat(sw == SWZ_ONE ? 1.0f : 0.0f);
    }
    for (int k = 0; k < 4; k++) {
@@ -262,6 +263,12 @@ BODY void FN(store)(const struct fast *f, struct shale_sample_args *a, unsigned 
          r = vsel(sel->on, r, vloadf((const float *)&a->result[k][l0]));
       memcpy(&a->result[k][l0], &r, sizeof(r));
    }
+}
+
+BODY void FN(store)(const struct fast *f, struct shale_sample_args *a, unsigned l0,
+                    const struct FN(sel) *sel, const v8f tau[4])
+{
+   FN(store_sw)(f, a, l0, sel, tau, false);
 }
 
 /* Lanes l0 .. l0 + 7 of a call. */
@@ -423,7 +430,8 @@ BODY void FN(fixed_level)(const struct fast *f, v8f s, v8f t, const struct FN(ad
 /* Lanes l0 .. l0 + 7 of a call in the compile-time state, 8-bit UNORM
  * RGBA or BGRA: fixed-point filtering (fixed_level), the mipmap weight
  * snapped to 1/256 (mipmapPrecisionBits = 8). */
-BODY void FN(fixed_chunk)(const struct fast *f, struct shale_sample_args *a, unsigned l0, bool bgra)
+BODY void FN(fixed_chunk)(const struct fast *f, struct shale_sample_args *a, unsigned l0, bool bgra,
+                          bool ident)
 {
    struct FN(sel) sel;
    FN(select)(f, a, l0, true, &sel);
@@ -466,7 +474,7 @@ BODY void FN(fixed_chunk)(const struct fast *f, struct shale_sample_args *a, uns
       tau[0] = tau[2];
       tau[2] = r;
    }
-   FN(store)(f, a, l0, &sel, tau);
+   FN(store_sw)(f, a, l0, &sel, tau, ident);
 }
 #endif
 
@@ -487,7 +495,7 @@ BODY void FN(run)(const struct shale_image_view_desc *view, const struct shale_s
       if ((fmt == FF_RGBA8 || fmt == FF_BGRA8) && !srgb) {
          for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += VL)
             if ((args->lanes >> l0) & 0xffu)
-               FN(fixed_chunk)(&f, args, l0, fmt == FF_BGRA8);
+               FN(fixed_chunk)(&f, args, l0, fmt == FF_BGRA8, false);
          return;
       }
 #endif
@@ -573,6 +581,47 @@ FAST_TARGET static void FN(fast_rgba32f)(const struct shale_image_view_desc *vie
 {
    FN(run)(view, sampler, args, FF_RGBA32F, false);
 }
+
+#if FAST_FIXED
+/* The routines of 8-bit UNORM RGBA / BGRA views that are 2D, power-of-two
+ * and unswizzled (sr_sample_select_isa checks): a call in the fixed-point
+ * state (fast_tri_call) decodes only the few fields it reads (fast_init_tri)
+ * and stores without swizzling; any other goes to the view's usual
+ * routine. */
+BODY void FN(run_tri)(const struct shale_image_view_desc *view,
+                      const struct shale_sampler_desc *sampler, struct shale_sample_args *args,
+                      bool bgra)
+{
+   if (!fast_tri_call(sampler, args->op)) {
+      if (bgra)
+         FN(fast_bgra8)(view, sampler, args);
+      else
+         FN(fast_rgba8)(view, sampler, args);
+      return;
+   }
+   if (sr_sample_fast_test)
+      sr_sample_fast_test->tri_calls++;
+   struct fast f;
+   fast_init_tri(&f, view, sampler);
+   for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += VL)
+      if ((args->lanes >> l0) & 0xffu)
+         FN(fixed_chunk)(&f, args, l0, bgra, true);
+}
+
+FAST_TARGET static void FN(fast_rgba8_tri)(const struct shale_image_view_desc *view,
+                                           const struct shale_sampler_desc *sampler,
+                                           struct shale_sample_args *args)
+{
+   FN(run_tri)(view, sampler, args, false);
+}
+
+FAST_TARGET static void FN(fast_bgra8_tri)(const struct shale_image_view_desc *view,
+                                           const struct shale_sampler_desc *sampler,
+                                           struct shale_sample_args *args)
+{
+   FN(run_tri)(view, sampler, args, true);
+}
+#endif
 
 #undef FAST_CAT2
 #undef FAST_CAT
