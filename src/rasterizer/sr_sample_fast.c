@@ -53,8 +53,10 @@
  * power-of-two 2D views, no offsets) runs a copy of the chunk with those
  * choices made at compile time (every lane is linear, so its UNORM
  * division is a multiplication by 1/255 and its LOD half the log2 of the
- * larger squared scale, without square roots: within ulps, which move a
- * linear result by as little); a chunk whose eight lanes are all asked
+ * larger squared scale, without square roots, by a shorter polynomial
+ * (vhalf_log2, within 3e-7 of it where lambda is small: a linear result
+ * moves with lambda by as little, and 8 mipmap bits need no more); a chunk
+ * whose eight lanes are all asked
  * for stores its results without merging. Its fixed-point form (AVX2,
  * 8-bit UNORM RGBA / BGRA) gathers the four texels of each level as
  * 32-bit words, lerps each row's pair in 16-bit words ((t0 << 8) +
@@ -267,6 +269,37 @@ AI v8f vlog2(v8f x)
    r = vsel(x == 0.0f, vsplat(-__builtin_inff()), r);
    r = vsel(x == __builtin_inff(), vsplat(__builtin_inff()), r);
    return vsel(x == x, r, x);
+}
+
+/* Half the log2 of x, for the trilinear state's LOD (half the log2 of the
+ * larger squared scale): a degree-7 polynomial for log2 on [sqrt(1/2),
+ * sqrt(2)] (f * P(f) with m = 1 + f, fitted at Chebyshev nodes; halved
+ * coefficients), within 3e-7 of the exact value where |result| < 1 and
+ * the rounding of the exponent's half added to it beyond (2.2e-6 near
+ * -63), checked on every seventh normal float; exact at powers of two.
+ * The mipmap weight needs 8 bits (mipmapPrecisionBits), vlog2's ulps were
+ * more than it takes at three times the cost. x below 2^-126, 0 and NaN
+ * give -63, infinity 64: with a bias of at most 16 (maxSamplerLodBias)
+ * and minLod <= maxLod, every lambda the first gives selects what -inf
+ * and NaN did (level 0 alone, or minLod's levels), the second what
+ * infinity did (the last level). */
+AI v8f vhalf_log2(v8f x)
+{
+   x = vsel(x > 0x1p-126f, x, vsplat(0x1p-126f));
+   v8i bits = (v8i)x;
+   v8i e = ((bits >> 23) & 0xff) - 127;
+   v8f m = (v8f)((bits & 0x007fffff) | 0x3f800000);
+   v8i big = m > 1.41421356f;
+   m = vsel(big, m * 0.5f, m);
+   e = e - big;
+   v8f f = m - 1.0f;
+   v8f y = 0.084093295f * f - 0.133981928f;
+   y = y * f + 0.148059786f;
+   y = y * f - 0.17976223f;
+   y = y * f + 0.240306556f;
+   y = y * f - 0.360680104f;
+   y = y * f + 0.721348285f;
+   return f * y + 0.5f * vtof(e);
 }
 
 /* Half floats (the low 16 bits of each lane) to floats, exactly:
