@@ -302,29 +302,32 @@ static LLVMValueRef unorm8_value(struct fb *f, LLVMValueRef x)
 }
 
 /* su_pack_float's 8-bit UNORM rounding (sr_fragment.c unorm8), as i32:
- * floor((double)v * 255 + 0.5) for 0 < v < 1. With FMA in single
- * precision: y = fma(v, 255, 0.5) rounded, its floor k, and k - 1 where
- * the exact v * 255 + 0.5 - k (one more fma, exact in sign) is negative
- * (y rounded up onto k); the same result for every float in [0, 1]
- * (checked exhaustively). In double otherwise. */
+ * 255 from 1.0 up, 0 for zero, negative numbers and NaN, and
+ * floor((double)v * 255 + 0.5) between. With FMA in single precision: v
+ * clamped to [0, 1] (NaN to 0: maxps / minps), y = fma(v, 255, 0.5)
+ * rounded, its floor k, and k - 1 where the exact v * 255 + 0.5 - k (one
+ * more fma, exact in sign) is negative (y rounded up onto k); the same
+ * result for every float in [0, 1] (checked exhaustively). In double
+ * otherwise. */
 static LLVMValueRef unorm8(struct fb *f, LLVMValueRef v)
 {
    LLVMBuilderRef b = f->b;
-   LLVMValueRef r;
    if (host_fma()) {
       LLVMTypeRef ov = f->vf;
+      LLVMValueRef zero = cf(f, 0.0f), one = cf(f, 1.0f);
+      v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, zero, ""), v, zero, "");
+      v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, one, ""), v, one, "");
       LLVMValueRef y = fma3(f, v, cf(f, 255.0f), cf(f, 0.5f));
       LLVMValueRef k = call_intrinsic(f, "llvm.floor", &ov, 1, &y, 1);
       LLVMValueRef e = fma3(f, v, cf(f, 255.0f), LLVMBuildFSub(b, cf(f, 0.5f), k, ""));
-      r = LLVMBuildFPToSI(b, k, f->vi32, "");
-      r = LLVMBuildSub(b, r, LLVMBuildZExt(b, LLVMBuildFCmp(b, LLVMRealOLT, e, cf(f, 0.0f), ""),
-                                           f->vi32, ""), "");
-   } else {
-      LLVMValueRef d = LLVMBuildFPExt(b, v, f->vd, "");
-      d = LLVMBuildFMul(b, d, splat(f, LLVMConstReal(f->f64, 255.0)), "");
-      d = LLVMBuildFAdd(b, d, splat(f, LLVMConstReal(f->f64, 0.5)), "");
-      r = LLVMBuildFPToSI(b, d, f->vi32, "");
+      LLVMValueRef r = LLVMBuildFPToSI(b, k, f->vi32, "");
+      return LLVMBuildSub(b, r, LLVMBuildZExt(b, LLVMBuildFCmp(b, LLVMRealOLT, e, zero, ""),
+                                              f->vi32, ""), "");
    }
+   LLVMValueRef d = LLVMBuildFPExt(b, v, f->vd, "");
+   d = LLVMBuildFMul(b, d, splat(f, LLVMConstReal(f->f64, 255.0)), "");
+   d = LLVMBuildFAdd(b, d, splat(f, LLVMConstReal(f->f64, 0.5)), "");
+   LLVMValueRef r = LLVMBuildFPToSI(b, d, f->vi32, "");
    r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, v, cf(f, 1.0f), ""), ci(f, f->i32, 255),
                        r, "");
    return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealULE, v, cf(f, 0.0f), ""),
@@ -732,6 +735,19 @@ static void lanes_pointers(struct fb *f, LLVMValueRef pix, LLVMValueRef scratch,
    }
 }
 
+/* The first pixel of row h (0 or 1) of the rows form: lane 0's, or lane
+ * 2's (one row pitch further), from scalar coordinates. */
+static LLVMValueRef row_address(struct fb *f, const struct fb_target_fields *t, int h,
+                                uint64_t pixel_bytes)
+{
+   LLVMValueRef zero = LLVMConstInt(f->i32, 0, false);
+   LLVMValueRef x = LLVMBuildExtractElement(f->b, f->xs, zero, "");
+   LLVMValueRef y = LLVMBuildExtractElement(f->b, f->ys, zero, "");
+   if (h)
+      y = LLVMBuildAdd(f->b, y, LLVMConstInt(f->i32, 1, false), "");
+   return fb_pixel_address(f, t, x, y, pixel_bytes);
+}
+
 static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32_t a)
 {
    LLVMBuilderRef b = f->b;
@@ -787,8 +803,9 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
       }
    }
 
-   /* Pixel addresses of sample 0. */
-   LLVMValueRef pix = fb_pixel_address(f, &target, f->xs, f->ys, (uint64_t)S * size);
+   /* Pixel addresses of sample 0, per lane (computed where used: the
+    * rows form below needs two). */
+   const uint64_t pixel_bytes = (uint64_t)S * size;
 
    const uint32_t wm = k->write_mask & 0xf, present = (1u << ff.nch) - 1;
    const bool full = (wm & present) == present;
@@ -879,14 +896,15 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
          }
       }
       LLVMValueRef lp[SHALE_MAX_SIMD_WIDTH];
-      lanes_pointers(f, pix, scratch, lp);
+      if (!rows || need_dst)
+         lanes_pointers(f, fb_pixel_address(f, &target, f->xs, f->ys, pixel_bytes), scratch, lp);
       LLVMValueRef old = need_dst ? fb_lanes_load(f, lp, W, et, S * E) : NULL;
       if (rows && need_dst) {
          LLVMBuildBr(b, join_ld);
          LLVMPositionBuilderAtEnd(b, fast_ld);
          LLVMValueRef r[2];
          for (int h = 0; h < 2; h++) {
-            LLVMValueRef p = LLVMBuildExtractElement(b, pix, LLVMConstInt(f->i32, 2 * h, false), "");
+            LLVMValueRef p = row_address(f, &target, h, pixel_bytes);
             r[h] = LLVMBuildLoad2(b, rowt, p, "");
             LLVMSetAlignment(r[h], 1);
          }
@@ -951,12 +969,12 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
       LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(f->ctx, fn, "stored");
       LLVMBuildCondBr(b, is_rows, fast_st, slow_st);
       LLVMPositionBuilderAtEnd(b, slow_st);
-      lanes_pointers(f, pix, scratch, lp);
+      lanes_pointers(f, fb_pixel_address(f, &target, f->xs, f->ys, pixel_bytes), scratch, lp);
       fb_lanes_store(f, lp, W, v, S * E);
       LLVMBuildBr(b, done);
       LLVMPositionBuilderAtEnd(b, fast_st);
       for (int h = 0; h < 2; h++) {
-         LLVMValueRef p = LLVMBuildExtractElement(b, pix, LLVMConstInt(f->i32, 2 * h, false), "");
+         LLVMValueRef p = row_address(f, &target, h, pixel_bytes);
          LLVMValueRef st = LLVMBuildStore(
             b, LLVMBuildShuffleVector(b, v, LLVMGetUndef(LLVMTypeOf(v)), ridx[h], ""), p);
          LLVMSetAlignment(st, 1);
@@ -966,6 +984,7 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
       return;
    }
 
+   LLVMValueRef pix = fb_pixel_address(f, &target, f->xs, f->ys, pixel_bytes);
    for (uint32_t s = 0; s < S; s++) {
       LLVMValueRef m = LLVMBuildAnd(b, LLVMBuildLShr(b, f->cov, ci(f, f->i32, s), ""),
                                     ci(f, f->i32, 1), "");
