@@ -372,33 +372,15 @@ BODY bool FN(window)(const struct fast *f, const struct FN(addr) *ad, v8i i0, v8
    return true;
 }
 
-/* Texel Linear Filtering of one level (ad) of 8-bit UNORM RGBA texels at
- * normalized (s, t) for the compile-time state (REPEAT, power-of-two
- * sizes), in fixed point: the weights snapped to 1/256 of a texel
- * (subTexelPrecisionBits = 8), the sums exact in integers. out[k] holds
- * lanes k and k + 4 as four 32-bit sums each (R, G, B, A in texel order),
- * 2^16 times the filtered code, less 2^23. */
-BODY void FN(fixed_level)(const struct fast *f, v8f s, v8f t, const struct FN(addr) *ad,
-                          __m256i out[4])
+/* The bilinear blend of every lane's four 32-bit 8-bit UNORM RGBA texels
+ * t00, t10 (row j0), t01, t11 (row j0 + 1) with the weights wa, wb in
+ * [0, 255] (1/256 of a texel): out[k] holds lanes k and k + 4 as four
+ * 32-bit sums each (R, G, B, A in texel order), 2^16 times the filtered
+ * code, less 2^23. fixed_level() and sr_sample_fast_nl.h's
+ * nl_fixed_level() read the texels, this filters them. */
+BODY void FN(fixed_filter)(__m256i t00, __m256i t10, __m256i t01, __m256i t11, v8i wa, v8i wb,
+                           __m256i out[4])
 {
-   v8f u = s * vtof(ad->w), v = t * vtof(ad->h);
-   u = u - 0.5f;
-   v = v - 0.5f;
-   v8i i0 = vifloor(u), j0 = vifloor(v);
-   /* The fraction is exact (u - floor(u)); clamped or non-finite lanes
-    * get some weight in [0, 255]. */
-   v8i wa = vtoi((u - vtof(i0)) * 256.0f) & 0xff;
-   v8i wb = vtoi((v - vtof(j0)) * 256.0f) & 0xff;
-   __m256i t00, t10, t01, t11;
-   if (!FN(window)(f, ad, i0, j0, &t00, &t10, &t01, &t11)) {
-      v8i wm = ad->w - 1, hm = ad->h - 1;
-      v8i x0 = (i0 & wm) << 2, x1 = ((i0 + 1) & wm) << 2;
-      v8i y0 = (j0 & hm) * ad->row + ad->start, y1 = ((j0 + 1) & hm) * ad->row + ad->start;
-      t00 = (__m256i)FAST_GATHER(f->base, y0 + x0);
-      t10 = (__m256i)FAST_GATHER(f->base, y0 + x1);
-      t01 = (__m256i)FAST_GATHER(f->base, y1 + x0);
-      t11 = (__m256i)FAST_GATHER(f->base, y1 + x1);
-   }
    const __m256i z = _mm256_setzero_si256();
    /* Horizontal: t0 * (256 - a) + t1 * a = (t0 << 8) + (t1 - t0) * a,
     * in [0, 65280]: exact in 16-bit words (modulo 2^16). Words of lanes
@@ -428,6 +410,63 @@ BODY void FN(fixed_level)(const struct fast *f, v8f s, v8f t, const struct FN(ad
    out[3] = _mm256_madd_epi16(_mm256_unpackhi_epi16(h[0][1], h[1][1]), _mm256_shuffle_epi32(bw, 0xff));
 }
 
+/* Texel Linear Filtering of one level (ad) of 8-bit UNORM RGBA texels at
+ * normalized (s, t) for the compile-time state (REPEAT, power-of-two
+ * sizes), in fixed point: the weights snapped to 1/256 of a texel
+ * (subTexelPrecisionBits = 8), the sums exact in integers. out[k] holds
+ * lanes k and k + 4 as four 32-bit sums each (R, G, B, A in texel order),
+ * 2^16 times the filtered code, less 2^23. */
+BODY void FN(fixed_level)(const struct fast *f, v8f s, v8f t, const struct FN(addr) *ad,
+                          __m256i out[4])
+{
+   v8f u = s * vtof(ad->w), v = t * vtof(ad->h);
+   u = u - 0.5f;
+   v = v - 0.5f;
+   v8i i0 = vifloor(u), j0 = vifloor(v);
+   /* The fraction is exact (u - floor(u)); clamped or non-finite lanes
+    * get some weight in [0, 255]. */
+   v8i wa = vtoi((u - vtof(i0)) * 256.0f) & 0xff;
+   v8i wb = vtoi((v - vtof(j0)) * 256.0f) & 0xff;
+   __m256i t00, t10, t01, t11;
+   if (!FN(window)(f, ad, i0, j0, &t00, &t10, &t01, &t11)) {
+      v8i wm = ad->w - 1, hm = ad->h - 1;
+      v8i x0 = (i0 & wm) << 2, x1 = ((i0 + 1) & wm) << 2;
+      v8i y0 = (j0 & hm) * ad->row + ad->start, y1 = ((j0 + 1) & hm) * ad->row + ad->start;
+      t00 = (__m256i)FAST_GATHER(f->base, y0 + x0);
+      t10 = (__m256i)FAST_GATHER(f->base, y0 + x1);
+      t01 = (__m256i)FAST_GATHER(f->base, y1 + x0);
+      t11 = (__m256i)FAST_GATHER(f->base, y1 + x1);
+   }
+   FN(fixed_filter)(t00, t10, t01, t11, wa, wb, out);
+}
+
+/* The mipmap blend of two levels' fixed_filter() sums, into r0: delta in
+ * [0, 1) (0 keeps r0) to d in [0, 255]; the levels' sums to 8.8 (the bias
+ * 2^23 stays a whole 2^15), then x0 * (256 - d) + x1 * d. */
+BODY void FN(fixed_mip)(__m256i r0[4], const __m256i r1[4], v8f delta)
+{
+   __m256i d = (__m256i)vtoi(delta * 256.0f);
+   const __m256i dk[4] = { _mm256_shuffle_epi32(d, 0x00), _mm256_shuffle_epi32(d, 0x55),
+                           _mm256_shuffle_epi32(d, 0xaa), _mm256_shuffle_epi32(d, 0xff) };
+   for (int k = 0; k < 4; k++) {
+      __m256i x0 = _mm256_srai_epi32(r0[k], 8), x1 = _mm256_srai_epi32(r1[k], 8);
+      r0[k] = _mm256_add_epi32(_mm256_slli_epi32(x0, 8),
+                               _mm256_mullo_epi32(_mm256_sub_epi32(x1, x0), dk[k]));
+   }
+}
+
+/* fixed_filter()'s layout, lanes (k | k + 4) of R, G, B, A, to R, G, B, A
+ * of lanes 0 .. 7 (c[k]: component k of the eight lanes). */
+BODY void FN(fixed_lanes)(const __m256i r[4], __m256i c[4])
+{
+   __m256i u0 = _mm256_unpacklo_epi32(r[0], r[1]), u1 = _mm256_unpackhi_epi32(r[0], r[1]);
+   __m256i u2 = _mm256_unpacklo_epi32(r[2], r[3]), u3 = _mm256_unpackhi_epi32(r[2], r[3]);
+   c[0] = _mm256_unpacklo_epi64(u0, u2);
+   c[1] = _mm256_unpackhi_epi64(u0, u2);
+   c[2] = _mm256_unpacklo_epi64(u1, u3);
+   c[3] = _mm256_unpackhi_epi64(u1, u3);
+}
+
 /* Lanes l0 .. l0 + 7 of a call in the compile-time state, 8-bit UNORM
  * RGBA or BGRA: fixed-point filtering (fixed_level), the mipmap weight
  * snapped to 1/256 (mipmapPrecisionBits = 8). */
@@ -445,22 +484,10 @@ BODY void FN(fixed_chunk)(const struct fast *f, struct shale_sample_args *a, uns
       __m256i r1[4];
       FN(address)(f, sel.lvl1, sel.layer, true, &ad);
       FN(fixed_level)(f, s, t, &ad, r1);
-      /* delta in [0, 1): d in [0, 255]; the levels' sums to 8.8 (the
-       * bias 2^23 stays a whole 2^15), then x0 * (256 - d) + x1 * d. */
-      __m256i d = (__m256i)vtoi(sel.delta * 256.0f);
-      const __m256i dk[4] = { _mm256_shuffle_epi32(d, 0x00), _mm256_shuffle_epi32(d, 0x55),
-                              _mm256_shuffle_epi32(d, 0xaa), _mm256_shuffle_epi32(d, 0xff) };
-      for (int k = 0; k < 4; k++) {
-         __m256i x0 = _mm256_srai_epi32(r0[k], 8), x1 = _mm256_srai_epi32(r1[k], 8);
-         r0[k] = _mm256_add_epi32(_mm256_slli_epi32(x0, 8),
-                                  _mm256_mullo_epi32(_mm256_sub_epi32(x1, x0), dk[k]));
-      }
+      FN(fixed_mip)(r0, r1, sel.delta);
    }
-   /* Lanes (k | k + 4) of R, G, B, A to R, G, B, A of lanes 0 .. 7. */
-   __m256i u0 = _mm256_unpacklo_epi32(r0[0], r0[1]), u1 = _mm256_unpackhi_epi32(r0[0], r0[1]);
-   __m256i u2 = _mm256_unpacklo_epi32(r0[2], r0[3]), u3 = _mm256_unpackhi_epi32(r0[2], r0[3]);
-   __m256i c[4] = { _mm256_unpacklo_epi64(u0, u2), _mm256_unpackhi_epi64(u0, u2),
-                    _mm256_unpacklo_epi64(u1, u3), _mm256_unpackhi_epi64(u1, u3) };
+   __m256i c[4];
+   FN(fixed_lanes)(r0, c);
    /* Codes times 2^16 (exact in floats, below 2^24), times the float
     * nearest 1 / (255 * 2^16): within an ulp of the quotient for every
     * code (checked exhaustively), 1 exactly at 255, where a division cost

@@ -113,9 +113,10 @@ BODY void FN(near_chunk)(const struct fast *f, struct shale_sample_args *a, unsi
 
 #if FAST_FIXED
 /* Texel Linear Filtering of one level (ad) of 8-bit UNORM RGBA texels in
- * fixed point, any address mode and size: fixed_level()'s arithmetic (and
- * its output layout: out[k] holds lanes k and k + 4 as four 32-bit sums,
- * 2^16 times the filtered code, less 2^23) on chunk()'s addressing. */
+ * fixed point, any address mode and size: fixed_level()'s arithmetic
+ * (fixed_filter(), and its output layout: out[k] holds lanes k and k + 4
+ * as four 32-bit sums, 2^16 times the filtered code, less 2^23) on
+ * chunk()'s addressing. */
 BODY void FN(nl_fixed_level)(const struct fast *f, const struct shale_sample_args *a, unsigned l0,
                              v8f s, v8f t, const struct FN(addr) *ad, __m256i out[4])
 {
@@ -149,29 +150,7 @@ BODY void FN(nl_fixed_level)(const struct fast *f, const struct shale_sample_arg
       t01 = (__m256i)FAST_GATHER(f->base, y1 + x0);
       t11 = (__m256i)FAST_GATHER(f->base, y1 + x1);
    }
-   const __m256i z = _mm256_setzero_si256();
-   /* Horizontal: (t0 << 8) + (t1 - t0) * a in 16-bit words (fixed_level's). */
-   __m256i aw = (__m256i)(wa | (wa << 16));
-   __m256i alo = _mm256_unpacklo_epi32(aw, aw), ahi = _mm256_unpackhi_epi32(aw, aw);
-   __m256i h[2][2];
-   const __m256i flip = _mm256_set1_epi16((short)0x8000);
-   for (int r = 0; r < 2; r++) {
-      __m256i p = r ? t01 : t00, q = r ? t11 : t10;
-      __m256i plo = _mm256_unpacklo_epi8(p, z), qlo = _mm256_unpacklo_epi8(q, z);
-      __m256i phi = _mm256_unpackhi_epi8(p, z), qhi = _mm256_unpackhi_epi8(q, z);
-      __m256i lo = _mm256_add_epi16(_mm256_slli_epi16(plo, 8),
-                                    _mm256_mullo_epi16(_mm256_sub_epi16(qlo, plo), alo));
-      __m256i hi = _mm256_add_epi16(_mm256_slli_epi16(phi, 8),
-                                    _mm256_mullo_epi16(_mm256_sub_epi16(qhi, phi), ahi));
-      h[r][0] = _mm256_xor_si256(lo, flip);
-      h[r][1] = _mm256_xor_si256(hi, flip);
-   }
-   /* Vertical: one multiply-add of the rows' word pairs with (256 - b, b). */
-   __m256i bw = (__m256i)((256 - wb) | (wb << 16));
-   out[0] = _mm256_madd_epi16(_mm256_unpacklo_epi16(h[0][0], h[1][0]), _mm256_shuffle_epi32(bw, 0x00));
-   out[1] = _mm256_madd_epi16(_mm256_unpackhi_epi16(h[0][0], h[1][0]), _mm256_shuffle_epi32(bw, 0x55));
-   out[2] = _mm256_madd_epi16(_mm256_unpacklo_epi16(h[0][1], h[1][1]), _mm256_shuffle_epi32(bw, 0xaa));
-   out[3] = _mm256_madd_epi16(_mm256_unpackhi_epi16(h[0][1], h[1][1]), _mm256_shuffle_epi32(bw, 0xff));
+   FN(fixed_filter)(t00, t10, t01, t11, wa, wb, out);
 }
 
 /* Lanes l0 .. l0 + 7 of a LINEAR call on 8-bit UNORM RGBA or BGRA in fixed
@@ -194,19 +173,10 @@ BODY void FN(lin_fixed_chunk)(const struct fast *f, struct shale_sample_args *a,
       FN(address)(f, sel.lvl1, sel.layer, false, &ad);
       FN(nl_fixed_level)(f, a, l0, s, t, &ad, r1);
       /* Lanes with one level have delta 0: d 0, r0 kept. */
-      __m256i d = (__m256i)vtoi(sel.delta * 256.0f);
-      const __m256i dk[4] = { _mm256_shuffle_epi32(d, 0x00), _mm256_shuffle_epi32(d, 0x55),
-                              _mm256_shuffle_epi32(d, 0xaa), _mm256_shuffle_epi32(d, 0xff) };
-      for (int k = 0; k < 4; k++) {
-         __m256i x0 = _mm256_srai_epi32(r0[k], 8), x1 = _mm256_srai_epi32(r1[k], 8);
-         r0[k] = _mm256_add_epi32(_mm256_slli_epi32(x0, 8),
-                                  _mm256_mullo_epi32(_mm256_sub_epi32(x1, x0), dk[k]));
-      }
+      FN(fixed_mip)(r0, r1, sel.delta);
    }
-   __m256i u0 = _mm256_unpacklo_epi32(r0[0], r0[1]), u1 = _mm256_unpackhi_epi32(r0[0], r0[1]);
-   __m256i u2 = _mm256_unpacklo_epi32(r0[2], r0[3]), u3 = _mm256_unpackhi_epi32(r0[2], r0[3]);
-   __m256i c[4] = { _mm256_unpacklo_epi64(u0, u2), _mm256_unpackhi_epi64(u0, u2),
-                    _mm256_unpacklo_epi64(u1, u3), _mm256_unpackhi_epi64(u1, u3) };
+   __m256i c[4];
+   FN(fixed_lanes)(r0, c);
    const __m256i bias = _mm256_set1_epi32(1 << 23);
    const __m256 scale = _mm256_set1_ps(255.0f * 65536.0f);
    v8f tau[4];
