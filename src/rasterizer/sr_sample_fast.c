@@ -401,14 +401,13 @@ minify(uint32_t v, uint32_t level)
    return v ? v : 1;
 }
 
-/* The call's state; false: hand the call to sr_sample(). The view was
- * checked by fast_view_format() when the routine was chosen. */
-static bool
-fast_init(struct fast *f, const struct shale_image_view_desc *v,
-          const struct shale_sampler_desc *s, uint32_t op)
+/* The fields of the call's state that fast_init() and fast_init_tri()
+ * both take from the view and the sampler alike: the view's base, size
+ * and levels, the sampler's bias and LOD clamps. */
+static inline void
+fast_init_view(struct fast *f, const struct shale_image_view_desc *v,
+               const struct shale_sampler_desc *s)
 {
-   if (!fast_op_ok(op) || !fast_sampler_ok(s))
-      return false;
    f->v = v;
    f->base = v->base;
    f->width = (int32_t)v->width;
@@ -417,6 +416,20 @@ fast_init(struct fast *f, const struct shale_image_view_desc *v,
    f->fheight = (float)v->height;
    f->last_level = (int32_t)v->level_count - 1;
    f->q = (float)(v->level_count - 1);
+   f->bias = s->mip_lod_bias;
+   f->min_lod = s->min_lod;
+   f->max_lod = s->max_lod;
+}
+
+/* The call's state; false: hand the call to sr_sample(). The view was
+ * checked by fast_view_format() when the routine was chosen. */
+static bool
+fast_init(struct fast *f, const struct shale_image_view_desc *v,
+          const struct shale_sampler_desc *s, uint32_t op)
+{
+   if (!fast_op_ok(op) || !fast_sampler_ok(s))
+      return false;
+   fast_init_view(f, v, s);
    f->arrayed = v->view_type == VK_IMAGE_VIEW_TYPE_2D_ARRAY;
    f->last_layer = f->arrayed ? (int32_t)v->layer_count - 1 : 0;
    f->pow2w = (v->width & (v->width - 1)) == 0;
@@ -429,9 +442,6 @@ fast_init(struct fast *f, const struct shale_image_view_desc *v,
    f->tri = f->mag_linear && f->min_linear && f->mip_linear && !f->arrayed && f->pow2w &&
             f->pow2h && f->mode_u == VK_SAMPLER_ADDRESS_MODE_REPEAT &&
             f->mode_v == VK_SAMPLER_ADDRESS_MODE_REPEAT;
-   f->bias = s->mip_lod_bias;
-   f->min_lod = s->min_lod;
-   f->max_lod = s->max_lod;
    f->swz_identity = true;
    for (unsigned k = 0; k < 4; k++) {
       uint32_t sw = v->swizzle[k];
@@ -470,20 +480,10 @@ static inline void
 fast_init_tri(struct fast *f, const struct shale_image_view_desc *v,
               const struct shale_sampler_desc *s)
 {
-   f->v = v;
-   f->base = v->base;
-   f->width = (int32_t)v->width;
-   f->height = (int32_t)v->height;
-   f->fwidth = (float)v->width;
-   f->fheight = (float)v->height;
-   f->last_level = (int32_t)v->level_count - 1;
-   f->q = (float)(v->level_count - 1);
+   fast_init_view(f, v, s);
    f->arrayed = false;
    f->last_layer = 0;
    f->tri = true;
-   f->bias = s->mip_lod_bias;
-   f->min_lod = s->min_lod;
-   f->max_lod = s->max_lod;
    f->swz_identity = true;
 }
 
