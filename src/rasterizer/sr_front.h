@@ -186,6 +186,10 @@ void sr_geom_vertex(const struct sr_vdraw *vd, const uint32_t *o, uint32_t w, ui
 void sr_geom_instance(struct sr_vdraw *vd);
 /* Whether the draw's topology has adjacency. */
 bool sr_geom_adjacency(VkPrimitiveTopology topology);
+/* Grows array *p of *cap elements of `elem` bytes to hold `need` (doubling,
+ * from 1024; the old elements kept); false: out of memory, *p and *cap
+ * unchanged. The geometry stage's and the tessellation stages' lists. */
+bool sr_geom_grow(const VkAllocationCallbacks *alloc, void **p, size_t *cap, size_t need, size_t elem);
 
 /* sr_tess_draw.c: the raw records of the control shader's input slots
  * (sr_geom_vertex makes them, with g as for a geometry shader); the

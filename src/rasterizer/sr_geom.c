@@ -162,8 +162,8 @@ struct out_list {
    size_t npos, cap_pos;
 };
 
-static bool
-grow(const VkAllocationCallbacks *alloc, void **p, size_t *cap, size_t need, size_t elem)
+bool
+sr_geom_grow(const VkAllocationCallbacks *alloc, void **p, size_t *cap, size_t need, size_t elem)
 {
    if (need <= *cap)
       return true;
@@ -186,10 +186,10 @@ out_pos(struct out_list *l, uint32_t rec, bool restart)
 {
    if (l->npos + 1 > l->cap_pos) {
       size_t cap = l->cap_pos;
-      if (!grow(l->alloc, (void **)&l->pos, &cap, l->npos + 1, sizeof(uint32_t)))
+      if (!sr_geom_grow(l->alloc, (void **)&l->pos, &cap, l->npos + 1, sizeof(uint32_t)))
          return false;
       size_t cap_r = l->cap_pos;
-      if (!grow(l->alloc, (void **)&l->restart, &cap_r, l->npos + 1, 1))
+      if (!sr_geom_grow(l->alloc, (void **)&l->restart, &cap_r, l->npos + 1, 1))
          return false;
       l->cap_pos = cap;
    }
@@ -379,7 +379,7 @@ append_chunk(struct sr_vdraw *vd, const struct gs_job *job, struct out_list *l)
          if (!em)
             continue;
          size_t need = l->nrec + em;
-         if (!grow(l->alloc, (void **)&l->recs, &l->cap_rec, need * stride, sizeof(float))) {
+         if (!sr_geom_grow(l->alloc, (void **)&l->recs, &l->cap_rec, need * stride, sizeof(float))) {
             return false;
          }
          uint32_t len = 0;

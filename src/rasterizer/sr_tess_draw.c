@@ -167,25 +167,6 @@ struct tess_list {
    size_t npos, cap_pos;
 };
 
-static bool
-grow(const VkAllocationCallbacks *alloc, void **p, size_t *cap, size_t need, size_t elem)
-{
-   if (need <= *cap)
-      return true;
-   size_t cap2 = *cap ? *cap : 1024;
-   while (cap2 < need)
-      cap2 *= 2;
-   void *q = sr_alloc(alloc, cap2 * elem, 64);
-   if (!q)
-      return false;
-   if (*p)
-      memcpy(q, *p, *cap * elem);
-   sr_free(alloc, *p);
-   *p = q;
-   *cap = cap2;
-   return true;
-}
-
 /* Appends the chunk's patches in order: records, then indices rebased. */
 static bool
 append_chunk(const struct tess_job *job, struct tess_list *l, uint32_t stride)
@@ -195,9 +176,9 @@ append_chunk(const struct tess_job *job, struct tess_list *l, uint32_t stride)
       const size_t ni = (size_t)c->primitives * c->prim_verts;
       if (!c->vertices)
          continue;
-      if (!grow(l->alloc, (void **)&l->recs, &l->cap_rec, (l->nrec + c->vertices) * stride,
-                sizeof(float)) ||
-          !grow(l->alloc, (void **)&l->pos, &l->cap_pos, l->npos + ni, sizeof(uint32_t)))
+      if (!sr_geom_grow(l->alloc, (void **)&l->recs, &l->cap_rec,
+                        (l->nrec + c->vertices) * stride, sizeof(float)) ||
+          !sr_geom_grow(l->alloc, (void **)&l->pos, &l->cap_pos, l->npos + ni, sizeof(uint32_t)))
          return false;
       memcpy(l->recs + l->nrec * stride, job->recs + (size_t)p * job->max_vertices * stride,
              (size_t)c->vertices * stride * sizeof(float));
