@@ -183,6 +183,9 @@ VkResult sr_bin_row(struct sr_scene *scene, struct sr_arena *arena, uint32_t lay
  * its output like sr_setup_instance. */
 void sr_geom_init(struct sr_vdraw *vd, struct sr_geom *g);
 void sr_geom_vertex(const struct sr_vdraw *vd, const uint32_t *o, uint32_t w, uint32_t i, uint32_t rec);
+/* The same words into r, with g's input slots (the tessellation stages'
+ * records for a geometry shader, sr_tess_draw.c). */
+void sr_geom_words(const struct sr_geom *g, const uint32_t *o, uint32_t w, uint32_t i, uint32_t *r);
 void sr_geom_instance(struct sr_vdraw *vd);
 /* Whether the draw's topology has adjacency. */
 bool sr_geom_adjacency(VkPrimitiveTopology topology);

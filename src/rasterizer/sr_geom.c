@@ -46,16 +46,21 @@ sr_geom_init(struct sr_vdraw *vd, struct sr_geom *g)
 }
 
 void
-sr_geom_vertex(const struct sr_vdraw *vd, const uint32_t *o, uint32_t w, uint32_t i, uint32_t rec)
+sr_geom_words(const struct sr_geom *g, const uint32_t *o, uint32_t w, uint32_t i, uint32_t *r)
 {
-   const struct sr_geom *g = vd->geom;
-   uint32_t *r = (uint32_t *)(vd->verts + (size_t)rec * g->in_stride);
    for (uint32_t si = 0; si < g->in_slots; si++) {
       uint32_t s = g->in_slot[si];
       bool written = g->vs_written >> s & 1;
       for (uint32_t c = 0; c < 4; c++)
          r[si * 4 + c] = written ? o[(s * 4 + c) * w + i] : 0;
    }
+}
+
+void
+sr_geom_vertex(const struct sr_vdraw *vd, const uint32_t *o, uint32_t w, uint32_t i, uint32_t rec)
+{
+   const struct sr_geom *g = vd->geom;
+   sr_geom_words(g, o, w, i, (uint32_t *)(vd->verts + (size_t)rec * g->in_stride));
 }
 
 /* The set-up record of an emitted vertex whose output word j is o[j * w]. */

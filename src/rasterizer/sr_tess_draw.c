@@ -91,16 +91,8 @@ emit_records(void *data, const uint32_t *o, uint32_t w, uint32_t first, uint32_t
    const bool pos_written = io->outputs_written & (1ull << SHALE_SLOT_POSITION);
    if (e->gs_in) {
       /* The geometry shader's input words (0 where not written). */
-      const struct sr_geom *g = e->gs_in;
-      for (uint32_t i = 0; i < count; i++) {
-         uint32_t *r = (uint32_t *)e->recs + (size_t)(first + i) * e->stride;
-         for (uint32_t si = 0; si < g->in_slots; si++) {
-            const uint32_t s = g->in_slot[si];
-            const bool written = g->vs_written >> s & 1;
-            for (uint32_t c = 0; c < 4; c++)
-               r[si * 4 + c] = written ? o[(s * 4 + c) * w + i] : 0;
-         }
-      }
+      for (uint32_t i = 0; i < count; i++)
+         sr_geom_words(e->gs_in, o, w, i, (uint32_t *)e->recs + (size_t)(first + i) * e->stride);
       return;
    }
    for (uint32_t i = 0; i < count; i++) {
