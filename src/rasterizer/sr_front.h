@@ -165,6 +165,13 @@ void sr_front_finish(struct sr_scene *scene);
 VkResult sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *snap,
                         const struct sr_draw_bindings *bindings, const struct sr_draw *draw);
 
+/* The record of one shaded vertex before setup (any worker): lane i of
+ * outputs `o` of width w, laid out by io (the vertex shader's, or the
+ * evaluation shader's in sr_tess_draw.c) into r: position, point size,
+ * distances, fragment inputs, transform feedback words. */
+void sr_vertex_record(const struct sr_vdraw *vd, const struct shale_vs_info *io, const uint32_t *o,
+                      uint32_t w, uint32_t i, float *r);
+
 /* sr_setup.c: the draw's setup constants (once per draw, after the record
  * layout is known). */
 void sr_setup_draw(struct sr_vdraw *vd);

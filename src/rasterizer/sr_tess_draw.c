@@ -87,8 +87,6 @@ emit_records(void *data, const uint32_t *o, uint32_t w, uint32_t first, uint32_t
 {
    const struct emit_to *e = data;
    const struct sr_vdraw *vd = e->vd;
-   const struct shale_vs_info *io = &vd->st->tes_io.out;
-   const bool pos_written = io->outputs_written & (1ull << SHALE_SLOT_POSITION);
    if (e->gs_in) {
       /* The geometry shader's input words (0 where not written). */
       for (uint32_t i = 0; i < count; i++)
@@ -97,22 +95,8 @@ emit_records(void *data, const uint32_t *o, uint32_t w, uint32_t first, uint32_t
    }
    for (uint32_t i = 0; i < count; i++) {
       float *r = e->recs + (size_t)(first + i) * e->stride;
-      uint32_t *ru = (uint32_t *)r;
-      for (int c = 0; c < 4; c++)
-         ru[SR_V_POS + c] = pos_written ? o[(SHALE_SLOT_POSITION * 4 + c) * w + i] : 0;
-      if (vd->writes_point_size)
-         ru[SR_V_PSIZE] = o[(SHALE_SLOT_POINT_SIZE * 4) * w + i];
-      else
-         r[SR_V_PSIZE] = 1.0f;
-      for (uint32_t d = 0; d < vd->clip_count + vd->cull_count; d++)
-         ru[SR_V_DIST + d] = o[(SHALE_SLOT_CLIP_CULL0 * 4 + d) * w + i];
-      for (uint32_t k = 0; k < vd->attr_count; k++) {
-         uint16_t src = vd->attr_src[k];
-         ru[vd->attr_off + k] = src == 0xffff ? 0 : o[src * w + i];
-      }
-      for (uint32_t k = 0; k < vd->xfb_count; k++)
-         ru[vd->xfb_off + k] = o[io->xfb[k].word * w + i];
-      ru[vd->prim_id_off] = e->patch_id;
+      sr_vertex_record(vd, &vd->st->tes_io.out, o, w, i, r);
+      ((uint32_t *)r)[vd->prim_id_off] = e->patch_id;
       sr_setup_vertex(vd, r);
    }
 }

@@ -180,6 +180,28 @@ fetch_address(const struct sr_vdraw *vd, const struct sr_fetch_attr *fa, uint32_
 
 /* ---- Batches ---- */
 
+void
+sr_vertex_record(const struct sr_vdraw *vd, const struct shale_vs_info *io, const uint32_t *o,
+                 uint32_t w, uint32_t i, float *r)
+{
+   uint32_t *ru = (uint32_t *)r;
+   const bool pos_written = io->outputs_written & (1ull << SHALE_SLOT_POSITION);
+   for (int c = 0; c < 4; c++)
+      ru[SR_V_POS + c] = pos_written ? o[(SHALE_SLOT_POSITION * 4 + c) * w + i] : 0;
+   if (vd->writes_point_size)
+      ru[SR_V_PSIZE] = o[(SHALE_SLOT_POINT_SIZE * 4) * w + i];
+   else
+      r[SR_V_PSIZE] = 1.0f;
+   for (uint32_t d = 0; d < vd->clip_count + vd->cull_count; d++)
+      ru[SR_V_DIST + d] = o[(SHALE_SLOT_CLIP_CULL0 * 4 + d) * w + i];
+   for (uint32_t k = 0; k < vd->attr_count; k++) {
+      uint16_t src = vd->attr_src[k];
+      ru[vd->attr_off + k] = src == 0xffff ? 0 : o[src * w + i];
+   }
+   for (uint32_t k = 0; k < vd->xfb_count; k++)
+      ru[vd->xfb_off + k] = o[io->xfb[k].word * w + i];
+}
+
 static void
 shade_batches(void *data, uint64_t begin, uint64_t end, unsigned worker)
 {
@@ -221,25 +243,10 @@ shade_batches(void *data, uint64_t begin, uint64_t end, unsigned worker)
             sr_geom_vertex(vd, o, w, i, vd->shade_rec ? vd->shade_rec[first + i] : first + i);
          continue;
       }
-      const bool pos_written = vd->st->vs_io.outputs_written & (1ull << SHALE_SLOT_POSITION);
       for (uint32_t i = 0; i < n; i++) {
          uint32_t rec = vd->shade_rec ? vd->shade_rec[first + i] : first + i;
          float *r = vd->verts + (size_t)rec * vd->stride;
-         uint32_t *ru = (uint32_t *)r;
-         for (int c = 0; c < 4; c++)
-            ru[SR_V_POS + c] = pos_written ? o[(SHALE_SLOT_POSITION * 4 + c) * w + i] : 0;
-         if (vd->writes_point_size)
-            ru[SR_V_PSIZE] = o[(SHALE_SLOT_POINT_SIZE * 4) * w + i];
-         else
-            r[SR_V_PSIZE] = 1.0f;
-         for (uint32_t d = 0; d < vd->clip_count + vd->cull_count; d++)
-            ru[SR_V_DIST + d] = o[(SHALE_SLOT_CLIP_CULL0 * 4 + d) * w + i];
-         for (uint32_t k = 0; k < vd->attr_count; k++) {
-            uint16_t src = vd->attr_src[k];
-            ru[vd->attr_off + k] = src == 0xffff ? 0 : o[src * w + i];
-         }
-         for (uint32_t k = 0; k < vd->xfb_count; k++)
-            ru[vd->xfb_off + k] = o[vd->st->vs_io.xfb[k].word * w + i];
+         sr_vertex_record(vd, &vd->st->vs_io, o, w, i, r);
          sr_setup_vertex(vd, r);
       }
    }
