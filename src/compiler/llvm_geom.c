@@ -32,13 +32,10 @@ _Static_assert(offsetof(struct shale_gs_info, out) == 0, "geometry outputs are i
 static bool
 geom_modes(struct sc_xlate *x)
 {
-   const struct sc_module *m = x->m;
    struct shale_gs_info *gs = &x->io.gs;
    gs->invocations = 1;
-   for (uint32_t i = 0; i < m->ninsts; i++) {
-      const struct sc_inst *inst = &m->insts[i];
-      if (inst->opcode != SpvOpExecutionMode || inst->nwords < 3 || inst->w[1] != x->ep->function)
-         continue;
+   const struct sc_inst *inst;
+   for (uint32_t i = 0; (inst = sc_next_exec_mode(x, &i));) {
       uint32_t arg = inst->nwords > 3 ? inst->w[3] : 0;
       switch (inst->w[2]) {
       case SpvExecutionModeInputPoints: gs->vertices_in = 1; break;

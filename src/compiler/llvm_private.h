@@ -442,6 +442,23 @@ bool sc_builtin_value(struct sc_xlate *x, uint32_t builtin, struct sc_val *out);
 /* llvm_memory.c: loads a whole value of type through p. */
 bool sc_load_value(struct sc_xlate *x, const struct sc_ptr *p, uint32_t type, struct sc_val *out);
 
+/* The entry point's OpExecutionMode instructions (those with a mode word),
+ * one at a time: the next at or after instruction *i, *i moved past it;
+ * NULL after the last. inst->w[2] is the mode, w[3] its first operand
+ * where nwords > 3. */
+static inline const struct sc_inst *
+sc_next_exec_mode(const struct sc_xlate *x, uint32_t *i)
+{
+   const struct sc_module *m = x->m;
+   while (*i < m->ninsts) {
+      const struct sc_inst *inst = &m->insts[(*i)++];
+      if (inst->opcode == 16 /* SpvOpExecutionMode */ && inst->nwords >= 3 &&
+          inst->w[1] == x->ep->function)
+         return inst;
+   }
+   return NULL;
+}
+
 /* llvm_stage.c: vertex and fragment stages. */
 static inline bool
 sc_is_graphics(const struct sc_xlate *x)

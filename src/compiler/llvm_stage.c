@@ -594,13 +594,10 @@ describe_variable(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage
 static bool
 xfb_mode(struct sc_xlate *x)
 {
-   const struct sc_module *m = x->m;
-   for (uint32_t i = 0; i < m->ninsts; i++) {
-      const struct sc_inst *inst = &m->insts[i];
-      if (inst->opcode == SpvOpExecutionMode && inst->nwords >= 3 &&
-          inst->w[1] == x->ep->function && inst->w[2] == SpvExecutionModeXfb)
+   const struct sc_inst *inst;
+   for (uint32_t i = 0; (inst = sc_next_exec_mode(x, &i));)
+      if (inst->w[2] == SpvExecutionModeXfb)
          return true;
-   }
    return false;
 }
 
@@ -1413,11 +1410,8 @@ fragment_input(struct sc_xlate *x, uint32_t dest, uint8_t kind, uint8_t interp)
 static bool
 fragment_modes(struct sc_xlate *x)
 {
-   const struct sc_module *m = x->m;
-   for (uint32_t i = 0; i < m->ninsts; i++) {
-      const struct sc_inst *inst = &m->insts[i];
-      if (inst->opcode != SpvOpExecutionMode || inst->nwords < 3 || inst->w[1] != x->ep->function)
-         continue;
+   const struct sc_inst *inst;
+   for (uint32_t i = 0; (inst = sc_next_exec_mode(x, &i));) {
       switch (inst->w[2]) {
       case SpvExecutionModeEarlyFragmentTests: x->io.fs.early_fragment_tests = 1; break;
       case SpvExecutionModeDepthGreater: x->io.fs.depth_mode = 1; break;

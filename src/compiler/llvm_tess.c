@@ -44,13 +44,10 @@ is_tcs(const struct sc_xlate *x)
 bool
 sc_tess_modes(struct sc_xlate *x)
 {
-   const struct sc_module *m = x->m;
    bool tcs = is_tcs(x);
    struct shale_tess_modes *md = tcs ? &x->io.tcs.modes : &x->io.tes.modes;
-   for (uint32_t i = 0; i < m->ninsts; i++) {
-      const struct sc_inst *inst = &m->insts[i];
-      if (inst->opcode != SpvOpExecutionMode || inst->nwords < 3 || inst->w[1] != x->ep->function)
-         continue;
+   const struct sc_inst *inst;
+   for (uint32_t i = 0; (inst = sc_next_exec_mode(x, &i));) {
       uint32_t arg = inst->nwords > 3 ? inst->w[3] : 0;
       switch (inst->w[2]) {
       case SpvExecutionModeTriangles: md->domain = SHALE_TESS_DOMAIN_TRIANGLES; break;
