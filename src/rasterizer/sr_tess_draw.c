@@ -167,6 +167,51 @@ append_chunk(const struct tess_job *job, struct tess_list *l, uint32_t stride)
    return true;
 }
 
+/* The fields of the draw that running a list replaces (use_list), put
+ * back afterwards (restore_draw). */
+struct saved_draw {
+   const struct sr_draw_state *st;
+   const struct sr_geom *geom;
+   float *verts;
+   const uint32_t *pos_rec;
+   const uint8_t *restart;
+   uint32_t count, primitive_id;
+};
+
+/* Points vd at list l as a draw of state st without restarts; returns what
+ * it replaced. */
+static struct saved_draw
+use_list(struct sr_vdraw *vd, const struct sr_draw_state *st, const struct tess_list *l)
+{
+   struct saved_draw saved = {
+      .st = vd->st,
+      .geom = vd->geom,
+      .verts = vd->verts,
+      .pos_rec = vd->pos_rec,
+      .restart = vd->restart,
+      .count = vd->count,
+      .primitive_id = vd->primitive_id,
+   };
+   vd->st = st;
+   vd->verts = l->recs;
+   vd->pos_rec = l->pos;
+   vd->restart = NULL;
+   vd->count = (uint32_t)l->npos;
+   return saved;
+}
+
+static void
+restore_draw(struct sr_vdraw *vd, const struct saved_draw *saved)
+{
+   vd->st = saved->st;
+   vd->geom = saved->geom;
+   vd->verts = saved->verts;
+   vd->pos_rec = saved->pos_rec;
+   vd->restart = saved->restart;
+   vd->count = saved->count;
+   vd->primitive_id = saved->primitive_id;
+}
+
 /* The list as the geometry stage's input primitives of `topology`;
  * PrimitiveIdIn counts them from 0 in each instance (the primitives
  * presented to the geometry shader). */
@@ -177,28 +222,12 @@ geometry_list(struct sr_vdraw *vd, struct tess_list *l, const struct sr_geom *gs
    struct sr_draw_state st = *vd->st;
    st.topology = topology;
    st.primitive_restart = false;
-   const struct sr_draw_state *saved_st = vd->st;
-   const struct sr_geom *saved_geom = vd->geom;
-   float *saved_verts = vd->verts;
-   const uint32_t *saved_pos = vd->pos_rec;
-   const uint8_t *saved_restart = vd->restart;
-   uint32_t saved_count = vd->count, saved_id = vd->primitive_id;
-   vd->st = &st;
+   struct saved_draw saved = use_list(vd, &st, l);
    vd->geom = gs_in;
-   vd->verts = l->recs;
-   vd->pos_rec = l->pos;
-   vd->restart = NULL;
-   vd->count = (uint32_t)l->npos;
    vd->primitive_id = 0;
    if (l->npos)
       sr_geom_instance(vd);
-   vd->st = saved_st;
-   vd->geom = saved_geom;
-   vd->verts = saved_verts;
-   vd->pos_rec = saved_pos;
-   vd->restart = saved_restart;
-   vd->count = saved_count;
-   vd->primitive_id = saved_id;
+   restore_draw(vd, &saved);
 }
 
 /* Captures and sets up the list as a draw of `topology` (no restarts). */
@@ -209,28 +238,14 @@ setup_list(struct sr_vdraw *vd, struct tess_list *l, VkPrimitiveTopology topolog
    st.topology = topology;
    st.primitive_restart = false;
    st.vs_io = st.tes_io.out;   /* transform feedback captures the evaluation shader's outputs */
-   const struct sr_draw_state *saved_st = vd->st;
-   float *saved_verts = vd->verts;
-   const uint32_t *saved_pos = vd->pos_rec;
-   const uint8_t *saved_restart = vd->restart;
-   uint32_t saved_count = vd->count, saved_id = vd->primitive_id;
-   vd->st = &st;
-   vd->verts = l->recs;
-   vd->pos_rec = l->pos;
-   vd->restart = NULL;
-   vd->count = (uint32_t)l->npos;
+   struct saved_draw saved = use_list(vd, &st, l);
    if (l->npos) {
       if (vd->xfb)
          sr_xfb_capture(vd);
       if (!st.rasterizer_discard)
          sr_setup_instance(vd);
    }
-   vd->st = saved_st;
-   vd->verts = saved_verts;
-   vd->pos_rec = saved_pos;
-   vd->restart = saved_restart;
-   vd->count = saved_count;
-   vd->primitive_id = saved_id;
+   restore_draw(vd, &saved);
    vd->layer = vd->draw->view_index;
 }
 
