@@ -189,6 +189,10 @@ VkResult sr_bin_row(struct sr_scene *scene, struct sr_arena *arena, uint32_t lay
  * its input primitives, runs the shader, then captures, sets up and bins
  * its output like sr_setup_instance. */
 void sr_geom_init(struct sr_vdraw *vd, struct sr_geom *g);
+/* sr_geom_init's tables alone: the input slots and output words of gi, the
+ * stage before having written `written` (its outputs_written); the
+ * tessellation stages' geometry shader input (sr_tess_draw.c). */
+void sr_geom_table(const struct shale_gs_info *gi, uint64_t written, struct sr_geom *g);
 void sr_geom_vertex(const struct sr_vdraw *vd, const uint32_t *o, uint32_t w, uint32_t i, uint32_t rec);
 /* The same words into r, with g's input slots (the tessellation stages'
  * records for a geometry shader, sr_tess_draw.c). */

@@ -22,20 +22,26 @@ sr_geom_adjacency(VkPrimitiveTopology topology)
 }
 
 void
-sr_geom_init(struct sr_vdraw *vd, struct sr_geom *g)
+sr_geom_table(const struct shale_gs_info *gi, uint64_t written, struct sr_geom *g)
 {
-   const struct sr_draw_state *st = vd->st;
-   const struct shale_gs_info *gi = &st->gs_io;
    memset(g, 0, sizeof(*g));
    for (uint32_t s = 0; s < SHALE_SLOT_COUNT; s++)
       if (gi->inputs_read >> s & 1)
          g->in_slot[g->in_slots++] = (uint8_t)s;
    g->in_stride = 4 * g->in_slots;
-   g->vs_written = st->vs_io.outputs_written;
+   g->vs_written = written;
    memset(g->out_j, 0xff, sizeof(g->out_j));
    for (uint32_t j = 0; j < gi->out_words && j < SHALE_SLOT_COUNT * 4; j++)
       if (gi->out_word[j] < SHALE_SLOT_COUNT * 4)
          g->out_j[gi->out_word[j]] = (uint16_t)j;
+}
+
+void
+sr_geom_init(struct sr_vdraw *vd, struct sr_geom *g)
+{
+   const struct sr_draw_state *st = vd->st;
+   const struct shale_gs_info *gi = &st->gs_io;
+   sr_geom_table(gi, st->vs_io.outputs_written, g);
    vd->geom = g;
    /* PrimitiveId and Layer of the provoking vertex: after the record's
     * other words. */

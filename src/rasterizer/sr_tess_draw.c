@@ -44,17 +44,7 @@ sr_tess_draw_init(struct sr_vdraw *vd, struct sr_geom *g)
 static void
 gs_input_geom(const struct sr_draw_state *st, struct sr_geom *g)
 {
-   const struct shale_gs_info *gi = &st->gs_io;
-   memset(g, 0, sizeof(*g));
-   for (uint32_t s = 0; s < SHALE_SLOT_COUNT; s++)
-      if (gi->inputs_read >> s & 1)
-         g->in_slot[g->in_slots++] = (uint8_t)s;
-   g->in_stride = 4 * g->in_slots;
-   g->vs_written = st->tes_io.out.outputs_written;
-   memset(g->out_j, 0xff, sizeof(g->out_j));
-   for (uint32_t j = 0; j < gi->out_words && j < SHALE_SLOT_COUNT * 4; j++)
-      if (gi->out_word[j] < SHALE_SLOT_COUNT * 4)
-         g->out_j[gi->out_word[j]] = (uint16_t)j;
+   sr_geom_table(&st->gs_io, st->tes_io.out.outputs_written, g);
 }
 
 struct tess_job {
