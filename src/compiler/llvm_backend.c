@@ -181,12 +181,16 @@ bool sc_backend_supported(const struct shale_fb_key *key)
    return true;
 }
 
-/* C's clampf: v < lo ? lo : v > hi ? hi : v (NaN stays). */
+/* C's clampf: v < lo ? lo : v > hi ? hi : v (NaN stays), as
+ * r = v > hi ? hi : v, then r < lo ? lo : r: the same value for every v
+ * (lo <= hi; NaN and -0.0 kept), and each select compares the value it
+ * picks from, which x86 does in one minps / maxps (whose NaN operand is
+ * the second: r). */
 static LLVMValueRef clampv(struct fb *f, LLVMValueRef v, float lo, float hi)
 {
    LLVMValueRef l = cf(f, lo), h = cf(f, hi);
    LLVMValueRef r = LLVMBuildSelect(f->b, LLVMBuildFCmp(f->b, LLVMRealOGT, v, h, ""), h, v, "");
-   return LLVMBuildSelect(f->b, LLVMBuildFCmp(f->b, LLVMRealOLT, v, l, ""), l, r, "");
+   return LLVMBuildSelect(f->b, LLVMBuildFCmp(f->b, LLVMRealOLT, r, l, ""), l, r, "");
 }
 
 /* fminf / fmaxf as the C reference gets them (glibc on x86-64): x when
@@ -286,19 +290,20 @@ static LLVMValueRef fma3(struct fb *f, LLVMValueRef x, LLVMValueRef y, LLVMValue
 }
 
 /* x / 255.0f (correctly rounded) of integers x in 0 .. 255, i32: with FMA
- * the product by 1/255 corrected by its residual (q = x * c, e = x - 255 q
- * exactly, q + e * c), equal to the division for each of the 256 values
- * (checked exhaustively); a division otherwise. */
+ * fma(x, hi, x * lo), hi = (float)(1 / 255) and lo = (float)(1 / 255 - hi)
+ * (0x1.010102p-8f and -0x1.fdfdfep-33f), one rounding of x / 255 to within about
+ * 2^-24 of an ulp, while x / 255 (x's bits repeating every 8 binary places)
+ * lies at least about 2^-9 of an ulp from a rounding boundary: equal to
+ * the division for each of the 256 values (test_fragment_backend.c checks
+ * them all); a division otherwise. */
 static LLVMValueRef unorm8_value(struct fb *f, LLVMValueRef x)
 {
    LLVMBuilderRef b = f->b;
    LLVMValueRef xf = LLVMBuildUIToFP(b, x, f->vf, "");
    if (!host_fma())
       return LLVMBuildFDiv(b, xf, cf(f, 255.0f), "");
-   LLVMValueRef c = cf(f, 1.0f / 255.0f);
-   LLVMValueRef q = LLVMBuildFMul(b, xf, c, "");
-   LLVMValueRef e = fma3(f, LLVMBuildFNeg(b, q, ""), cf(f, 255.0f), xf);
-   return fma3(f, e, c, q);
+   LLVMValueRef t = LLVMBuildFMul(b, xf, cf(f, -0x1.fdfdfep-33f), "");
+   return fma3(f, xf, cf(f, 0x1.010102p-8f), t);
 }
 
 /* su_pack_float's 8-bit UNORM rounding (sr_fragment.c unorm8), as i32:

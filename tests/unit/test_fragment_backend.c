@@ -796,6 +796,110 @@ static void test_srgb_encode(struct sc_compiler *c)
    free(fb.color[0].base);
 }
 
+/* The blend's 8-bit UNORM destination decode (llvm_backend.c
+ * unorm8_value): fma(x, hi, x * lo) with the routine's two constants is
+ * x / 255.0f for each of the 256 bytes; and every destination byte in
+ * every channel, blended with SRC_ALPHA / ONE_MINUS_SRC_ALPHA (scene (b)'s
+ * state), ONE / ONE_MINUS_SRC_ALPHA, DST_COLOR / ZERO and ONE / ONE into
+ * R8G8B8A8 and B8G8R8A8 UNORM under random, special and near-byte source
+ * values, leaves the bytes the C reference does. */
+static void test_unorm8_blend(struct sc_compiler *c)
+{
+   enum { W = 8 };
+   for (uint32_t x = 0; x < 256; x++) {
+      const float xf = (float)x, t = xf * -0x1.fdfdfep-33f;
+      const float q = fmaf(xf, 0x1.010102p-8f, t);
+      CHECK(q == xf / 255.0f, "decode of %u: %a, not %a", x, q, xf / 255.0f);
+   }
+   static const VkBlendFactor pairs[][2] = {
+      {VK_BLEND_FACTOR_SRC_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA},
+      {VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA},
+      {VK_BLEND_FACTOR_DST_COLOR, VK_BLEND_FACTOR_ZERO},
+      {VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE},
+   };
+   static const VkFormat fmts[] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM};
+   uint32_t bad = 0, calls = 0;
+   for (unsigned fi = 0; fi < 2; fi++)
+      for (unsigned pi = 0; pi < sizeof(pairs) / sizeof(pairs[0]); pi++) {
+         struct sr_draw_state st;
+         memset(&st, 0, sizeof(st));
+         st.fs = dummy_fs;
+         st.fs_width = W;
+         st.samples = 1;
+         st.sample_mask = ~0u;
+         st.fs_io.outputs_written = 1;
+         struct sr_blend_attachment *b = &st.blend[0];
+         b->blend_enable = true;
+         b->write_mask = 0xf;
+         b->src_color = b->src_alpha = pairs[pi][0];
+         b->dst_color = b->dst_alpha = pairs[pi][1];
+         VkFormat fmt = fmts[fi];
+         struct shale_fb_key key;
+         shale_fb_color_fn fn = NULL;
+         char msg[256] = "";
+         CHECK(sr_fragment_backend_key(&st, W, 1, &fmt, 1, &key) &&
+                  sc_compile_fragment_backend(c, &key, &fn, msg, sizeof(msg)) == SC_SUCCESS && fn,
+               "UNORM8 blend: compile (%s)", msg);
+         if (!fn)
+            continue;
+         struct sr_draw_state st_c = st;
+         st.fb_color = fn;
+         st.fb_key = key;
+         struct sr_framebuffer fb, fb_c;
+         memset(&fb, 0, sizeof(fb));
+         fb.color_count = 1;
+         fb.width = FB_W;
+         fb.height = FB_H;
+         fb.layers = FB_LAYERS;
+         fb.samples = 1;
+         surf_alloc(&fb.color[0], fmt, 1);
+         fb_c = fb;
+         const size_t size = surf_size(&fb.color[0]);
+         fb_c.color[0].base = malloc(size);
+         struct sr_fragment_state fs, fs_c;
+         sr_fragment_setup(&fs, &fb, &st);
+         sr_fragment_setup(&fs_c, &fb_c, &st_c);
+         CHECK(fs.compiled == fn && !fs_c.compiled, "UNORM8 blend: the routines");
+         _Alignas(64) uint32_t outputs[SHALE_FS_OUTPUT_LOCATIONS * 4 * SHALE_MAX_SIMD_WIDTH];
+         memset(outputs, 0, sizeof(outputs));
+         int32_t x[W], y[W];
+         uint32_t cov[W];
+         for (uint32_t i = 0; i < W; i++) {
+            x[i] = (int32_t)i;
+            y[i] = 0;
+            cov[i] = 1;
+         }
+         for (uint32_t round = 0; round < 48; round++)
+            for (uint32_t d0 = 0; d0 < 256; d0 += W) {
+               for (uint32_t i = 0; i < W; i++) {
+                  uint8_t *p = fb.color[0].base + 4 * i;
+                  for (uint32_t ch = 0; ch < 4; ch++)
+                     p[ch] = (uint8_t)(d0 + i + 67 * ch + 5 * round);
+               }
+               memcpy(fb_c.color[0].base, fb.color[0].base, size);
+               for (uint32_t i = 0; i < 4 * W; i++) {
+                  float v;
+                  if (round < 16)
+                     v = rand_value();
+                  else if (round < 32)   /* near a byte's value */
+                     v = (float)(rng() % 256) / 255.0f + (float)((int)(rng() % 9) - 4) * 0x1p-24f;
+                  else
+                     v = (float)(rng() % 100001) / 100000.0f;
+                  memcpy(&outputs[i], &v, 4);
+               }
+               sr_fragment_color(&fs_c, 0, x, y, cov, W, outputs, W);
+               fn(&fs.fb_ctx, 0, x, y, cov, outputs);
+               calls++;
+               if (memcmp(fb.color[0].base, fb_c.color[0].base, size) && bad++ < 5)
+                  CHECK(false, "UNORM8 blend: format %u factors %u %u round %u first byte %u "
+                        "differs from C", fmt, pairs[pi][0], pairs[pi][1], round, d0);
+            }
+         free(fb.color[0].base);
+         free(fb_c.color[0].base);
+      }
+   CHECK(bad == 0 && calls == 2 * 4 * 48 * 32, "UNORM8 blend: %u of %u calls differ", bad, calls);
+}
+
 int main(void)
 {
    struct sc_compiler *c = NULL;
@@ -855,6 +959,7 @@ int main(void)
    CHECK(ds_states >= 60, "only %u depth/stencil states compiled", ds_states);
    test_blobs(c);
    test_srgb_encode(c);
+   test_unorm8_blend(c);
    printf("%u colour states, %u depth/stencil states compared, %d checks\n", states, ds_states,
           check_count);
    sc_compiler_destroy(c);
