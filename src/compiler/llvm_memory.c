@@ -320,7 +320,12 @@ sc_memory_init(struct sc_xlate *x)
       }
       if (storage == SpvStorageClassOutput && sc_stage_patch_variable(x, inst)) {
          /* A tessellation control output: in the patch block, which is
-          * this call's workgroup memory (llvm_tess.c). */
+          * this call's workgroup memory (llvm_tess.c). The block is
+          * zeroed per patch, so an initializer is refused rather than
+          * dropped. */
+         if (inst->nwords > 4)
+            return sc_fail(x, SC_ERROR_UNSUPPORTED,
+                           "initialized tessellation control Output variable");
          shared = (shared + 15) & ~15u;
          x->shared_offset[inst->result_id] = shared;
          x->ids[inst->result_id].patch_output = true;

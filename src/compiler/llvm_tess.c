@@ -39,8 +39,13 @@ is_tcs(const struct sc_xlate *x)
    return x->model == SpvExecutionModelTessellationControl;
 }
 
-/* Execution modes of a tessellation entry point: OutputVertices (TCS
- * only) and those of the primitive generator (either stage). */
+/* Execution modes of a tessellation entry point: OutputVertices and those
+ * of the primitive generator (either stage). Vulkan lets OutputVertices
+ * be declared by either stage (equal where both do); the control shader's
+ * workgroup is compiled from its own declaration, so one that leaves it
+ * to the evaluation shader is refused (SC_ERROR_UNSUPPORTED: pipeline
+ * creation fails with the message) and the evaluation shader's is only
+ * checked for range (its PatchVertices is the control shader's). */
 bool
 sc_tess_modes(struct sc_xlate *x)
 {
@@ -64,11 +69,10 @@ sc_tess_modes(struct sc_xlate *x)
       case SpvExecutionModeVertexOrderCcw: md->vertex_order = SHALE_TESS_ORDER_CCW; break;
       case SpvExecutionModePointMode: md->point_mode = 1; break;
       case SpvExecutionModeOutputVertices:
-         if (!tcs)
-            return sc_fail(x, SC_ERROR_UNSUPPORTED, "OutputVertices in an evaluation shader");
          if (arg < 1 || arg > SHALE_TESS_MAX_PATCH_VERTICES)
             return sc_fail(x, SC_ERROR_UNSUPPORTED, "OutputVertices %u", arg);
-         x->io.tcs.output_vertices = (uint8_t)arg;
+         if (tcs)
+            x->io.tcs.output_vertices = (uint8_t)arg;
          break;
       case SpvExecutionModeXfb:
          /* Captures the evaluation shader's outputs (the last vertex stage
@@ -79,7 +83,9 @@ sc_tess_modes(struct sc_xlate *x)
       }
    }
    if (tcs && !x->io.tcs.output_vertices)
-      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "tessellation control shader without OutputVertices");
+      return sc_fail(x, SC_ERROR_UNSUPPORTED,
+                     "tessellation control shader without OutputVertices (declared only by "
+                     "the evaluation shader: not supported)");
    return true;
 }
 

@@ -105,6 +105,17 @@ sd_draw(struct sd_exec_state *state, const struct sr_draw *draw_in)
    const struct sc_shader *vs = atomic_load(&pipeline->graphics.vs->shader);
    d->state.vs = vs->fn.vs;
    d->state.vs_width = vs->simd_width;
+   if (pipeline->graphics.tes) {
+      /* The control shader's patch block and scratch sizes and the
+       * evaluation shader's width go with the code they belong to. */
+      const struct sc_shader *tcs = atomic_load(&pipeline->graphics.tcs->shader);
+      const struct sc_shader *tes = atomic_load(&pipeline->graphics.tes->shader);
+      d->state.tcs = tcs->fn.tcs;
+      d->state.tcs_block_size = tcs->shared_size;
+      d->state.tcs_scratch_size = tcs->scratch_size;
+      d->state.tes = tes->fn.tes;
+      d->state.tes_width = tes->simd_width;
+   }
    if (pipeline->graphics.gs) {
       const struct sc_shader *gs = atomic_load(&pipeline->graphics.gs->shader);
       d->state.gs = gs->fn.gs;

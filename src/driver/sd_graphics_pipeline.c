@@ -12,6 +12,7 @@
 #include "sd_pipeline_cache.h"
 #include "sd_render_pass.h"
 #include "sd_util.h"
+#include "rasterizer/sr_tess.h"
 #include "util/su_log.h"
 
 void
@@ -20,6 +21,8 @@ sd_graphics_pipeline_finish(struct sd_device *device, struct sd_pipeline *pipeli
    (void)device;
    sd_compiled_shader_unref(pipeline->graphics.vs);
    sd_compiled_shader_unref(pipeline->graphics.gs);
+   sd_compiled_shader_unref(pipeline->graphics.tcs);
+   sd_compiled_shader_unref(pipeline->graphics.tes);
    sd_compiled_shader_unref(pipeline->graphics.fs);
    sd_fb_slot_unref(pipeline->graphics.fb_slot);
 }
@@ -98,9 +101,12 @@ sd_translate_state(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_st
 
    const VkPipelineInputAssemblyStateCreateInfo *ia = ci->pInputAssemblyState;
    s->topology = ia ? ia->topology : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-   if (s->topology > VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY)
-      return "patch topologies (no tessellation shaders)";
-   s->primitive_restart = ia && ia->primitiveRestartEnable;
+   if (s->topology > VK_PRIMITIVE_TOPOLOGY_PATCH_LIST)
+      return "topology";
+   /* Restart applies to strips and fans only (Vulkan 1.1 forbids it on
+    * lists; patch-list restart is an extension not offered). */
+   s->primitive_restart = ia && ia->primitiveRestartEnable &&
+                          s->topology != VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
 
    const VkPipelineRasterizationStateCreateInfo *rs = ci->pRasterizationState;
    s->rasterizer_discard = rs->rasterizerDiscardEnable;
@@ -448,6 +454,43 @@ sd_graphics_backend(struct sd_pipeline *pipeline, struct sd_pipeline_cache *cach
    }
 }
 
+/* The tessellation stages (sr_tess.h): both or neither; with them the
+ * PATCH_LIST topology, patchControlPoints in 1 ..
+ * SHALE_TESS_MAX_PATCH_VERTICES (maxTessellationPatchSize) and the domain
+ * origin (upper-left without VkPipelineTessellationDomainOriginStateCreateInfo);
+ * the two stages' execution modes must merge (a domain and a spacing
+ * declared, none contradicting the other stage). Returns why not, NULL
+ * when the state is filled in. */
+static const char *
+sd_graphics_tess(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_state *g)
+{
+   struct sr_draw_state *s = &g->state;
+   if (!g->tcs && !g->tes)
+      return s->topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST
+                ? "graphics pipeline: the patch-list topology without tessellation shaders"
+                : NULL;
+   if (!g->tcs || !g->tes)
+      return "graphics pipeline: a tessellation control shader without an evaluation shader "
+             "or the reverse";
+   if (s->topology != VK_PRIMITIVE_TOPOLOGY_PATCH_LIST)
+      return "graphics pipeline: tessellation shaders without the patch-list topology";
+   const VkPipelineTessellationStateCreateInfo *ts = ci->pTessellationState;
+   if (!ts || ts->patchControlPoints < 1 ||
+       ts->patchControlPoints > SHALE_TESS_MAX_PATCH_VERTICES)
+      return "graphics pipeline: patchControlPoints missing or beyond maxTessellationPatchSize";
+   const VkPipelineTessellationDomainOriginStateCreateInfo *origin =
+      sd_find_struct(ts, VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_DOMAIN_ORIGIN_STATE_CREATE_INFO);
+   s->patch_control_points = ts->patchControlPoints;
+   s->tess_lower_left = origin && origin->domainOrigin == VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT;
+   s->tcs_io = atomic_load(&g->tcs->shader)->io.tcs;
+   s->tes_io = atomic_load(&g->tes->shader)->io.tes;
+   struct sr_tess_params mode;
+   if (!sr_tess_merge_modes(&s->tcs_io.modes, &s->tes_io.modes, s->tess_lower_left != 0, &mode))
+      return "graphics pipeline: the tessellation shaders' execution modes lack a domain or a "
+             "spacing, or disagree";
+   return NULL;
+}
+
 static VkResult
 sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *cache,
                             const void *create_info, const VkAllocationCallbacks *pAllocator,
@@ -471,20 +514,24 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
       return sd_errorf(VK_ERROR_UNKNOWN, msg);
    }
 
-   struct sd_stage_result stages[3];
+   struct sd_stage_result stages[5];
    uint32_t stage_count = 0;
    for (uint32_t i = 0; i < ci->stageCount; i++) {
       const VkPipelineShaderStageCreateInfo *st = &ci->pStages[i];
       struct sd_compiled_shader **slot = NULL;
       if (st->stage == VK_SHADER_STAGE_VERTEX_BIT)
          slot = &g->vs;
+      else if (st->stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT)
+         slot = &g->tcs;
+      else if (st->stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT)
+         slot = &g->tes;
       else if (st->stage == VK_SHADER_STAGE_GEOMETRY_BIT)
          slot = &g->gs;
       else if (st->stage == VK_SHADER_STAGE_FRAGMENT_BIT)
          slot = &g->fs;
       else
-         result = sd_errorf(VK_ERROR_UNKNOWN,
-                            "graphics pipeline: a stage other than vertex, geometry and fragment");
+         result = sd_errorf(VK_ERROR_UNKNOWN, "graphics pipeline: a stage other than vertex, "
+                                              "tessellation, geometry and fragment");
       if (result == VK_SUCCESS && *slot)
          result = sd_errorf(VK_ERROR_UNKNOWN, "graphics pipeline: a stage given twice");
       if (result == VK_SUCCESS) {
@@ -509,12 +556,23 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
       g->fs = NULL;
    }
    g->state.vs_io = atomic_load(&g->vs->shader)->io.vs;
+   const char *tess_why = sd_graphics_tess(ci, g);
+   if (tess_why) {
+      sd_pipeline_destroy(device, pAllocator, pipeline);
+      return sd_errorf(VK_ERROR_UNKNOWN, tess_why);
+   }
    if (g->gs) {
       g->state.gs_io = atomic_load(&g->gs->shader)->io.gs;
-      /* Its input primitive must be the topology's (valid usage). */
+      /* Its input primitive must be the topology's, or the tessellation
+       * stages' output primitive (valid usage). */
       static const uint8_t vertices[] = {1, 2, 2, 3, 3, 3, 4, 4, 6, 6};
-      if (g->state.topology >= sizeof(vertices) ||
-          vertices[g->state.topology] != g->state.gs_io.vertices_in) {
+      uint32_t in = g->state.topology < sizeof(vertices) ? vertices[g->state.topology] : 0;
+      if (g->tes) {
+         struct sr_tess_params mode;
+         sr_tess_merge_modes(&g->state.tcs_io.modes, &g->state.tes_io.modes, false, &mode);
+         in = mode.point_mode ? 1 : mode.domain == SR_TESS_ISOLINES ? 2 : 3;
+      }
+      if (in != g->state.gs_io.vertices_in) {
          sd_pipeline_destroy(device, pAllocator, pipeline);
          return sd_errorf(VK_ERROR_UNKNOWN,
                           "graphics pipeline: geometry shader input primitive not the topology's");

@@ -400,6 +400,7 @@ sd_pipeline_destroy(struct sd_device *device, const VkAllocationCallbacks *pAllo
 
 static const char *const sd_stage_names[] = {
    [0] = "compute", [1] = "vertex", [2] = "fragment", [3] = "shader", [4] = "geometry",
+   [5] = "tessellation control", [6] = "tessellation evaluation",
 };
 
 static const char *
@@ -409,7 +410,9 @@ sd_stage_name(VkShaderStageFlagBits stage)
                          : stage == VK_SHADER_STAGE_VERTEX_BIT   ? 1
                          : stage == VK_SHADER_STAGE_FRAGMENT_BIT ? 2
                          : stage == VK_SHADER_STAGE_GEOMETRY_BIT ? 4
-                                                                 : 3];
+                         : stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT    ? 5
+                         : stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT ? 6
+                                                                                : 3];
 }
 
 VkResult

@@ -40,13 +40,17 @@
  * su_debug_files_allowed() says so, to files <key>.spv / .spvasm / .ll /
  * .opt.ll / .s / .time instead. Dumping does not change the code.
  *
- * A graphics pipeline (sd_graphics_pipeline.c) is a vertex, an optional
- * geometry and an optional fragment shader compiled the same way (each
- * stage its own cache entry),
+ * A graphics pipeline (sd_graphics_pipeline.c) is a vertex shader, an
+ * optional pair of tessellation control and evaluation shaders (with the
+ * PATCH_LIST topology, VkPipelineTessellationStateCreateInfo's
+ * patchControlPoints and the domain origin; their execution modes merged
+ * at creation, sr_tess.h), an optional geometry and an optional fragment
+ * shader compiled the same way (each stage its own cache entry),
  * plus the fixed-function state translated once into the rasterizer's
  * plain-C struct sr_draw_state, and the set of states left dynamic; replay
- * patches the dynamic parts in (sd_cmd_draw.c). Tessellation stages are
- * refused (not claimed).
+ * patches the dynamic parts in (sd_cmd_draw.c) and reads every stage's
+ * code pointer (with the tessellation stages' block, scratch and width,
+ * which the optimizer's code may change) once per draw.
  *
  * Owns: layouts hold references to their set layouts; pipelines hold a
  * reference to their layout (so the application may destroy the layout
@@ -93,6 +97,7 @@ struct sd_pipeline_layout {
 struct sd_graphics_state {
    struct sd_compiled_shader *vs, *fs;   /* fs NULL: no fragment shader */
    struct sd_compiled_shader *gs;        /* NULL: no geometry shader */
+   struct sd_compiled_shader *tcs, *tes; /* both or neither (tessellation) */
    /* The static state, with the dynamic parts as the pipeline gave them
     * (ignored); vs/fs code pointers are read at each draw. */
    struct sr_draw_state state;

@@ -826,6 +826,67 @@ out:
 
 /* Mutated tessellation modules: any result but a crash, a message with
  * every failure (bad input gets an error code). */
+/* Module m (count words) with its first OpExecutionMode OutputVertices
+ * removed (drop) or with OpExecutionMode <entry> OutputVertices n inserted
+ * before its first OpExecutionMode (!drop); *out_count words, malloc'd. */
+static uint32_t *
+edit_output_vertices(const uint32_t *m, size_t count, bool drop, uint32_t n, size_t *out_count)
+{
+   uint32_t *o = malloc((count + 4) * sizeof(uint32_t));
+   size_t k = 0;
+   bool done = false;
+   for (size_t i = 0; i < count;) {
+      const uint32_t len = i < 5 ? 1 : m[i] >> 16, op = i < 5 ? 0 : m[i] & 0xffff;
+      const bool mode = op == 16 /* OpExecutionMode */;
+      if (!done && mode && drop && m[i + 2] == 26 /* OutputVertices */) {
+         done = true;
+         i += len;
+         continue;
+      }
+      if (!done && mode && !drop) {
+         o[k++] = 4u << 16 | 16, o[k++] = m[i + 1], o[k++] = 26, o[k++] = n;
+         done = true;
+      }
+      for (uint32_t w = 0; w < len; w++)
+         o[k++] = m[i + w];
+      i += len;
+   }
+   CHECK(done, "OpExecutionMode found");
+   *out_count = k;
+   return o;
+}
+
+/* OutputVertices in either stage (Vulkan allows both): an evaluation
+ * shader declaring it compiles with the same interface as without; a
+ * control shader leaving it to the evaluation shader is refused as
+ * unsupported (its workgroup is compiled from its own declaration), with
+ * a message. */
+static void
+output_vertices_either_stage(void)
+{
+   size_t n = 0;
+   uint32_t *tes = edit_output_vertices(SPV(tess_eval_tese_spv), false, 3, &n);
+   struct sc_shader *with = compile(tes, n, VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, 4);
+   struct sc_shader *without = compile(SPV(tess_eval_tese_spv),
+                                       VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, 4);
+   CHECK(with && without && !memcmp(&with->io.tes, &without->io.tes, sizeof(with->io.tes)),
+         "an evaluation shader's OutputVertices accepted, interface unchanged");
+   sc_shader_destroy(with);
+   sc_shader_destroy(without);
+   free(tes);
+   uint32_t *tcs = edit_output_vertices(SPV(tess_small_tesc_spv), true, 0, &n);
+   struct sc_compile_info info = {
+      .words = tcs, .word_count = n, .entry_point = "main",
+      .stage = VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, .simd_width = 4,
+   };
+   char msg[256] = "";
+   struct sc_shader *s = NULL;
+   enum sc_result r = sc_compile(compiler, &info, &s, msg, sizeof(msg));
+   CHECK(r == SC_ERROR_UNSUPPORTED && !s && strstr(msg, "OutputVertices"),
+         "a control shader without OutputVertices refused: %s: %s", sc_result_string(r), msg);
+   free(tcs);
+}
+
 static void
 test_mutants(void)
 {
@@ -876,6 +937,7 @@ test_mutants(void)
    struct sc_shader *s = NULL;
    CHECK(sc_compile(compiler, &info, &s, msg, sizeof(msg)) != SC_SUCCESS && !s && msg[0],
          "wrong stage refused: %s", msg);
+   output_vertices_either_stage();
 }
 
 int
