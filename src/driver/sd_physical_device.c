@@ -116,7 +116,17 @@ sd_fill_limits(VkPhysicalDeviceLimits *l)
       .maxVertexInputAttributeOffset = 2047,
       .maxVertexInputBindingStride = 2048,
       .maxVertexOutputComponents = 128,
-      .maxTessellationGenerationLevel = 0,
+      /* Tessellation: the spec's minimums (render/tess draws through
+       * the API; the shader ABI holds 32 Locations a vertex and a patch:
+       * 128 components each, 32 vertices a patch). */
+      .maxTessellationGenerationLevel = 64,
+      .maxTessellationPatchSize = 32,
+      .maxTessellationControlPerVertexInputComponents = 64,
+      .maxTessellationControlPerVertexOutputComponents = 64,
+      .maxTessellationControlPerPatchOutputComponents = 120,
+      .maxTessellationControlTotalOutputComponents = 2048,
+      .maxTessellationEvaluationInputComponents = 64,
+      .maxTessellationEvaluationOutputComponents = 64,
       /* Geometry shaders: the spec's minimums (render/geometry). */
       .maxGeometryShaderInvocations = 32,
       .maxGeometryInputComponents = 64,
@@ -496,6 +506,11 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
    /* Geometry shaders: every input and output primitive, Invocations,
     * PrimitiveId, the adjacency topologies (render/geometry). */
    f->features.geometryShader = VK_TRUE;
+   /* Tessellation: both stages, every domain, spacing, order and point
+    * mode, both domain origins, a geometry shader after them
+    * (render/tess; unit/tess, unit/tess_stages). Not
+    * shaderTessellationAndGeometryPointSize (untested). */
+   f->features.tessellationShader = VK_TRUE;
    /* Sample shading and alpha to one (render/msaa). */
    f->features.sampleRateShading = VK_TRUE;
    f->features.alphaToOne = VK_TRUE;

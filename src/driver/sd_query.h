@@ -24,9 +24,8 @@
  * A pipeline statistics query (pipelineStatisticsQuery) has one result per
  * bit of the pool's pipelineStatistics, in bit order: the counts of the
  * draws and dispatches replayed between its begin and end (sd_exec_stats,
- * sr_stats; sr_raster.h's design note says what each counts). No
- * tessellation shader runs in a Vulkan draw yet (tessellationShader is not
- * offered), so its two counters stay 0. 32-bit results
+ * sr_stats; sr_raster.h's design note says what each counts; the two
+ * tessellation counters as sr_tess.h's note says). 32-bit results
  * saturate like occlusion counts; a PARTIAL result of an active query
  * reads 0 (its counts are stored at the end), which lies between 0 and the
  * final count as the spec asks.

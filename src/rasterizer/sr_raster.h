@@ -134,9 +134,8 @@
  * steps 2 and 3 as for geometry shading: step 2 writes raw records of the
  * control shader's inputs, sr_tess_draw.c runs the instance's patches
  * (control shader, primitive generator, evaluation shader) on the
- * workers and sets the generated list up in patch order. The rasterizer
- * side runs (unit/tess_stages); no Vulkan draw reaches it yet (pipeline
- * creation refuses patch lists and the tessellation stages).
+ * workers and sets the generated list up in patch order (unit/tess_stages
+ * below the API; render/tess through it).
  * Steps 3-4 of an instance with more than 1024 primitives and no restart
  * run in parallel: chunks of 1024 primitives are assembled, clipped and
  * set up on the workers (into per-worker arenas, kept until the flush),

@@ -4,12 +4,25 @@
  *
  * Design note
  * -----------
- * Status: no Vulkan draw tessellates yet: tessellationShader is false,
- * maxTessellationGenerationLevel and the other tessellation limits are 0,
- * and pipeline creation refuses the patch-list topology and the
- * tessellation stages (sd_graphics_pipeline.c), so the driver never fills
- * sr_draw_state's tessellation fields. This note is the plan the next
- * slices follow; each says here what it made true. Done: the shader ABI
+ * Status: done and claimed: tessellationShader with the limits marked
+ * "to report" below (sd_physical_device.c). Pipeline creation
+ * (sd_graphics_pipeline.c) takes both stages with the PATCH_LIST
+ * topology, patchControlPoints 1 .. 32 and the domain origin, merges
+ * their execution modes (refusing a missing domain or spacing and
+ * disagreeing stages) and fills sr_draw_state's tessellation fields; a
+ * draw reads each stage's code with its block, scratch and width
+ * (sd_cmd_draw.c). render/tess draws through the API with the validation
+ * layer: every domain, spacing and order, point mode, both origins, a
+ * depth-tested mesh, a geometry shader after the stages and PrimitiveId,
+ * against a CPU reference and lavapipe, at SHALE_THREADS 1, 2 and 4 and
+ * with baseline and vector code. Not offered:
+ * shaderTessellationAndGeometryPointSize (untested), multiview with
+ * tessellation, patch-list restart, a dynamic patchControlPoints or
+ * domain origin (extensions not offered); a control shader that leaves
+ * OutputVertices to the evaluation shader and control-shader Output
+ * variables with initializers are refused at creation (llvm_tess.c,
+ * llvm_memory.c). This note was the plan the slices followed; each says
+ * here what it made true. Done: the shader ABI
  * of both stages (include/shale/shader_abi.h, "Tessellation") and the
  * compiler's translation of them (src/compiler/llvm_tess.c;
  * unit/tess_stages runs compiled control and evaluation shaders on
@@ -22,10 +35,9 @@
  * clipping and evaluation shader invocations of one patch) for 288
  * patches over every domain, spacing and point mode, with integer,
  * fractional, below-1 and above-64 levels (an ad hoc program run once,
- * not in the tree: a render test comparing the two belongs with the
- * first draw that tessellates). Numbers below
- * marked "to report" are the values the driver will report once the whole
- * path is implemented and tested, not before (the Vulkan minimums).
+ * not in the tree; render/tess now compares whole images with
+ * lavapipe's). Numbers below marked "to report" are the values the
+ * driver reports (the Vulkan minimums).
  *
  * Where it sits in a draw (sr_raster.h's flow; sr_geom.c is the model,
  * as it slotted the geometry stage between vertex shading and assembly):
@@ -77,9 +89,8 @@
  *     generator orients as VertexOrderCw/Ccw and the domain origin say),
  *     setup and binning as for any list.
  *  Without a fragment-visible PrimitiveId from a geometry shader, the
- *  fragment shader's PrimitiveId is the patch's (the TES's) here; see
- *  the end of this note for the spec's wording, still to check against
- *  lavapipe.
+ *  fragment shader's PrimitiveId is the patch's (the TES's) here, as on
+ *  lavapipe; see the end of this note for the spec's wording.
  *
  * The tessellation control stage. A patch's OutputVertices invocations
  * (1 .. 32, maxTessellationPatchSize to report: 32) share the patch's
@@ -206,7 +217,8 @@
  * patches the patches whose TCS ran, TES invocations the points shaded
  * (each distinct point once), all integer sums in API order.
  *
- * Limits to report once implemented and tested (the spec's minimums):
+ * Limits reported (the spec's minimums; render/tess draws at small
+ * counts, well inside the ABI's 32 Locations a vertex and a patch):
  * maxTessellationGenerationLevel 64, maxTessellationPatchSize 32,
  * maxTessellationControlPerVertexInputComponents 64,
  * maxTessellationControlPerVertexOutputComponents 64,
@@ -215,8 +227,8 @@
  * maxTessellationEvaluationInputComponents 64,
  * maxTessellationEvaluationOutputComponents 64; the features
  * tessellationShader and shaderTessellationAndGeometryPointSize (PointSize
- * written by the TES or the geometry shader; false today), and the domain
- * origin structure (core in 1.1).
+ * written by the TES or the geometry shader; false: untested), and the
+ * domain origin structure (core in 1.1).
  *
  * What the shader ABI gained (include/shale/shader_abi.h, "Tessellation",
  * version 13; done):
@@ -264,18 +276,21 @@
  * primitives presented as input to the shader"; unit/tess_stages draws a
  * pass-through geometry shader after tessellation, equal to the frame
  * without it). The fragment shader's PrimitiveId without a geometry
- * shader is the patch's here (as GLSL and D3D have it); the Vulkan text
- * ("the value that would have been presented as input to the geometry
- * shader") reads as the generated primitive's index: the render test
- * against lavapipe decides which. Transform feedback captures the
+ * shader is the patch's here, as GLSL ("behaves identically as it would
+ * in the tessellation control and evaluation languages") and D3D have it
+ * and as lavapipe (Mesa 22.3.6) does; the Vulkan text ("the value that
+ * would have been presented as input to the geometry shader had it been
+ * present") reads as the generated primitive's index, which is what a
+ * geometry shader's PrimitiveIdIn is here and on lavapipe. render/tess
+ * holds both: the patch index without a geometry shader, the generated
+ * triangles' indices (8 a patch) through one; the two paths differ as
+ * lavapipe's do, which we follow until the spec's wording is settled
+ * upstream. Transform feedback captures the
  * evaluation shader's outputs without a geometry shader (the records keep
  * its Xfb components; unit/tess_stages checks every captured vertex).
  * Pipeline statistics count as the paragraph on them above says
- * (sr_tess_instance, sr_vertex.c's count_stats; unit/tess_stages). Not
- * done yet: everything of the driver side (pipeline creation with the
- * stages and VkPipelineTessellationStateCreateInfo / domain origin
- * filling sr_draw_state, the feature, limits and patch-list topology),
- * and render tests against lavapipe through the API.
+ * (sr_tess_instance, sr_vertex.c's count_stats; unit/tess_stages). The
+ * driver side is done (the status paragraph at the top).
  */
 #ifndef SR_TESS_H
 #define SR_TESS_H
@@ -288,7 +303,7 @@
 #include "shale/shader_abi.h"
 
 /* maxTessellationGenerationLevel the generator is built for (the spec's
- * minimum; not reported until tessellation runs). */
+ * minimum, reported). */
 #define SR_TESS_MAX_LEVEL 64
 /* 1.0 of the generator's 16.16 fixed-point domain coordinates. */
 #define SR_TESS_ONE 65536u

@@ -470,7 +470,7 @@ env_init(struct env *e, enum vkt_driver which)
    if (e->shale)
       CHECK(e->host_reset, "shale: VK_EXT_host_query_reset");
    if (e->shale)
-      CHECK(have.pipelineStatisticsQuery && have.inheritedQueries && !have.tessellationShader,
+      CHECK(have.pipelineStatisticsQuery && have.inheritedQueries && have.tessellationShader,
             "shale: features");
    if (!have.pipelineStatisticsQuery) {
       printf("%s: no pipelineStatisticsQuery, not run\n", e->dn);

@@ -1,0 +1,579 @@
+/* Tessellation (the tessellationShader feature) through the API: patch
+ * lists of four control points, a control shader writing the levels from
+ * the patch's vertex data (TessLevelOuter/Inner) and a per-patch colour,
+ * evaluation shaders of each domain (triangles, quads, isolines), spacing
+ * (equal, fractional odd, fractional even), vertex order (cw, ccw) and
+ * point mode, both domain origins (VkPipelineTessellationDomainOriginStateCreateInfo),
+ * a depth-tested mesh of two patches, a geometry shader after the
+ * evaluation shader, and the fragment shader's PrimitiveId without a
+ * geometry shader. Patches map the domain linearly onto rectangles and
+ * right triangles whose edges sit a quarter pixel off the pixel grid, so
+ * no pixel centre lies on a patch edge: whatever the triangulation (the
+ * spec leaves it to the implementation, and fractional spacing's short
+ * segments too), the covered pixels are exactly those inside the patch
+ * and the colour (u, v, patch blue) is the linear function of the pixel
+ * centre a CPU reference computes; colours are compared within 1/255 a
+ * channel (the interpolation's rounding), coverage and the clear colour
+ * exactly. Back-face culling shows the generated winding: a patch is
+ * drawn only when its triangles are counter-clockwise on screen, which
+ * the spec ties to VertexOrderCcw with the upper-left origin and to
+ * VertexOrderCw with the lower-left one. Point mode with equal spacing
+ * puts every point on a pixel centre (exact positions); isolines' lines
+ * lie a quarter pixel below pixel centres. Each image is compared with the
+ * CPU reference on Shale at SHALE_THREADS 1, 2 and 4 (so also with each
+ * other: bit-identical) and on lavapipe, and Shale's with lavapipe's
+ * (within 1/255). */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "draw_util.h"
+#include "vkt.h"
+
+#include "tess_frag_spv.h"
+#include "tess_pass_geom_spv.h"
+#include "tess_primid_frag_spv.h"
+#include "tess_primid_geom_spv.h"
+#include "tess_tesc_spv.h"
+#include "tess_vert_spv.h"
+#include "tese_iso_eq_spv.h"
+#include "tese_iso_odd_spv.h"
+#include "tese_quad_eq_ccw_spv.h"
+#include "tese_quad_eq_cw_spv.h"
+#include "tese_quad_even_ccw_spv.h"
+#include "tese_quad_odd_ccw_spv.h"
+#include "tese_quad_pts_spv.h"
+#include "tese_tri_eq_ccw_spv.h"
+#include "tese_tri_eq_cw_spv.h"
+#include "tese_tri_even_cw_spv.h"
+#include "tese_tri_odd_ccw_spv.h"
+
+#define W 64
+#define H 64
+#define MAX_PATCHES 4
+#define CLEAR 0xff402010u
+
+struct vtx {
+   float pos[4];
+   float data[4];
+};
+
+enum shape { TRI, QUAD, ISO, POINTS };
+
+struct tese {
+   const char *name;
+   const uint32_t *code;
+   size_t size;
+   enum shape shape;
+   bool ccw;
+};
+
+#define TESE(n, s, c) {#n, n##_spv, sizeof(n##_spv), s, c}
+static const struct tese teses[] = {
+   TESE(tese_tri_eq_ccw, TRI, true),     TESE(tese_tri_eq_cw, TRI, false),
+   TESE(tese_tri_odd_ccw, TRI, true),    TESE(tese_tri_even_cw, TRI, false),
+   TESE(tese_quad_eq_ccw, QUAD, true),   TESE(tese_quad_eq_cw, QUAD, false),
+   TESE(tese_quad_odd_ccw, QUAD, true),  TESE(tese_quad_even_ccw, QUAD, true),
+   TESE(tese_iso_eq, ISO, true),         TESE(tese_iso_odd, ISO, true),
+   TESE(tese_quad_pts, POINTS, true),
+};
+enum {
+   T_TRI_EQ_CCW, T_TRI_EQ_CW, T_TRI_ODD_CCW, T_TRI_EVEN_CW, T_QUAD_EQ_CCW, T_QUAD_EQ_CW,
+   T_QUAD_ODD_CCW, T_QUAD_EVEN_CCW, T_ISO_EQ, T_ISO_ODD, T_QUAD_PTS, T_COUNT
+};
+
+/* One patch: its rectangle (pixels; triangles take the corners (x0, y0),
+ * (x1, y0), (x0, y1)), depth at u = 0 and u = 1, levels and blue. */
+struct patch {
+   float x0, y0, x1, y1;
+   float z0, z1;
+   float outer[4], inner[2];
+   float blue;
+};
+
+struct tcase {
+   const char *name;
+   unsigned tese;
+   bool lower_left, origin_struct;   /* the domain origin, and whether the struct is chained */
+   bool gs, primid, depth, cull;
+   uint32_t npatches;
+   struct patch p[MAX_PATCHES];
+   bool loose;                       /* no full CPU reference (lines): checked by parts */
+   uint32_t ref[W * H];
+};
+
+#define MAX_CASES 24
+static struct tcase cases[MAX_CASES];
+static uint32_t ncases;
+
+static float
+ndc(float p)
+{
+   return p / 32.0f - 1.0f;
+}
+
+static uint32_t
+pack(float r, float g, float b)
+{
+   const float c[4] = {r, g, b, 1.0f};
+   return draw_pack_rgba8(c);
+}
+
+/* The patch's domain coordinate (u, v) at pixel centre (cx, cy); false
+ * outside it. */
+static bool
+domain_at(enum shape s, const struct patch *p, float cx, float cy, float *u, float *v)
+{
+   const float a = (cx - p->x0) / (p->x1 - p->x0), b = (cy - p->y0) / (p->y1 - p->y0);
+   if (s == TRI) {
+      /* x = x0 + v dx, y = y0 + w dy, u = 1 - v - w */
+      *u = 1.0f - a - b;
+      *v = a;
+      return a > 0 && b > 0 && *u > 0;
+   }
+   *u = a;
+   *v = b;
+   return a > 0 && a < 1 && b > 0 && b < 1;
+}
+
+static struct tcase *
+add_case(const char *name, unsigned tese)
+{
+   struct tcase *c = &cases[ncases++];
+   memset(c, 0, sizeof(*c));
+   c->name = name;
+   c->tese = tese;
+   c->cull = true;
+   return c;
+}
+
+static void
+add_patch(struct tcase *c, float x0, float y0, float x1, float y1, const float outer[4],
+          const float inner[2], float blue)
+{
+   struct patch *p = &c->p[c->npatches++];
+   *p = (struct patch){x0, y0, x1, y1, 0.5f, 0.5f, {0}, {0}, blue};
+   memcpy(p->outer, outer, sizeof(p->outer));
+   memcpy(p->inner, inner, sizeof(p->inner));
+}
+
+/* The filled patches' reference: patches in order, each pixel centre
+ * inside a visible patch takes its colour (the depth test LESS when the
+ * case has depth: z linear in u). */
+static void
+fill_ref(struct tcase *c)
+{
+   const enum shape s = teses[c->tese].shape;
+   /* Counter-clockwise on screen (the mapping keeps the domain's
+    * orientation) exactly when ccw with the upper-left origin or cw with
+    * the lower-left; back faces are culled. */
+   const bool visible = !c->cull || (teses[c->tese].ccw != c->lower_left);
+   for (int i = 0; i < W * H; i++) {
+      const float cx = (float)(i % W) + 0.5f, cy = (float)(i / W) + 0.5f;
+      uint32_t col = CLEAR;
+      float depth = 1.0f;
+      for (uint32_t k = 0; visible && k < c->npatches; k++) {
+         const struct patch *p = &c->p[k];
+         float u, v;
+         if (!domain_at(s, p, cx, cy, &u, &v))
+            continue;
+         const float z = p->z0 + (p->z1 - p->z0) * u;
+         if (c->depth && !(z < depth))
+            continue;
+         depth = z;
+         col = pack(u, v, p->blue);
+      }
+      c->ref[i] = col;
+   }
+}
+
+static void
+build_cases(void)
+{
+   static const float o3[4] = {3, 3, 3, 3}, i3[2] = {3, 3};
+   static const float o5[4] = {5, 2, 4, 7}, i4[2] = {4, 6};
+   static const float of[4] = {2.5f, 3.25f, 5.75f, 1.5f}, ifr[2] = {3.5f, 4.75f};
+   static const float ob[4] = {7.9f, 1.1f, 12.3f, 4.4f}, ib[2] = {6.6f, 2.2f};
+   static const float o2[4] = {2, 2, 2, 2}, i2[2] = {2, 2};
+   struct tcase *c;
+
+   /* Each domain, spacing and order; two patches each, different levels
+    * and blues (per-patch outputs of the control shader). */
+   const struct { const char *name; unsigned t; } filled[] = {
+      {"triangles equal ccw", T_TRI_EQ_CCW},      {"triangles equal cw", T_TRI_EQ_CW},
+      {"triangles fractional_odd ccw", T_TRI_ODD_CCW},
+      {"triangles fractional_even cw", T_TRI_EVEN_CW},
+      {"quads equal ccw", T_QUAD_EQ_CCW},         {"quads equal cw", T_QUAD_EQ_CW},
+      {"quads fractional_odd ccw", T_QUAD_ODD_CCW},
+      {"quads fractional_even ccw", T_QUAD_EVEN_CCW},
+   };
+   for (unsigned k = 0; k < sizeof(filled) / sizeof(filled[0]); k++) {
+      for (int origin = 0; origin < 2; origin++) {
+         /* The lower-left origin with the equal-spacing ones (and
+          * fractional even, cw: drawn only with it). */
+         if (origin && (k & 2) && k != 3)
+            continue;
+         static char names[16][96];
+         char *name = names[k * 2 + origin];
+         snprintf(name, 96, "%s%s", filled[k].name, origin ? ", lower-left origin" : "");
+         c = add_case(name, filled[k].t);
+         c->lower_left = origin;
+         c->origin_struct = origin || (k & 1);   /* upper-left given or left out */
+         add_patch(c, 4.25f, 6.25f, 36.25f, 58.25f, k & 2 ? of : o5, k & 2 ? ifr : i4, 0.2f);
+         add_patch(c, 38.25f, 2.25f, 62.25f, 30.25f, k & 4 ? ob : o3, k & 4 ? ib : i3, 0.8f);
+         fill_ref(c);
+      }
+   }
+   /* Without culling every patch is drawn whatever its winding. */
+   c = add_case("triangles equal cw, no culling", T_TRI_EQ_CW);
+   c->cull = false;
+   add_patch(c, 4.25f, 6.25f, 60.25f, 58.25f, o5, i4, 0.4f);
+   fill_ref(c);
+
+   /* A depth-tested mesh: a constant-depth quad (z 0.5) and, after it, a
+    * fractional-odd one whose depth goes from 0.25 to 0.75 across u,
+    * crossing it at x = 32.25. */
+   c = add_case("depth", T_QUAD_ODD_CCW);
+   c->depth = true;
+   add_patch(c, 16.25f, 20.25f, 48.25f, 60.25f, o3, i3, 0.6f);
+   add_patch(c, 8.25f, 4.25f, 56.25f, 44.25f, ob, ib, 0.1f);
+   c->p[1].z0 = 0.25f, c->p[1].z1 = 0.75f;
+   fill_ref(c);
+
+   /* A geometry shader passing the generated triangles on. */
+   c = add_case("geometry shader after tessellation", T_TRI_ODD_CCW);
+   c->gs = true;
+   add_patch(c, 4.25f, 6.25f, 36.25f, 58.25f, of, ifr, 0.2f);
+   add_patch(c, 38.25f, 2.25f, 62.25f, 30.25f, o5, i4, 0.8f);
+   fill_ref(c);
+
+   /* Point mode, equal spacing: u in quarters over 48 pixels, v in thirds,
+    * every point on a pixel centre. */
+   c = add_case("quads point_mode", T_QUAD_PTS);
+   {
+      static const float op[4] = {3, 4, 3, 4}, ip[2] = {4, 3};
+      add_patch(c, 8.5f, 8.5f, 56.5f, 56.5f, op, ip, 0.4f);
+      for (int i = 0; i < W * H; i++)
+         c->ref[i] = CLEAR;
+      for (int i = 0; i <= 4; i++)
+         for (int j = 0; j <= 3; j++)
+            c->ref[(8 + 16 * j) * W + 8 + 12 * i] = pack(i / 4.0f, j / 3.0f, 0.4f);
+   }
+
+   /* Isolines: outer level 0 lines at v = k / 4 (rows 8, 20, 32, 44: a
+    * quarter pixel below their centres), outer level 1 segments along u. */
+   for (int k = 0; k < 2; k++) {
+      c = add_case(k ? "isolines fractional_odd" : "isolines equal", k ? T_ISO_ODD : T_ISO_EQ);
+      c->loose = true;
+      const float ol[4] = {4, k ? 3.5f : 3.0f, 1, 1};
+      add_patch(c, 8.25f, 8.25f, 56.25f, 56.25f, ol, i2, 0.7f);
+   }
+
+   /* PrimitiveId in the fragment shader without a geometry shader, two
+    * patches of 8 triangles each: compared with lavapipe (below). */
+   c = add_case("fragment PrimitiveId", T_QUAD_EQ_CCW);
+   c->primid = true;
+   c->loose = true;
+   add_patch(c, 4.25f, 6.25f, 30.25f, 58.25f, o2, i2, 0.2f);
+   add_patch(c, 34.25f, 6.25f, 60.25f, 58.25f, o2, i2, 0.8f);
+   /* The same through a geometry shader writing PrimitiveIdIn. */
+   cases[ncases] = *c;
+   c = &cases[ncases++];
+   c->name = "geometry shader PrimitiveIdIn";
+   c->gs = true;
+}
+
+struct ctx {
+   struct vkt t;
+   VkShaderModule vs, tcs, fs, fs_primid, gs, gs_primid, tes[T_COUNT];
+   VkPipelineLayout layout;
+};
+
+static bool
+run_case(struct ctx *x, const struct tcase *c, uint32_t *out)
+{
+   struct vkt *t = &x->t;
+   const char *dn = vkt_driver_name(t->driver);
+   struct draw_target dt = {.color_format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H,
+                            .clear_color = {.float32 = {0x10 / 255.0f, 0x20 / 255.0f,
+                                                        0x40 / 255.0f, 1.0f}},
+                            .clear_depth = 1.0f};
+   if (c->depth)
+      dt.depth_format = VK_FORMAT_D32_SFLOAT;
+   VkResult r = draw_target_create(t, &dt);
+   CHECK(r == VK_SUCCESS, "%s: %s: target: %d", dn, c->name, r);
+   if (r != VK_SUCCESS)
+      return false;
+   const VkPipelineDepthStencilStateCreateInfo dss = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+      .depthTestEnable = VK_TRUE, .depthWriteEnable = VK_TRUE,
+      .depthCompareOp = VK_COMPARE_OP_LESS, .maxDepthBounds = 1.0f,
+   };
+   struct draw_pipeline_info pi = {
+      .stride = sizeof(struct vtx), .attrib_count = 2,
+      .attrib_format = {VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT},
+      .attrib_offset = {0, 16},
+      .topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST,
+      .cull_mode = c->cull ? VK_CULL_MODE_BACK_BIT : VK_CULL_MODE_NONE,
+      .front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+      .polygon_mode = VK_POLYGON_MODE_FILL,
+      .depth_stencil = c->depth ? &dss : NULL,
+   };
+   struct draw_pipeline_state st;
+   draw_pipeline_state_init(&st, &dt, &pi, x->vs, c->primid ? x->fs_primid : x->fs, x->layout);
+   VkPipelineShaderStageCreateInfo stages[5] = {st.stages[0], st.stages[1]};
+   const VkShaderStageFlagBits more[3] = {VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT,
+                                          VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT,
+                                          VK_SHADER_STAGE_GEOMETRY_BIT};
+   const VkShaderModule mods[3] = {x->tcs, x->tes[c->tese], c->primid ? x->gs_primid : x->gs};
+   for (int k = 0; k < (c->gs ? 3 : 2); k++)
+      stages[2 + k] = (VkPipelineShaderStageCreateInfo){
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = more[k], .module = mods[k], .pName = "main"};
+   st.info.stageCount = c->gs ? 5 : 4;
+   st.info.pStages = stages;
+   const VkPipelineTessellationDomainOriginStateCreateInfo origin = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_DOMAIN_ORIGIN_STATE_CREATE_INFO,
+      .domainOrigin = c->lower_left ? VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT
+                                    : VK_TESSELLATION_DOMAIN_ORIGIN_UPPER_LEFT,
+   };
+   const VkPipelineTessellationStateCreateInfo ts = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO,
+      .pNext = c->origin_struct ? &origin : NULL,
+      .patchControlPoints = 4,
+   };
+   st.info.pTessellationState = &ts;
+   struct draw_pipeline p = {.layout = x->layout};
+   r = vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &st.info, NULL, &p.pipeline);
+   CHECK(r == VK_SUCCESS, "%s: %s: pipeline: %d", dn, c->name, r);
+   struct vtx verts[MAX_PATCHES * 4 + 2];
+   memset(verts, 0, sizeof(verts));
+   for (uint32_t k = 0; k < c->npatches; k++) {
+      const struct patch *q = &c->p[k];
+      const bool tri = teses[c->tese].shape == TRI;
+      const float px[4] = {q->x0, q->x1, tri ? q->x0 : q->x1, q->x0};
+      const float py[4] = {q->y0, q->y0, q->y1, q->y1};
+      const float pz[4] = {q->z0, q->z1, tri ? q->z0 : q->z1, q->z0};
+      for (int v = 0; v < 4; v++) {
+         struct vtx *o = &verts[k * 4 + v];
+         o->pos[0] = ndc(px[v]), o->pos[1] = ndc(py[v]), o->pos[2] = pz[v], o->pos[3] = 1.0f;
+      }
+      memcpy(verts[k * 4].data, q->outer, 16);
+      memcpy(verts[k * 4 + 1].data, q->inner, 8);
+      verts[k * 4 + 2].data[2] = q->blue;
+   }
+   struct vkt_buffer vb = {0};
+   if (r == VK_SUCCESS)
+      r = draw_upload(t, verts, (c->npatches * 4 + 2) * sizeof(struct vtx),
+                      VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb);
+   bool ok = r == VK_SUCCESS;
+   if (ok) {
+      VkCommandBuffer cb = draw_begin(t, &dt, &p, vb.buffer);
+      /* Two vertices more than the patches: a partial patch draws nothing. */
+      vkCmdDraw(cb, c->npatches * 4 + 2, 1, 0, 0);
+      r = draw_end(t, &dt, cb);
+      CHECK(r == VK_SUCCESS, "%s: %s: drawn: %d", dn, c->name, r);
+      ok = r == VK_SUCCESS;
+      if (ok)
+         memcpy(out, dt.readback.map, W * H * 4);
+   }
+   if (vb.buffer)
+      vkt_buffer_destroy(t, &vb);
+   vkDestroyPipeline(t->device, p.pipeline, NULL);
+   draw_target_destroy(t, &dt);
+   return ok;
+}
+
+/* Pixels differing by more than 1 in a channel, or at all where either is
+ * the clear colour. */
+static unsigned
+compare(const char *what, const char *name, const uint32_t *got, const uint32_t *want)
+{
+   unsigned bad = 0;
+   for (int i = 0; i < W * H; i++) {
+      bool differ = got[i] != want[i];
+      if (differ && got[i] != CLEAR && want[i] != CLEAR) {
+         differ = false;
+         for (int s = 0; s < 32; s += 8) {
+            int d = (int)(got[i] >> s & 255) - (int)(want[i] >> s & 255);
+            differ |= d > 1 || d < -1;
+         }
+      }
+      if (differ && bad++ < 4)
+         fprintf(stderr, "%s: %s: pixel (%d, %d): %08x, expected %08x\n", what, name, i % W,
+                 i / W, got[i], want[i]);
+   }
+   return bad;
+}
+
+/* The isolines' checks: lit pixels only on rows 8, 20, 32, 44 between
+ * columns 8 and 56, every one of columns 10 .. 53 lit there, each within
+ * 1/255 of (u, v, 0.7) at its centre. */
+static unsigned
+check_lines(const char *dn, const struct tcase *c, const uint32_t *img)
+{
+   unsigned bad = 0;
+   for (int i = 0; i < W * H; i++) {
+      const int x = i % W, y = i / W;
+      const bool row = (y - 8) % 12 == 0 && y >= 8 && y <= 44;
+      const bool must = row && x >= 10 && x <= 53, may = row && x >= 8 && x <= 56;
+      bool wrong = (img[i] == CLEAR) ? must : !may;
+      if (!wrong && img[i] != CLEAR) {
+         const uint32_t want = pack((x + 0.5f - 8.25f) / 48.0f, (y - 8) / 48.0f, 0.7f);
+         for (int s = 0; s < 32; s += 8) {
+            int d = (int)(img[i] >> s & 255) - (int)(want >> s & 255);
+            wrong |= d > 1 || d < -1;
+         }
+      }
+      if (wrong && bad++ < 4)
+         fprintf(stderr, "%s: %s: pixel (%d, %d): %08x\n", dn, c->name, x, y, img[i]);
+   }
+   return bad;
+}
+
+static uint32_t images[4][MAX_CASES][W * H];
+
+static bool
+run_driver(enum vkt_driver d, const char *threads, uint32_t (*img)[W * H])
+{
+   struct vkt_options o;
+   VkPhysicalDeviceFeatures core;
+   bool has;
+   if (threads)
+      setenv("SHALE_THREADS", threads, 1);
+   if (!draw_probe_extension(d, &o, VK_KHR_MAINTENANCE1_EXTENSION_NAME, NULL, NULL, &core, &has)) {
+      CHECK(d == VKT_LAVAPIPE, "Shale device missing");
+      return false;
+   }
+   const char *dn = vkt_driver_name(d);
+   CHECK(core.tessellationShader && core.geometryShader,
+         "%s: tessellationShader or geometryShader not offered", dn);
+   if (!core.tessellationShader || !core.geometryShader)
+      return false;
+   VkPhysicalDeviceFeatures feats = {.tessellationShader = VK_TRUE, .geometryShader = VK_TRUE};
+   o.features = &feats;
+   o.api_version = VK_API_VERSION_1_1;
+   struct ctx x;
+   memset(&x, 0, sizeof(x));
+   if (!vkt_init(&x.t, &o)) {
+      CHECK(false, "%s: device with tessellationShader", dn);
+      return false;
+   }
+   const VkPhysicalDeviceLimits *lim = &x.t.props.limits;
+   CHECK(lim->maxTessellationGenerationLevel >= 64 && lim->maxTessellationPatchSize >= 32 &&
+            lim->maxTessellationControlPerVertexInputComponents >= 64 &&
+            lim->maxTessellationControlPerVertexOutputComponents >= 64 &&
+            lim->maxTessellationControlPerPatchOutputComponents >= 120 &&
+            lim->maxTessellationControlTotalOutputComponents >= 2048 &&
+            lim->maxTessellationEvaluationInputComponents >= 64 &&
+            lim->maxTessellationEvaluationOutputComponents >= 64,
+         "%s: tessellation limits %u %u %u %u %u %u %u %u", dn,
+         lim->maxTessellationGenerationLevel, lim->maxTessellationPatchSize,
+         lim->maxTessellationControlPerVertexInputComponents,
+         lim->maxTessellationControlPerVertexOutputComponents,
+         lim->maxTessellationControlPerPatchOutputComponents,
+         lim->maxTessellationControlTotalOutputComponents,
+         lim->maxTessellationEvaluationInputComponents,
+         lim->maxTessellationEvaluationOutputComponents);
+   VkResult r = vkt_shader_module(&x.t, tess_vert_spv, sizeof(tess_vert_spv), &x.vs);
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(&x.t, tess_tesc_spv, sizeof(tess_tesc_spv), &x.tcs);
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(&x.t, tess_frag_spv, sizeof(tess_frag_spv), &x.fs);
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(&x.t, tess_primid_frag_spv, sizeof(tess_primid_frag_spv),
+                            &x.fs_primid);
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(&x.t, tess_pass_geom_spv, sizeof(tess_pass_geom_spv), &x.gs);
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(&x.t, tess_primid_geom_spv, sizeof(tess_primid_geom_spv),
+                            &x.gs_primid);
+   for (unsigned k = 0; r == VK_SUCCESS && k < T_COUNT; k++)
+      r = vkt_shader_module(&x.t, teses[k].code, teses[k].size, &x.tes[k]);
+   if (r == VK_SUCCESS)
+      r = draw_pipeline_layout(&x.t, VK_NULL_HANDLE, VK_SHADER_STAGE_ALL_GRAPHICS, 0, &x.layout);
+   CHECK(r == VK_SUCCESS, "%s: shader modules and layout: %d", dn, r);
+   for (uint32_t i = 0; r == VK_SUCCESS && i < ncases; i++) {
+      const struct tcase *c = &cases[i];
+      if (!run_case(&x, c, img[i]))
+         continue;
+      if (c->primid) {
+         /* Each fragment's PrimitiveId (red, green; blue the patch's).
+          * Without a geometry shader, every fragment of patch p reads p
+          * (lavapipe's value too; see sr_tess.h on the spec's wording);
+          * a geometry shader's PrimitiveIdIn counts the generated
+          * triangles, 8 a patch here, whose order within the patch is the
+          * implementation's: patch p's fragments read each of 8p .. 8p + 7
+          * and nothing else. */
+         uint32_t ids[2] = {0, 0};
+         unsigned bad = 0, lit = 0;
+         for (int k = 0; k < W * H; k++) {
+            const uint32_t px = img[i][k], id = px & 0xffff;
+            if (px == CLEAR)
+               continue;
+            const unsigned side = (k % W) < 32 ? 0 : 1;
+            const uint32_t first = c->gs ? 8 * side : side, n = c->gs ? 8 : 1;
+            lit++;
+            if (id >= first && id < first + n)
+               ids[side] |= 1u << (id - first);
+            else if (bad++ < 4)
+               fprintf(stderr, "%s: %s: pixel (%d, %d): %08x\n", dn, c->name, k % W, k / W, px);
+         }
+         const uint32_t all = c->gs ? 0xff : 1;
+         CHECK(bad == 0 && lit == 2 * 1352 && ids[0] == all && ids[1] == all,
+               "%s (SHALE_THREADS %s): %s: %u of %u fragments with a wrong PrimitiveId, ids seen "
+               "%x %x", dn, threads ? threads : "-", c->name, bad, lit, ids[0], ids[1]);
+         continue;
+      }
+      unsigned bad = c->loose ? check_lines(dn, c, img[i]) : compare(dn, c->name, img[i], c->ref);
+      CHECK(bad == 0, "%s (SHALE_THREADS %s): %s: %u pixels differ from the reference", dn,
+            threads ? threads : "-", c->name, bad);
+   }
+   vkDestroyPipelineLayout(x.t.device, x.layout, NULL);
+   VkShaderModule all[6] = {x.vs, x.tcs, x.fs, x.fs_primid, x.gs, x.gs_primid};
+   for (int k = 0; k < 6; k++)
+      vkDestroyShaderModule(x.t.device, all[k], NULL);
+   for (unsigned k = 0; k < T_COUNT; k++)
+      vkDestroyShaderModule(x.t.device, x.tes[k], NULL);
+   vkt_finish(&x.t);
+   return true;
+}
+
+int
+main(void)
+{
+   build_cases();
+   static const char *const threads[3] = {"1", "2", "4"};
+   bool shale = true;
+   for (int k = 0; k < 3 && shale; k++) {
+      shale = run_driver(VKT_SHALE, threads[k], images[k]);
+      if (shale && k)
+         for (uint32_t i = 0; i < ncases; i++)
+            CHECK(!memcmp(images[k][i], images[0][i], W * H * 4),
+                  "shale: %s: SHALE_THREADS %s differs from SHALE_THREADS 1", cases[i].name,
+                  threads[k]);
+   }
+   unsetenv("SHALE_THREADS");
+   if (run_driver(VKT_LAVAPIPE, NULL, images[3]) && shale) {
+      for (uint32_t i = 0; i < ncases; i++) {
+         /* PrimitiveId exactly (a tolerance would hide 0 against 1). */
+         unsigned bad = 0;
+         if (cases[i].primid && cases[i].gs) {
+            continue;   /* the order within a patch is the implementation's (above) */
+         } else if (cases[i].primid) {
+            for (int k = 0; k < W * H; k++)
+               if (images[0][i][k] != images[3][i][k] && bad++ < 4)
+                  fprintf(stderr, "%s: pixel (%d, %d): Shale %08x, lavapipe %08x\n",
+                          cases[i].name, k % W, k / W, images[0][i][k], images[3][i][k]);
+         } else {
+            bad = compare("shale vs lavapipe", cases[i].name, images[0][i], images[3][i]);
+         }
+         CHECK(bad == 0, "%s: %u pixels differ between Shale and lavapipe", cases[i].name, bad);
+      }
+   }
+   CHECK(vkt_validation_messages() == 0, "validation messages: %u", vkt_validation_messages());
+   return check_finish();
+}
