@@ -167,6 +167,53 @@ static void resolve_row_unorm8x4(const uint8_t *restrict s, uint8_t *restrict d,
    }
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define SR_RESOLVE_AVX2 1
+
+/* resolve_row_unorm8x4 with AVX2, two pixels (eight bytes out) an
+ * iteration, the same IEEE operations in the same order on every byte: a
+ * sample byte b becomes b / 255.0f (vdivps rounds the quotient as the
+ * scalar division that made unorm8_to_float does), the four samples' floats
+ * are summed in sample order, multiplied by 0.25f (exact, as the division
+ * by 4), widened to double, multiplied by 255.0 and then 0.5 added (two
+ * roundings, no FMA: the target enables none) and truncated. A last odd
+ * pixel takes the scalar row. */
+__attribute__((target("avx2"))) static void
+resolve_row_unorm8x4_avx2(const uint8_t *restrict s, uint8_t *restrict d, int32_t n)
+{
+   /* Per 128-bit lane (one pixel's 16 bytes): sample k's four bytes to
+    * the lane's four dwords. */
+#define SR_SAMPLE_BYTES(k)                                                              \
+   _mm256_setr_epi8(4 * k, -1, -1, -1, 4 * k + 1, -1, -1, -1, 4 * k + 2, -1, -1, -1,     \
+                    4 * k + 3, -1, -1, -1, 4 * k, -1, -1, -1, 4 * k + 1, -1, -1, -1,       \
+                    4 * k + 2, -1, -1, -1, 4 * k + 3, -1, -1, -1)
+   const __m256i sel0 = SR_SAMPLE_BYTES(0), sel1 = SR_SAMPLE_BYTES(1);
+   const __m256i sel2 = SR_SAMPLE_BYTES(2), sel3 = SR_SAMPLE_BYTES(3);
+#undef SR_SAMPLE_BYTES
+   const __m256 f255 = _mm256_set1_ps(255.0f), quarter = _mm256_set1_ps(0.25f);
+   const __m256d d255 = _mm256_set1_pd(255.0), half = _mm256_set1_pd(0.5);
+   int32_t x = 0;
+   for (; x + 2 <= n; x += 2, s += 32, d += 8) {
+      const __m256i v = _mm256_loadu_si256((const __m256i *)s);
+      __m256 sum = _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_shuffle_epi8(v, sel0)), f255);
+      sum = _mm256_add_ps(sum, _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_shuffle_epi8(v, sel1)), f255));
+      sum = _mm256_add_ps(sum, _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_shuffle_epi8(v, sel2)), f255));
+      sum = _mm256_add_ps(sum, _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_shuffle_epi8(v, sel3)), f255));
+      const __m256 avg = _mm256_mul_ps(sum, quarter);
+      const __m256d lo = _mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(avg)), d255), half);
+      const __m256d hi = _mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(avg, 1)), d255), half);
+      const __m128i i32lo = _mm256_cvttpd_epi32(lo), i32hi = _mm256_cvttpd_epi32(hi);
+      const __m128i i16 = _mm_packs_epi32(i32lo, i32hi);
+      _mm_storel_epi64((__m128i *)d, _mm_packus_epi16(i16, i16));
+   }
+   if (x < n)
+      resolve_row_unorm8x4(s, d, n - x);
+}
+#else
+#define SR_RESOLVE_AVX2 0
+#endif
+
 static bool resolve_color8(const struct sr_surface *src, const struct sr_surface *dst,
                            uint32_t layer, int32_t x0, int32_t y0, int32_t x1, int32_t y1)
 {
@@ -181,10 +228,17 @@ static bool resolve_color8(const struct sr_surface *src, const struct sr_surface
          srgb_mask |= (uint8_t)(1u << byte_of[c]);
    unsigned size = src->format->block_size;
    int32_t n = x1 - x0 + 1;
+#if SR_RESOLVE_AVX2
+   const bool avx2 = __builtin_cpu_supports("avx2");
+#else
+   const bool avx2 = false;
+#endif
    for (int32_t y = y0; y <= y1; y++) {
       const uint8_t *s = sr_surface_texel(src, layer, x0, y, 0);
       uint8_t *d = sr_surface_texel(dst, layer, x0, y, 0);
-      if (size == 4 && src->samples == 4 && !srgb_mask)
+      if (size == 4 && src->samples == 4 && !srgb_mask && avx2)
+         resolve_row_unorm8x4_avx2(s, d, n);
+      else if (size == 4 && src->samples == 4 && !srgb_mask)
          resolve_row_unorm8x4(s, d, n);
       else if (size == 4 && src->samples == 4)
          resolve_row8(s, d, n, 4, 4, srgb_mask);
