@@ -217,8 +217,12 @@
  * patches the patches whose TCS ran, TES invocations the points shaded
  * (each distinct point once), all integer sums in API order.
  *
- * Limits reported (the spec's minimums; render/tess draws at small
- * counts, well inside the ABI's 32 Locations a vertex and a patch):
+ * Limits reported (the spec's minimums; the ABI has 32 Locations a vertex
+ * and a patch; render/tess draws a 32-control-point patch reading back
+ * 12 input and 8 output vec4 a vertex and 4 or 12 patch vec4, every
+ * component checked, about as many Locations as the validation layer
+ * lets through at these limits: it counts patch Locations and the
+ * gl_PerVertex built-ins against the per-vertex ones):
  * maxTessellationGenerationLevel 64, maxTessellationPatchSize 32,
  * maxTessellationControlPerVertexInputComponents 64,
  * maxTessellationControlPerVertexOutputComponents 64,

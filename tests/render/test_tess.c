@@ -39,6 +39,11 @@
 #include "tess_primid_geom_spv.h"
 #include "tess_tesc_spv.h"
 #include "tess_vert_spv.h"
+#include "lim_vert_spv.h"
+#include "tesc_lim_spv.h"
+#include "tesc_lim_pm_spv.h"
+#include "tese_lim_spv.h"
+#include "tese_lim_pm_spv.h"
 #include "tese_iso_eq_spv.h"
 #include "tese_iso_odd_spv.h"
 #include "tese_quad_eq_ccw_spv.h"
@@ -289,6 +294,7 @@ build_cases(void)
 struct ctx {
    struct vkt t;
    VkShaderModule vs, tcs, fs, fs_primid, gs, gs_primid, tes[T_COUNT];
+   VkShaderModule lim_vs, lim_tcs[2], lim_tes[2];
    VkPipelineLayout layout;
 };
 
@@ -434,6 +440,89 @@ check_lines(const char *dn, const struct tcase *c, const uint32_t *img)
    return bad;
 }
 
+/* The limits (lim.vert, lim.tesc, lim.tese): one patch of 32 control
+ * points (maxTessellationPatchSize) whose control shader reads every
+ * component of every input vertex (12 vec4 and the position) and writes
+ * 8 vec4 a vertex and 4 patch vec4 (variant 0) or 12 patch vec4 and no
+ * per-vertex user output (variant 1): about as many Locations as the
+ * validation layer lets through at 64 per-vertex components (it counts
+ * patch Locations and the built-ins against that limit too),
+ * which the evaluation shader reads back at every point: green where
+ * every component was as written, red otherwise, over the patch's
+ * rectangle (8.25, 8.25) - (56.25, 56.25). Returns the number of wrong
+ * pixels, or -1 when something failed. */
+static int
+run_limits(struct ctx *x, int variant)
+{
+   struct vkt *t = &x->t;
+   const char *dn = vkt_driver_name(t->driver);
+   struct draw_target dt = {.color_format = VK_FORMAT_R8G8B8A8_UNORM, .width = W, .height = H,
+                            .clear_color = {.float32 = {0x10 / 255.0f, 0x20 / 255.0f,
+                                                        0x40 / 255.0f, 1.0f}}};
+   VkResult r = draw_target_create(t, &dt);
+   if (r != VK_SUCCESS)
+      return -1;
+   struct draw_pipeline_info pi = {
+      .stride = 16, .attrib_count = 1, .attrib_format = {VK_FORMAT_R32G32B32A32_SFLOAT},
+      .topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST, .cull_mode = VK_CULL_MODE_NONE,
+      .front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE, .polygon_mode = VK_POLYGON_MODE_FILL,
+   };
+   struct draw_pipeline_state st;
+   draw_pipeline_state_init(&st, &dt, &pi, x->lim_vs, x->fs, x->layout);
+   VkPipelineShaderStageCreateInfo stages[4] = {st.stages[0], st.stages[1]};
+   stages[2] = (VkPipelineShaderStageCreateInfo){
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+      .stage = VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, .module = x->lim_tcs[variant],
+      .pName = "main"};
+   stages[3] = (VkPipelineShaderStageCreateInfo){
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+      .stage = VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, .module = x->lim_tes[variant],
+      .pName = "main"};
+   st.info.stageCount = 4;
+   st.info.pStages = stages;
+   const VkPipelineTessellationStateCreateInfo ts = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO,
+      .patchControlPoints = 32,
+   };
+   st.info.pTessellationState = &ts;
+   struct draw_pipeline p = {.layout = x->layout};
+   r = vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &st.info, NULL, &p.pipeline);
+   CHECK(r == VK_SUCCESS, "%s: limits %d: pipeline: %d", dn, variant, r);
+   float pos[32][4];
+   const float px[4] = {8.25f, 56.25f, 56.25f, 8.25f}, py[4] = {8.25f, 8.25f, 56.25f, 56.25f};
+   for (int v = 0; v < 32; v++) {
+      pos[v][0] = ndc(px[v & 3]), pos[v][1] = ndc(py[v & 3]);
+      pos[v][2] = 0.5f, pos[v][3] = 1.0f;
+   }
+   struct vkt_buffer vb = {0};
+   if (r == VK_SUCCESS)
+      r = draw_upload(t, pos, sizeof(pos), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb);
+   int bad = -1;
+   if (r == VK_SUCCESS) {
+      VkCommandBuffer cb = draw_begin(t, &dt, &p, vb.buffer);
+      vkCmdDraw(cb, 32, 1, 0, 0);
+      r = draw_end(t, &dt, cb);
+      CHECK(r == VK_SUCCESS, "%s: limits %d: drawn: %d", dn, variant, r);
+   }
+   if (r == VK_SUCCESS) {
+      const uint32_t *img = dt.readback.map;
+      bad = 0;
+      for (int i = 0; i < W * H; i++) {
+         const int x0 = i % W, y0 = i / W;
+         const bool in = x0 >= 8 && x0 <= 55 && y0 >= 8 && y0 <= 55;
+         const uint32_t want = in ? 0xff00ff00u : CLEAR;
+         if (img[i] != want && bad++ < 4)
+            fprintf(stderr, "%s: limits %d: pixel (%d, %d): %08x, expected %08x\n", dn, variant,
+                    x0, y0, img[i], want);
+      }
+   }
+   if (vb.buffer)
+      vkt_buffer_destroy(t, &vb);
+   vkDestroyPipeline(t->device, p.pipeline, NULL);
+   draw_target_destroy(t, &dt);
+   return bad;
+}
+
 static uint32_t images[4][MAX_CASES][W * H];
 
 static bool
@@ -494,6 +583,16 @@ run_driver(enum vkt_driver d, const char *threads, uint32_t (*img)[W * H])
    for (unsigned k = 0; r == VK_SUCCESS && k < T_COUNT; k++)
       r = vkt_shader_module(&x.t, teses[k].code, teses[k].size, &x.tes[k]);
    if (r == VK_SUCCESS)
+      r = vkt_shader_module(&x.t, lim_vert_spv, sizeof(lim_vert_spv), &x.lim_vs);
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(&x.t, tesc_lim_spv, sizeof(tesc_lim_spv), &x.lim_tcs[0]);
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(&x.t, tesc_lim_pm_spv, sizeof(tesc_lim_pm_spv), &x.lim_tcs[1]);
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(&x.t, tese_lim_spv, sizeof(tese_lim_spv), &x.lim_tes[0]);
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(&x.t, tese_lim_pm_spv, sizeof(tese_lim_pm_spv), &x.lim_tes[1]);
+   if (r == VK_SUCCESS)
       r = draw_pipeline_layout(&x.t, VK_NULL_HANDLE, VK_SHADER_STAGE_ALL_GRAPHICS, 0, &x.layout);
    CHECK(r == VK_SUCCESS, "%s: shader modules and layout: %d", dn, r);
    for (uint32_t i = 0; r == VK_SUCCESS && i < ncases; i++) {
@@ -532,9 +631,16 @@ run_driver(enum vkt_driver d, const char *threads, uint32_t (*img)[W * H])
       CHECK(bad == 0, "%s (SHALE_THREADS %s): %s: %u pixels differ from the reference", dn,
             threads ? threads : "-", c->name, bad);
    }
+   /* The limits once a driver (their shaders' compiles are the slow part). */
+   for (int v = 0; r == VK_SUCCESS && v < 2 && (!threads || !strcmp(threads, "1")); v++) {
+      int bad = run_limits(&x, v);
+      CHECK(bad == 0, "%s (SHALE_THREADS %s): limits %d: %d pixels wrong", dn,
+            threads ? threads : "-", v, bad);
+   }
    vkDestroyPipelineLayout(x.t.device, x.layout, NULL);
-   VkShaderModule all[6] = {x.vs, x.tcs, x.fs, x.fs_primid, x.gs, x.gs_primid};
-   for (int k = 0; k < 6; k++)
+   VkShaderModule all[11] = {x.vs, x.tcs, x.fs, x.fs_primid, x.gs, x.gs_primid, x.lim_vs,
+                             x.lim_tcs[0], x.lim_tcs[1], x.lim_tes[0], x.lim_tes[1]};
+   for (int k = 0; k < 11; k++)
       vkDestroyShaderModule(x.t.device, all[k], NULL);
    for (unsigned k = 0; k < T_COUNT; k++)
       vkDestroyShaderModule(x.t.device, x.tes[k], NULL);
