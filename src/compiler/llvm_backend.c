@@ -9,7 +9,11 @@
  * written in three pieces; B10G11R11's unsigned floats encoded as
  * su_format does), bytes of 8-bit sRGB channels, or 32-bit channels.
  * Texels other than 3- and 6-byte ones are read and written a lane's
- * pixel at a time (llvm_backend.h, "Lanes addressed one by one"); those
+ * pixel at a time (llvm_backend.h, "Lanes addressed one by one"), or,
+ * for the lanes of a full block (sr_tile.c's layout, every lane covered),
+ * a row of pixels at a time (emit_attachment's rows form; with several
+ * samples and nothing to read, only where every sample is covered, and
+ * then without reading); 3- and 6-byte texels
  * and pixels of more than 16 words go through masked gathers and
  * scatters, a sample at a time. Each step
  * mirrors the C reference
@@ -855,34 +859,48 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
       /* The old texels: blended, logic-op'ed or partly kept, or samples
        * outside the coverage of a covered pixel. */
       const bool need_dst = k->blend || k->logic_op || !full || S > 1;
-      /* Rows: one sample of one word a pixel, every lane covered and the
-       * quads side by side on one pair of rows (sr_tile.c's lanes:
-       * quad q's pixel j at (x[q] + (j & 1), y[q] + (j >> 1)), and the
-       * quads of a full block in a row): the lanes' pixels are W / 2
-       * texels in a row from lane 0's and W / 2 from lane 2's, read and
-       * written with one vector load and store each. Other calls take the
-       * lanes one by one. */
-      const bool rows = S == 1 && !chans;
+      /* Rows: one word a sample, every lane covered and the quads side
+       * by side on one pair of rows (sr_tile.c's lanes: quad q's pixel j
+       * at (x[q] + (j & 1), y[q] + (j >> 1)), and the quads of a full
+       * block in a row): the lanes' pixels are W / 2 pixels (S texels
+       * each) in a row from lane 0's and W / 2 from lane 2's, read and
+       * written with one vector load and store each. Where the old texels
+       * would be needed only for samples outside the coverage (more than
+       * one sample, no blend or logic op, every channel written), the
+       * rows form (`fill`) takes only lanes covering every sample, reads
+       * nothing and writes each lane's texel to all its samples. Other
+       * calls take the lanes one by one. */
+      const bool rows_read = k->blend || k->logic_op || !full;
+      const bool fill = !chans && !rows_read && S > 1;
+      const bool rows = !chans && !fill;
       LLVMValueRef is_rows = NULL;
-      LLVMValueRef ridx[2] = { NULL, NULL }, lidx = NULL;
-      LLVMTypeRef rowt = LLVMVectorType(et, W / 2);
-      LLVMBasicBlockRef join_ld = NULL, fast_ld = NULL, slow_ld = NULL;
-      if (rows) {
+      LLVMValueRef ridx[2] = { NULL, NULL }, lidx = NULL, fidx[2] = { NULL, NULL };
+      LLVMTypeRef rowt = LLVMVectorType(et, W / 2 * S);
+      LLVMBasicBlockRef join_ld = NULL, fast_ld = NULL, slow_ld = NULL, filled = NULL;
+      if (rows || fill) {
          LLVMTypeRef iw = LLVMIntTypeInContext(f->ctx, W);
          LLVMValueRef ones = LLVMConstAllOnes(iw);
-         LLVMValueRef nz = LLVMBuildICmp(b, LLVMIntNE, f->cov, ci(f, f->i32, 0), "");
+         const uint32_t all_samples = S >= 32 ? ~0u : (1u << S) - 1;
+         LLVMValueRef nz = fill ? LLVMBuildICmp(b, LLVMIntEQ, f->cov, ci(f, f->i32, all_samples), "")
+                                : LLVMBuildICmp(b, LLVMIntNE, f->cov, ci(f, f->i32, 0), "");
          LLVMValueRef ex[SHALE_MAX_SIMD_WIDTH], ey[SHALE_MAX_SIMD_WIDTH];
-         LLVMValueRef li[SHALE_MAX_SIMD_WIDTH], ri[2][SHALE_MAX_SIMD_WIDTH];
+         LLVMValueRef li[SHALE_MAX_SIMD_WIDTH * 16], ri[2][SHALE_MAX_SIMD_WIDTH * 8];
+         LLVMValueRef fi[2][SHALE_MAX_SIMD_WIDTH * 8];
          for (uint32_t i = 0; i < W; i++) {
             const uint32_t col = 2 * (i / 4) + (i & 1), row = (i >> 1) & 1;
             ex[i] = LLVMConstInt(f->i32, col, false);
             ey[i] = LLVMConstInt(f->i32, row, false);
-            li[i] = LLVMConstInt(f->i32, row * (W / 2) + col, false);
-            ri[row][col] = LLVMConstInt(f->i32, i, false);
+            for (uint32_t s = 0; s < S; s++) {
+               li[i * S + s] = LLVMConstInt(f->i32, (row * (W / 2) + col) * S + s, false);
+               ri[row][col * S + s] = LLVMConstInt(f->i32, i * S + s, false);
+               fi[row][col * S + s] = LLVMConstInt(f->i32, i, false);
+            }
          }
-         lidx = LLVMConstVector(li, W);
-         ridx[0] = LLVMConstVector(ri[0], W / 2);
-         ridx[1] = LLVMConstVector(ri[1], W / 2);
+         fidx[0] = LLVMConstVector(fi[0], W / 2 * S);
+         fidx[1] = LLVMConstVector(fi[1], W / 2 * S);
+         lidx = LLVMConstVector(li, W * S);
+         ridx[0] = LLVMConstVector(ri[0], W / 2 * S);
+         ridx[1] = LLVMConstVector(ri[1], W / 2 * S);
          LLVMValueRef zero = LLVMConstInt(f->i32, 0, false);
          LLVMValueRef x0 = splat(f, LLVMBuildExtractElement(b, f->xs, zero, ""));
          LLVMValueRef y0 = splat(f, LLVMBuildExtractElement(b, f->ys, zero, ""));
@@ -892,7 +910,22 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
             "");
          at = LLVMBuildAnd(b, at, nz, "");
          is_rows = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildBitCast(b, at, iw, ""), ones, "");
-         if (need_dst) {
+         if (fill) {
+            LLVMBasicBlockRef fill_bb = LLVMAppendBasicBlockInContext(f->ctx, fn, "rows_fill");
+            LLVMBasicBlockRef lanes_bb = LLVMAppendBasicBlockInContext(f->ctx, fn, "lanes");
+            filled = LLVMAppendBasicBlockInContext(f->ctx, fn, "filled");
+            LLVMBuildCondBr(b, is_rows, fill_bb, lanes_bb);
+            LLVMPositionBuilderAtEnd(b, fill_bb);
+            LLVMValueRef w = vet == wt ? packed.w : LLVMBuildTrunc(b, packed.w, vet, "");
+            for (int h = 0; h < 2; h++) {
+               LLVMValueRef p = row_address(f, &target, h, pixel_bytes);
+               LLVMValueRef st = LLVMBuildStore(
+                  b, LLVMBuildShuffleVector(b, w, LLVMGetUndef(vet), fidx[h], ""), p);
+               LLVMSetAlignment(st, 1);
+            }
+            LLVMBuildBr(b, filled);
+            LLVMPositionBuilderAtEnd(b, lanes_bb);
+         } else if (need_dst) {
             fast_ld = LLVMAppendBasicBlockInContext(f->ctx, fn, "rows_load");
             slow_ld = LLVMAppendBasicBlockInContext(f->ctx, fn, "lanes_load");
             join_ld = LLVMAppendBasicBlockInContext(f->ctx, fn, "loaded");
@@ -967,6 +1000,10 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
       LLVMValueRef v = fb_lanes_interleave(f, outs, W, S * E);
       if (!rows) {
          fb_lanes_store(f, lp, W, v, S * E);
+         if (filled) {
+            LLVMBuildBr(b, filled);
+            LLVMPositionBuilderAtEnd(b, filled);
+         }
          return;
       }
       LLVMBasicBlockRef fast_st = LLVMAppendBasicBlockInContext(f->ctx, fn, "rows_store");

@@ -318,12 +318,16 @@ static bool run_state(struct sc_compiler *c, uint32_t round_id, uint32_t rounds)
             }
       } else if (round % 3 == 2) {
          /* The quads of a full block side by side (sr_tile.c's lanes), every
-          * lane covered: the routine's rows form (llvm_backend.c). */
+          * lane covered: the routine's rows form (llvm_backend.c); every
+          * sample covered (with several samples and nothing read, the
+          * form that only writes), or, every other time with several
+          * samples, some samples of each lane. */
          int32_t x0 = x[0] % (FB_W - (int32_t)W / 2 + 1), y0 = y[0] % (FB_H - 1);
+         const bool some = samples > 1 && round % 6 == 5;
          for (uint32_t i = 0; i < W; i++) {
             x[i] = x0 + 2 * (int32_t)(i / 4) + (int32_t)(i & 1);
             y[i] = y0 + (int32_t)((i >> 1) & 1);
-            cov[i] = all;
+            cov[i] = some ? (rng() & all) | 1u << (i % samples) : all;
          }
       }
       for (uint32_t i = 0; i < SHALE_FS_OUTPUT_LOCATIONS * 4 * W; i++) {
