@@ -508,9 +508,11 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
    f->features.geometryShader = VK_TRUE;
    /* Tessellation: both stages, every domain, spacing, order and point
     * mode, both domain origins, a geometry shader after them
-    * (render/tess; unit/tess, unit/tess_stages). Not
-    * shaderTessellationAndGeometryPointSize (untested). */
+    * (render/tess; unit/tess, unit/tess_stages); PointSize from the
+    * evaluation or the geometry shader (render/tess: point mode with sizes
+    * 1 and 3, a geometry shader's points of size 3). */
    f->features.tessellationShader = VK_TRUE;
+   f->features.shaderTessellationAndGeometryPointSize = VK_TRUE;
    /* Sample shading and alpha to one (render/msaa). */
    f->features.sampleRateShading = VK_TRUE;
    f->features.alphaToOne = VK_TRUE;

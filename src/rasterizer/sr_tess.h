@@ -15,9 +15,9 @@
  * layer: every domain, spacing and order, point mode, both origins, a
  * depth-tested mesh, a geometry shader after the stages and PrimitiveId,
  * against a CPU reference and lavapipe, at SHALE_THREADS 1, 2 and 4 and
- * with baseline and vector code. Not offered:
- * shaderTessellationAndGeometryPointSize (untested), multiview with
- * tessellation, patch-list restart, a dynamic patchControlPoints or
+ * with baseline and vector code; shaderTessellationAndGeometryPointSize
+ * (PointSize from the evaluation or geometry shader: render/tess's point
+ * mode cases). Not offered: multiview with tessellation, patch-list restart, a dynamic patchControlPoints or
  * domain origin (extensions not offered); a control shader that leaves
  * OutputVertices to the evaluation shader and control-shader Output
  * variables with initializers are refused at creation (llvm_tess.c,
@@ -231,8 +231,8 @@
  * maxTessellationEvaluationInputComponents 64,
  * maxTessellationEvaluationOutputComponents 64; the features
  * tessellationShader and shaderTessellationAndGeometryPointSize (PointSize
- * written by the TES or the geometry shader; false: untested), and the
- * domain origin structure (core in 1.1).
+ * written by the TES or the geometry shader), and the domain origin
+ * structure (core in 1.1).
  *
  * What the shader ABI gained (include/shale/shader_abi.h, "Tessellation",
  * version 13; done):

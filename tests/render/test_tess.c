@@ -50,7 +50,9 @@
 #include "tese_quad_eq_cw_spv.h"
 #include "tese_quad_even_ccw_spv.h"
 #include "tese_quad_odd_ccw_spv.h"
+#include "tese_quad_pts3_spv.h"
 #include "tese_quad_pts_spv.h"
+#include "tess_points_geom_spv.h"
 #include "tese_tri_eq_ccw_spv.h"
 #include "tese_tri_eq_cw_spv.h"
 #include "tese_tri_even_cw_spv.h"
@@ -83,11 +85,12 @@ static const struct tese teses[] = {
    TESE(tese_quad_eq_ccw, QUAD, true),   TESE(tese_quad_eq_cw, QUAD, false),
    TESE(tese_quad_odd_ccw, QUAD, true),  TESE(tese_quad_even_ccw, QUAD, true),
    TESE(tese_iso_eq, ISO, true),         TESE(tese_iso_odd, ISO, true),
-   TESE(tese_quad_pts, POINTS, true),
+   TESE(tese_quad_pts, POINTS, true),     TESE(tese_quad_pts3, POINTS, true),
 };
 enum {
    T_TRI_EQ_CCW, T_TRI_EQ_CW, T_TRI_ODD_CCW, T_TRI_EVEN_CW, T_QUAD_EQ_CCW, T_QUAD_EQ_CW,
-   T_QUAD_ODD_CCW, T_QUAD_EVEN_CCW, T_ISO_EQ, T_ISO_ODD, T_QUAD_PTS, T_COUNT
+   T_QUAD_ODD_CCW, T_QUAD_EVEN_CCW, T_ISO_EQ, T_ISO_ODD, T_QUAD_PTS, T_QUAD_PTS3,
+   T_COUNT
 };
 
 /* One patch: its rectangle (pixels; triangles take the corners (x0, y0),
@@ -104,6 +107,7 @@ struct tcase {
    unsigned tese;
    bool lower_left, origin_struct;   /* the domain origin, and whether the struct is chained */
    bool gs, primid, depth, cull;
+   bool gs_points;                   /* the geometry shader: points of PointSize 3 */
    uint32_t npatches;
    struct patch p[MAX_PATCHES];
    bool loose;                       /* no full CPU reference (lines): checked by parts */
@@ -256,16 +260,27 @@ build_cases(void)
    fill_ref(c);
 
    /* Point mode, equal spacing: u in quarters over 48 pixels, v in thirds,
-    * every point on a pixel centre. */
-   c = add_case("quads point_mode", T_QUAD_PTS);
-   {
+    * every point on a pixel centre; PointSize 1 and 3 from the evaluation
+    * shader, and 3 from a geometry shader after it
+    * (shaderTessellationAndGeometryPointSize): the point's pixel, or the
+    * 3 x 3 pixels around it. */
+   for (int k = 0; k < 3; k++) {
+      static const char *const names[3] = {
+         "quads point_mode, PointSize 1", "quads point_mode, PointSize 3",
+         "quads point_mode, a geometry shader's PointSize 3"};
       static const float op[4] = {3, 4, 3, 4}, ip[2] = {4, 3};
+      c = add_case(names[k], k == 1 ? T_QUAD_PTS3 : T_QUAD_PTS);
+      c->gs = c->gs_points = k == 2;
       add_patch(c, 8.5f, 8.5f, 56.5f, 56.5f, op, ip, 0.4f);
       for (int i = 0; i < W * H; i++)
          c->ref[i] = CLEAR;
+      const int r = k ? 1 : 0;
       for (int i = 0; i <= 4; i++)
          for (int j = 0; j <= 3; j++)
-            c->ref[(8 + 16 * j) * W + 8 + 12 * i] = pack(i / 4.0f, j / 3.0f, 0.4f);
+            for (int dy = -r; dy <= r; dy++)
+               for (int dx = -r; dx <= r; dx++)
+                  c->ref[(8 + 16 * j + dy) * W + 8 + 12 * i + dx] =
+                     pack(i / 4.0f, j / 3.0f, 0.4f);
    }
 
    /* Isolines: outer level 0 lines at v = k / 4 (rows 8, 20, 32, 44: a
@@ -293,7 +308,7 @@ build_cases(void)
 
 struct ctx {
    struct vkt t;
-   VkShaderModule vs, tcs, fs, fs_primid, gs, gs_primid, tes[T_COUNT];
+   VkShaderModule vs, tcs, fs, fs_primid, gs, gs_primid, gs_points, tes[T_COUNT];
    VkShaderModule lim_vs, lim_tcs[2], lim_tes[2];
    VkPipelineLayout layout;
 };
@@ -334,7 +349,10 @@ run_case(struct ctx *x, const struct tcase *c, uint32_t *out)
    const VkShaderStageFlagBits more[3] = {VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT,
                                           VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT,
                                           VK_SHADER_STAGE_GEOMETRY_BIT};
-   const VkShaderModule mods[3] = {x->tcs, x->tes[c->tese], c->primid ? x->gs_primid : x->gs};
+   const VkShaderModule mods[3] = {x->tcs, x->tes[c->tese],
+                                   c->primid      ? x->gs_primid
+                                   : c->gs_points ? x->gs_points
+                                                  : x->gs};
    for (int k = 0; k < (c->gs ? 3 : 2); k++)
       stages[2 + k] = (VkPipelineShaderStageCreateInfo){
          .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
@@ -538,11 +556,15 @@ run_driver(enum vkt_driver d, const char *threads, uint32_t (*img)[W * H])
       return false;
    }
    const char *dn = vkt_driver_name(d);
-   CHECK(core.tessellationShader && core.geometryShader,
-         "%s: tessellationShader or geometryShader not offered", dn);
-   if (!core.tessellationShader || !core.geometryShader)
+   CHECK(core.tessellationShader && core.geometryShader &&
+            core.shaderTessellationAndGeometryPointSize,
+         "%s: tessellationShader, geometryShader or shaderTessellationAndGeometryPointSize not "
+         "offered", dn);
+   if (!core.tessellationShader || !core.geometryShader ||
+       !core.shaderTessellationAndGeometryPointSize)
       return false;
-   VkPhysicalDeviceFeatures feats = {.tessellationShader = VK_TRUE, .geometryShader = VK_TRUE};
+   VkPhysicalDeviceFeatures feats = {.tessellationShader = VK_TRUE, .geometryShader = VK_TRUE,
+                                     .shaderTessellationAndGeometryPointSize = VK_TRUE};
    o.features = &feats;
    o.api_version = VK_API_VERSION_1_1;
    struct ctx x;
@@ -580,6 +602,9 @@ run_driver(enum vkt_driver d, const char *threads, uint32_t (*img)[W * H])
    if (r == VK_SUCCESS)
       r = vkt_shader_module(&x.t, tess_primid_geom_spv, sizeof(tess_primid_geom_spv),
                             &x.gs_primid);
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(&x.t, tess_points_geom_spv, sizeof(tess_points_geom_spv),
+                            &x.gs_points);
    for (unsigned k = 0; r == VK_SUCCESS && k < T_COUNT; k++)
       r = vkt_shader_module(&x.t, teses[k].code, teses[k].size, &x.tes[k]);
    if (r == VK_SUCCESS)
@@ -638,9 +663,9 @@ run_driver(enum vkt_driver d, const char *threads, uint32_t (*img)[W * H])
             threads ? threads : "-", v, bad);
    }
    vkDestroyPipelineLayout(x.t.device, x.layout, NULL);
-   VkShaderModule all[11] = {x.vs, x.tcs, x.fs, x.fs_primid, x.gs, x.gs_primid, x.lim_vs,
-                             x.lim_tcs[0], x.lim_tcs[1], x.lim_tes[0], x.lim_tes[1]};
-   for (int k = 0; k < 11; k++)
+   VkShaderModule all[12] = {x.vs, x.tcs, x.fs, x.fs_primid, x.gs, x.gs_primid, x.gs_points,
+                             x.lim_vs, x.lim_tcs[0], x.lim_tcs[1], x.lim_tes[0], x.lim_tes[1]};
+   for (int k = 0; k < 12; k++)
       vkDestroyShaderModule(x.t.device, all[k], NULL);
    for (unsigned k = 0; k < T_COUNT; k++)
       vkDestroyShaderModule(x.t.device, x.tes[k], NULL);

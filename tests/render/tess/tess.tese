@@ -1,9 +1,9 @@
 #version 450
 // Tessellation tests: the domain, spacing, order and point mode come from
 // the build (-DDOMAIN=triangles|quads|isolines, -DSPACING=..., -DORDER=cw|ccw,
-// -DPOINTS to add point_mode). Triangles: u P0 + v P1 + w P2; quads and
-// isolines: bilinear over P0 P1 (v = 0) and P3 P2 (v = 1). The colour is
-// (u, v, the patch colour's blue, 1).
+// -DPOINTS to add point_mode, -DPSIZE=s to write PointSize s). Triangles:
+// u P0 + v P1 + w P2; quads and isolines: bilinear over P0 P1 (v = 0) and
+// P3 P2 (v = 1). The colour is (u, v, the patch colour's blue, 1).
 #ifdef POINTS
 layout(DOMAIN, SPACING, ORDER, point_mode) in;
 #else
@@ -23,4 +23,7 @@ void main()
    gl_Position = mix(a, b, c.y);
 #endif
    t_color = vec4(c.x, c.y, p_color.b, 1.0);
+#ifdef PSIZE
+   gl_PointSize = PSIZE;   // shaderTessellationAndGeometryPointSize
+#endif
 }
