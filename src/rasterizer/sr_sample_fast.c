@@ -43,6 +43,9 @@
  * chosen) and, in the AVX2 build, LINEAR filtering of 8-bit UNORM RGBA and
  * BGRA views in the same fixed point, any size, address mode and mipmap
  * mode (vkcube, and glmark2's and zink's one-level CLAMP_TO_EDGE views).
+ * 8-bit sRGB RGBA / BGRA views in the trilinear REPEAT state (2D,
+ * power-of-two, unswizzled) go through sr_sample_fast_srgb.h: chunk()'s
+ * float arithmetic and bits, each row of a fitting window decoded once.
  *
  * Cost (scene (b) of bench_render, trilinear RGBA8, is bound by it): a
  * call decodes only scalars of its sampler and view; a chunk of eight
@@ -618,6 +621,7 @@ AVX2_FN v8f table_avx2(const float *table, v8i idx)
 #define FAST_TABLE(table, idx) table_avx2(table, idx)
 #define FAST_SQRT(x) ((v8f)_mm256_sqrt_ps((__m256)(x)))
 #include "rasterizer/sr_sample_fast_body.h"
+#include "rasterizer/sr_sample_fast_srgb.h"
 #undef FAST_SUFFIX
 #undef FAST_TARGET
 #undef FAST_FIXED
@@ -723,6 +727,9 @@ sr_sample_select_isa(const struct shale_image_view_desc *view,
        * routine that checks only the sampler and the operation. */
       if ((fmt == FF_RGBA8 || fmt == FF_BGRA8) && !srgb && fast_tri_view(view))
          return fmt == FF_RGBA8 ? fast_rgba8_tri_avx2 : fast_bgra8_tri_avx2;
+      /* sRGB ones: sr_sample_fast_srgb.h. */
+      if ((fmt == FF_RGBA8 || fmt == FF_BGRA8) && srgb && fast_tri_view(view))
+         return fmt == FF_RGBA8 ? fast_srgba8_tri_avx2 : fast_sbgra8_tri_avx2;
       static const shale_sample_fn fns[FF_COUNT][2] = {
          [FF_RGBA8] = { fast_rgba8_avx2, fast_srgba8_avx2 },
          [FF_BGRA8] = { fast_bgra8_avx2, fast_sbgra8_avx2 },

@@ -659,6 +659,92 @@ static void test_window(void)
 #endif
 }
 
+/* The sRGB routines' row windows (sr_sample_fast_srgb.h): test_window()'s
+ * calls (two quads per eight lanes, smooth coordinates at 0.05 to 3 texels
+ * a pixel, sometimes rotated, anywhere on the repeated texture) on
+ * power-of-two R8G8B8A8_SRGB, B8G8R8A8_SRGB and A8B8G8R8_SRGB_PACK32 views
+ * in the trilinear REPEAT state. The windows decode each row of texels once
+ * and pick the lanes' linear values by permutes: results identical to the
+ * gathers' (sr_sample_fast_test's gathers_only, the body's float chunk()),
+ * and within 1e-5 of sr_sample() (compare_call; the largest difference is
+ * printed). Where the CPU has AVX2, more than one level a call must have
+ * come through a window. */
+static void test_srgb_window(void)
+{
+   static const VkFormat formats[] = { VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB,
+                                       VK_FORMAT_A8B8G8R8_SRGB_PACK32 };
+   static const uint32_t sizes[] = { 4, 8, 16, 64, 256, 512 };
+   struct sr_sample_fast_test hook = { 0 };
+   struct tally t = { 0 };
+   long calls = 0, differ = 0;
+   for (int n = 0; n < 60; n++) {
+      struct image im;
+      uint32_t w = sizes[pick(6)], h = sizes[pick(6)], levels = 1;
+      while ((w >> levels) || (h >> levels))
+         levels++;
+      make_image(&im, formats[pick(3)], VK_IMAGE_VIEW_TYPE_2D, w, h, levels, 1);
+      if (pick(4) == 0)
+         for (int k = 0; k < 4; k++)
+            im.v.swizzle[k] = VK_COMPONENT_SWIZZLE_R + k;
+      struct shale_sampler_desc s;
+      random_sampler(&s, levels);
+      s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
+      s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+      s.address_mode[0] = s.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+      s.min_lod = 0.0f;
+      s.max_lod = 1000.0f;
+      shale_sample_fn fn = sr_sample_select_isa(&im.v, pick(2) ? &s : NULL, true);
+      for (int c = 0; c < 60; c++) {
+         struct shale_sample_args a;
+         memset(&a, 0, sizeof(a));
+         a.op = pick(2) ? SHALE_SAMPLE_GRAD : SHALE_SAMPLE_LOD;
+         a.lanes = pick(4) ? 0xffff : (rnd() & 0xffff) | 1;
+         float k = frand(0.05f, 3.0f), ang = pick(3) ? 0.0f : frand(0.0f, 6.2831853f);
+         float dsx = k * cosf(ang) / (float)w, dtx = k * sinf(ang) / (float)h;
+         float dsy = -k * sinf(ang) / (float)w, dty = k * cosf(ang) / (float)h;
+         float s0 = frand(-3.0f, 3.0f), t0 = frand(-3.0f, 3.0f);
+         for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+            float x = (float)((l >> 2) * 2 + (l & 1)) + 0.5f, y = (float)((l >> 1) & 1) + 0.5f;
+            a.coord[0][l] = s0 + x * dsx + y * dsy;
+            a.coord[1][l] = t0 + x * dtx + y * dty;
+            a.lod[l] = log2f(k);
+            a.grad[0][0][l] = dsx;
+            a.grad[0][1][l] = dtx;
+            a.grad[1][0][l] = dsy;
+            a.grad[1][1][l] = dty;
+            for (int q = 0; q < 4; q++)
+               a.result[q][l] = rnd();
+         }
+         struct shale_sample_args g = a, wnd = a;
+         sr_sample_fast_test = &hook;
+         hook.gathers_only = true;
+         fn(&im.v, &s, &g);
+         hook.gathers_only = false;
+         fn(&im.v, &s, &wnd);
+         compare_call(fn, &im, &s, &a, false, &t, false);
+         sr_sample_fast_test = NULL;
+         differ += memcmp(g.result, wnd.result, sizeof(g.result)) != 0;
+         calls++;
+      }
+      free(im.mem);
+   }
+   printf("sRGB row windows: %ld calls, %" PRIu64 " levels read through a window, %" PRIu64
+          " calls through the unswizzled views' routines, %ld results differing from the "
+          "gathers', %ld lanes against sr_sample (largest difference %.3g), %ld disagreements\n",
+          calls, hook.windows, hook.tri_calls, differ, t.lanes, t.worst, t.bad);
+   CHECK(differ == 0, "%ld calls differ between windows and gathers", differ);
+   CHECK(t.bad == 0, "%ld lanes disagree with sr_sample", t.bad);
+   CHECK(t.lanes > 10000, "only %ld lanes compared", t.lanes);
+#if defined(__x86_64__) || defined(__i386__)
+   if (__builtin_cpu_supports("avx2")) {
+      CHECK(hook.windows > (uint64_t)calls, "only %" PRIu64 " windows in %ld calls",
+            hook.windows, calls);
+      CHECK(hook.tri_calls > (uint64_t)calls / 4, "only %" PRIu64 " of %ld calls through the "
+            "sRGB routines", hook.tri_calls, calls);
+   }
+#endif
+}
+
 /* sr_sample_fast_nl.h's states, drawn more often than test_fast's random
  * samplers draw them: both filters NEAREST or both LINEAR, on views of one
  * level or many with maxLod 0 (lambda then chooses nothing: the paths skip
@@ -725,6 +811,7 @@ static void test_nl(bool avx2)
 int main(void)
 {
    test_window();
+   test_srgb_window();
    test_far(false);
    test_far(true);
    test_fast(false);
