@@ -4,9 +4,12 @@
  * evaluation shaders of each domain (triangles, quads, isolines), spacing
  * (equal, fractional odd, fractional even), vertex order (cw, ccw) and
  * point mode, both domain origins (VkPipelineTessellationDomainOriginStateCreateInfo),
- * a depth-tested mesh of two patches, a geometry shader after the
- * evaluation shader, and the fragment shader's PrimitiveId without a
- * geometry shader. Patches map the domain linearly onto rectangles and
+ * a depth-tested mesh of two patches, an indexed draw of two instances
+ * with the viewport and scissor set by command, a geometry shader after
+ * the evaluation shader (PrimitiveIdIn, PointSize), point mode with
+ * PointSize, the fragment shader's PrimitiveId without a geometry shader,
+ * and one patch of 32 control points reading back every component it
+ * passes. Patches map the domain linearly onto rectangles and
  * right triangles whose edges sit a quarter pixel off the pixel grid, so
  * no pixel centre lies on a patch edge: whatever the triangulation (the
  * spec leaves it to the implementation, and fractional spacing's short
@@ -108,6 +111,8 @@ struct tcase {
    bool lower_left, origin_struct;   /* the domain origin, and whether the struct is chained */
    bool gs, primid, depth, cull;
    bool gs_points;                   /* the geometry shader: points of PointSize 3 */
+   bool indexed;                     /* indices, patches in reverse, two instances,
+                                      * dynamic viewport and scissor */
    uint32_t npatches;
    struct patch p[MAX_PATCHES];
    bool loose;                       /* no full CPU reference (lines): checked by parts */
@@ -236,6 +241,13 @@ build_cases(void)
          fill_ref(c);
       }
    }
+   /* The same through an index buffer naming the patches in reverse
+    * order, two instances drawing over each other, the viewport and
+    * scissor set by command. */
+   cases[ncases] = cases[ncases - 1];
+   c = &cases[ncases++];
+   c->name = "quads fractional_even ccw, indexed, two instances, dynamic viewport";
+   c->indexed = true;
    /* Without culling every patch is drawn whatever its winding. */
    c = add_case("triangles equal cw, no culling", T_TRI_EQ_CW);
    c->cull = false;
@@ -342,6 +354,7 @@ run_case(struct ctx *x, const struct tcase *c, uint32_t *out)
       .front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE,
       .polygon_mode = VK_POLYGON_MODE_FILL,
       .depth_stencil = c->depth ? &dss : NULL,
+      .dynamic_viewport_scissor = c->indexed,
    };
    struct draw_pipeline_state st;
    draw_pipeline_state_init(&st, &dt, &pi, x->vs, c->primid ? x->fs_primid : x->fs, x->layout);
@@ -370,7 +383,7 @@ run_case(struct ctx *x, const struct tcase *c, uint32_t *out)
       .patchControlPoints = 4,
    };
    st.info.pTessellationState = &ts;
-   struct draw_pipeline p = {.layout = x->layout};
+   struct draw_pipeline p = {.layout = x->layout, .dynamic_viewport_scissor = c->indexed};
    r = vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &st.info, NULL, &p.pipeline);
    CHECK(r == VK_SUCCESS, "%s: %s: pipeline: %d", dn, c->name, r);
    struct vtx verts[MAX_PATCHES * 4 + 2];
@@ -393,11 +406,27 @@ run_case(struct ctx *x, const struct tcase *c, uint32_t *out)
    if (r == VK_SUCCESS)
       r = draw_upload(t, verts, (c->npatches * 4 + 2) * sizeof(struct vtx),
                       VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb);
+   /* Patches in reverse order, each one's vertices in order, then the
+    * two extra vertices. */
+   uint32_t idx[MAX_PATCHES * 4 + 2];
+   const uint32_t nidx = c->npatches * 4 + 2;
+   for (uint32_t k = 0; k < c->npatches; k++)
+      for (uint32_t v = 0; v < 4; v++)
+         idx[k * 4 + v] = (c->npatches - 1 - k) * 4 + v;
+   idx[nidx - 2] = nidx - 2, idx[nidx - 1] = nidx - 1;
+   struct vkt_buffer ib = {0};
+   if (r == VK_SUCCESS && c->indexed)
+      r = draw_upload(t, idx, sizeof(idx), VK_BUFFER_USAGE_INDEX_BUFFER_BIT, &ib);
    bool ok = r == VK_SUCCESS;
    if (ok) {
       VkCommandBuffer cb = draw_begin(t, &dt, &p, vb.buffer);
       /* Two vertices more than the patches: a partial patch draws nothing. */
-      vkCmdDraw(cb, c->npatches * 4 + 2, 1, 0, 0);
+      if (c->indexed) {
+         vkCmdBindIndexBuffer(cb, ib.buffer, 0, VK_INDEX_TYPE_UINT32);
+         vkCmdDrawIndexed(cb, nidx, 2, 0, 0, 0);
+      } else {
+         vkCmdDraw(cb, nidx, 1, 0, 0);
+      }
       r = draw_end(t, &dt, cb);
       CHECK(r == VK_SUCCESS, "%s: %s: drawn: %d", dn, c->name, r);
       ok = r == VK_SUCCESS;
@@ -406,6 +435,8 @@ run_case(struct ctx *x, const struct tcase *c, uint32_t *out)
    }
    if (vb.buffer)
       vkt_buffer_destroy(t, &vb);
+   if (ib.buffer)
+      vkt_buffer_destroy(t, &ib);
    vkDestroyPipeline(t->device, p.pipeline, NULL);
    draw_target_destroy(t, &dt);
    return ok;
