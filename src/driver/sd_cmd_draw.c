@@ -126,11 +126,13 @@ sd_draw(struct sd_exec_state *state, const struct sr_draw *draw_in)
       d->state.fs = fs->fn.fs;
       d->state.fs_width = fs->simd_width;
    }
-   /* Back-end routines compiled in the background: NULL (the C back end,
-    * the same pixels) until each is in place; the state already has their
-    * keys. */
-   const struct sd_fb_slot *slot = pipeline->graphics.fb_slot;
+   /* Back-end routines compiled in the background: compiled here, or
+    * waited for, unless the pipeline leaves draws on the C back end meanwhile
+    * (sd_fb_slot_need); NULL (the C back end, the same pixels) until each is
+    * in place; the state already has their keys. */
+   struct sd_fb_slot *slot = pipeline->graphics.fb_slot;
    if (slot) {
+      sd_fb_slot_need(pipeline->runtime, slot);
       d->state.fb_color = (shale_fb_color_fn)(uintptr_t)atomic_load_explicit(
          &slot->color, memory_order_acquire);
       d->state.fb_ds = (shale_fb_ds_fn)(uintptr_t)atomic_load_explicit(&slot->ds,

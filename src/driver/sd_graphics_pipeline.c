@@ -260,10 +260,10 @@ sd_backend_routine(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
          double ms = (sd_now_ns() - start) / 1e6;
          if (in_cache)
             su_log("pipeline: %s back end %s: pipeline cache hit in %.3f ms, compiling in the "
-                   "background (the C back end runs meanwhile)", what, key_str, ms);
+                   "background (or for the first draw before it is in place)", what, key_str, ms);
          else
             su_log("pipeline: %s back end %s: LLVM compile queued for the background in %.3f "
-                   "ms (the C back end runs meanwhile)", what, key_str, ms);
+                   "ms (or for the first draw before it is in place)", what, key_str, ms);
       }
       return SC_SUCCESS;
    }
@@ -313,14 +313,19 @@ sd_backend_routine(struct sd_runtime *rt, struct sd_pipeline_cache *cache,
  *
  * Routines the compiler has (or links from the cache data) are set in the
  * pipeline's state now. One that needs LLVM (23 to 180 ms each, measured
- * through zink) is compiled on the optimizer thread instead (sd_optimizer.c,
- * struct sd_fb_slot): the pipeline's state carries its key with no routine,
- * its draws run the C back end, which unit/fragment_backend holds
- * bit-identical to every compiled routine on every key the compiler
- * covers, and each draw made after the routine is in place picks it up
- * (sd_cmd_draw.c reads the slot once per draw), so no frame depends on when
- * the compile ends. SHALE_FRAGMENT_BACKEND=sync, SHALE_JIT_BASELINE=0 (no
- * background tier at all) or a queue that fails compile at creation. */
+ * through zink) is not compiled at creation, which stays fast: it is queued
+ * on the optimizer thread (sd_optimizer.c, struct sd_fb_slot), and the
+ * pipeline's first draw replayed before it is in place compiles it on the
+ * queue thread (taking the job off the optimizer's queue) or waits for the
+ * compile under way (sd_fb_slot_need), so frames do not run the C back end,
+ * about three times slower per fragment, for as long as the background
+ * takes. With SHALE_FRAGMENT_BACKEND=background draws run the C back end
+ * until the routine is in place instead, which unit/fragment_backend holds
+ * bit-identical to every compiled routine on every key the compiler covers,
+ * and each draw made after that picks it up (sd_cmd_draw.c reads the slot
+ * once per draw), so no frame depends on when the compile ends.
+ * SHALE_FRAGMENT_BACKEND=sync, SHALE_JIT_BASELINE=0 (no background tier at
+ * all) or a queue that fails compile at creation. */
 static void
 sd_graphics_backend(struct sd_pipeline *pipeline, struct sd_pipeline_cache *cache,
                     const VkAllocationCallbacks *alloc, const VkGraphicsPipelineCreateInfo *ci,
@@ -331,7 +336,9 @@ sd_graphics_backend(struct sd_pipeline *pipeline, struct sd_pipeline_cache *cach
    if (g->state.rasterizer_discard)
       return;
    /* SHALE_FRAGMENT_BACKEND=c keeps the C back end, =color compiles only
-    * the colour part (comparisons, debugging), =sync compiles at creation. */
+    * the colour part (comparisons, debugging), =sync compiles at creation,
+    * =background leaves draws on the C back end until the background has
+    * compiled the routines (no compile for a draw: render/backend_swap). */
    const char *env = getenv("SHALE_FRAGMENT_BACKEND");
    if (env && !strcmp(env, "c"))
       return;
@@ -424,6 +431,7 @@ sd_graphics_backend(struct sd_pipeline *pipeline, struct sd_pipeline_cache *cach
       slot->ds_key = ds_key;
       slot->want_color = queue_color;
       slot->key = key;
+      slot->at_draw = !(env && !strcmp(env, "background"));
       /* A draw takes both routines from the slot: the one already in
        * hand (compiled before, or found in a cache) starts there, or
        * that part would run the C back end for good. */

@@ -1,9 +1,10 @@
 /* The runtime's optimizer: optimized code, compiled in the background, for
  * shaders that run baseline code meanwhile (see sd_pipeline_cache.h), and
  * graphics pipelines' fragment back-end routines, whose draws run the C
- * back end meanwhile (struct sd_fb_slot; sd_graphics_pipeline.c). One
- * thread, one queue: back-end jobs go ahead of the shader jobs, in the
- * order they came. */
+ * back end meanwhile (struct sd_fb_slot; sd_graphics_pipeline.c) unless a
+ * draw claims the job first (sd_fb_slot_need: the queue thread compiles it,
+ * or waits for the compile under way). One thread, one queue: back-end jobs
+ * go ahead of the shader jobs, in the order they came. */
 #include "sd_pipeline_cache.h"
 
 #include <errno.h>
@@ -32,14 +33,17 @@ struct sd_optimize_job {
    struct sc_compile_info info;
 };
 
-/* Marks the job's subject done (under the runtime's lock). */
+/* Marks the job's subject done (under the runtime's lock). A slot a
+ * draw claimed is the draw's to mark (sd_fb_slot_need). */
 static void
 sd_optimize_job_done_locked(struct sd_optimize_job *job)
 {
-   if (job->cs)
+   if (job->cs) {
       job->cs->optimizing = false;
-   else
+   } else if (!job->slot->claimed) {
       job->slot->pending = false;
+      atomic_store_explicit(&job->slot->settled, true, memory_order_release);
+   }
 }
 
 /* Drops the job's reference and the job. */
@@ -84,27 +88,16 @@ sd_backend_delay_ms(void)
    return (unsigned)delay;
 }
 
-/* Compiles one slot's routines and publishes each as it is ready. */
+/* Compiles the slot's wanted routines and publishes each as it is ready;
+ * `where` names the thread in the log ("in the background", "for a
+ * draw"). */
 static void
-sd_backend_run(struct sd_runtime *rt, struct sd_fb_slot *slot)
+sd_backend_compile(struct sd_runtime *rt, struct sd_fb_slot *slot, bool background,
+                   const char *where)
 {
-   unsigned delay = sd_backend_delay_ms();
-   if (delay) {
-      /* A wait the runtime's teardown cuts short. */
-      struct timespec deadline;
-      clock_gettime(CLOCK_REALTIME, &deadline);
-      long long ns = deadline.tv_nsec + (long long)delay * 1000000LL;
-      deadline.tv_sec += (time_t)(ns / 1000000000);
-      deadline.tv_nsec = (long)(ns % 1000000000);
-      pthread_mutex_lock(&rt->lock);
-      int err = 0;
-      while (!rt->optimizer_stop && !sc_process_exiting() && err != ETIMEDOUT)
-         err = pthread_cond_timedwait(&rt->optimized, &rt->lock, &deadline);
-      pthread_mutex_unlock(&rt->lock);
-   }
    for (int part = 0; part < 2; part++) {
-      /* Nobody but this job holds the slot: its pipeline is gone. */
-      if (atomic_load(&slot->refcount) == 1 || sc_process_exiting())
+      /* Nobody but the background job holds the slot: its pipeline is gone. */
+      if ((background && atomic_load(&slot->refcount) == 1) || sc_process_exiting())
          return;
       const bool ds = part == 1;
       if (ds ? !slot->want_ds : !slot->want_color)
@@ -125,8 +118,8 @@ sd_backend_run(struct sd_runtime *rt, struct sd_fb_slot *slot)
       const char *what = ds ? "depth/stencil" : "colour";
       if (r != SC_SUCCESS) {
          if (!sc_process_exiting())
-            su_log("pipeline: %s back end: background compile failed (%s: %s); the C one "
-                   "stays", what, sc_result_string(r), msg);
+            su_log("pipeline: %s back end: compile %s failed (%s: %s); the C one stays", what,
+                   where, sc_result_string(r), msg);
          continue;
       }
       atomic_store_explicit(ds ? &slot->ds : &slot->color, fn, memory_order_release);
@@ -136,10 +129,35 @@ sd_backend_run(struct sd_runtime *rt, struct sd_fb_slot *slot)
          if (sc_backend_cache_key(rt->compiler, ds ? NULL : &slot->key, ds ? &slot->ds_key : NULL,
                                   ck) == SC_SUCCESS)
             sd_key_string(ck, key_str);
-         su_log("pipeline: %s back end %s: routine in place, compiled in the background in %.2f ms",
-                what, key_str, (sd_now_ns() - start) / 1e6);
+         su_log("pipeline: %s back end %s: routine in place, compiled %s in %.2f ms", what,
+                key_str, where, (sd_now_ns() - start) / 1e6);
       }
    }
+}
+
+/* The optimizer thread's part of a slot's job: the test delay (a draw may
+ * claim the job meanwhile), then the compile unless a draw took it. */
+static void
+sd_backend_run(struct sd_runtime *rt, struct sd_fb_slot *slot)
+{
+   unsigned delay = sd_backend_delay_ms();
+   pthread_mutex_lock(&rt->lock);
+   if (delay) {
+      /* A wait the runtime's teardown or a draw's claim cuts short. */
+      struct timespec deadline;
+      clock_gettime(CLOCK_REALTIME, &deadline);
+      long long ns = deadline.tv_nsec + (long long)delay * 1000000LL;
+      deadline.tv_sec += (time_t)(ns / 1000000000);
+      deadline.tv_nsec = (long)(ns % 1000000000);
+      int err = 0;
+      while (!rt->optimizer_stop && !slot->claimed && !sc_process_exiting() && err != ETIMEDOUT)
+         err = pthread_cond_timedwait(&rt->optimized, &rt->lock, &deadline);
+   }
+   const bool mine = !slot->claimed;
+   slot->compiling = mine;
+   pthread_mutex_unlock(&rt->lock);
+   if (mine)
+      sd_backend_compile(rt, slot, true, "in the background");
 }
 
 bool
@@ -341,6 +359,47 @@ sd_optimizer_queue_backend(struct sd_runtime *rt, struct sd_fb_slot *slot)
    pthread_cond_broadcast(&rt->optimized);
    pthread_mutex_unlock(&rt->lock);
    return VK_SUCCESS;
+}
+
+void
+sd_fb_slot_need(struct sd_runtime *rt, struct sd_fb_slot *slot)
+{
+   if (!slot->at_draw || atomic_load_explicit(&slot->settled, memory_order_acquire))
+      return;
+   pthread_mutex_lock(&rt->lock);
+   struct sd_optimize_job *job = NULL;
+   const bool mine = slot->pending && !slot->claimed && !slot->compiling;
+   if (mine) {
+      slot->claimed = true;
+      /* Still queued: off the queue (else the optimizer thread holds it
+       * in its delay and drops it when it sees the claim). */
+      struct sd_optimize_job **link = &rt->jobs_first, *prev = NULL;
+      while (*link && (*link)->slot != slot) {
+         prev = *link;
+         link = &(*link)->next;
+      }
+      job = *link;
+      if (job) {
+         *link = job->next;
+         if (rt->jobs_last == job)
+            rt->jobs_last = prev;
+      }
+      pthread_cond_broadcast(&rt->optimized);   /* ends the delay */
+   }
+   /* Compiling on the optimizer thread, or claimed by another draw. */
+   while (!mine && slot->pending)
+      pthread_cond_wait(&rt->optimized, &rt->lock);
+   pthread_mutex_unlock(&rt->lock);
+   if (!mine)
+      return;
+   sd_backend_compile(rt, slot, false, "for a draw");
+   pthread_mutex_lock(&rt->lock);
+   slot->pending = false;
+   atomic_store_explicit(&slot->settled, true, memory_order_release);
+   pthread_cond_broadcast(&rt->optimized);
+   pthread_mutex_unlock(&rt->lock);
+   if (job)
+      sd_optimize_job_free(job);
 }
 
 void

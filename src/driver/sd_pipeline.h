@@ -15,8 +15,10 @@
  * sc_compile_fragment_backend / _ds) are looked up the same way: the
  * compiler's own routines, then the VkPipelineCache's back-end entries
  * (linked with sc_backend_deserialize), and each lands in the given cache
- * as a blob; one that needs LLVM is compiled on the optimizer thread
- * (struct sd_fb_slot) while the pipeline's draws run the C back end (the
+ * as a blob; one that needs LLVM is queued on the optimizer thread
+ * (struct sd_fb_slot), compiled by the pipeline's first draw replayed
+ * before the background got to it (or, with SHALE_FRAGMENT_BACKEND=
+ * background, left to the background while draws run the C back end, the
  * same pixels), and lands in the cache as a pending entry whose blob
  * vkGetPipelineCacheData takes from the compiler. The pipeline's feedback
  * is an application cache hit only when its stages and its compiled
@@ -107,7 +109,7 @@ struct sd_graphics_state {
    bool depth_clip_follows_clamp;
    /* Back-end routines being compiled in the background (NULL: none; a
     * reference): state.fb_key / fb_ds_key hold their keys, and each draw
-    * takes the routine pointers from here once they are set. */
+    * gets the routines (sd_fb_slot_need), then takes the pointers from here. */
    struct sd_fb_slot *fb_slot;
 };
 

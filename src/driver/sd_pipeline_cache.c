@@ -503,6 +503,100 @@ sd_cache_resolve_pending_locked(struct sd_pipeline_cache *cache)
    }
 }
 
+/* What sd_cache_settle copies of an entry under the cache's lock. */
+struct sd_cache_settling {
+   struct sd_compiled_shader *shader;   /* a reference, or NULL: a pending routine's entry */
+   uint8_t key[SD_KEY_SIZE];
+   bool ds;
+   struct shale_fb_key fb_key;
+   struct shale_fb_ds_key fb_ds_key;
+};
+
+/* The waits of vkGetPipelineCacheData, outside the cache's lock, so that
+ * pipeline creations using the cache on other threads do not stand behind
+ * them: the entries' shaders (references) and pending routines' keys are
+ * copied under the lock, then each shader's optimized code is waited for
+ * and each routine compiled (or found: the background may have done it)
+ * and serialized with no lock held, and the blob given to its entry under
+ * the lock again when the entry still wants it. Best effort: the caller
+ * then settles and resolves under the lock as before, which has nothing
+ * left to wait for unless entries came meanwhile or memory ran out here. */
+static void
+sd_cache_settle(struct sd_pipeline_cache *cache)
+{
+   pthread_mutex_lock(&cache->lock);
+   size_t n = 0;
+   for (struct sd_cache_entry *e = cache->first; e; e = e->next)
+      n += e->shader || (e->pending && !e->blob);
+   struct sd_cache_settling *items =
+      n ? sd_alloc(&cache->alloc, n * sizeof(*items), SD_ALIGN_DEFAULT,
+                   VK_SYSTEM_ALLOCATION_SCOPE_COMMAND)
+        : NULL;
+   if (!items) {
+      pthread_mutex_unlock(&cache->lock);
+      return;
+   }
+   size_t i = 0;
+   for (struct sd_cache_entry *e = cache->first; e; e = e->next) {
+      if (!e->shader && !(e->pending && !e->blob))
+         continue;
+      struct sd_cache_settling *it = &items[i++];
+      memset(it, 0, sizeof(*it));
+      memcpy(it->key, e->key, SD_KEY_SIZE);
+      if (e->shader) {
+         it->shader = e->shader;
+         sd_compiled_shader_ref(e->shader);
+      } else {
+         it->ds = e->pending_ds;
+         it->fb_key = e->fb_key;
+         it->fb_ds_key = e->fb_ds_key;
+      }
+   }
+   pthread_mutex_unlock(&cache->lock);
+   struct sc_compiler *compiler = cache->runtime->compiler;
+   for (i = 0; i < n; i++) {
+      struct sd_cache_settling *it = &items[i];
+      if (it->shader) {
+         sd_compiled_shader_settle(cache->runtime, it->shader);
+         sd_compiled_shader_unref(it->shader);
+         continue;
+      }
+      const struct shale_fb_key *key = it->ds ? NULL : &it->fb_key;
+      const struct shale_fb_ds_key *ds_key = it->ds ? &it->fb_ds_key : NULL;
+      char msg[160];
+      enum sc_result r;
+      if (ds_key) {
+         shale_fb_ds_fn f;
+         r = sc_compile_fragment_ds(compiler, ds_key, &f, msg, sizeof(msg));
+      } else {
+         shale_fb_color_fn f;
+         r = sc_compile_fragment_backend(compiler, key, &f, msg, sizeof(msg));
+      }
+      size_t size = 0;
+      if (r != SC_SUCCESS || sc_backend_serialize(compiler, key, ds_key, NULL, &size) != SC_SUCCESS)
+         continue;
+      void *blob = sd_alloc(&cache->alloc, size ? size : 1, SD_ALIGN_DEFAULT,
+                            VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+      if (!blob)
+         continue;
+      if (sc_backend_serialize(compiler, key, ds_key, blob, &size) != SC_SUCCESS) {
+         sd_free(&cache->alloc, blob);
+         continue;
+      }
+      pthread_mutex_lock(&cache->lock);
+      struct sd_cache_entry *e = sd_cache_find_locked(cache, it->key, SD_CACHE_ENTRY_BACKEND);
+      if (e && e->pending && !e->blob) {
+         e->blob = blob;
+         e->blob_size = size;
+         e->pending = false;
+         blob = NULL;
+      }
+      pthread_mutex_unlock(&cache->lock);
+      sd_free(&cache->alloc, blob);
+   }
+   sd_free(&cache->alloc, items);
+}
+
 void
 sd_backend_cache_drop(struct sd_pipeline_cache *cache, const uint8_t key[SD_KEY_SIZE])
 {
@@ -666,10 +760,11 @@ VKAPI_ATTR VkResult VKAPI_CALL
 sd_GetPipelineCacheData(VkDevice _device, VkPipelineCache _cache, size_t *pDataSize, void *pData)
 {
    SD_FROM_HANDLE(sd_pipeline_cache, cache, _cache);
+   sd_cache_settle(cache);
    pthread_mutex_lock(&cache->lock);
    /* Only optimized code is written, and the size asked for first must be
     * the size written next: pending optimized code and back-end routines
-    * land now. */
+    * land now (sd_cache_settle did it outside the lock; what came since). */
    for (struct sd_cache_entry *e = cache->first; e; e = e->next)
       if (e->shader)
          sd_compiled_shader_settle(cache->runtime, e->shader);

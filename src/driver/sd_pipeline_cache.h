@@ -213,7 +213,15 @@ struct sd_fb_slot {
    struct shale_fb_ds_key ds_key;    /* want_ds */
    void *_Atomic color;              /* shale_fb_color_fn once compiled */
    void *_Atomic ds;                 /* shale_fb_ds_fn once compiled */
-   bool pending;                     /* under the runtime's lock: queued or running */
+   /* A draw that finds a wanted routine missing gets it first
+    * (sd_fb_slot_need); false: draws run the C back end until the
+    * background has compiled it (SHALE_FRAGMENT_BACKEND=background). */
+   bool at_draw;
+   atomic_bool settled;              /* the job is done (release), whoever did it */
+   /* Under the runtime's lock: pending (queued, waiting or compiling),
+    * claimed (a draw took the compile: the optimizer thread leaves it),
+    * compiling (the optimizer thread is compiling it: a draw waits). */
+   bool pending, claimed, compiling;
 };
 
 /* A new slot (refcount 1, nothing wanted), or NULL without memory. */
@@ -230,6 +238,18 @@ VkResult sd_optimizer_queue_backend(struct sd_runtime *rt, struct sd_fb_slot *sl
 /* Returns once slot's job is done (tests and vkGetPipelineCacheData need
  * no such wait: they compile through the compiler's own cache). */
 void sd_fb_slot_settle(struct sd_runtime *rt, struct sd_fb_slot *slot);
+
+/* Called by each draw of the slot's pipeline (sd_cmd_draw.c, the queue
+ * thread) before it reads the routines; one atomic load once the job is
+ * done. With at_draw, a job still queued (or held in its
+ * SHALE_BACKEND_DELAY_MS wait) is taken off the optimizer and compiled
+ * here, at the caller's priority, and one the optimizer thread is compiling
+ * is waited for: the draw then runs the compiled routines. A routine costs
+ * one LLVM compile (23 to 180 ms measured through zink), the C back end
+ * about three times the compiled one's time per fragment for as long as it
+ * runs, so a frame's first draws pay the compile once instead of the C
+ * back end for the frames the background takes (issue 12). */
+void sd_fb_slot_need(struct sd_runtime *rt, struct sd_fb_slot *slot);
 
 /* ---- VkPipelineCache ---- */
 

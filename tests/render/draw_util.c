@@ -535,7 +535,7 @@ draw_pipeline_create(struct vkt *t, const struct draw_target *dt,
    }
    struct draw_pipeline_state st;
    draw_pipeline_state_init(&st, dt, info, vs, fs, p->layout);
-   r = vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &st.info, NULL, &p->pipeline);
+   r = vkCreateGraphicsPipelines(t->device, info->cache, 1, &st.info, NULL, &p->pipeline);
    if (r != VK_SUCCESS)
       fprintf(stderr, "%s: vkCreateGraphicsPipelines: %d\n", vkt_driver_name(t->driver), r);
    return r;

@@ -86,6 +86,7 @@ struct draw_pipeline_info {
    VkRenderPass render_pass;
    uint32_t subpass;
    uint32_t color_count;
+   VkPipelineCache cache;             /* for draw_pipeline_create; VK_NULL_HANDLE: none */
 };
 
 #define DRAW_MAX_COLORS 8

@@ -1,11 +1,12 @@
 /* The fragment back end's routines compiled in the background (issue 12;
  * sd_graphics_pipeline.c, sd_optimizer.c), on Shale, through the loader
  * with the validation layer. SHALE_BACKEND_DELAY_MS holds each background
- * compile back for 2 s, so that the draws right after creation run the C
- * back end for certain (SHALE_DEBUG=info logs, counted with
+ * compile back for 2 s, so that the draws right after creation find the
+ * routines missing for certain (SHALE_DEBUG=info logs, counted with
  * tests/common/capture.h, say when each routine is in place). What is
  * held here:
- *  - creating a pipeline whose colour (blended RGBA8) and depth/stencil
+ *  - with SHALE_FRAGMENT_BACKEND=background (draws leave the routines to
+ *    the background, the C back end running meanwhile): creating a pipeline whose colour (blended RGBA8) and depth/stencil
  *    (D32, LESS, written) routines nobody compiled yet runs no LLVM for
  *    them: both are queued for the background, and the creation log has
  *    no back-end "LLVM compile ... ms" line;
@@ -13,9 +14,17 @@
  *    once both are (the log says so), leave bit-identical colour and depth
  *    bytes, which are also those of the same pipeline with the C back end
  *    only (SHALE_FRAGMENT_BACKEND=c) and with the routines compiled at
- *    creation (=sync, which finds them in the compiler now); the scene
+ *    creation (=sync, which finds them in the compiler now); the scenes
  *    blends overlapping, depth-tested, translucent triangles, so the
  *    routines do real work;
+ *  - by default, the first draw made while the routines wait in the
+ *    background compiles them itself ("compiled for a draw"), the
+ *    background then compiles nothing, the next draw nothing either, and
+ *    both draws' bytes are the C back end's;
+ *  - routines still pending are written by vkGetPipelineCacheData and
+ *    carried by vkMergePipelineCaches: a merged cache's data, written
+ *    before the background compiled them, links both on a fresh device
+ *    (no LLVM), and their draw gives the C back end's bytes;
  *  - a pipeline destroyed while its background compile waits, and one left
  *    pending at device destruction, are safe (no routine is put in place
  *    for the first; the device goes without waiting out the delay; the
@@ -109,11 +118,20 @@ peek_count(struct capture *c, const char *needle)
    return n;
 }
 
-/* The pipeline with blending (ALPHA over, or ADD when add) and the depth
- * test, made with SHALE_FRAGMENT_BACKEND set to mode (NULL: unset). */
+/* The pipeline with blending and the depth test, made with
+ * SHALE_FRAGMENT_BACKEND set to mode (NULL: unset). Each variant has keys
+ * of its own: 0 ALPHA over and LESS, 1 ADD and GREATER, 2 ONE_MINUS_SRC_COLOR
+ * and LESS_OR_EQUAL, 3 DST_ALPHA and NOT_EQUAL; made through `cache` (may be
+ * VK_NULL_HANDLE). */
 static bool
-make_pipeline(struct ctx *c, const char *mode, bool add, struct draw_pipeline *p)
+make_pipeline_in(struct ctx *c, const char *mode, int variant, VkPipelineCache cache,
+                 struct draw_pipeline *p)
 {
+   static const VkCompareOp compare[] = { VK_COMPARE_OP_LESS, VK_COMPARE_OP_GREATER,
+                                          VK_COMPARE_OP_LESS_OR_EQUAL, VK_COMPARE_OP_NOT_EQUAL };
+   static const VkBlendFactor dst[] = { VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_FACTOR_ONE,
+                                        VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR,
+                                        VK_BLEND_FACTOR_DST_ALPHA };
    if (mode)
       setenv("SHALE_FRAGMENT_BACKEND", mode, 1);
    else
@@ -122,12 +140,12 @@ make_pipeline(struct ctx *c, const char *mode, bool add, struct draw_pipeline *p
       .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
       .depthTestEnable = VK_TRUE,
       .depthWriteEnable = VK_TRUE,
-      .depthCompareOp = add ? VK_COMPARE_OP_GREATER : VK_COMPARE_OP_LESS,
+      .depthCompareOp = compare[variant],
    };
    VkPipelineColorBlendAttachmentState blend = {
       .blendEnable = VK_TRUE,
       .srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA,
-      .dstColorBlendFactor = add ? VK_BLEND_FACTOR_ONE : VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+      .dstColorBlendFactor = dst[variant],
       .colorBlendOp = VK_BLEND_OP_ADD,
       .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
       .dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
@@ -140,9 +158,29 @@ make_pipeline(struct ctx *c, const char *mode, bool add, struct draw_pipeline *p
    pi.depth_stencil = &ds;
    pi.blend = &blend;
    pi.dynamic_viewport_scissor = true;
+   pi.cache = cache;
    VkResult r = draw_pipeline_create(&c->t, &c->dt, &pi, p);
    unsetenv("SHALE_FRAGMENT_BACKEND");
    return r == VK_SUCCESS && p->pipeline != VK_NULL_HANDLE;
+}
+
+static bool
+make_pipeline(struct ctx *c, const char *mode, int variant, struct draw_pipeline *p)
+{
+   return make_pipeline_in(c, mode, variant, VK_NULL_HANDLE, p);
+}
+
+static VkPipelineCache
+make_cache(struct vkt *t, const void *data, size_t size)
+{
+   VkPipelineCacheCreateInfo ci = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
+      .initialDataSize = size,
+      .pInitialData = data,
+   };
+   VkPipelineCache cache = VK_NULL_HANDLE;
+   CHECK_VK(vkCreatePipelineCache(t->device, &ci, NULL, &cache));
+   return cache;
 }
 
 /* Draws the scene; out gets the colour then the depth bytes. */
@@ -222,7 +260,7 @@ main(void)
    struct capture cap;
    capture_begin(&cap);
    struct draw_pipeline p;
-   bool made = make_pipeline(&c, NULL, false, &p);
+   bool made = make_pipeline(&c, "background", 0, &p);
    char *log = capture_peek(&cap);
    unsigned queued = count_of(log, "LLVM compile queued for the background");
    unsigned compiled = lines_with(log, "back end", "LLVM compile ") - queued;
@@ -259,12 +297,12 @@ main(void)
          bytes_differing(before, after, bytes));
 
    struct draw_pipeline pc, ps;
-   CHECK(make_pipeline(&c, "c", false, &pc) && draw(&c, &pc, c_only),
+   CHECK(make_pipeline(&c, "c", 0, &pc) && draw(&c, &pc, c_only),
          "the C back end only (SHALE_FRAGMENT_BACKEND=c)");
    CHECK(bytes_differing(before, c_only, bytes) == 0, "against the C back end only: %u bytes",
          bytes_differing(before, c_only, bytes));
    capture_begin(&cap);
-   bool sync_made = make_pipeline(&c, "sync", false, &ps);
+   bool sync_made = make_pipeline(&c, "sync", 0, &ps);
    log = capture_end(&cap);
    CHECK(sync_made && lines_with(log, "back end", "memory cache hit") == 2 &&
             count_of(log, "queued for the background") == 0,
@@ -276,10 +314,75 @@ main(void)
    draw_pipeline_destroy(&c.t, &pc);
    draw_pipeline_destroy(&c.t, &ps);
 
+   /* The default: the first draw replayed before the background got to
+    * the routines (held in its delay) compiles them on the queue thread,
+    * and runs them; same pixels as the C back end's. The pipeline goes
+    * right after, while the background's job may still hold the slot. */
+   static uint8_t claimed[W * H * 8], claimed_c[W * H * 8];
+   struct draw_pipeline pcc, pd;
+   CHECK(make_pipeline(&c, "c", 2, &pcc) && draw(&c, &pcc, claimed_c),
+         "variant 2, the C back end only");
+   draw_pipeline_destroy(&c.t, &pcc);
+   capture_begin(&cap);
+   bool d_made = make_pipeline(&c, NULL, 2, &pd);
+   unsigned d_queued = peek_count(&cap, "LLVM compile queued for the background");
+   bool d_drawn = d_made && draw(&c, &pd, claimed);
+   unsigned d_for_draw = peek_count(&cap, "routine in place, compiled for a draw");
+   unsigned d_background = peek_count(&cap, "routine in place, compiled in the background");
+   bool d_again = d_drawn && draw(&c, &pd, after);
+   draw_pipeline_destroy(&c.t, &pd);
+   unsigned d_for_draw_after = peek_count(&cap, "compiled for a draw");
+   log = capture_end(&cap);
+   free(log);
+   CHECK(d_made && d_queued == 2, "default policy: %u routines queued at creation (want 2)",
+         d_queued);
+   CHECK(d_drawn && d_for_draw == 2 && d_background == 0,
+         "the first draw compiled both routines itself: %u for the draw (want 2), %u in the "
+         "background (want 0)", d_for_draw, d_background);
+   CHECK(d_again && d_for_draw_after == 2, "the second draw compiled nothing (%u)",
+         d_for_draw_after);
+   CHECK(bytes_differing(claimed, claimed_c, bytes) == 0 &&
+            bytes_differing(after, claimed_c, bytes) == 0,
+         "the draws with the routines compiled for them against the C back end: %u, %u bytes",
+         bytes_differing(claimed, claimed_c, bytes), bytes_differing(after, claimed_c, bytes));
+   changed = 0;
+   for (unsigned i = 0; i < W * H; i++)
+      changed += claimed[i * 4] != claimed[4 * (W * H - 1)];
+   CHECK(changed > W * H / 4, "variant 2's scene covers %u pixels", changed);
+
+   /* Routines still pending (held in the background's delay, draws
+    * leaving them there) are written by vkGetPipelineCacheData and carried
+    * by vkMergePipelineCaches: their entries go from the pipeline's cache
+    * into another by a merge, whose data, written at once, holds them;
+    * checked on a fresh device below. */
+   static uint8_t pend_c[W * H * 8], pend_linked[W * H * 8];
+   VkPipelineCache pcache = make_cache(&c.t, NULL, 0), merged = make_cache(&c.t, NULL, 0);
+   struct draw_pipeline pp;
+   capture_begin(&cap);
+   bool p_made = make_pipeline_in(&c, "background", 3, pcache, &pp);
+   unsigned p_queued = peek_count(&cap, "LLVM compile queued for the background");
+   CHECK_VK(vkMergePipelineCaches(c.t.device, merged, 1, &pcache));
+   size_t data_size = 0;
+   CHECK_VK(vkGetPipelineCacheData(c.t.device, merged, &data_size, NULL));
+   uint8_t *data = malloc(data_size ? data_size : 1);
+   CHECK(data && vkGetPipelineCacheData(c.t.device, merged, &data_size, data) == VK_SUCCESS,
+         "the merged cache's data (%zu bytes)", data_size);
+   unsigned p_background = peek_count(&cap, "routine in place, compiled in the background");
+   bool p_drawn = p_made && draw(&c, &pp, pend_c);   /* the C back end's bytes */
+   log = capture_end(&cap);
+   free(log);
+   CHECK(p_made && p_queued == 2 && p_background == 0,
+         "variant 3: %u routines queued (want 2), %u compiled in the background before the "
+         "data was written (want 0)", p_queued, p_background);
+   CHECK(p_drawn, "variant 3 drawn");
+   draw_pipeline_destroy(&c.t, &pp);
+   vkDestroyPipelineCache(c.t.device, pcache, NULL);
+   vkDestroyPipelineCache(c.t.device, merged, NULL);
+
    /* Destroyed while its compile waits: nothing put in place for it. */
    struct draw_pipeline gone;
    capture_begin(&cap);
-   bool gone_made = make_pipeline(&c, NULL, true, &gone);
+   bool gone_made = make_pipeline(&c, NULL, 1, &gone);
    unsigned gone_queued = peek_count(&cap, "LLVM compile queued for the background");
    draw_pipeline_destroy(&c.t, &gone);
    sleep_ms(DELAY_MS + 500);
@@ -293,7 +396,7 @@ main(void)
    /* Left pending at device destruction: the teardown does not wait out
     * the delay. */
    struct draw_pipeline pending;
-   CHECK(make_pipeline(&c, NULL, true, &pending), "a pipeline left pending");
+   CHECK(make_pipeline(&c, NULL, 1, &pending), "a pipeline left pending");
    draw_pipeline_destroy(&c.t, &p);
    struct timespec t0, t1;
    clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -302,6 +405,31 @@ main(void)
    clock_gettime(CLOCK_MONOTONIC, &t1);
    double ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
    CHECK(ms < DELAY_MS, "device destroyed with a routine pending in %.0f ms", ms);
+
+   /* A fresh device (and compiler): the data written while variant 3's
+    * routines were pending links them, no LLVM compile, same bytes. */
+   if (data && ctx_init(&c)) {
+      VkPipelineCache from = make_cache(&c.t, data, data_size);
+      capture_begin(&cap);
+      bool l_made = make_pipeline_in(&c, NULL, 3, from, &pp);
+      log = capture_end(&cap);
+      unsigned linked = lines_with(log, "back end", "pipeline cache data hit (linked)");
+      unsigned llvm = lines_with(log, "back end", "LLVM compile");
+      free(log);
+      CHECK(l_made && linked == 2 && llvm == 0,
+            "from the data: %u routines linked (want 2), %u LLVM compiles or queued (want 0)",
+            linked, llvm);
+      CHECK(l_made && draw(&c, &pp, pend_linked) &&
+               bytes_differing(pend_c, pend_linked, bytes) == 0,
+            "the linked routines against the C back end: %u bytes differ",
+            bytes_differing(pend_c, pend_linked, bytes));
+      draw_pipeline_destroy(&c.t, &pp);
+      vkDestroyPipelineCache(c.t.device, from, NULL);
+      ctx_finish(&c);
+   } else {
+      CHECK(false, "a second device for the cache data");
+   }
+   free(data);
    CHECK_EQ_INT(vkt_validation_messages(), 0);
    return check_finish();
 }
