@@ -318,14 +318,15 @@ sc_memory_init(struct sc_xlate *x)
          shared += size;
          continue;
       }
+      /* Tessellation control outputs live in the patch block, zeroed per
+       * patch, and one the shader never stores is not recorded at all:
+       * an initializer would be dropped either way, so it is refused. */
+      if (storage == SpvStorageClassOutput && inst->nwords > 4 &&
+          x->model == SpvExecutionModelTessellationControl)
+         return sc_fail(x, SC_ERROR_UNSUPPORTED, "initialized tessellation control Output variable");
       if (storage == SpvStorageClassOutput && sc_stage_patch_variable(x, inst)) {
          /* A tessellation control output: in the patch block, which is
-          * this call's workgroup memory (llvm_tess.c). The block is
-          * zeroed per patch, so an initializer is refused rather than
-          * dropped. */
-         if (inst->nwords > 4)
-            return sc_fail(x, SC_ERROR_UNSUPPORTED,
-                           "initialized tessellation control Output variable");
+          * this call's workgroup memory (llvm_tess.c). */
          shared = (shared + 15) & ~15u;
          x->shared_offset[inst->result_id] = shared;
          x->ids[inst->result_id].patch_output = true;

@@ -26,6 +26,7 @@
 
 #include "shaders/tess_ctrl_tesc_spv.h"
 #include "shaders/tess_eval_tese_spv.h"
+#include "shaders/tess_init_out_spv.h"
 #include "shaders/tess_lines_tese_spv.h"
 #include "shaders/tess_quads_tese_spv.h"
 #include "shaders/tess_small_tesc_spv.h"
@@ -885,6 +886,14 @@ output_vertices_either_stage(void)
    CHECK(r == SC_ERROR_UNSUPPORTED && !s && strstr(msg, "OutputVertices"),
          "a control shader without OutputVertices refused: %s: %s", sc_result_string(r), msg);
    free(tcs);
+   /* A control shader's Output with an initializer: refused (the patch
+    * block is zeroed per patch, so it would read 0). */
+   info.words = tess_init_out_spv;
+   info.word_count = sizeof(tess_init_out_spv) / 4;
+   msg[0] = '\0';
+   r = sc_compile(compiler, &info, &s, msg, sizeof(msg));
+   CHECK(r == SC_ERROR_UNSUPPORTED && !s && strstr(msg, "initialized"),
+         "an initialized control-shader Output refused: %s: %s", sc_result_string(r), msg);
 }
 
 static void
