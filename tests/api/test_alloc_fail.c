@@ -44,6 +44,8 @@
 
 #include "af_vert_spv.h"
 #include "af_geom_spv.h"
+#include "af_tesc_spv.h"
+#include "af_tese_spv.h"
 #include "af_frag_spv.h"
 
 /* ---- the tracking allocator ---- */
@@ -370,7 +372,8 @@ struct ac_ctx {
    VkRenderPass render_pass;
    VkSurfaceKHR surface;
    VkSwapchainKHR swapchain;
-   VkShaderModule modules[3];           /* graphics pipelines: vertex, geometry, fragment */
+   VkShaderModule modules[5];           /* graphics pipelines: vertex, geometry, fragment,
+                                         * tessellation control, evaluation */
    VkPipelineLayout layout;
    void *cache_data;                    /* a cache holding the pipeline, serialized */
    size_t cache_size;
@@ -468,6 +471,7 @@ static struct {
    bool timeline;        /* timeline semaphores usable (extension or 1.2 core + feature) */
    bool timeline_ext;    /* VK_KHR_timeline_semaphore must be enabled for it */
    bool geometry;        /* the geometryShader feature */
+   bool tess;            /* the tessellationShader feature */
    uint32_t api_version;
 } caps;
 
@@ -681,7 +685,7 @@ ac_cleanup_common(struct ac_ctx *c)
       d.DestroySwapchainKHR(dev, c->swapchain, NULL);
    if (c->surface)
       vkDestroySurfaceKHR(c->t.instance, c->surface, NULL);
-   for (int i = 0; i < 3; i++) {
+   for (int i = 0; i < 5; i++) {
       if (c->modules[i])
          d.DestroyShaderModule(dev, c->modules[i], NULL);
    }
@@ -1478,19 +1482,36 @@ ac_gfx_render_pass(struct ac_ctx *c)
    return d.CreateRenderPass(c->t.device, &info, NULL, &c->render_pass);
 }
 
-/* Creates a graphics pipeline (with the geometry stage or without) into
- * `cache` with allocator `alloc`. */
+/* Creates a graphics pipeline (kind 0: vertex and fragment stages, 1: and
+ * the geometry stage, 2: and the tessellation stages) into `cache` with
+ * allocator `alloc`. */
 static VkResult
-ac_gfx_pipeline(struct ac_ctx *c, bool geometry, VkPipelineCache cache,
+ac_gfx_pipeline(struct ac_ctx *c, int kind, VkPipelineCache cache,
                 const VkAllocationCallbacks *alloc, VkPipeline *out)
 {
-   const VkPipelineShaderStageCreateInfo stages[3] = {
+   const bool geometry = kind == 1, tess = kind == 2;
+   VkPipelineShaderStageCreateInfo stages[4] = {
       { VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0, VK_SHADER_STAGE_VERTEX_BIT,
         c->modules[0], "main", NULL },
       { VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
         VK_SHADER_STAGE_FRAGMENT_BIT, c->modules[2], "main", NULL },
       { VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
         VK_SHADER_STAGE_GEOMETRY_BIT, c->modules[1], "main", NULL },
+      { VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
+        VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, c->modules[4], "main", NULL },
+   };
+   if (tess) {
+      stages[2].stage = VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT;
+      stages[2].module = c->modules[3];
+   }
+   const VkPipelineTessellationDomainOriginStateCreateInfo origin = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_DOMAIN_ORIGIN_STATE_CREATE_INFO,
+      .domainOrigin = VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT,
+   };
+   const VkPipelineTessellationStateCreateInfo ts = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO,
+      .pNext = caps.api_version >= VK_API_VERSION_1_1 ? &origin : NULL,
+      .patchControlPoints = 3,
    };
    const VkVertexInputBindingDescription vb = { 0, 32, VK_VERTEX_INPUT_RATE_VERTEX };
    const VkVertexInputAttributeDescription va[2] = {
@@ -1502,7 +1523,7 @@ ac_gfx_pipeline(struct ac_ctx *c, bool geometry, VkPipelineCache cache,
    };
    const VkPipelineInputAssemblyStateCreateInfo ia = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+      .topology = tess ? VK_PRIMITIVE_TOPOLOGY_PATCH_LIST : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
    };
    const VkPipelineViewportStateCreateInfo vp = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
@@ -1540,8 +1561,9 @@ ac_gfx_pipeline(struct ac_ctx *c, bool geometry, VkPipelineCache cache,
    };
    const VkGraphicsPipelineCreateInfo info = {
       .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-      .stageCount = geometry ? 3 : 2,
+      .stageCount = tess ? 4 : geometry ? 3 : 2,
       .pStages = stages,
+      .pTessellationState = tess ? &ts : NULL,
       .pVertexInputState = &vi,
       .pInputAssemblyState = &ia,
       .pViewportState = &vp,
@@ -1563,16 +1585,20 @@ ac_gfx_pipeline(struct ac_ctx *c, bool geometry, VkPipelineCache cache,
 /* Shader modules, layout and render pass; for the cached cases also the data
  * of a cache that holds the pipeline (machine code and back-end routines). */
 static const char *
-ac_prep_gfx(struct ac_ctx *c, bool geometry, bool cached)
+ac_prep_gfx(struct ac_ctx *c, int kind, bool cached)
 {
-   if (geometry && !caps.geometry)
+   if (kind == 1 && !caps.geometry)
       return "geometryShader is not supported";
-   const struct { const uint32_t *code; size_t size; } src[3] = {
+   if (kind == 2 && !caps.tess)
+      return "tessellationShader is not supported";
+   const struct { const uint32_t *code; size_t size; } src[5] = {
       { af_vert_spv, sizeof(af_vert_spv) },
       { af_geom_spv, sizeof(af_geom_spv) },
       { af_frag_spv, sizeof(af_frag_spv) },
+      { af_tesc_spv, sizeof(af_tesc_spv) },
+      { af_tese_spv, sizeof(af_tese_spv) },
    };
-   for (int i = 0; i < 3; i++) {
+   for (int i = 0; i < 5; i++) {
       const VkShaderModuleCreateInfo mi = { VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0,
                                             src[i].size, src[i].code };
       if (d.CreateShaderModule(c->t.device, &mi, NULL, &c->modules[i]) != VK_SUCCESS)
@@ -1591,7 +1617,7 @@ ac_prep_gfx(struct ac_ctx *c, bool geometry, bool cached)
       return "vkCreatePipelineCache failed";
    VkPipeline p;
    const char *why = NULL;
-   if (ac_gfx_pipeline(c, geometry, cache, NULL, &p) != VK_SUCCESS) {
+   if (ac_gfx_pipeline(c, kind, cache, NULL, &p) != VK_SUCCESS) {
       why = "vkCreateGraphicsPipelines failed";
    } else {
       d.DestroyPipeline(c->t.device, p, NULL);
@@ -1608,6 +1634,8 @@ static const char *prep_gfx(struct ac_ctx *c) { return ac_prep_gfx(c, false, fal
 static const char *prep_gfx_geom(struct ac_ctx *c) { return ac_prep_gfx(c, true, false); }
 static const char *prep_gfx_cached(struct ac_ctx *c) { return ac_prep_gfx(c, false, true); }
 static const char *prep_gfx_geom_cached(struct ac_ctx *c) { return ac_prep_gfx(c, true, true); }
+static const char *prep_gfx_tess(struct ac_ctx *c) { return ac_prep_gfx(c, 2, false); }
+static const char *prep_gfx_tess_cached(struct ac_ctx *c) { return ac_prep_gfx(c, 2, true); }
 
 static const char *
 prep_gfx_geom_into(struct ac_ctx *c)
@@ -1621,7 +1649,7 @@ prep_gfx_geom_into(struct ac_ctx *c)
  * whose shaders and routines are loaded, not compiled); the caches are made
  * with the allocator under test. */
 static VkResult
-ac_op_gfx(struct ac_ctx *c, bool geometry)
+ac_op_gfx(struct ac_ctx *c, int kind)
 {
    VkPipelineCache cache = VK_NULL_HANDLE;
    if (c->cache_data || c->into_cache) {
@@ -1632,7 +1660,7 @@ ac_op_gfx(struct ac_ctx *c, bool geometry)
          return r;
    }
    VkPipeline p = VK_NULL_HANDLE;
-   VkResult r = ac_gfx_pipeline(c, geometry, cache, c->obj, &p);
+   VkResult r = ac_gfx_pipeline(c, kind, cache, c->obj, &p);
    if (cache)
       d.DestroyPipelineCache(c->t.device, cache, c->obj);
    c->out = (uint64_t)p;
@@ -1641,6 +1669,7 @@ ac_op_gfx(struct ac_ctx *c, bool geometry)
 
 static VkResult op_create_gfx(struct ac_ctx *c) { return ac_op_gfx(c, false); }
 static VkResult op_create_gfx_geom(struct ac_ctx *c) { return ac_op_gfx(c, true); }
+static VkResult op_create_gfx_tess(struct ac_ctx *c) { return ac_op_gfx(c, 2); }
 
 static void
 undo_gfx(struct ac_ctx *c)
@@ -1952,6 +1981,10 @@ static const struct ac_case ac_cases[] = {
      false, true, prep_gfx_cold, op_create_gfx_cold, NULL, undo_gfx_cold, cleanup_gfx_cold },
    { "vkCreateGraphicsPipelines (geometry stage, from cache data)", AC_DEVICE, false, true,
      prep_gfx_geom_cached, op_create_gfx_geom, NULL, undo_gfx, ac_cleanup_common },
+   { "vkCreateGraphicsPipelines (tessellation stages)", AC_DEVICE, false, true, prep_gfx_tess,
+     op_create_gfx_tess, NULL, undo_gfx, ac_cleanup_common },
+   { "vkCreateGraphicsPipelines (tessellation stages, from cache data)", AC_DEVICE, false, true,
+     prep_gfx_tess_cached, op_create_gfx_tess, NULL, undo_gfx, ac_cleanup_common },
    { "vkCreateHeadlessSurfaceEXT", AC_DEVICE, false, true, prep_wsi, op_create_surface, NULL,
      undo_surface, ac_cleanup_common },
    { "vkCreateSwapchainKHR", AC_DEVICE, true, true, prep_surface, op_create_swapchain, NULL,
@@ -2027,7 +2060,8 @@ ac_setup(const struct ac_case *k, struct ac_ctx *c)
       .device_extensions = dev_exts,
       .device_extension_count = n_dev_exts,
       .device_pnext = caps.timeline ? &tl : NULL,
-      .features = &(VkPhysicalDeviceFeatures) { .geometryShader = caps.geometry },
+      .features = &(VkPhysicalDeviceFeatures) { .geometryShader = caps.geometry,
+                                                .tessellationShader = caps.tess },
       .alloc = &ta_callbacks,
       .no_validation = true,
    };
@@ -2213,6 +2247,7 @@ ac_probe_caps(void)
    VkPhysicalDeviceFeatures feats;
    vkGetPhysicalDeviceFeatures(t.pdev, &feats);
    caps.geometry = feats.geometryShader;
+   caps.tess = feats.tessellationShader;
    n = 0;
    vkEnumerateDeviceExtensionProperties(t.pdev, NULL, &n, NULL);
    props = calloc(n ? n : 1, sizeof(*props));
