@@ -11,9 +11,10 @@
  * Texels other than 3- and 6-byte ones are read and written a lane's
  * pixel at a time (llvm_backend.h, "Lanes addressed one by one"), or,
  * for the lanes of a full block (sr_tile.c's layout, every lane covered),
- * a row of pixels at a time (emit_attachment's rows form; with several
- * samples and nothing to read, only where every sample is covered, and
- * then without reading); 3- and 6-byte texels
+ * a row of pixels at a time (the rows form: the routine tests for it once
+ * per attachment and each branch has its own copy of the attachment's
+ * work; with one sample, or several and nothing to read, only where every
+ * sample is covered, and then the latter without reading); 3- and 6-byte texels
  * and pixels of more than 16 words go through masked gathers and
  * scatters, a sample at a time. Each step
  * mirrors the C reference
@@ -749,15 +750,61 @@ static void lanes_pointers(struct fb *f, LLVMValueRef pix, LLVMValueRef scratch,
 static LLVMValueRef row_address(struct fb *f, const struct fb_target_fields *t, int h,
                                 uint64_t pixel_bytes)
 {
-   LLVMValueRef zero = LLVMConstInt(f->i32, 0, false);
-   LLVMValueRef x = LLVMBuildExtractElement(f->b, f->xs, zero, "");
-   LLVMValueRef y = LLVMBuildExtractElement(f->b, f->ys, zero, "");
+   LLVMValueRef x = f->x0, y = f->y0;
    if (h)
       y = LLVMBuildAdd(f->b, y, LLVMConstInt(f->i32, 1, false), "");
    return fb_pixel_address(f, t, x, y, pixel_bytes);
 }
 
-static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32_t a)
+/* How a call's lanes reach the attachment (emit_attachment). */
+enum fb_form {
+   FB_FORM_LANES,   /* a lane's pixel at a time, or gathers and scatters */
+   FB_FORM_ROWS,    /* a full block's rows (rows_check said so) */
+};
+
+/* Whether the rows form applies to attachment k's texels (format ff, S
+ * samples): one word a sample and the lanes form's sizes; *fill: the
+ * form only writes (several samples, no blend or logic op, every channel
+ * written), and takes only lanes covering every sample. */
+static bool rows_form(const struct shale_fb_attachment *k, const struct fb_fmt *ff, uint32_t S,
+                      bool *fill)
+{
+   const uint32_t present = (1u << ff->nch) - 1;
+   const bool full = (k->write_mask & present) == present;
+   *fill = !k->blend && !k->logic_op && full && S > 1;
+   return ff->kind != FB_CH32 && ff->size != 3 && ff->size != 6 && S <= 16;
+}
+
+/* The rows form's condition: every lane covered (with `fill` or one
+ * sample, every sample: that form never looks at cov) and lane i at
+ * (x0 + 2 (i / 4) + (i & 1), y0 + ((i >> 1) & 1)), lane 0 at (x0, y0)
+ * (sr_tile.c's lanes of a full block). */
+static LLVMValueRef rows_check(struct fb *f, uint32_t S, bool fill)
+{
+   LLVMBuilderRef b = f->b;
+   const uint32_t W = f->W;
+   LLVMTypeRef iw = LLVMIntTypeInContext(f->ctx, W);
+   const uint32_t all_samples = S >= 32 ? ~0u : (1u << S) - 1;
+   LLVMValueRef nz =
+      fill || S == 1
+         ? LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, f->cov, ci(f, f->i32, all_samples), ""),
+                         ci(f, f->i32, all_samples), "")
+         : LLVMBuildICmp(b, LLVMIntNE, f->cov, ci(f, f->i32, 0), "");
+   LLVMValueRef ex[SHALE_MAX_SIMD_WIDTH], ey[SHALE_MAX_SIMD_WIDTH];
+   for (uint32_t i = 0; i < W; i++) {
+      ex[i] = LLVMConstInt(f->i32, 2 * (i / 4) + (i & 1), false);
+      ey[i] = LLVMConstInt(f->i32, (i >> 1) & 1, false);
+   }
+   LLVMValueRef x0 = splat(f, f->x0), y0 = splat(f, f->y0);
+   LLVMValueRef at = LLVMBuildAnd(
+      b, LLVMBuildICmp(b, LLVMIntEQ, f->xs, LLVMBuildAdd(b, x0, LLVMConstVector(ex, W), ""), ""),
+      LLVMBuildICmp(b, LLVMIntEQ, f->ys, LLVMBuildAdd(b, y0, LLVMConstVector(ey, W), ""), ""), "");
+   at = LLVMBuildAnd(b, at, nz, "");
+   return LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildBitCast(b, at, iw, ""), LLVMConstAllOnes(iw), "");
+}
+
+static void emit_attachment_form(struct fb *f, const struct shale_fb_key *key, uint32_t a,
+                                 enum fb_form form)
 {
    LLVMBuilderRef b = f->b;
    const struct shale_fb_attachment *k = &key->color[a];
@@ -843,53 +890,25 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
       LLVMTypeRef et = chans ? f->i32 : LLVMIntTypeInContext(f->ctx, 8 * size);
       LLVMTypeRef vet = LLVMVectorType(et, W);
       LLVMTypeRef wt = ff.kind == FB_UNORM8 || ff.kind == FB_SRGB8 ? f->vi32 : f->vi64;
-      LLVMTypeRef sct = LLVMArrayType(f->i8, S * size);
-      /* The scratch pixel, in the entry block (a static slot). */
-      LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
-      LLVMBasicBlockRef eb = LLVMGetEntryBasicBlock(fn);
-      LLVMBuilderRef eb_b = LLVMCreateBuilderInContext(f->ctx);
-      LLVMValueRef first = LLVMGetFirstInstruction(eb);
-      if (first)
-         LLVMPositionBuilderBefore(eb_b, first);
-      else
-         LLVMPositionBuilderAtEnd(eb_b, eb);
-      LLVMValueRef scratch = LLVMBuildAlloca(eb_b, sct, "scratch");
-      LLVMDisposeBuilder(eb_b);
-      LLVMBuildStore(b, LLVMConstNull(sct), scratch);
       /* The old texels: blended, logic-op'ed or partly kept, or samples
        * outside the coverage of a covered pixel. */
       const bool need_dst = k->blend || k->logic_op || !full || S > 1;
-      /* Rows: one word a sample, every lane covered and the quads side
-       * by side on one pair of rows (sr_tile.c's lanes: quad q's pixel j
-       * at (x[q] + (j & 1), y[q] + (j >> 1)), and the quads of a full
-       * block in a row): the lanes' pixels are W / 2 pixels (S texels
-       * each) in a row from lane 0's and W / 2 from lane 2's, read and
-       * written with one vector load and store each. Where the old texels
-       * would be needed only for samples outside the coverage (more than
-       * one sample, no blend or logic op, every channel written), the
-       * rows form (`fill`) takes only lanes covering every sample, reads
-       * nothing and writes each lane's texel to all its samples. Other
-       * calls take the lanes one by one. */
-      const bool rows_read = k->blend || k->logic_op || !full;
-      const bool fill = !chans && !rows_read && S > 1;
-      const bool rows = !chans && !fill;
-      LLVMValueRef is_rows = NULL;
+      /* Rows (rows_form, rows_check): the lanes' pixels are W / 2 pixels
+       * (S texels each) in a row from lane 0's and W / 2 from lane 2's,
+       * read (where needed) and written with one vector load and store
+       * each; with `fill`, nothing read and each lane's texel written to
+       * all its samples. */
+      bool fill = false;
+      const bool rows = form == FB_FORM_ROWS;
+      if (rows)
+         rows_form(k, &ff, S, &fill);
       LLVMValueRef ridx[2] = { NULL, NULL }, lidx = NULL, fidx[2] = { NULL, NULL };
       LLVMTypeRef rowt = LLVMVectorType(et, W / 2 * S);
-      LLVMBasicBlockRef join_ld = NULL, fast_ld = NULL, slow_ld = NULL, filled = NULL;
-      if (rows || fill) {
-         LLVMTypeRef iw = LLVMIntTypeInContext(f->ctx, W);
-         LLVMValueRef ones = LLVMConstAllOnes(iw);
-         const uint32_t all_samples = S >= 32 ? ~0u : (1u << S) - 1;
-         LLVMValueRef nz = fill ? LLVMBuildICmp(b, LLVMIntEQ, f->cov, ci(f, f->i32, all_samples), "")
-                                : LLVMBuildICmp(b, LLVMIntNE, f->cov, ci(f, f->i32, 0), "");
-         LLVMValueRef ex[SHALE_MAX_SIMD_WIDTH], ey[SHALE_MAX_SIMD_WIDTH];
+      if (rows) {
          LLVMValueRef li[SHALE_MAX_SIMD_WIDTH * 16], ri[2][SHALE_MAX_SIMD_WIDTH * 8];
          LLVMValueRef fi[2][SHALE_MAX_SIMD_WIDTH * 8];
          for (uint32_t i = 0; i < W; i++) {
             const uint32_t col = 2 * (i / 4) + (i & 1), row = (i >> 1) & 1;
-            ex[i] = LLVMConstInt(f->i32, col, false);
-            ey[i] = LLVMConstInt(f->i32, row, false);
             for (uint32_t s = 0; s < S; s++) {
                li[i * S + s] = LLVMConstInt(f->i32, (row * (W / 2) + col) * S + s, false);
                ri[row][col * S + s] = LLVMConstInt(f->i32, i * S + s, false);
@@ -901,59 +920,47 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
          lidx = LLVMConstVector(li, W * S);
          ridx[0] = LLVMConstVector(ri[0], W / 2 * S);
          ridx[1] = LLVMConstVector(ri[1], W / 2 * S);
-         LLVMValueRef zero = LLVMConstInt(f->i32, 0, false);
-         LLVMValueRef x0 = splat(f, LLVMBuildExtractElement(b, f->xs, zero, ""));
-         LLVMValueRef y0 = splat(f, LLVMBuildExtractElement(b, f->ys, zero, ""));
-         LLVMValueRef at = LLVMBuildAnd(
-            b, LLVMBuildICmp(b, LLVMIntEQ, f->xs, LLVMBuildAdd(b, x0, LLVMConstVector(ex, W), ""), ""),
-            LLVMBuildICmp(b, LLVMIntEQ, f->ys, LLVMBuildAdd(b, y0, LLVMConstVector(ey, W), ""), ""),
-            "");
-         at = LLVMBuildAnd(b, at, nz, "");
-         is_rows = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildBitCast(b, at, iw, ""), ones, "");
-         if (fill) {
-            LLVMBasicBlockRef fill_bb = LLVMAppendBasicBlockInContext(f->ctx, fn, "rows_fill");
-            LLVMBasicBlockRef lanes_bb = LLVMAppendBasicBlockInContext(f->ctx, fn, "lanes");
-            filled = LLVMAppendBasicBlockInContext(f->ctx, fn, "filled");
-            LLVMBuildCondBr(b, is_rows, fill_bb, lanes_bb);
-            LLVMPositionBuilderAtEnd(b, fill_bb);
-            LLVMValueRef w = vet == wt ? packed.w : LLVMBuildTrunc(b, packed.w, vet, "");
-            for (int h = 0; h < 2; h++) {
-               LLVMValueRef p = row_address(f, &target, h, pixel_bytes);
-               LLVMValueRef st = LLVMBuildStore(
-                  b, LLVMBuildShuffleVector(b, w, LLVMGetUndef(vet), fidx[h], ""), p);
-               LLVMSetAlignment(st, 1);
-            }
-            LLVMBuildBr(b, filled);
-            LLVMPositionBuilderAtEnd(b, lanes_bb);
-         } else if (need_dst) {
-            fast_ld = LLVMAppendBasicBlockInContext(f->ctx, fn, "rows_load");
-            slow_ld = LLVMAppendBasicBlockInContext(f->ctx, fn, "lanes_load");
-            join_ld = LLVMAppendBasicBlockInContext(f->ctx, fn, "loaded");
-            LLVMBuildCondBr(b, is_rows, fast_ld, slow_ld);
-            LLVMPositionBuilderAtEnd(b, slow_ld);
+      }
+      if (fill) {
+         LLVMValueRef w = vet == wt ? packed.w : LLVMBuildTrunc(b, packed.w, vet, "");
+         for (int h = 0; h < 2; h++) {
+            LLVMValueRef p = row_address(f, &target, h, pixel_bytes);
+            LLVMValueRef st = LLVMBuildStore(
+               b, LLVMBuildShuffleVector(b, w, LLVMGetUndef(vet), fidx[h], ""), p);
+            LLVMSetAlignment(st, 1);
          }
+         return;
+      }
+      LLVMValueRef scratch = NULL;
+      if (!rows) {
+         /* The scratch pixel, in the entry block (a static slot). */
+         LLVMTypeRef sct = LLVMArrayType(f->i8, S * size);
+         LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+         LLVMBasicBlockRef eb = LLVMGetEntryBasicBlock(fn);
+         LLVMBuilderRef eb_b = LLVMCreateBuilderInContext(f->ctx);
+         LLVMValueRef first = LLVMGetFirstInstruction(eb);
+         if (first)
+            LLVMPositionBuilderBefore(eb_b, first);
+         else
+            LLVMPositionBuilderAtEnd(eb_b, eb);
+         scratch = LLVMBuildAlloca(eb_b, sct, "scratch");
+         LLVMDisposeBuilder(eb_b);
+         LLVMBuildStore(b, LLVMConstNull(sct), scratch);
       }
       LLVMValueRef lp[SHALE_MAX_SIMD_WIDTH];
-      if (!rows || need_dst)
+      LLVMValueRef old = NULL;
+      if (!rows) {
          lanes_pointers(f, fb_pixel_address(f, &target, f->xs, f->ys, pixel_bytes), scratch, lp);
-      LLVMValueRef old = need_dst ? fb_lanes_load(f, lp, W, et, S * E) : NULL;
-      if (rows && need_dst) {
-         LLVMBuildBr(b, join_ld);
-         LLVMPositionBuilderAtEnd(b, fast_ld);
+         if (need_dst)
+            old = fb_lanes_load(f, lp, W, et, S * E);
+      } else if (need_dst) {
          LLVMValueRef r[2];
          for (int h = 0; h < 2; h++) {
             LLVMValueRef p = row_address(f, &target, h, pixel_bytes);
             r[h] = LLVMBuildLoad2(b, rowt, p, "");
             LLVMSetAlignment(r[h], 1);
          }
-         LLVMValueRef oldr = LLVMBuildShuffleVector(b, r[0], r[1], lidx, "");
-         LLVMBuildBr(b, join_ld);
-         LLVMPositionBuilderAtEnd(b, join_ld);
-         LLVMValueRef phi = LLVMBuildPhi(b, LLVMTypeOf(old), "old");
-         LLVMValueRef vals[2] = { old, oldr };
-         LLVMBasicBlockRef from[2] = { slow_ld, fast_ld };
-         LLVMAddIncoming(phi, vals, from, 2);
-         old = phi;
+         old = LLVMBuildShuffleVector(b, r[0], r[1], lidx, "");
       }
       LLVMValueRef all = ci(f, f->i1, 1);
       LLVMValueRef outs[16];
@@ -993,36 +1000,21 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
             LLVMValueRef keep = LLVMBuildAnd(b, dst.w, ci(f, wet, ~wbits), "");
             w = LLVMBuildOr(b, LLVMBuildAnd(b, w, ci(f, wet, wbits), ""), keep, "");
          }
-         if (need_dst)
+         if (need_dst && !(rows && S == 1))   /* rows of one sample: m is true */
             w = LLVMBuildSelect(b, m, w, dst.w, "");
          outs[s] = vet == wt ? w : LLVMBuildTrunc(b, w, vet, "");
       }
       LLVMValueRef v = fb_lanes_interleave(f, outs, W, S * E);
       if (!rows) {
          fb_lanes_store(f, lp, W, v, S * E);
-         if (filled) {
-            LLVMBuildBr(b, filled);
-            LLVMPositionBuilderAtEnd(b, filled);
-         }
          return;
       }
-      LLVMBasicBlockRef fast_st = LLVMAppendBasicBlockInContext(f->ctx, fn, "rows_store");
-      LLVMBasicBlockRef slow_st = LLVMAppendBasicBlockInContext(f->ctx, fn, "lanes_store");
-      LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(f->ctx, fn, "stored");
-      LLVMBuildCondBr(b, is_rows, fast_st, slow_st);
-      LLVMPositionBuilderAtEnd(b, slow_st);
-      lanes_pointers(f, fb_pixel_address(f, &target, f->xs, f->ys, pixel_bytes), scratch, lp);
-      fb_lanes_store(f, lp, W, v, S * E);
-      LLVMBuildBr(b, done);
-      LLVMPositionBuilderAtEnd(b, fast_st);
       for (int h = 0; h < 2; h++) {
          LLVMValueRef p = row_address(f, &target, h, pixel_bytes);
          LLVMValueRef st = LLVMBuildStore(
             b, LLVMBuildShuffleVector(b, v, LLVMGetUndef(LLVMTypeOf(v)), ridx[h], ""), p);
          LLVMSetAlignment(st, 1);
       }
-      LLVMBuildBr(b, done);
-      LLVMPositionBuilderAtEnd(b, done);
       return;
    }
 
@@ -1070,6 +1062,35 @@ static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32
    }
 }
 
+/* Attachment a's writes. Where the rows form may apply, the routine
+ * branches on rows_check once and each branch has its own copy of the
+ * attachment's whole work (loads of the outputs, blend, pack, stores):
+ * the rows branch, the one of every full block, is then straight-line
+ * code that the lanes branch's register pressure does not reach. */
+static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32_t a)
+{
+   const struct shale_fb_attachment *k = &key->color[a];
+   struct fb_fmt ff;
+   bool fill;
+   fb_format(k->format, &ff);
+   if (!rows_form(k, &ff, key->samples, &fill)) {
+      emit_attachment_form(f, key, a, FB_FORM_LANES);
+      return;
+   }
+   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(f->b));
+   LLVMBasicBlockRef rows_bb = LLVMAppendBasicBlockInContext(f->ctx, fn, "rows");
+   LLVMBasicBlockRef lanes_bb = LLVMAppendBasicBlockInContext(f->ctx, fn, "lanes");
+   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(f->ctx, fn, "written");
+   LLVMBuildCondBr(f->b, rows_check(f, key->samples, fill), rows_bb, lanes_bb);
+   LLVMPositionBuilderAtEnd(f->b, rows_bb);
+   emit_attachment_form(f, key, a, FB_FORM_ROWS);
+   LLVMBuildBr(f->b, done);
+   LLVMPositionBuilderAtEnd(f->b, lanes_bb);
+   emit_attachment_form(f, key, a, FB_FORM_LANES);
+   LLVMBuildBr(f->b, done);
+   LLVMPositionBuilderAtEnd(f->b, done);
+}
+
 enum sc_result sc_backend_build(LLVMContextRef ctx, LLVMModuleRef mod,
                                 const struct shale_fb_key *key, const char *symbol,
                                 char *message, size_t message_size)
@@ -1094,6 +1115,15 @@ enum sc_result sc_backend_build(LLVMContextRef ctx, LLVMModuleRef mod,
    }
    f.xs = lanes[0];
    f.ys = lanes[1];
+   for (int i = 0; i < 2; i++) {
+      LLVMValueRef l = LLVMBuildLoad2(f.b, f.i32, LLVMGetParam(fn, 2 + (unsigned)i), "");
+      LLVMSetAlignment(l, 4);
+      LLVMSetVolatile(l, true);   /* not folded into the vector load */
+      if (i)
+         f.y0 = l;
+      else
+         f.x0 = l;
+   }
    f.cov = lanes[2];
    f.outputs = LLVMGetParam(fn, 5);
    f.srgb_thresholds = ctx_load(&f, f.ptr, offsetof(struct shale_fb_context, srgb_thresholds));
