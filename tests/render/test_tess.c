@@ -25,7 +25,10 @@
  * lie a quarter pixel below pixel centres. Each image is compared with the
  * CPU reference on Shale at SHALE_THREADS 1, 2 and 4 (so also with each
  * other: bit-identical) and on lavapipe, and Shale's with lavapipe's
- * (within 1/255). */
+ * (within 1/255). Every pipeline goes through a VkPipelineCache; the
+ * runs at 2 and 4 threads make theirs from the first run's cache data,
+ * so on their fresh devices the tessellation shaders are linked from its
+ * blobs. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -323,7 +326,14 @@ struct ctx {
    VkShaderModule vs, tcs, fs, fs_primid, gs, gs_primid, gs_points, tes[T_COUNT];
    VkShaderModule lim_vs, lim_tcs[2], lim_tes[2];
    VkPipelineLayout layout;
+   VkPipelineCache cache;   /* every pipeline's (see run_driver) */
 };
+
+/* The pipeline cache data of Shale's first run (SHALE_THREADS 1), from
+ * which the later runs' devices, each with a fresh shader runtime, make
+ * their pipeline caches: their pipelines' shaders come from its blobs. */
+static void *cache_data;
+static size_t cache_size;
 
 static bool
 run_case(struct ctx *x, const struct tcase *c, uint32_t *out)
@@ -384,7 +394,7 @@ run_case(struct ctx *x, const struct tcase *c, uint32_t *out)
    };
    st.info.pTessellationState = &ts;
    struct draw_pipeline p = {.layout = x->layout, .dynamic_viewport_scissor = c->indexed};
-   r = vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &st.info, NULL, &p.pipeline);
+   r = vkCreateGraphicsPipelines(t->device, x->cache, 1, &st.info, NULL, &p.pipeline);
    CHECK(r == VK_SUCCESS, "%s: %s: pipeline: %d", dn, c->name, r);
    struct vtx verts[MAX_PATCHES * 4 + 2];
    memset(verts, 0, sizeof(verts));
@@ -535,7 +545,7 @@ run_limits(struct ctx *x, int variant)
    };
    st.info.pTessellationState = &ts;
    struct draw_pipeline p = {.layout = x->layout};
-   r = vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &st.info, NULL, &p.pipeline);
+   r = vkCreateGraphicsPipelines(t->device, x->cache, 1, &st.info, NULL, &p.pipeline);
    CHECK(r == VK_SUCCESS, "%s: limits %d: pipeline: %d", dn, variant, r);
    float pos[32][4];
    const float px[4] = {8.25f, 56.25f, 56.25f, 8.25f}, py[4] = {8.25f, 8.25f, 56.25f, 56.25f};
@@ -650,7 +660,15 @@ run_driver(enum vkt_driver d, const char *threads, uint32_t (*img)[W * H])
       r = vkt_shader_module(&x.t, tese_lim_pm_spv, sizeof(tese_lim_pm_spv), &x.lim_tes[1]);
    if (r == VK_SUCCESS)
       r = draw_pipeline_layout(&x.t, VK_NULL_HANDLE, VK_SHADER_STAGE_ALL_GRAPHICS, 0, &x.layout);
-   CHECK(r == VK_SUCCESS, "%s: shader modules and layout: %d", dn, r);
+   if (r == VK_SUCCESS) {
+      const bool reuse = d == VKT_SHALE && cache_data;
+      const VkPipelineCacheCreateInfo ci = {
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
+         .initialDataSize = reuse ? cache_size : 0, .pInitialData = reuse ? cache_data : NULL,
+      };
+      r = vkCreatePipelineCache(x.t.device, &ci, NULL, &x.cache);
+   }
+   CHECK(r == VK_SUCCESS, "%s: shader modules, layout and pipeline cache: %d", dn, r);
    for (uint32_t i = 0; r == VK_SUCCESS && i < ncases; i++) {
       const struct tcase *c = &cases[i];
       if (!run_case(&x, c, img[i]))
@@ -693,6 +711,15 @@ run_driver(enum vkt_driver d, const char *threads, uint32_t (*img)[W * H])
       CHECK(bad == 0, "%s (SHALE_THREADS %s): limits %d: %d pixels wrong", dn,
             threads ? threads : "-", v, bad);
    }
+   if (r == VK_SUCCESS && d == VKT_SHALE && !cache_data) {
+      r = vkGetPipelineCacheData(x.t.device, x.cache, &cache_size, NULL);
+      cache_data = r == VK_SUCCESS ? malloc(cache_size) : NULL;
+      if (cache_data)
+         r = vkGetPipelineCacheData(x.t.device, x.cache, &cache_size, cache_data);
+      CHECK(r == VK_SUCCESS && cache_data && cache_size > 1024, "%s: pipeline cache data: %d, %zu bytes",
+            dn, r, cache_size);
+   }
+   vkDestroyPipelineCache(x.t.device, x.cache, NULL);
    vkDestroyPipelineLayout(x.t.device, x.layout, NULL);
    VkShaderModule all[12] = {x.vs, x.tcs, x.fs, x.fs_primid, x.gs, x.gs_primid, x.gs_points,
                              x.lim_vs, x.lim_tcs[0], x.lim_tcs[1], x.lim_tes[0], x.lim_tes[1]};
@@ -719,6 +746,7 @@ main(void)
                   threads[k]);
    }
    unsetenv("SHALE_THREADS");
+   free(cache_data);
    if (run_driver(VKT_LAVAPIPE, NULL, images[3]) && shale) {
       for (uint32_t i = 0; i < ncases; i++) {
          /* PrimitiveId exactly (a tolerance would hide 0 against 1). */
