@@ -65,6 +65,10 @@
  * 32-bit words, lerps each row's pair in 16-bit words ((t0 << 8) +
  * (t1 - t0) * a, exact modulo 2^16) and the two rows with one
  * multiply-add of word pairs, and transposes lanes to components once.
+ * Its level selection, addressing and floors are written in intrinsics
+ * (fixed_select, fixed_address, fixed_floor: the same operations, so the
+ * same bits), where GCC built the generic form's splats of scalars from
+ * vinsertps chains and vany() from eight extracts.
  * Where the chunk's lanes share the level and their footprints lie within
  * eight unwrapped columns and three rows (magnified and mildly minified
  * levels), it reads those rows eight texels at a time and picks each

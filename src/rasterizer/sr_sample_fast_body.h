@@ -410,6 +410,107 @@ BODY void FN(fixed_filter)(__m256i t00, __m256i t10, __m256i t01, __m256i t11, v
    out[3] = _mm256_madd_epi16(_mm256_unpackhi_epi16(h[0][1], h[1][1]), _mm256_shuffle_epi32(bw, 0xff));
 }
 
+/* Whether any lane of a mask is set (one vptest: the generic vany()
+ * compiles to eight extracts here). */
+BODY bool FN(fixed_any)(__m256i m)
+{
+   return !_mm256_testz_si256(m, m);
+}
+
+/* select() for the compile-time state (every lane linear, no layer), in
+ * intrinsics: the same operations in the same order, so the same bits.
+ * vsel(x > c, x, c) is vmaxps(x, c) and vsel(x < c, x, c) vminps(x, c)
+ * (both give the second operand for NaN, as the selects do), and the
+ * clamp of lambda to [0, q] is vmaxps(vminps(lambda, q), 0) (q >= 0: +0 for
+ * lambda <= 0, as the select's constant). GCC built the scalars' splats of
+ * the generic form from four vinsertps and a vinsertf128 each. */
+BODY void FN(fixed_select)(const struct fast *f, const struct shale_sample_args *a, unsigned l0,
+                           struct FN(sel) *sel)
+{
+   const uint32_t op = a->op;
+   __m256 lambda;
+   if ((op & SHALE_SAMPLE_OP_MASK) == SHALE_SAMPLE_GRAD) {
+      const __m256 fw = _mm256_set1_ps(f->fwidth), fh = _mm256_set1_ps(f->fheight);
+      __m256 mx0 = _mm256_mul_ps(_mm256_loadu_ps(&a->grad[0][0][l0]), fw);
+      __m256 mx1 = _mm256_mul_ps(_mm256_loadu_ps(&a->grad[0][1][l0]), fh);
+      __m256 my0 = _mm256_mul_ps(_mm256_loadu_ps(&a->grad[1][0][l0]), fw);
+      __m256 my1 = _mm256_mul_ps(_mm256_loadu_ps(&a->grad[1][1][l0]), fh);
+      __m256 qx = _mm256_add_ps(_mm256_mul_ps(mx0, mx0), _mm256_mul_ps(mx1, mx1));
+      __m256 qy = _mm256_add_ps(_mm256_mul_ps(my0, my0), _mm256_mul_ps(my1, my1));
+      lambda = (__m256)vhalf_log2((v8f)_mm256_max_ps(qx, qy));
+   } else {
+      lambda = _mm256_loadu_ps(&a->lod[l0]);
+   }
+   if ((op & SHALE_SAMPLE_BIAS) && (op & SHALE_SAMPLE_OP_MASK) == SHALE_SAMPLE_GRAD) {
+      __m256 b = _mm256_add_ps(_mm256_set1_ps(f->bias), _mm256_loadu_ps(&a->lod[l0]));
+      b = _mm256_max_ps(b, _mm256_set1_ps(-MAX_LOD_BIAS));
+      b = _mm256_min_ps(b, _mm256_set1_ps(MAX_LOD_BIAS));
+      lambda = _mm256_add_ps(lambda, b);
+   } else {
+      lambda = _mm256_add_ps(lambda, _mm256_set1_ps(f->bias));
+   }
+   lambda = _mm256_max_ps(lambda, _mm256_set1_ps(f->min_lod));
+   lambda = _mm256_min_ps(lambda, _mm256_set1_ps(f->max_lod));
+   __m256 dl = _mm256_max_ps(_mm256_min_ps(lambda, _mm256_set1_ps(f->q)), _mm256_setzero_ps());
+   __m256i lvl0 = _mm256_cvttps_epi32(dl);
+   __m256i lvl1 = _mm256_min_epi32(_mm256_add_epi32(lvl0, _mm256_set1_epi32(1)),
+                                   _mm256_set1_epi32(f->last_level));
+   __m256 delta = _mm256_sub_ps(dl, _mm256_cvtepi32_ps(lvl0));
+   uint32_t active = (a->lanes >> l0) & 0xffu;
+   sel->two = (v8i)_mm256_castps_si256(_mm256_cmp_ps(delta, _mm256_setzero_ps(), _CMP_GT_OQ));
+   sel->delta = (v8f)delta;
+   sel->active = active;
+   sel->layer = vsplati(0);
+   sel->lin = vsplati(-1);
+   if (active == 0xffu) {
+      sel->on = vsplati(-1);
+   } else {
+      /* Lanes left out read the first active lane's levels (select()). */
+      const __m256i lane_bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+      __m256i on = _mm256_cmpeq_epi32(
+         _mm256_and_si256(_mm256_set1_epi32((int32_t)active), lane_bit), lane_bit);
+      __m256i first = _mm256_set1_epi32((int32_t)__builtin_ctz(active));
+      lvl0 = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(lvl0, first), lvl0, on);
+      lvl1 = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(lvl1, first), lvl1, on);
+      sel->on = (v8i)on;
+   }
+   sel->lvl0 = (v8i)lvl0;
+   sel->lvl1 = (v8i)lvl1;
+}
+
+/* address() for the compile-time state: one splat where the lanes share
+ * the level (tested with one compare and a movemask), else address()'s
+ * lane by lane form. */
+BODY void FN(fixed_address)(const struct fast *f, v8i lvl, struct FN(addr) *ad)
+{
+   const int32_t l = _mm_cvtsi128_si32(_mm256_castsi256_si128((__m256i)lvl));
+   __m256i same = _mm256_cmpeq_epi32((__m256i)lvl, _mm256_set1_epi32(l));
+   if (_mm256_movemask_epi8(same) != -1) {
+      FN(address)(f, lvl, vsplati(0), true, ad);
+      return;
+   }
+   const struct shale_image_view_desc *v = f->v;
+   const int32_t w = f->width >> l > 1 ? f->width >> l : 1;
+   const int32_t h = f->height >> l > 1 ? f->height >> l : 1;
+   ad->w = (v8i)_mm256_set1_epi32(w);
+   ad->h = (v8i)_mm256_set1_epi32(h);
+   ad->row = (v8i)_mm256_set1_epi32((int32_t)v->row_pitch[l]);
+   ad->start = (v8i)_mm256_set1_epi32((int32_t)v->level_offset[l]);
+   ad->shared = true;
+}
+
+/* floor(x) as an integer and as a float, x clamped to +-2^30 and NaN
+ * taken as 0 first: vifloor()'s integer (floor is exact there), by one
+ * vroundps. */
+BODY __m256i FN(fixed_floor)(__m256 x, __m256 *fl)
+{
+   x = _mm256_and_ps(x, _mm256_cmp_ps(x, x, _CMP_ORD_Q));
+   x = _mm256_min_ps(x, _mm256_set1_ps(1073741824.0f));
+   x = _mm256_max_ps(x, _mm256_set1_ps(-1073741824.0f));
+   *fl = _mm256_floor_ps(x);
+   return _mm256_cvttps_epi32(*fl);
+}
+
 /* Texel Linear Filtering of one level (ad) of 8-bit UNORM RGBA texels at
  * normalized (s, t) for the compile-time state (REPEAT, power-of-two
  * sizes), in fixed point: the weights snapped to 1/256 of a texel
@@ -419,14 +520,17 @@ BODY void FN(fixed_filter)(__m256i t00, __m256i t10, __m256i t01, __m256i t11, v
 BODY void FN(fixed_level)(const struct fast *f, v8f s, v8f t, const struct FN(addr) *ad,
                           __m256i out[4])
 {
-   v8f u = s * vtof(ad->w), v = t * vtof(ad->h);
-   u = u - 0.5f;
-   v = v - 0.5f;
-   v8i i0 = vifloor(u), j0 = vifloor(v);
+   const __m256 half = _mm256_set1_ps(0.5f);
+   __m256 u = _mm256_sub_ps(_mm256_mul_ps((__m256)s, _mm256_cvtepi32_ps((__m256i)ad->w)), half);
+   __m256 v = _mm256_sub_ps(_mm256_mul_ps((__m256)t, _mm256_cvtepi32_ps((__m256i)ad->h)), half);
+   __m256 fu, fv;
+   v8i i0 = (v8i)FN(fixed_floor)(u, &fu), j0 = (v8i)FN(fixed_floor)(v, &fv);
    /* The fraction is exact (u - floor(u)); clamped or non-finite lanes
     * get some weight in [0, 255]. */
-   v8i wa = vtoi((u - vtof(i0)) * 256.0f) & 0xff;
-   v8i wb = vtoi((v - vtof(j0)) * 256.0f) & 0xff;
+   const __m256 k256 = _mm256_set1_ps(256.0f);
+   const __m256i m255 = _mm256_set1_epi32(0xff);
+   v8i wa = (v8i)_mm256_and_si256(_mm256_cvttps_epi32(_mm256_mul_ps(_mm256_sub_ps(u, fu), k256)), m255);
+   v8i wb = (v8i)_mm256_and_si256(_mm256_cvttps_epi32(_mm256_mul_ps(_mm256_sub_ps(v, fv), k256)), m255);
    __m256i t00, t10, t01, t11;
    if (!FN(window)(f, ad, i0, j0, &t00, &t10, &t01, &t11)) {
       v8i wm = ad->w - 1, hm = ad->h - 1;
@@ -474,15 +578,15 @@ BODY void FN(fixed_chunk)(const struct fast *f, struct shale_sample_args *a, uns
                           bool ident)
 {
    struct FN(sel) sel;
-   FN(select)(f, a, l0, true, &sel);
+   FN(fixed_select)(f, a, l0, &sel);
    v8f s = vloadf(&a->coord[0][l0]), t = vloadf(&a->coord[1][l0]);
    struct FN(addr) ad;
    __m256i r0[4];
-   FN(address)(f, sel.lvl0, sel.layer, true, &ad);
+   FN(fixed_address)(f, sel.lvl0, &ad);
    FN(fixed_level)(f, s, t, &ad, r0);
-   if (vany(sel.two & sel.on)) {
+   if (FN(fixed_any)(_mm256_and_si256((__m256i)sel.two, (__m256i)sel.on))) {
       __m256i r1[4];
-      FN(address)(f, sel.lvl1, sel.layer, true, &ad);
+      FN(fixed_address)(f, sel.lvl1, &ad);
       FN(fixed_level)(f, s, t, &ad, r1);
       FN(fixed_mip)(r0, r1, sel.delta);
    }
