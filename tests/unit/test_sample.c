@@ -659,16 +659,18 @@ static void test_window(void)
 #endif
 }
 
-/* The sRGB routines' row windows (sr_sample_fast_srgb.h): test_window()'s
- * calls (two quads per eight lanes, smooth coordinates at 0.05 to 3 texels
- * a pixel, sometimes rotated, anywhere on the repeated texture) on
- * power-of-two R8G8B8A8_SRGB, B8G8R8A8_SRGB and A8B8G8R8_SRGB_PACK32 views
- * in the trilinear REPEAT state. The windows decode each row of texels once
- * and pick the lanes' linear values by permutes: results identical to the
- * gathers' (sr_sample_fast_test's gathers_only, the body's float chunk()),
- * and within 1e-5 of sr_sample() (compare_call; the largest difference is
- * printed). Where the CPU has AVX2, more than one level a call must have
- * come through a window. */
+/* The sRGB routines' row windows and blocks (sr_sample_fast_srgb.h):
+ * test_window()'s calls (two quads per eight lanes, smooth coordinates at
+ * 0.05 to 3 texels a pixel, sometimes rotated, anywhere on the repeated
+ * texture) on power-of-two R8G8B8A8_SRGB, B8G8R8A8_SRGB and
+ * A8B8G8R8_SRGB_PACK32 views of 4 to 512 texels a side in the trilinear
+ * REPEAT state. The windows and blocks decode each texel of a footprint
+ * once and pick the lanes' linear values by permutes: results identical to
+ * the gathers' (sr_sample_fast_test's gathers_only, the body's float
+ * chunk()), and within 1e-5 of sr_sample() (compare_call; the largest
+ * difference is printed). Where the CPU has AVX2, more than one level a
+ * call must have come through a window or a block (the hook's windows
+ * counts both). */
 static void test_srgb_window(void)
 {
    static const VkFormat formats[] = { VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB,
@@ -728,7 +730,7 @@ static void test_srgb_window(void)
       }
       free(im.mem);
    }
-   printf("sRGB row windows: %ld calls, %" PRIu64 " levels read through a window, %" PRIu64
+   printf("sRGB row windows and blocks: %ld calls, %" PRIu64 " levels read through one, %" PRIu64
           " calls through the unswizzled views' routines, %ld results differing from the "
           "gathers', %ld lanes against sr_sample (largest difference %.3g), %ld disagreements\n",
           calls, hook.windows, hook.tri_calls, differ, t.lanes, t.worst, t.bad);
