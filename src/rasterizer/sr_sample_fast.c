@@ -73,7 +73,10 @@
  * eight unwrapped columns and three rows (magnified and mildly minified
  * levels), it reads those rows eight texels at a time and picks each
  * lane's four texels by permutes instead of the four gathers (the same
- * texels: identical results).
+ * texels: identical results). Elsewhere, where no lane's footprint
+ * wraps across the level's last column, each row's two texels of a lane
+ * are one 64-bit word: two 4-lane 64-bit gathers a row instead of two
+ * 8-lane 32-bit ones (half the elements).
  * Wider windows did not pay on this machine (Zen 3, bench_render (b) at
  * one thread, CPU time): sixteen columns and rows up to two apart (two
  * loads a row, a blend per half and per row) took windows for a third
