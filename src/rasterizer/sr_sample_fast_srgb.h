@@ -168,19 +168,22 @@ AVX2_FN void srgb_level(const struct fast *f, const struct shale_sample_args *a,
 }
 
 /* Lanes l0 .. l0 + 7 of a call in the trilinear REPEAT state on an
- * unswizzled sRGB RGBA / BGRA view: chunk()'s steps with srgb_level(). */
+ * unswizzled sRGB RGBA / BGRA view: chunk()'s steps with srgb_level(),
+ * its level selection and addressing as fixed_chunk() does them. */
 AVX2_FN void srgb_chunk(const struct fast *f, struct shale_sample_args *a, unsigned l0, bool bgra)
 {
    struct sel_avx2 sel;
-   select_avx2(f, a, l0, true, &sel);
+   /* The body's intrinsic forms of select(), address() and vany() for this
+    * state (fixed_chunk()'s: the same bits). */
+   fixed_select_avx2(f, a, l0, &sel);
    v8f s = vloadf(&a->coord[0][l0]), t = vloadf(&a->coord[1][l0]);
    v8f tau[4];
    struct addr_avx2 ad;
-   address_avx2(f, sel.lvl0, sel.layer, true, &ad);
+   fixed_address_avx2(f, sel.lvl0, &ad);
    srgb_level(f, a, l0, s, t, &ad, bgra, tau);
-   if (vany(sel.two & sel.on)) {
+   if (fixed_any_avx2((__m256i)(sel.two & sel.on))) {
       v8f tau1[4];
-      address_avx2(f, sel.lvl1, sel.layer, true, &ad);
+      fixed_address_avx2(f, sel.lvl1, &ad);
       srgb_level(f, a, l0, s, t, &ad, bgra, tau1);
       v8f d0 = 1.0f - sel.delta;
       for (int k = 0; k < 4; k++)
