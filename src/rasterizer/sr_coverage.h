@@ -27,6 +27,14 @@
  * set where a sample is outside (movemask on x86).
  * The table of an edge is built the first time a block needs it, once per
  * primitive and tile (the iterator lives on the tile loop's stack).
+ * At four samples (x86 SSE2) there is no 64-lane table: the edge keeps
+ * its four sample offsets and the four column and row steps, and a block
+ * adds them, (origin + sample offsets) + row step + column step per pixel
+ * vector: the same sums modulo 2^32, so the same signs; the four pixels'
+ * masks of a vector group come out of one pack of their sign bits. Small
+ * primitives (scene (c)'s torus) build their edges' parts once per tile
+ * and use them in one to four blocks, where the table's 64 entries cost
+ * more than the blocks' lanes.
  * Besides the masks a block's result has one bit per pixel with coverage
  * (with one sample: the four vectors' sign bits, no per-pixel loop), which
  * the tile loop walks to pack pixels into lanes and to pick quads.
@@ -125,6 +133,24 @@ sr_cover_table(struct sr_cover *cv, int i, const uint32_t S)
    cv->tab_ready |= 1u << i;
 }
 
+/* Four samples: no per-lane table but its three parts, tab[i][0..3] the
+ * samples' offsets so[s], [4..7] px[k] = a * k and [8..11] py[k] = b * k
+ * (sub-pixel steps), which sr_cover_lanes4 adds per block (the same sums
+ * mod 2^32 in another order). */
+static inline __attribute__((always_inline)) void
+sr_cover_parts4(struct sr_cover *cv, int i)
+{
+   const uint32_t ua = (uint32_t)cv->p->a[i], ub = (uint32_t)cv->p->b[i];
+   uint32_t *t = cv->tab[i];
+   for (uint32_t s = 0; s < 4; s++)
+      t[s] = ua * (uint32_t)cv->cs->off[s][0] + ub * (uint32_t)cv->cs->off[s][1];
+   for (uint32_t k = 0; k < 4; k++) {
+      t[4 + k] = ua * (k << SR_SUBPIXEL_BITS);
+      t[8 + k] = ub * (k << SR_SUBPIXEL_BITS);
+   }
+   cv->tab_ready |= 1u << i;
+}
+
 /* cov[k] = all where bit k of pm is set, else 0 (k < 16), four lanes at a
  * time. */
 static inline __attribute__((always_inline)) void
@@ -147,6 +173,57 @@ sr_cover_signs(sr_v4u v)
    return (v[0] >> 31) | (v[1] >> 31) << 1 | (v[2] >> 31) << 2 | (v[3] >> 31) << 3;
 #endif
 }
+
+#if defined(__SSE2__)
+/* sr_cover_lanes at four samples (one 4-lane vector a pixel): each partial
+ * edge's lanes are (so + e) + py[row] + px[column] (sr_cover_parts4), and
+ * the masks come four pixels at a time: the sign bits packed to bytes
+ * (signed saturation keeps signs), a byte per sample, sample s's byte
+ * inside -> bit s, the dword's four bytes ORed into its low byte. */
+static inline __attribute__((always_inline)) uint32_t
+sr_cover_lanes4(struct sr_cover *cv, const int64_t e[3], uint32_t edges, uint32_t pix,
+                uint32_t cov[16])
+{
+   sr_v4u acc[16];
+   for (uint32_t v = 0; v < 16; v++)
+      acc[v] = (sr_v4u){0, 0, 0, 0};
+   for (int i = 0; i < 3; i++) {
+      if (!(edges >> i & 1))
+         continue;
+      if (!(cv->tab_ready >> i & 1))
+         sr_cover_parts4(cv, i);
+      const uint32_t *t = cv->tab[i];
+      sr_v4u base;
+      memcpy(&base, t, sizeof(base));
+      base += (uint32_t)e[i];
+      for (uint32_t r = 0; r < 4; r++) {
+         const sr_v4u row = base + t[8 + r];
+         for (uint32_t c = 0; c < 4; c++)
+            acc[r * 4 + c] |= row + t[4 + c];
+      }
+   }
+   const __m128i sample_bit = _mm_set1_epi32(0x08040201);
+   const sr_v4u bit = {1, 2, 4, 8};
+   uint32_t pm = 0;
+   for (uint32_t v = 0; v < 4; v++) {
+      const __m128i a = _mm_packs_epi32((__m128i)acc[4 * v], (__m128i)acc[4 * v + 1]);
+      const __m128i b = _mm_packs_epi32((__m128i)acc[4 * v + 2], (__m128i)acc[4 * v + 3]);
+      const __m128i in = _mm_and_si128(_mm_cmpgt_epi8(_mm_packs_epi16(a, b), _mm_set1_epi8(-1)),
+                                       sample_bit);
+      __m128i m = _mm_or_si128(in, _mm_srli_epi32(in, 8));
+      m = _mm_or_si128(m, _mm_srli_epi32(m, 16));
+      /* The pixels of pix, their samples in `all` (< 16: the low byte). */
+      const sr_v4u keep = (sr_v4u)((((sr_v4u){0, 0, 0, 0} + (pix >> (4 * v))) & bit) != 0) &
+                          cv->all;
+      const __m128i c = _mm_and_si128(m, (__m128i)keep);
+      _mm_storeu_si128((__m128i *)&cov[4 * v], c);
+      const uint32_t zero =
+         (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(c, _mm_setzero_si128())));
+      pm |= (~zero & 0xfu) << (4 * v);
+   }
+   return pm;
+}
+#endif
 
 /* The coverage of the block's pixels from the partial edges `edges` (bit
  * i: edge i), evaluated in 32-bit lanes from origin values e[]: cov[k]
@@ -296,7 +373,11 @@ sr_cover_block_pixels(struct sr_cover *cv, int32_t bx, int32_t by, uint32_t cov[
    switch (cv->cs->samples) {
    case 1: pm = sr_cover_lanes(cv, e, partial, pix, 1, cov); break;
    case 2: pm = sr_cover_lanes(cv, e, partial, pix, 2, cov); break;
+#if defined(__SSE2__)
+   case 4: pm = sr_cover_lanes4(cv, e, partial, pix, cov); break;
+#else
    case 4: pm = sr_cover_lanes(cv, e, partial, pix, 4, cov); break;
+#endif
    case 8: pm = sr_cover_lanes(cv, e, partial, pix, 8, cov); break;
    default: pm = sr_cover_lanes(cv, e, partial, pix, 16, cov); break;
    }

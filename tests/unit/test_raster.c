@@ -1880,9 +1880,9 @@ test_coverage_blocks(void)
       sr_cover_init(&cv, &p, &cs, smask, x0, y0, x1, y1);
       for (int32_t by = y0 & ~3; by <= y1; by += 4) {
          for (int32_t bx = x0 & ~3; bx <= x1; bx += 4) {
-            uint32_t cov[16];
-            bool any = sr_cover_block(&cv, bx, by, cov);
-            uint32_t ref_any = 0;
+            uint32_t cov[16], pixels;
+            bool any = sr_cover_block_pixels(&cv, bx, by, cov, &pixels);
+            uint32_t ref_any = 0, ref_pixels = 0;
             blocks++;
             lanes32 += cv.tab_ready != 0;
             for (int k = 0; k < 16; k++) {
@@ -1898,6 +1898,7 @@ test_coverage_blocks(void)
                }
                m &= smask;
                ref_any |= m;
+               ref_pixels |= (uint32_t)(m != 0) << k;
                if (any && cov[k] != m && bad++ < 5)
                   fprintf(stderr, "coverage: %u samples, block (%d, %d) pixel %d: 0x%x, expected 0x%x\n",
                           S, bx, by, k, cov[k], m);
@@ -1905,6 +1906,9 @@ test_coverage_blocks(void)
             if (any != (ref_any != 0) && bad++ < 5)
                fprintf(stderr, "coverage: %u samples, block (%d, %d): any %d, expected %d\n", S, bx,
                        by, any, ref_any != 0);
+            if (pixels != ref_pixels && bad++ < 5)
+               fprintf(stderr, "coverage: %u samples, block (%d, %d): pixels 0x%x, expected 0x%x\n",
+                       S, bx, by, pixels, ref_pixels);
          }
       }
    }
