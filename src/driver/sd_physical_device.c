@@ -45,6 +45,7 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .EXT_pipeline_creation_feedback = true,
    .KHR_sampler_mirror_clamp_to_edge = true,
    .KHR_maintenance1 = true,
+   .KHR_maintenance2 = true,
    .KHR_sampler_ycbcr_conversion = true,
    .EXT_custom_border_color = true,
    .EXT_provoking_vertex = true,

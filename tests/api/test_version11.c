@@ -6,7 +6,8 @@
  * vkGetDescriptorSetLayoutSupport at maxPerSetDescriptors (such a set is
  * created and allocated) and above it. Without the layer (the structs are
  * Vulkan 1.2's): VkPhysicalDeviceVulkan11Features and Properties equal the
- * individual structs member by member. */
+ * individual structs member by member. VK_KHR_maintenance2 listed, and its
+ * structs and layouts through their KHR names on a 1.0 instance. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -373,6 +374,126 @@ test_vulkan11_structs(void)
    vkt_finish(&t);
 }
 
+/* VK_KHR_maintenance2 as an extension (zink 22.3 asks for its name before it
+ * offers tessellation): listed, and on a Vulkan 1.0 instance with only the
+ * extension enabled, under the validation layer, its pieces through their
+ * KHR names: an EXTENDED_USAGE image and a view whose usage
+ * VkImageViewUsageCreateInfoKHR narrows to SAMPLED, a depth/stencil image's
+ * DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL_KHR transition, and a render
+ * pass with VkRenderPassInputAttachmentAspectCreateInfoKHR and the
+ * attachment in DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL_KHR. What they
+ * do is core 1.1's (this file's EXTENDED_USAGE check, render/render_pass,
+ * render/maintenance, render/tess); the extension adds no behaviour. */
+static void
+test_maintenance2_extension(void)
+{
+   struct vkt t;
+   static const char *const ext[] = { "VK_KHR_maintenance2" };
+   struct vkt_options probe = { .driver = VKT_SHALE };
+   if (!vkt_init(&t, &probe)) {
+      CHECK(0, "shale device not available");
+      return;
+   }
+   const bool listed = vkt_has_device_extension(t.pdev, ext[0]);
+   vkt_finish(&t);
+   CHECK(listed, "VK_KHR_maintenance2 not listed");
+   if (!listed)
+      return;
+   struct vkt_options opts = { .driver = VKT_SHALE, .device_extensions = ext,
+                               .device_extension_count = 1 };
+   if (!vkt_init(&t, &opts)) {
+      CHECK(0, "no device with VK_KHR_maintenance2 enabled");
+      return;
+   }
+   /* EXTENDED_USAGE image, view narrowed to SAMPLED. */
+   const VkImageCreateInfo ici = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+      .flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_EXTENDED_USAGE_BIT_KHR,
+      .imageType = VK_IMAGE_TYPE_2D, .format = VK_FORMAT_R8G8B8A8_UNORM, .extent = { 4, 4, 1 },
+      .mipLevels = 1, .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT,
+      .tiling = VK_IMAGE_TILING_OPTIMAL,
+      .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+   };
+   struct vkt_image img;
+   CHECK_EQ_INT(vkt_image_create(&t, &ici, &img), VK_SUCCESS);
+   const VkImageViewUsageCreateInfoKHR vu = {
+      VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO_KHR, NULL, VK_IMAGE_USAGE_SAMPLED_BIT,
+   };
+   const VkImageViewCreateInfo vci = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .pNext = &vu, .image = img.image,
+      .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = VK_FORMAT_R8G8B8A8_UNORM,
+      .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
+   };
+   VkImageView view = VK_NULL_HANDLE;
+   CHECK_EQ_INT(vkCreateImageView(t.device, &vci, NULL, &view), VK_SUCCESS);
+   vkDestroyImageView(t.device, view, NULL);
+   vkt_image_destroy(&t, &img);
+
+   /* A depth/stencil image moved to DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL. */
+   const VkImageCreateInfo dci = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
+      .format = VK_FORMAT_D32_SFLOAT_S8_UINT, .extent = { 4, 4, 1 }, .mipLevels = 1,
+      .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_OPTIMAL,
+      .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT,
+   };
+   struct vkt_image ds;
+   CHECK_EQ_INT(vkt_image_create(&t, &dci, &ds), VK_SUCCESS);
+   VkCommandBuffer cb = vkt_begin(&t);
+   vkt_image_barrier(cb, ds.image, VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT,
+                     VK_IMAGE_LAYOUT_UNDEFINED,
+                     VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL_KHR);
+   CHECK_EQ_INT(vkt_submit_wait(&t, cb), VK_SUCCESS);
+   vkt_image_destroy(&t, &ds);
+
+   /* A render pass: the depth/stencil attachment written in stencil, read
+    * as the depth input attachment (its aspect given by the KHR struct). */
+   const VkAttachmentDescription att = {
+      0, VK_FORMAT_D32_SFLOAT_S8_UINT, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_LOAD,
+      VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_STORE_OP_STORE,
+      VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL_KHR,
+      VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL_KHR,
+   };
+   const VkAttachmentReference ds_ref = {
+      0, VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL_KHR,
+   };
+   const VkAttachmentReference in_ref = {
+      0, VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL_KHR,
+   };
+   const VkSubpassDescription sub = {
+      .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .inputAttachmentCount = 1,
+      .pInputAttachments = &in_ref, .pDepthStencilAttachment = &ds_ref,
+   };
+   const VkInputAttachmentAspectReferenceKHR aref = { 0, 0, VK_IMAGE_ASPECT_DEPTH_BIT };
+   const VkRenderPassInputAttachmentAspectCreateInfoKHR aspects = {
+      VK_STRUCTURE_TYPE_RENDER_PASS_INPUT_ATTACHMENT_ASPECT_CREATE_INFO_KHR, NULL, 1, &aref,
+   };
+   const VkRenderPassCreateInfo rpci = {
+      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .pNext = &aspects,
+      .attachmentCount = 1, .pAttachments = &att, .subpassCount = 1, .pSubpasses = &sub,
+   };
+   VkRenderPass rp = VK_NULL_HANDLE;
+   CHECK_EQ_INT(vkCreateRenderPass(t.device, &rpci, NULL, &rp), VK_SUCCESS);
+   vkDestroyRenderPass(t.device, rp, NULL);
+   /* The other new layout, for the attachment only. */
+   VkAttachmentDescription att2 = att;
+   att2.initialLayout = att2.finalLayout =
+      VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL_KHR;
+   const VkAttachmentReference ds_ref2 = {
+      0, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL_KHR,
+   };
+   const VkSubpassDescription sub2 = {
+      .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .pDepthStencilAttachment = &ds_ref2,
+   };
+   VkRenderPassCreateInfo rpci2 = rpci;
+   rpci2.pNext = NULL;
+   rpci2.pAttachments = &att2;
+   rpci2.pSubpasses = &sub2;
+   rp = VK_NULL_HANDLE;
+   CHECK_EQ_INT(vkCreateRenderPass(t.device, &rpci2, NULL, &rp), VK_SUCCESS);
+   vkDestroyRenderPass(t.device, rp, NULL);
+   vkt_finish(&t);
+}
+
 int
 main(void)
 {
@@ -385,6 +506,7 @@ main(void)
    test_queries(&t);
    vkt_finish(&t);
    test_vulkan11_structs();
+   test_maintenance2_extension();
    CHECK(vkt_validation_messages() == 0, "%u validation messages", vkt_validation_messages());
    return check_finish();
 }
