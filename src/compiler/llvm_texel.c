@@ -68,22 +68,24 @@ as_int(struct tx *t, LLVMValueRef f)
 /* Raw texel memory                                                          */
 /* ------------------------------------------------------------------------ */
 
-/* How a texel of f is accessed raw: `words` integers of `bits` bits (it)
- * 8 bytes apart, aligned to `align`. */
+/* How a texel of f is accessed raw: `words` integers 8 bytes apart, word w
+ * of bits[w] bits (it[w]), aligned to `align`. A 12-byte texel is a 64-bit
+ * and a 32-bit word, so no access reaches past the texel. */
 struct raw_access {
-   unsigned bits, words, align;
-   LLVMTypeRef it;
+   unsigned bits[2], words, align;
+   LLVMTypeRef it[2];
 };
 
 static struct raw_access
 raw_access(struct tx *t, const struct sc_texel_format *f)
 {
    struct raw_access r = {
-      .bits = f->size >= 8 ? 64 : f->size * 8,
-      .words = f->size == 16 ? 2 : 1,
+      .bits = { f->size >= 8 ? 64 : f->size * 8, f->size > 8 ? (f->size - 8) * 8 : 0 },
+      .words = f->size > 8 ? 2 : 1,
       .align = f->size < 4 ? f->size : 4,
    };
-   r.it = LLVMIntTypeInContext(t->x->ctx, r.bits);
+   for (unsigned w = 0; w < r.words; w++)
+      r.it[w] = LLVMIntTypeInContext(t->x->ctx, r.bits[w]);
    return r;
 }
 
@@ -106,9 +108,10 @@ load_raw(struct tx *t, const struct sc_texel_format *f, LLVMValueRef addr, LLVMV
 {
    struct sc_xlate *x = t->x;
    const struct raw_access ra = raw_access(t, f);
-   const unsigned bits = ra.bits, align = ra.align;
-   LLVMTypeRef it = ra.it;
+   const unsigned align = ra.align;
    for (unsigned w = 0; w < ra.words; w++) {
+      const unsigned bits = ra.bits[w];
+      LLVMTypeRef it = ra.it[w];
       LLVMValueRef a = raw_word_addr(t, addr, w);
       LLVMValueRef v;
       if (!t->vec) {
@@ -131,8 +134,7 @@ store_raw(struct tx *t, const struct sc_texel_format *f, LLVMValueRef addr, LLVM
 {
    struct sc_xlate *x = t->x;
    const struct raw_access ra = raw_access(t, f);
-   const unsigned bits = ra.bits, align = ra.align;
-   LLVMTypeRef it = ra.it;
+   const unsigned align = ra.align;
    LLVMBasicBlockRef done = NULL;
    if (!t->vec) {
       LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "texel_store");
@@ -142,7 +144,7 @@ store_raw(struct tx *t, const struct sc_texel_format *f, LLVMValueRef addr, LLVM
    }
    for (unsigned w = 0; w < ra.words; w++) {
       LLVMValueRef a = raw_word_addr(t, addr, w);
-      LLVMValueRef v = bits == 64 ? raw[w] : LLVMBuildTrunc(t->b, raw[w], ty(t, it), "");
+      LLVMValueRef v = ra.bits[w] == 64 ? raw[w] : LLVMBuildTrunc(t->b, raw[w], ty(t, ra.it[w]), "");
       if (!t->vec) {
          LLVMValueRef s = LLVMBuildStore(t->b, v, a);
          LLVMSetAlignment(s, align);

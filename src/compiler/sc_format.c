@@ -7,6 +7,7 @@
 
 #define R_(f, k, b) { f, (b) / 8, k, 1, { 0 }, { 0 }, { b } }
 #define RG_(f, k, b) { f, 2 * (b) / 8, k, 2, { 0, 1 }, { 0, b }, { b, b } }
+#define RGB_(f, k, b) { f, 3 * (b) / 8, k, 3, { 0, 1, 2 }, { 0, b, 2 * (b) }, { b, b, b } }
 #define RGBA_(f, k, b) \
    { f, 4 * (b) / 8, k, 4, { 0, 1, 2, 3 }, { 0, b, 2 * (b), 3 * (b) }, { b, b, b, b } }
 
@@ -57,6 +58,11 @@ static const struct sc_texel_format formats[] = {
    RG_(VK_FORMAT_R32G32_UINT, SC_TEXEL_UINT, 32),
    RG_(VK_FORMAT_R32G32_SINT, SC_TEXEL_SINT, 32),
    RG_(VK_FORMAT_R32G32_SFLOAT, SC_TEXEL_SFLOAT, 32),
+   /* 12-byte texels: uniform texel buffers only (no SPIR-V Image Format
+    * names them, and they are no storage format of sd_format.c). */
+   RGB_(VK_FORMAT_R32G32B32_UINT, SC_TEXEL_UINT, 32),
+   RGB_(VK_FORMAT_R32G32B32_SINT, SC_TEXEL_SINT, 32),
+   RGB_(VK_FORMAT_R32G32B32_SFLOAT, SC_TEXEL_SFLOAT, 32),
    RGBA_(VK_FORMAT_R32G32B32A32_UINT, SC_TEXEL_UINT, 32),
    RGBA_(VK_FORMAT_R32G32B32A32_SINT, SC_TEXEL_SINT, 32),
    RGBA_(VK_FORMAT_R32G32B32A32_SFLOAT, SC_TEXEL_SFLOAT, 32),

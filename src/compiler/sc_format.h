@@ -6,7 +6,7 @@
  * -----------
  * Owns: one static table of struct sc_texel_format, the memory layout of
  * every format the generated code reads and writes (little-endian texels
- * of 1, 2, 4, 8 or 16 bytes; each stored channel a bit field of one
+ * of 1, 2, 4, 8, 12 or 16 bytes; each stored channel a bit field of one
  * component). Conversions follow the spec's fixed-point and float rules;
  * llvm_texel.c turns a table entry into IR.
  * Threading: read-only data.

@@ -46,6 +46,9 @@ static const VkFormat sd_uniform_texel_buffer_formats[] = {
    VK_FORMAT_R32G32_UINT, VK_FORMAT_R32G32_SINT, VK_FORMAT_R32G32_SFLOAT,
    VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_SINT, VK_FORMAT_R32G32B32A32_SFLOAT,
    VK_FORMAT_B10G11R11_UFLOAT_PACK32,
+   /* Not mandatory: 12-byte texels (zink's GL_ARB_texture_buffer_object_rgb32,
+    * OpenGL 4.0), read as a 64-bit and a 32-bit word (llvm_texel.c). */
+   VK_FORMAT_R32G32B32_UINT, VK_FORMAT_R32G32B32_SINT, VK_FORMAT_R32G32B32_SFLOAT,
 };
 static const VkFormat sd_storage_texel_buffer_formats[] = {
    VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SNORM, VK_FORMAT_R8G8B8A8_UINT,

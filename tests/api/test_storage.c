@@ -771,6 +771,7 @@ struct tbfmt {
 #define TBS(n) st_tbfmt_##n##_spv, sizeof(st_tbfmt_##n##_spv)
 #define C1(b) { 0 }, { b }
 #define C2(b) { 0, b }, { b, b }
+#define C3(b) { 0, b, 2 * (b), 0 }, { b, b, b, 0 }
 #define C4(b) { 0, b, 2 * (b), 3 * (b) }, { b, b, b, b }
 static const struct tbfmt tbfmts[] = {
    { VK_FORMAT_R8_UNORM, "R8_UNORM", TB_UNORM, 1, C1(8), TBS(f), false },
@@ -817,6 +818,12 @@ static const struct tbfmt tbfmts[] = {
    { VK_FORMAT_R32G32B32A32_SFLOAT, "R32G32B32A32_SFLOAT", TB_SFLOAT, 16, C4(32), TBS(rgba32f), true },
    { VK_FORMAT_B10G11R11_UFLOAT_PACK32, "B10G11R11_UFLOAT_PACK32", TB_UFLOAT, 4, { 0, 11, 22, 0 },
      { 11, 11, 10, 0 }, TBS(f), false },
+   /* Not in Vulkan's mandatory table, but Shale claims them (12-byte
+    * texels; zink's GL_ARB_texture_buffer_object_rgb32): held like the
+    * others on Shale, and on lavapipe where it claims them. */
+   { VK_FORMAT_R32G32B32_UINT, "R32G32B32_UINT", TB_UINT, 12, C3(32), TBS(u), false },
+   { VK_FORMAT_R32G32B32_SINT, "R32G32B32_SINT", TB_SINT, 12, C3(32), TBS(i), false },
+   { VK_FORMAT_R32G32B32_SFLOAT, "R32G32B32_SFLOAT", TB_SFLOAT, 12, C3(32), TBS(f), false },
 };
 #define NTBFMTS (sizeof(tbfmts) / sizeof(tbfmts[0]))
 
