@@ -569,16 +569,21 @@ BODY void FN(fixed_level)(const struct fast *f, v8f s, v8f t, const struct FN(ad
 
 /* The mipmap blend of two levels' fixed_filter() sums, into r0: delta in
  * [0, 1) (0 keeps r0) to d in [0, 255]; the levels' sums to 8.8 (the bias
- * 2^23 stays a whole 2^15), then x0 * (256 - d) + x1 * d. */
+ * 2^23 stays a whole 2^15), then x0 * (256 - d) + x1 * d. The 8.8 values
+ * lie in [-2^15, 2^15) (sums in [-2^23, 2^23)), so each lane's pair
+ * (x0, x1) is two signed words and one multiply-add of word pairs with
+ * (256 - d, d) gives the exact sum (below 2^24 in magnitude). */
 BODY void FN(fixed_mip)(__m256i r0[4], const __m256i r1[4], v8f delta)
 {
    __m256i d = (__m256i)vtoi(delta * 256.0f);
-   const __m256i dk[4] = { _mm256_shuffle_epi32(d, 0x00), _mm256_shuffle_epi32(d, 0x55),
-                           _mm256_shuffle_epi32(d, 0xaa), _mm256_shuffle_epi32(d, 0xff) };
+   __m256i dw = _mm256_or_si256(_mm256_sub_epi32(_mm256_set1_epi32(256), d), _mm256_slli_epi32(d, 16));
+   const __m256i dk[4] = { _mm256_shuffle_epi32(dw, 0x00), _mm256_shuffle_epi32(dw, 0x55),
+                           _mm256_shuffle_epi32(dw, 0xaa), _mm256_shuffle_epi32(dw, 0xff) };
    for (int k = 0; k < 4; k++) {
-      __m256i x0 = _mm256_srai_epi32(r0[k], 8), x1 = _mm256_srai_epi32(r1[k], 8);
-      r0[k] = _mm256_add_epi32(_mm256_slli_epi32(x0, 8),
-                               _mm256_mullo_epi32(_mm256_sub_epi32(x1, x0), dk[k]));
+      /* x0 = r0 >> 8 in the low word (bits 8 .. 23), x1 = r1 >> 8 in the
+       * high word. */
+      __m256i x = _mm256_blend_epi16(_mm256_srli_epi32(r0[k], 8), _mm256_slli_epi32(r1[k], 8), 0xaa);
+      r0[k] = _mm256_madd_epi16(x, dk[k]);
    }
 }
 
