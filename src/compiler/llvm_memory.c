@@ -320,9 +320,12 @@ sc_memory_init(struct sc_xlate *x)
       }
       /* Tessellation control outputs live in the patch block, zeroed per
        * patch, and one the shader never stores is not recorded at all:
-       * an initializer would be dropped either way, so it is refused. */
+       * an initializer would be dropped either way, so it is refused.
+       * Only the entry point's own outputs: another entry point of the
+       * module may initialize its outputs. */
       if (storage == SpvStorageClassOutput && inst->nwords > 4 &&
-          x->model == SpvExecutionModelTessellationControl)
+          x->model == SpvExecutionModelTessellationControl &&
+          sc_stage_in_interface(x, inst->result_id))
          return sc_fail(x, SC_ERROR_UNSUPPORTED, "initialized tessellation control Output variable");
       if (storage == SpvStorageClassOutput && sc_stage_patch_variable(x, inst)) {
          /* A tessellation control output: in the patch block, which is

@@ -473,6 +473,10 @@ sc_has_stage_io(const struct sc_xlate *x)
 {
    return sc_is_graphics(x) || x->model == 1 /* TessellationControl */;
 }
+/* Whether id is in the entry point's interface list (OpEntryPoint's ids
+ * after the name: its Input and Output variables, and from SPIR-V 1.4 every
+ * global it uses). */
+bool sc_stage_in_interface(struct sc_xlate *x, uint32_t id);
 /* Whether a global variable lives in per-lane storage as a stage input or
  * output (user Locations; outputs, built-in ones included). */
 bool sc_stage_lane_variable(struct sc_xlate *x, const struct sc_inst *var);

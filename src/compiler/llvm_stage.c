@@ -103,8 +103,8 @@ slot_outputs(const struct sc_xlate *x)
 /* Interface variables                                                       */
 /* ------------------------------------------------------------------------ */
 
-static bool
-in_interface(struct sc_xlate *x, uint32_t id)
+bool
+sc_stage_in_interface(struct sc_xlate *x, uint32_t id)
 {
    const struct sc_inst *ep = &x->m->insts[x->ep->inst];
    /* OpEntryPoint model function "name" interface... */
@@ -688,7 +688,7 @@ record_stage_variable(struct sc_xlate *x, const struct sc_inst *var)
       return false;
    const struct sc_module *m = x->m;
    uint32_t id = var->result_id;
-   if (!in_interface(x, id))
+   if (!sc_stage_in_interface(x, id))
       return false;
    if (storage == SpvStorageClassInput &&
        sc_module_decoration(m, id, SC_NONE, SpvDecorationBuiltIn, NULL))

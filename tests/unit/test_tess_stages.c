@@ -27,6 +27,7 @@
 #include "shaders/tess_ctrl_tesc_spv.h"
 #include "shaders/tess_eval_tese_spv.h"
 #include "shaders/tess_init_out_spv.h"
+#include "shaders/tess_multi_ep_spv.h"
 #include "shaders/tess_lines_tese_spv.h"
 #include "shaders/tess_quads_tese_spv.h"
 #include "shaders/tess_small_tesc_spv.h"
@@ -894,6 +895,17 @@ output_vertices_either_stage(void)
    r = sc_compile(compiler, &info, &s, msg, sizeof(msg));
    CHECK(r == SC_ERROR_UNSUPPORTED && !s && strstr(msg, "initialized"),
          "an initialized control-shader Output refused: %s: %s", sc_result_string(r), msg);
+   /* Another entry point's initialized Output in the same
+    * module is not the control shader's. */
+   info.words = tess_multi_ep_spv;
+   info.word_count = sizeof(tess_multi_ep_spv) / 4;
+   msg[0] = '\0';
+   s = NULL;
+   r = sc_compile(compiler, &info, &s, msg, sizeof(msg));
+   CHECK(r == SC_SUCCESS && s, "a control shader beside a vertex entry point's initialized "
+         "Output: %s: %s", sc_result_string(r), msg);
+   if (s)
+      sc_shader_destroy(s);
 }
 
 static void
