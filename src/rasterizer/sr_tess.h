@@ -222,7 +222,9 @@
  * 12 input and 8 output vec4 a vertex and 4 or 12 patch vec4, every
  * component checked, about as many Locations as the validation layer
  * lets through at these limits: it counts patch Locations and the
- * gl_PerVertex built-ins against the per-vertex ones):
+ * gl_PerVertex built-ins against the per-vertex ones; unit/tess_stages,
+ * without the layer, runs the highest Locations they allow through both
+ * stages: per-vertex input and output Location 15, patch Location 29):
  * maxTessellationGenerationLevel 64, maxTessellationPatchSize 32,
  * maxTessellationControlPerVertexInputComponents 64,
  * maxTessellationControlPerVertexOutputComponents 64,

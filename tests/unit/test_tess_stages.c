@@ -26,6 +26,8 @@
 
 #include "shaders/tess_ctrl_tesc_spv.h"
 #include "shaders/tess_eval_tese_spv.h"
+#include "shaders/tess_hiloc_tesc_spv.h"
+#include "shaders/tess_hiloc_tese_spv.h"
 #include "shaders/tess_init_out_spv.h"
 #include "shaders/tess_multi_ep_spv.h"
 #include "shaders/tess_lines_tese_spv.h"
@@ -427,6 +429,142 @@ test_modes(uint32_t W)
             m->point_mode);
       sc_shader_destroy(s);
    }
+}
+
+/* tess_hiloc.tesc and tess_hiloc.tese: the highest Locations the reported
+ * limits allow (sd_physical_device.c: 64 per-vertex components, Locations
+ * 0-15; 120 per-patch components, 0-29), the control shader's outputs fed
+ * to the evaluation shader. Values are small multiples of 1/8, so every
+ * product and sum is exact whatever the compiler fuses. */
+static float
+hi_in(uint32_t v, uint32_t c)
+{
+   return (float)(v * 8 + c) + 0.5f;
+}
+
+static void
+test_high_locations(uint32_t W)
+{
+   struct sc_shader *tcs = compile(SPV(tess_hiloc_tesc_spv),
+                                   VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, W);
+   struct sc_shader *tes = compile(SPV(tess_hiloc_tese_spv),
+                                   VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, W);
+   if (!tcs || !tes) {
+      sc_shader_destroy(tcs);
+      sc_shader_destroy(tes);
+      return;
+   }
+   const uint64_t patch_hi = 1ull << (SHALE_PATCH_SLOT_USER + 29);
+   CHECK(tcs->io.tcs.inputs_read == 1ull << USER(15), "W=%u: control inputs read %#llx", W,
+         (unsigned long long)tcs->io.tcs.inputs_read);
+   CHECK(tcs->io.tcs.outputs_written == 1ull << USER(15), "W=%u: control outputs written %#llx",
+         W, (unsigned long long)tcs->io.tcs.outputs_written);
+   CHECK(tcs->io.tcs.patch_written == ((1ull << SHALE_PATCH_SLOT_TESS_OUTER) |
+                                       (1ull << SHALE_PATCH_SLOT_TESS_INNER) | patch_hi),
+         "W=%u: patch words written %#llx", W, (unsigned long long)tcs->io.tcs.patch_written);
+   CHECK(tes->io.tes.inputs_read == 1ull << USER(15), "W=%u: evaluation inputs read %#llx", W,
+         (unsigned long long)tes->io.tes.inputs_read);
+   CHECK(tes->io.tes.patch_read == patch_hi, "W=%u: evaluation patch words read %#llx", W,
+         (unsigned long long)tes->io.tes.patch_read);
+   CHECK(tes->io.tes.out.outputs_written == ((1ull << SHALE_SLOT_POSITION) | (1ull << USER(15))),
+         "W=%u: evaluation outputs written %#llx", W,
+         (unsigned long long)tes->io.tes.out.outputs_written);
+
+   /* The control shader on a patch of 4 vertices, every other word a
+    * sentinel: Location 15 read, nothing else. */
+   uint32_t *inputs = words_filled((size_t)SHALE_TESS_MAX_PATCH_VERTICES * VERTEX_WORDS, SENTINEL);
+   for (uint32_t v = 0; v < 4; v++)
+      for (uint32_t c = 0; c < 4; c++)
+         *vword(inputs, v, USER(15), c) = fbits(hi_in(v, c));
+   uint32_t *outputs = words_filled((size_t)SHALE_TESS_MAX_PATCH_VERTICES * VERTEX_WORDS, SENTINEL);
+   uint32_t *patch_out = words_filled(PATCH_WORDS, SENTINEL);
+   struct shale_tess_context ctx = { .view_index = 0 };
+   struct shale_tcs_patch patch = {
+      .patch_block = aligned(tcs->shared_size ? tcs->shared_size : 1),
+      .scratch = aligned(tcs->scratch_size ? tcs->scratch_size : 1),
+      .patch_vertices = 4,
+      .inputs = inputs,
+      .outputs = outputs,
+      .patch_outputs = patch_out,
+   };
+   tcs->fn.tcs(&ctx, &patch);
+   int bad = 0;
+   for (uint32_t v = 0; v < SHALE_TESS_MAX_PATCH_VERTICES; v++)
+      for (uint32_t slot = 0; slot < SHALE_SLOT_COUNT; slot++)
+         for (uint32_t c = 0; c < 4; c++) {
+            uint32_t want = SENTINEL;
+            if (v < 4 && slot == USER(15))
+               want = fbits(hi_in(v, c) * 3.0f + (float)v);
+            uint32_t got = *vword(outputs, v, slot, c);
+            if (got != want && bad++ < 8)
+               CHECK(false, "W=%u: control vertex %u slot %u.%u: %#x (%g), expected %#x (%g)", W,
+                     v, slot, c, got, bitsf(got), want, bitsf(want));
+         }
+   for (uint32_t w = 0; w < PATCH_WORDS; w++) {
+      uint32_t slot = w / 4, c = w % 4, want = SENTINEL;
+      if (slot == SHALE_PATCH_SLOT_TESS_OUTER || (slot == SHALE_PATCH_SLOT_TESS_INNER && c < 2))
+         want = fbits(1.0f);
+      else if (slot == SHALE_PATCH_SLOT_TESS_INNER)
+         continue;   /* TessLevelInner has two components */
+      else if (slot == SHALE_PATCH_SLOT_USER + 29)
+         want = fbits(hi_in(0, c) + hi_in(3, c));
+      if (patch_out[w] != want && bad++ < 8)
+         CHECK(false, "W=%u: control patch word %u: %#x (%g), expected %#x (%g)", W, w,
+               patch_out[w], bitsf(patch_out[w]), want, bitsf(want));
+   }
+   CHECK(bad == 0, "W=%u: %d control output words wrong at Locations 15 / patch 29", W, bad);
+
+   /* The evaluation shader on those outputs: 11 points, a partial last
+    * batch at widths 4, 8 and 16. */
+   enum { POINTS = 11 };
+   uint32_t *tes_out = aligned((size_t)VERTEX_WORDS * W * 4);
+   bad = 0;
+   for (uint32_t first = 0; first < POINTS; first += W) {
+      struct shale_tes_batch batch = {
+         .count = POINTS - first < W ? POINTS - first : W,
+         .patch_vertices = 4,
+         .inputs = outputs,
+         .patch_inputs = patch_out,
+         .outputs = tes_out,
+      };
+      for (uint32_t i = 0; i < batch.count; i++) {
+         batch.tess_coord[0][i] = (float)((first + i) % 5) / 4.0f;
+         batch.tess_coord[1][i] = (float)((first + i) / 5) / 2.0f;
+         batch.tess_coord[2][i] = 0.0f;
+      }
+      for (uint32_t i = 0; i < (size_t)VERTEX_WORDS * W; i++)
+         tes_out[i] = SENTINEL;
+      tes->fn.tes(&ctx, &batch);
+      for (uint32_t i = 0; i < W; i++)
+         for (uint32_t slot = 0; slot < SHALE_SLOT_COUNT; slot++)
+            for (uint32_t c = 0; c < 4; c++) {
+               const float u = batch.tess_coord[0][i], v = batch.tess_coord[1][i];
+               uint32_t want = SENTINEL;
+               if (i >= batch.count)
+                  continue;   /* lanes past the batch: not checked */
+               if (slot == SHALE_SLOT_POSITION)
+                  want = fbits(c == 0 ? u : c == 1 ? v : c == 2 ? 0.0f : 1.0f);
+               else if (slot == USER(15))
+                  want = fbits(bitsf(*vword(outputs, 1, USER(15), c)) * u +
+                               bitsf(*vword(outputs, 3, USER(15), c)) * v +
+                               bitsf(patch_out[(SHALE_PATCH_SLOT_USER + 29) * 4 + c]));
+               else if (slot < SHALE_SLOT_USER)
+                  continue;   /* built-in slots besides the position: not checked */
+               uint32_t got = tes_out[(slot * 4 + c) * W + i];
+               if (got != want && bad++ < 8)
+                  CHECK(false, "W=%u: point %u slot %u.%u: %#x (%g), expected %#x (%g)", W,
+                        first + i, slot, c, got, bitsf(got), want, bitsf(want));
+            }
+   }
+   CHECK(bad == 0, "W=%u: %d evaluation output words wrong at Location 15", W, bad);
+   free(tes_out);
+   free(patch.patch_block);
+   free(patch.scratch);
+   free(inputs);
+   free(outputs);
+   free(patch_out);
+   sc_shader_destroy(tcs);
+   sc_shader_destroy(tes);
 }
 
 /* ---- sr_tess_run_patch: a patch through both stages and the generator ---- */
@@ -977,6 +1115,7 @@ main(void)
          test_evaluation(widths[w], out, patch);
       test_modes(widths[w]);
       test_run_patch(widths[w]);
+      test_high_locations(widths[w]);
       free(out);
       free(patch);
    }
