@@ -567,35 +567,26 @@ static void test_far(bool avx2)
    CHECK(t.bad == 0, "%ld lanes disagree", t.bad);
 }
 
-/* The AVX2 fixed-point routine's contiguous row windows (sr_sample_fast_body.h's
- * window()): calls laid out as a draw lays them (two 2x2 quads side by
- * side per eight lanes) with coordinates changing smoothly across the
- * lanes at 0.05 to 3 texels a pixel, sometimes rotated, anywhere on the
- * repeated texture (so footprints cross the wrap and the last eight
- * columns of a level), on power-of-two RGBA / BGRA / ABGR views of 4 to
- * 512 texels a side with padded pitches. Each call runs with the windows
- * and with gathers only (sr_sample_fast_test): the two results must be
- * identical bits (the windows only read the same texels another way), and
- * within FIXED_TOLERANCE of sr_sample() (compare_call). Where the CPU has
- * AVX2, more than one level a call must have come through a window (about
- * two in five do: the others' footprints are too wide, or their levels
- * narrower than eight texels), and some calls through the routines chosen
- * for unswizzled views (run_tri: views keep the identity swizzle three
- * times in four). */
-static void test_window(void)
+/* The calls of test_window() and test_srgb_window(): 60 power-of-two
+ * views of 4 to 512 texels a side, in formats[0..2], in the trilinear
+ * REPEAT state, 60 calls each, every call made with the gathers only and
+ * with the windows (counted in *differ when they differ) and compared with
+ * sr_sample() (compare_call; 8-bit UNORM views held to FIXED_TOLERANCE
+ * where fixed_point_call says so, sRGB ones to 1e-5). With srgb, one view
+ * in four is given the explicit swizzle R, G, B, A. */
+static void window_calls(const VkFormat formats[3], bool srgb, struct sr_sample_fast_test *hook,
+                         struct tally *t, long *calls, long *differ)
 {
-   static const VkFormat formats[] = { VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM,
-                                       VK_FORMAT_A8B8G8R8_UNORM_PACK32 };
    static const uint32_t sizes[] = { 4, 8, 16, 64, 256, 512 };
-   struct sr_sample_fast_test hook = { 0 };
-   struct tally t = { 0 };
-   long calls = 0, differ = 0;
    for (int n = 0; n < 60; n++) {
       struct image im;
       uint32_t w = sizes[pick(6)], h = sizes[pick(6)], levels = 1;
       while ((w >> levels) || (h >> levels))
          levels++;
       make_image(&im, formats[pick(3)], VK_IMAGE_VIEW_TYPE_2D, w, h, levels, 1);
+      if (srgb && pick(4) == 0)
+         for (int k = 0; k < 4; k++)
+            im.v.swizzle[k] = VK_COMPONENT_SWIZZLE_R + k;
       struct shale_sampler_desc s;
       random_sampler(&s, levels);
       s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
@@ -626,18 +617,43 @@ static void test_window(void)
                a.result[q][l] = rnd();
          }
          struct shale_sample_args g = a, wnd = a;
-         sr_sample_fast_test = &hook;
-         hook.gathers_only = true;
+         sr_sample_fast_test = hook;
+         hook->gathers_only = true;
          fn(&im.v, &s, &g);
-         hook.gathers_only = false;
+         hook->gathers_only = false;
          fn(&im.v, &s, &wnd);
-         compare_call(fn, &im, &s, &a, false, &t, fixed_point_call(&im, &s, &a, true));
+         compare_call(fn, &im, &s, &a, false, t, !srgb && fixed_point_call(&im, &s, &a, true));
          sr_sample_fast_test = NULL;
-         differ += memcmp(g.result, wnd.result, sizeof(g.result)) != 0;
-         calls++;
+         *differ += memcmp(g.result, wnd.result, sizeof(g.result)) != 0;
+         (*calls)++;
       }
       free(im.mem);
    }
+}
+
+/* The AVX2 fixed-point routine's contiguous row windows (sr_sample_fast_body.h's
+ * window()): calls laid out as a draw lays them (two 2x2 quads side by
+ * side per eight lanes) with coordinates changing smoothly across the
+ * lanes at 0.05 to 3 texels a pixel, sometimes rotated, anywhere on the
+ * repeated texture (so footprints cross the wrap and the last eight
+ * columns of a level), on power-of-two RGBA / BGRA / ABGR views of 4 to
+ * 512 texels a side with padded pitches. Each call runs with the windows
+ * and with gathers only (sr_sample_fast_test): the two results must be
+ * identical bits (the windows only read the same texels another way), and
+ * within FIXED_TOLERANCE of sr_sample() (compare_call). Where the CPU has
+ * AVX2, more than one level a call must have come through a window (about
+ * two in five do: the others' footprints are too wide, or their levels
+ * narrower than eight texels), and some calls through the routines chosen
+ * for unswizzled views (run_tri: views keep the identity swizzle three
+ * times in four). */
+static void test_window(void)
+{
+   static const VkFormat formats[] = { VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM,
+                                       VK_FORMAT_A8B8G8R8_UNORM_PACK32 };
+   struct sr_sample_fast_test hook = { 0 };
+   struct tally t = { 0 };
+   long calls = 0, differ = 0;
+   window_calls(formats, false, &hook, &t, &calls, &differ);
    printf("row windows: %ld calls, %" PRIu64 " levels read through a window, %" PRIu64
           " calls through the unswizzled views' routines, %ld results differing from the "
           "gathers', %ld lanes against sr_sample (largest difference %.3g of the range, "
@@ -675,61 +691,10 @@ static void test_srgb_window(void)
 {
    static const VkFormat formats[] = { VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB,
                                        VK_FORMAT_A8B8G8R8_SRGB_PACK32 };
-   static const uint32_t sizes[] = { 4, 8, 16, 64, 256, 512 };
    struct sr_sample_fast_test hook = { 0 };
    struct tally t = { 0 };
    long calls = 0, differ = 0;
-   for (int n = 0; n < 60; n++) {
-      struct image im;
-      uint32_t w = sizes[pick(6)], h = sizes[pick(6)], levels = 1;
-      while ((w >> levels) || (h >> levels))
-         levels++;
-      make_image(&im, formats[pick(3)], VK_IMAGE_VIEW_TYPE_2D, w, h, levels, 1);
-      if (pick(4) == 0)
-         for (int k = 0; k < 4; k++)
-            im.v.swizzle[k] = VK_COMPONENT_SWIZZLE_R + k;
-      struct shale_sampler_desc s;
-      random_sampler(&s, levels);
-      s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
-      s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
-      s.address_mode[0] = s.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
-      s.min_lod = 0.0f;
-      s.max_lod = 1000.0f;
-      shale_sample_fn fn = sr_sample_select_isa(&im.v, pick(2) ? &s : NULL, true);
-      for (int c = 0; c < 60; c++) {
-         struct shale_sample_args a;
-         memset(&a, 0, sizeof(a));
-         a.op = pick(2) ? SHALE_SAMPLE_GRAD : SHALE_SAMPLE_LOD;
-         a.lanes = pick(4) ? 0xffff : (rnd() & 0xffff) | 1;
-         float k = frand(0.05f, 3.0f), ang = pick(3) ? 0.0f : frand(0.0f, 6.2831853f);
-         float dsx = k * cosf(ang) / (float)w, dtx = k * sinf(ang) / (float)h;
-         float dsy = -k * sinf(ang) / (float)w, dty = k * cosf(ang) / (float)h;
-         float s0 = frand(-3.0f, 3.0f), t0 = frand(-3.0f, 3.0f);
-         for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
-            float x = (float)((l >> 2) * 2 + (l & 1)) + 0.5f, y = (float)((l >> 1) & 1) + 0.5f;
-            a.coord[0][l] = s0 + x * dsx + y * dsy;
-            a.coord[1][l] = t0 + x * dtx + y * dty;
-            a.lod[l] = log2f(k);
-            a.grad[0][0][l] = dsx;
-            a.grad[0][1][l] = dtx;
-            a.grad[1][0][l] = dsy;
-            a.grad[1][1][l] = dty;
-            for (int q = 0; q < 4; q++)
-               a.result[q][l] = rnd();
-         }
-         struct shale_sample_args g = a, wnd = a;
-         sr_sample_fast_test = &hook;
-         hook.gathers_only = true;
-         fn(&im.v, &s, &g);
-         hook.gathers_only = false;
-         fn(&im.v, &s, &wnd);
-         compare_call(fn, &im, &s, &a, false, &t, false);
-         sr_sample_fast_test = NULL;
-         differ += memcmp(g.result, wnd.result, sizeof(g.result)) != 0;
-         calls++;
-      }
-      free(im.mem);
-   }
+   window_calls(formats, true, &hook, &t, &calls, &differ);
    printf("sRGB row windows and blocks: %ld calls, %" PRIu64 " levels read through one, %" PRIu64
           " calls through the unswizzled views' routines, %ld results differing from the "
           "gathers', %ld lanes against sr_sample (largest difference %.3g), %ld disagreements\n",
