@@ -463,6 +463,40 @@ sd_backend_cache_put_pending(struct sd_pipeline_cache *cache, const uint8_t key[
    return ok;
 }
 
+/* The blob of one back-end routine (the color routine of key, or the
+ * depth/stencil routine of ds_key when ds_key is not NULL): the routine
+ * compiled (or found: the compiler keeps what it compiled) and serialized
+ * into memory from the cache's allocator, its size in *size. NULL when the
+ * routine fails to compile or serialize, or no memory is found (nothing
+ * then left allocated). */
+static void *
+sd_cache_backend_blob(struct sd_pipeline_cache *cache, const struct shale_fb_key *key,
+                      const struct shale_fb_ds_key *ds_key, size_t *size)
+{
+   struct sc_compiler *compiler = cache->runtime->compiler;
+   char msg[160];
+   enum sc_result r;
+   if (ds_key) {
+      shale_fb_ds_fn f;
+      r = sc_compile_fragment_ds(compiler, ds_key, &f, msg, sizeof(msg));
+   } else {
+      shale_fb_color_fn f;
+      r = sc_compile_fragment_backend(compiler, key, &f, msg, sizeof(msg));
+   }
+   *size = 0;
+   if (r != SC_SUCCESS || sc_backend_serialize(compiler, key, ds_key, NULL, size) != SC_SUCCESS)
+      return NULL;
+   void *blob = sd_alloc(&cache->alloc, *size ? *size : 1, SD_ALIGN_DEFAULT,
+                         VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!blob)
+      return NULL;
+   if (sc_backend_serialize(compiler, key, ds_key, blob, size) != SC_SUCCESS) {
+      sd_free(&cache->alloc, blob);
+      return NULL;
+   }
+   return blob;
+}
+
 /* Gives each pending back-end entry its blob: the routine from the
  * compiler (compiled here when the background has not got to it yet; the
  * compiler keeps it, so the background job then finds it). An entry whose
@@ -471,32 +505,15 @@ sd_backend_cache_put_pending(struct sd_pipeline_cache *cache, const uint8_t key[
 static void
 sd_cache_resolve_pending_locked(struct sd_pipeline_cache *cache)
 {
-   struct sc_compiler *compiler = cache->runtime->compiler;
    for (struct sd_cache_entry *e = cache->first; e; e = e->next) {
       if (!e->pending || e->blob)
          continue;
       const struct shale_fb_key *key = e->pending_ds ? NULL : &e->fb_key;
       const struct shale_fb_ds_key *ds_key = e->pending_ds ? &e->fb_ds_key : NULL;
-      char msg[160];
-      enum sc_result r;
-      if (ds_key) {
-         shale_fb_ds_fn f;
-         r = sc_compile_fragment_ds(compiler, ds_key, &f, msg, sizeof(msg));
-      } else {
-         shale_fb_color_fn f;
-         r = sc_compile_fragment_backend(compiler, key, &f, msg, sizeof(msg));
-      }
-      size_t size = 0;
-      if (r != SC_SUCCESS || sc_backend_serialize(compiler, key, ds_key, NULL, &size) != SC_SUCCESS)
-         continue;
-      void *blob = sd_alloc(&cache->alloc, size ? size : 1, SD_ALIGN_DEFAULT,
-                            VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+      size_t size;
+      void *blob = sd_cache_backend_blob(cache, key, ds_key, &size);
       if (!blob)
          continue;
-      if (sc_backend_serialize(compiler, key, ds_key, blob, &size) != SC_SUCCESS) {
-         sd_free(&cache->alloc, blob);
-         continue;
-      }
       e->blob = blob;
       e->blob_size = size;
       e->pending = false;
@@ -553,7 +570,6 @@ sd_cache_settle(struct sd_pipeline_cache *cache)
       }
    }
    pthread_mutex_unlock(&cache->lock);
-   struct sc_compiler *compiler = cache->runtime->compiler;
    for (i = 0; i < n; i++) {
       struct sd_cache_settling *it = &items[i];
       if (it->shader) {
@@ -563,26 +579,10 @@ sd_cache_settle(struct sd_pipeline_cache *cache)
       }
       const struct shale_fb_key *key = it->ds ? NULL : &it->fb_key;
       const struct shale_fb_ds_key *ds_key = it->ds ? &it->fb_ds_key : NULL;
-      char msg[160];
-      enum sc_result r;
-      if (ds_key) {
-         shale_fb_ds_fn f;
-         r = sc_compile_fragment_ds(compiler, ds_key, &f, msg, sizeof(msg));
-      } else {
-         shale_fb_color_fn f;
-         r = sc_compile_fragment_backend(compiler, key, &f, msg, sizeof(msg));
-      }
-      size_t size = 0;
-      if (r != SC_SUCCESS || sc_backend_serialize(compiler, key, ds_key, NULL, &size) != SC_SUCCESS)
-         continue;
-      void *blob = sd_alloc(&cache->alloc, size ? size : 1, SD_ALIGN_DEFAULT,
-                            VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+      size_t size;
+      void *blob = sd_cache_backend_blob(cache, key, ds_key, &size);
       if (!blob)
          continue;
-      if (sc_backend_serialize(compiler, key, ds_key, blob, &size) != SC_SUCCESS) {
-         sd_free(&cache->alloc, blob);
-         continue;
-      }
       pthread_mutex_lock(&cache->lock);
       struct sd_cache_entry *e = sd_cache_find_locked(cache, it->key, SD_CACHE_ENTRY_BACKEND);
       if (e && e->pending && !e->blob) {
