@@ -271,4 +271,21 @@ draw_run_threads_and_lavapipe(void (*run)(enum vkt_driver which, const char *thr
    return check_finish();
 }
 
+/* A pipeline cache on t's device from size bytes of initial data (none
+ * when size is 0), CHECKing that it was created (VK_NULL_HANDLE when not);
+ * static inline for check.h's counters, as above. */
+static inline VkPipelineCache
+draw_make_cache(struct vkt *t, const void *data, size_t size)
+{
+   VkPipelineCacheCreateInfo ci = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
+      .initialDataSize = size,
+      .pInitialData = data,
+   };
+   VkPipelineCache cache = VK_NULL_HANDLE;
+   VkResult r = vkCreatePipelineCache(t->device, &ci, NULL, &cache);
+   CHECK(r == VK_SUCCESS, "%s", "vkCreatePipelineCache(t->device, &ci, NULL, &cache)");
+   return cache;
+}
+
 #endif

@@ -170,19 +170,6 @@ make_pipeline(struct ctx *c, const char *mode, int variant, struct draw_pipeline
    return make_pipeline_in(c, mode, variant, VK_NULL_HANDLE, p);
 }
 
-static VkPipelineCache
-make_cache(struct vkt *t, const void *data, size_t size)
-{
-   VkPipelineCacheCreateInfo ci = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
-      .initialDataSize = size,
-      .pInitialData = data,
-   };
-   VkPipelineCache cache = VK_NULL_HANDLE;
-   CHECK_VK(vkCreatePipelineCache(t->device, &ci, NULL, &cache));
-   return cache;
-}
-
 /* Draws the scene; out gets the colour then the depth bytes. */
 static bool
 draw(struct ctx *c, const struct draw_pipeline *p, uint8_t *out)
@@ -356,7 +343,7 @@ main(void)
     * into another by a merge, whose data, written at once, holds them;
     * checked on a fresh device below. */
    static uint8_t pend_c[W * H * 8], pend_linked[W * H * 8];
-   VkPipelineCache pcache = make_cache(&c.t, NULL, 0), merged = make_cache(&c.t, NULL, 0);
+   VkPipelineCache pcache = draw_make_cache(&c.t, NULL, 0), merged = draw_make_cache(&c.t, NULL, 0);
    struct draw_pipeline pp;
    capture_begin(&cap);
    bool p_made = make_pipeline_in(&c, "background", 3, pcache, &pp);
@@ -409,7 +396,7 @@ main(void)
    /* A fresh device (and compiler): the data written while variant 3's
     * routines were pending links them, no LLVM compile, same bytes. */
    if (data && ctx_init(&c)) {
-      VkPipelineCache from = make_cache(&c.t, data, data_size);
+      VkPipelineCache from = draw_make_cache(&c.t, data, data_size);
       capture_begin(&cap);
       bool l_made = make_pipeline_in(&c, NULL, 3, from, &pp);
       log = capture_end(&cap);

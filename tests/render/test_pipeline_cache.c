@@ -215,19 +215,6 @@ diff(const char *what, const uint8_t *got, const uint8_t *want)
    return bad;
 }
 
-static VkPipelineCache
-make_cache(struct vkt *t, const void *data, size_t size)
-{
-   VkPipelineCacheCreateInfo ci = {
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
-      .initialDataSize = size,
-      .pInitialData = data,
-   };
-   VkPipelineCache cache = VK_NULL_HANDLE;
-   CHECK_VK(vkCreatePipelineCache(t->device, &ci, NULL, &cache));
-   return cache;
-}
-
 /* Lines of the driver's log that begin with `stage` ("pipeline: vertex
  * shader") and say `what`. */
 static unsigned
@@ -321,7 +308,7 @@ main(void)
    if (!c.feedback)
       fprintf(stderr, "VK_EXT_pipeline_creation_feedback not offered: feedback not checked\n");
    struct vkt *t = &c.t;
-   VkPipelineCache cache = make_cache(t, NULL, 0);
+   VkPipelineCache cache = draw_make_cache(t, NULL, 0);
 
    /* The vertex shader enters the cache with another fragment shader. */
    VkPipeline flat = VK_NULL_HANDLE, cached = VK_NULL_HANDLE, uncached = VK_NULL_HANDLE;
@@ -385,7 +372,7 @@ main(void)
       return check_finish();
    }
    t = &c.t;
-   cache = make_cache(t, data, size);
+   cache = draw_make_cache(t, data, size);
    memset(&fb, 0, sizeof(fb));
    memset(sfb, 0, sizeof(sfb));
    cached = VK_NULL_HANDLE;
@@ -426,7 +413,7 @@ main(void)
    CHECK(damaged == 2, "%u back-end entries in the cache data", damaged);
    if (ctx_init(&c)) {
       t = &c.t;
-      cache = make_cache(t, data, size);
+      cache = draw_make_cache(t, data, size);
       cached = VK_NULL_HANDLE;
       capture_begin(&cap);
       r = make_pipeline(&c, cache, &d, &cached);
