@@ -593,15 +593,18 @@ AVX2_FN v8i gather_avx2(const uint8_t *base, v8i off)
 }
 
 /* Two 32-bit texels side by side per lane: two 4-lane gathers of 64-bit
- * words, split into first and second texels. */
+ * words, split into first and second texels. The offsets go in the lane
+ * order 0, 1, 4, 5 / 2, 3, 6, 7, so that one in-lane shuffle of the two
+ * results gives each texel back in lane order (no cross-lane permute). */
 AVX2_FN void gather_pair_avx2(const uint8_t *base, v8i off, v8i *t0, v8i *t1)
 {
-   __m128i lo = _mm256_castsi256_si128((__m256i)off);
-   __m128i hi = _mm256_extracti128_si256((__m256i)off, 1);
-   v8i a = (v8i)_mm256_i32gather_epi64((const long long *)base, lo, 1);
-   v8i b = (v8i)_mm256_i32gather_epi64((const long long *)base, hi, 1);
-   *t0 = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
-   *t1 = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
+   __m256i o = _mm256_permute4x64_epi64((__m256i)off, 0xd8);
+   __m256 a = _mm256_castsi256_ps(
+      _mm256_i32gather_epi64((const long long *)base, _mm256_castsi256_si128(o), 1));
+   __m256 b = _mm256_castsi256_ps(
+      _mm256_i32gather_epi64((const long long *)base, _mm256_extracti128_si256(o, 1), 1));
+   *t0 = (v8i)_mm256_castps_si256(_mm256_shuffle_ps(a, b, 0x88));
+   *t1 = (v8i)_mm256_castps_si256(_mm256_shuffle_ps(a, b, 0xdd));
 }
 
 /* The aligned words holding texels of 1 or 2 bytes (a texel of 2 bytes is

@@ -511,22 +511,6 @@ BODY __m256i FN(fixed_floor)(__m256 x, __m256 *fl)
    return _mm256_cvttps_epi32(*fl);
 }
 
-/* Eight pairs of 32-bit texels side by side, at byte offsets `off`: the
- * first of each pair in *t0, the second in *t1, lane for lane. Two 4-lane
- * gathers of 64-bit words (half the elements of two 8-lane vpgatherdd),
- * lanes (0, 1, 4, 5) in one and (2, 3, 6, 7) in the other, so that one
- * vshufps per result puts the lanes back in order. */
-BODY void FN(fixed_pairs)(const uint8_t *base, __m256i off, __m256i *t0, __m256i *t1)
-{
-   __m256i o = _mm256_permute4x64_epi64(off, 0xd8);
-   __m256 a = _mm256_castsi256_ps(
-      _mm256_i32gather_epi64((const long long *)base, _mm256_castsi256_si128(o), 1));
-   __m256 b = _mm256_castsi256_ps(
-      _mm256_i32gather_epi64((const long long *)base, _mm256_extracti128_si256(o, 1), 1));
-   *t0 = _mm256_castps_si256(_mm256_shuffle_ps(a, b, 0x88));
-   *t1 = _mm256_castps_si256(_mm256_shuffle_ps(a, b, 0xdd));
-}
-
 /* Texel Linear Filtering of one level (ad) of 8-bit UNORM RGBA texels at
  * normalized (s, t) for the compile-time state (REPEAT, power-of-two
  * sizes), in fixed point: the weights snapped to 1/256 of a texel
@@ -555,8 +539,13 @@ BODY void FN(fixed_level)(const struct fast *f, v8f s, v8f t, const struct FN(ad
       if (!FN(fixed_any)((__m256i)(x1 != x0 + 4))) {
          /* No lane on the level's last column: each lane's two columns
           * are side by side in the row, one 64-bit load (the same texels). */
-         FN(fixed_pairs)(f->base, (__m256i)(y0 + x0), &t00, &t10);
-         FN(fixed_pairs)(f->base, (__m256i)(y1 + x0), &t01, &t11);
+         v8i p0, p1, p2, p3;
+         FAST_GATHER_PAIR(f->base, y0 + x0, &p0, &p1);
+         FAST_GATHER_PAIR(f->base, y1 + x0, &p2, &p3);
+         t00 = (__m256i)p0;
+         t10 = (__m256i)p1;
+         t01 = (__m256i)p2;
+         t11 = (__m256i)p3;
       } else {
          t00 = (__m256i)FAST_GATHER(f->base, y0 + x0);
          t10 = (__m256i)FAST_GATHER(f->base, y0 + x1);
