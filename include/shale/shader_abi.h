@@ -217,7 +217,8 @@ enum shale_sample_op {
 #define SHALE_SAMPLE_OFFSET (1u << 9)           /* offset[][] is added (ConstOffset, Offset) */
 #define SHALE_SAMPLE_GATHER_OFFSETS (1u << 10)  /* gather_offsets (ConstOffsets) */
 /* GRAD only: lod[] holds a Bias operand (implicit-LOD sampling in fragment
- * shaders, whose gradients the compiled code takes from the quad): lambda
+ * shaders, whose gradients the compiled code takes from the quad, coarse:
+ * the same on the four lanes 4k .. 4k + 3 of each 2x2 quad): lambda
  * is log2(rho) + clamp(sampler bias + lod[], -maxSamplerLodBias, +max). */
 #define SHALE_SAMPLE_BIAS (1u << 11)
 /* FETCH only: lod[] holds the Sample operand (an integer) of a fetch from a

@@ -527,9 +527,12 @@ bool sc_stage_kill(struct sc_xlate *x);
 int sc_stage_guard(struct sc_xlate *x, const struct sc_inst *inst);
 /* The active lanes that are not helpers. */
 LLVMValueRef sc_stage_live_mask(struct sc_xlate *x);
-/* d/dx (or d/dy) of a W-lane float vector from the quads' lanes, as
- * OpDPdx / OpDPdy take it (fine: from the lane's row or column of its
- * quad); marks the shader as using derivatives. */
+/* d/dx (or d/dy) of a W-lane float vector from the quads' lanes, for
+ * implicit-LOD image instructions: coarse, as OpDPdxCoarse / OpDPdyCoarse
+ * take it (lane 1 - lane 0, lane 2 - lane 0 of the quad, the same on its
+ * four lanes), so a quad samples with one LOD (the spec's Derivative Image
+ * Operations take them as OpDPdx / OpDPdy, which may be either fine or
+ * coarse); marks the shader as using derivatives. */
 LLVMValueRef sc_stage_derivative(struct sc_xlate *x, LLVMValueRef v, bool dy);
 
 /* The fragment back end (llvm_backend.c): whether key is within what is

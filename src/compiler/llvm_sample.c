@@ -1,8 +1,9 @@
 /* Sampled-image instructions for the SPMD translator: sampling (explicit
- * LOD, and implicit LOD in fragment shaders with gradients from the quad),
- * fetches (multisampled ones with their Sample operand), gathers and LOD
- * queries become one call of the image record's sample_fn
- * (include/shale/shader_abi.h, "Sampling") on a lane-array argument block. */
+ * LOD, and implicit LOD in fragment shaders with coarse gradients from the
+ * quad: one LOD per quad), fetches (multisampled ones with their Sample
+ * operand), gathers and LOD queries become one call of the image record's
+ * sample_fn (include/shale/shader_abi.h, "Sampling") on a lane-array
+ * argument block. */
 #include "llvm_private.h"
 
 #include <stddef.h>
@@ -338,7 +339,8 @@ sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst)
          v = LLVMBuildFDiv(b, v, q, "");
       store_at(x, args, ARG(coord) + i * LANE_BYTES, v);
       if (implicit && i < ncoord) {
-         /* Implicit LOD: the (projected) coordinate's gradients from the quad. */
+         /* Implicit LOD: the (projected) coordinate's gradients from the
+          * quad, coarse (one LOD per quad: sc_stage_derivative). */
          store_at(x, args, ARG(grad) + i * LANE_BYTES, sc_stage_derivative(x, v, false));
          store_at(x, args, ARG(grad) + (3 + i) * LANE_BYTES, sc_stage_derivative(x, v, true));
       }

@@ -1718,7 +1718,7 @@ LLVMValueRef
 sc_stage_derivative(struct sc_xlate *x, LLVMValueRef v, bool dy)
 {
    x->io.fs.uses_derivatives = 1;
-   return derivative(x, v, dy, false);
+   return derivative(x, v, dy, true);
 }
 
 static bool
