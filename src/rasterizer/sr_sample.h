@@ -121,11 +121,15 @@ shale_sample_fn sr_sample_select_isa(const struct shale_image_view_desc *view,
  * read every texel through gathers (never the contiguous row windows);
  * windows counts the levels read through a window; tri_calls the calls
  * taken by the routines chosen for trilinear-ready views (sr_sample_fast.c's
- * run_tri) in their compile-time state. NULL otherwise. */
+ * run_tri) in their compile-time state; no_shortcut makes them compute
+ * lambda where it can only select level 0 alone (magnified chunks, one
+ * level); level0_chunks counts the chunks that skipped it. NULL otherwise. */
 struct sr_sample_fast_test {
    bool gathers_only;
+   bool no_shortcut;
    uint64_t windows;
    uint64_t tri_calls;
+   uint64_t level0_chunks;
 };
 extern struct sr_sample_fast_test *sr_sample_fast_test;
 

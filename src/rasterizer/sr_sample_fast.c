@@ -68,7 +68,12 @@
  * Its level selection, addressing and floors are written in intrinsics
  * (fixed_select, fixed_address, fixed_floor: the same operations, so the
  * same bits), where GCC built the generic form's splats of scalars from
- * vinsertps chains and vany() from eight extracts.
+ * vinsertps chains and vany() from eight extracts. fixed_select skips the
+ * LOD where it can only select level 0 alone: views of one level or maxLod
+ * <= 0, and chunks magnified on every lane asked for (the larger squared
+ * scale <= 1 with a bias <= 0 and minLod <= 0; bench_render (b)'s quads
+ * up to 3.75 repeats across the screen): what the LOD arithmetic gives
+ * there, level 0 and no second level, without its polynomial.
  * Where the chunk's lanes share the level and their footprints lie within
  * eight unwrapped columns and three rows (magnified and mildly minified
  * levels), it reads those rows eight texels at a time and picks each
@@ -147,6 +152,10 @@ struct fast {
    bool mag_linear, min_linear, mip_linear;
    uint32_t mode_u, mode_v;
    float bias, min_lod, max_lod;
+   /* Level 0 alone whatever lambda: one level, or maxLod <= 0. */
+   bool one_level;
+   /* lambda' <= 0 gives level 0 alone: minLod <= 0, maxLod not NaN. */
+   bool mag_level0;
    uint8_t swz[4];                    /* source component, SWZ_ZERO or SWZ_ONE */
    bool swz_identity;
    bool tri;   /* LINEAR everywhere, REPEAT on s and t, power-of-two sizes, 2D */
@@ -429,6 +438,8 @@ fast_init_view(struct fast *f, const struct shale_image_view_desc *v,
    f->bias = s->mip_lod_bias;
    f->min_lod = s->min_lod;
    f->max_lod = s->max_lod;
+   f->one_level = v->level_count == 1 || s->max_lod <= 0.0f;
+   f->mag_level0 = s->min_lod <= 0.0f && s->max_lod == s->max_lod;
 }
 
 /* The call's state; false: hand the call to sr_sample(). The view was

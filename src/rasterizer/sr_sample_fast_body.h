@@ -423,13 +423,39 @@ BODY bool FN(fixed_any)(__m256i m)
  * (both give the second operand for NaN, as the selects do), and the
  * clamp of lambda to [0, q] is vmaxps(vminps(lambda, q), 0) (q >= 0: +0 for
  * lambda <= 0, as the select's constant). GCC built the scalars' splats of
- * the generic form from four vinsertps and a vinsertf128 each. */
+ * the generic form from four vinsertps and a vinsertf128 each.
+ * Where lambda can only select level 0 alone (a view of one level, maxLod
+ * <= 0, or a chunk magnified on every lane asked for), lambda is not
+ * computed: the levels, delta and the second level's absence are what the
+ * arithmetic gives for it (dl = +0), so the same bits at no polynomial. */
 BODY void FN(fixed_select)(const struct fast *f, const struct shale_sample_args *a, unsigned l0,
                            struct FN(sel) *sel)
 {
    const uint32_t op = a->op;
+   uint32_t active = (a->lanes >> l0) & 0xffu;
+   sel->active = active;
+   sel->layer = vsplati(0);
+   sel->lin = vsplati(-1);
+   __m256i on = _mm256_set1_epi32(-1);
+   if (active != 0xffu) {
+      const __m256i lane_bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+      on = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int32_t)active), lane_bit),
+                              lane_bit);
+   }
+   sel->on = (v8i)on;
+   /* The bias added to lambda_base. */
+   __m256 b;
+   if ((op & SHALE_SAMPLE_BIAS) && (op & SHALE_SAMPLE_OP_MASK) == SHALE_SAMPLE_GRAD) {
+      b = _mm256_add_ps(_mm256_set1_ps(f->bias), _mm256_loadu_ps(&a->lod[l0]));
+      b = _mm256_max_ps(b, _mm256_set1_ps(-MAX_LOD_BIAS));
+      b = _mm256_min_ps(b, _mm256_set1_ps(MAX_LOD_BIAS));
+   } else {
+      b = _mm256_set1_ps(f->bias);
+   }
    __m256 lambda;
-   if ((op & SHALE_SAMPLE_OP_MASK) == SHALE_SAMPLE_GRAD) {
+   const bool shortcut = !(sr_sample_fast_test && sr_sample_fast_test->no_shortcut);
+   bool one = f->one_level && shortcut;
+   if (!one && (op & SHALE_SAMPLE_OP_MASK) == SHALE_SAMPLE_GRAD) {
       const __m256 fw = _mm256_set1_ps(f->fwidth), fh = _mm256_set1_ps(f->fheight);
       __m256 mx0 = _mm256_mul_ps(_mm256_loadu_ps(&a->grad[0][0][l0]), fw);
       __m256 mx1 = _mm256_mul_ps(_mm256_loadu_ps(&a->grad[0][1][l0]), fh);
@@ -437,18 +463,35 @@ BODY void FN(fixed_select)(const struct fast *f, const struct shale_sample_args 
       __m256 my1 = _mm256_mul_ps(_mm256_loadu_ps(&a->grad[1][1][l0]), fh);
       __m256 qx = _mm256_add_ps(_mm256_mul_ps(mx0, mx0), _mm256_mul_ps(mx1, mx1));
       __m256 qy = _mm256_add_ps(_mm256_mul_ps(my0, my0), _mm256_mul_ps(my1, my1));
-      lambda = (__m256)vhalf_log2((v8f)_mm256_max_ps(qx, qy));
-   } else {
+      __m256 qm = _mm256_max_ps(qx, qy);
+      /* Magnified on every lane asked for: rho <= 1 (the larger square
+       * <= 1, ordered) and a bias <= 0 give lambda' <= 0 (vhalf_log2 is
+       * <= 0 there), so with minLod <= 0 lambda <= 0 and the level is 0
+       * with no second one, whatever the polynomial's value
+       * (f->mag_level0 holds minLod <= 0 and maxLod not NaN). */
+      if (f->mag_level0 && shortcut) {
+         __m256 ok = _mm256_and_ps(_mm256_cmp_ps(qm, _mm256_set1_ps(1.0f), _CMP_LE_OQ),
+                                   _mm256_cmp_ps(b, _mm256_setzero_ps(), _CMP_LE_OQ));
+         ok = _mm256_or_ps(ok, _mm256_castsi256_ps(_mm256_xor_si256(on, _mm256_set1_epi32(-1))));
+         one = _mm256_movemask_ps(ok) == 0xff;
+      }
+      if (!one)
+         lambda = (__m256)vhalf_log2((v8f)qm);
+   } else if (!one) {
       lambda = _mm256_loadu_ps(&a->lod[l0]);
    }
-   if ((op & SHALE_SAMPLE_BIAS) && (op & SHALE_SAMPLE_OP_MASK) == SHALE_SAMPLE_GRAD) {
-      __m256 b = _mm256_add_ps(_mm256_set1_ps(f->bias), _mm256_loadu_ps(&a->lod[l0]));
-      b = _mm256_max_ps(b, _mm256_set1_ps(-MAX_LOD_BIAS));
-      b = _mm256_min_ps(b, _mm256_set1_ps(MAX_LOD_BIAS));
-      lambda = _mm256_add_ps(lambda, b);
-   } else {
-      lambda = _mm256_add_ps(lambda, _mm256_set1_ps(f->bias));
+   if (one) {
+      /* What the arithmetic below gives for lambda <= 0 or a single level
+       * (dl = +0): level 0, delta +0, no second level. */
+      if (sr_sample_fast_test)
+         sr_sample_fast_test->level0_chunks++;
+      sel->lvl0 = vsplati(0);
+      sel->lvl1 = vsplati(f->last_level > 0 ? 1 : 0);
+      sel->delta = vsplat(0.0f);
+      sel->two = vsplati(0);
+      return;
    }
+   lambda = _mm256_add_ps(lambda, b);
    lambda = _mm256_max_ps(lambda, _mm256_set1_ps(f->min_lod));
    lambda = _mm256_min_ps(lambda, _mm256_set1_ps(f->max_lod));
    __m256 dl = _mm256_max_ps(_mm256_min_ps(lambda, _mm256_set1_ps(f->q)), _mm256_setzero_ps());
@@ -456,23 +499,13 @@ BODY void FN(fixed_select)(const struct fast *f, const struct shale_sample_args 
    __m256i lvl1 = _mm256_min_epi32(_mm256_add_epi32(lvl0, _mm256_set1_epi32(1)),
                                    _mm256_set1_epi32(f->last_level));
    __m256 delta = _mm256_sub_ps(dl, _mm256_cvtepi32_ps(lvl0));
-   uint32_t active = (a->lanes >> l0) & 0xffu;
    sel->two = (v8i)_mm256_castps_si256(_mm256_cmp_ps(delta, _mm256_setzero_ps(), _CMP_GT_OQ));
    sel->delta = (v8f)delta;
-   sel->active = active;
-   sel->layer = vsplati(0);
-   sel->lin = vsplati(-1);
-   if (active == 0xffu) {
-      sel->on = vsplati(-1);
-   } else {
+   if (active != 0xffu) {
       /* Lanes left out read the first active lane's levels (select()). */
-      const __m256i lane_bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-      __m256i on = _mm256_cmpeq_epi32(
-         _mm256_and_si256(_mm256_set1_epi32((int32_t)active), lane_bit), lane_bit);
       __m256i first = _mm256_set1_epi32((int32_t)__builtin_ctz(active));
       lvl0 = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(lvl0, first), lvl0, on);
       lvl1 = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(lvl1, first), lvl1, on);
-      sel->on = (v8i)on;
    }
    sel->lvl0 = (v8i)lvl0;
    sel->lvl1 = (v8i)lvl1;

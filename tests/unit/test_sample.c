@@ -712,6 +712,104 @@ static void test_srgb_window(void)
 #endif
 }
 
+/* The fixed-point and sRGB trilinear routines' level-0 shortcut
+ * (sr_sample_fast_body.h's fixed_select): calls laid out as a draw lays
+ * them (two quads per eight lanes, one gradient a quad as implicit LOD
+ * gives it) at 0.05 to 2.5 texels a pixel, so chunks are magnified or not,
+ * with sampler biases of -2 to 1, Bias operands now and then, minLod -1,
+ * 0 or 0.5, maxLod 1000, 0 or 0.5, and views of one level or all, on
+ * power-of-two RGBA8 UNORM and sRGB views in the trilinear REPEAT state.
+ * Each call runs with the shortcut and without (sr_sample_fast_test's
+ * no_shortcut): identical bits (it skips the LOD only where the LOD can
+ * select nothing but level 0), and within FIXED_TOLERANCE or 1e-5 of
+ * sr_sample() (compare_call). Where the CPU has AVX2, some chunks must
+ * have taken it and some not. */
+static void test_level0(void)
+{
+   static const VkFormat formats[] = { VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM,
+                                       VK_FORMAT_R8G8B8A8_SRGB };
+   static const uint32_t sizes[] = { 4, 16, 64, 256 };
+   static const float min_lods[] = { -1.0f, 0.0f, 0.5f }, max_lods[] = { 1000.0f, 0.0f, 0.5f };
+   struct sr_sample_fast_test hook = { 0 };
+   struct tally t = { 0 };
+   long calls = 0, differ = 0;
+   uint64_t full = 0;
+   for (int n = 0; n < 60; n++) {
+      struct image im;
+      uint32_t w = sizes[pick(4)], h = sizes[pick(4)], levels = 1;
+      if (pick(4))
+         while ((w >> levels) || (h >> levels))
+            levels++;
+      VkFormat fmt = formats[pick(3)];
+      make_image(&im, fmt, VK_IMAGE_VIEW_TYPE_2D, w, h, levels, 1);
+      struct shale_sampler_desc s;
+      random_sampler(&s, levels);
+      s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
+      s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+      s.address_mode[0] = s.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+      s.mip_lod_bias = pick(2) ? 0.0f : frand(-2.0f, 1.0f);
+      s.min_lod = min_lods[pick(3)];
+      s.max_lod = max_lods[pick(3)];
+      if (s.max_lod < s.min_lod)
+         s.max_lod = s.min_lod;
+      shale_sample_fn fn = sr_sample_select_isa(&im.v, pick(2) ? &s : NULL, true);
+      for (int c = 0; c < 40; c++) {
+         struct shale_sample_args a;
+         memset(&a, 0, sizeof(a));
+         a.op = SHALE_SAMPLE_GRAD | (pick(4) ? 0 : SHALE_SAMPLE_BIAS);
+         a.lanes = pick(4) ? 0xffff : (rnd() & 0xffff) | 1;
+         float s0 = frand(-3.0f, 3.0f), t0 = frand(-3.0f, 3.0f);
+         for (int q = 0; q < SHALE_MAX_SIMD_WIDTH / 4; q++) {
+            float k = frand(0.05f, 2.5f), ang = pick(3) ? 0.0f : frand(0.0f, 6.2831853f);
+            float dsx = k * cosf(ang) / (float)w, dtx = k * sinf(ang) / (float)h;
+            float dsy = -k * sinf(ang) / (float)w, dty = k * cosf(ang) / (float)h;
+            float bias = pick(2) ? 0.0f : frand(-1.0f, 0.5f);
+            for (int i = 0; i < 4; i++) {
+               int l = q * 4 + i;
+               float x = (float)(q * 2 + (i & 1)) + 0.5f, y = (float)(i >> 1) + 0.5f;
+               a.coord[0][l] = s0 + x * dsx + y * dsy;
+               a.coord[1][l] = t0 + x * dtx + y * dty;
+               a.lod[l] = bias;
+               a.grad[0][0][l] = dsx;
+               a.grad[0][1][l] = dtx;
+               a.grad[1][0][l] = dsy;
+               a.grad[1][1][l] = dty;
+               for (int r = 0; r < 4; r++)
+                  a.result[r][l] = rnd();
+            }
+         }
+         struct shale_sample_args with = a, without = a;
+         sr_sample_fast_test = &hook;
+         hook.no_shortcut = true;
+         fn(&im.v, &s, &without);
+         hook.no_shortcut = false;
+         fn(&im.v, &s, &with);
+         sr_sample_fast_test = NULL;
+         bool srgb = fmt == VK_FORMAT_R8G8B8A8_SRGB;
+         compare_call(fn, &im, &s, &a, false, &t, !srgb && fixed_point_call(&im, &s, &a, true));
+         differ += memcmp(with.result, without.result, sizeof(with.result)) != 0;
+         calls++;
+         for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += 8)
+            full += ((a.lanes >> l0) & 0xffu) != 0;
+      }
+      free(im.mem);
+   }
+   printf("level-0 shortcut: %ld calls, %" PRIu64 " of %" PRIu64 " chunks skipped the LOD, "
+          "%ld results differing from the LOD's, %ld lanes against sr_sample (largest "
+          "difference %.3g), %ld disagreements\n",
+          calls, hook.level0_chunks, full, differ, t.lanes, t.worst_fixed, t.bad);
+   CHECK(differ == 0, "%ld calls differ with and without the shortcut", differ);
+   CHECK(t.bad == 0, "%ld lanes disagree with sr_sample", t.bad);
+#if defined(__x86_64__) || defined(__i386__)
+   if (__builtin_cpu_supports("avx2")) {
+      CHECK(hook.level0_chunks > full / 8, "only %" PRIu64 " of %" PRIu64 " chunks took it",
+            hook.level0_chunks, full);
+      CHECK(hook.level0_chunks < full * 7 / 8, "%" PRIu64 " of %" PRIu64 " chunks took it",
+            hook.level0_chunks, full);
+   }
+#endif
+}
+
 /* sr_sample_fast_nl.h's states, drawn more often than test_fast's random
  * samplers draw them: both filters NEAREST or both LINEAR, on views of one
  * level or many with maxLod 0 (lambda then chooses nothing: the paths skip
@@ -779,6 +877,7 @@ int main(void)
 {
    test_window();
    test_srgb_window();
+   test_level0();
    test_far(false);
    test_far(true);
    test_fast(false);
