@@ -381,17 +381,33 @@ sh_present_thread(void *arg)
    pthread_mutex_lock(&chain->mutex);
    /* The platform's wait_ready was met for the next display. */
    bool ready = !chain->platform->wait_ready || chain->mode == VK_PRESENT_MODE_IMMEDIATE_KHR;
+   /* A display() left work in flight that settle() has not finished. */
+   bool unsettled = false;
    for (;;) {
+      uint64_t refresh = 0, when = 0;
+      if (chain->queue_len) {
+         when = sh_head_due(chain, sd_now_ns(), &refresh);
+         if (chain->stop)
+            when = 0;   /* destruction: show what was presented, without waiting */
+      }
+      if ((!chain->queue_len || when) && unsettled) {
+         /* About to sleep: first finish the last display, so its status
+          * is known before the engine idles (and nothing is in flight
+          * when it stops). Then look again. */
+         unsettled = false;
+         pthread_mutex_unlock(&chain->mutex);
+         VkResult r = chain->platform->settle(chain);
+         pthread_mutex_lock(&chain->mutex);
+         if (r != VK_SUCCESS && chain->status >= 0)
+            chain->status = r;
+         continue;
+      }
       if (!chain->queue_len) {
          if (chain->stop)
             break;
          sh_chain_wait(chain, UINT64_MAX);
          continue;
       }
-      uint64_t refresh;
-      uint64_t when = sh_head_due(chain, sd_now_ns(), &refresh);
-      if (chain->stop)
-         when = 0;   /* destruction: show what was presented, without waiting */
       if (when) {
          /* A newer image may replace the head meanwhile (MAILBOX). */
          sh_chain_wait(chain, when);
@@ -416,6 +432,7 @@ sh_present_thread(void *arg)
       pthread_mutex_unlock(&chain->mutex);
       VkResult r = chain->platform->display(chain, index);
       pthread_mutex_lock(&chain->mutex);
+      unsettled = chain->platform->settle != NULL;
       if (r != VK_SUCCESS && chain->status >= 0)
          chain->status = r;
       if (chain->shown >= 0)

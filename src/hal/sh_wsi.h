@@ -46,9 +46,14 @@
  *     requests of whole rows (a remote server, no SysV shm, or
  *     SHALE_WSI_X11_NO_SHM=1).
  * The present thread then asks for the window's geometry: its reply says
- * the image's requests are done (one round trip a frame), so the image (or
- * staging copy) can be written again, and whether the window still fits;
- * the queue never waits for X. X gives no vertical blanks: FIFO paces to a
+ * the image's requests are done, so the image (or staging copy) can be
+ * written again, and whether the window still fits; the queue never waits
+ * for X. The present thread does not wait for that reply before it takes
+ * the next image: it reads it when it displays the next image (after
+ * sending that image's requests, or before rewriting the staging copy),
+ * or before it goes idle (the platform's settle), so a frame costs no
+ * round trip while images keep coming, and the image shown before is
+ * freed only once the server has read it. X gives no vertical blanks: FIFO paces to a
  * 60 Hz clock. A window whose size no longer matches the swapchain makes
  * presents and acquires return VK_SUBOPTIMAL_KHR (the image is still shown,
  * clipped or padded), from the first image displayed after the resize on;
@@ -208,8 +213,18 @@ struct sh_wsi_platform {
    /* Puts image `index` on the display, from the present thread, without
     * the swapchain's mutex. VK_SUCCESS, VK_SUBOPTIMAL_KHR, or an error that
     * the next acquire and present report (VK_ERROR_OUT_OF_DATE_KHR,
-    * VK_ERROR_SURFACE_LOST_KHR). */
+    * VK_ERROR_SURFACE_LOST_KHR). The engine frees the image shown before
+    * once it returns, so by then the window system must be done reading
+    * that one; where settle is not NULL, `index`'s own requests may still
+    * be in flight on return, and the result may be an earlier display's
+    * (the one display() or settle() finished). */
    VkResult (*display)(struct sh_swapchain *chain, uint32_t index);
+   /* May be NULL (display() finishes its work): from the present thread,
+    * without the swapchain's mutex, after a display() and before the
+    * thread sleeps (its queue empty, or its head waiting for a refresh)
+    * or stops: finishes what the last display() left in flight; returns
+    * what display() would have. */
+   VkResult (*settle)(struct sh_swapchain *chain);
    /* May be NULL (a platform that never holds images): from
     * vkAcquireNextImageKHR, without the swapchain's mutex, when every FREE
     * image is still held (sh_swapchain_hold_image): reads the window

@@ -237,6 +237,11 @@ struct sh_xcb_chain {
    uint32_t image_count;      /* SHM_IMAGES: image_segs[i] is image i's segment, */
    sh_xcb_shm_seg_t *image_segs;
    uint64_t *image_offsets;   /* its texel (0, 0) at this offset in it */
+   /* The last display's put and geometry request, whose reply has not been
+    * read yet (sh_xcb_settle). */
+   bool in_flight;
+   xcb_void_cookie_t put;
+   xcb_get_geometry_cookie_t geometry;
 };
 
 static bool
@@ -399,11 +404,45 @@ sh_xcb_images_ready(struct sh_swapchain *chain)
    return VK_SUCCESS;
 }
 
+/* Reads the reply of the last display's geometry request, which comes
+ * after the server has done that display's requests; what that display
+ * returns: VK_SUBOPTIMAL_KHR where the window no longer fits the swapchain,
+ * VK_ERROR_SURFACE_LOST_KHR where the window or the put failed. */
+static VkResult
+sh_xcb_settle_chain(struct sh_xcb_chain *xc)
+{
+   if (!xc->in_flight)
+      return VK_SUCCESS;
+   xc->in_flight = false;
+   xcb_generic_error_t *err = NULL;
+   xcb_get_geometry_reply_t *g = sh_xcb.get_geometry_reply(xc->conn, xc->geometry, &err);
+   free(err);
+   /* Answered without a round trip: the later reply is in. */
+   err = sh_xcb.request_check(xc->conn, xc->put);
+   if (err || !g) {
+      free(err);
+      free(g);
+      return VK_ERROR_SURFACE_LOST_KHR;
+   }
+   const bool resized = g->width != xc->width || g->height != xc->height;
+   free(g);
+   /* The image still shows (clipped or padded), but no longer fits. */
+   return resized ? VK_SUBOPTIMAL_KHR : VK_SUCCESS;
+}
+
+static VkResult
+sh_xcb_settle(struct sh_swapchain *chain)
+{
+   return sh_xcb_settle_chain(sh_swapchain_platform_data(chain));
+}
+
 static void
 sh_xcb_finish(struct sh_swapchain *chain)
 {
    struct sh_xcb_chain *xc = sh_swapchain_platform_data(chain);
    const VkAllocationCallbacks *alloc = sh_swapchain_alloc(chain);
+   /* The present thread settled before it stopped; nothing is in flight. */
+   sh_xcb_settle_chain(xc);
    sh_xcb.free_gc(xc->conn, xc->gc);
    switch (xc->path) {
    case SH_XCB_SHM_IMAGES:
@@ -474,16 +513,17 @@ sh_xcb_put_staging(struct sh_xcb_chain *xc, xcb_void_cookie_t *last)
    return NULL;
 }
 
-/* Present thread: the image to the window, waiting until the server has
- * read it (the image, or the staging copy the next display rewrites). One
- * round trip: the window's geometry is asked for after the image, so its
- * reply also says the image's requests are done. */
+/* Present thread: the image to the window. Its requests and a geometry
+ * request are sent and left in flight; the previous display's reply is
+ * read before this one's requests go (the staging copy is rewritten) or
+ * after (the image shown before is freed once this returns), so the
+ * result is the previous display's (sh_xcb_settle_chain). */
 static VkResult
 sh_xcb_display(struct sh_swapchain *chain, uint32_t index)
 {
    struct sh_xcb_chain *xc = sh_swapchain_platform_data(chain);
+   VkResult r = VK_SUCCESS;
    xcb_void_cookie_t put = { 0 };
-   xcb_generic_error_t *err = NULL;
    if (xc->path == SH_XCB_SHM_IMAGES) {
       /* Straight from the image: its rows are row_pitch apart. */
       uint64_t pitch;
@@ -494,26 +534,30 @@ sh_xcb_display(struct sh_swapchain *chain, uint32_t index)
                                          XCB_IMAGE_FORMAT_Z_PIXMAP, 0, xc->image_segs[index],
                                          (uint32_t)xc->image_offsets[index]);
    } else {
+      /* The server must be done with the staging copy first. */
+      r = sh_xcb_settle_chain(xc);
       sh_xcb_copy_to_staging(chain, xc, index);
-      if (xc->path == SH_XCB_SHM_COPY)
+      if (xc->path == SH_XCB_SHM_COPY) {
          put = sh_xcb.shm_put_image_checked(xc->conn, xc->window, xc->gc, xc->width, xc->height,
                                             0, 0, xc->width, xc->height, 0, 0, xc->depth,
                                             XCB_IMAGE_FORMAT_Z_PIXMAP, 0, xc->seg, 0);
-      else
-         err = sh_xcb_put_staging(xc, &put);
+      } else {
+         xcb_generic_error_t *err = sh_xcb_put_staging(xc, &put);
+         if (err) {
+            /* A request before the last failed (and was checked). */
+            free(err);
+            return VK_ERROR_SURFACE_LOST_KHR;
+         }
+      }
    }
-   xcb_get_geometry_reply_t *g = sh_xcb_geometry(xc->conn, xc->window);
-   if (!err)
-      err = sh_xcb.request_check(xc->conn, put);
-   if (err || !g) {
-      free(err);
-      free(g);
-      return VK_ERROR_SURFACE_LOST_KHR;
-   }
-   const bool resized = g->width != xc->width || g->height != xc->height;
-   free(g);
-   /* The image still shows (clipped or padded), but no longer fits. */
-   return resized ? VK_SUBOPTIMAL_KHR : VK_SUCCESS;
+   xcb_get_geometry_cookie_t geometry = sh_xcb.get_geometry(xc->conn, xc->window);
+   sh_xcb.flush(xc->conn);
+   if (xc->path == SH_XCB_SHM_IMAGES)
+      r = sh_xcb_settle_chain(xc);   /* the image shown before is read */
+   xc->in_flight = true;
+   xc->put = put;
+   xc->geometry = geometry;
+   return r;
 }
 
 const struct sh_wsi_platform sh_wsi_xcb = {
@@ -524,6 +568,7 @@ const struct sh_wsi_platform sh_wsi_xcb = {
    .finish = sh_xcb_finish,
    .refresh_ns = sh_xcb_refresh_ns,
    .display = sh_xcb_display,
+   .settle = sh_xcb_settle,
 };
 
 #endif
