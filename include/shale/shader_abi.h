@@ -86,7 +86,7 @@
 extern "C" {
 #endif
 
-#define SHALE_SHADER_ABI_VERSION 13
+#define SHALE_SHADER_ABI_VERSION 14
 
 /* Widest SPMD call: 16 lanes (AVX-512). */
 #define SHALE_MAX_SIMD_WIDTH 16
@@ -763,6 +763,7 @@ struct shale_fs_quads {
    uint32_t front_facing;            /* FrontFacing, whole call */
    uint32_t primitive_id;            /* PrimitiveId */
    uint32_t layer;                   /* Layer */
+   uint32_t viewport_index;          /* ViewportIndex */
    uint32_t sample_id;               /* ~0u unless shading per sample */
    uint32_t kill_mask;               /* out */
    int32_t x[SHALE_MAX_SIMD_WIDTH / 4], y[SHALE_MAX_SIMD_WIDTH / 4];

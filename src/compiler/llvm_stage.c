@@ -1659,6 +1659,8 @@ fragment_builtin(struct sc_xlate *x, uint32_t builtin, struct sc_val *out)
    case SpvBuiltInLayer:
       io->reads_layer = 1;
       return uniform_u32(x, x->arg_wg, QUADS(layer), out);
+   case SpvBuiltInViewportIndex:
+      return uniform_u32(x, x->arg_wg, QUADS(viewport_index), out);
    case SpvBuiltInPrimitiveId:
       io->reads_primitive_id = 1;
       return uniform_u32(x, x->arg_wg, QUADS(primitive_id), out);

@@ -35,6 +35,7 @@ sc_builtin_is_varying(uint32_t builtin)
    case SpvBuiltInFrontFacing:
    case SpvBuiltInPrimitiveId:
    case SpvBuiltInLayer:
+   case SpvBuiltInViewportIndex:
    case SpvBuiltInSampleId:
       return false;
    default:

@@ -40,10 +40,13 @@ sd_draw_state_update(struct sd_exec_state *state, const struct sd_pipeline *pipe
    struct sr_draw_state *s = &d->state;
    const uint32_t dyn = pipeline->graphics.dynamic;
    *s = pipeline->graphics.state;
+   /* The pipeline's viewport count (Vulkan 1.1: never dynamic); entries
+    * past it stay the pipeline's zeros. */
+   const uint32_t nvp = s->viewport_count ? s->viewport_count : 1;
    if (dyn & SD_DYN(VIEWPORT))
-      s->viewport = d->viewport;
+      memcpy(s->viewports, d->viewports, nvp * sizeof(VkViewport));
    if (dyn & SD_DYN(SCISSOR))
-      s->scissor = d->scissor;
+      memcpy(s->scissors, d->scissors, nvp * sizeof(VkRect2D));
    if (dyn & SD_DYN(LINE_WIDTH))
       s->line_width = d->line_width;
    /* Depth clipping follows a dynamic clamp where the pipeline gave no
@@ -79,7 +82,8 @@ sd_draw_state_update(struct sd_exec_state *state, const struct sd_pipeline *pipe
          s->stencil[f].reference = d->reference[f];
    }
    /* The rasterizer always scissors: within the render area too. */
-   s->scissor = sd_rect_intersect(s->scissor, state->render.area);
+   for (uint32_t i = 0; i < nvp; i++)
+      s->scissors[i] = sd_rect_intersect(s->scissors[i], state->render.area);
    d->dirty = false;
 }
 
@@ -300,16 +304,17 @@ sd_exec_BindIndexBuffer(struct sd_exec_state *state, const struct sd_cmd_BindInd
 void
 sd_exec_SetViewport(struct sd_exec_state *state, const struct sd_cmd_SetViewport *cmd)
 {
-   if (cmd->firstViewport == 0 && cmd->viewportCount >= 1)
-      state->draw.viewport = cmd->pViewports[0];
+   /* firstViewport + viewportCount <= maxViewports (valid usage). */
+   for (uint32_t i = 0; i < cmd->viewportCount && cmd->firstViewport + i < SR_MAX_VIEWPORTS; i++)
+      state->draw.viewports[cmd->firstViewport + i] = cmd->pViewports[i];
    state->draw.dirty = true;
 }
 
 void
 sd_exec_SetScissor(struct sd_exec_state *state, const struct sd_cmd_SetScissor *cmd)
 {
-   if (cmd->firstScissor == 0 && cmd->scissorCount >= 1)
-      state->draw.scissor = cmd->pScissors[0];
+   for (uint32_t i = 0; i < cmd->scissorCount && cmd->firstScissor + i < SR_MAX_VIEWPORTS; i++)
+      state->draw.scissors[cmd->firstScissor + i] = cmd->pScissors[i];
    state->draw.dirty = true;
 }
 

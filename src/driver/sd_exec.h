@@ -105,8 +105,8 @@ struct sd_exec_draw {
    struct sr_draw_state state;
    uint32_t set_copy_records[SHALE_MAX_DESCRIPTOR_SETS];   /* of graphics.sets[] */
    /* Dynamic state values (used where the pipeline says dynamic). */
-   VkViewport viewport;
-   VkRect2D scissor;
+   VkViewport viewports[SR_MAX_VIEWPORTS];
+   VkRect2D scissors[SR_MAX_VIEWPORTS];
    float line_width;
    /* VK_EXT_extended_dynamic_state3's depth clamp and clip enables and
     * polygon mode. */

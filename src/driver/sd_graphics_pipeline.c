@@ -146,11 +146,13 @@ sd_translate_state(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_st
    const VkPipelineViewportStateCreateInfo *vp = ci->pViewportState;
    if (vp) {
       if (vp->viewportCount > SR_MAX_VIEWPORTS || vp->scissorCount > SR_MAX_VIEWPORTS)
-         return "more than one viewport";
+         return "more viewports than maxViewports";
+      /* viewportCount == scissorCount (valid usage); multiViewport. */
+      s->viewport_count = vp->viewportCount;
       if (vp->pViewports && !(g->dynamic & (1u << VK_DYNAMIC_STATE_VIEWPORT)))
-         s->viewport = vp->pViewports[0];
+         memcpy(s->viewports, vp->pViewports, vp->viewportCount * sizeof(VkViewport));
       if (vp->pScissors && !(g->dynamic & (1u << VK_DYNAMIC_STATE_SCISSOR)))
-         s->scissor = vp->pScissors[0];
+         memcpy(s->scissors, vp->pScissors, vp->scissorCount * sizeof(VkRect2D));
    }
 
    const VkPipelineMultisampleStateCreateInfo *ms = ci->pMultisampleState;

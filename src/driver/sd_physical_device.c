@@ -11,6 +11,7 @@
 #include "util/su_sha256.h"
 #include "sd_alloc.h"
 #include "sd_descriptor.h"
+#include "rasterizer/sr_raster.h"
 #include "sd_external.h"
 #include "sd_image.h"
 #include "sd_instance.h"
@@ -149,7 +150,7 @@ sd_fill_limits(VkPhysicalDeviceLimits *l)
       .maxDrawIndirectCount = UINT32_MAX,   /* a loop over the records; render/raster_state */
       .maxSamplerLodBias = 16.0f,
       .maxSamplerAnisotropy = 1.0f,
-      .maxViewports = 1,
+      .maxViewports = SR_MAX_VIEWPORTS,   /* 16; render/viewports */
       /* SR_MAX_FRAMEBUFFER_SIZE; render/raster_state draws 8192x4 and 4x8192 */
       .maxViewportDimensions = { 8192, 8192 },
       .viewportBoundsRange = { -16384.0f, 16383.0f },
@@ -514,6 +515,11 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
     * 1 and 3, a geometry shader's points of size 3). */
    f->features.tessellationShader = VK_TRUE;
    f->features.shaderTessellationAndGeometryPointSize = VK_TRUE;
+   /* Viewport and scissor arrays (firstViewport, dynamic or not), the
+    * geometry shader's ViewportIndex picking each primitive's transform,
+    * guard band, depth range and scissor, ViewportIndex read by fragment
+    * shaders (render/viewports). */
+   f->features.multiViewport = VK_TRUE;
    /* Sample shading and alpha to one (render/msaa). */
    f->features.sampleRateShading = VK_TRUE;
    f->features.alphaToOne = VK_TRUE;

@@ -132,19 +132,25 @@ struct sr_vdraw {
    const uint32_t *pos_rec;      /* record per position; NULL: the position */
    const uint8_t *restart;       /* NULL when no position restarts */
 
-   /* Setup (sr_setup_draw). */
-   struct sr_viewport vp;
+   /* Setup (sr_setup_draw): per viewport (viewport_count of them) its
+    * transform and the pixels it may touch (scissor, render area:
+    * x0, y0, x1, y1 inclusive); records hold viewport 0's clip codes and
+    * window coordinates. */
+   uint32_t viewport_count;
+   struct sr_viewport vp[SR_MAX_VIEWPORTS];
+   int32_t box[SR_MAX_VIEWPORTS][4];
    uint32_t clip_planes;         /* clip code bits that call for clipping */
-   int32_t box[4];               /* pixels the draw may touch: x0, y0, x1, y1 inclusive */
    uint32_t primitive_id;        /* next PrimitiveId of the instance */
    uint64_t clip_out;            /* primitives clipping output (pipeline statistics) */
    /* Geometry shading (sr_geom.c): NULL without a geometry shader. The
-    * records of the output primitives hold the PrimitiveId and Layer the
-    * provoking vertex was emitted with at prim_id_off / layer_off (0:
-    * not written: PrimitiveId counts, the layer is the view index). */
+    * records of the output primitives hold the PrimitiveId, Layer and
+    * ViewportIndex the provoking vertex was emitted with at prim_id_off /
+    * layer_off / viewport_off (0: not written: PrimitiveId counts, the
+    * layer is the view index, the viewport 0). */
    const struct sr_geom *geom;
-   uint32_t prim_id_off, layer_off;
+   uint32_t prim_id_off, layer_off, viewport_off;
    uint32_t layer;               /* layer of the primitive being set up */
+   uint32_t viewport;            /* viewport of the primitive being set up */
    uint64_t gs_invocations, gs_primitives;
    /* Tessellation (sr_tess_draw.c): patches run, points evaluated and
     * primitives generated (pipeline statistics). */

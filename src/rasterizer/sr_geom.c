@@ -43,12 +43,14 @@ sr_geom_init(struct sr_vdraw *vd, struct sr_geom *g)
    const struct shale_gs_info *gi = &st->gs_io;
    sr_geom_table(gi, st->vs_io.outputs_written, g);
    vd->geom = g;
-   /* PrimitiveId and Layer of the provoking vertex: after the record's
-    * other words. */
+   /* PrimitiveId, Layer and ViewportIndex of the provoking vertex: after
+    * the record's other words. */
    if (gi->writes_primitive_id && g->out_j[SHALE_GS_PRIMITIVE_ID_WORD] != 0xffff)
       vd->prim_id_off = vd->stride++;
    if (gi->writes_layer && g->out_j[SHALE_SLOT_LAYER_VIEWPORT * 4] != 0xffff)
       vd->layer_off = vd->stride++;
+   if (g->out_j[SHALE_SLOT_LAYER_VIEWPORT * 4 + 1] != 0xffff)
+      vd->viewport_off = vd->stride++;
 }
 
 void
@@ -94,6 +96,8 @@ out_record(const struct sr_vdraw *vd, const uint32_t *o, uint32_t w, float *r)
       ru[vd->prim_id_off] = WORD(SHALE_GS_PRIMITIVE_ID_WORD);
    if (vd->layer_off)
       ru[vd->layer_off] = WORD(SHALE_SLOT_LAYER_VIEWPORT * 4);
+   if (vd->viewport_off)
+      ru[vd->viewport_off] = WORD(SHALE_SLOT_LAYER_VIEWPORT * 4 + 1);
 #undef WORD
    sr_setup_vertex(vd, r);
 }

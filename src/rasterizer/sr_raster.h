@@ -63,8 +63,8 @@
  *     thread, API order: the bytes never depend on SHALE_THREADS.
  *  4. Setup in fixed point: window coordinates snapped to 1/256 pixel
  *     (subPixelPrecisionBits 8), edge functions in 64-bit integers with the
- *     top-left rule as a bias, the bounding box clipped to scissor and render
- *     area, plane equations (struct shale_fs_plane) for z, 1/w and every
+ *     top-left rule as a bias, the bounding box clipped to the scissor of
+ *     the primitive's viewport and to the render area, plane equations (struct shale_fs_plane) for z, 1/w and every
  *     input component the fragment shader reads, depth bias (m * slope +
  *     r * constant, clamped; m = max(|dz/dx|, |dz/dy|), r = 2^-n for n-bit
  *     UNORM depth, 2^(e - 23) for float depth, e the exponent of the
@@ -118,9 +118,15 @@
  * thread. A primitive's PrimitiveId
  * for the fragment shader is the PrimitiveId its provoking vertex was
  * emitted with when the geometry shader writes it (else the output
- * primitive's index in the instance), and its layer the provoking
+ * primitive's index in the instance), its layer the provoking
  * vertex's Layer when written (primitives whose Layer is not a layer of
- * the scene are dropped; else the view index). Vertices past
+ * the scene are dropped; else the view index), and its viewport the
+ * provoking vertex's ViewportIndex when written (multiViewport: that
+ * viewport's transform, guard band clipping, depth range and scissor; an
+ * index past sr_draw_state.viewport_count drops the primitive, the
+ * spec leaving the viewport undefined; else viewport 0, which the
+ * records' clip codes and window coordinates are computed for: another
+ * viewport's primitive computes its vertices' anew). Vertices past
  * OutputVertices are dropped, as are incomplete strips. Without a
  * geometry shader an adjacency topology draws its primitives' own
  * vertices (lines 1-2, triangles 0-2-4 of each input primitive), the
@@ -384,7 +390,8 @@ struct su_thread_pool;
 #define SR_MAX_COLOR_ATTACHMENTS 8
 #define SR_MAX_VERTEX_BINDINGS 16
 #define SR_MAX_VERTEX_ATTRIBUTES 16
-#define SR_MAX_VIEWPORTS 1
+/* maxViewports (multiViewport): viewports and scissors a draw may have. */
+#define SR_MAX_VIEWPORTS 16
 #define SR_SUBPIXEL_BITS 8
 /* Largest framebuffer side (maxFramebufferWidth/Height, maxViewportDimensions)
  * and the guard band: window coordinates within +-SR_GUARD_BAND pixels need
@@ -483,10 +490,14 @@ struct sr_draw_state {
    bool primitive_restart;
    bool provoking_last;                 /* VK_EXT_provoking_vertex LAST (default first) */
 
-   /* Viewport, scissor (always applied; the driver passes the render area's
-    * intersection when the application's scissor is wider). */
-   VkViewport viewport;
-   VkRect2D scissor;
+   /* Viewports and scissors, viewport_count of each (0 counts as 1, for
+    * states filled from a memset); a geometry shader's ViewportIndex picks
+    * one per primitive, else viewport 0 ("Geometry shading"). Scissors
+    * are always applied (the driver passes each one's intersection with
+    * the render area). */
+   uint32_t viewport_count;
+   VkViewport viewports[SR_MAX_VIEWPORTS];
+   VkRect2D scissors[SR_MAX_VIEWPORTS];
 
    /* Rasterization. */
    bool rasterizer_discard;

@@ -126,6 +126,7 @@ struct sr_prim {
    float depth_min, depth_max;          /* the clamp range */
    bool front_facing;
    bool is_point, is_line;
+   uint8_t viewport_index;              /* ViewportIndex (< SR_MAX_VIEWPORTS) */
    /* planes[0] z (no bias), planes[1] 1/w, then the fragment inputs in
     * snapshot->plane_index order; for points, point_coord: the PointCoord
     * planes s, t (kept after the inputs), else NULL. */

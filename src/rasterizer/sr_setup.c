@@ -27,7 +27,9 @@ enum {
 };
 
 #define MAX_POLY (3 + CLIP_PLANES)
-#define MAX_STRIDE (SR_V_DIST + 8 + SHALE_FS_INPUT_COMPONENTS)
+/* Position to distances, the fragment inputs, and a geometry shader's
+ * PrimitiveId, Layer and ViewportIndex words. */
+#define MAX_STRIDE (SR_V_DIST + 8 + SHALE_FS_INPUT_COMPONENTS + 3)
 /* Smallest w kept: window coordinates stay finite. */
 #define W_MIN 1e-30f
 
@@ -163,11 +165,11 @@ wvert_of(const float *r, struct wvert *o)
 void
 sr_setup_vertex(const struct sr_vdraw *vd, float *r)
 {
-   uint32_t code = clip_code(vd, &vd->vp, r, vd->clip_planes);
+   uint32_t code = clip_code(vd, &vd->vp[0], r, vd->clip_planes);
    memcpy(&r[SR_V_CODE], &code, 4);
    if (!(code & vd->clip_planes)) {
       struct wvert w;
-      to_window(&vd->vp, r, &w);
+      to_window(&vd->vp[0], r, &w);
       int32_t fx = (int32_t)w.fx, fy = (int32_t)w.fy;
       memcpy(&r[SR_V_WIN], &fx, 4);
       memcpy(&r[SR_V_WIN + 1], &fy, 4);
@@ -176,11 +178,12 @@ sr_setup_vertex(const struct sr_vdraw *vd, float *r)
    }
 }
 
-/* The pixel box the draw may touch: scissor, render area, framebuffer. */
+/* The pixel box viewport i's primitives may touch: its scissor, the
+ * render area, the framebuffer. */
 static void
-draw_box(const struct sr_vdraw *vd, int32_t *box)
+draw_box(const struct sr_vdraw *vd, uint32_t i, int32_t *box)
 {
-   const VkRect2D *s = &vd->st->scissor, *ra = &vd->scene->render_area;
+   const VkRect2D *s = &vd->st->scissors[i], *ra = &vd->scene->render_area;
    int64_t x0 = s->offset.x, y0 = s->offset.y;
    int64_t x1 = x0 + s->extent.width - 1, y1 = y0 + s->extent.height - 1;
    if (x0 < ra->offset.x)
@@ -226,7 +229,7 @@ emit_prim(struct sr_vdraw *vd, const int64_t fx[3], const int64_t fy[3], const s
    int64_t area2 = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
    if (area2 == 0)
       return;
-   const int32_t *box = vd->box;
+   const int32_t *box = vd->box[vd->viewport];
    int64_t minx = fx[0], maxx = fx[0], miny = fy[0], maxy = fy[0];
    for (int i = 1; i < 3; i++) {
       minx = fx[i] < minx ? fx[i] : minx;
@@ -266,7 +269,8 @@ emit_prim(struct sr_vdraw *vd, const int64_t fx[3], const int64_t fy[3], const s
    p->min_y = (int32_t)py0;
    p->max_x = (int32_t)px1;
    p->max_y = (int32_t)py1;
-   const VkViewport *v = &vd->st->viewport;
+   p->viewport_index = (uint8_t)vd->viewport;
+   const VkViewport *v = &vd->st->viewports[vd->viewport];
    p->depth_min = v->minDepth < v->maxDepth ? v->minDepth : v->maxDepth;
    p->depth_max = v->minDepth < v->maxDepth ? v->maxDepth : v->minDepth;
 
@@ -617,22 +621,27 @@ setup_point(struct sr_vdraw *vd, const struct sr_viewport *vp, const float *r, u
 void
 sr_setup_draw(struct sr_vdraw *vd)
 {
-   const VkViewport *v = &vd->st->viewport;
-   vd->vp = (struct sr_viewport){
-      .ox = v->x + v->width * 0.5,
-      .oy = v->y + v->height * 0.5,
-      .hx = v->width * 0.5,
-      .hy = v->height * 0.5,
-      .pz = (double)v->maxDepth - v->minDepth,
-      .oz = v->minDepth,
-   };
+   const uint32_t n = vd->st->viewport_count;
+   vd->viewport_count = n == 0 ? 1 : n > SR_MAX_VIEWPORTS ? SR_MAX_VIEWPORTS : n;
+   vd->viewport = 0;
+   for (uint32_t i = 0; i < vd->viewport_count; i++) {
+      const VkViewport *v = &vd->st->viewports[i];
+      vd->vp[i] = (struct sr_viewport){
+         .ox = v->x + v->width * 0.5,
+         .oy = v->y + v->height * 0.5,
+         .hx = v->width * 0.5,
+         .hy = v->height * 0.5,
+         .pz = (double)v->maxDepth - v->minDepth,
+         .oz = v->minDepth,
+      };
+      draw_box(vd, i, vd->box[i]);
+   }
    /* The planes a draw clips against. */
    uint32_t planes = CLIP_W | CLIP_GX0 | CLIP_GX1 | CLIP_GY0 | CLIP_GY1;
    if (!vd->st->no_depth_clip)
       planes |= CLIP_NEAR | CLIP_FAR;
    planes |= ((1u << vd->clip_count) - 1) * CLIP_USER0;
    vd->clip_planes = planes;
-   draw_box(vd, vd->box);
 }
 
 static bool
@@ -661,9 +670,10 @@ area2_of(const struct wvert *a, const struct wvert *b, const struct wvert *c)
    return (b->fx - a->fx) * (c->fy - a->fy) - (c->fx - a->fx) * (b->fy - a->fy);
 }
 
-/* A geometry shader's output primitive: the PrimitiveId and Layer its
- * provoking vertex was emitted with (sr_geom.c); false: dropped (a Layer
- * outside the scene). */
+/* A geometry shader's output primitive: the PrimitiveId, Layer and
+ * ViewportIndex its provoking vertex was emitted with (sr_geom.c); false:
+ * dropped (a Layer outside the scene, a ViewportIndex past the draw's
+ * viewports). */
 static bool
 geom_prim(struct sr_vdraw *vd, const float *prov, uint32_t *primitive_id)
 {
@@ -678,7 +688,31 @@ geom_prim(struct sr_vdraw *vd, const float *prov, uint32_t *primitive_id)
          return false;
       vd->layer = u;
    }
+   if (vd->viewport_off) {
+      memcpy(&u, &prov[vd->viewport_off], 4);
+      if (u >= vd->viewport_count)
+         return false;
+      vd->viewport = u;
+   }
    return true;
+}
+
+/* The clip code and window coordinates of record r for the primitive's
+ * viewport: those the record keeps (viewport 0, sr_setup_vertex), else
+ * computed for the primitive's viewport the same way. */
+static uint32_t
+prim_code(const struct sr_vdraw *vd, const float *r)
+{
+   return vd->viewport ? clip_code(vd, &vd->vp[vd->viewport], r, vd->clip_planes) : code_of(r);
+}
+
+static void
+prim_wvert(const struct sr_vdraw *vd, const float *r, struct wvert *o)
+{
+   if (vd->viewport)
+      to_window(&vd->vp[vd->viewport], r, o);
+   else
+      wvert_of(r, o);
 }
 
 static void
@@ -693,9 +727,9 @@ triangle(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t ip
       return;
    if (culled_by_distance(vd, r, 3))
       return;
-   const struct sr_viewport vp = vd->vp;
+   const struct sr_viewport vp = vd->vp[vd->viewport];
    const uint32_t planes = vd->clip_planes;
-   uint32_t c0 = code_of(r[0]), c1 = code_of(r[1]), c2 = code_of(r[2]);
+   uint32_t c0 = prim_code(vd, r[0]), c1 = prim_code(vd, r[1]), c2 = prim_code(vd, r[2]);
    if (c0 & c1 & c2)
       return;
 
@@ -704,7 +738,7 @@ triangle(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t ip
       vd->clip_out++;
       struct wvert wv[3];
       for (unsigned i = 0; i < 3; i++)
-         wvert_of(r[i], &wv[i]);
+         prim_wvert(vd, r[i], &wv[i]);
       const int64_t area = area2_of(&wv[0], &wv[1], &wv[2]);
       if (area == 0)
          return;
@@ -739,7 +773,7 @@ triangle(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t ip
    struct wvert wv[MAX_POLY];
    for (unsigned i = 0; i < n; i++) {
       if (n == 3 && pv[i] == r[i])
-         wvert_of(pv[i], &wv[i]);
+         prim_wvert(vd, pv[i], &wv[i]);
       else
          to_window(&vp, pv[i], &wv[i]);
    }
@@ -803,9 +837,9 @@ line(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t iprov)
       return;
    if (culled_by_distance(vd, r, 2))
       return;
-   const struct sr_viewport vp = vd->vp;
+   const struct sr_viewport vp = vd->vp[vd->viewport];
    const uint32_t planes = vd->clip_planes;
-   uint32_t c0 = code_of(r[0]), c1 = code_of(r[1]);
+   uint32_t c0 = prim_code(vd, r[0]), c1 = prim_code(vd, r[1]);
    if (c0 & c1)
       return;
    float buf[2][MAX_STRIDE];
@@ -853,7 +887,7 @@ point(struct sr_vdraw *vd, uint32_t i0)
       if (!(r[SR_V_DIST + d] >= 0.0f))
          return;
    vd->clip_out++;
-   setup_point(vd, &vd->vp, r, primitive_id, 0.0f, true);
+   setup_point(vd, &vd->vp[vd->viewport], r, primitive_id, 0.0f, true);
 }
 
 /* ---- Assembly ---- */

@@ -229,6 +229,7 @@ static void shade_quads(struct tile *t, const struct sr_prim *p, struct block *b
    q.front_facing = p->front_facing;
    q.primitive_id = p->primitive_id;
    q.layer = p->layer;
+   q.viewport_index = p->viewport_index;
    q.sample_id = sample_id;
    q.planes = t->planes;
    q.point_coord = p->is_point ? p->point_coord : NULL;
@@ -457,6 +458,7 @@ static void full_begin(struct tile *t, const struct sr_prim *p, struct full_path
    f->q.front_facing = p->front_facing;
    f->q.primitive_id = p->primitive_id;
    f->q.layer = p->layer;
+   f->q.viewport_index = p->viewport_index;
    f->q.sample_id = ~0u;
    f->q.planes = t->planes;
    f->q.point_coord = p->is_point ? p->point_coord : NULL;

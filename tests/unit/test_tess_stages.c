@@ -800,8 +800,8 @@ test_draw(uint32_t W, unsigned threads)
    st.attributes[0] = (struct sr_vertex_attribute){0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0};
    st.attributes[1] = (struct sr_vertex_attribute){1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 16};
    st.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-   st.viewport = (VkViewport){0, 0, FBW, FBH, 0, 1};
-   st.scissor = (VkRect2D){{0, 0}, {FBW, FBH}};
+   st.viewports[0] = (VkViewport){0, 0, FBW, FBH, 0, 1};
+   st.scissors[0] = (VkRect2D){{0, 0}, {FBW, FBH}};
    st.polygon_mode = VK_POLYGON_MODE_FILL;
    st.cull_mode = VK_CULL_MODE_NONE;
    st.front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
