@@ -17,7 +17,8 @@
  * (GL_ARB_instanced_arrays and GL_ARB_depth_clamp), Shale got OpenGL 3.3
  * and OpenGL ES 3.0 from zink; with tessellationShader, the
  * VK_KHR_maintenance2 name (GL_ARB_tessellation_shader) and R32G32B32
- * uniform texel buffers (GL_ARB_texture_buffer_object_rgb32) OpenGL 4.0.
+ * uniform texel buffers (GL_ARB_texture_buffer_object_rgb32) OpenGL 4.0;
+ * with multiViewport (GL_ARB_viewport_array) OpenGL 4.1.
  *
  * glmark2 runs as zink's users run it, Mesa's glthread on. At OpenGL ES 2.0
  * (Shale before transform feedback) that failed [build] use-vbo=false and
@@ -33,7 +34,7 @@
  *  - while Shale lacks one of those five extensions the test prints which
  *    and SKIPs (77): it cannot pass yet and must not count as passed;
  *  - otherwise glxinfo -B on Shale exits 0, reports "zink (Shale (CPU))"
- *    with no requirements warning and at least OpenGL 4.0 (compatibility
+ *    with no requirements warning and at least OpenGL 4.1 (compatibility
  *    and core),
  *    and, where glmark2-es2 is installed, every scene glmark2-es2
  *    --validate passes on lavapipe passes on Shale (27 of 27 on this
@@ -286,11 +287,11 @@ main(int argc, char **argv)
    CHECK(out && !strstr(out, "doesn't support base Zink requirements"),
          "zink on Shale: requirements warning:\n%s", out ? out : "");
    CHECK(out && strstr(out, "Max compat profile version: ") &&
-            atof(strstr(out, "Max compat profile version: ") + 28) >= 4.0 - 1e-6,
-         "zink on Shale: OpenGL 4.0 or later (compatibility)");
+            atof(strstr(out, "Max compat profile version: ") + 28) >= 4.1 - 1e-6,
+         "zink on Shale: OpenGL 4.1 or later (compatibility)");
    CHECK(out && strstr(out, "Max core profile version: ") &&
-            atof(strstr(out, "Max core profile version: ") + 26) >= 4.0 - 1e-6,
-         "zink on Shale: OpenGL 4.0 or later (core)");
+            atof(strstr(out, "Max core profile version: ") + 26) >= 4.1 - 1e-6,
+         "zink on Shale: OpenGL 4.1 or later (core)");
    print_line("shale", out, "OpenGL renderer string");
    print_line("shale", out, "OpenGL version string");
    print_line("shale", out, "Max compat profile version");
