@@ -309,8 +309,11 @@ sd_queue_enqueue(struct sd_queue *queue, struct sd_submit *first, struct sd_subm
    queue->tail = last;
    queue->submitted += n;
    uint64_t serial = queue->submitted;
-   sd_device_sync_broadcast(device);
    pthread_mutex_unlock(&device->sync_mutex);
+   /* sd_device_sync_broadcast, but after the unlock, so the queue thread
+    * does not wake only to wait for the mutex; the device outlives this
+    * call (vkDestroyDevice may not run while a submission is being made). */
+   pthread_cond_broadcast(&device->sync_cond);
    return serial;
 }
 

@@ -56,7 +56,12 @@ struct sh_swapchain {
    struct sh_swapchain_image *images;
 
    pthread_mutex_t mutex;
-   pthread_cond_t cond;           /* CLOCK_MONOTONIC */
+   /* Both CLOCK_MONOTONIC. cond: the present thread's (an image queued,
+    * stop) and vkDestroySwapchainKHR's (pending presents done); freed:
+    * vkAcquireNextImageKHR's (an image freed or released, retired, a new
+    * status), so neither side is woken for the other's events. */
+   pthread_cond_t cond;
+   pthread_cond_t freed;
    pthread_t thread;
    bool stop;
    bool retired;
@@ -315,27 +320,28 @@ sh_cond_init_monotonic(pthread_cond_t *cond)
    pthread_condattr_destroy(&attr);
 }
 
-/* Waits on the swapchain's condition (mutex held) until an absolute
- * CLOCK_MONOTONIC deadline (UINT64_MAX: forever); false once it passed. */
+/* Waits on one of the swapchain's conditions (mutex held) until an
+ * absolute CLOCK_MONOTONIC deadline (UINT64_MAX: forever); false once it
+ * passed. */
 static bool
-sh_chain_wait(struct sh_swapchain *chain, uint64_t deadline_ns)
+sh_chain_wait(struct sh_swapchain *chain, pthread_cond_t *cond, uint64_t deadline_ns)
 {
    if (deadline_ns == UINT64_MAX) {
-      pthread_cond_wait(&chain->cond, &chain->mutex);
+      pthread_cond_wait(cond, &chain->mutex);
       return true;
    }
    struct timespec ts = { .tv_sec = (time_t)(deadline_ns / 1000000000u),
                           .tv_nsec = (long)(deadline_ns % 1000000000u) };
-   return pthread_cond_timedwait(&chain->cond, &chain->mutex, &ts) == 0;
+   return pthread_cond_timedwait(cond, &chain->mutex, &ts) == 0;
 }
 
-/* Mutex held: image i goes back to the engine's free list. */
+/* Mutex held: image i goes back to the engine's free list. The caller
+ * wakes the acquirers (chain->freed). */
 static void
 sh_image_free_locked(struct sh_swapchain *chain, uint32_t i)
 {
    chain->images[i].state = SH_IMAGE_FREE;
    chain->images[i].freed = ++chain->free_serial;
-   pthread_cond_broadcast(&chain->cond);
 }
 
 /* Mutex held: the first refresh at or after t. */
@@ -398,19 +404,21 @@ sh_present_thread(void *arg)
          pthread_mutex_unlock(&chain->mutex);
          VkResult r = chain->platform->settle(chain);
          pthread_mutex_lock(&chain->mutex);
-         if (r != VK_SUCCESS && chain->status >= 0)
+         if (r != VK_SUCCESS && chain->status >= 0) {
             chain->status = r;
+            pthread_cond_broadcast(&chain->freed);
+         }
          continue;
       }
       if (!chain->queue_len) {
          if (chain->stop)
             break;
-         sh_chain_wait(chain, UINT64_MAX);
+         sh_chain_wait(chain, &chain->cond, UINT64_MAX);
          continue;
       }
       if (when) {
          /* A newer image may replace the head meanwhile (MAILBOX). */
-         sh_chain_wait(chain, when);
+         sh_chain_wait(chain, &chain->cond, when);
          continue;
       }
       if (!ready && !chain->stop) {
@@ -439,7 +447,12 @@ sh_present_thread(void *arg)
          sh_image_free_locked(chain, (uint32_t)chain->shown);
       chain->shown = (int32_t)index;
       chain->last_refresh = refresh;
-      pthread_cond_broadcast(&chain->cond);
+      /* Woken outside the mutex, so an acquirer does not wake only to wait
+       * for it (this thread keeps the swapchain alive: destruction joins
+       * it first). */
+      pthread_mutex_unlock(&chain->mutex);
+      pthread_cond_broadcast(&chain->freed);
+      pthread_mutex_lock(&chain->mutex);
    }
    pthread_mutex_unlock(&chain->mutex);
    return NULL;
@@ -455,6 +468,7 @@ sh_engine_push_locked(struct sh_swapchain *chain, uint32_t index)
    if (chain->mode == VK_PRESENT_MODE_MAILBOX_KHR && chain->queue_len) {
       /* Replace the image waiting for the refresh; it is never shown. */
       sh_image_free_locked(chain, chain->queue[chain->queue_head]);
+      pthread_cond_broadcast(&chain->freed);
       chain->queue[chain->queue_head] = index;
    } else {
       chain->queue[(chain->queue_head + chain->queue_len) % chain->image_count] = index;
@@ -521,7 +535,7 @@ sh_swapchain_hold_image(struct sh_swapchain *chain, uint32_t index, bool held)
    pthread_mutex_lock(&chain->mutex);
    chain->images[index].held = held;
    if (!held)
-      pthread_cond_broadcast(&chain->cond);
+      pthread_cond_broadcast(&chain->freed);
    pthread_mutex_unlock(&chain->mutex);
 }
 
@@ -661,7 +675,9 @@ sd_CreateSwapchainKHR(VkDevice _device, const VkSwapchainCreateInfoKHR *pCreateI
    chain->epoch_ns = sd_now_ns();
    pthread_mutex_init(&chain->mutex, NULL);
    sh_cond_init_monotonic(&chain->cond);
+   sh_cond_init_monotonic(&chain->freed);
    if (pthread_create(&chain->thread, NULL, sh_present_thread, chain) != 0) {
+      pthread_cond_destroy(&chain->freed);
       pthread_cond_destroy(&chain->cond);
       pthread_mutex_destroy(&chain->mutex);
       platform->finish(chain);
@@ -674,7 +690,7 @@ sd_CreateSwapchainKHR(VkDevice _device, const VkSwapchainCreateInfoKHR *pCreateI
    if (old) {
       pthread_mutex_lock(&old->mutex);
       old->retired = true;
-      pthread_cond_broadcast(&old->cond);
+      pthread_cond_broadcast(&old->freed);
       pthread_mutex_unlock(&old->mutex);
    }
    *pSwapchain = sh_swapchain_to_handle(chain);
@@ -693,11 +709,12 @@ sd_DestroySwapchainKHR(VkDevice _device, VkSwapchainKHR swapchain,
     * run (the queue thread waits their semaphores), then stop the engine. */
    pthread_mutex_lock(&chain->mutex);
    while (chain->pending)
-      sh_chain_wait(chain, UINT64_MAX);
+      sh_chain_wait(chain, &chain->cond, UINT64_MAX);
    chain->stop = true;
    pthread_cond_broadcast(&chain->cond);
    pthread_mutex_unlock(&chain->mutex);
    pthread_join(chain->thread, NULL);
+   pthread_cond_destroy(&chain->freed);
    pthread_cond_destroy(&chain->cond);
    pthread_mutex_destroy(&chain->mutex);
    chain->platform->finish(chain);
@@ -791,7 +808,7 @@ sd_AcquireNextImageKHR(VkDevice _device, VkSwapchainKHR swapchain, uint64_t time
          break;
       }
       /* Look once more after the deadline, as sd_sync_host_wait does. */
-      timed_out = !sh_chain_wait(chain, deadline);
+      timed_out = !sh_chain_wait(chain, &chain->freed, deadline);
    }
    pthread_mutex_unlock(&chain->mutex);
    if (r != VK_SUCCESS && r != VK_SUBOPTIMAL_KHR)

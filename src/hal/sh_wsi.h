@@ -138,9 +138,13 @@
  * shared presentable images, protected capabilities.
  *
  * Threading: a swapchain's image states, its queue of presented images and
- * its flags are guarded by its mutex; acquirers, the queue thread and the
- * present thread wait on its condition. Device sync objects are signalled
- * under the device's sync_mutex, never while holding the swapchain's.
+ * its flags are guarded by its mutex; the present thread (for queued
+ * images) and vkDestroySwapchainKHR (for pending presents) wait on one of
+ * its conditions, acquirers (for freed images, status changes) on the
+ * other, so neither is woken for the other's events; the present thread
+ * wakes acquirers after releasing the mutex, not while holding it. Device
+ * sync objects are signalled under the device's sync_mutex, never while
+ * holding the swapchain's.
  * vkDestroySwapchainKHR waits for the presents still pending on the queue
  * (their callbacks reference the swapchain), then stops the present thread,
  * which first shows the images still queued, without waiting for refreshes

@@ -193,13 +193,16 @@ su_thread_pool_run(struct su_thread_pool *pool, uint64_t count, uint64_t chunk,
     * too; it takes chunks like the others). */
    uint64_t chunks = (count + chunk - 1) / chunk;
    unsigned wake = chunks - 1 < pool->size - 1 ? (unsigned)(chunks - 1) : pool->size - 1;
+   pthread_mutex_unlock(&pool->lock);
+   /* Woken after the lock is released, so a woken worker does not go back
+    * to sleep at once on the lock this thread still holds. (The run is set
+    * up already; run_lock keeps the next one from starting meanwhile.) */
    if (wake == pool->size - 1) {
       pthread_cond_broadcast(&pool->wake);
    } else {
       for (unsigned i = 0; i < wake; i++)
          pthread_cond_signal(&pool->wake);
    }
-   pthread_mutex_unlock(&pool->lock);
 
    su_thread_pool_work(pool, 0);
 

@@ -19,7 +19,9 @@
  *
  * Idle workers sleep on a condition variable (no spinning, in a run or
  * between runs), and a run wakes only as many of them as it has chunks
- * beyond the caller's own; a run of one chunk runs on the caller alone.
+ * beyond the caller's own (after releasing the pool's lock, so that a
+ * woken worker does not block on it); a run of one chunk runs on the
+ * caller alone.
  *
  * Threading: runs from several threads on one pool are serialized (one run
  * at a time); a callback must not start a run on the same pool.
