@@ -1715,6 +1715,16 @@ static void test_resolve(void)
                   float v[4] = {frand(0, 1), frand(-1, 1), frand(0, 4), frand(0, 1)};
                   su_pack_float(d, v, sr_surface_texel(&fb.color[0], 0, x, y, s));
                }
+      } else if (formats[fi] == VK_FORMAT_R8G8B8A8_UNORM) {
+         /* Every byte value in every sample and channel of the resolved
+          * rect (512 pixels, an odd step a pixel): the vector rows' b /
+          * 255.0f (sr_resolve.c) is checked for each byte. */
+         for (int y = 1; y < 9; y++)
+            for (int x = 3; x < 67; x++)
+               for (uint32_t s = 0; s < 4; s++)
+                  for (uint32_t c = 0; c < 4; c++)
+                     sr_surface_texel(&fb.color[0], 0, x, y, s)[c] =
+                        (uint8_t)(((y - 1) * 64 + (x - 3)) * 7 + s * 61 + c * 113);
       }
       struct harness h;
       h_init(&h, &fb);
