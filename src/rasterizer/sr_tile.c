@@ -313,15 +313,15 @@ static void shade_quads(struct tile *t, const struct sr_prim *p, struct block *b
    sr_fragment_color(fs, t->layer, lx, ly, lcov, lanes, sc->fs_outputs, W);
 }
 
-/* Shades one block whose coverage blk->cov came from sr_cover_block
- * (already within the sample mask); full: every pixel has every sample
- * the mask allows. */
-static void shade_block(struct tile *t, const struct sr_prim *p, struct block *blk, bool full)
+/* The early depth/stencil tests of a block whose coverage blk->cov came
+ * from sr_cover_block (already within the sample mask): blk->cov and
+ * blk->pixels become what passed. full: every pixel has every sample the
+ * mask allows; returns whether every pixel still has the same coverage
+ * (blk->cov[0], 0 when nothing passed). */
+static bool block_early_tests(struct tile *t, const struct sr_prim *p, struct block *blk,
+                              bool full)
 {
-   const struct sr_draw_state *st = p->draw->state;
    const struct sr_fragment_state *fs = &t->frag;
-   static const int quad_pos[4][2] = {{0, 0}, {2, 0}, {0, 2}, {2, 2}};
-
    if (fs->early && fs->compiled_ds) {
       const uint32_t W = fs->ds_width;
       int32_t x[32], y[32];
@@ -383,6 +383,17 @@ static void shade_block(struct tile *t, const struct sr_prim *p, struct block *b
       }
       blk->pixels = pixels;
    }
+   return full;
+}
+
+/* Shades the quads of a block after its early tests (block_early_tests);
+ * full: every pixel has the coverage blk->cov[0]. */
+static void shade_block_quads(struct tile *t, const struct sr_prim *p, struct block *blk,
+                              bool full)
+{
+   const struct sr_draw_state *st = p->draw->state;
+   const struct sr_fragment_state *fs = &t->frag;
+   static const int quad_pos[4][2] = {{0, 0}, {2, 0}, {0, 2}, {2, 2}};
    if (!blk->pixels)
       return;
    if (!st->fs)
@@ -425,6 +436,15 @@ static void shade_block(struct tile *t, const struct sr_prim *p, struct block *b
    }
 }
 
+/* Shades one block whose coverage blk->cov came from sr_cover_block
+ * (already within the sample mask); full: every pixel has every sample
+ * the mask allows. */
+static void shade_block(struct tile *t, const struct sr_prim *p, struct block *blk, bool full)
+{
+   full = block_early_tests(t, p, blk, full);
+   shade_block_quads(t, p, blk, full);
+}
+
 /* The whole-block path: a full block (sr_cover_block said SR_COVER_FULL)
  * of a primitive whose shading needs no per-lane work besides the shader,
  * the compiled late depth/stencil routine if any and the compiled colour
@@ -432,7 +452,12 @@ static void shade_block(struct tile *t, const struct sr_prim *p, struct block *b
  * pass a pixel, coverage after the shader only less killed lanes). The call's fields that are the same for every such
  * block of the primitive are filled once (full_begin); a block sets only
  * the quads' positions. Same calls, same order, same lanes as shade_block's
- * full case: the quads in quad_pos order, W / 4 a call. */
+ * full case: the quads in quad_pos order, W / 4 a call.
+ * With the compiled early depth/stencil routine (full_path_ok_early) a
+ * full block runs its tests first (block_early_tests, as shade_block
+ * does) and takes the path when every pixel kept every sample (the
+ * routine counts the occlusion samples); else shade_block_quads shades
+ * what passed. */
 struct full_path {
    struct shale_fs_quads q;
    uint32_t per_call;                   /* quads a call: W / 4, 1 .. 4 */
@@ -445,6 +470,16 @@ static bool full_path_ok(const struct tile *t, const struct sr_draw_state *st)
    const struct sr_fragment_state *fs = &t->frag;
    return st->fs && fs->compiled && t->post_plain && !t->need_centroid && !fs->per_sample &&
           !(fs->early && (fs->compiled_ds || fs->ds_tests || t->occ_target)) &&
+          (st->fs_width == 4 || st->fs_width == 8 || st->fs_width == 16);
+}
+
+/* Whether p's full blocks may take the whole-block path after the
+ * compiled early depth/stencil routine's tests. */
+static bool full_path_ok_early(const struct tile *t, const struct sr_draw_state *st)
+{
+   const struct sr_fragment_state *fs = &t->frag;
+   return st->fs && fs->compiled && t->post_plain && !t->need_centroid && !fs->per_sample &&
+          fs->early && fs->compiled_ds &&
           (st->fs_width == 4 || st->fs_width == 8 || st->fs_width == 16);
 }
 
@@ -564,6 +599,7 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
    sr_cover_init(&cv, p, &t->cover_samples, st->sample_mask, b.x0, b.y0, b.x1, b.y1);
    /* The whole-block path, set up at the primitive's first full block. */
    const bool full_ok = full_path_ok(t, st);
+   const bool full_early = !full_ok && full_path_ok_early(t, st);
    bool full_ready = false;
    struct full_path f;
    for (int32_t by = b.y0 & ~3; by <= b.y1; by += 4) {
@@ -578,6 +614,17 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
                full_ready = true;
             }
             shade_full(t, p, &f, bx, by);
+         } else if (c == SR_COVER_FULL && full_early) {
+            const bool same = block_early_tests(t, p, &blk, true);
+            if (same && blk.cov[0] == cv.all) {
+               if (!full_ready) {
+                  full_begin(t, p, &f, cv.all);
+                  full_ready = true;
+               }
+               shade_full(t, p, &f, bx, by);
+            } else {
+               shade_block_quads(t, p, &blk, same);
+            }
          } else if (c) {
             shade_block(t, p, &blk, c == SR_COVER_FULL);
          }
