@@ -34,7 +34,9 @@
  * masks of a vector group come out of one pack of their sign bits. Small
  * primitives (scene (c)'s torus) build their edges' parts once per tile
  * and use them in one to four blocks, where the table's 64 entries cost
- * more than the blocks' lanes.
+ * more than the blocks' lanes. Where the CPU has AVX2 (checked once per
+ * struct sr_cover_samples) the same sums go two pixels a 256-bit vector
+ * and the masks eight pixels a pack (sr_cover_lanes4_avx2).
  * Besides the masks a block's result has one bit per pixel with coverage
  * (with one sample: the four vectors' sign bits, no per-pixel loop), which
  * the tile loop walks to pack pixels into lanes and to pick quads.
@@ -48,6 +50,12 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define SR_COVER_AVX2 1
+#else
+#define SR_COVER_AVX2 0
+#endif
 
 #define SR_COVER_MAX_SAMPLES 16
 
@@ -55,6 +63,7 @@
  * and rebuilds it when the count changes). */
 struct sr_cover_samples {
    uint32_t samples;                    /* 1, 2, 4, 8, 16 */
+   bool avx2;                           /* four samples take sr_cover_lanes4_avx2 */
    int32_t off[SR_COVER_MAX_SAMPLES][2];
 };
 
@@ -63,6 +72,11 @@ sr_cover_samples_init(struct sr_cover_samples *cs, uint32_t samples)
 {
    const float(*pos)[2] = sr_sample_positions(samples);
    cs->samples = samples > SR_COVER_MAX_SAMPLES ? SR_COVER_MAX_SAMPLES : samples ? samples : 1;
+#if SR_COVER_AVX2
+   cs->avx2 = __builtin_cpu_supports("avx2");
+#else
+   cs->avx2 = false;
+#endif
    for (uint32_t s = 0; s < cs->samples; s++) {
       cs->off[s][0] = (int32_t)(pos[s][0] * (1 << SR_SUBPIXEL_BITS));
       cs->off[s][1] = (int32_t)(pos[s][1] * (1 << SR_SUBPIXEL_BITS));
@@ -225,6 +239,69 @@ sr_cover_lanes4(struct sr_cover *cv, const int64_t e[3], uint32_t edges, uint32_
 }
 #endif
 
+#if SR_COVER_AVX2
+/* sr_cover_lanes4 with AVX2 (where the CPU has it: sr_cover_samples.avx2),
+ * two pixels a vector: the same lanes' sums, (so + e) + py[row] +
+ * px[column] mod 2^32, so the same signs; the masks come eight pixels at
+ * a time (two rows: packed to bytes as sr_cover_lanes4 does, each 128-bit
+ * half holding every other pixel, then put back in pixel order). */
+static inline __attribute__((target("avx2"))) uint32_t
+sr_cover_lanes4_avx2(struct sr_cover *cv, const int64_t e[3], uint32_t edges, uint32_t pix,
+                     uint32_t cov[16])
+{
+   __m256i acc[8];
+   for (uint32_t v = 0; v < 8; v++)
+      acc[v] = _mm256_setzero_si256();
+   for (int i = 0; i < 3; i++) {
+      if (!(edges >> i & 1))
+         continue;
+      if (!(cv->tab_ready >> i & 1))
+         sr_cover_parts4(cv, i);
+      const uint32_t *t = cv->tab[i];
+      const __m128i base = _mm_add_epi32(_mm_loadu_si128((const __m128i *)t),
+                                         _mm_set1_epi32((int32_t)(uint32_t)e[i]));
+      /* Columns 0, 1 and 2, 3: each half one column's step. */
+      const __m256i c01 = _mm256_setr_m128i(_mm_set1_epi32((int32_t)t[4]),
+                                            _mm_set1_epi32((int32_t)t[5]));
+      const __m256i c23 = _mm256_setr_m128i(_mm_set1_epi32((int32_t)t[6]),
+                                            _mm_set1_epi32((int32_t)t[7]));
+      for (uint32_t r = 0; r < 4; r++) {
+         const __m128i row = _mm_add_epi32(base, _mm_set1_epi32((int32_t)t[8 + r]));
+         const __m256i row2 = _mm256_broadcastsi128_si256(row);
+         acc[2 * r] = _mm256_or_si256(acc[2 * r], _mm256_add_epi32(row2, c01));
+         acc[2 * r + 1] = _mm256_or_si256(acc[2 * r + 1], _mm256_add_epi32(row2, c23));
+      }
+   }
+   const __m256i sample_bit = _mm256_set1_epi32(0x08040201);
+   const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+   /* The dwords after the packs hold pixels 0, 2, 4, 6 | 1, 3, 5, 7 of the
+    * two rows (k = row * 4 + column, relative): back to 0 .. 7. */
+   const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+   uint32_t pm = 0;
+   for (uint32_t h = 0; h < 2; h++) {
+      /* Rows 2h and 2h + 1: per half, columns 0, 2 (low) or 1, 3 (high). */
+      const __m256i a = _mm256_packs_epi32(acc[4 * h], acc[4 * h + 1]);
+      const __m256i b = _mm256_packs_epi32(acc[4 * h + 2], acc[4 * h + 3]);
+      const __m256i in = _mm256_and_si256(
+         _mm256_cmpgt_epi8(_mm256_packs_epi16(a, b), _mm256_set1_epi8(-1)), sample_bit);
+      __m256i m = _mm256_or_si256(in, _mm256_srli_epi32(in, 8));
+      m = _mm256_or_si256(m, _mm256_srli_epi32(m, 16));
+      m = _mm256_permutevar8x32_epi32(m, order);
+      /* The pixels of pix, their samples in `all` (< 16: the low byte). */
+      const __m256i keep = _mm256_and_si256(
+         _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int32_t)(pix >> (8 * h))), bit),
+                            bit),
+         _mm256_set1_epi32((int32_t)cv->all));
+      const __m256i c = _mm256_and_si256(m, keep);
+      _mm256_storeu_si256((__m256i *)&cov[8 * h], c);
+      const uint32_t zero = (uint32_t)_mm256_movemask_ps(
+         _mm256_castsi256_ps(_mm256_cmpeq_epi32(c, _mm256_setzero_si256())));
+      pm |= (~zero & 0xffu) << (8 * h);
+   }
+   return pm;
+}
+#endif
+
 /* The coverage of the block's pixels from the partial edges `edges` (bit
  * i: edge i), evaluated in 32-bit lanes from origin values e[]: cov[k]
  * the samples of pixel k inside every partial edge, & all, 0 for pixels
@@ -374,7 +451,15 @@ sr_cover_block_pixels(struct sr_cover *cv, int32_t bx, int32_t by, uint32_t cov[
    case 1: pm = sr_cover_lanes(cv, e, partial, pix, 1, cov); break;
    case 2: pm = sr_cover_lanes(cv, e, partial, pix, 2, cov); break;
 #if defined(__SSE2__)
-   case 4: pm = sr_cover_lanes4(cv, e, partial, pix, cov); break;
+   case 4:
+#if SR_COVER_AVX2
+      if (cv->cs->avx2) {
+         pm = sr_cover_lanes4_avx2(cv, e, partial, pix, cov);
+         break;
+      }
+#endif
+      pm = sr_cover_lanes4(cv, e, partial, pix, cov);
+      break;
 #else
    case 4: pm = sr_cover_lanes(cv, e, partial, pix, 4, cov); break;
 #endif
