@@ -86,7 +86,7 @@
 extern "C" {
 #endif
 
-#define SHALE_SHADER_ABI_VERSION 14
+#define SHALE_SHADER_ABI_VERSION 15
 
 /* Widest SPMD call: 16 lanes (AVX-512). */
 #define SHALE_MAX_SIMD_WIDTH 16
@@ -866,10 +866,16 @@ struct shale_fb_context {
  * of `layer` get the fragment shader's outputs (the layout of
  * shale_fs_quads.outputs, W lanes) blended, masked and packed. Covered
  * lanes are distinct pixels; a lane with cov[i] == 0 writes nothing, and
- * its (x[i], y[i]) may be any pixel, or none. */
+ * its (x[i], y[i]) may be any pixel, or none.
+ *
+ * rows (W 4 or 8 only; 0 otherwise): the caller's promise that lane i is
+ * at (x[0] + 2 (i / 4) + (i & 1), y[0] + ((i >> 1) & 1)) (the quads of a
+ * full block side by side) and covers every sample; the routine then
+ * reads only x[0] and y[0] of the arrays (and writes the same pixels as
+ * with rows 0). */
 typedef void (*shale_fb_color_fn)(const struct shale_fb_context *ctx, uint32_t layer,
                                   const int32_t *x, const int32_t *y, const uint32_t *cov,
-                                  const uint32_t *outputs);
+                                  const uint32_t *outputs, uint32_t rows);
 
 /* The primitive a depth/stencil call tests: z(x, y) = a * x + b * y + c
  * at sample positions (computed in double, rounded to float, clamped to

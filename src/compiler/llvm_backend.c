@@ -10,11 +10,12 @@
  * su_format does), bytes of 8-bit sRGB channels, or 32-bit channels.
  * Texels other than 3- and 6-byte ones are read and written a lane's
  * pixel at a time (llvm_backend.h, "Lanes addressed one by one"), or,
- * for the lanes of a full block (sr_tile.c's layout, every lane covered),
- * a row of pixels at a time (the rows form: the routine tests for it once
- * per attachment and each branch has its own copy of the attachment's
- * work; with one sample, or several and nothing to read, only where every
- * sample is covered, and then the latter without reading); 3- and 6-byte texels
+ * for W 4 or 8 where the caller promises the lanes of a full block
+ * (shale_fb_color_fn's `rows`: sr_tile.c's layout, every sample of every
+ * lane covered), a row of pixels at a time (the rows form: the routine
+ * branches on the promise once and each branch has its own copy of the
+ * whole work; the rows copy reads no lane arrays but x[0] and y[0], and
+ * with several samples and nothing to read, writes without reading); 3- and 6-byte texels
  * and pixels of more than 16 words go through masked gathers and
  * scatters, a sample at a time. Each step
  * mirrors the C reference
@@ -759,48 +760,21 @@ static LLVMValueRef row_address(struct fb *f, const struct fb_target_fields *t, 
 /* How a call's lanes reach the attachment (emit_attachment). */
 enum fb_form {
    FB_FORM_LANES,   /* a lane's pixel at a time, or gathers and scatters */
-   FB_FORM_ROWS,    /* a full block's rows (rows_check said so) */
+   FB_FORM_ROWS,    /* a full block's rows (the caller's rows promise) */
 };
 
 /* Whether the rows form applies to attachment k's texels (format ff, S
- * samples): one word a sample and the lanes form's sizes; *fill: the
- * form only writes (several samples, no blend or logic op, every channel
- * written), and takes only lanes covering every sample. */
-static bool rows_form(const struct shale_fb_attachment *k, const struct fb_fmt *ff, uint32_t S,
-                      bool *fill)
+ * samples, W lanes): W 4 or 8 (the caller's rows promise exists for
+ * those), one word a sample and the lanes form's sizes; *fill: the form
+ * only writes (several samples, no blend or logic op, every channel
+ * written). */
+static bool rows_form(const struct shale_fb_attachment *k, const struct fb_fmt *ff, uint32_t W,
+                      uint32_t S, bool *fill)
 {
    const uint32_t present = (1u << ff->nch) - 1;
    const bool full = (k->write_mask & present) == present;
    *fill = !k->blend && !k->logic_op && full && S > 1;
-   return ff->kind != FB_CH32 && ff->size != 3 && ff->size != 6 && S <= 16;
-}
-
-/* The rows form's condition: every lane covered (with `fill` or one
- * sample, every sample: that form never looks at cov) and lane i at
- * (x0 + 2 (i / 4) + (i & 1), y0 + ((i >> 1) & 1)), lane 0 at (x0, y0)
- * (sr_tile.c's lanes of a full block). */
-static LLVMValueRef rows_check(struct fb *f, uint32_t S, bool fill)
-{
-   LLVMBuilderRef b = f->b;
-   const uint32_t W = f->W;
-   LLVMTypeRef iw = LLVMIntTypeInContext(f->ctx, W);
-   const uint32_t all_samples = S >= 32 ? ~0u : (1u << S) - 1;
-   LLVMValueRef nz =
-      fill || S == 1
-         ? LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, f->cov, ci(f, f->i32, all_samples), ""),
-                         ci(f, f->i32, all_samples), "")
-         : LLVMBuildICmp(b, LLVMIntNE, f->cov, ci(f, f->i32, 0), "");
-   LLVMValueRef ex[SHALE_MAX_SIMD_WIDTH], ey[SHALE_MAX_SIMD_WIDTH];
-   for (uint32_t i = 0; i < W; i++) {
-      ex[i] = LLVMConstInt(f->i32, 2 * (i / 4) + (i & 1), false);
-      ey[i] = LLVMConstInt(f->i32, (i >> 1) & 1, false);
-   }
-   LLVMValueRef x0 = splat(f, f->x0), y0 = splat(f, f->y0);
-   LLVMValueRef at = LLVMBuildAnd(
-      b, LLVMBuildICmp(b, LLVMIntEQ, f->xs, LLVMBuildAdd(b, x0, LLVMConstVector(ex, W), ""), ""),
-      LLVMBuildICmp(b, LLVMIntEQ, f->ys, LLVMBuildAdd(b, y0, LLVMConstVector(ey, W), ""), ""), "");
-   at = LLVMBuildAnd(b, at, nz, "");
-   return LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildBitCast(b, at, iw, ""), LLVMConstAllOnes(iw), "");
+   return W <= 8 && ff->kind != FB_CH32 && ff->size != 3 && ff->size != 6 && S <= 16;
 }
 
 static void emit_attachment_form(struct fb *f, const struct shale_fb_key *key, uint32_t a,
@@ -893,7 +867,7 @@ static void emit_attachment_form(struct fb *f, const struct shale_fb_key *key, u
       /* The old texels: blended, logic-op'ed or partly kept, or samples
        * outside the coverage of a covered pixel. */
       const bool need_dst = k->blend || k->logic_op || !full || S > 1;
-      /* Rows (rows_form, rows_check): the lanes' pixels are W / 2 pixels
+      /* Rows (rows_form, the rows promise): the lanes' pixels are W / 2 pixels
        * (S texels each) in a row from lane 0's and W / 2 from lane 2's,
        * read (where needed) and written with one vector load and store
        * each; with `fill`, nothing read and each lane's texel written to
@@ -901,7 +875,7 @@ static void emit_attachment_form(struct fb *f, const struct shale_fb_key *key, u
       bool fill = false;
       const bool rows = form == FB_FORM_ROWS;
       if (rows)
-         rows_form(k, &ff, S, &fill);
+         rows_form(k, &ff, W, S, &fill);
       LLVMValueRef ridx[2] = { NULL, NULL }, lidx = NULL, fidx[2] = { NULL, NULL };
       LLVMTypeRef rowt = LLVMVectorType(et, W / 2 * S);
       if (rows) {
@@ -965,9 +939,13 @@ static void emit_attachment_form(struct fb *f, const struct shale_fb_key *key, u
       LLVMValueRef all = ci(f, f->i1, 1);
       LLVMValueRef outs[16];
       for (uint32_t s = 0; s < S; s++) {
-         LLVMValueRef m = LLVMBuildAnd(b, LLVMBuildLShr(b, f->cov, ci(f, f->i32, s), ""),
-                                       ci(f, f->i32, 1), "");
-         m = LLVMBuildICmp(b, LLVMIntNE, m, ci(f, f->i32, 0), "");
+         /* The rows form's lanes cover every sample: cov is not read. */
+         LLVMValueRef m = all;
+         if (!rows) {
+            m = LLVMBuildAnd(b, LLVMBuildLShr(b, f->cov, ci(f, f->i32, s), ""), ci(f, f->i32, 1),
+                             "");
+            m = LLVMBuildICmp(b, LLVMIntNE, m, ci(f, f->i32, 0), "");
+         }
          struct texel dst, val;
          if (need_dst) {
             if (chans) {
@@ -1000,7 +978,7 @@ static void emit_attachment_form(struct fb *f, const struct shale_fb_key *key, u
             LLVMValueRef keep = LLVMBuildAnd(b, dst.w, ci(f, wet, ~wbits), "");
             w = LLVMBuildOr(b, LLVMBuildAnd(b, w, ci(f, wet, wbits), ""), keep, "");
          }
-         if (need_dst && !(rows && S == 1))   /* rows of one sample: m is true */
+         if (need_dst && !rows)   /* rows: m is true */
             w = LLVMBuildSelect(b, m, w, dst.w, "");
          outs[s] = vet == wt ? w : LLVMBuildTrunc(b, w, vet, "");
       }
@@ -1062,33 +1040,30 @@ static void emit_attachment_form(struct fb *f, const struct shale_fb_key *key, u
    }
 }
 
-/* Attachment a's writes. Where the rows form may apply, the routine
- * branches on rows_check once and each branch has its own copy of the
- * attachment's whole work (loads of the outputs, blend, pack, stores):
- * the rows branch, the one of every full block, is then straight-line
- * code that the lanes branch's register pressure does not reach. */
-static void emit_attachment(struct fb *f, const struct shale_fb_key *key, uint32_t a)
+/* Loads the lanes' x, y and coverage vectors (f->xs, f->ys, f->cov) from
+ * the routine's parameters, where the builder is. */
+static void load_lanes(struct fb *f, LLVMValueRef fn)
 {
-   const struct shale_fb_attachment *k = &key->color[a];
-   struct fb_fmt ff;
-   bool fill;
-   fb_format(k->format, &ff);
-   if (!rows_form(k, &ff, key->samples, &fill)) {
-      emit_attachment_form(f, key, a, FB_FORM_LANES);
-      return;
+   LLVMValueRef *dst[3] = { &f->xs, &f->ys, &f->cov };
+   for (int i = 0; i < 3; i++) {
+      *dst[i] = LLVMBuildLoad2(f->b, f->vi32, LLVMGetParam(fn, 2 + (unsigned)i), "");
+      LLVMSetAlignment(*dst[i], 4);
    }
-   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(f->b));
-   LLVMBasicBlockRef rows_bb = LLVMAppendBasicBlockInContext(f->ctx, fn, "rows");
-   LLVMBasicBlockRef lanes_bb = LLVMAppendBasicBlockInContext(f->ctx, fn, "lanes");
-   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(f->ctx, fn, "written");
-   LLVMBuildCondBr(f->b, rows_check(f, key->samples, fill), rows_bb, lanes_bb);
-   LLVMPositionBuilderAtEnd(f->b, rows_bb);
-   emit_attachment_form(f, key, a, FB_FORM_ROWS);
-   LLVMBuildBr(f->b, done);
-   LLVMPositionBuilderAtEnd(f->b, lanes_bb);
-   emit_attachment_form(f, key, a, FB_FORM_LANES);
-   LLVMBuildBr(f->b, done);
-   LLVMPositionBuilderAtEnd(f->b, done);
+}
+
+/* The lanes the rows promise describes, from f->x0 and f->y0: lane i at
+ * (x0 + 2 (i / 4) + (i & 1), y0 + ((i >> 1) & 1)), every sample covered
+ * (for attachments of the rows copy that take the lanes form). */
+static void rows_lanes(struct fb *f, uint32_t samples)
+{
+   LLVMValueRef ex[SHALE_MAX_SIMD_WIDTH], ey[SHALE_MAX_SIMD_WIDTH];
+   for (uint32_t i = 0; i < f->W; i++) {
+      ex[i] = LLVMConstInt(f->i32, 2 * (i / 4) + (i & 1), false);
+      ey[i] = LLVMConstInt(f->i32, (i >> 1) & 1, false);
+   }
+   f->xs = LLVMBuildAdd(f->b, splat(f, f->x0), LLVMConstVector(ex, f->W), "");
+   f->ys = LLVMBuildAdd(f->b, splat(f, f->y0), LLVMConstVector(ey, f->W), "");
+   f->cov = ci(f, f->i32, samples >= 32 ? ~0u : (1u << samples) - 1);
 }
 
 enum sc_result sc_backend_build(LLVMContextRef ctx, LLVMModuleRef mod,
@@ -1103,36 +1078,60 @@ enum sc_result sc_backend_build(LLVMContextRef ctx, LLVMModuleRef mod,
    struct fb f = { .ctx = ctx, .mod = mod, .W = key->width };
    fb_types(&f);
 
-   /* (ctx, layer, x, y, cov, outputs) */
-   LLVMTypeRef params[6] = { f.ptr, f.i32, f.ptr, f.ptr, f.ptr, f.ptr };
+   /* (ctx, layer, x, y, cov, outputs, rows) */
+   LLVMTypeRef params[7] = { f.ptr, f.i32, f.ptr, f.ptr, f.ptr, f.ptr, f.i32 };
    LLVMBasicBlockRef entry;
-   LLVMValueRef fn = fb_begin_function(&f, symbol, LLVMVoidTypeInContext(ctx), params, 6, &entry);
+   LLVMValueRef fn = fb_begin_function(&f, symbol, LLVMVoidTypeInContext(ctx), params, 7, &entry);
    f.layer = LLVMGetParam(fn, 1);
-   LLVMValueRef lanes[3];
-   for (int i = 0; i < 3; i++) {
-      lanes[i] = LLVMBuildLoad2(f.b, f.vi32, LLVMGetParam(fn, 2 + (unsigned)i), "");
-      LLVMSetAlignment(lanes[i], 4);
-   }
-   f.xs = lanes[0];
-   f.ys = lanes[1];
-   for (int i = 0; i < 2; i++) {
-      LLVMValueRef l = LLVMBuildLoad2(f.b, f.i32, LLVMGetParam(fn, 2 + (unsigned)i), "");
-      LLVMSetAlignment(l, 4);
-      LLVMSetVolatile(l, true);   /* not folded into the vector load */
-      if (i)
-         f.y0 = l;
-      else
-         f.x0 = l;
-   }
-   f.cov = lanes[2];
    f.outputs = LLVMGetParam(fn, 5);
    f.srgb_thresholds = ctx_load(&f, f.ptr, offsetof(struct shale_fb_context, srgb_thresholds));
    f.srgb_decode = ctx_load(&f, f.ptr, offsetof(struct shale_fb_context, srgb_decode));
    f.srgb_buckets = ctx_load(&f, f.ptr, offsetof(struct shale_fb_context, srgb_buckets));
 
+   /* The caller's rows promise (shader_abi.h) selects one of two copies of
+    * the whole routine: the rows copy (W 4 or 8) reads only x[0] and y[0]
+    * (scalars: the caller has just stored its lanes one by one, and a
+    * vector load of them would wait for those stores to reach the cache)
+    * and needs no coverage (attachments that take the lanes form there get
+    * the lanes the promise describes); the lanes copy loads every lane's
+    * x, y and coverage. */
+   bool fill;
+   LLVMBasicBlockRef lanes_bb = LLVMAppendBasicBlockInContext(ctx, fn, "lanes");
+   if (f.W <= 8) {
+      LLVMBasicBlockRef rows_bb = LLVMAppendBasicBlockInContext(ctx, fn, "rows");
+      LLVMValueRef rows = LLVMBuildICmp(f.b, LLVMIntNE, LLVMGetParam(fn, 6),
+                                        LLVMConstInt(f.i32, 0, false), "");
+      LLVMBuildCondBr(f.b, rows, rows_bb, lanes_bb);
+      LLVMPositionBuilderAtEnd(f.b, rows_bb);
+      f.x0 = LLVMBuildLoad2(f.b, f.i32, LLVMGetParam(fn, 2), "");
+      f.y0 = LLVMBuildLoad2(f.b, f.i32, LLVMGetParam(fn, 3), "");
+      LLVMSetAlignment(f.x0, 4);
+      LLVMSetAlignment(f.y0, 4);
+      bool made = false;
+      for (uint32_t a = 0; a < key->color_count; a++) {
+         const struct shale_fb_attachment *k = &key->color[a];
+         struct fb_fmt ff;
+         if (!k->format)
+            continue;
+         fb_format(k->format, &ff);
+         if (rows_form(k, &ff, f.W, key->samples, &fill)) {
+            emit_attachment_form(&f, key, a, FB_FORM_ROWS);
+            continue;
+         }
+         if (!made)
+            rows_lanes(&f, key->samples);
+         made = true;
+         emit_attachment_form(&f, key, a, FB_FORM_LANES);
+      }
+      LLVMBuildRetVoid(f.b);
+   } else {
+      LLVMBuildBr(f.b, lanes_bb);
+   }
+   LLVMPositionBuilderAtEnd(f.b, lanes_bb);
+   load_lanes(&f, fn);
    for (uint32_t a = 0; a < key->color_count; a++)
       if (key->color[a].format)
-         emit_attachment(&f, key, a);
+         emit_attachment_form(&f, key, a, FB_FORM_LANES);
    LLVMBuildRetVoid(f.b);
    LLVMDisposeBuilder(f.b);
    return SC_SUCCESS;

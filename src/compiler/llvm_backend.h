@@ -23,10 +23,10 @@ struct fb {
    LLVMTypeRef f32, f64, i1, i8, i16, i32, i64, ptr, half;
    LLVMTypeRef vf, vd, vi8, vi16, vi32, vi64, vh, vb, vp;
    LLVMValueRef ctxp, layer, xs, ys, cov, outputs;
-   /* Lane 0's coordinates, loaded as scalars (colour routines: the caller
-    * stores the lanes one by one just before the call, and a vector load
-    * of them waits for those stores to reach the cache, a scalar load
-    * does not). */
+   /* Lane 0's coordinates, loaded as scalars (the colour routines' rows
+    * copy: the caller stores the lanes one by one just before the call,
+    * and a vector load of them waits for those stores to reach the cache,
+    * a scalar load does not). */
    LLVMValueRef x0, y0;
    LLVMValueRef srgb_thresholds, srgb_decode, srgb_buckets;
 };

@@ -307,7 +307,13 @@ static void shade_quads(struct tile *t, const struct sr_prim *p, struct block *b
       t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, lx, ly, lcov,
                                       sc->frag_depth);
    if (fs->compiled) {
-      fs->compiled(&fs->fb_ctx, t->layer, lx, ly, lcov, sc->fs_outputs);
+      /* The colour routine's rows promise (shader_abi.h): W 4 or 8, a full
+       * block's quads side by side, every sample of every lane covered. */
+      uint32_t rows = full && lanes == W && W <= 8 &&
+                      (W == 4 || (quads[1][0] == quads[0][0] + 2 && quads[1][1] == quads[0][1]));
+      for (uint32_t i = 0; i < W && rows; i++)
+         rows = lcov[i] == all;
+      fs->compiled(&fs->fb_ctx, t->layer, lx, ly, lcov, sc->fs_outputs, rows);
       return;
    }
    sr_fragment_color(fs, t->layer, lx, ly, lcov, lanes, sc->fs_outputs, W);
@@ -462,6 +468,7 @@ struct full_path {
    struct shale_fs_quads q;
    uint32_t per_call;                   /* quads a call: W / 4, 1 .. 4 */
    uint32_t cov;                        /* every lane's coverage */
+   uint32_t all;                        /* every sample of a pixel */
 };
 
 /* Whether p's full blocks may take the whole-block path (state of tile_prim). */
@@ -489,6 +496,7 @@ static void full_begin(struct tile *t, const struct sr_prim *p, struct full_path
    const uint32_t W = p->draw->state->fs_width;
    f->per_call = W / 4;
    f->cov = cov;
+   f->all = t->frag.samples >= 32 ? ~0u : (1u << t->frag.samples) - 1;
    f->q.quad_count = f->per_call;
    f->q.front_facing = p->front_facing;
    f->q.primitive_id = p->primitive_id;
@@ -529,10 +537,16 @@ static void shade_full(struct tile *t, const struct sr_prim *p, struct full_path
          ly[i] = f->q.y[i / 4] + (int32_t)((i >> 1) & 1);
          lcov[i] = kill >> i & 1 ? 0 : f->cov;
       }
-      if (!fs->early && fs->compiled_ds)
+      /* The colour routine's rows promise (shader_abi.h): W 4 or 8 (the
+       * quads of a call side by side), every sample of every lane covered. */
+      uint32_t rows = W <= 8 && f->cov == f->all && !kill;
+      if (!fs->early && fs->compiled_ds) {
          t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, lx, ly, lcov,
                                          sc->frag_depth);
-      fs->compiled(&fs->fb_ctx, t->layer, lx, ly, lcov, sc->fs_outputs);
+         for (uint32_t i = 0; i < W && rows; i++)
+            rows = lcov[i] == f->all;
+      }
+      fs->compiled(&fs->fb_ctx, t->layer, lx, ly, lcov, sc->fs_outputs, rows);
    }
 }
 
