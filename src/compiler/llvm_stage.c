@@ -1539,6 +1539,8 @@ fragment_epilogue(struct sc_xlate *x)
             at = smask;
          } else {
             uint32_t loc = d / 4;
+            if (loc < 8 && (x->info->fs_unused_outputs & (1u << loc)))
+               continue;   /* nothing reads it (sc_compile_info) */
             if (loc < 8) {
                x->io.fs.outputs_written |= 1u << loc;
                x->io.fs.output_type[loc] = v->kind[k] & KIND_CLASS;

@@ -185,6 +185,15 @@ struct sc_compile_info {
     * with SC_ERROR_UNSUPPORTED (their subgroups would have one invocation),
     * and so are fragment shaders (quads need 4 lanes). */
    uint32_t simd_width;
+   /* Fragment shaders: bit l set when nothing reads colour Location l
+    * (Index 0): the pipeline has no colour attachment there (and no
+    * alpha to coverage reads Location 0). The shader's writes to it are
+    * left out of the code, and its bit of shale_fs_info.outputs_written
+    * stays clear. GLES 2 shaders through zink write gl_FragColor to all
+    * eight Locations (gl_FragData[0..7]), which drew 32 vector stores a
+    * call where one attachment needs 4. 0: every Location kept. Part of
+    * sc_compile_key; ignored for other stages. */
+   uint32_t fs_unused_outputs;
    /* Debugging output wanted, or NULL (not hashed by sc_compile_key). */
    struct sc_compile_dump *dump;
 };

@@ -501,6 +501,39 @@ sd_graphics_tess(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_stat
    return NULL;
 }
 
+/* The colour Locations (bits 0-7) of the fragment shader's outputs that
+ * nothing reads: no colour attachment of the subpass (or of dynamic
+ * rendering's formats) at that index, Location 0 kept when alpha to
+ * coverage reads its alpha. The compiler leaves their stores out
+ * (sc_compile_info.fs_unused_outputs): GLES 2 shaders through zink write
+ * gl_FragColor to all eight Locations. 0 (keep all) where the attachments
+ * are not known. */
+static uint32_t
+sd_fs_unused_outputs(const VkGraphicsPipelineCreateInfo *ci, const struct sd_graphics_state *g)
+{
+   uint32_t used = 0;
+   if (ci->renderPass != VK_NULL_HANDLE) {
+      SD_FROM_HANDLE(sd_render_pass, rp, ci->renderPass);
+      if (ci->subpass >= rp->subpass_count)
+         return 0;
+      const struct sd_subpass *sp = &rp->subpasses[ci->subpass];
+      for (uint32_t i = 0; i < sp->color_count && i < 8; i++)
+         if (sp->colors[i].attachment != VK_ATTACHMENT_UNUSED)
+            used |= 1u << i;
+   } else {
+      const VkPipelineRenderingCreateInfo *ri =
+         sd_find_struct(ci, VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO);
+      if (!ri)
+         return 0;
+      for (uint32_t i = 0; i < ri->colorAttachmentCount && i < 8; i++)
+         if (ri->pColorAttachmentFormats[i] != VK_FORMAT_UNDEFINED)
+            used |= 1u << i;
+   }
+   if (g->state.alpha_to_coverage)
+      used |= 1u;
+   return ~used & 0xffu;
+}
+
 static VkResult
 sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *cache,
                             const void *create_info, const VkAllocationCallbacks *pAllocator,
@@ -526,6 +559,7 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
 
    struct sd_stage_result stages[5];
    uint32_t stage_count = 0;
+   const uint32_t fs_unused = sd_fs_unused_outputs(ci, g);
    for (uint32_t i = 0; i < ci->stageCount; i++) {
       const VkPipelineShaderStageCreateInfo *st = &ci->pStages[i];
       struct sd_compiled_shader **slot = NULL;
@@ -546,7 +580,7 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
          result = sd_errorf(VK_ERROR_UNKNOWN, "graphics pipeline: a stage given twice");
       if (result == VK_SUCCESS) {
          result = sd_pipeline_compile_stage(device, cache, pipeline->runtime, layout, st,
-                                            sd_choose_alloc(pAllocator, &device->alloc),
+                                            fs_unused, sd_choose_alloc(pAllocator, &device->alloc),
                                             &stages[stage_count]);
          if (result == VK_SUCCESS)
             *slot = stages[stage_count++].shader;

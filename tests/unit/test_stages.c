@@ -533,6 +533,101 @@ test_fragment_unused(uint32_t W)
    sc_shader_destroy(s);
 }
 
+/* sc_compile_info.fs_unused_outputs: Locations 1, 2 and 4 of stage_fs.frag
+ * declared unread. Their stores are left out (the outputs buffer keeps its
+ * sentinel there, outputs_written has their bits clear), and everything
+ * else (Locations 0 and 3, the kill mask, the buffer stores and atomics)
+ * has the same bits as the shader compiled with every Location, in
+ * optimized and in baseline code. The mask is part of the compile key of a
+ * fragment shader only. */
+static void
+test_fragment_unused_outputs(uint32_t W)
+{
+   const uint32_t unused = (1u << 1) | (1u << 2) | (1u << 4);
+   for (int baseline = 0; baseline < 2; baseline++) {
+      struct sc_compile_info info = {
+         .words = stage_fs_frag_spv,
+         .word_count = sizeof(stage_fs_frag_spv) / sizeof(stage_fs_frag_spv[0]),
+         .entry_point = "main",
+         .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+         .simd_width = W,
+         .flags = baseline ? SC_COMPILE_BASELINE : 0,
+      };
+      struct sc_shader *all = NULL, *some = NULL;
+      char msg[256] = "";
+      enum sc_result r = sc_compile(compiler, &info, &all, msg, sizeof(msg));
+      CHECK(r == SC_SUCCESS, "unused outputs (W=%u): %s", W, msg);
+      info.fs_unused_outputs = unused;
+      r = sc_compile(compiler, &info, &some, msg, sizeof(msg));
+      CHECK(r == SC_SUCCESS, "unused outputs, masked (W=%u): %s", W, msg);
+      if (!all || !some) {
+         sc_shader_destroy(all);
+         sc_shader_destroy(some);
+         return;
+      }
+      CHECK_EQ_INT(all->io.fs.outputs_written, 0x1f);
+      CHECK_EQ_INT(some->io.fs.outputs_written, 0x09);
+      CHECK(some->io.fs.output_type[0] == 0 && some->io.fs.output_type[3] == 0,
+            "unused outputs: output types");
+      struct fs_run fa, fs;
+      float discard_below = 4.0f;
+      fs_setup(&fa, W, W / 4);
+      fs_setup(&fs, W, W / 4);
+      memcpy(fa.push, &discard_below, 4);
+      memcpy(fs.push, &discard_below, 4);
+      for (uint32_t i = 0; i < W; i++)
+         if (i % 5 == 3)
+            fa.q.coverage[i] = fs.q.coverage[i] = 0;
+      all->fn.fs(&fa.ctx, &fa.q);
+      some->fn.fs(&fs.ctx, &fs.q);
+      uint32_t kept = 0, untouched = 0;
+      for (uint32_t l = 0; l < 5; l++)
+         for (uint32_t c = 0; c < 4; c++)
+            for (uint32_t i = 0; i < W; i++) {
+               if (unused & (1u << l)) {
+                  untouched += FOUT(&fs, l, c, i) == SENTINEL;
+               } else {
+                  CHECK(FOUT(&fs, l, c, i) == FOUT(&fa, l, c, i),
+                        "W=%u baseline %d: Location %u[%u] lane %u: %#x, want %#x", W, baseline,
+                        l, c, i, FOUT(&fs, l, c, i), FOUT(&fa, l, c, i));
+                  kept++;
+               }
+            }
+      CHECK(untouched == 3 * 4 * W, "W=%u baseline %d: %u of %u unused words untouched", W,
+            baseline, untouched, 3 * 4 * W);
+      CHECK_EQ_INT(kept, 2 * 4 * W);
+      CHECK(fs.q.kill_mask == fa.q.kill_mask && fs.q.kill_mask != 0,
+            "W=%u baseline %d: kill mask %#x, want %#x (nonzero)", W, baseline, fs.q.kill_mask,
+            fa.q.kill_mask);
+      CHECK(!memcmp(fs.buf, fa.buf, sizeof(fs.buf)) && fs.buf[0] != 0,
+            "W=%u baseline %d: the buffer's stores and atomics", W, baseline);
+      fs_finish(&fa);
+      fs_finish(&fs);
+      sc_shader_destroy(all);
+      sc_shader_destroy(some);
+   }
+
+   uint8_t k0[SC_COMPILE_KEY_SIZE], k1[SC_COMPILE_KEY_SIZE];
+   struct sc_compile_info info = {
+      .words = stage_fs_frag_spv,
+      .word_count = sizeof(stage_fs_frag_spv) / sizeof(stage_fs_frag_spv[0]),
+      .entry_point = "main",
+      .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+      .simd_width = W,
+   };
+   CHECK_EQ_INT(sc_compile_key(compiler, &info, k0), SC_SUCCESS);
+   info.fs_unused_outputs = unused;
+   CHECK_EQ_INT(sc_compile_key(compiler, &info, k1), SC_SUCCESS);
+   CHECK(memcmp(k0, k1, sizeof(k0)) != 0, "the fragment shader's key depends on the mask");
+   info.words = stage_vs_vert_spv;
+   info.word_count = sizeof(stage_vs_vert_spv) / sizeof(stage_vs_vert_spv[0]);
+   info.stage = VK_SHADER_STAGE_VERTEX_BIT;
+   CHECK_EQ_INT(sc_compile_key(compiler, &info, k1), SC_SUCCESS);
+   info.fs_unused_outputs = 0;
+   CHECK_EQ_INT(sc_compile_key(compiler, &info, k0), SC_SUCCESS);
+   CHECK(!memcmp(k0, k1, sizeof(k0)), "a vertex shader's key ignores the mask");
+}
+
 static void
 test_fragment_basic(uint32_t W)
 {
@@ -1055,6 +1150,7 @@ main(void)
    for (unsigned w = 1; w < 4; w++) {
       test_fragment_basic(widths[w]);
       test_fragment_unused(widths[w]);
+      test_fragment_unused_outputs(widths[w]);
       test_derivatives(widths[w]);
       test_fragment_sample(widths[w]);
       test_fragment_demote(widths[w]);
