@@ -249,29 +249,36 @@ static inline __attribute__((target("avx2"))) uint32_t
 sr_cover_lanes4_avx2(struct sr_cover *cv, const int64_t e[3], uint32_t edges, uint32_t pix,
                      uint32_t cov[16])
 {
-   __m256i acc[8];
-   for (uint32_t v = 0; v < 8; v++)
-      acc[v] = _mm256_setzero_si256();
+   /* Row r's pixels 0, 1 in a[r], 2, 3 in b[r]: named, so they stay in
+    * registers (an array of them was zeroed in memory by rep stos). */
+   __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
+   __m256i b0 = a0, b1 = a0, b2 = a0, b3 = a0;
    for (int i = 0; i < 3; i++) {
       if (!(edges >> i & 1))
          continue;
       if (!(cv->tab_ready >> i & 1))
          sr_cover_parts4(cv, i);
       const uint32_t *t = cv->tab[i];
-      const __m128i base = _mm_add_epi32(_mm_loadu_si128((const __m128i *)t),
-                                         _mm_set1_epi32((int32_t)(uint32_t)e[i]));
+      const __m256i base = _mm256_broadcastsi128_si256(_mm_add_epi32(
+         _mm_loadu_si128((const __m128i *)t), _mm_set1_epi32((int32_t)(uint32_t)e[i])));
       /* Columns 0, 1 and 2, 3: each half one column's step. */
       const __m256i c01 = _mm256_setr_m128i(_mm_set1_epi32((int32_t)t[4]),
                                             _mm_set1_epi32((int32_t)t[5]));
       const __m256i c23 = _mm256_setr_m128i(_mm_set1_epi32((int32_t)t[6]),
                                             _mm_set1_epi32((int32_t)t[7]));
-      for (uint32_t r = 0; r < 4; r++) {
-         const __m128i row = _mm_add_epi32(base, _mm_set1_epi32((int32_t)t[8 + r]));
-         const __m256i row2 = _mm256_broadcastsi128_si256(row);
-         acc[2 * r] = _mm256_or_si256(acc[2 * r], _mm256_add_epi32(row2, c01));
-         acc[2 * r + 1] = _mm256_or_si256(acc[2 * r + 1], _mm256_add_epi32(row2, c23));
-      }
+#define SR_COVER_ROW(r)                                                                    \
+      do {                                                                                 \
+         const __m256i row = _mm256_add_epi32(base, _mm256_set1_epi32((int32_t)t[8 + r])); \
+         a##r = _mm256_or_si256(a##r, _mm256_add_epi32(row, c01));                         \
+         b##r = _mm256_or_si256(b##r, _mm256_add_epi32(row, c23));                         \
+      } while (0)
+      SR_COVER_ROW(0);
+      SR_COVER_ROW(1);
+      SR_COVER_ROW(2);
+      SR_COVER_ROW(3);
+#undef SR_COVER_ROW
    }
+   const __m256i acc[8] = {a0, b0, a1, b1, a2, b2, a3, b3};
    const __m256i sample_bit = _mm256_set1_epi32(0x08040201);
    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
    /* The dwords after the packs hold pixels 0, 2, 4, 6 | 1, 3, 5, 7 of the

@@ -212,7 +212,8 @@ static int lane_pixel(int qx, int qy, int lane)
  * (~0u), then the late operations and the colour writes. full: every
  * pixel of the listed quads has coverage `all` (skips the per-lane
  * coverage look-ups). */
-static void shade_quads(struct tile *t, const struct sr_prim *p, struct block *blk,
+static inline __attribute__((always_inline)) void
+shade_quads(struct tile *t, const struct sr_prim *p, struct block *blk,
                         const int (*quads)[2], uint32_t n, uint32_t sample_id, bool full)
 {
    const struct sr_draw_state *st = p->draw->state;
@@ -324,8 +325,8 @@ static void shade_quads(struct tile *t, const struct sr_prim *p, struct block *b
  * blk->pixels become what passed. full: every pixel has every sample the
  * mask allows; returns whether every pixel still has the same coverage
  * (blk->cov[0], 0 when nothing passed). */
-static bool block_early_tests(struct tile *t, const struct sr_prim *p, struct block *blk,
-                              bool full)
+static inline __attribute__((always_inline)) bool
+block_early_tests(struct tile *t, const struct sr_prim *p, struct block *blk, bool full)
 {
    const struct sr_fragment_state *fs = &t->frag;
    if (fs->early && fs->compiled_ds) {
@@ -394,8 +395,8 @@ static bool block_early_tests(struct tile *t, const struct sr_prim *p, struct bl
 
 /* Shades the quads of a block after its early tests (block_early_tests);
  * full: every pixel has the coverage blk->cov[0]. */
-static void shade_block_quads(struct tile *t, const struct sr_prim *p, struct block *blk,
-                              bool full)
+static inline __attribute__((always_inline)) void
+shade_block_quads(struct tile *t, const struct sr_prim *p, struct block *blk, bool full)
 {
    const struct sr_draw_state *st = p->draw->state;
    const struct sr_fragment_state *fs = &t->frag;
@@ -440,6 +441,14 @@ static void shade_block_quads(struct tile *t, const struct sr_prim *p, struct bl
                      fs->per_sample ? s : ~0u, full);
       }
    }
+}
+
+/* shade_block_quads out of line, for the whole-block path's full blocks
+ * whose tests dropped samples (rare); the common paths inline theirs. */
+static __attribute__((noinline)) void
+shade_block_quads_cold(struct tile *t, const struct sr_prim *p, struct block *blk, bool full)
+{
+   shade_block_quads(t, p, blk, full);
 }
 
 /* Shades one block whose coverage blk->cov came from sr_cover_block
@@ -512,7 +521,8 @@ static void full_begin(struct tile *t, const struct sr_prim *p, struct full_path
       f->q.coverage[i] = cov;
 }
 
-static void shade_full(struct tile *t, const struct sr_prim *p, struct full_path *f, int32_t bx,
+static inline __attribute__((always_inline)) void
+shade_full(struct tile *t, const struct sr_prim *p, struct full_path *f, int32_t bx,
                        int32_t by)
 {
    static const int quad_pos[4][2] = {{0, 0}, {2, 0}, {0, 2}, {2, 2}};
@@ -637,7 +647,7 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
                }
                shade_full(t, p, &f, bx, by);
             } else {
-               shade_block_quads(t, p, &blk, same);
+               shade_block_quads_cold(t, p, &blk, same);
             }
          } else if (c) {
             shade_block(t, p, &blk, c == SR_COVER_FULL);
