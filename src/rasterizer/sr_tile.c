@@ -542,14 +542,20 @@ shade_full(struct tile *t, const struct sr_prim *p, struct full_path *f, int32_t
       f->q.kill_mask = 0;
       st->fs(&p->draw->fs_ctx, &f->q);
       const uint32_t kill = f->q.kill_mask;
+      /* The colour routine's rows promise (shader_abi.h): W 4 or 8 (the
+       * quads of a call side by side), every sample of every lane covered.
+       * Without a late depth/stencil routine the promise needs no lane
+       * arrays: lane 0 is at the first quad's corner. */
+      uint32_t rows = W <= 8 && f->cov == f->all && !kill;
+      if (rows && (fs->early || !fs->compiled_ds)) {
+         fs->compiled(&fs->fb_ctx, t->layer, f->q.x, f->q.y, f->q.coverage, sc->fs_outputs, 1);
+         continue;
+      }
       for (uint32_t i = 0; i < W; i++) {
          lx[i] = f->q.x[i / 4] + (int32_t)(i & 1);
          ly[i] = f->q.y[i / 4] + (int32_t)((i >> 1) & 1);
          lcov[i] = kill >> i & 1 ? 0 : f->cov;
       }
-      /* The colour routine's rows promise (shader_abi.h): W 4 or 8 (the
-       * quads of a call side by side), every sample of every lane covered. */
-      uint32_t rows = W <= 8 && f->cov == f->all && !kill;
       if (!fs->early && fs->compiled_ds) {
          t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, lx, ly, lcov,
                                          sc->frag_depth);
