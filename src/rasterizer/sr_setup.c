@@ -3,6 +3,7 @@
 
 #include "util/su_thread_pool.h"
 
+#include <assert.h>
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -27,9 +28,12 @@ enum {
 };
 
 #define MAX_POLY (3 + CLIP_PLANES)
-/* Position to distances, the fragment inputs, and a geometry shader's
- * PrimitiveId, Layer and ViewportIndex words. */
-#define MAX_STRIDE (SR_V_DIST + 8 + SHALE_FS_INPUT_COMPONENTS + 3)
+/* Words of a clipped record: position to distances and the fragment
+ * inputs (clip_words()). The record's later words are never read from a
+ * clipped copy: transform feedback captures the shaded records before
+ * clipping, and geom_prim() reads a geometry shader's PrimitiveId, Layer
+ * and ViewportIndex from the unclipped provoking record. */
+#define MAX_CLIP_WORDS (SR_V_DIST + 8 + SHALE_FS_INPUT_COMPONENTS)
 /* Smallest w kept: window coordinates stay finite. */
 #define W_MIN 1e-30f
 
@@ -75,6 +79,16 @@ clip_code(const struct sr_vdraw *vd, const struct sr_viewport *vp, const float *
    return code;
 }
 
+/* The words clipping interpolates and copies (the clipped records'
+ * stride): those setup reads, up to the last fragment input. */
+static inline uint32_t
+clip_words(const struct sr_vdraw *vd)
+{
+   const uint32_t n = vd->attr_off + vd->attr_count;
+   assert(n <= MAX_CLIP_WORDS && n <= vd->stride);
+   return n;
+}
+
 /* Clips a convex polygon against plane p (Sutherland-Hodgman). New
  * vertices are interpolated from the inside vertex towards the outside
  * one, so two primitives sharing an edge get the same points. Flags per
@@ -85,7 +99,7 @@ static unsigned
 clip_polygon(const struct sr_vdraw *vd, const struct sr_viewport *vp, const float *in, const uint8_t *fin,
              unsigned n, unsigned p, float *out, uint8_t *fout)
 {
-   const uint32_t stride = vd->stride;
+   const uint32_t stride = clip_words(vd);
    unsigned m = 0;
    for (unsigned i = 0; i < n; i++) {
       const float *a = in + (size_t)i * stride;
@@ -720,7 +734,6 @@ triangle(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t ip
 {
    const struct sr_draw_state *st = vd->st;
    uint32_t primitive_id = vd->primitive_id++;
-   const uint32_t stride = vd->stride;
    const float *r[3] = {record(vd, i0), record(vd, i1), record(vd, i2)};
    const float *prov = record(vd, iprov);
    if (vd->geom && !geom_prim(vd, prov, &primitive_id))
@@ -755,8 +768,9 @@ triangle(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t ip
    const float *pv[MAX_POLY] = {r[0], r[1], r[2]};
    uint8_t flags[2][MAX_POLY] = {{3, 3, 3}};
    unsigned n = 3, cur = 0;
-   float buf[2][MAX_POLY * MAX_STRIDE];
+   float buf[2][MAX_POLY * MAX_CLIP_WORDS];
    if ((c0 | c1 | c2) & planes) {
+      const uint32_t stride = clip_words(vd);
       for (int i = 0; i < 3; i++)
          memcpy(buf[0] + (size_t)i * stride, r[i], stride * sizeof(float));
       for (uint32_t m = (c0 | c1 | c2) & planes; m && n >= 3; m &= m - 1) {
@@ -830,7 +844,6 @@ static void
 line(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t iprov)
 {
    uint32_t primitive_id = vd->primitive_id++;
-   const uint32_t stride = vd->stride;
    const float *r[2] = {record(vd, i0), record(vd, i1)};
    const float *prov = record(vd, iprov);
    if (vd->geom && !geom_prim(vd, prov, &primitive_id))
@@ -842,7 +855,7 @@ line(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t iprov)
    uint32_t c0 = prim_code(vd, r[0]), c1 = prim_code(vd, r[1]);
    if (c0 & c1)
       return;
-   float buf[2][MAX_STRIDE];
+   float buf[2][MAX_CLIP_WORDS];
    if ((c0 | c1) & planes) {
       float t0 = 0.0f, t1 = 1.0f;
       for (uint32_t m = (c0 | c1) & planes; m; m &= m - 1) {
@@ -857,7 +870,8 @@ line(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t iprov)
       }
       if (!(t0 < t1))
          return;
-      for (uint32_t k = 0; k < stride; k++) {
+      const uint32_t words = clip_words(vd);
+      for (uint32_t k = 0; k < words; k++) {
          buf[0][k] = r[0][k] + t0 * (r[1][k] - r[0][k]);
          buf[1][k] = r[0][k] + t1 * (r[1][k] - r[0][k]);
       }
