@@ -1820,10 +1820,14 @@ test_alloc_failures(void)
  * at every sample of every pixel: random triangles from a few pixels to
  * the whole guard band (so both the 32-bit lanes and the 64-bit fallback
  * run), every sample count, random clip boxes inside a tile and random
- * sample masks; every block of the box, masks compared exactly. */
+ * sample masks; every block of the box, masks compared exactly. With
+ * `detected` false, sr_cover_samples.avx2 is forced off (four samples take
+ * the SSE sr_cover_lanes4); true: as sr_cover_samples_init chose from the
+ * CPU (sr_cover_lanes4_avx2 where it has AVX2). */
 static void
-test_coverage_blocks(void)
+test_coverage_blocks(bool detected)
 {
+   const char *mode = detected ? "as detected" : "AVX2 off";
    const uint32_t counts[5] = {1, 2, 4, 8, 16};
    const int64_t big = (int64_t)(SR_GUARD_BAND + SR_MAX_FRAMEBUFFER_SIZE / 2) << SR_SUBPIXEL_BITS;
    uint32_t bad = 0, blocks = 0, lanes32 = 0;
@@ -1869,6 +1873,8 @@ test_coverage_blocks(void)
       const uint32_t smask = rng() % 4 == 0 ? rng() : ~0u;
       struct sr_cover_samples cs;
       sr_cover_samples_init(&cs, S);
+      if (!detected)
+         cs.avx2 = false;
       const float(*pos)[2] = sr_sample_positions(S);
       int32_t x0 = tx + (int32_t)(rng() % 64), x1 = tx + (int32_t)(rng() % 64);
       int32_t y0 = ty + (int32_t)(rng() % 64), y1 = ty + (int32_t)(rng() % 64);
@@ -1912,15 +1918,17 @@ test_coverage_blocks(void)
          }
       }
    }
-   CHECK(bad == 0, "coverage: %u of %u blocks differ", bad, blocks);
-   CHECK(lanes32 > blocks / 4, "coverage: the 32-bit lanes ran in %u of %u blocks", lanes32, blocks);
+   CHECK(bad == 0, "coverage (%s): %u of %u blocks differ", mode, bad, blocks);
+   CHECK(lanes32 > blocks / 4, "coverage (%s): the 32-bit lanes ran in %u of %u blocks", mode, lanes32,
+         blocks);
 }
 
 int
 main(void)
 {
    struct rig r;
-   test_coverage_blocks();
+   test_coverage_blocks(false);
+   test_coverage_blocks(true);
    rig_init(&r, 2);
    test_bins(&r);
    test_depth_bias(&r);
