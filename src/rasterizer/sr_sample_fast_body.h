@@ -192,7 +192,7 @@ BODY void FN(select)(const struct fast *f, const struct shale_sample_args *a, un
       v8f qx = mx0 * mx0 + mx1 * mx1, qy = my0 * my0 + my1 * my1;
       if (tri) {
          /* log2 of the larger square root, as half the log2 of the
-          * larger square (vhalf_log2: within 3e-7 where it matters),
+          * larger square (vhalf_log2: within 3.6e-7 where it matters),
           * every lane being linear (the result moves with lambda by as
           * little). */
          lambda = vhalf_log2(vsel(qx > qy, qx, qy));
