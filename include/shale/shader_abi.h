@@ -86,7 +86,7 @@
 extern "C" {
 #endif
 
-#define SHALE_SHADER_ABI_VERSION 15
+#define SHALE_SHADER_ABI_VERSION 16
 
 /* Widest SPMD call: 16 lanes (AVX-512). */
 #define SHALE_MAX_SIMD_WIDTH 16
@@ -407,7 +407,10 @@ struct shale_vs_info {
    uint8_t clip_distance_count;  /* ClipDistance array size (0..8) */
    uint8_t cull_distance_count;  /* CullDistance array size */
    uint8_t writes_point_size;
-   uint8_t reserved;
+   /* Built-in outputs at SHALE_SLOT_LAYER_VIEWPORT (version 16): bit 0
+    * Layer, bit 1 ViewportIndex written (any stage; the rasterizer reads
+    * them from vertex and evaluation shaders, VK_EXT_shader_viewport_index_layer). */
+   uint8_t writes_layer_viewport;
    /* Transform feedback (version 10): with the Xfb execution mode, the
     * output components that have an XfbBuffer and Offset, in no particular
     * order; xfb_stride[b] is XfbBuffer b's XfbStride (0: no output of that

@@ -359,6 +359,7 @@ walk_builtin_output(struct sc_xlate *x, struct walk *w, uint32_t builtin, uint32
       x->io.vs.outputs_written |= 1ull << SHALE_SLOT_LAYER_VIEWPORT;
       if (is_geometry(x) && builtin == SpvBuiltInLayer)
          x->io.gs.writes_layer = 1;
+      x->io.vs.writes_layer_viewport |= builtin == SpvBuiltInLayer ? 1 : 2;
       return push(x, w, SHALE_SLOT_LAYER_VIEWPORT * 4 + (builtin == SpvBuiltInLayer ? 0 : 1), 1);
    case SpvBuiltInPrimitiveId:
       if (!is_geometry(x) || n != 1)

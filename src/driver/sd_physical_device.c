@@ -57,6 +57,7 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .EXT_attachment_feedback_loop_layout = true,
    .EXT_transform_feedback = true,
    .EXT_depth_clip_enable = true,
+   .EXT_shader_viewport_index_layer = true,
    .KHR_storage_buffer_storage_class = true,
    .KHR_16bit_storage = true,
    .KHR_shader_draw_parameters = true,

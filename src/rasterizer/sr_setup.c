@@ -685,7 +685,8 @@ area2_of(const struct wvert *a, const struct wvert *b, const struct wvert *c)
 }
 
 /* A geometry shader's output primitive: the PrimitiveId, Layer and
- * ViewportIndex its provoking vertex was emitted with (sr_geom.c); false:
+ * ViewportIndex its provoking vertex was emitted with (sr_geom.c; Layer
+ * and ViewportIndex also a vertex or evaluation shader's); false:
  * dropped (a Layer outside the scene, a ViewportIndex past the draw's
  * viewports). */
 static bool
@@ -736,7 +737,7 @@ triangle(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t ip
    uint32_t primitive_id = vd->primitive_id++;
    const float *r[3] = {record(vd, i0), record(vd, i1), record(vd, i2)};
    const float *prov = record(vd, iprov);
-   if (vd->geom && !geom_prim(vd, prov, &primitive_id))
+   if ((vd->geom || vd->layer_off || vd->viewport_off) && !geom_prim(vd, prov, &primitive_id))
       return;
    if (culled_by_distance(vd, r, 3))
       return;
@@ -846,7 +847,7 @@ line(struct sr_vdraw *vd, uint32_t i0, uint32_t i1, uint32_t iprov)
    uint32_t primitive_id = vd->primitive_id++;
    const float *r[2] = {record(vd, i0), record(vd, i1)};
    const float *prov = record(vd, iprov);
-   if (vd->geom && !geom_prim(vd, prov, &primitive_id))
+   if ((vd->geom || vd->layer_off || vd->viewport_off) && !geom_prim(vd, prov, &primitive_id))
       return;
    if (culled_by_distance(vd, r, 2))
       return;
@@ -887,7 +888,7 @@ point(struct sr_vdraw *vd, uint32_t i0)
 {
    uint32_t primitive_id = vd->primitive_id++;
    const float *r = record(vd, i0);
-   if (vd->geom && !geom_prim(vd, r, &primitive_id))
+   if ((vd->geom || vd->layer_off || vd->viewport_off) && !geom_prim(vd, r, &primitive_id))
       return;
    if (culled_by_distance(vd, &r, 1))
       return;

@@ -200,6 +200,10 @@ sr_vertex_record(const struct sr_vdraw *vd, const struct shale_vs_info *io, cons
    }
    for (uint32_t k = 0; k < vd->xfb_count; k++)
       ru[vd->xfb_off + k] = o[io->xfb[k].word * w + i];
+   if (vd->layer_off && !vd->st->gs)
+      ru[vd->layer_off] = o[(SHALE_SLOT_LAYER_VIEWPORT * 4) * w + i];
+   if (vd->viewport_off && !vd->st->gs)
+      ru[vd->viewport_off] = o[(SHALE_SLOT_LAYER_VIEWPORT * 4 + 1) * w + i];
 }
 
 static void
@@ -315,6 +319,15 @@ vdraw_init(struct sr_vdraw *vd, struct sr_scene *scene, const struct sr_draw_sna
          vd->xfb_count = io->xfb_count;
          vd->stride += io->xfb_count;
       }
+   }
+   /* VK_EXT_shader_viewport_index_layer: a vertex or evaluation shader's
+    * Layer and ViewportIndex, taken from the provoking vertex as a
+    * geometry shader's (sr_setup.c; sr_geom_init places those). */
+   if (!st->gs && (io->outputs_written & (1ull << SHALE_SLOT_LAYER_VIEWPORT))) {
+      if (io->writes_layer_viewport & 1)
+         vd->layer_off = vd->stride++;
+      if (io->writes_layer_viewport & 2)
+         vd->viewport_off = vd->stride++;
    }
    sr_setup_draw(vd);
 

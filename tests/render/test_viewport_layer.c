@@ -1,0 +1,304 @@
+/* VK_EXT_shader_viewport_index_layer: Layer and ViewportIndex written by a
+ * vertex shader and by a tessellation evaluation shader (no geometry
+ * shader) pick each primitive's layer and viewport. A 64x64 attachment of
+ * two layers; viewport v is quadrant v (32x32, depth range [16v + 32, 255]
+ * / 255), scissor v that quadrant less a pixel on each side. For each
+ * layer l and viewport v: a rectangle of two triangles from the vertex
+ * shader in the quadrant's upper half, and one tessellated quad patch (one
+ * control point carrying the rectangle, levels 1) from the evaluation
+ * shader in its lower half (layer 1's crossing the scissor's right edge).
+ * Every fragment writes (64 stage, 16 (4 l + v), window z, ViewportIndex *
+ * 16) / 255 (render/viewports' fragment shader); window z at normalized 0
+ * is the depth range's minimum. Both layers are compared exactly with a CPU
+ * reference (axis-aligned edges on pixel boundaries), on Shale at
+ * SHALE_THREADS 1, 2 and 4; on lavapipe the vertex shader's rectangles'
+ * pixels only: Mesa 22.3's lavapipe draws the evaluation shader's
+ * rectangles wrong (misplaced triangles with varying depth, some missing;
+ * not investigated). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "draw_util.h"
+#include "vkt.h"
+
+#include "geom_vert_spv.h"
+#include "vp_frag_spv.h"
+#include "vpl_tesc_spv.h"
+#include "vpl_tese_spv.h"
+#include "vpl_vert_spv.h"
+
+#define W 64
+#define H 64
+#define LAYERS 2
+#define NVP 4
+
+struct vtx {
+   float pos[4];
+   float color[4];   /* r, g, layer, viewport */
+};
+
+static VkViewport vps[NVP];
+static VkRect2D scs[NVP];
+static struct vtx tri_verts[LAYERS * NVP * 6], patch_verts[LAYERS * NVP];
+static uint32_t ref[LAYERS][W * H];
+
+static float
+ndc(double win, double o, double h)
+{
+   return (float)((win - (o + h * 0.5)) / (h * 0.5));
+}
+
+static void
+fill(int l, int v, int x0, int y0, int x1, int y1, uint32_t px)
+{
+   const VkRect2D *s = &scs[v];
+   for (int y = y0; y < y1; y++)
+      for (int x = x0; x < x1; x++)
+         if (x >= s->offset.x && x < s->offset.x + (int)s->extent.width && y >= s->offset.y &&
+             y < s->offset.y + (int)s->extent.height)
+            ref[l][y * W + x] = px;
+}
+
+static void
+build(void)
+{
+   memset(ref, 0, sizeof(ref));
+   for (int v = 0; v < NVP; v++) {
+      const int qx = 32 * (v & 1), qy = 32 * (v >> 1);
+      vps[v] = (VkViewport){(float)qx, (float)qy, 32, 32, (16.0f * v + 32.0f) / 255.0f, 1.0f};
+      scs[v] = (VkRect2D){{qx + 1, qy + 1}, {30, 30}};
+   }
+   int nt = 0, np = 0;
+   for (int l = 0; l < LAYERS; l++) {
+      for (int v = 0; v < NVP; v++) {
+         const int qx = 32 * (v & 1), qy = 32 * (v >> 1);
+         const VkViewport *p = &vps[v];
+         for (int stage = 1; stage <= 2; stage++) {
+            const float c[4] = {64.0f * stage / 255.0f, 16.0f * (4 * l + v) / 255.0f, (float)l, (float)v};
+            const float want[4] = {c[0], c[1], (16.0f * v + 32.0f) / 255.0f, 16.0f * v / 255.0f};
+            const uint32_t px = draw_pack_rgba8(want);
+            if (stage == 1) {
+               const int x0 = qx + 2 + 3 * l, x1 = qx + 14 + 3 * l, y0 = qy + 3, y1 = qy + 12;
+               const float X0 = ndc(x0, p->x, p->width), X1 = ndc(x1, p->x, p->width);
+               const float Y0 = ndc(y0, p->y, p->height), Y1 = ndc(y1, p->y, p->height);
+               const float corner[6][2] = {{X0, Y0}, {X1, Y0}, {X0, Y1}, {X1, Y0}, {X1, Y1}, {X0, Y1}};
+               for (int k = 0; k < 6; k++)
+                  tri_verts[nt++] = (struct vtx){{corner[k][0], corner[k][1], 0, 1}, {c[0], c[1], c[2], c[3]}};
+               fill(l, v, x0, y0, x1, y1, px);
+            } else {
+               const int x0 = qx + 4 + 3 * l, x1 = l ? qx + 40 : qx + 20, y0 = qy + 17, y1 = qy + 29;
+               patch_verts[np++] = (struct vtx){{ndc(x0, p->x, p->width), ndc(y0, p->y, p->height),
+                                                 ndc(x1, p->x, p->width), ndc(y1, p->y, p->height)},
+                                                {c[0], c[1], c[2], c[3]}};
+               fill(l, v, x0, y0, x1, y1, px);
+            }
+         }
+      }
+   }
+}
+
+static VkResult
+make_pipeline(struct vkt *t, VkRenderPass rp, VkPipelineLayout layout, const VkPipelineShaderStageCreateInfo *stages,
+              uint32_t stage_count, VkPrimitiveTopology topology, VkPipeline *out)
+{
+   struct draw_pipeline_info pi = {
+      .stride = sizeof(struct vtx), .attrib_count = 2,
+      .attrib_format = {VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT},
+      .attrib_offset = {0, 16}, .topology = topology,
+      .cull_mode = VK_CULL_MODE_NONE, .polygon_mode = VK_POLYGON_MODE_FILL,
+      .viewport = &vps[0], .scissor = &scs[0], .render_pass = rp, .color_count = 1,
+   };
+   struct draw_pipeline_state st;
+   draw_pipeline_state_init(&st, NULL, &pi, stages[0].module, stages[stage_count - 1].module, layout);
+   st.vp.viewportCount = NVP;
+   st.vp.scissorCount = NVP;
+   st.vp.pViewports = vps;
+   st.vp.pScissors = scs;
+   const VkPipelineTessellationStateCreateInfo ts = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO, .patchControlPoints = 1,
+   };
+   if (topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST)
+      st.info.pTessellationState = &ts;
+   st.info.stageCount = stage_count;
+   st.info.pStages = stages;
+   return vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &st.info, NULL, out);
+}
+
+static VkPipelineShaderStageCreateInfo
+stage(VkShaderStageFlagBits s, VkShaderModule m)
+{
+   return (VkPipelineShaderStageCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                                            .stage = s, .module = m, .pName = "main"};
+}
+
+static void
+run_driver(enum vkt_driver which, const char *threads)
+{
+   if (threads)
+      setenv("SHALE_THREADS", threads, 1);
+   else
+      unsetenv("SHALE_THREADS");
+   const char *dn = vkt_driver_name(which);
+   struct vkt_options o;
+   VkPhysicalDeviceFeatures have;
+   bool has = false;
+   if (!draw_probe_extension(which, &o, VK_EXT_SHADER_VIEWPORT_INDEX_LAYER_EXTENSION_NAME, NULL, NULL, &have,
+                             &has)) {
+      CHECK(which == VKT_LAVAPIPE, "Shale device missing");
+      return;
+   }
+   CHECK(has && have.multiViewport && have.tessellationShader,
+         "%s: VK_EXT_shader_viewport_index_layer %d, multiViewport %u, tessellationShader %u", dn, has,
+         have.multiViewport, have.tessellationShader);
+   if (!has || !have.multiViewport || !have.tessellationShader)
+      return;
+   static const char *const ext[] = {VK_EXT_SHADER_VIEWPORT_INDEX_LAYER_EXTENSION_NAME};
+   VkPhysicalDeviceFeatures feats = {.multiViewport = VK_TRUE, .tessellationShader = VK_TRUE};
+   o.device_extensions = ext;
+   o.device_extension_count = 1;
+   o.features = &feats;
+   struct vkt t;
+   if (!vkt_init(&t, &o)) {
+      CHECK(0, "%s: device", dn);
+      return;
+   }
+   struct vkt_image img = {0};
+   VkImageView view = VK_NULL_HANDLE;
+   VkRenderPass rp = VK_NULL_HANDLE;
+   VkFramebuffer fb = VK_NULL_HANDLE;
+   const VkImageCreateInfo ici = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
+      .format = VK_FORMAT_R8G8B8A8_UNORM, .extent = {W, H, 1}, .mipLevels = 1,
+      .arrayLayers = LAYERS, .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_OPTIMAL,
+      .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+      .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+   };
+   VkResult r = vkt_image_create(&t, &ici, &img);
+   if (r == VK_SUCCESS) {
+      const VkImageViewCreateInfo vci = {
+         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = img.image,
+         .viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY, .format = VK_FORMAT_R8G8B8A8_UNORM,
+         .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, LAYERS},
+      };
+      r = vkCreateImageView(t.device, &vci, NULL, &view);
+   }
+   if (r == VK_SUCCESS)
+      r = draw_color_pass(&t, VK_FORMAT_R8G8B8A8_UNORM, &draw_dep_color_to_transfer, 1, &rp);
+   if (r == VK_SUCCESS)
+      r = draw_framebuffer(&t, rp, &view, 1, W, H, LAYERS, &fb);
+   CHECK(r == VK_SUCCESS, "%s: layered attachment: %d", dn, r);
+   VkShaderModule vpl_vs = VK_NULL_HANDLE, vs = VK_NULL_HANDLE, tcs = VK_NULL_HANDLE, tes = VK_NULL_HANDLE,
+                  fs = VK_NULL_HANDLE;
+   VkPipelineLayout layout = VK_NULL_HANDLE;
+   VkPipeline pipe[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+   struct vkt_buffer vb[2] = {{0}}, rb = {0};
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(&t, vpl_vert_spv, sizeof(vpl_vert_spv), &vpl_vs);
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(&t, geom_vert_spv, sizeof(geom_vert_spv), &vs);
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(&t, vpl_tesc_spv, sizeof(vpl_tesc_spv), &tcs);
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(&t, vpl_tese_spv, sizeof(vpl_tese_spv), &tes);
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(&t, vp_frag_spv, sizeof(vp_frag_spv), &fs);
+   if (r == VK_SUCCESS)
+      r = draw_pipeline_layout(&t, VK_NULL_HANDLE, VK_SHADER_STAGE_ALL_GRAPHICS, 0, &layout);
+   if (r == VK_SUCCESS) {
+      const VkPipelineShaderStageCreateInfo s[2] = {stage(VK_SHADER_STAGE_VERTEX_BIT, vpl_vs),
+                                                    stage(VK_SHADER_STAGE_FRAGMENT_BIT, fs)};
+      r = make_pipeline(&t, rp, layout, s, 2, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, &pipe[0]);
+   }
+   if (r == VK_SUCCESS) {
+      const VkPipelineShaderStageCreateInfo s[4] = {
+         stage(VK_SHADER_STAGE_VERTEX_BIT, vs), stage(VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, tcs),
+         stage(VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, tes), stage(VK_SHADER_STAGE_FRAGMENT_BIT, fs)};
+      r = make_pipeline(&t, rp, layout, s, 4, VK_PRIMITIVE_TOPOLOGY_PATCH_LIST, &pipe[1]);
+   }
+   CHECK(r == VK_SUCCESS, "%s: pipelines: %d", dn, r);
+   if (r == VK_SUCCESS)
+      r = draw_upload(&t, tri_verts, sizeof(tri_verts), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb[0]);
+   if (r == VK_SUCCESS)
+      r = draw_upload(&t, patch_verts, sizeof(patch_verts), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb[1]);
+   if (r == VK_SUCCESS)
+      r = vkt_buffer_create(&t, (VkDeviceSize)LAYERS * W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &rb);
+   if (r == VK_SUCCESS) {
+      VkCommandBuffer cb = vkt_begin(&t);
+      VkClearValue clear = {.color = {{0, 0, 0, 0}}};
+      VkRenderPassBeginInfo rbi = {
+         .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, .renderPass = rp, .framebuffer = fb,
+         .renderArea = {{0, 0}, {W, H}}, .clearValueCount = 1, .pClearValues = &clear,
+      };
+      vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+      VkDeviceSize off = 0;
+      vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe[0]);
+      vkCmdBindVertexBuffers(cb, 0, 1, &vb[0].buffer, &off);
+      vkCmdDraw(cb, LAYERS * NVP * 6, 1, 0, 0);
+      vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe[1]);
+      vkCmdBindVertexBuffers(cb, 0, 1, &vb[1].buffer, &off);
+      vkCmdDraw(cb, LAYERS * NVP, 1, 0, 0);
+      vkCmdEndRenderPass(cb);
+      const VkBufferImageCopy region = {
+         .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, LAYERS},
+         .imageExtent = {W, H, 1},
+      };
+      vkCmdCopyImageToBuffer(cb, img.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rb.buffer, 1, &region);
+      draw_host_barrier(cb);
+      r = vkt_submit_wait(&t, cb);
+      CHECK(r == VK_SUCCESS, "%s: drawn: %d", dn, r);
+   }
+   if (r == VK_SUCCESS) {
+      const uint32_t *got = rb.map;
+      for (int l = 0; l < LAYERS; l++) {
+         unsigned bad = 0, drawn = 0;
+         for (int i = 0; i < W * H; i++) {
+            /* lavapipe (Mesa 22.3) draws the evaluation shader's
+             * rectangles wrong (elsewhere, with varying depth, or not at
+             * all): its image is compared on the vertex shader's
+             * rectangles (red 64) only. */
+            if (which == VKT_LAVAPIPE && (ref[l][i] & 0xff) != 64)
+               continue;
+            drawn += ref[l][i] != 0;
+            if (got[l * W * H + i] != ref[l][i] && bad++ < 6)
+               fprintf(stderr, "%s (SHALE_THREADS %s): layer %d pixel (%d, %d): %08x, expected %08x\n", dn,
+                       threads ? threads : "-", l, i % W, i / W, got[l * W * H + i], ref[l][i]);
+         }
+         CHECK(bad == 0 && drawn > (which == VKT_LAVAPIPE ? 300u : 1000u), "%s (SHALE_THREADS %s): layer %d: %u pixels differ (%u drawn)", dn,
+               threads ? threads : "-", l, bad, drawn);
+      }
+   }
+   if (rb.buffer)
+      vkt_buffer_destroy(&t, &rb);
+   for (int i = 0; i < 2; i++) {
+      if (vb[i].buffer)
+         vkt_buffer_destroy(&t, &vb[i]);
+      vkDestroyPipeline(t.device, pipe[i], NULL);
+   }
+   vkDestroyPipelineLayout(t.device, layout, NULL);
+   vkDestroyShaderModule(t.device, vpl_vs, NULL);
+   vkDestroyShaderModule(t.device, vs, NULL);
+   vkDestroyShaderModule(t.device, tcs, NULL);
+   vkDestroyShaderModule(t.device, tes, NULL);
+   vkDestroyShaderModule(t.device, fs, NULL);
+   vkDestroyFramebuffer(t.device, fb, NULL);
+   vkDestroyRenderPass(t.device, rp, NULL);
+   vkDestroyImageView(t.device, view, NULL);
+   if (img.image)
+      vkt_image_destroy(&t, &img);
+   vkt_finish(&t);
+}
+
+int
+main(void)
+{
+   build();
+   run_driver(VKT_SHALE, "1");
+   run_driver(VKT_SHALE, "2");
+   run_driver(VKT_SHALE, "4");
+   run_driver(VKT_LAVAPIPE, NULL);
+   CHECK(vkt_validation_messages() == 0, "validation messages: %u", vkt_validation_messages());
+   return check_finish();
+}
