@@ -33,17 +33,25 @@
 
 static struct sc_compiler *compiler;
 
-static enum sc_result
-try_compile(const uint32_t *words, size_t count, VkShaderStageFlagBits stage, uint32_t W,
-            struct sc_shader **out, char *msg, size_t msg_size)
+/* What the tests compile: `words` (entry point main) for `stage` at SIMD
+ * width W, no flags; callers add flags or masks. */
+static struct sc_compile_info
+compile_info(const uint32_t *words, size_t count, VkShaderStageFlagBits stage, uint32_t W)
 {
-   struct sc_compile_info info = {
+   return (struct sc_compile_info){
       .words = words,
       .word_count = count,
       .entry_point = "main",
       .stage = stage,
       .simd_width = W,
    };
+}
+
+static enum sc_result
+try_compile(const uint32_t *words, size_t count, VkShaderStageFlagBits stage, uint32_t W,
+            struct sc_shader **out, char *msg, size_t msg_size)
+{
+   struct sc_compile_info info = compile_info(words, count, stage, W);
    return sc_compile(compiler, &info, out, msg, msg_size);
 }
 
@@ -545,14 +553,9 @@ test_fragment_unused_outputs(uint32_t W)
 {
    const uint32_t unused = (1u << 1) | (1u << 2) | (1u << 4);
    for (int baseline = 0; baseline < 2; baseline++) {
-      struct sc_compile_info info = {
-         .words = stage_fs_frag_spv,
-         .word_count = sizeof(stage_fs_frag_spv) / sizeof(stage_fs_frag_spv[0]),
-         .entry_point = "main",
-         .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
-         .simd_width = W,
-         .flags = baseline ? SC_COMPILE_BASELINE : 0,
-      };
+      struct sc_compile_info info =
+         compile_info(SPV(stage_fs_frag_spv), VK_SHADER_STAGE_FRAGMENT_BIT, W);
+      info.flags = baseline ? SC_COMPILE_BASELINE : 0;
       struct sc_shader *all = NULL, *some = NULL;
       char msg[256] = "";
       enum sc_result r = sc_compile(compiler, &info, &all, msg, sizeof(msg));
@@ -608,20 +611,14 @@ test_fragment_unused_outputs(uint32_t W)
    }
 
    uint8_t k0[SC_COMPILE_KEY_SIZE], k1[SC_COMPILE_KEY_SIZE];
-   struct sc_compile_info info = {
-      .words = stage_fs_frag_spv,
-      .word_count = sizeof(stage_fs_frag_spv) / sizeof(stage_fs_frag_spv[0]),
-      .entry_point = "main",
-      .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
-      .simd_width = W,
-   };
+   struct sc_compile_info info =
+      compile_info(SPV(stage_fs_frag_spv), VK_SHADER_STAGE_FRAGMENT_BIT, W);
    CHECK_EQ_INT(sc_compile_key(compiler, &info, k0), SC_SUCCESS);
    info.fs_unused_outputs = unused;
    CHECK_EQ_INT(sc_compile_key(compiler, &info, k1), SC_SUCCESS);
    CHECK(memcmp(k0, k1, sizeof(k0)) != 0, "the fragment shader's key depends on the mask");
-   info.words = stage_vs_vert_spv;
-   info.word_count = sizeof(stage_vs_vert_spv) / sizeof(stage_vs_vert_spv[0]);
-   info.stage = VK_SHADER_STAGE_VERTEX_BIT;
+   info = compile_info(SPV(stage_vs_vert_spv), VK_SHADER_STAGE_VERTEX_BIT, W);
+   info.fs_unused_outputs = unused;
    CHECK_EQ_INT(sc_compile_key(compiler, &info, k1), SC_SUCCESS);
    info.fs_unused_outputs = 0;
    CHECK_EQ_INT(sc_compile_key(compiler, &info, k0), SC_SUCCESS);
