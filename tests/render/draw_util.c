@@ -291,6 +291,22 @@ draw_host_barrier(VkCommandBuffer cb)
                         0, NULL, 0, NULL);
 }
 
+void
+draw_begin_pass_cleared(VkCommandBuffer cb, VkRenderPass rp, VkFramebuffer fb, uint32_t w,
+                        uint32_t h)
+{
+   const VkClearValue clear = { .color = { { 0, 0, 0, 0 } } };
+   const VkRenderPassBeginInfo rbi = {
+      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+      .renderPass = rp,
+      .framebuffer = fb,
+      .renderArea = { { 0, 0 }, { w, h } },
+      .clearValueCount = 1,
+      .pClearValues = &clear,
+   };
+   vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+}
+
 VkResult
 draw_pipeline_layout(struct vkt *t, VkDescriptorSetLayout set, VkShaderStageFlags stages,
                      uint32_t push_size, VkPipelineLayout *out)
@@ -507,6 +523,26 @@ draw_pipeline_state_init(struct draw_pipeline_state *st, const struct draw_targe
       .renderPass = dt ? dt->render_pass : info->render_pass,
       .subpass = info->subpass,
    };
+}
+
+VkResult
+draw_pipeline_create_geometry(struct vkt *t, struct draw_pipeline_state *st, VkShaderModule gs,
+                              VkPipeline *out)
+{
+   VkPipelineShaderStageCreateInfo stages[3];
+   uint32_t n = st->info.stageCount;
+   memcpy(stages, st->info.pStages, n * sizeof(stages[0]));
+   if (gs)
+      stages[n++] = (VkPipelineShaderStageCreateInfo){
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_GEOMETRY_BIT,
+         .module = gs,
+         .pName = "main",
+      };
+   VkGraphicsPipelineCreateInfo info = st->info;
+   info.stageCount = n;
+   info.pStages = stages;
+   return vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &info, NULL, out);
 }
 
 VkResult

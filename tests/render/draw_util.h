@@ -8,14 +8,18 @@
  * Tests with render passes of their own (several subpasses or colour
  * attachments, multisampling) use the parts: draw_image_create for
  * attachments, draw_pipeline_create with a NULL target and the render pass,
- * layout, shader modules and states given in draw_pipeline_info, and
- * draw_copy_to_buffer / draw_host_barrier for the readback.
+ * layout, shader modules and states given in draw_pipeline_info (or
+ * draw_pipeline_state_init, and draw_pipeline_create_geometry to add a
+ * geometry shader), draw_begin_pass_cleared, draw_copy_to_buffer /
+ * draw_host_barrier for the readback, and draw_compare_image against a
+ * CPU reference.
  */
 #ifndef DRAW_UTIL_H
 #define DRAW_UTIL_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <vulkan/vulkan.h>
 
@@ -136,6 +140,11 @@ VkResult draw_pipeline_create(struct vkt *t, const struct draw_target *dt,
 void draw_pipeline_state_init(struct draw_pipeline_state *st, const struct draw_target *dt,
                               const struct draw_pipeline_info *info, VkShaderModule vs,
                               VkShaderModule fs, VkPipelineLayout layout);
+/* Creates the pipeline of st (from draw_pipeline_state_init) with a
+ * geometry stage of module gs (entry point main) after its stages
+ * (VK_NULL_HANDLE: none), without a pipeline cache. */
+VkResult draw_pipeline_create_geometry(struct vkt *t, struct draw_pipeline_state *st,
+                                       VkShaderModule gs, VkPipeline *out);
 
 /* Sets *pi for shaders vs and fs (fs may be NULL) reading struct
  * draw_vertex from binding 0 and drawing triangle lists; every other field
@@ -186,6 +195,11 @@ void draw_copy_to_buffer(VkCommandBuffer cb, VkImage image, VkImageAspectFlags a
 
 /* Makes the transfers recorded before it visible to the host. */
 void draw_host_barrier(VkCommandBuffer cb);
+
+/* Begins render pass rp on framebuffer fb over (0, 0) - (w, h), its one
+ * attachment cleared to zero, contents inline. */
+void draw_begin_pass_cleared(VkCommandBuffer cb, VkRenderPass rp, VkFramebuffer fb, uint32_t w,
+                             uint32_t h);
 
 /* Begins the render pass (clearing both attachments) in a new command
  * buffer, binds p, the vertex buffer and the full-target viewport and
@@ -269,6 +283,30 @@ draw_run_threads_and_lavapipe(void (*run)(enum vkt_driver which, const char *thr
    run(VKT_LAVAPIPE, NULL);
    CHECK(vkt_validation_messages() == 0, "validation messages: %u", vkt_validation_messages());
    return check_finish();
+}
+
+/* Compares a w x h image of 32-bit texels `got` with `want` but where skip
+ * (NULL: nowhere) is nonzero: prints the first six differing pixels, then
+ * one CHECK that none differ and that want has at least min_drawn nonzero
+ * texels there. dn, threads (NULL: "-", the SHALE_THREADS of the run) and
+ * what name the image in the messages; static inline for check.h's
+ * counters, as above. */
+static inline void
+draw_compare_image(const char *dn, const char *threads, const char *what, const uint32_t *got,
+                   const uint32_t *want, const uint8_t *skip, uint32_t w, uint32_t h,
+                   unsigned min_drawn)
+{
+   unsigned bad = 0, drawn = 0;
+   for (uint32_t i = 0; i < w * h; i++) {
+      if (skip && skip[i])
+         continue;
+      drawn += want[i] != 0;
+      if (got[i] != want[i] && bad++ < 6)
+         fprintf(stderr, "%s (SHALE_THREADS %s): %s: pixel (%u, %u): %08x, expected %08x\n", dn,
+                 threads ? threads : "-", what, i % w, i / w, got[i], want[i]);
+   }
+   CHECK(bad == 0 && drawn >= min_drawn, "%s (SHALE_THREADS %s): %s: %u pixels differ (%u drawn)",
+         dn, threads ? threads : "-", what, bad, drawn);
 }
 
 /* A pipeline cache on t's device from size bytes of initial data (none

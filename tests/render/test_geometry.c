@@ -416,17 +416,9 @@ run_case(struct ctx *x, const struct gcase *c, uint32_t *out, uint64_t stats[2])
    };
    struct draw_pipeline_state st;
    draw_pipeline_state_init(&st, &dt, &pi, x->vs, c->primid_fs ? x->fs_primid : x->fs, x->layout);
-   VkPipelineShaderStageCreateInfo stages[3] = {st.stages[0], st.stages[1]};
-   if (gs) {
-      stages[2] = (VkPipelineShaderStageCreateInfo){
-         .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_GEOMETRY_BIT, .module = gs, .pName = "main"};
-      st.info.stageCount = 3;
-   }
-   st.info.pStages = stages;
    struct draw_pipeline p = {.layout = x->layout};
    if (r == VK_SUCCESS) {
-      r = vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &st.info, NULL, &p.pipeline);
+      r = draw_pipeline_create_geometry(t, &st, gs, &p.pipeline);
       CHECK(r == VK_SUCCESS, "%s: %s: pipeline: %d", dn, c->name, r);
    }
    struct vkt_buffer vb = {0}, ib = {0};

@@ -125,12 +125,7 @@ run_driver(enum vkt_driver which, const char *threads)
       };
       struct draw_pipeline_state st;
       draw_pipeline_state_init(&st, NULL, &pi, vs, fs, layout);
-      VkPipelineShaderStageCreateInfo stages[3] = {st.stages[0], st.stages[1],
-         {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-          .stage = VK_SHADER_STAGE_GEOMETRY_BIT, .module = gs, .pName = "main"}};
-      st.info.stageCount = 3;
-      st.info.pStages = stages;
-      r = vkCreateGraphicsPipelines(t.device, VK_NULL_HANDLE, 1, &st.info, NULL, &pipe);
+      r = draw_pipeline_create_geometry(&t, &st, gs, &pipe);
       CHECK(r == VK_SUCCESS, "%s: pipeline: %d", dn, r);
    }
    if (r == VK_SUCCESS)
@@ -139,12 +134,7 @@ run_driver(enum vkt_driver which, const char *threads)
       r = vkt_buffer_create(&t, (VkDeviceSize)LAYERS * W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &rb);
    if (r == VK_SUCCESS) {
       VkCommandBuffer cb = vkt_begin(&t);
-      VkClearValue clear = {.color = {{0, 0, 0, 0}}};
-      VkRenderPassBeginInfo rbi = {
-         .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, .renderPass = rp, .framebuffer = fb,
-         .renderArea = {{0, 0}, {W, H}}, .clearValueCount = 1, .pClearValues = &clear,
-      };
-      vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+      draw_begin_pass_cleared(cb, rp, fb, W, H);
       vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
       VkDeviceSize off = 0;
       vkCmdBindVertexBuffers(cb, 0, 1, &vb.buffer, &off);
@@ -163,15 +153,9 @@ run_driver(enum vkt_driver which, const char *threads)
    if (r == VK_SUCCESS) {
       const uint32_t *got = rb.map;
       for (int l = 0; l < LAYERS; l++) {
-         unsigned bad = 0, drawn = 0;
-         for (int i = 0; i < W * H; i++) {
-            drawn += ref[l][i] != 0;
-            if (got[l * W * H + i] != ref[l][i] && bad++ < 4)
-               fprintf(stderr, "%s (SHALE_THREADS %s): layer %d pixel (%d, %d): %08x, expected %08x\n",
-                       dn, threads ? threads : "-", l, i % W, i / W, got[l * W * H + i], ref[l][i]);
-         }
-         CHECK(bad == 0 && drawn > 200, "%s: layer %d: %u pixels differ (%u drawn)", dn, l, bad,
-               drawn);
+         char what[16];
+         snprintf(what, sizeof(what), "layer %d", l);
+         draw_compare_image(dn, threads, what, got + l * W * H, ref[l], NULL, W, H, 201);
       }
    }
    if (rb.buffer)

@@ -232,29 +232,7 @@ make_pipeline(struct vkt *t, VkRenderPass rp, VkPipelineLayout layout, VkShaderM
    st.vp.scissorCount = NVP;
    st.vp.pViewports = dynamic ? NULL : vps;
    st.vp.pScissors = dynamic ? NULL : scs;
-   VkPipelineShaderStageCreateInfo stages[3] = {st.stages[0], st.stages[1],
-      {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-       .stage = VK_SHADER_STAGE_GEOMETRY_BIT, .module = gs, .pName = "main"}};
-   st.info.stageCount = 3;
-   st.info.pStages = stages;
-   return vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &st.info, NULL, out);
-}
-
-static void
-compare(const char *dn, const char *threads, const char *what, const uint32_t *got, const uint32_t *want,
-        const uint8_t *skip, unsigned min_drawn)
-{
-   unsigned bad = 0, drawn = 0;
-   for (int i = 0; i < W * H; i++) {
-      if (skip && skip[i])
-         continue;
-      drawn += want[i] != 0;
-      if (got[i] != want[i] && bad++ < 6)
-         fprintf(stderr, "%s (SHALE_THREADS %s): %s: pixel (%d, %d): %08x, expected %08x\n", dn,
-                 threads ? threads : "-", what, i % W, i / W, got[i], want[i]);
-   }
-   CHECK(bad == 0 && drawn >= min_drawn, "%s (SHALE_THREADS %s): %s: %u pixels differ (%u drawn)", dn,
-         threads ? threads : "-", what, bad, drawn);
+   return draw_pipeline_create_geometry(t, &st, gs, out);
 }
 
 static void
@@ -334,14 +312,9 @@ run_driver(enum vkt_driver which, const char *threads, int run)
       r = vkt_buffer_create(&t, 2ull * W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &rb);
    if (r == VK_SUCCESS) {
       VkCommandBuffer cb = vkt_begin(&t);
-      VkClearValue clear = {.color = {{0, 0, 0, 0}}};
-      VkRenderPassBeginInfo rbi = {
-         .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, .renderPass = rp, .framebuffer = fb,
-         .renderArea = {{0, 0}, {W, H}}, .clearValueCount = 1, .pClearValues = &clear,
-      };
       VkDeviceSize off = 0;
       /* Pass 1: every kind. */
-      vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+      draw_begin_pass_cleared(cb, rp, fb, W, H);
       vkCmdBindVertexBuffers(cb, 0, 1, &vb.buffer, &off);
       vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe[P_FILL]);
       vkCmdDraw(cb, count[K_FILL], 1, first[K_FILL], 0);
@@ -356,7 +329,7 @@ run_driver(enum vkt_driver which, const char *threads, int run)
       vkCmdEndRenderPass(cb);
       draw_copy_to_buffer(cb, img.image, VK_IMAGE_ASPECT_COLOR_BIT, W, H, rb.buffer, 0);
       /* Pass 2: out-of-range indices besides viewport 3's rectangle. */
-      vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+      draw_begin_pass_cleared(cb, rp, fb, W, H);
       vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe[P_FILL]);
       vkCmdDraw(cb, count[K_BAD], 1, first[K_BAD], 0);
       vkCmdEndRenderPass(cb);
@@ -367,17 +340,18 @@ run_driver(enum vkt_driver which, const char *threads, int run)
    }
    if (r == VK_SUCCESS) {
       const uint32_t *got = rb.map;
-      compare(dn, threads, "viewports", got, ref, dont_care, 1500);
+      draw_compare_image(dn, threads, "viewports", got, ref, dont_care, W, H, 1500);
       memcpy(runs[run], got, sizeof(runs[run]));
       have_run[run] = true;
       if (which == VKT_SHALE) {
-         compare(dn, threads, "out-of-range indices", got + W * H, ref_bad, NULL, 60);
+         draw_compare_image(dn, threads, "out-of-range indices", got + W * H, ref_bad, NULL, W, H, 60);
       } else {
          /* Undefined viewport for the others: viewport 3's rectangle only. */
          uint32_t masked[W * H];
          for (int i = 0; i < W * H; i++)
             masked[i] = ref_bad[i] ? got[W * H + i] : 0;
-         compare(dn, threads, "viewport 3 among out-of-range indices", masked, ref_bad, NULL, 60);
+         draw_compare_image(dn, threads, "viewport 3 among out-of-range indices", masked, ref_bad,
+                            NULL, W, H, 60);
       }
    }
    if (rb.buffer)
