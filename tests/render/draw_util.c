@@ -267,6 +267,52 @@ draw_framebuffer(struct vkt *t, VkRenderPass rp, const VkImageView *views, uint3
    return vkCreateFramebuffer(t->device, &fci, NULL, out);
 }
 
+VkResult
+draw_layered_color_target(struct vkt *t, VkFormat format, uint32_t w, uint32_t h, uint32_t layers,
+                          struct vkt_image *img, VkImageView *view, VkRenderPass *rp,
+                          VkFramebuffer *fb)
+{
+   const VkImageCreateInfo ici = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+      .imageType = VK_IMAGE_TYPE_2D,
+      .format = format,
+      .extent = { w, h, 1 },
+      .mipLevels = 1,
+      .arrayLayers = layers,
+      .samples = VK_SAMPLE_COUNT_1_BIT,
+      .tiling = VK_IMAGE_TILING_OPTIMAL,
+      .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+      .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+   };
+   VkResult r = vkt_image_create(t, &ici, img);
+   if (r == VK_SUCCESS) {
+      const VkImageViewCreateInfo vci = {
+         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+         .image = img->image,
+         .viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY,
+         .format = format,
+         .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, layers },
+      };
+      r = vkCreateImageView(t->device, &vci, NULL, view);
+   }
+   if (r == VK_SUCCESS)
+      r = draw_color_pass(t, format, &draw_dep_color_to_transfer, 1, rp);
+   if (r == VK_SUCCESS)
+      r = draw_framebuffer(t, *rp, view, 1, w, h, layers, fb);
+   return r;
+}
+
+void
+draw_color_target_destroy(struct vkt *t, struct vkt_image *img, VkImageView view, VkRenderPass rp,
+                          VkFramebuffer fb)
+{
+   vkDestroyFramebuffer(t->device, fb, NULL);
+   vkDestroyRenderPass(t->device, rp, NULL);
+   vkDestroyImageView(t->device, view, NULL);
+   if (img->image)
+      vkt_image_destroy(t, img);
+}
+
 void
 draw_copy_to_buffer(VkCommandBuffer cb, VkImage image, VkImageAspectFlags aspect, uint32_t w,
                     uint32_t h, VkBuffer buf, VkDeviceSize offset)

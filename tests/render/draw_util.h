@@ -7,7 +7,9 @@
  *
  * Tests with render passes of their own (several subpasses or colour
  * attachments, multisampling) use the parts: draw_image_create for
- * attachments, draw_pipeline_create with a NULL target and the render pass,
+ * attachments (draw_layered_color_target for a layered colour target with
+ * its view, pass and framebuffer; draw_color_target_destroy undoes
+ * either), draw_pipeline_create with a NULL target and the render pass,
  * layout, shader modules and states given in draw_pipeline_info (or
  * draw_pipeline_state_init, and draw_pipeline_create_geometry to add a
  * geometry shader), draw_begin_pass_cleared, draw_copy_to_buffer /
@@ -165,6 +167,22 @@ VkResult draw_pipeline_layout(struct vkt *t, VkDescriptorSetLayout set, VkShader
 VkResult draw_image_create(struct vkt *t, VkFormat format, uint32_t w, uint32_t h,
                            VkSampleCountFlagBits samples, VkImageUsageFlags usage,
                            VkImageAspectFlags aspect, struct vkt_image *img, VkImageView *view);
+
+/* A layered colour target: a w x h 2D image of `format` with `layers`
+ * layers (one sample, optimal tiling, colour attachment and transfer
+ * source), a 2D_ARRAY view of all its layers, draw_color_pass's render pass
+ * (with draw_dep_color_to_transfer) and a framebuffer of `layers` layers.
+ * On failure what was made is left in the outputs for the caller to
+ * destroy (the others VK_NULL_HANDLE as the caller set them). */
+VkResult draw_layered_color_target(struct vkt *t, VkFormat format, uint32_t w, uint32_t h,
+                                   uint32_t layers, struct vkt_image *img, VkImageView *view,
+                                   VkRenderPass *rp, VkFramebuffer *fb);
+
+/* Destroys what draw_layered_color_target (or draw_image_create,
+ * draw_color_pass and draw_framebuffer) made: fb, rp, view and img, each
+ * skipped where VK_NULL_HANDLE. */
+void draw_color_target_destroy(struct vkt *t, struct vkt_image *img, VkImageView view,
+                               VkRenderPass rp, VkFramebuffer fb);
 
 /* A w x h framebuffer of `layers` layers with n attachments (views may be
  * NULL when n is 0). */

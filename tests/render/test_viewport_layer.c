@@ -169,26 +169,8 @@ run_driver(enum vkt_driver which, const char *threads)
    VkImageView view = VK_NULL_HANDLE;
    VkRenderPass rp = VK_NULL_HANDLE;
    VkFramebuffer fb = VK_NULL_HANDLE;
-   const VkImageCreateInfo ici = {
-      .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
-      .format = VK_FORMAT_R8G8B8A8_UNORM, .extent = {W, H, 1}, .mipLevels = 1,
-      .arrayLayers = LAYERS, .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_OPTIMAL,
-      .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-      .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-   };
-   VkResult r = vkt_image_create(&t, &ici, &img);
-   if (r == VK_SUCCESS) {
-      const VkImageViewCreateInfo vci = {
-         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = img.image,
-         .viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY, .format = VK_FORMAT_R8G8B8A8_UNORM,
-         .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, LAYERS},
-      };
-      r = vkCreateImageView(t.device, &vci, NULL, &view);
-   }
-   if (r == VK_SUCCESS)
-      r = draw_color_pass(&t, VK_FORMAT_R8G8B8A8_UNORM, &draw_dep_color_to_transfer, 1, &rp);
-   if (r == VK_SUCCESS)
-      r = draw_framebuffer(&t, rp, &view, 1, W, H, LAYERS, &fb);
+   VkResult r = draw_layered_color_target(&t, VK_FORMAT_R8G8B8A8_UNORM, W, H, LAYERS, &img, &view,
+                                          &rp, &fb);
    CHECK(r == VK_SUCCESS, "%s: layered attachment: %d", dn, r);
    VkShaderModule vpl_vs = VK_NULL_HANDLE, vs = VK_NULL_HANDLE, tcs = VK_NULL_HANDLE, tes = VK_NULL_HANDLE,
                   fs = VK_NULL_HANDLE;
@@ -283,11 +265,7 @@ run_driver(enum vkt_driver which, const char *threads)
    vkDestroyShaderModule(t.device, tcs, NULL);
    vkDestroyShaderModule(t.device, tes, NULL);
    vkDestroyShaderModule(t.device, fs, NULL);
-   vkDestroyFramebuffer(t.device, fb, NULL);
-   vkDestroyRenderPass(t.device, rp, NULL);
-   vkDestroyImageView(t.device, view, NULL);
-   if (img.image)
-      vkt_image_destroy(&t, &img);
+   draw_color_target_destroy(&t, &img, view, rp, fb);
    vkt_finish(&t);
 }
 

@@ -365,11 +365,7 @@ run_driver(enum vkt_driver which, const char *threads, int run)
    vkDestroyShaderModule(t.device, fs, NULL);
    for (int g = 0; g < 3; g++)
       vkDestroyShaderModule(t.device, gs[g], NULL);
-   vkDestroyFramebuffer(t.device, fb, NULL);
-   vkDestroyRenderPass(t.device, rp, NULL);
-   vkDestroyImageView(t.device, view, NULL);
-   if (img.image)
-      vkt_image_destroy(&t, &img);
+   draw_color_target_destroy(&t, &img, view, rp, fb);
    vkt_finish(&t);
 }
 
