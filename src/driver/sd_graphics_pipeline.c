@@ -507,7 +507,11 @@ sd_graphics_tess(const VkGraphicsPipelineCreateInfo *ci, struct sd_graphics_stat
  * coverage reads its alpha. The compiler leaves their stores out
  * (sc_compile_info.fs_unused_outputs): GLES 2 shaders through zink write
  * gl_FragColor to all eight Locations. 0 (keep all) where the attachments
- * are not known. */
+ * are not known. Correct only while the attachments' use is fixed at
+ * pipeline creation: Shale offers no dynamicRenderingUnusedAttachments,
+ * graphics pipeline libraries, dynamic alpha to coverage (extended dynamic
+ * state 3) or dynamic_rendering_local_read; whoever adds one revisits
+ * this. */
 static uint32_t
 sd_fs_unused_outputs(const VkGraphicsPipelineCreateInfo *ci, const struct sd_graphics_state *g)
 {

@@ -146,7 +146,11 @@ struct sr_vdraw {
     * records of the output primitives hold the PrimitiveId, Layer and
     * ViewportIndex the provoking vertex was emitted with at prim_id_off /
     * layer_off / viewport_off (0: not written: PrimitiveId counts, the
-    * layer is the view index, the viewport 0). */
+    * layer is the view index, the viewport 0). Without a geometry shader,
+    * a vertex or tessellation evaluation shader's Layer and ViewportIndex
+    * (VK_EXT_shader_viewport_index_layer) sit in its records after the
+    * transform feedback words, at layer_off / viewport_off
+    * (sr_vertex.c vdraw_init). */
    const struct sr_geom *geom;
    uint32_t prim_id_off, layer_off, viewport_off;
    uint32_t layer;               /* layer of the primitive being set up */

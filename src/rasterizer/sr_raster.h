@@ -491,8 +491,11 @@ struct sr_draw_state {
    bool provoking_last;                 /* VK_EXT_provoking_vertex LAST (default first) */
 
    /* Viewports and scissors, viewport_count of each (0 counts as 1, for
-    * states filled from a memset); a geometry shader's ViewportIndex picks
-    * one per primitive, else viewport 0 ("Geometry shading"). Scissors
+    * states filled from a memset); the last pre-rasterization stage's
+    * ViewportIndex (a geometry shader's, else a vertex or tessellation
+    * evaluation shader's, VK_EXT_shader_viewport_index_layer) picks one per
+    * primitive, else viewport 0 ("Geometry shading", "Controlling the
+    * Viewport"). Scissors
     * are always applied (the driver passes each one's intersection with
     * the render area). */
    uint32_t viewport_count;
