@@ -132,21 +132,9 @@ run_case(struct env *e, const char *name, VkShaderModule vs, VkShaderModule gs, 
 static void
 run_driver(enum vkt_driver which, const char *threads)
 {
-   VkPhysicalDeviceFeatures core;
-   struct vkt_options o;
-   bool has;
-   if (!xfb_probe(which, threads, &o, &core, &has))
-      return;
    struct env e = {.dn = vkt_driver_name(which), .threads = threads};
-   bool ok = has && core.geometryShader;
-   if (which == VKT_SHALE)
-      CHECK(ok, "shale: features");
-   if (!ok) {
-      fprintf(stderr, "%s: no transform feedback or geometry shaders, not run\n", e.dn);
-      return;
-   }
-   VkPhysicalDeviceFeatures feats = {.geometryShader = VK_TRUE};
-   if (!xfb_open(&e.t, &o, &feats))
+   const VkPhysicalDeviceFeatures feats = {.geometryShader = VK_TRUE};
+   if (!xfb_start(&e.t, which, threads, &feats, "geometry shaders"))
       return;
    struct vkt *t = &e.t;
    VkPhysicalDeviceProperties props;

@@ -53,21 +53,10 @@ reference(uint8_t *out)
 static void
 run_driver(enum vkt_driver which, const char *threads)
 {
-   VkPhysicalDeviceFeatures core;
-   struct vkt_options o;
-   bool has;
-   if (!xfb_probe(which, threads, &o, &core, &has))
-      return;
    const char *dn = vkt_driver_name(which);
-   if (which == VKT_SHALE)
-      CHECK(has && core.geometryShader, "shale: features");
-   if (!has || !core.geometryShader) {
-      fprintf(stderr, "%s: no transform feedback or geometry shaders, not run\n", dn);
-      return;
-   }
-   VkPhysicalDeviceFeatures feats = {.geometryShader = VK_TRUE};
+   const VkPhysicalDeviceFeatures feats = {.geometryShader = VK_TRUE};
    struct vkt t;
-   if (!xfb_open(&t, &o, &feats))
+   if (!xfb_start(&t, which, threads, &feats, "geometry shaders"))
       return;
    xfb_get_commands(&t);
    struct draw_target dt = {.color_format = VK_FORMAT_R8G8B8A8_UNORM, .width = 32, .height = 32};

@@ -1,5 +1,5 @@
 /*
- * Transform feedback helpers of the render tests (render/xfb, xfb64,
+ * Transform feedback helpers of the render tests (render/xfb, xfb64, xfb_clip,
  * geometry_xfb, geometry_limits): the VK_EXT_transform_feedback commands
  * (static function pointers, one set per test program), opening a device
  * with transformFeedback, the stream query pool, a capturing draw and the
@@ -68,6 +68,35 @@ xfb_open(struct vkt *t, struct vkt_options *o, const VkPhysicalDeviceFeatures *c
       return true;
    CHECK(0, "%s: device", vkt_driver_name(o->driver));
    return false;
+}
+
+/* A transform feedback test's opening: probes `which` (SHALE_THREADS =
+ * threads when set), needs transformFeedback and every core feature `want`
+ * sets (Shale must have them: one check; another driver without them is
+ * "not run", named by `what`), then opens the device with `want` as its core
+ * features (xfb_open). False where the test does not run (nothing to
+ * vkt_finish). */
+static inline bool
+xfb_start(struct vkt *t, enum vkt_driver which, const char *threads,
+          const VkPhysicalDeviceFeatures *want, const char *what)
+{
+   VkPhysicalDeviceFeatures core;
+   struct vkt_options o;
+   bool has;
+   if (!xfb_probe(which, threads, &o, &core, &has))
+      return false;
+   const VkBool32 *w = (const VkBool32 *)want, *c = (const VkBool32 *)&core;
+   bool ok = has;
+   for (size_t i = 0; i < sizeof(core) / sizeof(VkBool32); i++)
+      if (w[i] && !c[i])
+         ok = false;
+   if (which == VKT_SHALE)
+      CHECK(ok, "shale: features");
+   if (!ok) {
+      fprintf(stderr, "%s: no transform feedback or %s, not run\n", vkt_driver_name(which), what);
+      return false;
+   }
+   return xfb_open(t, &o, want);
 }
 
 /* Loads bind_xfb, begin_xfb, end_xfb, begin_qi and end_qi from t's device:
