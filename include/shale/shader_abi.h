@@ -86,7 +86,7 @@
 extern "C" {
 #endif
 
-#define SHALE_SHADER_ABI_VERSION 16
+#define SHALE_SHADER_ABI_VERSION 17
 
 /* Widest SPMD call: 16 lanes (AVX-512). */
 #define SHALE_MAX_SIMD_WIDTH 16
@@ -895,11 +895,17 @@ struct shale_fb_prim {
  * distinct pixels; a lane with cov[i] == 0 is not read or written, and its
  * (x[i], y[i]) may be any pixel, or none). cov[i] is replaced by the
  * samples that passed; returns how many samples passed in all (occlusion
- * queries). frag_depth: W floats (the key's frag_depth) or ignored. */
+ * queries). frag_depth: W floats (the key's frag_depth) or ignored.
+ *
+ * rows (0 or 1): the caller's promise that lane i is at (x[0] + (i & 3),
+ * y[0] + (i >> 2)) (W / 4 rows of a 4x4 block, in the block's pixel
+ * order); the routine then reads only x[0] and y[0] of the arrays (x and
+ * y may point at one int32_t each). cov is read and written as with rows
+ * 0. Version 17 added the argument. */
 typedef uint32_t (*shale_fb_ds_fn)(const struct shale_fb_context *ctx,
                                    const struct shale_fb_prim *prim, uint32_t layer,
                                    const int32_t *x, const int32_t *y, uint32_t *cov,
-                                   const float *frag_depth);
+                                   const float *frag_depth, uint32_t rows);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,10 @@
  * back end"): LLVM IR built from a struct shale_fb_ds_key, formats,
  * compare ops and stencil ops constants. Every lane's samples are one
  * vector (up to DS_VECTOR_MAX lanes x samples; beyond, a loop over the
- * lanes with coverage, a lane's samples the vector), taken through the
+ * lanes with coverage, a lane's samples the vector; the caller's rows
+ * promise, shale_fb_ds_fn's `rows`, selects a copy of the vector form
+ * that reads only x[0] and y[0] and, at W 16, each row of four pixels with
+ * one masked load and store), taken through the
  * steps of the C reference (sr_fragment_depth_stencil): depth
  * bounds, stencil test (fail op written), depth test and write, stencil
  * pass / depth-fail op. Same arithmetic (z in double rounded to float,
@@ -152,6 +155,12 @@ struct ds_call {
    LLVMValueRef dpix, spix;
    LLVMValueRef dlane[SHALE_MAX_SIMD_WIDTH], slane[SHALE_MAX_SIMD_WIDTH];
    uint32_t lanes, samples;
+   /* Or the masked rows (row_count > 0: the rows promise at W 16): row
+    * r's first pixel (drow, srow) and its elements' mask (lanes covered),
+    * a masked load and store of 4 x samples texels a row. */
+   uint32_t row_count;
+   LLVMValueRef drow[SHALE_MAX_SIMD_WIDTH / 4], srow[SHALE_MAX_SIMD_WIDTH / 4];
+   LLVMValueRef rmask[SHALE_MAX_SIMD_WIDTH / 4];
 };
 
 /* The vector type of a pixel's texels of `size` bytes. */
@@ -164,6 +173,18 @@ static LLVMTypeRef texel_vec(struct fb *f, uint32_t size)
  * pixel's S texels (contiguous), or each lane's S texels in turn. */
 static LLVMValueRef load_texels(struct fb *f, const struct ds_call *c, bool stencil, uint32_t size)
 {
+   if (c->row_count) {
+      LLVMTypeRef rt = LLVMVectorType(LLVMIntTypeInContext(f->ctx, 8 * size), 4 * c->samples);
+      LLVMValueRef parts[SHALE_MAX_SIMD_WIDTH / 4] = {NULL};
+      for (uint32_t r = 0; r < c->row_count; r++) {
+         LLVMValueRef args[4] = {stencil ? c->srow[r] : c->drow[r],
+                                 LLVMConstInt(f->i32, size, false), c->rmask[r],
+                                 LLVMConstNull(rt)};
+         LLVMTypeRef ov[2] = {rt, f->ptr};
+         parts[r] = call_intrinsic(f, "llvm.masked.load", ov, 2, args, 4);
+      }
+      return fb_concat(f, parts, c->row_count);
+   }
    if (!c->lanes) {
       LLVMValueRef v = LLVMBuildLoad2(f->b, texel_vec(f, size), stencil ? c->spix : c->dpix, "");
       LLVMSetAlignment(v, 1);
@@ -177,6 +198,19 @@ static LLVMValueRef load_texels(struct fb *f, const struct ds_call *c, bool sten
  * were). */
 static void store_texels(struct fb *f, const struct ds_call *c, bool stencil, LLVMValueRef v)
 {
+   if (c->row_count) {
+      const uint32_t n = 4 * c->samples;
+      const uint32_t size = LLVMGetIntTypeWidth(LLVMGetElementType(LLVMTypeOf(v))) / 8;
+      for (uint32_t r = 0; r < c->row_count; r++) {
+         LLVMValueRef part = LLVMBuildShuffleVector(f->b, v, LLVMGetUndef(LLVMTypeOf(v)),
+                                                    fb_index_vector(f, n, r * n, 1), "");
+         LLVMValueRef args[4] = {part, stencil ? c->srow[r] : c->drow[r],
+                                 LLVMConstInt(f->i32, size, false), c->rmask[r]};
+         LLVMTypeRef ov[2] = {LLVMTypeOf(part), f->ptr};
+         call_intrinsic(f, "llvm.masked.store", ov, 2, args, 4);
+      }
+      return;
+   }
    if (!c->lanes) {
       LLVMValueRef st = LLVMBuildStore(f->b, v, stencil ? c->spix : c->dpix);
       LLVMSetAlignment(st, 1);
@@ -380,6 +414,147 @@ static LLVMValueRef emit_faces(struct fb *f, LLVMValueRef fn, const struct shale
 /* Calls of at most this many lanes x samples test them all as one vector. */
 #define DS_VECTOR_MAX 64
 
+/* The vector form's copy of the routine for one way of getting the lanes
+ * (where the builder is, up to its return). rows: the caller's rows
+ * promise (shader_abi.h): lane i at (x[0] + (i & 3), y[0] + (i >> 2)),
+ * x[0] and y[0] loaded as scalars and the coverage four lanes at a time
+ * (the tile loop has just written x[0] and y[0] as scalars and the block's
+ * coverage a vector of four or eight lanes at a time: a wider load would
+ * wait for those stores to reach the cache, these take the stored
+ * values); each lane's address is its row's plus a constant. Else every
+ * lane's x, y and coverage are loaded as vectors. */
+static void emit_vector(struct fb *f, LLVMValueRef fn, const struct shale_fb_ds_key *key,
+                        struct ds_call *c, LLVMValueRef front, bool rows,
+                        const struct fb_target_fields *targets, const uint64_t *pixel_size,
+                        LLVMValueRef bits, LLVMValueRef scratch, LLVMValueRef xp, LLVMValueRef yp,
+                        LLVMValueRef covp, LLVMValueRef fdp, uint32_t W, uint32_t S)
+{
+   LLVMBuilderRef b = f->b;
+   LLVMValueRef zero = LLVMConstInt(f->i32, 0, false);
+   /* Lane i's values repeated for its S elements. */
+   LLVMValueRef rep[DS_VECTOR_MAX];
+   for (uint32_t e = 0; e < f->W; e++)
+      rep[e] = LLVMConstInt(f->i32, e / S, false);
+   LLVMValueRef repv = LLVMConstVector(rep, f->W);
+   LLVMTypeRef lvi = LLVMVectorType(f->i32, W), lvf = LLVMVectorType(f->f32, W);
+   LLVMValueRef xs, ys, covs, x0 = NULL, y0 = NULL;
+   if (rows) {
+      x0 = LLVMBuildLoad2(b, f->i32, xp, "");
+      y0 = LLVMBuildLoad2(b, f->i32, yp, "");
+      LLVMSetAlignment(x0, 4);
+      LLVMSetAlignment(y0, 4);
+      LLVMValueRef ex[SHALE_MAX_SIMD_WIDTH], ey[SHALE_MAX_SIMD_WIDTH];
+      for (uint32_t i = 0; i < W; i++) {
+         ex[i] = LLVMConstInt(f->i32, i & 3, false);
+         ey[i] = LLVMConstInt(f->i32, i >> 2, false);
+      }
+      LLVMValueRef u = LLVMGetUndef(lvi);
+      LLVMValueRef x0v = LLVMBuildShuffleVector(
+         b, LLVMBuildInsertElement(b, u, x0, zero, ""), u, LLVMConstNull(lvi), "");
+      LLVMValueRef y0v = LLVMBuildShuffleVector(
+         b, LLVMBuildInsertElement(b, u, y0, zero, ""), u, LLVMConstNull(lvi), "");
+      xs = LLVMBuildAdd(b, x0v, LLVMConstVector(ex, W), "");
+      ys = LLVMBuildAdd(b, y0v, LLVMConstVector(ey, W), "");
+      /* Volatile, so that LLVM does not merge them into one wide load. */
+      LLVMTypeRef v4 = LLVMVectorType(f->i32, 4);
+      LLVMValueRef parts[SHALE_MAX_SIMD_WIDTH / 4] = {NULL};
+      for (uint32_t k = 0; k < W / 4; k++) {
+         LLVMValueRef o = LLVMConstInt(f->i64, 4 * k, false);
+         parts[k] = LLVMBuildLoad2(b, v4, LLVMBuildGEP2(b, f->i32, covp, &o, 1, ""), "");
+         LLVMSetAlignment(parts[k], 4);
+         LLVMSetVolatile(parts[k], 1);
+      }
+      covs = fb_concat(f, parts, W / 4);
+   } else {
+      xs = LLVMBuildLoad2(b, lvi, xp, "");
+      ys = LLVMBuildLoad2(b, lvi, yp, "");
+      covs = LLVMBuildLoad2(b, lvi, covp, "");
+      LLVMSetAlignment(xs, 4);
+      LLVMSetAlignment(ys, 4);
+      LLVMSetAlignment(covs, 4);
+   }
+   LLVMValueRef ce = LLVMBuildShuffleVector(b, covs, LLVMGetUndef(lvi), repv, "");
+   c->m0 = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, ce, bits, ""), splat(f, zero), "");
+   c->xf = LLVMBuildShuffleVector(b, LLVMBuildSIToFP(b, xs, lvf, ""), LLVMGetUndef(lvf), repv, "");
+   c->yf = LLVMBuildShuffleVector(b, LLVMBuildSIToFP(b, ys, lvf, ""), LLVMGetUndef(lvf), repv, "");
+   if (key->frag_depth && key->depth_test) {
+      LLVMValueRef fd = LLVMBuildLoad2(b, lvf, fdp, "");
+      LLVMSetAlignment(fd, 4);
+      c->fd = LLVMBuildShuffleVector(b, fd, LLVMGetUndef(lvf), repv, "");
+   }
+   c->lanes = W;
+   c->samples = S;
+   LLVMValueRef row[2][SHALE_MAX_SIMD_WIDTH / 4];
+   for (int t = 0; t < 2 && rows; t++) {
+      if (!pixel_size[t])
+         continue;
+      for (uint32_t r = 0; r < W / 4; r++)
+         row[t][r] = fb_pixel_address(f, &targets[t], x0,
+                                      LLVMBuildAdd(b, y0, LLVMConstInt(f->i32, r, false), ""),
+                                      pixel_size[t]);
+   }
+   if (rows && W == 16) {
+      /* W 16 (the width chosen where the CPU has AVX-512, whose masked
+       * loads and stores take a mask register and skip the masked-off
+       * bytes without faulting): each row one masked load and store, the
+       * mask every element of the covered lanes. */
+      LLVMValueRef lm = LLVMBuildShuffleVector(
+         b, LLVMBuildICmp(b, LLVMIntNE, covs, LLVMConstNull(lvi), ""),
+         LLVMGetUndef(LLVMVectorType(f->i1, W)), repv, "");
+      c->row_count = W / 4;
+      for (uint32_t r = 0; r < W / 4; r++) {
+         c->rmask[r] = LLVMBuildShuffleVector(b, lm, LLVMGetUndef(f->vb),
+                                              fb_index_vector(f, 4 * S, 4 * S * r, 1), "");
+         c->drow[r] = pixel_size[0] ? row[0][r] : NULL;
+         c->srow[r] = pixel_size[1] ? row[1][r] : NULL;
+      }
+   }
+   for (uint32_t i = 0; i < W && !c->row_count; i++) {
+      LLVMValueRef li = LLVMConstInt(f->i32, i, false);
+      LLVMValueRef covered = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildExtractElement(b, covs, li, ""),
+                                           zero, "");
+      LLVMValueRef x = rows ? NULL : LLVMBuildExtractElement(b, xs, li, "");
+      LLVMValueRef y = rows ? NULL : LLVMBuildExtractElement(b, ys, li, "");
+      for (int t = 0; t < 2; t++) {
+         if (!pixel_size[t])
+            continue;
+         LLVMValueRef p;
+         if (rows) {
+            LLVMValueRef o = LLVMConstInt(f->i64, (i & 3) * pixel_size[t], false);
+            p = LLVMBuildGEP2(b, f->i8, row[t][i >> 2], &o, 1, "");
+         } else {
+            p = fb_pixel_address(f, &targets[t], x, y, pixel_size[t]);
+         }
+         p = LLVMBuildSelect(b, covered, p, scratch, "");
+         if (t)
+            c->slane[i] = p;
+         else
+            c->dlane[i] = p;
+      }
+   }
+   LLVMValueRef out = emit_faces(f, fn, key, front, c);
+   /* Lane i's passed samples: its elements' bits, or-ed pairwise. */
+   LLVMValueRef lc = LLVMBuildSelect(b, out, bits, splat(f, zero), "");
+   for (uint32_t n = f->W; n > W; n /= 2) {
+      LLVMValueRef ev[DS_VECTOR_MAX / 2], od[DS_VECTOR_MAX / 2];
+      for (uint32_t k = 0; k < n / 2; k++) {
+         ev[k] = LLVMConstInt(f->i32, 2 * k, false);
+         od[k] = LLVMConstInt(f->i32, 2 * k + 1, false);
+      }
+      LLVMValueRef u = LLVMGetUndef(LLVMTypeOf(lc));
+      lc = LLVMBuildOr(b, LLVMBuildShuffleVector(b, lc, u, LLVMConstVector(ev, n / 2), ""),
+                       LLVMBuildShuffleVector(b, lc, u, LLVMConstVector(od, n / 2), ""), "");
+   }
+   LLVMValueRef st = LLVMBuildStore(b, lc, covp);
+   LLVMSetAlignment(st, 4);
+   LLVMTypeRef nt = LLVMIntTypeInContext(f->ctx, f->W);
+   LLVMValueRef o = LLVMBuildBitCast(b, out, nt, "");
+   o = f->W < 64 ? LLVMBuildZExt(b, o, f->i64, "") : o;
+   LLVMTypeRef ov = f->i64;
+   LLVMValueRef cnt = call_intrinsic(f, "llvm.ctpop", &ov, 1, &o, 1);
+   LLVMBuildRet(b, LLVMBuildTrunc(b, cnt, f->i32, ""));
+}
+
 enum sc_result sc_backend_build_ds(LLVMContextRef ctx, LLVMModuleRef mod,
                                    const struct shale_fb_ds_key *key, const char *symbol,
                                    char *message, size_t message_size)
@@ -400,10 +575,10 @@ enum sc_result sc_backend_build_ds(LLVMContextRef ctx, LLVMModuleRef mod,
    struct fb f = {.ctx = ctx, .mod = mod, .W = vector ? W * S : S};
    fb_types(&f);
 
-   /* (ctx, prim, layer, x, y, cov, frag_depth) -> passed samples */
-   LLVMTypeRef params[7] = {f.ptr, f.ptr, f.i32, f.ptr, f.ptr, f.ptr, f.ptr};
+   /* (ctx, prim, layer, x, y, cov, frag_depth, rows) -> passed samples */
+   LLVMTypeRef params[8] = {f.ptr, f.ptr, f.i32, f.ptr, f.ptr, f.ptr, f.ptr, f.i32};
    LLVMBasicBlockRef entry;
-   LLVMValueRef fn = fb_begin_function(&f, symbol, f.i32, params, 7, &entry);
+   LLVMValueRef fn = fb_begin_function(&f, symbol, f.i32, params, 8, &entry);
    LLVMBuilderRef b = f.b;
    LLVMValueRef prim = LLVMGetParam(fn, 1);
    f.layer = LLVMGetParam(fn, 2);
@@ -437,21 +612,20 @@ enum sc_result sc_backend_build_ds(LLVMContextRef ctx, LLVMModuleRef mod,
                                                               stencil_compare_mask), front), ff, ""));
    c.wmask = splat(&f, LLVMBuildAnd(b, face_value(&f, offsetof(struct shale_fb_context,
                                                               stencil_write_mask), front), ff, ""));
-   /* Sample positions: element e has sample e % S. */
+   /* Sample positions: element e has sample e % S. One vector load of
+    * the S (x, y) pairs, spread by shuffles (LLVM made the scalar loads
+    * and inserts of each into gathers, which every call waited for). */
    LLVMValueRef pos = ctx_load(&f, f.ptr, offsetof(struct shale_fb_context, sample_positions));
-   LLVMValueRef sx[32], sy[32];
-   for (uint32_t s = 0; s < S; s++) {
-      LLVMValueRef idx[2] = {LLVMConstInt(f.i64, 2 * s, false), LLVMConstInt(f.i64, 2 * s + 1, false)};
-      sx[s] = LLVMBuildLoad2(b, f.f32, LLVMBuildGEP2(b, f.f32, pos, &idx[0], 1, ""), "");
-      sy[s] = LLVMBuildLoad2(b, f.f32, LLVMBuildGEP2(b, f.f32, pos, &idx[1], 1, ""), "");
-   }
-   c.posx = LLVMGetUndef(f.vf);
-   c.posy = LLVMGetUndef(f.vf);
+   LLVMTypeRef pvt = LLVMVectorType(f.f32, 2 * S);
+   LLVMValueRef pv = LLVMBuildLoad2(b, pvt, pos, "");
+   LLVMSetAlignment(pv, 4);
+   LLVMValueRef pxi[DS_VECTOR_MAX], pyi[DS_VECTOR_MAX];
    for (uint32_t e = 0; e < f.W; e++) {
-      LLVMValueRef ei = LLVMConstInt(f.i32, e, false);
-      c.posx = LLVMBuildInsertElement(b, c.posx, sx[e % S], ei, "");
-      c.posy = LLVMBuildInsertElement(b, c.posy, sy[e % S], ei, "");
+      pxi[e] = LLVMConstInt(f.i32, 2 * (e % S), false);
+      pyi[e] = LLVMConstInt(f.i32, 2 * (e % S) + 1, false);
    }
+   c.posx = LLVMBuildShuffleVector(b, pv, LLVMGetUndef(pvt), LLVMConstVector(pxi, f.W), "");
+   c.posy = LLVMBuildShuffleVector(b, pv, LLVMGetUndef(pvt), LLVMConstVector(pyi, f.W), "");
    /* Element e's sample bit: 1 << (e % S). */
    LLVMValueRef bit[DS_VECTOR_MAX];
    for (uint32_t e = 0; e < f.W; e++)
@@ -476,70 +650,23 @@ enum sc_result sc_backend_build_ds(LLVMContextRef ctx, LLVMModuleRef mod,
    LLVMValueRef zero = LLVMConstInt(f.i32, 0, false);
 
    if (vector) {
-      /* Lane i's values repeated for its S elements. */
-      LLVMValueRef rep[DS_VECTOR_MAX];
-      for (uint32_t e = 0; e < f.W; e++)
-         rep[e] = LLVMConstInt(f.i32, e / S, false);
-      LLVMValueRef repv = LLVMConstVector(rep, f.W);
-      LLVMTypeRef lvi = LLVMVectorType(f.i32, W), lvf = LLVMVectorType(f.f32, W);
-      LLVMValueRef xs = LLVMBuildLoad2(b, lvi, xp, ""), ys = LLVMBuildLoad2(b, lvi, yp, "");
-      LLVMValueRef covs = LLVMBuildLoad2(b, lvi, covp, "");
-      LLVMSetAlignment(xs, 4);
-      LLVMSetAlignment(ys, 4);
-      LLVMSetAlignment(covs, 4);
-      LLVMValueRef ce = LLVMBuildShuffleVector(b, covs, LLVMGetUndef(lvi), repv, "");
-      c.m0 = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, ce, bits, ""), splat(&f, zero), "");
-      c.xf = LLVMBuildShuffleVector(b, LLVMBuildSIToFP(b, xs, lvf, ""), LLVMGetUndef(lvf), repv, "");
-      c.yf = LLVMBuildShuffleVector(b, LLVMBuildSIToFP(b, ys, lvf, ""), LLVMGetUndef(lvf), repv, "");
-      if (key->frag_depth && key->depth_test) {
-         LLVMValueRef fd = LLVMBuildLoad2(b, lvf, fdp, "");
-         LLVMSetAlignment(fd, 4);
-         c.fd = LLVMBuildShuffleVector(b, fd, LLVMGetUndef(lvf), repv, "");
-      }
-      /* A scratch pixel (zeroed) for the lanes without coverage. */
+      /* The scratch pixel (zeroed) for the lanes without coverage, in the
+       * entry block. */
       LLVMTypeRef sct = LLVMArrayType(f.i64, S);
       LLVMValueRef scratch = LLVMBuildAlloca(b, sct, "scratch");
       LLVMBuildStore(b, LLVMConstNull(sct), scratch);
-      c.lanes = W;
-      c.samples = S;
-      for (uint32_t i = 0; i < W; i++) {
-         LLVMValueRef li = LLVMConstInt(f.i32, i, false);
-         LLVMValueRef x = LLVMBuildExtractElement(b, xs, li, "");
-         LLVMValueRef y = LLVMBuildExtractElement(b, ys, li, "");
-         LLVMValueRef covered = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildExtractElement(b, covs, li, ""),
-                                              zero, "");
-         for (int t = 0; t < 2; t++) {
-            if (!pixel_size[t])
-               continue;
-            LLVMValueRef p = fb_pixel_address(&f, &targets[t], x, y, pixel_size[t]);
-            p = LLVMBuildSelect(b, covered, p, scratch, "");
-            if (t)
-               c.slane[i] = p;
-            else
-               c.dlane[i] = p;
-         }
+      /* The caller's rows promise (shader_abi.h) selects one of two copies
+       * of the routine (as the colour routine's does). */
+      LLVMBasicBlockRef rows_bb = LLVMAppendBasicBlockInContext(ctx, fn, "rows");
+      LLVMBasicBlockRef lanes_bb = LLVMAppendBasicBlockInContext(ctx, fn, "lanes");
+      LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, LLVMGetParam(fn, 7), zero, ""), rows_bb,
+                      lanes_bb);
+      for (int rows = 1; rows >= 0; rows--) {
+         LLVMPositionBuilderAtEnd(b, rows ? rows_bb : lanes_bb);
+         struct ds_call cc = c;
+         emit_vector(&f, fn, key, &cc, front, rows, targets, pixel_size, bits, scratch, xp, yp,
+                     covp, fdp, W, S);
       }
-      LLVMValueRef out = emit_faces(&f, fn, key, front, &c);
-      /* Lane i's passed samples: its elements' bits, or-ed pairwise. */
-      LLVMValueRef lc = LLVMBuildSelect(b, out, bits, splat(&f, zero), "");
-      for (uint32_t n = f.W; n > W; n /= 2) {
-         LLVMValueRef ev[DS_VECTOR_MAX / 2], od[DS_VECTOR_MAX / 2];
-         for (uint32_t k = 0; k < n / 2; k++) {
-            ev[k] = LLVMConstInt(f.i32, 2 * k, false);
-            od[k] = LLVMConstInt(f.i32, 2 * k + 1, false);
-         }
-         LLVMValueRef u = LLVMGetUndef(LLVMTypeOf(lc));
-         lc = LLVMBuildOr(b, LLVMBuildShuffleVector(b, lc, u, LLVMConstVector(ev, n / 2), ""),
-                          LLVMBuildShuffleVector(b, lc, u, LLVMConstVector(od, n / 2), ""), "");
-      }
-      LLVMValueRef st = LLVMBuildStore(b, lc, covp);
-      LLVMSetAlignment(st, 4);
-      LLVMTypeRef nt = LLVMIntTypeInContext(ctx, f.W);
-      LLVMValueRef o = LLVMBuildBitCast(b, out, nt, "");
-      o = f.W < 64 ? LLVMBuildZExt(b, o, f.i64, "") : o;
-      LLVMTypeRef ov = f.i64;
-      LLVMValueRef cnt = call_intrinsic(&f, "llvm.ctpop", &ov, 1, &o, 1);
-      LLVMBuildRet(b, LLVMBuildTrunc(b, cnt, f.i32, ""));
       LLVMDisposeBuilder(b);
       return SC_SUCCESS;
    }
@@ -560,8 +687,17 @@ enum sc_result sc_backend_build_ds(LLVMContextRef ctx, LLVMModuleRef mod,
    LLVMPositionBuilderAtEnd(b, body);
    c.m0 = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, splat(&f, cov), bits, ""), splat(&f, zero),
                         "");
-   LLVMValueRef x = LLVMBuildLoad2(b, f.i32, LLVMBuildGEP2(b, f.i32, xp, &i, 1, ""), "");
-   LLVMValueRef y = LLVMBuildLoad2(b, f.i32, LLVMBuildGEP2(b, f.i32, yp, &i, 1, ""), "");
+   /* The rows promise: x[0] + (i & 3), y[0] + (i >> 2); else x[i], y[i]. */
+   LLVMValueRef rows = LLVMBuildICmp(b, LLVMIntNE, LLVMGetParam(fn, 7), zero, "");
+   LLVMValueRef i0 = LLVMConstInt(f.i64, 0, false);
+   LLVMValueRef li = LLVMBuildSelect(b, rows, i0, i, "");
+   LLVMValueRef x = LLVMBuildLoad2(b, f.i32, LLVMBuildGEP2(b, f.i32, xp, &li, 1, ""), "");
+   LLVMValueRef y = LLVMBuildLoad2(b, f.i32, LLVMBuildGEP2(b, f.i32, yp, &li, 1, ""), "");
+   LLVMValueRef i32v = LLVMBuildTrunc(b, i, f.i32, "");
+   LLVMValueRef dx = LLVMBuildAnd(b, i32v, LLVMConstInt(f.i32, 3, false), "");
+   LLVMValueRef dy = LLVMBuildLShr(b, i32v, LLVMConstInt(f.i32, 2, false), "");
+   x = LLVMBuildAdd(b, x, LLVMBuildSelect(b, rows, dx, zero, ""), "");
+   y = LLVMBuildAdd(b, y, LLVMBuildSelect(b, rows, dy, zero, ""), "");
    c.xf = splat(&f, LLVMBuildSIToFP(b, x, f.f32, ""));
    c.yf = splat(&f, LLVMBuildSIToFP(b, y, f.f32, ""));
    if (key->frag_depth && key->depth_test)

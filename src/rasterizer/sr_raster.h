@@ -230,8 +230,9 @@
  *    pipeline creation, also for pipelines without a fragment shader,
  *    which get W = 16). It is a separate routine because the tile loop
  *    calls it at two places: early, on the 16 pixels of a block before any
- *    shading (a whole block's 16 pixels in order with one mask; a partly
- *    covered block's covered pixels packed into calls of W lanes), and late,
+ *    shading (the block's pixels in order, W / 4 rows a call with the
+ *    routine's rows promise, the block's coverage array in place; a call
+ *    whose rows have no coverage is skipped), and late,
  *    on the shader's W lanes after discard, SampleMask and alpha to
  *    coverage, before the colour routine. Its code tests every lane's
  *    samples as one vector while lanes x samples is at most 64 (every
@@ -239,7 +240,9 @@
  *    one plain load and at most one store of its adjacent samples, an
  *    uncovered lane pointed at a scratch pixel of the routine's stack
  *    (the tile's worker owns the pixels; uncovered samples are stored
- *    unchanged).
+ *    unchanged); at W 16 with the rows promise, each row of four pixels
+ *    is one masked load and store (the covered lanes' texels), and
+ *    uncovered pixels are not touched.
  *  - Where: at graphics pipeline creation (sd_graphics_pipeline.c) the
  *    driver derives the key from its translated state, the subpass's (or
  *    VkPipelineRenderingCreateInfo's) attachment formats and the fragment

@@ -306,7 +306,7 @@ shade_quads(struct tile *t, const struct sr_prim *p, struct block *blk,
    }
    if (!fs->early && fs->compiled_ds)
       t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, lx, ly, lcov,
-                                      sc->frag_depth);
+                                      sc->frag_depth, 0);
    if (fs->compiled) {
       /* The colour routine's rows promise (shader_abi.h): W 4 or 8, a full
        * block's quads side by side, every sample of every lane covered. */
@@ -330,53 +330,24 @@ block_early_tests(struct tile *t, const struct sr_prim *p, struct block *blk, bo
 {
    const struct sr_fragment_state *fs = &t->frag;
    if (fs->early && fs->compiled_ds) {
+      /* The block's rows, W / 4 a call (the routine's rows promise), its
+       * coverage in place: calls whose lanes have no coverage are
+       * skipped. */
       const uint32_t W = fs->ds_width;
-      int32_t x[32], y[32];
-      uint32_t cov[32];
-      if (full) {
-         /* A whole block: its 16 pixels in order, one mask, no packing. */
-         const uint32_t c = blk->cov[0];
-         for (uint32_t i = 0; i < 16; i++) {
-            x[i] = blk->x + (int32_t)(i & 3);
-            y[i] = blk->y + (int32_t)(i >> 2);
-            cov[i] = c;
-         }
-         for (uint32_t first = 0; first < 16; first += W)
-            t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, x + first,
-                                            y + first, cov + first, NULL);
-         uint32_t pixels = 0;
-         for (uint32_t i = 0; i < 16; i++) {
-            blk->cov[i] = cov[i];
-            full = full && cov[i] == cov[0];
-            pixels |= (uint32_t)(cov[i] != 0) << i;
-         }
-         blk->pixels = pixels;
-      } else {
-         /* The covered pixels packed into lanes (small primitives cover
-          * few of a block's pixels), W at a time. */
-         uint8_t at[16];
-         uint32_t n = 0;
-         for (uint32_t m = blk->pixels; m; m &= m - 1) {
-            const uint32_t i = (uint32_t)__builtin_ctz(m);
-            x[n] = blk->x + (int32_t)(i & 3);
-            y[n] = blk->y + (int32_t)(i >> 2);
-            cov[n] = blk->cov[i];
-            at[n++] = (uint8_t)i;
-         }
-         for (uint32_t i = n; i < (n + W - 1) / W * W; i++) {
-            x[i] = y[i] = 0;
-            cov[i] = 0;
-         }
-         for (uint32_t first = 0; first < n; first += W)
-            t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, x + first,
-                                            y + first, cov + first, NULL);
-         uint32_t pixels = 0;
-         for (uint32_t i = 0; i < n; i++) {
-            blk->cov[at[i]] = cov[i];
-            pixels |= (uint32_t)(cov[i] != 0) << at[i];
-         }
-         blk->pixels = pixels;
+      const uint32_t lanes = W >= 16 ? 0xffffu : (1u << W) - 1;
+      for (uint32_t first = 0; first < 16; first += W) {
+         if (!(blk->pixels >> first & lanes))
+            continue;
+         const int32_t x0 = blk->x, y0 = blk->y + (int32_t)(first / 4);
+         t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, &x0, &y0,
+                                         blk->cov + first, NULL, 1);
       }
+      uint32_t pixels = 0;
+      for (uint32_t i = 0; i < 16; i++) {
+         full = full && blk->cov[i] == blk->cov[0];
+         pixels |= (uint32_t)(blk->cov[i] != 0) << i;
+      }
+      blk->pixels = pixels;
    } else if (fs->early && (fs->ds_tests || t->occ_target)) {
       uint32_t first = 0, pixels = 0;
       for (int i = 0; i < 16; i++) {
@@ -558,7 +529,7 @@ shade_full(struct tile *t, const struct sr_prim *p, struct full_path *f, int32_t
       }
       if (!fs->early && fs->compiled_ds) {
          t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, lx, ly, lcov,
-                                         sc->frag_depth);
+                                         sc->frag_depth, 0);
          for (uint32_t i = 0; i < W && rows; i++)
             rows = lcov[i] == f->all;
       }

@@ -585,6 +585,7 @@ static bool run_ds_state(struct sc_compiler *c, uint32_t id, uint32_t rounds)
       uint32_t cov[SHALE_MAX_SIMD_WIDTH], cov_c[SHALE_MAX_SIMD_WIDTH];
       float fd[SHALE_MAX_SIMD_WIDTH];
       rand_lanes(W, all, x, y, cov, fd);
+      uint32_t rows = 0;   /* the routine's rows promise (shader_abi.h) */
       if (round % 3 == 1) {
          /* Lanes without coverage on a covered lane's pixel (sr_tile.c
           * pads its calls so): they must change nothing. */
@@ -593,6 +594,20 @@ static bool run_ds_state(struct sc_compiler *c, uint32_t id, uint32_t rounds)
                x[i] = x[0];
                y[i] = y[0];
             }
+      } else if (round % 3 == 2) {
+         /* W / 4 rows of a block (sr_tile.c's early tests): lane i at
+          * (x0 + (i & 3), y0 + (i >> 2)), the coverage as drawn (some
+          * lanes none), promised three times in four; every lane covered
+          * with every sample one time in four. */
+         const int32_t x0 = x[0] % (FB_W - 3), y0 = y[0] % (FB_H - (int32_t)W / 4 + 1);
+         const bool whole = round % 12 == 2;
+         for (uint32_t i = 0; i < W; i++) {
+            x[i] = x0 + (int32_t)(i & 3);
+            y[i] = y0 + (int32_t)(i >> 2);
+            if (whole)
+               cov[i] = all;
+         }
+         rows = round % 12 != 11;
       }
       uint32_t layer = rng() % FB_LAYERS;
       uint64_t passed_c = 0;
@@ -600,7 +615,14 @@ static bool run_ds_state(struct sc_compiler *c, uint32_t id, uint32_t rounds)
          cov_c[i] = cov[i] ? sr_fragment_depth_stencil(&fs_c, &prim, layer, x[i], y[i], cov[i],
                                                        use_fd ? &fd[i] : NULL, &passed_c)
                            : 0;
-      uint32_t passed = fs_jit.compiled_ds(&fs_jit.fb_ctx, &fp, layer, x, y, cov, fd);
+      /* With the rows promise the routine reads x[0] and y[0] only: the
+       * other lanes' entries it gets are far outside the attachment. */
+      int32_t jx[SHALE_MAX_SIMD_WIDTH], jy[SHALE_MAX_SIMD_WIDTH];
+      for (uint32_t i = 0; i < W; i++) {
+         jx[i] = rows && i ? 1 << 20 : x[i];
+         jy[i] = rows && i ? 1 << 20 : y[i];
+      }
+      uint32_t passed = fs_jit.compiled_ds(&fs_jit.fb_ctx, &fp, layer, jx, jy, cov, fd, rows);
       CHECK(passed == passed_c, "ds state %u round %u: %u samples passed, C: %u", id, round,
             passed, (unsigned)passed_c);
       for (uint32_t i = 0; i < W; i++)
