@@ -164,10 +164,15 @@
  * builds per-sample coverage masks (sr_coverage.h: only the edges that
  * cross a block are evaluated per sample, in 32-bit vector lanes where
  * the block's values fit, else in 64 bits), groups covered 2x2 quads W/4 at a time
- * into one shale_fs_quads call (helper lanes fill partial quads; a block
- * that no edge crosses and the box holds is "full": its four quads go to
- * the shader with one mask for every lane, no per-lane look-ups, and
- * centroids are computed only for shaders with CENTROID inputs), and runs
+ * into one shale_fs_quads call (helper lanes fill partial quads; the
+ * quads of a primitive's partly covered blocks wait in a batch of the
+ * tile's until W/4 of them, from any of its blocks, fill a call, or the
+ * primitive ends (small primitives cover a few quads of several blocks);
+ * a block that no edge crosses and the box holds is "full": its four
+ * quads go to the shader as calls of their own with one mask for every
+ * lane, no per-lane look-ups, and centroids are computed only for
+ * shaders with CENTROID inputs; per-sample shading calls a block's quads
+ * a pass at a time), and runs
  * the per-fragment operations on the results: scissor (already in the
  * box), sample mask, early depth/stencil when the shader allows it
  * (EarlyFragmentTests, or nothing that could change or observe the outcome:

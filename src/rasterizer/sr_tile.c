@@ -92,6 +92,16 @@ struct tile {
    const struct shale_fs_plane *planes;
    /* Sample offsets of the last primitive's sample count (sr_coverage.h). */
    struct sr_cover_samples cover_samples;
+   /* Quads of the current primitive's partly covered blocks waiting for a
+    * shader call (whole pixels, after their early tests): up to W / 4,
+    * from any of its blocks; shaded when full and at the primitive's end
+    * (batch_flush). Quad k's corner (x[k], y[k]), lane 4k + l's coverage
+    * cov[4k + l]. */
+   struct {
+      uint32_t n;
+      int32_t x[SHALE_MAX_SIMD_WIDTH / 4], y[SHALE_MAX_SIMD_WIDTH / 4];
+      uint32_t cov[SHALE_MAX_SIMD_WIDTH];
+   } batch;
 };
 
 static void counts_add(struct tile *t)
@@ -207,14 +217,13 @@ static int lane_pixel(int qx, int qy, int lane)
    return (qy + ((lane >> 1) & 1)) * 4 + qx + (lane & 1);
 }
 
-/* Runs the fragment shader on the quads of blk listed in quads[0..n-1]
- * (block-relative positions), shading sample `sample_id` or whole pixels
- * (~0u), then the late operations and the colour writes. full: every
- * pixel of the listed quads has coverage `all` (skips the per-lane
- * coverage look-ups). */
+/* Runs the fragment shader on n quads of p (1 .. W / 4), quad k's corner
+ * (qx[k], qy[k]) and lane 4k + l's coverage lcov_in[4k + l] (within
+ * `sample_id`'s bit when shading one sample), shading sample `sample_id`
+ * or whole pixels (~0u), then the late operations and the colour writes. */
 static inline __attribute__((always_inline)) void
-shade_quads(struct tile *t, const struct sr_prim *p, struct block *blk,
-                        const int (*quads)[2], uint32_t n, uint32_t sample_id, bool full)
+shade_quads(struct tile *t, const struct sr_prim *p, const int32_t *qx, const int32_t *qy,
+            const uint32_t *lcov_in, uint32_t n, uint32_t sample_id)
 {
    const struct sr_draw_state *st = p->draw->state;
    const struct sr_fragment_state *fs = &t->frag;
@@ -222,7 +231,6 @@ shade_quads(struct tile *t, const struct sr_prim *p, struct block *blk,
    const uint32_t W = st->fs_width;
    const float(*pos)[2] = fs->positions;
    const uint32_t all = fs->samples >= 32 ? ~0u : (1u << fs->samples) - 1;
-   const uint32_t only = sample_id == ~0u ? all : 1u << sample_id;
 
    struct shale_fs_quads q;
    q.kill_mask = 0;
@@ -239,20 +247,11 @@ shade_quads(struct tile *t, const struct sr_prim *p, struct block *blk,
    q.sample_mask = sc->sample_mask;
    for (uint32_t k = 0; k < W / 4; k++) {
       const uint32_t qi = k < n ? k : 0;
-      q.x[k] = blk->x + quads[qi][0];
-      q.y[k] = blk->y + quads[qi][1];
+      q.x[k] = qx[qi];
+      q.y[k] = qy[qi];
    }
-   if (full) {
-      const uint32_t c = blk->cov[lane_pixel(quads[0][0], quads[0][1], 0)] & only;
-      for (uint32_t i = 0; i < W; i++)
-         q.coverage[i] = i < n * 4 ? c : 0;
-   } else {
-      for (uint32_t i = 0; i < W; i++) {
-         const uint32_t k = i / 4;
-         q.coverage[i] =
-            k < n ? blk->cov[lane_pixel(quads[k][0], quads[k][1], (int)(i & 3))] & only : 0;
-      }
-   }
+   for (uint32_t i = 0; i < W; i++)
+      q.coverage[i] = i < n * 4 ? lcov_in[i] : 0;
    if (t->need_centroid) {
       for (uint32_t i = 0; i < W; i++) {
          const uint32_t cov = q.coverage[i];
@@ -308,10 +307,10 @@ shade_quads(struct tile *t, const struct sr_prim *p, struct block *blk,
       t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, lx, ly, lcov,
                                       sc->frag_depth, 0);
    if (fs->compiled) {
-      /* The colour routine's rows promise (shader_abi.h): W 4 or 8, a full
-       * block's quads side by side, every sample of every lane covered. */
-      uint32_t rows = full && lanes == W && W <= 8 &&
-                      (W == 4 || (quads[1][0] == quads[0][0] + 2 && quads[1][1] == quads[0][1]));
+      /* The colour routine's rows promise (shader_abi.h): W 4 or 8, the
+       * quads side by side, every sample of every lane covered. */
+      uint32_t rows = lanes == W && W <= 8 &&
+                      (W == 4 || (q.x[1] == q.x[0] + 2 && q.y[1] == q.y[0]));
       for (uint32_t i = 0; i < W && rows; i++)
          rows = lcov[i] == all;
       fs->compiled(&fs->fb_ctx, t->layer, lx, ly, lcov, sc->fs_outputs, rows);
@@ -364,8 +363,23 @@ block_early_tests(struct tile *t, const struct sr_prim *p, struct block *blk, bo
    return full;
 }
 
+/* Shades the quads of the current primitive's batch (t->batch), if any. */
+static inline __attribute__((always_inline)) void
+batch_flush(struct tile *t, const struct sr_prim *p)
+{
+   if (!t->batch.n)
+      return;
+   shade_quads(t, p, t->batch.x, t->batch.y, t->batch.cov, t->batch.n, ~0u);
+   t->batch.n = 0;
+}
+
 /* Shades the quads of a block after its early tests (block_early_tests);
- * full: every pixel has the coverage blk->cov[0]. */
+ * full: every pixel has the coverage blk->cov[0]. A partly covered
+ * block's quads (whole pixels) join the primitive's batch, so that a
+ * call shades up to W / 4 quads of the primitive's small blocks (calls
+ * of a partial block alone mostly had few live lanes); a full block's
+ * quads, and each pass of per-sample shading, are shaded as their own
+ * calls, W / 4 quads at a time. */
 static inline __attribute__((always_inline)) void
 shade_block_quads(struct tile *t, const struct sr_prim *p, struct block *blk, bool full)
 {
@@ -379,37 +393,46 @@ shade_block_quads(struct tile *t, const struct sr_prim *p, struct block *blk, bo
 
    uint32_t W = st->fs_width ? st->fs_width : 4;
    uint32_t per_call = W / 4;
+   if (!full && !fs->per_sample) {
+      for (int k = 0; k < 4; k++) {
+         if (!(blk->pixels & quad_bits[k]))
+            continue;
+         const uint32_t n = t->batch.n;
+         t->batch.x[n] = blk->x + quad_pos[k][0];
+         t->batch.y[n] = blk->y + quad_pos[k][1];
+         for (int l = 0; l < 4; l++)
+            t->batch.cov[4 * n + (uint32_t)l] =
+               blk->cov[lane_pixel(quad_pos[k][0], quad_pos[k][1], l)];
+         t->batch.n = n + 1;
+         if (n + 1 == per_call)
+            batch_flush(t, p);
+      }
+      return;
+   }
    uint32_t passes = fs->per_sample ? fs->samples : 1;
    for (uint32_t s = 0; s < passes; s++) {
       uint32_t only = fs->per_sample ? 1u << s : ~0u;
-      int quads[4][2];
+      int32_t qx[4], qy[4];
+      uint32_t qc[16];
       uint32_t n = 0;
-      if (full) {
-         if (!(blk->cov[0] & only))
+      for (int k = 0; k < 4; k++) {
+         if (full ? !(blk->cov[0] & only) : !(blk->pixels & quad_bits[k]))
             continue;
-         memcpy(quads, quad_pos, sizeof(quads));
-         n = 4;
-      } else {
-         for (int k = 0; k < 4; k++) {
-            if (!(blk->pixels & quad_bits[k]))
-               continue;
-            uint32_t any = ~0u;
-            if (fs->per_sample) {
-               any = 0;
-               for (int l = 0; l < 4; l++)
-                  any |= blk->cov[lane_pixel(quad_pos[k][0], quad_pos[k][1], l)];
-            }
-            if (any & only) {
-               quads[n][0] = quad_pos[k][0];
-               quads[n][1] = quad_pos[k][1];
-               n++;
-            }
+         uint32_t any = 0;
+         for (int l = 0; l < 4; l++) {
+            qc[4 * n + (uint32_t)l] = blk->cov[lane_pixel(quad_pos[k][0], quad_pos[k][1], l)] & only;
+            any |= qc[4 * n + (uint32_t)l];
          }
+         if (!any)
+            continue;
+         qx[n] = blk->x + quad_pos[k][0];
+         qy[n] = blk->y + quad_pos[k][1];
+         n++;
       }
       for (uint32_t first = 0; first < n; first += per_call) {
          uint32_t count = n - first < per_call ? n - first : per_call;
-         shade_quads(t, p, blk, (const int(*)[2])quads[first], count,
-                     fs->per_sample ? s : ~0u, full);
+         shade_quads(t, p, qx + first, qy + first, qc + 4 * first, count,
+                     fs->per_sample ? s : ~0u);
       }
    }
 }
@@ -631,6 +654,7 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
          }
       }
    }
+   batch_flush(t, p);
 }
 
 void sr_tile_run(struct sr_scene *scene, uint32_t layer, uint32_t tx, uint32_t ty,
