@@ -40,7 +40,11 @@
  * (NaN from sr_sample).
  * Outside the trilinear REPEAT state, sr_sample_fast_nl.h takes NEAREST
  * filtering (sr_sample()'s bits; lambda skipped where a single level can be
- * chosen) and, in the AVX2 build, LINEAR filtering of 8-bit UNORM RGBA and
+ * chosen, zink's maxLod 0.25 with NEAREST mipmaps included; in the AVX2
+ * build, such calls on 2D 8-bit RGBA / BGRA views run in intrinsics, read
+ * a quad pair's texels from two rows by permutes instead of a gather where
+ * they lie within eight columns, and divide codes by 255 without a
+ * division, vdiv255: glmark2's effect2d) and, in the AVX2 build, LINEAR filtering of 8-bit UNORM RGBA and
  * BGRA views in the same fixed point, any size, address mode and mipmap
  * mode (vkcube, and glmark2's and zink's one-level CLAMP_TO_EDGE views).
  * 8-bit sRGB RGBA / BGRA views in the trilinear REPEAT state (2D,
@@ -325,6 +329,19 @@ AI v8f vhalf_log2(v8f x)
    v8f q1 = 0.084093295f * f2 + p2;
    v8f y = q1 * (f2 * f2) + q0;
    return f * y + 0.5f * vtof(e);
+}
+
+/* x / 255 for the integers 0 .. 255 (UNORM codes), the same bits as the
+ * division, without one: q0 = x * RN(1/255) is within an ulp; x - 256 q0
+ * and then + q0 are exact (Sterbenz: each pair within a factor of two), so
+ * rem = x - 255 q0 exactly, and q0 + rem * RN(1/255) rounds to x / 255
+ * (checked for every code; no FMA contraction, see above). */
+AI v8f vdiv255(v8f x)
+{
+   const float r = 1.0f / 255.0f;
+   v8f q0 = x * r;
+   v8f rem = (x - q0 * 256.0f) + q0;
+   return q0 + rem * r;
 }
 
 /* Half floats (the low 16 bits of each lane) to floats, exactly:

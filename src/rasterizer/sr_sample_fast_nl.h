@@ -8,12 +8,19 @@
  * the routines' formats, address modes and sizes, 2D and 2D-array, offsets
  * allowed), both builds: chunk()'s arithmetic with every lane nearest known
  * at compile time, so its results are sr_sample()'s bits. Where only one
- * level can be chosen (the view has one, or maxLod <= 0 clamps every
- * lambda to level 0) and both filters agree, lambda decides nothing: the
+ * level can be chosen (the view has one, maxLod <= 0 clamps every
+ * lambda to level 0, or NEAREST mipmapping with maxLod <= 0.5 rounds every
+ * clamped lambda to level 0: zink's GL textures without mipmaps) and both
+ * filters agree, lambda decides nothing: the
  * chunk skips the Scale Factor and LOD Operations (the derivatives' square
  * roots and log2). CLAMP_TO_EDGE takes floor(clamp(u, 0, w - 1)) for
  * clamp(floor(u), 0, w - 1) (the same integer: floor is monotonic and the
- * bounds are integers; NaN gives 0 either way).
+ * bounds are integers; NaN gives 0 either way). In the AVX2 build a
+ * single-level call on a 2D 8-bit RGBA / BGRA view (sRGB too) runs
+ * near_chunk32: the same arithmetic in intrinsics, the texels of a chunk
+ * whose lanes lie within eight columns and a quad's two rows read from
+ * those rows (near_window: two loads and permutes for a gather; the same
+ * texels), UNORM codes divided by vdiv255 (the division's bits).
  *
  * LINEAR (both filters LINEAR, any mipmap mode, any address mode and
  * size, 2D and 2D-array, offsets allowed), AVX2 build, 8-bit UNORM RGBA and
@@ -34,11 +41,14 @@
  */
 
 /* Whether lambda can choose only level 0 with one filter: the view has one
- * level, or maxLod <= 0 (lambda is clamped to maxLod, then to [0, q]), and
- * the two filters agree (lambda <= 0 picks magFilter). */
+ * level, or maxLod <= 0 (lambda is clamped to maxLod, then to [0, q]), or
+ * NEAREST mipmapping with maxLod <= 0.5 (zink's clamp for GL textures
+ * without mipmaps is 0.25: dl in [0, 0.5] gives ceil(dl + 0.5) - 1 = 0),
+ * and the two filters agree (lambda <= 0 picks magFilter). */
 BODY bool FN(nl_single)(const struct fast *f)
 {
-   return f->mag_linear == f->min_linear && (f->last_level == 0 || f->max_lod <= 0.0f);
+   return f->mag_linear == f->min_linear &&
+          (f->last_level == 0 || f->max_lod <= 0.0f || (!f->mip_linear && f->max_lod <= 0.5f));
 }
 
 /* select() for a single-level call: level 0, no second level, the layer
@@ -82,6 +92,115 @@ BODY v8i FN(nl_index)(v8f x, v8i n, uint32_t mode, bool pow2)
    return vwrap(vifloor(x), n, mode, pow2);
 }
 
+#if FAST_FIXED
+/* The texels of a NEAREST chunk of 32-bit texels read from rows instead of
+ * a gather: where the lanes share a level and layer (texel (0, 0) at byte
+ * `start`, rows `row` bytes apart) of at least eight columns (w), the
+ * columns xi of the lanes asked for (`on`, `active`) lie within eight
+ * consecutive ones and their rows yi are lane 0's or lane 2's (a quad's
+ * two rows; after the lanes left out are given the first active lane's
+ * indices), each such row is read eight texels at a time and every lane's
+ * texel picked by a permute: the texels the gather reads (xi and yi are
+ * wrapped or clamped indices in the level), so the same bits. A
+ * screen-aligned quad pair (glmark2's effect2d and desktop) spans two rows
+ * and two to four columns. false: the footprint does not fit (or the test
+ * hook asks for gathers); nothing read. */
+BODY bool FN(near_window)(const struct fast *f, int32_t start, int32_t row, int32_t w,
+                          uint32_t active, __m256i on, __m256i x, __m256i y, __m256i *out)
+{
+   if (w < 8 || (sr_sample_fast_test && sr_sample_fast_test->gathers_only))
+      return false;
+   if (active != 0xffu) {
+      const __m256i first = _mm256_set1_epi32((int32_t)__builtin_ctz(active));
+      x = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(x, first), x, on);
+      y = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(y, first), y, on);
+   }
+   const int32_t imin = FN(hmin)((v8i)x), imax = FN(hmax)((v8i)x);
+   if (imax - imin > 7)
+      return false;
+   const int32_t ja = _mm_cvtsi128_si32(_mm256_castsi256_si128(y));
+   const int32_t jb = _mm_extract_epi32(_mm256_castsi256_si128(y), 2);
+   const __m256i in_a = _mm256_cmpeq_epi32(y, _mm256_set1_epi32(ja));
+   const __m256i in_b = _mm256_cmpeq_epi32(y, _mm256_set1_epi32(jb));
+   if (_mm256_movemask_epi8(_mm256_or_si256(in_a, in_b)) != -1)
+      return false;
+   /* Columns cs .. cs + 7 of the level hold imin .. imax. */
+   const int32_t cs = imin < w - 8 ? imin : w - 8;
+   const uint8_t *p = f->base + (size_t)start + (size_t)cs * 4;
+   const __m256i ix = _mm256_sub_epi32(x, _mm256_set1_epi32(cs));
+   __m256i r = _mm256_permutevar8x32_epi32(
+      _mm256_loadu_si256((const __m256i *)(p + (size_t)ja * (size_t)row)), ix);
+   if (ja != jb) {
+      __m256i rb = _mm256_permutevar8x32_epi32(
+         _mm256_loadu_si256((const __m256i *)(p + (size_t)jb * (size_t)row)), ix);
+      r = _mm256_blendv_epi8(rb, r, in_a);
+   }
+   *out = r;
+   if (sr_sample_fast_test)
+      sr_sample_fast_test->windows++;
+   return true;
+}
+
+/* The texel index of coordinate x (texel units) on every lane, n texels,
+ * as nl_index() computes it: CLAMP_TO_EDGE in intrinsics (max(x, 0) gives
+ * 0 for NaN and x <= 0 as the select does, min(x, n - 1) the bound), other
+ * modes by nl_index(). */
+BODY __m256i FN(near_index)(__m256 x, int32_t n, uint32_t mode, bool pow2)
+{
+   if (mode != VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)
+      return (__m256i)FN(nl_index)((v8f)x, vsplati(n), mode, pow2);
+   x = _mm256_max_ps(x, _mm256_setzero_ps());
+   x = _mm256_min_ps(x, _mm256_set1_ps((float)(n - 1)));
+   return _mm256_cvttps_epi32(x);
+}
+
+/* near_chunk() for a single-level call (nl_single) on a 2D view of 8-bit
+ * RGBA or BGRA texels: level 0, written in intrinsics where GCC built the
+ * generic form's splats of scalars from vpinsrd chains and vany() from
+ * extracts; the same operations, so the same bits, UNORM codes divided by
+ * 255 as vdiv255() does (the same bits as the division). */
+BODY void FN(near_chunk32)(const struct fast *f, struct shale_sample_args *a, unsigned l0, int fmt,
+                           bool srgb)
+{
+   const uint32_t active = (a->lanes >> l0) & 0xffu;
+   __m256i on = _mm256_set1_epi32(-1);
+   if (active != 0xffu) {
+      const __m256i lane_bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+      on = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int32_t)active), lane_bit),
+                              lane_bit);
+   }
+   const struct shale_image_view_desc *view = f->v;
+   const int32_t w = f->width, h = f->height;
+   const int32_t row = (int32_t)view->row_pitch[0], start = (int32_t)view->level_offset[0];
+   __m256 u = _mm256_mul_ps(_mm256_loadu_ps(&a->coord[0][l0]), _mm256_set1_ps(f->fwidth));
+   __m256 v = _mm256_mul_ps(_mm256_loadu_ps(&a->coord[1][l0]), _mm256_set1_ps(f->fheight));
+   if (a->op & SHALE_SAMPLE_OFFSET) {
+      u = _mm256_add_ps(u, _mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)&a->offset[0][l0])));
+      v = _mm256_add_ps(v, _mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)&a->offset[1][l0])));
+   }
+   const __m256i xi = FN(near_index)(u, w, f->mode_u, f->pow2w);
+   const __m256i yi = FN(near_index)(v, h, f->mode_v, f->pow2h);
+   __m256i texels;
+   if (!FN(near_window)(f, start, row, w, active, on, xi, yi, &texels)) {
+      __m256i off = _mm256_add_epi32(_mm256_mullo_epi32(yi, _mm256_set1_epi32(row)),
+                                     _mm256_add_epi32(_mm256_set1_epi32(start), _mm256_slli_epi32(xi, 2)));
+      texels = (__m256i)FAST_GATHER(f->base, (v8i)off);
+   }
+   v8f tau[4];
+   FN(decode)((v8u)texels, fmt, srgb, tau);
+   for (int k = srgb ? 3 : 0; k < 4; k++)
+      tau[k] = vdiv255(tau[k]);
+   for (int k = 0; k < 4; k++) {
+      const uint8_t sw = f->swz[k];
+      __m256 r = sw < 4 ? (__m256)tau[sw] : _mm256_set1_ps(sw == SWZ_ONE ? 1.0f : 0.0f);
+      if (active != 0xffu)
+         r = _mm256_blendv_ps(_mm256_loadu_ps((const float *)&a->result[k][l0]), r,
+                              _mm256_castsi256_ps(on));
+      _mm256_storeu_ps((float *)&a->result[k][l0], r);
+   }
+}
+#endif
+
 /* Lanes l0 .. l0 + 7 of a NEAREST call (see the note): level() with no
  * linear lane, chunk()'s division of UNORM codes. */
 BODY void FN(near_chunk)(const struct fast *f, struct shale_sample_args *a, unsigned l0, int fmt,
@@ -100,10 +219,10 @@ BODY void FN(near_chunk)(const struct fast *f, struct shale_sample_args *a, unsi
       v = v + vtof(vloadi(&a->offset[1][l0]));
    }
    const int32_t size = fmt_size(fmt);
-   v8i x = FN(nl_index)(u, ad.w, f->mode_u, f->pow2w) * size;
-   v8i y = FN(nl_index)(v, ad.h, f->mode_v, f->pow2h) * ad.row + ad.start;
+   v8i xi = FN(nl_index)(u, ad.w, f->mode_u, f->pow2w);
+   v8i yi = FN(nl_index)(v, ad.h, f->mode_v, f->pow2h);
    v8f tau[4];
-   FN(fetch)(f->base, y + x, fmt, srgb, tau);
+   FN(fetch)(f->base, yi * ad.row + ad.start + xi * size, fmt, srgb, tau);
    if (fmt != FF_RGBA16F && fmt != FF_RGBA32F)
       for (int k = 0; k < 4; k++)
          if (!srgb || k >= (fmt == FF_R8 ? 1 : fmt == FF_RG8 ? 2 : 3))
@@ -196,6 +315,14 @@ BODY bool FN(nl_run)(const struct fast *f, struct shale_sample_args *args, int f
 {
    const bool single = FN(nl_single)(f);
    if (!f->mag_linear && !f->min_linear && (single || !f->mip_linear)) {
+#if FAST_FIXED
+      if (single && !f->arrayed && (fmt == FF_RGBA8 || fmt == FF_BGRA8)) {
+         for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += VL)
+            if ((args->lanes >> l0) & 0xffu)
+               FN(near_chunk32)(f, args, l0, fmt, srgb);
+         return true;
+      }
+#endif
       for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += VL)
          if ((args->lanes >> l0) & 0xffu)
             FN(near_chunk)(f, args, l0, fmt, srgb, single);

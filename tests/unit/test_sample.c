@@ -712,6 +712,97 @@ static void test_srgb_window(void)
 #endif
 }
 
+/* The AVX2 NEAREST routines' row windows (sr_sample_fast_nl.h's
+ * near_window()): calls laid out as a draw lays them (two 2x2 quads side
+ * by side per eight lanes) at 0.2 to 3 texels a pixel, sometimes rotated or
+ * mirrored, anywhere on or off the texture, on 8-bit RGBA / BGRA / ABGR
+ * views (UNORM and sRGB, swizzled now and then) of 1x1 to 800x600 texels
+ * (glmark2's effect2d size among them, and views narrower than eight
+ * texels, which never take a window), with NEAREST filters and mipmaps,
+ * each address mode on s and t, on one level, on many with maxLod 0.25
+ * (zink's clamp for GL textures without mipmaps: level 0 alone) or with any
+ * maxLod. Each call runs with the windows and with gathers only
+ * (sr_sample_fast_test): identical bits, and identical to sr_sample()
+ * (compare_call). Where the CPU has AVX2, more than one chunk in two calls
+ * must have come through a window. */
+static void test_near_window(void)
+{
+   static const VkFormat formats[] = { VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM,
+                                       VK_FORMAT_A8B8G8R8_UNORM_PACK32, VK_FORMAT_R8G8B8A8_SRGB,
+                                       VK_FORMAT_B8G8R8A8_SRGB };
+   static const uint32_t sizes[][2] = { { 1, 1 }, { 7, 9 }, { 8, 8 }, { 37, 5 },
+                                        { 800, 600 }, { 256, 64 }, { 100, 255 }, { 512, 512 } };
+   struct sr_sample_fast_test hook = { 0 };
+   struct tally t = { 0 };
+   long calls = 0, differ = 0;
+   for (int n = 0; n < 80; n++) {
+      struct image im;
+      const uint32_t *sz = sizes[pick(8)];
+      uint32_t levels = 1;
+      if (pick(2))
+         while ((sz[0] >> levels) || (sz[1] >> levels))
+            levels++;
+      make_image(&im, formats[pick(5)], VK_IMAGE_VIEW_TYPE_2D, sz[0], sz[1], levels, 1);
+      struct shale_sampler_desc s;
+      random_sampler(&s, levels);
+      s.mag_filter = s.min_filter = VK_FILTER_NEAREST;
+      s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+      s.address_mode[0] = fast_modes[pick(3)];
+      s.address_mode[1] = fast_modes[pick(3)];
+      s.min_lod = 0.0f;
+      s.max_lod = pick(2) ? 0.25f : 1000.0f;
+      shale_sample_fn fn = sr_sample_select_isa(&im.v, pick(2) ? &s : NULL, true);
+      const float w = (float)sz[0], h = (float)sz[1];
+      for (int c = 0; c < 40; c++) {
+         struct shale_sample_args a;
+         memset(&a, 0, sizeof(a));
+         a.op = pick(2) ? SHALE_SAMPLE_GRAD : SHALE_SAMPLE_LOD;
+         a.lanes = pick(4) ? 0xffff : (rnd() & 0xffff) | 1;
+         float k = frand(0.2f, 3.0f), ang = pick(3) ? 0.0f : frand(0.0f, 6.2831853f);
+         float mx = pick(4) ? 1.0f : -1.0f, my = pick(4) ? 1.0f : -1.0f;
+         float dsx = mx * k * cosf(ang) / w, dtx = k * sinf(ang) / h;
+         float dsy = -k * sinf(ang) / w, dty = my * k * cosf(ang) / h;
+         float s0 = frand(-1.5f, 2.5f), t0 = frand(-1.5f, 2.5f);
+         for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+            float x = (float)((l >> 2) * 2 + (l & 1)) + 0.5f, y = (float)((l >> 1) & 1) + 0.5f;
+            a.coord[0][l] = s0 + x * dsx + y * dsy;
+            a.coord[1][l] = t0 + x * dtx + y * dty;
+            a.lod[l] = log2f(k);
+            a.grad[0][0][l] = dsx;
+            a.grad[0][1][l] = dtx;
+            a.grad[1][0][l] = dsy;
+            a.grad[1][1][l] = dty;
+            for (int q = 0; q < 4; q++)
+               a.result[q][l] = rnd();
+         }
+         struct shale_sample_args g = a, wnd = a;
+         sr_sample_fast_test = &hook;
+         hook.gathers_only = true;
+         fn(&im.v, &s, &g);
+         hook.gathers_only = false;
+         fn(&im.v, &s, &wnd);
+         sr_sample_fast_test = NULL;
+         compare_call(fn, &im, &s, &a, false, &t, false);
+         differ += memcmp(g.result, wnd.result, sizeof(g.result)) != 0;
+         calls++;
+      }
+      free(im.mem);
+   }
+   printf("NEAREST row windows: %ld calls, %" PRIu64 " chunks read through a window, %ld results "
+          "differing from the gathers', %ld lanes against sr_sample (%ld compared exactly), %ld "
+          "disagreements\n",
+          calls, hook.windows, differ, t.lanes, t.exact, t.bad);
+   CHECK(differ == 0, "%ld calls differ between windows and gathers", differ);
+   CHECK(t.bad == 0, "%ld lanes disagree with sr_sample", t.bad);
+   CHECK(t.exact == t.lanes && t.lanes > 10000, "only %ld of %ld lanes compared exactly", t.exact,
+         t.lanes);
+#if defined(__x86_64__) || defined(__i386__)
+   if (__builtin_cpu_supports("avx2"))
+      CHECK(hook.windows > (uint64_t)calls / 2, "only %" PRIu64 " windows in %ld calls",
+            hook.windows, calls);
+#endif
+}
+
 /* The fixed-point and sRGB trilinear routines' level-0 shortcut
  * (sr_sample_fast_body.h's fixed_select): calls laid out as a draw lays
  * them (two quads per eight lanes, one gradient a quad as implicit LOD
@@ -843,7 +934,8 @@ static void test_nl(bool avx2)
          s.min_lod = 0.0f;
          s.max_lod = pick(2) ? 0.0f : 0.25f;   /* vkcube's and zink's one-level clamp */
       }
-      bool single = levels == 1 || s.max_lod <= 0.0f;
+      bool single = levels == 1 || s.max_lod <= 0.0f ||
+                    (s.mipmap_mode == VK_SAMPLER_MIPMAP_MODE_NEAREST && s.max_lod <= 0.5f);
       shale_sample_fn fn = sr_sample_select_isa(&im.v, pick(2) ? &s : NULL, avx2);
       CHECK(fn != sr_sample || (!avx2 && !SR_SAMPLE_FAST_PORTABLE), "format %u: no fast routine",
             im.v.format);
@@ -877,6 +969,7 @@ int main(void)
 {
    test_window();
    test_srgb_window();
+   test_near_window();
    test_level0();
    test_far(false);
    test_far(true);
