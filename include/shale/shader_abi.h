@@ -86,7 +86,7 @@
 extern "C" {
 #endif
 
-#define SHALE_SHADER_ABI_VERSION 17
+#define SHALE_SHADER_ABI_VERSION 18
 
 /* Widest SPMD call: 16 lanes (AVX-512). */
 #define SHALE_MAX_SIMD_WIDTH 16
@@ -871,11 +871,12 @@ struct shale_fb_context {
  * lanes are distinct pixels; a lane with cov[i] == 0 writes nothing, and
  * its (x[i], y[i]) may be any pixel, or none.
  *
- * rows (W 4 or 8 only; 0 otherwise): the caller's promise that lane i is
- * at (x[0] + 2 (i / 4) + (i & 1), y[0] + ((i >> 1) & 1)) (the quads of a
- * full block side by side) and covers every sample; the routine then
- * reads only x[0] and y[0] of the arrays (and writes the same pixels as
- * with rows 0). */
+ * rows: the caller's promise that lane i is at (x[0] + 2 ((i / 4) & 1) +
+ * (i & 1), y[0] + 2 (i / 8) + ((i >> 1) & 1)) (the quads of a block side
+ * by side: W 4 one quad, W 8 two in a row, W 16 the whole block, quads in
+ * the order (0, 0), (2, 0), (0, 2), (2, 2)) and covers every sample; the
+ * routine then reads only x[0] and y[0] of the arrays (and writes the
+ * same pixels as with rows 0). Version 18 added W 16. */
 typedef void (*shale_fb_color_fn)(const struct shale_fb_context *ctx, uint32_t layer,
                                   const int32_t *x, const int32_t *y, const uint32_t *cov,
                                   const uint32_t *outputs, uint32_t rows);

@@ -10,7 +10,7 @@
  * su_format does), bytes of 8-bit sRGB channels, or 32-bit channels.
  * Texels other than 3- and 6-byte ones are read and written a lane's
  * pixel at a time (llvm_backend.h, "Lanes addressed one by one"), or,
- * for W 4 or 8 where the caller promises the lanes of a full block
+ * where the caller promises the quads of a block side by side
  * (shale_fb_color_fn's `rows`: sr_tile.c's layout, every sample of every
  * lane covered), a row of pixels at a time (the rows form: the routine
  * branches on the promise once and each branch has its own copy of the
@@ -746,15 +746,33 @@ static void lanes_pointers(struct fb *f, LLVMValueRef pix, LLVMValueRef scratch,
    }
 }
 
-/* The first pixel of row h (0 or 1) of the rows form: lane 0's, or lane
- * 2's (one row pitch further), from scalar coordinates. */
+/* The first pixel of row h (0 .. rows_count - 1) of the rows form: lane
+ * 0's, h row pitches further, from scalar coordinates. */
 static LLVMValueRef row_address(struct fb *f, const struct fb_target_fields *t, int h,
                                 uint64_t pixel_bytes)
 {
    LLVMValueRef x = f->x0, y = f->y0;
    if (h)
-      y = LLVMBuildAdd(f->b, y, LLVMConstInt(f->i32, 1, false), "");
+      y = LLVMBuildAdd(f->b, y, LLVMConstInt(f->i32, (uint64_t)h, false), "");
    return fb_pixel_address(f, t, x, y, pixel_bytes);
+}
+
+/* The rows promise's layout (shader_abi.h): lane i's column and row
+ * within the C x (W / C) pixels from lane 0's, C = rows_cols(W) pixels a
+ * row (2 for W 4, else 4). */
+static uint32_t rows_cols(uint32_t W)
+{
+   return W < 8 ? 2 : 4;
+}
+
+static uint32_t rows_col(uint32_t W, uint32_t i)
+{
+   return 2 * ((i / 4) % (rows_cols(W) / 2)) + (i & 1);
+}
+
+static uint32_t rows_row(uint32_t W, uint32_t i)
+{
+   return 2 * ((i / 4) / (rows_cols(W) / 2)) + ((i >> 1) & 1);
 }
 
 /* How a call's lanes reach the attachment (emit_attachment). */
@@ -764,17 +782,17 @@ enum fb_form {
 };
 
 /* Whether the rows form applies to attachment k's texels (format ff, S
- * samples, W lanes): W 4 or 8 (the caller's rows promise exists for
- * those), one word a sample and the lanes form's sizes; *fill: the form
- * only writes (several samples, no blend or logic op, every channel
- * written). */
+ * samples, W lanes): one word a sample and the lanes form's sizes; *fill:
+ * the form only writes (several samples, no blend or logic op, every
+ * channel written). */
 static bool rows_form(const struct shale_fb_attachment *k, const struct fb_fmt *ff, uint32_t W,
                       uint32_t S, bool *fill)
 {
    const uint32_t present = (1u << ff->nch) - 1;
    const bool full = (k->write_mask & present) == present;
    *fill = !k->blend && !k->logic_op && full && S > 1;
-   return W <= 8 && ff->kind != FB_CH32 && ff->size != 3 && ff->size != 6 && S <= 16;
+   (void)W;
+   return ff->kind != FB_CH32 && ff->size != 3 && ff->size != 6 && S <= 16;
 }
 
 static void emit_attachment_form(struct fb *f, const struct shale_fb_key *key, uint32_t a,
@@ -867,37 +885,39 @@ static void emit_attachment_form(struct fb *f, const struct shale_fb_key *key, u
       /* The old texels: blended, logic-op'ed or partly kept, or samples
        * outside the coverage of a covered pixel. */
       const bool need_dst = k->blend || k->logic_op || !full || S > 1;
-      /* Rows (rows_form, the rows promise): the lanes' pixels are W / 2 pixels
-       * (S texels each) in a row from lane 0's and W / 2 from lane 2's,
-       * read (where needed) and written with one vector load and store
-       * each; with `fill`, nothing read and each lane's texel written to
+      /* Rows (rows_form, the rows promise): the lanes' pixels are W / C
+       * rows of C pixels (S texels each; C = rows_cols(W)) from lane 0's,
+       * each row read (where needed) and written with one vector load and
+       * store; with `fill`, nothing read and each lane's texel written to
        * all its samples. */
       bool fill = false;
       const bool rows = form == FB_FORM_ROWS;
       if (rows)
          rows_form(k, &ff, W, S, &fill);
-      LLVMValueRef ridx[2] = { NULL, NULL }, lidx = NULL, fidx[2] = { NULL, NULL };
-      LLVMTypeRef rowt = LLVMVectorType(et, W / 2 * S);
+      const uint32_t C = rows_cols(W), H = W / C;
+      LLVMValueRef ridx[4] = { NULL, NULL, NULL, NULL }, lidx = NULL;
+      LLVMValueRef fidx[4] = { NULL, NULL, NULL, NULL };
+      LLVMTypeRef rowt = LLVMVectorType(et, C * S);
       if (rows) {
-         LLVMValueRef li[SHALE_MAX_SIMD_WIDTH * 16], ri[2][SHALE_MAX_SIMD_WIDTH * 8];
-         LLVMValueRef fi[2][SHALE_MAX_SIMD_WIDTH * 8];
+         LLVMValueRef li[SHALE_MAX_SIMD_WIDTH * 16], ri[4][SHALE_MAX_SIMD_WIDTH * 4];
+         LLVMValueRef fi[4][SHALE_MAX_SIMD_WIDTH * 4];
          for (uint32_t i = 0; i < W; i++) {
-            const uint32_t col = 2 * (i / 4) + (i & 1), row = (i >> 1) & 1;
+            const uint32_t col = rows_col(W, i), row = rows_row(W, i);
             for (uint32_t s = 0; s < S; s++) {
-               li[i * S + s] = LLVMConstInt(f->i32, (row * (W / 2) + col) * S + s, false);
+               li[i * S + s] = LLVMConstInt(f->i32, (row * C + col) * S + s, false);
                ri[row][col * S + s] = LLVMConstInt(f->i32, i * S + s, false);
                fi[row][col * S + s] = LLVMConstInt(f->i32, i, false);
             }
          }
-         fidx[0] = LLVMConstVector(fi[0], W / 2 * S);
-         fidx[1] = LLVMConstVector(fi[1], W / 2 * S);
+         for (uint32_t h = 0; h < H; h++) {
+            fidx[h] = LLVMConstVector(fi[h], C * S);
+            ridx[h] = LLVMConstVector(ri[h], C * S);
+         }
          lidx = LLVMConstVector(li, W * S);
-         ridx[0] = LLVMConstVector(ri[0], W / 2 * S);
-         ridx[1] = LLVMConstVector(ri[1], W / 2 * S);
       }
       if (fill) {
          LLVMValueRef w = vet == wt ? packed.w : LLVMBuildTrunc(b, packed.w, vet, "");
-         for (int h = 0; h < 2; h++) {
+         for (int h = 0; h < (int)H; h++) {
             LLVMValueRef p = row_address(f, &target, h, pixel_bytes);
             LLVMValueRef st = LLVMBuildStore(
                b, LLVMBuildShuffleVector(b, w, LLVMGetUndef(vet), fidx[h], ""), p);
@@ -928,13 +948,14 @@ static void emit_attachment_form(struct fb *f, const struct shale_fb_key *key, u
          if (need_dst)
             old = fb_lanes_load(f, lp, W, et, S * E);
       } else if (need_dst) {
-         LLVMValueRef r[2];
-         for (int h = 0; h < 2; h++) {
+         LLVMValueRef r[4] = { NULL, NULL, NULL, NULL };
+         for (int h = 0; h < (int)H; h++) {
             LLVMValueRef p = row_address(f, &target, h, pixel_bytes);
             r[h] = LLVMBuildLoad2(b, rowt, p, "");
             LLVMSetAlignment(r[h], 1);
          }
-         old = LLVMBuildShuffleVector(b, r[0], r[1], lidx, "");
+         LLVMValueRef rr = fb_concat(f, r, H);
+         old = LLVMBuildShuffleVector(b, rr, LLVMGetUndef(LLVMTypeOf(rr)), lidx, "");
       }
       LLVMValueRef all = ci(f, f->i1, 1);
       LLVMValueRef outs[16];
@@ -987,7 +1008,7 @@ static void emit_attachment_form(struct fb *f, const struct shale_fb_key *key, u
          fb_lanes_store(f, lp, W, v, S * E);
          return;
       }
-      for (int h = 0; h < 2; h++) {
+      for (int h = 0; h < (int)H; h++) {
          LLVMValueRef p = row_address(f, &target, h, pixel_bytes);
          LLVMValueRef st = LLVMBuildStore(
             b, LLVMBuildShuffleVector(b, v, LLVMGetUndef(LLVMTypeOf(v)), ridx[h], ""), p);
@@ -1052,14 +1073,14 @@ static void load_lanes(struct fb *f, LLVMValueRef fn)
 }
 
 /* The lanes the rows promise describes, from f->x0 and f->y0: lane i at
- * (x0 + 2 (i / 4) + (i & 1), y0 + ((i >> 1) & 1)), every sample covered
- * (for attachments of the rows copy that take the lanes form). */
+ * (x0 + rows_col(W, i), y0 + rows_row(W, i)), every sample covered (for
+ * attachments of the rows copy that take the lanes form). */
 static void rows_lanes(struct fb *f, uint32_t samples)
 {
    LLVMValueRef ex[SHALE_MAX_SIMD_WIDTH], ey[SHALE_MAX_SIMD_WIDTH];
    for (uint32_t i = 0; i < f->W; i++) {
-      ex[i] = LLVMConstInt(f->i32, 2 * (i / 4) + (i & 1), false);
-      ey[i] = LLVMConstInt(f->i32, (i >> 1) & 1, false);
+      ex[i] = LLVMConstInt(f->i32, rows_col(f->W, i), false);
+      ey[i] = LLVMConstInt(f->i32, rows_row(f->W, i), false);
    }
    f->xs = LLVMBuildAdd(f->b, splat(f, f->x0), LLVMConstVector(ex, f->W), "");
    f->ys = LLVMBuildAdd(f->b, splat(f, f->y0), LLVMConstVector(ey, f->W), "");
@@ -1089,7 +1110,7 @@ enum sc_result sc_backend_build(LLVMContextRef ctx, LLVMModuleRef mod,
    f.srgb_buckets = ctx_load(&f, f.ptr, offsetof(struct shale_fb_context, srgb_buckets));
 
    /* The caller's rows promise (shader_abi.h) selects one of two copies of
-    * the whole routine: the rows copy (W 4 or 8) reads only x[0] and y[0]
+    * the whole routine: the rows copy reads only x[0] and y[0]
     * (scalars: the caller has just stored its lanes one by one, and a
     * vector load of them would wait for those stores to reach the cache)
     * and needs no coverage (attachments that take the lanes form there get
@@ -1097,7 +1118,7 @@ enum sc_result sc_backend_build(LLVMContextRef ctx, LLVMModuleRef mod,
     * x, y and coverage. */
    bool fill;
    LLVMBasicBlockRef lanes_bb = LLVMAppendBasicBlockInContext(ctx, fn, "lanes");
-   if (f.W <= 8) {
+   {
       LLVMBasicBlockRef rows_bb = LLVMAppendBasicBlockInContext(ctx, fn, "rows");
       LLVMValueRef rows = LLVMBuildICmp(f.b, LLVMIntNE, LLVMGetParam(fn, 6),
                                         LLVMConstInt(f.i32, 0, false), "");
@@ -1124,8 +1145,6 @@ enum sc_result sc_backend_build(LLVMContextRef ctx, LLVMModuleRef mod,
          emit_attachment_form(&f, key, a, FB_FORM_LANES);
       }
       LLVMBuildRetVoid(f.b);
-   } else {
-      LLVMBuildBr(f.b, lanes_bb);
    }
    LLVMPositionBuilderAtEnd(f.b, lanes_bb);
    load_lanes(&f, fn);

@@ -307,10 +307,13 @@ shade_quads(struct tile *t, const struct sr_prim *p, const int32_t *qx, const in
       t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, lx, ly, lcov,
                                       sc->frag_depth, 0);
    if (fs->compiled) {
-      /* The colour routine's rows promise (shader_abi.h): W 4 or 8, the
-       * quads side by side, every sample of every lane covered. */
-      uint32_t rows = lanes == W && W <= 8 &&
-                      (W == 4 || (q.x[1] == q.x[0] + 2 && q.y[1] == q.y[0]));
+      /* The colour routine's rows promise (shader_abi.h): the quads side
+       * by side (W 8: two in a row; W 16: a block's four in quad_pos
+       * order), every sample of every lane covered. */
+      uint32_t rows = lanes == W && (W == 4 || (q.x[1] == q.x[0] + 2 && q.y[1] == q.y[0]));
+      if (W == 16)
+         rows = rows && q.x[2] == q.x[0] && q.y[2] == q.y[0] + 2 && q.x[3] == q.x[0] + 2 &&
+                q.y[3] == q.y[0] + 2;
       for (uint32_t i = 0; i < W && rows; i++)
          rows = lcov[i] == all;
       fs->compiled(&fs->fb_ctx, t->layer, lx, ly, lcov, sc->fs_outputs, rows);
@@ -536,11 +539,11 @@ shade_full(struct tile *t, const struct sr_prim *p, struct full_path *f, int32_t
       f->q.kill_mask = 0;
       st->fs(&p->draw->fs_ctx, &f->q);
       const uint32_t kill = f->q.kill_mask;
-      /* The colour routine's rows promise (shader_abi.h): W 4 or 8 (the
-       * quads of a call side by side), every sample of every lane covered.
-       * Without a late depth/stencil routine the promise needs no lane
-       * arrays: lane 0 is at the first quad's corner. */
-      uint32_t rows = W <= 8 && f->cov == f->all && !kill;
+      /* The colour routine's rows promise (shader_abi.h): the quads of a
+       * call side by side (quad_pos order), every sample of every lane
+       * covered. Without a late depth/stencil routine the promise needs
+       * no lane arrays: lane 0 is at the first quad's corner. */
+      uint32_t rows = f->cov == f->all && !kill;
       if (rows && (fs->early || !fs->compiled_ds)) {
          fs->compiled(&fs->fb_ctx, t->layer, f->q.x, f->q.y, f->q.coverage, sc->fs_outputs, 1);
          continue;

@@ -318,21 +318,23 @@ static bool run_state(struct sc_compiler *c, uint32_t round_id, uint32_t rounds)
                y[i] = y[0];
             }
       } else if (round % 3 == 2) {
-         /* The quads of a full block side by side (sr_tile.c's lanes), every
-          * lane covered: the routine's rows form (llvm_backend.c); every
-          * sample covered (with several samples and nothing read, the
-          * form that only writes), or, every other time with several
-          * samples, some samples of each lane. */
-         int32_t x0 = x[0] % (FB_W - (int32_t)W / 2 + 1), y0 = y[0] % (FB_H - 1);
+         /* The quads of a block side by side (sr_tile.c's lanes: W 8 two in
+          * a row, W 16 the whole block), every lane covered: the routine's
+          * rows form (llvm_backend.c); every sample covered (with several
+          * samples and nothing read, the form that only writes), or,
+          * every other time with several samples, some samples of each
+          * lane. */
+         const int32_t cols = W < 8 ? 2 : 4, rws = (int32_t)W / cols;
+         int32_t x0 = x[0] % (FB_W - cols + 1), y0 = y[0] % (FB_H - rws + 1);
          const bool some = samples > 1 && round % 6 == 5;
          for (uint32_t i = 0; i < W; i++) {
-            x[i] = x0 + 2 * (int32_t)(i / 4) + (int32_t)(i & 1);
-            y[i] = y0 + (int32_t)((i >> 1) & 1);
+            x[i] = x0 + 2 * (int32_t)((i / 4) & 1) + (int32_t)(i & 1);
+            y[i] = y0 + 2 * (int32_t)(i / 8) + (int32_t)((i >> 1) & 1);
             cov[i] = some ? (rng() & all) | 1u << (i % samples) : all;
          }
-         /* Promised where it holds (W 4 or 8, every sample), except one
-          * time in four: the same lanes through the lanes form. */
-         rows = W <= 8 && !some && round % 12 != 11;
+         /* Promised where it holds (every sample), except one time in
+          * four: the same lanes through the lanes form. */
+         rows = !some && round % 12 != 11;
       }
       for (uint32_t i = 0; i < SHALE_FS_OUTPUT_LOCATIONS * 4 * W; i++) {
          float f = rand_value();
