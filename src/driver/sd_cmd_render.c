@@ -21,7 +21,9 @@
  *   next subpass: sr_scene_set_framebuffer and that subpass's clears;
  *   end: sr_scene_end (flush and free).
  * LOAD and DONT_CARE load ops and every store op cost nothing: the scene
- * draws straight into the attachments' memory.
+ * draws straight into the attachments' memory. Store op DONT_CARE saves
+ * work: the instance's last flush is told (sr_scene_set_discard) and
+ * skips clears of those attachments in tiles no later draw touches.
  * Multiview (a subpass's or VkRenderingInfo's view mask): the scene has one
  * layer per view index up to the highest; draws are queued once per view
  * (sd_cmd_draw.c), load op clears and vkCmdClearAttachments clear the
@@ -269,12 +271,42 @@ sd_render_pass_next(struct sd_exec_state *state)
    sd_render_subpass_clears(state, r->subpass);
 }
 
+/* The last subpass's attachments whose store ops are DONT_CARE (every
+ * aspect's, for depth/stencil): sr_scene_set_discard's mask for the
+ * instance's last flush. */
+static uint32_t
+sd_render_pass_discard(const struct sd_exec_render *r)
+{
+   const struct sd_subpass *sp = &r->pass->subpasses[r->subpass];
+   uint32_t mask = 0;
+   for (uint32_t i = 0; i < sp->color_count && i < SR_MAX_COLOR_ATTACHMENTS; i++) {
+      const uint32_t a = sp->colors[i].attachment;
+      if (a != VK_ATTACHMENT_UNUSED &&
+          r->pass->attachments[a].store_op == VK_ATTACHMENT_STORE_OP_DONT_CARE)
+         mask |= 1u << i;
+   }
+   const uint32_t a = sp->depth_stencil.attachment;
+   if (a != VK_ATTACHMENT_UNUSED) {
+      const struct sd_rp_attachment *at = &r->pass->attachments[a];
+      if ((!(at->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) ||
+           at->store_op == VK_ATTACHMENT_STORE_OP_DONT_CARE) &&
+          (!(at->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) ||
+           at->stencil_store_op == VK_ATTACHMENT_STORE_OP_DONT_CARE))
+         mask |= SR_DISCARD_DEPTH_STENCIL;
+   }
+   return mask;
+}
+
 static void
 sd_render_pass_end(struct sd_exec_state *state)
 {
    struct sd_exec_render *r = &state->render;
    if (!r->scene || !r->pass)
       return;
+   /* Store op DONT_CARE: the last subpass's flush need not write clears
+    * nothing reads (earlier flushes, and earlier subpasses' attachments,
+    * keep theirs). */
+   sr_scene_set_discard(r->scene, sd_render_pass_discard(r));
    sd_render_subpass_end(state);
    sr_scene_end(r->scene);
    memset(r, 0, sizeof(*r));
@@ -352,6 +384,21 @@ sd_exec_BeginRendering(struct sd_exec_state *state, const struct sd_cmd_BeginRen
    r->layer_count = info->viewMask ? 32u - (uint32_t)__builtin_clz(info->viewMask)
                                    : info->layerCount;
    r->suspending = (info->flags & VK_RENDERING_SUSPENDING_BIT) != 0;
+   /* Store op DONT_CARE (sr_scene_set_discard at the end): colour
+    * attachments, and depth/stencil when every attachment given for it
+    * has it. */
+   for (uint32_t i = 0; i < info->colorAttachmentCount && i < SR_MAX_COLOR_ATTACHMENTS; i++) {
+      if (info->pColorAttachments[i].imageView &&
+          info->pColorAttachments[i].storeOp == VK_ATTACHMENT_STORE_OP_DONT_CARE)
+         r->discard |= 1u << i;
+   }
+   {
+      const VkRenderingAttachmentInfo *rd = info->pDepthAttachment, *rs = info->pStencilAttachment;
+      const bool d = rd && rd->imageView, st = rs && rs->imageView;
+      if ((d || st) && (!d || rd->storeOp == VK_ATTACHMENT_STORE_OP_DONT_CARE) &&
+          (!st || rs->storeOp == VK_ATTACHMENT_STORE_OP_DONT_CARE))
+         r->discard |= SR_DISCARD_DEPTH_STENCIL;
+   }
    struct sr_framebuffer *fb = &r->fb;
    memset(fb, 0, sizeof(*fb));
    /* No framebuffer object: the render area's far corner bounds it (the
@@ -452,6 +499,7 @@ sd_exec_EndRendering(struct sd_exec_state *state, const struct sd_cmd_EndRenderi
                                                      r->depth_resolve_mode,
                                                      r->stencil_resolve_mode),
                       "out of memory resolving a depth/stencil attachment");
+   sr_scene_set_discard(r->scene, r->discard);
    sr_scene_end(r->scene);
    memset(r, 0, sizeof(*r));
 }

@@ -93,6 +93,9 @@ struct sd_exec_render {
    struct sr_surface ds_resolve;
    VkResolveModeFlagBits depth_resolve_mode, stencil_resolve_mode;
    bool suspending;
+   /* Dynamic rendering: the attachments whose store op is DONT_CARE
+    * (sr_scene_set_discard's mask), for the instance's last flush. */
+   uint32_t discard;
 };
 
 /* Graphics state between draws (sd_cmd_draw.c): what vkCmdSet*,

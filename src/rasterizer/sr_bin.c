@@ -18,6 +18,9 @@ bin_append(struct sr_arena *arena, struct sr_bin *bin, struct sr_cmd cmd)
       bin->last = c;
    }
    c->cmds[c->count++] = cmd;
+   bin->count++;
+   if (cmd.kind == SR_CMD_PRIM)
+      bin->prims_end = bin->count;
    return VK_SUCCESS;
 }
 

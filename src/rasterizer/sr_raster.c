@@ -228,6 +228,12 @@ sr_scene_resolve(struct sr_scene *scene, uint32_t attachment, const struct sr_su
 }
 
 void
+sr_scene_set_discard(struct sr_scene *scene, uint32_t mask)
+{
+   scene->discard = mask;
+}
+
+void
 sr_scene_set_view_mask(struct sr_scene *scene, uint32_t view_mask)
 {
    scene->view_mask = view_mask;
@@ -320,8 +326,10 @@ flush_tiles(void *data, uint64_t begin, uint64_t end, unsigned worker)
 void
 sr_scene_flush(struct sr_scene *scene)
 {
-   if (!scene->dirty)
+   if (!scene->dirty) {
+      scene->discard = 0;
       return;
+   }
    size_t n = (size_t)scene->tiles_x * scene->tiles_y * scene->layer_count;
    uint32_t *tiles = sr_alloc(scene->ctx->alloc, (n ? n : 1) * sizeof(*tiles), 16);
    uint32_t count = 0;
@@ -344,6 +352,7 @@ sr_scene_flush(struct sr_scene *scene)
    }
    memset(scene->bins, 0, n * sizeof(*scene->bins));
    scene->dirty = false;
+   scene->discard = 0;
    scene->last_state = NULL;
    sr_arena_reset(&scene->arena);
    sr_front_reset(scene);

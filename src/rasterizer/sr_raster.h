@@ -338,10 +338,17 @@
  * * texel_size. LOAD_OP_CLEAR and vkCmdClearAttachments are CLEAR tile
  * commands (a cleared tile is written by its worker, in order with the
  * draws); LOAD_OP_LOAD and DONT_CARE cost nothing (the memory already holds
- * the contents); STORE_OP_DONT_CARE costs nothing; resolves are RESOLVE
- * tile commands (sample 0 for integer formats, the average otherwise, as
- * Vulkan's rules allow; depth and stencil by the resolve mode asked for:
- * sample 0, minimum, maximum, or the depth average).
+ * the contents); resolves are RESOLVE tile commands (sample 0 for integer
+ * formats, the average otherwise, as Vulkan's rules allow; depth and
+ * stencil by the resolve mode asked for: sample 0, minimum, maximum, or
+ * the depth average). A tile's commands after its last PRIM (sr_bin's
+ * prims_end) write with non-temporal stores (clears, and resolves of
+ * cleared pixels: nothing in the tile reads them again); a colour RESOLVE
+ * of pixels that a CLEAR since the tile's last PRIM wrote resolves one
+ * pixel of the clear's value and fills the destination with it, reading
+ * none of the samples; STORE_OP_DONT_CARE (sr_scene_set_discard, at the
+ * instance's last flush) drops the CLEARs after a tile's last PRIM that
+ * no later RESOLVE reads. The bytes written are the same either way.
  *
  * Where MSAA coverage lives: per fragment lane, a sample mask
  * (shale_fs_quads.coverage); depth/stencil and colour are per sample in
@@ -681,6 +688,20 @@ VkResult sr_scene_resolve_depth_stencil(struct sr_scene *scene, const struct sr_
 /* Rasterizes everything binned so far: on return every earlier command's
  * pixels are in memory. The scene stays open for more commands. */
 void sr_scene_flush(struct sr_scene *scene);
+
+/* Store op DONT_CARE: the attachments whose contents in the render area
+ * nothing needs after the next flush (the driver says so right before a
+ * render pass instance's or rendering instance's last flush, never before
+ * one inside it): bit i colour attachment i, SR_DISCARD_DEPTH_STENCIL the
+ * depth/stencil attachment (its depth and stencil alike). A tile then
+ * writes no CLEAR of those that comes after its last primitive
+ * (sr_bin.prims_end) unless a later RESOLVE of the tile reads its pixels:
+ * a colour resolve of pixels a clear wrote takes the clear's value
+ * without reading them (sr_resolve_run's `cleared`). Pixels outside the
+ * render area, and the other tiles' and earlier flushes' pixels, are
+ * written as always. Reset by the flush. */
+#define SR_DISCARD_DEPTH_STENCIL (1u << 31)
+void sr_scene_set_discard(struct sr_scene *scene, uint32_t mask);
 
 /* Multiview: later resolves (colour and depth/stencil) cover only the
  * layers whose bit is set in view_mask (the current subpass's or rendering

@@ -6,6 +6,7 @@
  * a subpass or rendering instance, every pixel of the render area.
  */
 #include "sr_fragment.h"
+#include "sr_transfer.h"
 
 #include <string.h>
 
@@ -385,8 +386,44 @@ static void resolve_stencil(const struct sr_surface *src, const struct sr_surfac
    }
 }
 
+/* A colour resolve of pixels whose samples all hold the clear's texel:
+ * resolve_color on one such pixel (a 1x1 copy), then that result in every
+ * destination pixel of the box. */
+static void resolve_cleared(const struct sr_surface *src, const struct sr_surface *dst,
+                            const struct sr_clear_cmd *c, uint32_t layer, int32_t x0, int32_t y0,
+                            int32_t x1, int32_t y1, bool stream)
+{
+   uint8_t texel[SR_CLEAR_TEXEL_MAX], samples[SR_CLEAR_TEXEL_MAX * 16], out[SR_CLEAR_TEXEL_MAX];
+   const uint32_t bs = src->format->block_size;
+   sr_clear_color_texel(src->format, &c->value.color, texel);
+   for (uint32_t s = 0; s < src->samples; s++)
+      memcpy(samples + s * bs, texel, bs);
+   struct sr_surface one_src = *src, one_dst = *dst;
+   one_src.base = samples;
+   one_src.width = one_src.height = one_src.layers = 1;
+   one_src.row_pitch = one_src.layer_pitch = (uint64_t)bs * src->samples;
+   one_dst.base = out;
+   one_dst.width = one_dst.height = one_dst.layers = 1;
+   one_dst.row_pitch = one_dst.layer_pitch = dst->format->block_size;
+   resolve_color(&one_src, &one_dst, 0, 0, 0, 0, 0);
+   const struct sr_image_level l = {
+      .base = dst->base,
+      .format = dst->format,
+      .width = dst->width,
+      .height = dst->height,
+      .depth = 1,
+      .layers = dst->layers,
+      .row_pitch = dst->row_pitch,
+      .depth_pitch = dst->layer_pitch,
+      .layer_pitch = dst->layer_pitch,
+   };
+   const struct sr_box box = {x0, y0, 0, (uint32_t)(x1 - x0 + 1), (uint32_t)(y1 - y0 + 1), 1};
+   sr_fill_texel_box(&l, layer, 1, &box, out, stream);
+}
+
 void sr_resolve_run(const struct sr_framebuffer *fb, const struct sr_resolve_cmd *r,
-                    uint32_t layer, int32_t x0, int32_t y0, int32_t x1, int32_t y1)
+                    uint32_t layer, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+                    const struct sr_clear_cmd *cleared, bool stream)
 {
    const struct sr_surface *dst = &r->dst;
    if (layer >= r->layer_count || !dst->base)
@@ -404,8 +441,13 @@ void sr_resolve_run(const struct sr_framebuffer *fb, const struct sr_resolve_cmd
       return;
 
    if (r->attachment != SR_ATTACHMENT_DEPTH_STENCIL) {
-      if (r->attachment < fb->color_count && fb->color[r->attachment].base)
-         resolve_color(&fb->color[r->attachment], dst, layer, x0, y0, x1, y1);
+      if (r->attachment < fb->color_count && fb->color[r->attachment].base) {
+         if (cleared && fb->color[r->attachment].samples <= 16)
+            resolve_cleared(&fb->color[r->attachment], dst, cleared, layer, x0, y0, x1, y1,
+                            stream);
+         else
+            resolve_color(&fb->color[r->attachment], dst, layer, x0, y0, x1, y1);
+      }
       return;
    }
    if (r->depth_mode != VK_RESOLVE_MODE_NONE && fb->depth.base &&

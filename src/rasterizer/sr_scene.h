@@ -184,6 +184,11 @@ struct sr_bin_chunk {
 
 struct sr_bin {
    struct sr_bin_chunk *first, *last;
+   uint32_t count;                      /* commands appended */
+   /* Position after the last PRIM (0: none): commands from there on come
+    * after every primitive of the tile (the tile loop streams those
+    * clears' stores and fills resolves of cleared pixels). */
+   uint32_t prims_end;
 };
 
 /* One worker's memory, used by one worker at a time: the vertex shader's
@@ -225,6 +230,7 @@ struct sr_scene {
    struct sr_bin *bins;                 /* [layer][tiles_y][tiles_x] */
    size_t bins_cap;                     /* bins allocated */
    bool dirty;                          /* commands since the last flush */
+   uint32_t discard;                    /* sr_scene_set_discard's, for the next flush */
    const struct sr_draw_state *last_state;   /* arena copy of the last draw's state */
    uint32_t primitive_count;            /* PrimitiveId source within a draw */
    struct sr_front *front;              /* the front end's private buffers (sr_front.h) */
@@ -262,8 +268,15 @@ void sr_tile_run(struct sr_scene *scene, uint32_t layer, uint32_t tx, uint32_t t
                  unsigned worker);
 
 /* Back end (sr_resolve.c): runs a RESOLVE command on the pixels
- * [x0, x1] x [y0, y1] of layer `layer` (a tile's share of it). */
+ * [x0, x1] x [y0, y1] of layer `layer` (a tile's share of it).
+ * cleared (colour resolves; NULL when not known): every sample of those
+ * pixels of the source holds this clear's value, as its CLEAR wrote it:
+ * the resolve computes one pixel's result from a copy of them and fills
+ * the destination with it (the bytes the whole resolve writes: a pixel's
+ * result depends on its samples alone). stream: the destination's stores
+ * may be non-temporal (nothing in the tile reads them). */
 void sr_resolve_run(const struct sr_framebuffer *fb, const struct sr_resolve_cmd *r,
-                    uint32_t layer, int32_t x0, int32_t y0, int32_t x1, int32_t y1);
+                    uint32_t layer, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+                    const struct sr_clear_cmd *cleared, bool stream);
 
 #endif

@@ -102,6 +102,22 @@ struct tile {
       int32_t x[SHALE_MAX_SIMD_WIDTH / 4], y[SHALE_MAX_SIMD_WIDTH / 4];
       uint32_t cov[SHALE_MAX_SIMD_WIDTH];
    } batch;
+   /* The command being run comes after the tile's last primitive
+    * (sr_bin.prims_end): its clears' and resolves' stores stream. */
+   bool after_prims;
+   /* Per colour attachment, the last CLEAR since the tile's last PRIM
+    * (NULL: none, or a PRIM came after it) and its pixels in the tile:
+    * every sample there holds that clear's texel, so a RESOLVE of pixels
+    * inside needs no read of them. */
+   const struct sr_clear_cmd *cleared[SR_MAX_COLOR_ATTACHMENTS];
+   struct box cleared_box[SR_MAX_COLOR_ATTACHMENTS];
+   /* Clears held back (tile_clear), SR_DISCARD_* bits: colour attachment
+    * a's is cleared[a] over cleared_box[a], the depth/stencil one's
+    * ds_pending over ds_pending_box. Only after the last primitive; what
+    * is still held at the tile's end is never written. */
+   uint32_t pending;
+   const struct sr_clear_cmd *ds_pending;
+   struct box ds_pending_box;
 };
 
 static void counts_add(struct tile *t)
@@ -149,12 +165,63 @@ static void clear_depth_stencil(const struct tile *t, const struct sr_surface *s
 {
    struct sr_image_level l = surface_level(s);
    struct sr_box box = surface_box(s, b);
-   sr_clear_depth_stencil(&l, t->layer, 1, &box, aspects, v->depth, v->stencil);
+   sr_clear_depth_stencil_stream(&l, t->layer, 1, &box, aspects, v->depth, v->stencil,
+                                 t->after_prims);
 }
 
-/* The clear's rect inside this tile, on this tile's layer, through
- * sr_transfer's clears (the same packing as vkCmdClear*Image: 64-bit
- * components, one aspect of a combined format kept). */
+static bool box_contains(const struct box *outer, const struct box *inner)
+{
+   return inner->x0 >= outer->x0 && inner->y0 >= outer->y0 && inner->x1 <= outer->x1 &&
+          inner->y1 <= outer->y1;
+}
+
+/* Writes the clear's pixels b (its rect inside this tile, on this tile's
+ * layer) through sr_transfer's clears (the same packing as
+ * vkCmdClear*Image: 64-bit components, one aspect of a combined format
+ * kept); streamed after the tile's last primitive. */
+static void clear_write(struct tile *t, const struct sr_clear_cmd *c, const struct box *b)
+{
+   const struct sr_framebuffer *fb = &t->scene->fb;
+   if (c->attachment != SR_ATTACHMENT_DEPTH_STENCIL) {
+      const struct sr_surface *s = &fb->color[c->attachment];
+      struct sr_image_level l = surface_level(s);
+      struct sr_box box = surface_box(s, b);
+      sr_clear_color_box_stream(&l, t->layer, 1, &box, &c->value.color, t->after_prims);
+      return;
+   }
+   const struct sr_surface *d = fb->depth.base ? &fb->depth : NULL;
+   const struct sr_surface *st = fb->stencil.base ? &fb->stencil : NULL;
+   if (d && st && d->base == st->base) {   /* one combined surface: one pass */
+      clear_depth_stencil(t, d, b, c->aspects, &c->value.depthStencil);
+      return;
+   }
+   if (d)
+      clear_depth_stencil(t, d, b, c->aspects & VK_IMAGE_ASPECT_DEPTH_BIT, &c->value.depthStencil);
+   if (st)
+      clear_depth_stencil(t, st, b, c->aspects & VK_IMAGE_ASPECT_STENCIL_BIT,
+                          &c->value.depthStencil);
+}
+
+/* Writes attachment `a`'s clear held back (t->pending) now: a later
+ * command needs its pixels in memory. */
+static void pending_write(struct tile *t, uint32_t a)
+{
+   const uint32_t bit = a == SR_ATTACHMENT_DEPTH_STENCIL ? SR_DISCARD_DEPTH_STENCIL : 1u << a;
+   if (!(t->pending & bit))
+      return;
+   t->pending &= ~bit;
+   if (a == SR_ATTACHMENT_DEPTH_STENCIL)
+      clear_write(t, t->ds_pending, &t->ds_pending_box);
+   else
+      clear_write(t, t->cleared[a], &t->cleared_box[a]);
+}
+
+/* A CLEAR on this tile. After the tile's last primitive, a clear of an
+ * attachment the flush discards (sr_scene_set_discard) is held back
+ * (t->pending) and written only if a later RESOLVE reads those pixels or a
+ * later clear of the attachment leaves some of them; a held-back clear
+ * that a later one covers (every aspect it writes, every pixel) is
+ * dropped, as it would be overwritten. */
 static void tile_clear(struct tile *t, const struct sr_clear_cmd *c)
 {
    const struct sr_framebuffer *fb = &t->scene->fb;
@@ -164,26 +231,64 @@ static void tile_clear(struct tile *t, const struct sr_clear_cmd *c)
    if (!box_intersect(&b, &t->box))
       return;
 
-   if (c->attachment != SR_ATTACHMENT_DEPTH_STENCIL) {
-      if (c->attachment >= fb->color_count || !fb->color[c->attachment].base)
+   const uint32_t a = c->attachment;
+   bool hold = false;
+   if (a != SR_ATTACHMENT_DEPTH_STENCIL) {
+      if (a >= fb->color_count || !fb->color[a].base)
          return;
-      const struct sr_surface *s = &fb->color[c->attachment];
-      struct sr_image_level l = surface_level(s);
-      struct sr_box box = surface_box(s, &b);
-      sr_clear_color_box(&l, t->layer, 1, &box, &c->value.color);
-      return;
+      if (t->pending & 1u << a) {
+         if (box_contains(&b, &t->cleared_box[a]))
+            t->pending &= ~(1u << a);
+         else
+            pending_write(t, a);
+      }
+      t->cleared[a] = c;
+      t->cleared_box[a] = b;
+      hold = t->after_prims && (t->scene->discard & 1u << a);
+      if (hold)
+         t->pending |= 1u << a;
+   } else {
+      if (t->pending & SR_DISCARD_DEPTH_STENCIL) {
+         if (box_contains(&b, &t->ds_pending_box) &&
+             !(t->ds_pending->aspects & ~c->aspects))
+            t->pending &= ~SR_DISCARD_DEPTH_STENCIL;
+         else
+            pending_write(t, a);
+      }
+      hold = t->after_prims && (t->scene->discard & SR_DISCARD_DEPTH_STENCIL);
+      if (hold) {
+         t->ds_pending = c;
+         t->ds_pending_box = b;
+         t->pending |= SR_DISCARD_DEPTH_STENCIL;
+      }
    }
-   const struct sr_surface *d = fb->depth.base ? &fb->depth : NULL;
-   const struct sr_surface *st = fb->stencil.base ? &fb->stencil : NULL;
-   if (d && st && d->base == st->base) {   /* one combined surface: one pass */
-      clear_depth_stencil(t, d, &b, c->aspects, &c->value.depthStencil);
-      return;
+   if (!hold)
+      clear_write(t, c, &b);
+}
+
+/* A RESOLVE on the tile's pixels. Pixels of a colour source that a CLEAR
+ * since the last PRIM wrote take the resolve of that clear's value
+ * (sr_resolve_run's `cleared`, no read of them; a held-back clear stays
+ * unwritten); else a held-back clear of the source is written first.
+ * Streamed stores after the last PRIM. */
+static void tile_resolve(struct tile *t, const struct sr_resolve_cmd *r)
+{
+   const struct sr_clear_cmd *cleared = NULL;
+   if (r->attachment != SR_ATTACHMENT_DEPTH_STENCIL && r->attachment < SR_MAX_COLOR_ATTACHMENTS &&
+       t->cleared[r->attachment]) {
+      /* The pixels sr_resolve_run resolves here: the rect's and the
+       * destination's inside the tile. */
+      struct box b = rect_box(&r->rect);
+      const struct box dst = {0, 0, (int32_t)r->dst.width - 1, (int32_t)r->dst.height - 1};
+      if (box_intersect(&b, &t->box) && box_intersect(&b, &dst) &&
+          box_contains(&t->cleared_box[r->attachment], &b))
+         cleared = t->cleared[r->attachment];
    }
-   if (d)
-      clear_depth_stencil(t, d, &b, c->aspects & VK_IMAGE_ASPECT_DEPTH_BIT, &c->value.depthStencil);
-   if (st)
-      clear_depth_stencil(t, st, &b, c->aspects & VK_IMAGE_ASPECT_STENCIL_BIT,
-                          &c->value.depthStencil);
+   if (!cleared && (r->attachment == SR_ATTACHMENT_DEPTH_STENCIL ||
+                    r->attachment < SR_MAX_COLOR_ATTACHMENTS))
+      pending_write(t, r->attachment);
+   sr_resolve_run(&t->scene->fb, r, t->layer, t->box.x0, t->box.y0, t->box.x1, t->box.y1, cleared,
+                  t->after_prims);
 }
 
 /* ---- Primitives ---- */
@@ -686,16 +791,19 @@ void sr_tile_run(struct sr_scene *scene, uint32_t layer, uint32_t tx, uint32_t t
     * measurable gain on bench_render scene (a) at SHALE_THREADS=1 (CPU ms a
     * frame, medians of 6 alternated runs at load 2.2 to 1.7: 352 without, 356
     * with; frames byte-identical). */
+   uint32_t pos = 0;
    for (const struct sr_bin_chunk *c = bin->first; c; c = c->next) {
-      for (uint32_t i = 0; i < c->count; i++) {
+      for (uint32_t i = 0; i < c->count; i++, pos++) {
          const struct sr_cmd *cmd = &c->cmds[i];
+         t.after_prims = pos >= bin->prims_end;
          switch (cmd->kind) {
-         case SR_CMD_PRIM: tile_prim(&t, cmd->prim); break;
-         case SR_CMD_CLEAR: tile_clear(&t, cmd->clear); break;
-         case SR_CMD_RESOLVE:
-            sr_resolve_run(&scene->fb, cmd->resolve, layer, t.box.x0, t.box.y0, t.box.x1,
-                           t.box.y1);
+         case SR_CMD_PRIM:
+            /* Nothing is held back before the last primitive. */
+            memset(t.cleared, 0, sizeof(t.cleared));
+            tile_prim(&t, cmd->prim);
             break;
+         case SR_CMD_CLEAR: tile_clear(&t, cmd->clear); break;
+         case SR_CMD_RESOLVE: tile_resolve(&t, cmd->resolve); break;
          }
       }
    }

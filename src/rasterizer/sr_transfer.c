@@ -545,12 +545,63 @@ sr_blit(const struct sr_image_level *src, uint32_t src_layer,
 
 /* ---- clears ---- */
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define SR_FILL_STREAM 1
+#else
+#define SR_FILL_STREAM 0
+#endif
+
+/* n bytes of the texel pattern `rep` (the texel repeated over 128 bytes)
+ * from a texel boundary, plain stores. */
+static void
+fill_row_plain(uint8_t *row, size_t n, const uint8_t *rep)
+{
+   for (size_t off = 0; off < n; off += 128)
+      memcpy(row + off, rep, n - off < 128 ? n - off : 128);
+}
+
+#if SR_FILL_STREAM
+/* fill_row_plain with non-temporal stores: the bytes before the row's
+ * first 64-byte line and after its last whole one are plain stores, every
+ * whole line four 16-byte streaming stores (no read for ownership, no
+ * cache line taken). The texel size divides 64, so every line starts at
+ * the same place in the texel: the pattern from that byte on. */
+static void
+fill_row_stream(uint8_t *row, size_t n, const uint8_t *rep, uint32_t bs)
+{
+   const size_t head = (size_t)(-(uintptr_t)row & 63);
+   if (n < head + 64) {
+      fill_row_plain(row, n, rep);
+      return;
+   }
+   memcpy(row, rep, head);
+   const uint8_t *pat = rep + head % bs;   /* at most 31 + 64 bytes in */
+   const __m128i p0 = _mm_loadu_si128((const __m128i *)pat);
+   const __m128i p1 = _mm_loadu_si128((const __m128i *)(pat + 16));
+   const __m128i p2 = _mm_loadu_si128((const __m128i *)(pat + 32));
+   const __m128i p3 = _mm_loadu_si128((const __m128i *)(pat + 48));
+   size_t off = head;
+   for (; off + 64 <= n; off += 64) {
+      __m128i *line = (__m128i *)(row + off);
+      _mm_stream_si128(line, p0);
+      _mm_stream_si128(line + 1, p1);
+      _mm_stream_si128(line + 2, p2);
+      _mm_stream_si128(line + 3, p3);
+   }
+   memcpy(row + off, pat, n - off);
+}
+#endif
+
 /* Writes `bytes` of `texel` into every texel of the box: whole texels are
  * replicated with doubling memcpys into the first row, which then seeds
- * every other row. */
+ * every other row. stream: whole texels of a size dividing 64 go with
+ * non-temporal stores (fill_row_stream; for memory nothing reads back
+ * soon: the tile loop's clears after a tile's last primitive), an sfence
+ * at the end. */
 static void
 fill_box(const struct sr_image_level *dst, uint32_t base_layer, uint32_t layer_count,
-         const struct sr_box *box, const uint8_t *texel, struct sr_bytes bytes)
+         const struct sr_box *box, const uint8_t *texel, struct sr_bytes bytes, bool stream)
 {
    const struct su_format_desc *f = dst->format;
    const uint32_t bs = f->block_size;
@@ -562,6 +613,25 @@ fill_box(const struct sr_image_level *dst, uint32_t base_layer, uint32_t layer_c
    assert((uint64_t)base_layer + layer_count <= dst->layers);
 
    const size_t row_bytes = (size_t)box->w * bs;
+#if SR_FILL_STREAM
+   if (stream && bytes.len == bs && bs <= 32 && 64 % bs == 0) {
+      uint8_t rep[128];
+      for (uint32_t i = 0; i < 128; i += bs)
+         memcpy(rep + i, texel, bs);
+      for (uint32_t l = 0; l < layer_count; l++) {
+         for (uint32_t k = 0; k < box->d; k++) {
+            uint8_t *row = (uint8_t *)texel_ptr(dst, base_layer + l, box->x, box->y,
+                                                box->z + (int32_t)k);
+            for (uint32_t y = 0; y < box->h; y++, row += dst->row_pitch)
+               fill_row_stream(row, row_bytes, rep, bs);
+         }
+      }
+      _mm_sfence();
+      return;
+   }
+#else
+   (void)stream;
+#endif
    const uint8_t *seed = NULL;
    for (uint32_t l = 0; l < layer_count; l++) {
       for (uint32_t k = 0; k < box->d; k++) {
@@ -589,21 +659,17 @@ fill_box(const struct sr_image_level *dst, uint32_t base_layer, uint32_t layer_c
 }
 
 void
-sr_clear_color_box(const struct sr_image_level *dst, uint32_t base_layer,
-                   uint32_t layer_count, const struct sr_box *box,
-                   const VkClearColorValue *value)
+sr_clear_color_texel(const struct su_format_desc *f, const VkClearColorValue *value,
+                     uint8_t texel[SR_CLEAR_TEXEL_MAX])
 {
-   const struct su_format_desc *f = dst->format;
-   uint8_t texel[SR_MAX_TEXEL] = {0};
    assert(!su_format_is_depth_stencil(f) && f->block_size <= SR_MAX_TEXEL);
-
+   memset(texel, 0, SR_CLEAR_TEXEL_MAX);
    if (f->bits[0] == 64) {
       /* 64-bit components: the spec reads elements 0-1 of the value as R
        * (one 64-bit uint, int or double, the same bits for each class) and
        * elements 2-3 as G; B and A are out of the union's reach: 0. */
       const uint32_t n = f->block_size < 16 ? f->block_size : 16;
       memcpy(texel, value->uint32, n);
-      fill_box(dst, base_layer, layer_count, box, texel, (struct sr_bytes){0, f->block_size});
       return;
    }
    switch (su_format_class(f)) {
@@ -617,7 +683,33 @@ sr_clear_color_box(const struct sr_image_level *dst, uint32_t base_layer,
       su_pack_sint(f, value->int32, texel);
       break;
    }
-   fill_box(dst, base_layer, layer_count, box, texel, (struct sr_bytes){0, f->block_size});
+}
+
+void
+sr_fill_texel_box(const struct sr_image_level *dst, uint32_t base_layer, uint32_t layer_count,
+                  const struct sr_box *box, const uint8_t *texel, bool stream)
+{
+   fill_box(dst, base_layer, layer_count, box, texel,
+            (struct sr_bytes){0, dst->format->block_size}, stream);
+}
+
+void
+sr_clear_color_box_stream(const struct sr_image_level *dst, uint32_t base_layer,
+                          uint32_t layer_count, const struct sr_box *box,
+                          const VkClearColorValue *value, bool stream)
+{
+   uint8_t texel[SR_CLEAR_TEXEL_MAX];
+   sr_clear_color_texel(dst->format, value, texel);
+   fill_box(dst, base_layer, layer_count, box, texel,
+            (struct sr_bytes){0, dst->format->block_size}, stream);
+}
+
+void
+sr_clear_color_box(const struct sr_image_level *dst, uint32_t base_layer,
+                   uint32_t layer_count, const struct sr_box *box,
+                   const VkClearColorValue *value)
+{
+   sr_clear_color_box_stream(dst, base_layer, layer_count, box, value, false);
 }
 
 void
@@ -632,6 +724,16 @@ void
 sr_clear_depth_stencil(const struct sr_image_level *dst, uint32_t base_layer,
                        uint32_t layer_count, const struct sr_box *box,
                        VkImageAspectFlags aspects, float depth, uint32_t stencil)
+{
+   sr_clear_depth_stencil_stream(dst, base_layer, layer_count, box, aspects, depth, stencil,
+                                 false);
+}
+
+void
+sr_clear_depth_stencil_stream(const struct sr_image_level *dst, uint32_t base_layer,
+                              uint32_t layer_count, const struct sr_box *box,
+                              VkImageAspectFlags aspects, float depth, uint32_t stencil,
+                              bool stream)
 {
    const struct su_format_desc *f = dst->format;
    assert(su_format_is_depth_stencil(f) && f->block_size <= SR_MAX_TEXEL);
@@ -658,5 +760,5 @@ sr_clear_depth_stencil(const struct sr_image_level *dst, uint32_t base_layer,
       su_pack_stencil(f, (uint8_t)(stencil & 0xff), tmp);
       texel[f->stencil_offset] = tmp[f->stencil_offset];
    }
-   fill_box(dst, base_layer, layer_count, box, texel, aspect_bytes(f, aspects));
+   fill_box(dst, base_layer, layer_count, box, texel, aspect_bytes(f, aspects), stream);
 }

@@ -3,7 +3,9 @@
  *
  * Owns: the texel loops behind vkCmdCopyImage, vkCmdCopyBufferToImage,
  * vkCmdCopyImageToBuffer, vkCmdBlitImage, vkCmdClearColorImage and
- * vkCmdClearDepthStencilImage (and, later, attachment clears and resolves).
+ * vkCmdClearDepthStencilImage, and the byte loops of the tile loop's
+ * attachment clears (sr_tile.c; its resolves of cleared pixels fill with
+ * sr_fill_texel_box).
  * The driver translates Vulkan commands into these calls once, at replay.
  *
  * Invariants: callers have validated regions against the spec's valid usage
@@ -19,6 +21,7 @@
 #ifndef SR_TRANSFER_H
 #define SR_TRANSFER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <vulkan/vulkan_core.h>
@@ -114,5 +117,30 @@ void sr_clear_color_box(const struct sr_image_level *dst, uint32_t base_layer,
 void sr_clear_depth_stencil(const struct sr_image_level *dst, uint32_t base_layer,
                             uint32_t layer_count, const struct sr_box *box,
                             VkImageAspectFlags aspects, float depth, uint32_t stencil);
+
+/* The largest texel a clear packs (R64G64B64A64). */
+#define SR_CLEAR_TEXEL_MAX 32
+
+/* The texel sr_clear_color* writes for `value` in colour format f (the
+ * bytes past the format's block size 0). */
+void sr_clear_color_texel(const struct su_format_desc *f, const VkClearColorValue *value,
+                          uint8_t texel[SR_CLEAR_TEXEL_MAX]);
+
+/* The tile loop's clears and fills (attachment clears, resolves of cleared
+ * pixels): the same bytes as sr_clear_color_box, sr_clear_depth_stencil,
+ * and for sr_fill_texel_box `texel` (block_size bytes) in every texel of
+ * the box. stream: written with non-temporal stores where the texel size
+ * divides 64 and the whole texel is written (an sfence before returning),
+ * for memory nothing reads again soon; the same bytes either way. */
+void sr_clear_color_box_stream(const struct sr_image_level *dst, uint32_t base_layer,
+                               uint32_t layer_count, const struct sr_box *box,
+                               const VkClearColorValue *value, bool stream);
+void sr_clear_depth_stencil_stream(const struct sr_image_level *dst, uint32_t base_layer,
+                                   uint32_t layer_count, const struct sr_box *box,
+                                   VkImageAspectFlags aspects, float depth, uint32_t stencil,
+                                   bool stream);
+void sr_fill_texel_box(const struct sr_image_level *dst, uint32_t base_layer,
+                       uint32_t layer_count, const struct sr_box *box, const uint8_t *texel,
+                       bool stream);
 
 #endif

@@ -1330,6 +1330,105 @@ test_msaa(uint32_t width)
    rig_finish(&r);
 }
 
+/* Clears and resolves after a tile's last primitive (sr_tile.c): a 4-sample
+ * colour and depth scene, one triangle in tile (0, 0), a resolve into a
+ * one-sample image; tile (2, 1) (x 128-191, y 64-127) has no primitive.
+ *  0: no discard: every sample there holds the clears, the resolve too
+ *     (taken from the clear's value, no samples read);
+ *  1: sr_scene_set_discard (colour and depth/stencil) before the last
+ *     flush: the clears of tile (2, 1) are never written (its samples keep
+ *     what they held), the resolve is still the clear colour, and tile
+ *     (0, 0), drawn after its clears, has them (depth 1 everywhere);
+ *  2: discard, but a flush between the clears and the draw: the clears are
+ *     written by the first flush (the discard holds for the last only);
+ *  3: discard, a whole clear then a second clear of a small rect in tile
+ *     (2, 1), then the resolve: the second does not cover the first, so
+ *     the first is written, and the resolve reads the rect's pixels (not
+ *     covering the tile) so the second is written too; depth is dropped. */
+static void
+test_tile_clears(void)
+{
+   struct rig r;
+   rig_init(&r, 2);
+   free(r.color);
+   free(r.depth);
+   r.color = malloc(FBW * FBH * 4 * 4);
+   r.depth = malloc(FBW * FBH * 4 * 4);
+   uint8_t *dst = malloc(FBW * FBH * 4);
+   r.fb.color[0].base = r.color;
+   r.fb.depth.base = (uint8_t *)r.depth;
+   r.fb.color[0].samples = r.fb.depth.samples = 4;
+   r.fb.color[0].row_pitch = r.fb.depth.row_pitch = FBW * 16;
+   r.fb.color[0].layer_pitch = r.fb.depth.layer_pitch = FBW * FBH * 16;
+   r.fb.samples = 4;
+   const struct sr_surface dsurf = {
+      .base = dst, .format = su_format_desc(VK_FORMAT_R8G8B8A8_UNORM),
+      .vk_format = VK_FORMAT_R8G8B8A8_UNORM, .width = FBW, .height = FBH, .layers = 1,
+      .samples = 1, .row_pitch = FBW * 4, .layer_pitch = FBW * FBH * 4};
+   struct vtx v[3] = {vwin(10 * 256, 10 * 256, 0.5f, 1, ~0u), vwin(30 * 256, 10 * 256, 0.5f, 1, ~0u),
+                      vwin(10 * 256, 30 * 256, 0.5f, 1, ~0u)};
+   struct sr_draw_state st;
+   state_init(&st, 8, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false);
+   st.samples = 4;
+   struct sr_draw_bindings b;
+   bindings_init(&b, v, 3);
+   const struct sr_draw d = {.count = 3, .instance_count = 1};
+   const VkClearValue c1 = {.color.float32 = {1.0f, 0.2f, 0.0f, 0.6f}};
+   const VkClearValue c2 = {.color.float32 = {0.0f, 1.0f, 0.2f, 1.0f}};
+   const VkClearValue cd = {.depthStencil = {1.0f, 0}};
+   const uint8_t b1[4] = {255, 51, 0, 153}, b2[4] = {0, 255, 51, 255}, keep[4] = {0xab, 0xab, 0xab, 0xab};
+   const VkRect2D area = {{0, 0}, {FBW, FBH}}, rect = {{140, 70}, {11, 11}};
+   for (int mode = 0; mode < 4; mode++) {
+      memset(r.color, 0xab, FBW * FBH * 16);
+      memset(r.depth, 0xcd, FBW * FBH * 16);
+      memset(dst, 0x11, FBW * FBH * 4);
+      struct sr_scene *scene;
+      CHECK(sr_scene_begin(r.ctx, &r.fb, &area, 1, &scene) == VK_SUCCESS, "begin");
+      CHECK(sr_scene_clear(scene, 0, VK_IMAGE_ASPECT_COLOR_BIT, &c1, &area, 0, 1) == VK_SUCCESS,
+            "clear");
+      CHECK(sr_scene_clear(scene, SR_ATTACHMENT_DEPTH_STENCIL, VK_IMAGE_ASPECT_DEPTH_BIT, &cd, &area,
+                           0, 1) == VK_SUCCESS, "clear");
+      if (mode == 2)
+         sr_scene_flush(scene);
+      if (mode == 3)
+         CHECK(sr_scene_clear(scene, 0, VK_IMAGE_ASPECT_COLOR_BIT, &c2, &rect, 0, 1) == VK_SUCCESS,
+               "clear");
+      CHECK(sr_scene_draw(scene, &st, &b, &d) == VK_SUCCESS, "draw");
+      CHECK(sr_scene_resolve(scene, 0, &dsurf) == VK_SUCCESS, "resolve");
+      if (mode)
+         sr_scene_set_discard(scene, 1u | SR_DISCARD_DEPTH_STENCIL);
+      sr_scene_end(scene);
+      uint32_t bad_ms = 0, bad_depth = 0, bad_dst = 0, bad_drawn = 0;
+      for (int y = 64; y < 128; y++) {
+         for (int x = 128; x < 192; x++) {
+            const bool in_rect = mode == 3 && x >= 140 && x <= 150 && y >= 70 && y <= 80;
+            const uint8_t *want = in_rect ? b2 : b1;
+            const uint8_t *ms_want = mode == 1 ? keep : want;
+            for (int s = 0; s < 4; s++) {
+               const size_t o = ((size_t)y * FBW + (size_t)x) * 4 + (size_t)s;
+               bad_ms += memcmp(r.color + o * 4, ms_want, 4) != 0;
+               uint32_t dw;
+               memcpy(&dw, &r.depth[o], 4);
+               bad_depth += dw != (mode == 1 || mode == 3 ? 0xcdcdcdcdu : fbits(1.0f));
+            }
+            bad_dst += memcmp(dst + ((size_t)y * FBW + (size_t)x) * 4, want, 4) != 0;
+         }
+      }
+      /* Tile (0, 0): cleared before its primitive, so written in every mode. */
+      for (int i = 0; i < 64 * 64 * 4; i++)
+         bad_drawn += fbits(r.depth[(size_t)(i / 256) * FBW * 4 + (size_t)(i % 256)]) != fbits(1.0f);
+      CHECK(bad_ms == 0, "tile clears, mode %d: %u samples of tile (2, 1) wrong", mode, bad_ms);
+      CHECK(bad_depth == 0, "tile clears, mode %d: %u depth samples of tile (2, 1) wrong", mode,
+            bad_depth);
+      CHECK(bad_dst == 0, "tile clears, mode %d: %u resolved pixels of tile (2, 1) wrong", mode,
+            bad_dst);
+      CHECK(bad_drawn == 0, "tile clears, mode %d: %u depth samples of tile (0, 0) wrong", mode,
+            bad_drawn);
+   }
+   free(dst);
+   rig_finish(&r);
+}
+
 /* Positions with NaN, infinities and huge values: undefined pictures,
  * but no crash, no undefined behaviour (the ASan/UBSan build), and the
  * finite triangle drawn with them is still right. */
@@ -1957,6 +2056,7 @@ main(void)
    rig_finish(&r);
    for (uint32_t w = 4; w <= 16; w *= 2)
       test_msaa(w);
+   test_tile_clears();
    test_threads();
    test_view_index();
    test_alloc_failures();

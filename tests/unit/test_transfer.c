@@ -967,6 +967,80 @@ test_ds_clears(void)
                  VK_IMAGE_ASPECT_STENCIL_BIT, 0.0f, 200, 0, 200);
 }
 
+/* The tile loop's streaming clears (sr_clear_color_box_stream,
+ * sr_clear_depth_stencil_stream, sr_fill_texel_box with stream set: plain
+ * stores before a row's first 64-byte line and after its last, non-temporal
+ * ones between) write exactly the bytes of the plain clears: every texel
+ * size, rows shorter and longer than a line, boxes starting at every
+ * alignment (the base moved by 0 .. 63 bytes), the whole memory compared. */
+static void
+test_stream_clears(void)
+{
+   static const VkFormat formats[] = {
+      VK_FORMAT_R8_UNORM,           VK_FORMAT_R5G6B5_UNORM_PACK16, VK_FORMAT_R8G8B8_UNORM,
+      VK_FORMAT_R8G8B8A8_UNORM,     VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32G32B32_SFLOAT,
+      VK_FORMAT_R32G32B32A32_UINT,  VK_FORMAT_R64G64B64A64_SINT,
+   };
+   static const struct sr_box boxes[] = {
+      {0, 0, 0, 1, 1, 1},  {3, 1, 0, 17, 3, 1}, {0, 2, 0, 130, 4, 1},
+      {5, 0, 0, 64, 5, 1}, {1, 3, 0, 129, 2, 1}, {70, 1, 0, 61, 3, 1},
+   };
+   const VkClearColorValue v = {.uint32 = {0x3f2a1b0cu, 0x81f00e47u, 0x5a5a0123u, 0xfedcba98u}};
+   uint32_t bad = 0, runs = 0;
+   for (size_t fi = 0; fi < sizeof(formats) / sizeof(formats[0]); fi++) {
+      for (uint32_t shift = 0; shift < 64; shift += 7) {
+         for (size_t bi = 0; bi < sizeof(boxes) / sizeof(boxes[0]); bi++) {
+            struct timg a;
+            timg_init(&a, formats[fi], 131, 6, 1, 2);
+            a.lvl.base += shift;
+            uint8_t *b_mem = dup_mem(a.mem, a.size);
+            struct sr_image_level bl = a.lvl;
+            bl.base = b_mem + (a.lvl.base - a.mem);
+            const struct su_format_desc *f = a.lvl.format;
+            if (bi % 2) {
+               uint8_t texel[SR_CLEAR_TEXEL_MAX];
+               sr_clear_color_texel(f, &v, texel);
+               sr_fill_texel_box(&a.lvl, 1, 1, &boxes[bi], texel, true);
+               sr_fill_texel_box(&bl, 1, 1, &boxes[bi], texel, false);
+            } else {
+               sr_clear_color_box_stream(&a.lvl, 0, 2, &boxes[bi], &v, true);
+               sr_clear_color_box(&bl, 0, 2, &boxes[bi], &v);
+            }
+            bad += memcmp(a.mem, b_mem, a.size) != 0;
+            runs++;
+            free(b_mem);
+            timg_finish(&a);
+         }
+      }
+   }
+   static const VkFormat ds_formats[] = {VK_FORMAT_D16_UNORM, VK_FORMAT_D32_SFLOAT,
+                                         VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D32_SFLOAT_S8_UINT};
+   static const VkImageAspectFlags aspects[] = {
+      VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_ASPECT_STENCIL_BIT,
+      VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT};
+   for (size_t fi = 0; fi < sizeof(ds_formats) / sizeof(ds_formats[0]); fi++) {
+      for (size_t ai = 0; ai < 3; ai++) {
+         for (uint32_t shift = 0; shift < 64; shift += 13) {
+            struct timg a;
+            timg_init(&a, ds_formats[fi], 131, 6, 1, 2);
+            a.lvl.base += shift;
+            uint8_t *b_mem = dup_mem(a.mem, a.size);
+            struct sr_image_level bl = a.lvl;
+            bl.base = b_mem + (a.lvl.base - a.mem);
+            const struct sr_box *box = &boxes[2 + shift % 4];
+            sr_clear_depth_stencil_stream(&a.lvl, 0, 2, box, aspects[ai], 0.3f, 0x5c, true);
+            sr_clear_depth_stencil(&bl, 0, 2, box, aspects[ai], 0.3f, 0x5c);
+            bad += memcmp(a.mem, b_mem, a.size) != 0;
+            runs++;
+            free(b_mem);
+            timg_finish(&a);
+         }
+      }
+   }
+   CHECK(bad == 0, "streaming clears and fills: %u of %u runs differ from the plain ones", bad,
+         runs);
+}
+
 int
 main(void)
 {
@@ -977,5 +1051,6 @@ main(void)
    test_depth_blit();
    test_clears();
    test_ds_clears();
+   test_stream_clears();
    return check_finish();
 }
