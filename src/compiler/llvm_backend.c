@@ -1062,14 +1062,13 @@ static void emit_attachment_form(struct fb *f, const struct shale_fb_key *key, u
 }
 
 /* Loads the lanes' x, y and coverage vectors (f->xs, f->ys, f->cov) from
- * the routine's parameters, where the builder is. */
+ * the routine's parameters, where the builder is, four lanes at a time
+ * (fb_load_lanes4: the caller has just stored them a quad at a time). */
 static void load_lanes(struct fb *f, LLVMValueRef fn)
 {
    LLVMValueRef *dst[3] = { &f->xs, &f->ys, &f->cov };
-   for (int i = 0; i < 3; i++) {
-      *dst[i] = LLVMBuildLoad2(f->b, f->vi32, LLVMGetParam(fn, 2 + (unsigned)i), "");
-      LLVMSetAlignment(*dst[i], 4);
-   }
+   for (int i = 0; i < 3; i++)
+      *dst[i] = fb_load_lanes4(f, LLVMGetParam(fn, 2 + (unsigned)i), f->W);
 }
 
 /* The lanes the rows promise describes, from f->x0 and f->y0: lane i at

@@ -209,6 +209,25 @@ static inline LLVMValueRef fb_concat(struct fb *f, LLVMValueRef *v, uint32_t n)
    return v[0];
 }
 
+/* A lane array of the caller's (x, y, coverage: W 32-bit words at p) as
+ * <W x i32>, loaded four lanes (16 bytes) at a time: the tile loop
+ * stores these arrays a quad (16 bytes) at a time just before the call,
+ * and a wider load would wait for those stores to reach the cache where
+ * these take the stored values. Volatile, so that LLVM does not merge
+ * them into one wide load. */
+static inline LLVMValueRef fb_load_lanes4(struct fb *f, LLVMValueRef p, uint32_t W)
+{
+   LLVMTypeRef v4 = LLVMVectorType(f->i32, 4);
+   LLVMValueRef parts[SHALE_MAX_SIMD_WIDTH / 4] = {NULL};
+   for (uint32_t k = 0; k < W / 4; k++) {
+      LLVMValueRef o = LLVMConstInt(f->i64, 4 * k, false);
+      parts[k] = LLVMBuildLoad2(f->b, v4, LLVMBuildGEP2(f->b, f->i32, p, &o, 1, ""), "");
+      LLVMSetAlignment(parts[k], 4);
+      LLVMSetVolatile(parts[k], 1);
+   }
+   return fb_concat(f, parts, W / 4);
+}
+
 /* Lane i's k elements of type et at p[i], for lanes 0 .. n - 1 (n a
  * power of two): <n * k x et>, lane-major. */
 static inline LLVMValueRef fb_lanes_load(struct fb *f, const LLVMValueRef *p, uint32_t n,

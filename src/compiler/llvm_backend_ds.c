@@ -422,7 +422,8 @@ static LLVMValueRef emit_faces(struct fb *f, LLVMValueRef fn, const struct shale
  * coverage a vector of four or eight lanes at a time: a wider load would
  * wait for those stores to reach the cache, these take the stored
  * values); each lane's address is its row's plus a constant. Else every
- * lane's x, y and coverage are loaded as vectors. */
+ * lane's x, y and coverage are loaded four lanes at a time likewise
+ * (fb_load_lanes4). */
 static void emit_vector(struct fb *f, LLVMValueRef fn, const struct shale_fb_ds_key *key,
                         struct ds_call *c, LLVMValueRef front, bool rows,
                         const struct fb_target_fields *targets, const uint64_t *pixel_size,
@@ -455,23 +456,11 @@ static void emit_vector(struct fb *f, LLVMValueRef fn, const struct shale_fb_ds_
          b, LLVMBuildInsertElement(b, u, y0, zero, ""), u, LLVMConstNull(lvi), "");
       xs = LLVMBuildAdd(b, x0v, LLVMConstVector(ex, W), "");
       ys = LLVMBuildAdd(b, y0v, LLVMConstVector(ey, W), "");
-      /* Volatile, so that LLVM does not merge them into one wide load. */
-      LLVMTypeRef v4 = LLVMVectorType(f->i32, 4);
-      LLVMValueRef parts[SHALE_MAX_SIMD_WIDTH / 4] = {NULL};
-      for (uint32_t k = 0; k < W / 4; k++) {
-         LLVMValueRef o = LLVMConstInt(f->i64, 4 * k, false);
-         parts[k] = LLVMBuildLoad2(b, v4, LLVMBuildGEP2(b, f->i32, covp, &o, 1, ""), "");
-         LLVMSetAlignment(parts[k], 4);
-         LLVMSetVolatile(parts[k], 1);
-      }
-      covs = fb_concat(f, parts, W / 4);
+      covs = fb_load_lanes4(f, covp, W);
    } else {
-      xs = LLVMBuildLoad2(b, lvi, xp, "");
-      ys = LLVMBuildLoad2(b, lvi, yp, "");
-      covs = LLVMBuildLoad2(b, lvi, covp, "");
-      LLVMSetAlignment(xs, 4);
-      LLVMSetAlignment(ys, 4);
-      LLVMSetAlignment(covs, 4);
+      xs = fb_load_lanes4(f, xp, W);
+      ys = fb_load_lanes4(f, yp, W);
+      covs = fb_load_lanes4(f, covp, W);
    }
    LLVMValueRef ce = LLVMBuildShuffleVector(b, covs, LLVMGetUndef(lvi), repv, "");
    c->m0 = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, ce, bits, ""), splat(f, zero), "");

@@ -322,6 +322,28 @@ static int lane_pixel(int qx, int qy, int lane)
    return (qy + ((lane >> 1) & 1)) * 4 + qx + (lane & 1);
 }
 
+/* The lane arrays the colour and depth/stencil routines get for W / 4
+ * quads (corners qx[k], qy[k]; lane 4k + l at (qx[k] + (l & 1), qy[k] +
+ * (l >> 1))) with coverage cov[i] less the lanes killed (bit i of kill),
+ * stored a quad (16 bytes) at a time: the routines load them four lanes
+ * at a time (llvm_backend.h fb_load_lanes4), so the loads take the stored
+ * values instead of waiting for the stores to reach the cache. */
+static inline __attribute__((always_inline)) void
+quad_lanes(uint32_t W, const int32_t *qx, const int32_t *qy, const uint32_t *cov, uint32_t kill,
+           int32_t *lx, int32_t *ly, uint32_t *lcov)
+{
+   const sr_v4u zero = {0, 0, 0, 0}, dx = {0, 1, 0, 1}, dy = {0, 0, 1, 1}, bit = {1, 2, 4, 8};
+   for (uint32_t k = 0; k < W / 4; k++) {
+      const sr_v4u x = zero + (uint32_t)qx[k] + dx, y = zero + (uint32_t)qy[k] + dy;
+      sr_v4u c;
+      memcpy(&c, cov + 4 * k, sizeof(c));
+      c &= (sr_v4u)(((zero + (kill >> (4 * k))) & bit) == 0);
+      memcpy(lx + 4 * k, &x, sizeof(x));
+      memcpy(ly + 4 * k, &y, sizeof(y));
+      memcpy(lcov + 4 * k, &c, sizeof(c));
+   }
+}
+
 /* Runs the fragment shader on n quads of p (1 .. W / 4), quad k's corner
  * (qx[k], qy[k]) and lane 4k + l's coverage lcov_in[4k + l] (within
  * `sample_id`'s bit when shading one sample), shading sample `sample_id`
@@ -383,15 +405,11 @@ shade_quads(struct tile *t, const struct sr_prim *p, const int32_t *qx, const in
     * late tests), then the colour writes of every lane. Lanes past the
     * quads have coverage 0. */
    const struct shale_fs_info *io = &st->fs_io;
-   int32_t lx[SHALE_MAX_SIMD_WIDTH], ly[SHALE_MAX_SIMD_WIDTH];
-   uint32_t lcov[SHALE_MAX_SIMD_WIDTH];
+   _Alignas(16) int32_t lx[SHALE_MAX_SIMD_WIDTH], ly[SHALE_MAX_SIMD_WIDTH];
+   _Alignas(16) uint32_t lcov[SHALE_MAX_SIMD_WIDTH];
    const uint32_t lanes = n * 4;
    const uint32_t kill = q.kill_mask;
-   for (uint32_t i = 0; i < W; i++) {
-      lx[i] = q.x[i / 4] + (int32_t)(i & 1);
-      ly[i] = q.y[i / 4] + (int32_t)((i >> 1) & 1);
-      lcov[i] = kill >> i & 1 ? 0 : q.coverage[i];
-   }
+   quad_lanes(W, q.x, q.y, q.coverage, kill, lx, ly, lcov);
    if (!t->post_plain) {
       for (uint32_t i = 0; i < lanes; i++) {
          uint32_t cov = lcov[i];
@@ -632,8 +650,8 @@ shade_full(struct tile *t, const struct sr_prim *p, struct full_path *f, int32_t
    const struct sr_fragment_state *fs = &t->frag;
    struct sr_worker_scratch *sc = t->scratch;
    const uint32_t per_call = f->per_call, W = per_call * 4;
-   int32_t lx[SHALE_MAX_SIMD_WIDTH], ly[SHALE_MAX_SIMD_WIDTH];
-   uint32_t lcov[SHALE_MAX_SIMD_WIDTH];
+   _Alignas(16) int32_t lx[SHALE_MAX_SIMD_WIDTH], ly[SHALE_MAX_SIMD_WIDTH];
+   _Alignas(16) uint32_t lcov[SHALE_MAX_SIMD_WIDTH];
    if (t->fsi_target)
       t->fsi_count += 16;
    for (uint32_t first = 0; first < 4; first += per_call) {
@@ -653,11 +671,7 @@ shade_full(struct tile *t, const struct sr_prim *p, struct full_path *f, int32_t
          fs->compiled(&fs->fb_ctx, t->layer, f->q.x, f->q.y, f->q.coverage, sc->fs_outputs, 1);
          continue;
       }
-      for (uint32_t i = 0; i < W; i++) {
-         lx[i] = f->q.x[i / 4] + (int32_t)(i & 1);
-         ly[i] = f->q.y[i / 4] + (int32_t)((i >> 1) & 1);
-         lcov[i] = kill >> i & 1 ? 0 : f->cov;
-      }
+      quad_lanes(W, f->q.x, f->q.y, f->q.coverage, kill, lx, ly, lcov);
       if (!fs->early && fs->compiled_ds) {
          t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, lx, ly, lcov,
                                          sc->frag_depth, 0);
