@@ -46,7 +46,9 @@
  * they lie within eight columns, and divide codes by 255 without a
  * division, vdiv255: glmark2's effect2d) and, in the AVX2 build, LINEAR filtering of 8-bit UNORM RGBA and
  * BGRA views in the same fixed point, any size, address mode and mipmap
- * mode (vkcube, and glmark2's and zink's one-level CLAMP_TO_EDGE views).
+ * mode (vkcube, and glmark2's and zink's one-level CLAMP_TO_EDGE views;
+ * single-level ones in intrinsics, footprints from rows where a quad pair's
+ * fits eight columns: glmark2's desktop).
  * 8-bit sRGB RGBA / BGRA views in the trilinear REPEAT state (2D,
  * power-of-two, unswizzled) go through sr_sample_fast_srgb.h: chunk()'s
  * float arithmetic and bits, each row of a fitting window decoded once.

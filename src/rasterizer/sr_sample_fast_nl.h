@@ -31,8 +31,15 @@
  * the end) with chunk()'s addressing (vwrap: any mode, any size), lambda
  * skipped as above when a single level can be chosen, and 64-bit pair
  * loads where both columns of every lane are side by side (CLAMP_TO_EDGE
- * away from the right edge: nearly always). unit/sample holds it to the
- * fixed-point tolerance the tri path has.
+ * away from the right edge: nearly always). Single-level calls on 2D views
+ * run lin_chunk32: the same arithmetic in intrinsics, the footprint of a
+ * chunk whose lanes lie within eight columns and whose rows are a quad's
+ * (up to four, three at about a texel a pixel) read from those rows
+ * (lin_window: permutes for gathers; the same texels), and fixed_chunk()'s
+ * conversion (a multiplication by the float nearest 1 / (255 * 2^16), within
+ * an ulp of the division the other calls make). glmark2's desktop scene
+ * (zink's one-level and maxLod 0.25 CLAMP_TO_EDGE views) runs there.
+ * unit/sample holds both to the fixed-point tolerance the tri path has.
  *
  * The invariants of sr_sample_fast.c hold: every texel read is in the view
  * (wrapped or clamped indices; the pair loads only where the second
@@ -154,6 +161,31 @@ BODY __m256i FN(near_index)(__m256 x, int32_t n, uint32_t mode, bool pow2)
    return _mm256_cvttps_epi32(x);
 }
 
+/* The lanes asked for (active, on) of filtered components, the view's
+ * swizzle applied: store() in intrinsics. */
+BODY void FN(store32)(const struct fast *f, struct shale_sample_args *a, unsigned l0,
+                      uint32_t active, __m256i on, const v8f tau[4])
+{
+   for (int k = 0; k < 4; k++) {
+      const uint8_t sw = f->swz[k];
+      __m256 r = sw < 4 ? (__m256)tau[sw] : _mm256_set1_ps(sw == SWZ_ONE ? 1.0f : 0.0f);
+      if (active != 0xffu)
+         r = _mm256_blendv_ps(_mm256_loadu_ps((const float *)&a->result[k][l0]), r,
+                              _mm256_castsi256_ps(on));
+      _mm256_storeu_ps((float *)&a->result[k][l0], r);
+   }
+}
+
+/* The mask of the lanes asked for among l0 .. l0 + 7. */
+BODY __m256i FN(lane_mask)(uint32_t active)
+{
+   if (active == 0xffu)
+      return _mm256_set1_epi32(-1);
+   const __m256i lane_bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+   return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int32_t)active), lane_bit),
+                             lane_bit);
+}
+
 /* near_chunk() for a single-level call (nl_single) on a 2D view of 8-bit
  * RGBA or BGRA texels: level 0, written in intrinsics where GCC built the
  * generic form's splats of scalars from vpinsrd chains and vany() from
@@ -163,12 +195,7 @@ BODY void FN(near_chunk32)(const struct fast *f, struct shale_sample_args *a, un
                            bool srgb)
 {
    const uint32_t active = (a->lanes >> l0) & 0xffu;
-   __m256i on = _mm256_set1_epi32(-1);
-   if (active != 0xffu) {
-      const __m256i lane_bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-      on = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int32_t)active), lane_bit),
-                              lane_bit);
-   }
+   const __m256i on = FN(lane_mask)(active);
    const struct shale_image_view_desc *view = f->v;
    const int32_t w = f->width, h = f->height;
    const int32_t row = (int32_t)view->row_pitch[0], start = (int32_t)view->level_offset[0];
@@ -190,14 +217,7 @@ BODY void FN(near_chunk32)(const struct fast *f, struct shale_sample_args *a, un
    FN(decode)((v8u)texels, fmt, srgb, tau);
    for (int k = srgb ? 3 : 0; k < 4; k++)
       tau[k] = vdiv255(tau[k]);
-   for (int k = 0; k < 4; k++) {
-      const uint8_t sw = f->swz[k];
-      __m256 r = sw < 4 ? (__m256)tau[sw] : _mm256_set1_ps(sw == SWZ_ONE ? 1.0f : 0.0f);
-      if (active != 0xffu)
-         r = _mm256_blendv_ps(_mm256_loadu_ps((const float *)&a->result[k][l0]), r,
-                              _mm256_castsi256_ps(on));
-      _mm256_storeu_ps((float *)&a->result[k][l0], r);
-   }
+   FN(store32)(f, a, l0, active, on, tau);
 }
 #endif
 
@@ -308,6 +328,179 @@ BODY void FN(lin_fixed_chunk)(const struct fast *f, struct shale_sample_args *a,
    }
    FN(store)(f, a, l0, &sel, tau);
 }
+
+/* The wrapped texel index i (an integer in [-2^30, 2^30 + 1]) on every
+ * lane, n texels: vwrap(); CLAMP_TO_EDGE in intrinsics. */
+BODY __m256i FN(lin_wrap)(__m256i i, int32_t n, uint32_t mode, bool pow2)
+{
+   if (mode != VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)
+      return (__m256i)vwrap((v8i)i, vsplati(n), mode, pow2);
+   return _mm256_min_epi32(_mm256_max_epi32(i, _mm256_setzero_si256()), _mm256_set1_epi32(n - 1));
+}
+
+/* One row's texels at columns ix0 and ix1 (of the eight read from p). */
+BODY void FN(lin_row)(const uint8_t *p, __m256i ix0, __m256i ix1, __m256i *t0, __m256i *t1)
+{
+   __m256i r = _mm256_loadu_si256((const __m256i *)p);
+   *t0 = _mm256_permutevar8x32_epi32(r, ix0);
+   *t1 = _mm256_permutevar8x32_epi32(r, ix1);
+}
+
+/* The four texels of each lane's bilinear footprint (columns x0, x1 and
+ * rows y0, y1: wrapped or clamped indices in the level) read from rows
+ * instead of gathers: where the level (texel (0, 0) at byte `start`, rows
+ * `row` bytes apart) has at least eight columns, the columns of the lanes
+ * asked for (the others given the first active lane's indices) lie within
+ * eight consecutive ones, every lane's row y0 is lane 0's or lane 2's and
+ * its row y1 lane 0's or lane 2's (a quad's rows: up to four rows, three
+ * where a quad pair is drawn at about a texel a pixel), each of those
+ * rows is read eight texels at a time and the lanes' texels picked by
+ * permutes: the texels the gathers read, so the same bits. false: the
+ * footprint does not fit (or the test hook asks for gathers); nothing
+ * read. */
+BODY bool FN(lin_window)(const struct fast *f, int32_t start, int32_t row, int32_t w,
+                         uint32_t active, __m256i on, __m256i x0, __m256i x1, __m256i y0,
+                         __m256i y1, __m256i t[4])
+{
+   if (w < 8 || (sr_sample_fast_test && sr_sample_fast_test->gathers_only))
+      return false;
+   if (active != 0xffu) {
+      const __m256i first = _mm256_set1_epi32((int32_t)__builtin_ctz(active));
+      x0 = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(x0, first), x0, on);
+      x1 = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(x1, first), x1, on);
+      y0 = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(y0, first), y0, on);
+      y1 = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(y1, first), y1, on);
+   }
+   const int32_t cmin = FN(hmin)((v8i)_mm256_min_epi32(x0, x1));
+   const int32_t cmax = FN(hmax)((v8i)_mm256_max_epi32(x0, x1));
+   if (cmax - cmin > 7)
+      return false;
+   const __m128i ylo0 = _mm256_castsi256_si128(y0), ylo1 = _mm256_castsi256_si128(y1);
+   const int32_t ra = _mm_cvtsi128_si32(ylo0), rb = _mm_extract_epi32(ylo0, 2);
+   const int32_t rc = _mm_cvtsi128_si32(ylo1), rd = _mm_extract_epi32(ylo1, 2);
+   const __m256i in_a = _mm256_cmpeq_epi32(y0, _mm256_set1_epi32(ra));
+   const __m256i in_c = _mm256_cmpeq_epi32(y1, _mm256_set1_epi32(rc));
+   const __m256i ok = _mm256_and_si256(
+      _mm256_or_si256(in_a, _mm256_cmpeq_epi32(y0, _mm256_set1_epi32(rb))),
+      _mm256_or_si256(in_c, _mm256_cmpeq_epi32(y1, _mm256_set1_epi32(rd))));
+   if (_mm256_movemask_epi8(ok) != -1)
+      return false;
+   /* Columns cs .. cs + 7 of the level hold cmin .. cmax. */
+   const int32_t cs = cmin < w - 8 ? cmin : w - 8;
+   const uint8_t *p = f->base + (size_t)start + (size_t)cs * 4;
+   const size_t pitch = (size_t)row;
+   const __m256i base = _mm256_set1_epi32(cs);
+   const __m256i ix0 = _mm256_sub_epi32(x0, base), ix1 = _mm256_sub_epi32(x1, base);
+   /* Rows ra, rb (y0) and rc, rd (y1), each read and permuted once. */
+   __m256i a0, a1, b0, b1, c0, c1, d0, d1;
+   FN(lin_row)(p + (size_t)ra * pitch, ix0, ix1, &a0, &a1);
+   if (rb == ra) {
+      b0 = a0;
+      b1 = a1;
+   } else {
+      FN(lin_row)(p + (size_t)rb * pitch, ix0, ix1, &b0, &b1);
+   }
+   if (rc == ra) {
+      c0 = a0;
+      c1 = a1;
+   } else if (rc == rb) {
+      c0 = b0;
+      c1 = b1;
+   } else {
+      FN(lin_row)(p + (size_t)rc * pitch, ix0, ix1, &c0, &c1);
+   }
+   if (rd == rc) {
+      d0 = c0;
+      d1 = c1;
+   } else if (rd == rb) {
+      d0 = b0;
+      d1 = b1;
+   } else if (rd == ra) {
+      d0 = a0;
+      d1 = a1;
+   } else {
+      FN(lin_row)(p + (size_t)rd * pitch, ix0, ix1, &d0, &d1);
+   }
+   t[0] = _mm256_blendv_epi8(b0, a0, in_a);
+   t[1] = _mm256_blendv_epi8(b1, a1, in_a);
+   t[2] = _mm256_blendv_epi8(d0, c0, in_c);
+   t[3] = _mm256_blendv_epi8(d1, c1, in_c);
+   if (sr_sample_fast_test)
+      sr_sample_fast_test->windows++;
+   return true;
+}
+
+/* lin_fixed_chunk() for a single-level call (nl_single) on a 2D view:
+ * level 0, nl_fixed_level()'s arithmetic in intrinsics (as near_chunk32;
+ * fixed_floor() gives vifloor()'s integer and its float, so the same
+ * weights), the footprint from rows (lin_window) where it fits, else the
+ * gathers; the conversion of fixed_chunk() (a multiplication by the float
+ * nearest 1 / (255 * 2^16)). */
+BODY void FN(lin_chunk32)(const struct fast *f, struct shale_sample_args *a, unsigned l0, bool bgra)
+{
+   const uint32_t active = (a->lanes >> l0) & 0xffu;
+   const __m256i on = FN(lane_mask)(active);
+   const struct shale_image_view_desc *view = f->v;
+   const int32_t w = f->width, h = f->height;
+   const int32_t row = (int32_t)view->row_pitch[0], start = (int32_t)view->level_offset[0];
+   __m256 u = _mm256_mul_ps(_mm256_loadu_ps(&a->coord[0][l0]), _mm256_set1_ps(f->fwidth));
+   __m256 v = _mm256_mul_ps(_mm256_loadu_ps(&a->coord[1][l0]), _mm256_set1_ps(f->fheight));
+   if (a->op & SHALE_SAMPLE_OFFSET) {
+      u = _mm256_add_ps(u, _mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)&a->offset[0][l0])));
+      v = _mm256_add_ps(v, _mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)&a->offset[1][l0])));
+   }
+   const __m256 half = _mm256_set1_ps(0.5f);
+   u = _mm256_sub_ps(u, half);
+   v = _mm256_sub_ps(v, half);
+   __m256 fu, fv;
+   const __m256i i0 = FN(fixed_floor)(u, &fu), j0 = FN(fixed_floor)(v, &fv);
+   const __m256 k256 = _mm256_set1_ps(256.0f);
+   const __m256i m255 = _mm256_set1_epi32(0xff);
+   const v8i wa = (v8i)_mm256_and_si256(_mm256_cvttps_epi32(_mm256_mul_ps(_mm256_sub_ps(u, fu), k256)), m255);
+   const v8i wb = (v8i)_mm256_and_si256(_mm256_cvttps_epi32(_mm256_mul_ps(_mm256_sub_ps(v, fv), k256)), m255);
+   const __m256i one = _mm256_set1_epi32(1);
+   const __m256i x0 = FN(lin_wrap)(i0, w, f->mode_u, f->pow2w);
+   const __m256i x1 = FN(lin_wrap)(_mm256_add_epi32(i0, one), w, f->mode_u, f->pow2w);
+   const __m256i y0 = FN(lin_wrap)(j0, h, f->mode_v, f->pow2h);
+   const __m256i y1 = FN(lin_wrap)(_mm256_add_epi32(j0, one), h, f->mode_v, f->pow2h);
+   __m256i t[4];
+   if (!FN(lin_window)(f, start, row, w, active, on, x0, x1, y0, y1, t)) {
+      const __m256i rp = _mm256_set1_epi32(row), st = _mm256_set1_epi32(start);
+      const __m256i o0 = _mm256_add_epi32(_mm256_mullo_epi32(y0, rp), st);
+      const __m256i o1 = _mm256_add_epi32(_mm256_mullo_epi32(y1, rp), st);
+      const __m256i c0 = _mm256_slli_epi32(x0, 2), c1 = _mm256_slli_epi32(x1, 2);
+      if (_mm256_testz_si256(_mm256_xor_si256(c1, _mm256_add_epi32(c0, _mm256_set1_epi32(4))),
+                             _mm256_set1_epi32(-1))) {
+         /* Texel x0 + 1 is in the row on every lane: 8-byte loads. */
+         v8i p0, p1, p2, p3;
+         FAST_GATHER_PAIR(f->base, (v8i)_mm256_add_epi32(o0, c0), &p0, &p1);
+         FAST_GATHER_PAIR(f->base, (v8i)_mm256_add_epi32(o1, c0), &p2, &p3);
+         t[0] = (__m256i)p0;
+         t[1] = (__m256i)p1;
+         t[2] = (__m256i)p2;
+         t[3] = (__m256i)p3;
+      } else {
+         t[0] = (__m256i)FAST_GATHER(f->base, (v8i)_mm256_add_epi32(o0, c0));
+         t[1] = (__m256i)FAST_GATHER(f->base, (v8i)_mm256_add_epi32(o0, c1));
+         t[2] = (__m256i)FAST_GATHER(f->base, (v8i)_mm256_add_epi32(o1, c0));
+         t[3] = (__m256i)FAST_GATHER(f->base, (v8i)_mm256_add_epi32(o1, c1));
+      }
+   }
+   __m256i r[4], c[4];
+   FN(fixed_filter)(t[0], t[1], t[2], t[3], wa, wb, r);
+   FN(fixed_lanes)(r, c);
+   const __m256i bias = _mm256_set1_epi32(1 << 23);
+   const __m256 scale = _mm256_set1_ps(1.0f / (255.0f * 65536.0f));
+   v8f tau[4];
+   for (int k = 0; k < 4; k++)
+      tau[k] = (v8f)_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(c[k], bias)), scale);
+   if (bgra) {
+      v8f rr = tau[0];
+      tau[0] = tau[2];
+      tau[2] = rr;
+   }
+   FN(store32)(f, a, l0, active, on, tau);
+}
 #endif
 
 /* Calls this header's paths take (see the note); false: run() goes on. */
@@ -330,6 +523,12 @@ BODY bool FN(nl_run)(const struct fast *f, struct shale_sample_args *args, int f
    }
 #if FAST_FIXED
    if (f->mag_linear && f->min_linear && (fmt == FF_RGBA8 || fmt == FF_BGRA8) && !srgb) {
+      if (single && !f->arrayed) {
+         for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += VL)
+            if ((args->lanes >> l0) & 0xffu)
+               FN(lin_chunk32)(f, args, l0, fmt == FF_BGRA8);
+         return true;
+      }
       for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += VL)
          if ((args->lanes >> l0) & 0xffu)
             FN(lin_fixed_chunk)(f, args, l0, fmt == FF_BGRA8, single);
