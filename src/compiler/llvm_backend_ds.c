@@ -149,6 +149,9 @@ struct ds_call {
    LLVMValueRef ref, cmask, wmask;     /* splats, i32: the face's dynamic stencil state */
    LLVMValueRef bmin, bmax;            /* depth bounds, splats */
    LLVMValueRef fd;                    /* vf: FragDepth, or NULL */
+   /* vf: the plane's depth before the clamp, when the rows copy made it
+    * (else computed from xf, yf). */
+   LLVMValueRef zplane;
    /* Memory: the lane loop's pixel (dpix, spix: its first texel), or the
     * vector form's lanes (dlane, slane: W pointers each, uncovered lanes
     * pointing at a scratch pixel), `lanes` of `samples` texels. */
@@ -296,6 +299,8 @@ static LLVMValueRef emit_body(struct fb *f, const struct shale_fb_ds_key *key,
          z = c->fd;
          if (key->depth_clamp)
             z = clamp_range(f, z, c->zmin, c->zmax);
+      } else if (c->zplane) {
+         z = clamp_range(f, c->zplane, c->zmin, c->zmax);
       } else {
          /* px = x + pos[s][0] in float, then double, as the C code. */
          LLVMValueRef px = LLVMBuildFAdd(b, c->xf, c->posx, "");
@@ -473,6 +478,64 @@ static void emit_vector(struct fb *f, LLVMValueRef fn, const struct shale_fb_ds_
    }
    c->lanes = W;
    c->samples = S;
+   if (rows && key->depth_test && !key->frag_depth) {
+      /* The plane under the rows promise: a * px takes 4 x S values (a
+       * column's samples), b * py (W / 4) x S (a row's), so each product
+       * is computed once and spread to the elements that share it; the
+       * same operations and order as emit_body's (px = x + pos in float,
+       * then double; (a px + b py) + c), so the same bits. */
+      const uint32_t R = W / 4, nx = 4 * S, ny = R * S;
+      LLVMValueRef xi[4 * 32], yi[4 * 32], pxi[4 * 32], pyi[4 * 32];
+      for (uint32_t e = 0; e < nx; e++) {
+         xi[e] = LLVMConstInt(f->i32, e / S, false);
+         pxi[e] = LLVMConstInt(f->i32, e, false);
+      }
+      for (uint32_t e = 0; e < ny; e++) {
+         yi[e] = LLVMConstInt(f->i32, e / S, false);
+         pyi[e] = LLVMConstInt(f->i32, e, false);
+      }
+      LLVMTypeRef vxi = LLVMVectorType(f->i32, nx), vyi = LLVMVectorType(f->i32, ny);
+      LLVMValueRef ux = LLVMGetUndef(vxi), uy = LLVMGetUndef(vyi);
+      LLVMValueRef cx = LLVMBuildAdd(
+         b, LLVMBuildShuffleVector(b, LLVMBuildInsertElement(b, ux, x0, zero, ""), ux,
+                                   LLVMConstNull(vxi), ""),
+         LLVMConstVector(xi, nx), "");
+      LLVMValueRef ry = LLVMBuildAdd(
+         b, LLVMBuildShuffleVector(b, LLVMBuildInsertElement(b, uy, y0, zero, ""), uy,
+                                   LLVMConstNull(vyi), ""),
+         LLVMConstVector(yi, ny), "");
+      LLVMTypeRef vxf = LLVMVectorType(f->f32, nx), vyf = LLVMVectorType(f->f32, ny);
+      /* Element e of posx / posy has sample e % S: their first elements. */
+      LLVMValueRef px = LLVMBuildFAdd(
+         b, LLVMBuildSIToFP(b, cx, vxf, ""),
+         LLVMBuildShuffleVector(b, c->posx, LLVMGetUndef(f->vf), LLVMConstVector(pxi, nx), ""),
+         "");
+      LLVMValueRef py = LLVMBuildFAdd(
+         b, LLVMBuildSIToFP(b, ry, vyf, ""),
+         LLVMBuildShuffleVector(b, c->posy, LLVMGetUndef(f->vf), LLVMConstVector(pyi, ny), ""),
+         "");
+      LLVMValueRef za = LLVMBuildShuffleVector(b, c->za, LLVMGetUndef(f->vd),
+                                               LLVMConstVector(pxi, nx), "");
+      LLVMValueRef zb = LLVMBuildShuffleVector(b, c->zb, LLVMGetUndef(f->vd),
+                                               LLVMConstVector(pyi, ny), "");
+      LLVMValueRef ax = LLVMBuildFMul(b, za, LLVMBuildFPExt(b, px, LLVMVectorType(f->f64, nx), ""),
+                                      "");
+      LLVMValueRef by = LLVMBuildFMul(b, zb, LLVMBuildFPExt(b, py, LLVMVectorType(f->f64, ny), ""),
+                                      "");
+      LLVMValueRef ae[DS_VECTOR_MAX], be[DS_VECTOR_MAX];
+      for (uint32_t e = 0; e < f->W; e++) {
+         const uint32_t i = e / S, smp = e % S;
+         ae[e] = LLVMConstInt(f->i32, (i & 3) * S + smp, false);
+         be[e] = LLVMConstInt(f->i32, (i >> 2) * S + smp, false);
+      }
+      LLVMValueRef axe = LLVMBuildShuffleVector(b, ax, LLVMGetUndef(LLVMTypeOf(ax)),
+                                                LLVMConstVector(ae, f->W), "");
+      LLVMValueRef bye = LLVMBuildShuffleVector(b, by, LLVMGetUndef(LLVMTypeOf(by)),
+                                                LLVMConstVector(be, f->W), "");
+      LLVMValueRef d = LLVMBuildFAdd(b, axe, bye, "");
+      d = LLVMBuildFAdd(b, d, c->zc, "");
+      c->zplane = LLVMBuildFPTrunc(b, d, f->vf, "");
+   }
    LLVMValueRef row[2][SHALE_MAX_SIMD_WIDTH / 4];
    for (int t = 0; t < 2 && rows; t++) {
       if (!pixel_size[t])

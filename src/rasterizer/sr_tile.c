@@ -546,8 +546,9 @@ shade_block_quads(struct tile *t, const struct sr_prim *p, struct block *blk, bo
             continue;
          uint32_t any = 0;
          for (int l = 0; l < 4; l++) {
-            qc[4 * n + (uint32_t)l] = blk->cov[lane_pixel(quad_pos[k][0], quad_pos[k][1], l)] & only;
-            any |= qc[4 * n + (uint32_t)l];
+            const uint32_t c = blk->cov[lane_pixel(quad_pos[k][0], quad_pos[k][1], l)] & only;
+            qc[4 * n + (uint32_t)l] = c;
+            any |= c;
          }
          if (!any)
             continue;
