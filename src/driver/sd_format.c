@@ -15,9 +15,15 @@
 #include "sd_util.h"
 #include "util/su_format.h"
 
-/* Compute-shader storage image features: claimed only for formats
- * the compiler converts (sc_image_format_features) and that
- * tests/api/test_storage.c runs against lavapipe and a C reference. */
+/* Storage image features: claimed only for formats the compiler converts
+ * (sc_image_format_features). The first sixteen (Vulkan's mandatory set)
+ * are also run by tests/api/test_storage.c on 2D, 2D array and 3D views;
+ * all of them, the storage image extended formats
+ * (shaderStorageImageExtendedFormats) included, by
+ * tests/api/test_storage_formats.c: loads and stores in compute and
+ * fragment shaders with the format declared and without it
+ * (shaderStorageImageRead/WriteWithoutFormat), against a C reference and
+ * lavapipe. */
 static const VkFormat sd_storage_image_formats[] = {
    VK_FORMAT_R32_UINT, VK_FORMAT_R32_SINT, VK_FORMAT_R32_SFLOAT,
    VK_FORMAT_R32G32_UINT, VK_FORMAT_R32G32_SINT, VK_FORMAT_R32G32_SFLOAT,
@@ -25,6 +31,14 @@ static const VkFormat sd_storage_image_formats[] = {
    VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SNORM, VK_FORMAT_R8G8B8A8_UINT,
    VK_FORMAT_R8G8B8A8_SINT, VK_FORMAT_R16G16B16A16_UINT, VK_FORMAT_R16G16B16A16_SINT,
    VK_FORMAT_R16G16B16A16_SFLOAT,
+   /* shaderStorageImageExtendedFormats */
+   VK_FORMAT_R16G16_SFLOAT, VK_FORMAT_B10G11R11_UFLOAT_PACK32, VK_FORMAT_R16_SFLOAT,
+   VK_FORMAT_R16G16B16A16_UNORM, VK_FORMAT_A2B10G10R10_UNORM_PACK32, VK_FORMAT_R16G16_UNORM,
+   VK_FORMAT_R8G8_UNORM, VK_FORMAT_R16_UNORM, VK_FORMAT_R8_UNORM,
+   VK_FORMAT_R16G16B16A16_SNORM, VK_FORMAT_R16G16_SNORM, VK_FORMAT_R8G8_SNORM,
+   VK_FORMAT_R16_SNORM, VK_FORMAT_R8_SNORM, VK_FORMAT_R16G16_SINT, VK_FORMAT_R8G8_SINT,
+   VK_FORMAT_R16_SINT, VK_FORMAT_R8_SINT, VK_FORMAT_A2B10G10R10_UINT_PACK32,
+   VK_FORMAT_R16G16_UINT, VK_FORMAT_R8G8_UINT, VK_FORMAT_R16_UINT, VK_FORMAT_R8_UINT,
 };
 /* Texel buffer features: Vulkan 1.0's mandatory tables. UNIFORM_TEXEL_BUFFER
  * on these; STORAGE_TEXEL_BUFFER on the ones below; the atomic bit on

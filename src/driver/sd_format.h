@@ -16,7 +16,10 @@
  * access, claimed only for formats the compiler converts
  * (sc_image_format_features) and tests/api/test_storage.c covers:
  * STORAGE_IMAGE for the 16 mandatory storage formats (R32, RG32, RGBA32
- * UINT/SINT/SFLOAT, RGBA8 UNORM/SNORM/UINT/SINT, RGBA16 UINT/SINT/SFLOAT);
+ * UINT/SINT/SFLOAT, RGBA8 UNORM/SNORM/UINT/SINT, RGBA16 UINT/SINT/SFLOAT)
+ * and the 23 storage image extended formats (shaderStorageImageExtendedFormats;
+ * all 39 loaded and stored, declared and format-less, in compute and
+ * fragment shaders by tests/api/test_storage_formats.c);
  * STORAGE_IMAGE_ATOMIC for R32_UINT and R32_SINT; UNIFORM_TEXEL_BUFFER and
  * STORAGE_TEXEL_BUFFER for R32_UINT, R32_SINT, R32_SFLOAT, RGBA8_UNORM and
  * RGBA32_SFLOAT, with STORAGE_TEXEL_BUFFER_ATOMIC for R32_UINT and R32_SINT.

@@ -489,6 +489,14 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
    /* Reads, writes and atomics on samples of 4-sample storage images
     * (render/msaa_storage). */
    f->features.shaderStorageImageMultisample = VK_TRUE;
+   /* STORAGE_IMAGE on every storage image extended format (sd_format.c);
+    * loads and stores of images declared without a format convert the
+    * bound view's format, which the descriptor record carries
+    * (llvm_texel.c's run-time switch); api/storage_formats runs every
+    * storage format both ways in compute and fragment shaders. */
+   f->features.shaderStorageImageExtendedFormats = VK_TRUE;
+   f->features.shaderStorageImageReadWithoutFormat = VK_TRUE;
+   f->features.shaderStorageImageWriteWithoutFormat = VK_TRUE;
    f->features.shaderSampledImageArrayDynamicIndexing = VK_TRUE;
    /* Blending: every factor and op with per-attachment states, dual
     * source, logic ops (render/fragment_state). */
