@@ -64,7 +64,12 @@
 struct sr_cover_samples {
    uint32_t samples;                    /* 1, 2, 4, 8, 16 */
    bool avx2;                           /* four samples take sr_cover_lanes4_avx2 */
+   bool avx512;                         /* one and four samples take the _avx512 forms */
    int32_t off[SR_COVER_MAX_SAMPLES][2];
+   /* The _avx512 forms' 16 lanes' sample positions relative to the block
+    * (one sample: pixel k = lane k; four: lane column * 4 + sample of a
+    * row), x and y in sub-pixel units. */
+   int32_t lane_x[16], lane_y[16];
 };
 
 static inline void
@@ -74,12 +79,23 @@ sr_cover_samples_init(struct sr_cover_samples *cs, uint32_t samples)
    cs->samples = samples > SR_COVER_MAX_SAMPLES ? SR_COVER_MAX_SAMPLES : samples ? samples : 1;
 #if SR_COVER_AVX2
    cs->avx2 = __builtin_cpu_supports("avx2");
+   cs->avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
 #else
    cs->avx2 = false;
+   cs->avx512 = false;
 #endif
    for (uint32_t s = 0; s < cs->samples; s++) {
       cs->off[s][0] = (int32_t)(pos[s][0] * (1 << SR_SUBPIXEL_BITS));
       cs->off[s][1] = (int32_t)(pos[s][1] * (1 << SR_SUBPIXEL_BITS));
+   }
+   for (int32_t k = 0; k < 16; k++) {
+      if (cs->samples == 4) {
+         cs->lane_x[k] = ((k >> 2) << SR_SUBPIXEL_BITS) + cs->off[k & 3][0];
+         cs->lane_y[k] = cs->off[k & 3][1];
+      } else {
+         cs->lane_x[k] = ((k & 3) << SR_SUBPIXEL_BITS) + cs->off[0][0];
+         cs->lane_y[k] = ((k >> 2) << SR_SUBPIXEL_BITS) + cs->off[0][1];
+      }
    }
 }
 
@@ -309,6 +325,97 @@ sr_cover_lanes4_avx2(struct sr_cover *cv, const int64_t e[3], uint32_t edges, ui
 }
 #endif
 
+#if SR_COVER_AVX2
+/* AVX-512 (F and DQ, where the CPU has them: sr_cover_samples.avx512):
+ * a block's 16 pixel masks are one 512-bit vector. */
+
+/* Edge i's 16 lanes, a * lane_x + b * lane_y (mod 2^32): tab[i]'s
+ * first 16 entries, computed in registers the first time a block needs
+ * them (a load of the table just stored piece by piece would wait for
+ * the stores: tiny primitives use it once or twice) and kept. The
+ * sums are those of sr_cover_table and sr_cover_parts4 mod 2^32. */
+static inline __attribute__((target("avx512f,avx512dq"), always_inline)) __m512i
+sr_cover_lanes_avx512(struct sr_cover *cv, int i)
+{
+   if (cv->tab_ready >> i & 1)
+      return _mm512_loadu_si512(cv->tab[i]);
+   const __m512i t = _mm512_add_epi32(
+      _mm512_mullo_epi32(_mm512_set1_epi32(cv->p->a[i]), _mm512_loadu_si512(cv->cs->lane_x)),
+      _mm512_mullo_epi32(_mm512_set1_epi32(cv->p->b[i]), _mm512_loadu_si512(cv->cs->lane_y)));
+   _mm512_storeu_si512(cv->tab[i], t);
+   cv->tab_ready |= 1u << i;
+   return t;
+}
+
+/* sr_cover_spread: cov[k] = all where bit k of pm is set, else 0. */
+static inline __attribute__((target("avx512f,avx512dq"))) void
+sr_cover_spread_avx512(uint32_t pm, uint32_t all, uint32_t cov[16])
+{
+   _mm512_storeu_si512(cov, _mm512_maskz_mov_epi32((__mmask16)pm, _mm512_set1_epi32((int32_t)all)));
+}
+
+/* sr_cover_lanes at one sample: the block's 16 lanes
+ * (sr_cover_lanes_avx512) in one vector, their sign bits the 16 pixels'
+ * "outside" bits
+ * (vpmovd2m), the masks one masked store. */
+static inline __attribute__((target("avx512f,avx512dq"))) uint32_t
+sr_cover_lanes1_avx512(struct sr_cover *cv, const int64_t e[3], uint32_t edges, uint32_t pix,
+                       uint32_t cov[16])
+{
+   __m512i acc = _mm512_setzero_si512();
+   for (int i = 0; i < 3; i++) {
+      if (!(edges >> i & 1))
+         continue;
+      const __m512i t = sr_cover_lanes_avx512(cv, i);
+      acc = _mm512_or_si512(acc, _mm512_add_epi32(t, _mm512_set1_epi32((int32_t)(uint32_t)e[i])));
+   }
+   const uint32_t out = (uint32_t)_mm512_movepi32_mask(acc);
+   const uint32_t pm = ~out & pix & 0xffffu & (0u - (cv->all & 1));
+   sr_cover_spread_avx512(pm, cv->all, cov);
+   return pm;
+}
+
+/* sr_cover_lanes4 with AVX-512: a row of four pixels a vector (lane
+ * column * 4 + sample), each partial edge's lanes row 0's
+ * (sr_cover_lanes_avx512) + e + b * row (the same sums mod 2^32 as
+ * sr_cover_parts4's, so the same signs);
+ * the four rows' sign bits (vpmovd2m) make a 64-bit "outside" mask whose
+ * nibble k is pixel k's samples, spread to the 16 masks by variable
+ * shifts. */
+static inline __attribute__((target("avx512f,avx512dq"))) uint32_t
+sr_cover_lanes4_avx512(struct sr_cover *cv, const int64_t e[3], uint32_t edges, uint32_t pix,
+                       uint32_t cov[16])
+{
+   __m512i r0 = _mm512_setzero_si512(), r1 = r0, r2 = r0, r3 = r0;
+   for (int i = 0; i < 3; i++) {
+      if (!(edges >> i & 1))
+         continue;
+      /* Row 0's lanes (column * 4 + sample) plus e, then the row steps
+       * b * (r << SR_SUBPIXEL_BITS). */
+      const __m512i bc = _mm512_add_epi32(sr_cover_lanes_avx512(cv, i),
+                                          _mm512_set1_epi32((int32_t)(uint32_t)e[i]));
+      const uint32_t step = (uint32_t)cv->p->b[i] << SR_SUBPIXEL_BITS;
+      r0 = _mm512_or_si512(r0, bc);
+      r1 = _mm512_or_si512(r1, _mm512_add_epi32(bc, _mm512_set1_epi32((int32_t)step)));
+      r2 = _mm512_or_si512(r2, _mm512_add_epi32(bc, _mm512_set1_epi32((int32_t)(2 * step))));
+      r3 = _mm512_or_si512(r3, _mm512_add_epi32(bc, _mm512_set1_epi32((int32_t)(3 * step))));
+   }
+   const uint32_t in_lo = ~((uint32_t)_mm512_movepi32_mask(r0) |
+                            (uint32_t)_mm512_movepi32_mask(r1) << 16);
+   const uint32_t in_hi = ~((uint32_t)_mm512_movepi32_mask(r2) |
+                            (uint32_t)_mm512_movepi32_mask(r3) << 16);
+   const __m512i in = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set1_epi32((int32_t)in_lo)),
+                                         _mm256_set1_epi32((int32_t)in_hi), 1);
+   const __m512i shifts =
+      _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28);
+   /* The pixels of pix, their samples in `all` (< 16). */
+   const __m512i c = _mm512_maskz_and_epi32((__mmask16)pix, _mm512_srlv_epi32(in, shifts),
+                                            _mm512_set1_epi32((int32_t)(cv->all & 0xfu)));
+   _mm512_storeu_si512(cov, c);
+   return (uint32_t)_mm512_test_epi32_mask(c, c);
+}
+#endif
+
 /* The coverage of the block's pixels from the partial edges `edges` (bit
  * i: edge i), evaluated in 32-bit lanes from origin values e[]: cov[k]
  * the samples of pixel k inside every partial edge, & all, 0 for pixels
@@ -441,7 +548,12 @@ sr_cover_block_pixels(struct sr_cover *cv, int32_t bx, int32_t by, uint32_t cov[
    if (!all)
       return SR_COVER_NONE;
    if (!partial) {
-      sr_cover_spread(pix, all, cov);
+#if SR_COVER_AVX2
+      if (cv->cs->avx512)
+         sr_cover_spread_avx512(pix, all, cov);
+      else
+#endif
+         sr_cover_spread(pix, all, cov);
       *pixels = pix;
       return pix == 0xffff ? SR_COVER_FULL : SR_COVER_SOME;
    }
@@ -455,11 +567,23 @@ sr_cover_block_pixels(struct sr_cover *cv, int32_t bx, int32_t by, uint32_t cov[
       return pm ? SR_COVER_SOME : SR_COVER_NONE;
    }
    switch (cv->cs->samples) {
-   case 1: pm = sr_cover_lanes(cv, e, partial, pix, 1, cov); break;
+   case 1:
+#if SR_COVER_AVX2
+      if (cv->cs->avx512) {
+         pm = sr_cover_lanes1_avx512(cv, e, partial, pix, cov);
+         break;
+      }
+#endif
+      pm = sr_cover_lanes(cv, e, partial, pix, 1, cov);
+      break;
    case 2: pm = sr_cover_lanes(cv, e, partial, pix, 2, cov); break;
 #if defined(__SSE2__)
    case 4:
 #if SR_COVER_AVX2
+      if (cv->cs->avx512) {
+         pm = sr_cover_lanes4_avx512(cv, e, partial, pix, cov);
+         break;
+      }
       if (cv->cs->avx2) {
          pm = sr_cover_lanes4_avx2(cv, e, partial, pix, cov);
          break;

@@ -1919,14 +1919,18 @@ test_alloc_failures(void)
  * at every sample of every pixel: random triangles from a few pixels to
  * the whole guard band (so both the 32-bit lanes and the 64-bit fallback
  * run), every sample count, random clip boxes inside a tile and random
- * sample masks; every block of the box, masks compared exactly. With
- * `detected` false, sr_cover_samples.avx2 is forced off (four samples take
- * the SSE sr_cover_lanes4); true: as sr_cover_samples_init chose from the
- * CPU (sr_cover_lanes4_avx2 where it has AVX2). */
+ * sample masks; every block of the box, masks compared exactly. `paths`
+ * 0 forces sr_cover_samples.avx2 and .avx512 off (four samples take the
+ * SSE sr_cover_lanes4, one the generic lanes); 1 forces .avx512 off
+ * (sr_cover_lanes4_avx2 where the CPU has AVX2); 2: as
+ * sr_cover_samples_init chose from the CPU (the _avx512 forms where it has
+ * AVX-512 F and DQ). */
 static void
-test_coverage_blocks(bool detected)
+test_coverage_blocks(int paths)
 {
-   const char *mode = detected ? "as detected" : "AVX2 off";
+   /* 2: the CPU's paths; 1: AVX-512 off (AVX2 at four samples where the
+    * CPU has it); 0: both off (SSE2 and the generic lanes). */
+   const char *mode = paths == 2 ? "as detected" : paths == 1 ? "AVX-512 off" : "AVX2 and AVX-512 off";
    const uint32_t counts[5] = {1, 2, 4, 8, 16};
    const int64_t big = (int64_t)(SR_GUARD_BAND + SR_MAX_FRAMEBUFFER_SIZE / 2) << SR_SUBPIXEL_BITS;
    uint32_t bad = 0, blocks = 0, lanes32 = 0;
@@ -1972,7 +1976,9 @@ test_coverage_blocks(bool detected)
       const uint32_t smask = rng() % 4 == 0 ? rng() : ~0u;
       struct sr_cover_samples cs;
       sr_cover_samples_init(&cs, S);
-      if (!detected)
+      if (paths < 2)
+         cs.avx512 = false;
+      if (paths < 1)
          cs.avx2 = false;
       const float(*pos)[2] = sr_sample_positions(S);
       int32_t x0 = tx + (int32_t)(rng() % 64), x1 = tx + (int32_t)(rng() % 64);
@@ -2026,8 +2032,9 @@ int
 main(void)
 {
    struct rig r;
-   test_coverage_blocks(false);
-   test_coverage_blocks(true);
+   test_coverage_blocks(0);
+   test_coverage_blocks(1);
+   test_coverage_blocks(2);
    rig_init(&r, 2);
    test_bins(&r);
    test_depth_bias(&r);
