@@ -123,10 +123,14 @@ shale_sample_fn sr_sample_select_isa(const struct shale_image_view_desc *view,
  * taken by the routines chosen for trilinear-ready views (sr_sample_fast.c's
  * run_tri) in their compile-time state; no_shortcut makes them compute
  * lambda where it can only select level 0 alone (magnified chunks, one
- * level); level0_chunks counts the chunks that skipped it. NULL otherwise. */
+ * level); level0_chunks counts the chunks that skipped it; no_avx512, set
+ * while sr_sample_select_isa() chooses, picks the AVX2 routine for
+ * trilinear-ready views where the AVX-512 one would be chosen. NULL
+ * otherwise. */
 struct sr_sample_fast_test {
    bool gathers_only;
    bool no_shortcut;
+   bool no_avx512;
    uint64_t windows;
    uint64_t tri_calls;
    uint64_t level0_chunks;

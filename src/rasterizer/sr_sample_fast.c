@@ -88,7 +88,13 @@
  * wraps across the level's last column, each row's two texels of a lane
  * are one 64-bit word: two 4-lane 64-bit gathers a row instead of two
  * 8-lane 32-bit ones (half the elements).
- * Wider windows did not pay on this machine (Zen 3, bench_render (b) at
+ * Where the CPU has AVX-512 (F, BW, DQ, VL), the trilinear-ready RGBA8 /
+ * BGRA8 routines run a call's sixteen lanes as one chunk when its halves
+ * share a level (fixed_chunk16, below the AVX2 build: 512-bit vectors, a
+ * window sixteen columns wide read with one load a row, 16-lane gathers
+ * elsewhere; the same arithmetic, so the AVX2 routine's bits), and the
+ * AVX2 chunks per half otherwise.
+ * Wider windows did not pay in the AVX2 build (Zen 3, bench_render (b) at
  * one thread, CPU time): sixteen columns and rows up to two apart (two
  * loads a row, a blend per half and per row) took windows for a third
  * more levels and made the frame 9% slower; rows never apart (two loads,
@@ -123,9 +129,12 @@
 #endif
 
 /* Every function taking or returning lane vectors is inlined: no ABI
- * question between the portable and the AVX2 builds. */
+ * question between the portable and the AVX2 builds. No multiply-add is
+ * fused anywhere in the file (the AVX-512 target implies FMA, and the
+ * arithmetic is sr_sample()'s, step for step). */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wpsabi"
+#pragma GCC optimize("fp-contract=off")
 #endif
 
 #define VL 8   /* lanes per vector */
@@ -678,6 +687,269 @@ AVX2_FN v8f table_avx2(const float *table, v8i idx)
 #undef FAST_SQRT
 #endif
 
+#if SR_FAST_X86 && defined(__GNUC__) && !defined(__clang__)
+/* ---- AVX-512: the fixed-point trilinear state, sixteen lanes at once ------- */
+/*
+ * Where the CPU has AVX-512 F, BW, DQ and VL, the trilinear-ready RGBA8 /
+ * BGRA8 routines take a call's sixteen lanes as one chunk when both halves
+ * have lanes asked for and share one level (and so its second): the
+ * AVX2 build's fixed_select() on each half of eight (the same LOD, bits and
+ * shortcut), then fixed_level()'s arithmetic on 512-bit vectors (the same
+ * operations lane for lane, so the same texels, weights and sums), the
+ * window sixteen columns wide (one 64-byte load a row and vpermd for the
+ * sixteen lanes: four quads side by side span eight columns at a texel a
+ * pixel, where two quads' eight-column windows each read their own rows),
+ * else 16-lane gathers. A half without a second level keeps its first
+ * level's sums (as fixed_chunk() skips fixed_mip() there): results
+ * identical to the AVX2 routine's. Calls whose halves differ in level
+ * take the AVX2 fixed_chunk() per half. GCC's avx512f target implies FMA:
+ * the file is built with fp-contract off (above), so no multiply-add is
+ * fused here either.
+ */
+#define AVX512_FN static inline __attribute__((always_inline, target("avx2,avx512f,avx512bw,avx512dq,avx512vl")))
+
+/* fixed_filter() on sixteen lanes: out[k] holds lanes k, k + 4, k + 8 and
+ * k + 12 (one a 128-bit quarter) as four 32-bit sums each. */
+AVX512_FN void fixed_filter16(__m512i t00, __m512i t10, __m512i t01, __m512i t11, __m512i wa,
+                              __m512i wb, __m512i out[4])
+{
+   const __m512i z = _mm512_setzero_si512();
+   __m512i aw = _mm512_or_si512(wa, _mm512_slli_epi32(wa, 16));
+   __m512i alo = _mm512_unpacklo_epi32(aw, aw), ahi = _mm512_unpackhi_epi32(aw, aw);
+   __m512i h[2][2];
+   const __m512i flip = _mm512_set1_epi16((short)0x8000);
+   for (int r = 0; r < 2; r++) {
+      __m512i p = r ? t01 : t00, q = r ? t11 : t10;
+      __m512i plo = _mm512_unpacklo_epi8(p, z), qlo = _mm512_unpacklo_epi8(q, z);
+      __m512i phi = _mm512_unpackhi_epi8(p, z), qhi = _mm512_unpackhi_epi8(q, z);
+      __m512i lo = _mm512_add_epi16(_mm512_slli_epi16(plo, 8),
+                                    _mm512_mullo_epi16(_mm512_sub_epi16(qlo, plo), alo));
+      __m512i hi = _mm512_add_epi16(_mm512_slli_epi16(phi, 8),
+                                    _mm512_mullo_epi16(_mm512_sub_epi16(qhi, phi), ahi));
+      h[r][0] = _mm512_xor_si512(lo, flip);
+      h[r][1] = _mm512_xor_si512(hi, flip);
+   }
+   __m512i bw = _mm512_or_si512(_mm512_sub_epi32(_mm512_set1_epi32(256), wb), _mm512_slli_epi32(wb, 16));
+   out[0] = _mm512_madd_epi16(_mm512_unpacklo_epi16(h[0][0], h[1][0]), _mm512_shuffle_epi32(bw, 0x00));
+   out[1] = _mm512_madd_epi16(_mm512_unpackhi_epi16(h[0][0], h[1][0]), _mm512_shuffle_epi32(bw, 0x55));
+   out[2] = _mm512_madd_epi16(_mm512_unpacklo_epi16(h[0][1], h[1][1]), _mm512_shuffle_epi32(bw, 0xaa));
+   out[3] = _mm512_madd_epi16(_mm512_unpackhi_epi16(h[0][1], h[1][1]), _mm512_shuffle_epi32(bw, 0xff));
+}
+
+/* fixed_floor() on sixteen lanes. */
+AVX512_FN __m512i fixed_floor16(__m512 x, __m512 *fl)
+{
+   x = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(x, x, _CMP_ORD_Q), x);
+   x = _mm512_min_ps(x, _mm512_set1_ps(1073741824.0f));
+   x = _mm512_max_ps(x, _mm512_set1_ps(-1073741824.0f));
+   *fl = _mm512_roundscale_ps(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+   return _mm512_cvttps_epi32(*fl);
+}
+
+/* window() sixteen columns wide: the lanes' columns i0 .. i0 + 1 within
+ * sixteen consecutive unwrapped columns that do not wrap, rows j0 at most
+ * one apart; rows jmin .. jmin + 2 (wrapped) read 64 bytes at a time. */
+AVX512_FN bool window16(const uint8_t *level, int32_t w, int32_t h, size_t row, __m512i i0,
+                        __m512i j0, __m512i t[4])
+{
+   if (w < 16 || (sr_sample_fast_test && sr_sample_fast_test->gathers_only))
+      return false;
+   const int32_t imin = _mm512_reduce_min_epi32(i0), imax = _mm512_reduce_max_epi32(i0);
+   const int32_t jmin = _mm512_reduce_min_epi32(j0), jmax = _mm512_reduce_max_epi32(j0);
+   const int64_t span = (int64_t)imax - imin;
+   if (span >= 15 || (int64_t)jmax - jmin > 1)
+      return false;
+   const int32_t c0 = imin & (w - 1);
+   if (c0 + span + 1 >= w)
+      return false;
+   const int32_t cs = c0 < w - 16 ? c0 : w - 16;
+   const uint8_t *p = level + (size_t)cs * 4;
+   const int32_t hm = h - 1;
+   __m512i ix0 = _mm512_add_epi32(_mm512_sub_epi32(i0, _mm512_set1_epi32(imin)),
+                                  _mm512_set1_epi32(c0 - cs));
+   __m512i ix1 = _mm512_add_epi32(ix0, _mm512_set1_epi32(1));
+   __m512i ra = _mm512_loadu_si512((const void *)(p + (size_t)(jmin & hm) * row));
+   __m512i rb = _mm512_loadu_si512((const void *)(p + (size_t)((jmin + 1) & hm) * row));
+   t[0] = _mm512_permutexvar_epi32(ix0, ra);
+   t[1] = _mm512_permutexvar_epi32(ix1, ra);
+   t[2] = _mm512_permutexvar_epi32(ix0, rb);
+   t[3] = _mm512_permutexvar_epi32(ix1, rb);
+   if (jmax != jmin) {
+      __m512i rc = _mm512_loadu_si512((const void *)(p + (size_t)((jmin + 2) & hm) * row));
+      __mmask16 down = _mm512_cmpneq_epi32_mask(j0, _mm512_set1_epi32(jmin));
+      t[0] = _mm512_mask_mov_epi32(t[0], down, t[2]);
+      t[1] = _mm512_mask_mov_epi32(t[1], down, t[3]);
+      t[2] = _mm512_mask_mov_epi32(t[2], down, _mm512_permutexvar_epi32(ix0, rc));
+      t[3] = _mm512_mask_mov_epi32(t[3], down, _mm512_permutexvar_epi32(ix1, rc));
+   }
+   if (sr_sample_fast_test)
+      sr_sample_fast_test->windows += 2;   /* counted per eight lanes */
+   return true;
+}
+
+/* fixed_level() on sixteen lanes sharing level `lvl`. */
+AVX512_FN void fixed_level16(const struct fast *f, __m512 s, __m512 t, int32_t lvl, __m512i out[4])
+{
+   const struct shale_image_view_desc *v = f->v;
+   const int32_t w = f->width >> lvl > 1 ? f->width >> lvl : 1;
+   const int32_t h = f->height >> lvl > 1 ? f->height >> lvl : 1;
+   const int32_t row = (int32_t)v->row_pitch[lvl], start = (int32_t)v->level_offset[lvl];
+   const __m512 half = _mm512_set1_ps(0.5f);
+   __m512 u = _mm512_sub_ps(_mm512_mul_ps(s, _mm512_set1_ps((float)w)), half);
+   __m512 vv = _mm512_sub_ps(_mm512_mul_ps(t, _mm512_set1_ps((float)h)), half);
+   __m512 fu, fv;
+   __m512i i0 = fixed_floor16(u, &fu), j0 = fixed_floor16(vv, &fv);
+   const __m512 k256 = _mm512_set1_ps(256.0f);
+   const __m512i m255 = _mm512_set1_epi32(0xff);
+   __m512i wa = _mm512_and_si512(_mm512_cvttps_epi32(_mm512_mul_ps(_mm512_sub_ps(u, fu), k256)), m255);
+   __m512i wb = _mm512_and_si512(_mm512_cvttps_epi32(_mm512_mul_ps(_mm512_sub_ps(vv, fv), k256)), m255);
+   __m512i tx[4];
+   if (!window16(f->base + (size_t)start, w, h, (size_t)row, i0, j0, tx)) {
+      const __m512i wm = _mm512_set1_epi32(w - 1), hm = _mm512_set1_epi32(h - 1);
+      const __m512i one = _mm512_set1_epi32(1), rp = _mm512_set1_epi32(row), st = _mm512_set1_epi32(start);
+      __m512i x0 = _mm512_slli_epi32(_mm512_and_si512(i0, wm), 2);
+      __m512i x1 = _mm512_slli_epi32(_mm512_and_si512(_mm512_add_epi32(i0, one), wm), 2);
+      __m512i y0 = _mm512_add_epi32(_mm512_mullo_epi32(_mm512_and_si512(j0, hm), rp), st);
+      __m512i y1 = _mm512_add_epi32(_mm512_mullo_epi32(_mm512_and_si512(_mm512_add_epi32(j0, one), hm), rp), st);
+      if (!_mm512_cmpneq_epi32_mask(x1, _mm512_add_epi32(x0, _mm512_set1_epi32(4)))) {
+         /* No lane on the level's last column: one 64-bit word a row. */
+         const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+         const __m512i odd = _mm512_add_epi32(even, one);
+         for (int r = 0; r < 2; r++) {
+            __m512i o = _mm512_add_epi32(r ? y1 : y0, x0);
+            __m512i lo = _mm512_i32gather_epi64(_mm512_castsi512_si256(o), (const void *)f->base, 1);
+            __m512i hi = _mm512_i32gather_epi64(_mm512_extracti64x4_epi64(o, 1), (const void *)f->base, 1);
+            tx[2 * r] = _mm512_permutex2var_epi32(lo, even, hi);
+            tx[2 * r + 1] = _mm512_permutex2var_epi32(lo, odd, hi);
+         }
+      } else {
+         tx[0] = _mm512_i32gather_epi32(_mm512_add_epi32(y0, x0), (const void *)f->base, 1);
+         tx[1] = _mm512_i32gather_epi32(_mm512_add_epi32(y0, x1), (const void *)f->base, 1);
+         tx[2] = _mm512_i32gather_epi32(_mm512_add_epi32(y1, x0), (const void *)f->base, 1);
+         tx[3] = _mm512_i32gather_epi32(_mm512_add_epi32(y1, x1), (const void *)f->base, 1);
+      }
+   }
+   fixed_filter16(tx[0], tx[1], tx[2], tx[3], wa, wb, out);
+}
+
+/* fixed_mip() on sixteen lanes (d from each lane's delta, lanes 4q + k in
+ * quarter q of r0[k]). */
+AVX512_FN void fixed_mip16(__m512i r0[4], const __m512i r1[4], __m512 delta)
+{
+   __m512i d = _mm512_cvttps_epi32(_mm512_mul_ps(delta, _mm512_set1_ps(256.0f)));
+   __m512i dw = _mm512_or_si512(_mm512_sub_epi32(_mm512_set1_epi32(256), d), _mm512_slli_epi32(d, 16));
+   const __m512i dk[4] = { _mm512_shuffle_epi32(dw, 0x00), _mm512_shuffle_epi32(dw, 0x55),
+                           _mm512_shuffle_epi32(dw, 0xaa), _mm512_shuffle_epi32(dw, 0xff) };
+   for (int k = 0; k < 4; k++) {
+      __m512i x = _mm512_mask_blend_epi16(0xaaaaaaaau, _mm512_srli_epi32(r0[k], 8), _mm512_slli_epi32(r1[k], 8));
+      r0[k] = _mm512_madd_epi16(x, dk[k]);
+   }
+}
+
+/* Lanes 0 .. 15 of a call in the fixed-point trilinear state whose halves
+ * both have lanes asked for (see the note above). */
+AVX512_FN void fixed_chunk16(const struct fast *f, struct shale_sample_args *a, bool bgra, bool ident)
+{
+   struct sel_avx2 sel[2];
+   fixed_select_avx2(f, a, 0, &sel[0]);
+   fixed_select_avx2(f, a, 8, &sel[1]);
+   const __m512i l0v = _mm512_inserti64x4(_mm512_castsi256_si512((__m256i)sel[0].lvl0), (__m256i)sel[1].lvl0, 1);
+   const int32_t lvl = sel[0].lvl0[0];
+   if (_mm512_cmpneq_epi32_mask(l0v, _mm512_set1_epi32(lvl))) {
+      fixed_chunk_avx2(f, a, 0, bgra, ident);
+      fixed_chunk_avx2(f, a, 8, bgra, ident);
+      return;
+   }
+   const __m512 s = _mm512_loadu_ps(&a->coord[0][0]), t = _mm512_loadu_ps(&a->coord[1][0]);
+   __m512i r0[4];
+   fixed_level16(f, s, t, lvl, r0);
+   const bool two0 = fixed_any_avx2(_mm256_and_si256((__m256i)sel[0].two, (__m256i)sel[0].on));
+   const bool two1 = fixed_any_avx2(_mm256_and_si256((__m256i)sel[1].two, (__m256i)sel[1].on));
+   if (two0 || two1) {
+      /* Lanes sharing level lvl share its second, min(lvl + 1, last). */
+      __m512i r1[4], m[4];
+      fixed_level16(f, s, t, lvl + 1 < f->last_level ? lvl + 1 : f->last_level, r1);
+      for (int k = 0; k < 4; k++)
+         m[k] = r0[k];
+      const __m512 delta = _mm512_insertf32x8(_mm512_castps256_ps512((__m256)sel[0].delta), (__m256)sel[1].delta, 1);
+      fixed_mip16(m, r1, delta);
+      /* A half with no second level keeps r0 (fixed_chunk skips the blend). */
+      const __mmask16 take = (two0 ? 0x00ffu : 0) | (two1 ? 0xff00u : 0);
+      for (int k = 0; k < 4; k++)
+         r0[k] = _mm512_mask_mov_epi32(r0[k], take, m[k]);
+   }
+   /* fixed_lanes() on sixteen lanes. */
+   __m512i u0 = _mm512_unpacklo_epi32(r0[0], r0[1]), u1 = _mm512_unpackhi_epi32(r0[0], r0[1]);
+   __m512i u2 = _mm512_unpacklo_epi32(r0[2], r0[3]), u3 = _mm512_unpackhi_epi32(r0[2], r0[3]);
+   __m512i c[4] = { _mm512_unpacklo_epi64(u0, u2), _mm512_unpackhi_epi64(u0, u2),
+                    _mm512_unpacklo_epi64(u1, u3), _mm512_unpackhi_epi64(u1, u3) };
+   const __m512i bias = _mm512_set1_epi32(1 << 23);
+   const __m512 scale = _mm512_set1_ps(1.0f / (255.0f * 65536.0f));
+   __m512 tau[4];
+   for (int k = 0; k < 4; k++)
+      tau[k] = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(c[k], bias)), scale);
+   if (bgra) {
+      __m512 r = tau[0];
+      tau[0] = tau[2];
+      tau[2] = r;
+   }
+   const __mmask16 on = (__mmask16)(sel[0].active | sel[1].active << 8);
+   for (int k = 0; k < 4; k++) {
+      const uint8_t sw = ident ? (uint8_t)k : f->swz[k];
+      __m512 r = sw < 4 ? tau[sw] : _mm512_set1_ps(sw == SWZ_ONE ? 1.0f : 0.0f);
+      _mm512_mask_storeu_ps(&a->result[k][0], on, r);
+   }
+}
+
+AVX512_FN void run_tri_avx512(const struct shale_image_view_desc *view,
+                              const struct shale_sampler_desc *sampler, struct shale_sample_args *args,
+                              bool bgra)
+{
+   if (!fast_tri_call(sampler, args->op)) {
+      if (bgra)
+         fast_bgra8_avx2(view, sampler, args);
+      else
+         fast_rgba8_avx2(view, sampler, args);
+      return;
+   }
+   if (sr_sample_fast_test)
+      sr_sample_fast_test->tri_calls++;
+   struct fast f;
+   fast_init_tri(&f, view, sampler);
+   if ((args->lanes & 0xffu) && (args->lanes & 0xff00u)) {
+      fixed_chunk16(&f, args, bgra, true);
+      return;
+   }
+   for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += VL)
+      if ((args->lanes >> l0) & 0xffu)
+         fixed_chunk_avx2(&f, args, l0, bgra, true);
+}
+
+__attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512vl"))) static void
+fast_rgba8_tri_avx512(const struct shale_image_view_desc *view,
+                      const struct shale_sampler_desc *sampler, struct shale_sample_args *args)
+{
+   run_tri_avx512(view, sampler, args, false);
+}
+
+__attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512vl"))) static void
+fast_bgra8_tri_avx512(const struct shale_image_view_desc *view,
+                      const struct shale_sampler_desc *sampler, struct shale_sample_args *args)
+{
+   run_tri_avx512(view, sampler, args, true);
+}
+
+static bool
+fast_avx512(void)
+{
+   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+          __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+}
+#define SR_FAST_AVX512 1
+#else
+#define SR_FAST_AVX512 0
+#endif
+
 /* ---- selection ------------------------------------------------------------ */
 
 /* The routine's format for views it can take, or -1. */
@@ -771,8 +1043,13 @@ sr_sample_select_isa(const struct shale_image_view_desc *view,
    if (avx2 && __builtin_cpu_supports("avx2")) {
       /* Views the fixed-point state can take whatever the sampler: a
        * routine that checks only the sampler and the operation. */
-      if ((fmt == FF_RGBA8 || fmt == FF_BGRA8) && !srgb && fast_tri_view(view))
+      if ((fmt == FF_RGBA8 || fmt == FF_BGRA8) && !srgb && fast_tri_view(view)) {
+#if SR_FAST_AVX512
+         if (fast_avx512() && !(sr_sample_fast_test && sr_sample_fast_test->no_avx512))
+            return fmt == FF_RGBA8 ? fast_rgba8_tri_avx512 : fast_bgra8_tri_avx512;
+#endif
          return fmt == FF_RGBA8 ? fast_rgba8_tri_avx2 : fast_bgra8_tri_avx2;
+      }
       /* sRGB ones: sr_sample_fast_srgb.h. */
       if ((fmt == FF_RGBA8 || fmt == FF_BGRA8) && srgb && fast_tri_view(view))
          return fmt == FF_RGBA8 ? fast_srgba8_tri_avx2 : fast_sbgra8_tri_avx2;

@@ -573,9 +573,13 @@ static void test_far(bool avx2)
  * with the windows (counted in *differ when they differ) and compared with
  * sr_sample() (compare_call; 8-bit UNORM views held to FIXED_TOLERANCE
  * where fixed_point_call says so, sRGB ones to 1e-5). With srgb, one view
- * in four is given the explicit swizzle R, G, B, A. */
+ * in four is given the explicit swizzle R, G, B, A. Where the AVX-512
+ * routine is chosen (counted in *isa_routines), each call is also made
+ * through the AVX2 routine chosen without it (sr_sample_fast_test's
+ * no_avx512), counted in *isa_differ when the two differ. */
 static void window_calls(const VkFormat formats[3], bool srgb, struct sr_sample_fast_test *hook,
-                         struct tally *t, long *calls, long *differ)
+                         struct tally *t, long *calls, long *differ, long *isa_routines,
+                         long *isa_differ)
 {
    static const uint32_t sizes[] = { 4, 8, 16, 64, 256, 512 };
    for (int n = 0; n < 60; n++) {
@@ -594,7 +598,14 @@ static void window_calls(const VkFormat formats[3], bool srgb, struct sr_sample_
       s.address_mode[0] = s.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
       s.min_lod = 0.0f;
       s.max_lod = 1000.0f;
-      shale_sample_fn fn = sr_sample_select_isa(&im.v, pick(2) ? &s : NULL, true);
+      const struct shale_sampler_desc *known = pick(2) ? &s : NULL;
+      shale_sample_fn fn = sr_sample_select_isa(&im.v, known, true);
+      /* The AVX2 routine where the AVX-512 one was chosen (else fn). */
+      struct sr_sample_fast_test no512 = { .no_avx512 = true };
+      sr_sample_fast_test = &no512;
+      shale_sample_fn fn2 = sr_sample_select_isa(&im.v, known, true);
+      sr_sample_fast_test = NULL;
+      *isa_routines += fn2 != fn;
       for (int c = 0; c < 60; c++) {
          struct shale_sample_args a;
          memset(&a, 0, sizeof(a));
@@ -616,7 +627,7 @@ static void window_calls(const VkFormat formats[3], bool srgb, struct sr_sample_
             for (int q = 0; q < 4; q++)
                a.result[q][l] = rnd();
          }
-         struct shale_sample_args g = a, wnd = a;
+         struct shale_sample_args g = a, wnd = a, narrow = a;
          sr_sample_fast_test = hook;
          hook->gathers_only = true;
          fn(&im.v, &s, &g);
@@ -624,7 +635,9 @@ static void window_calls(const VkFormat formats[3], bool srgb, struct sr_sample_
          fn(&im.v, &s, &wnd);
          compare_call(fn, &im, &s, &a, false, t, !srgb && fixed_point_call(&im, &s, &a, true));
          sr_sample_fast_test = NULL;
+         fn2(&im.v, &s, &narrow);
          *differ += memcmp(g.result, wnd.result, sizeof(g.result)) != 0;
+         *isa_differ += memcmp(narrow.result, wnd.result, sizeof(g.result)) != 0;
          (*calls)++;
       }
       free(im.mem);
@@ -645,22 +658,26 @@ static void window_calls(const VkFormat formats[3], bool srgb, struct sr_sample_
  * two in five do: the others' footprints are too wide, or their levels
  * narrower than eight texels), and some calls through the routines chosen
  * for unswizzled views (run_tri: views keep the identity swizzle three
- * times in four). */
+ * times in four). Where the CPU has AVX-512, the unswizzled views' routine
+ * is the sixteen-lane one (sr_sample_fast.c's fixed_chunk16, its window
+ * sixteen columns wide): every call must give the AVX2 routine's bits. */
 static void test_window(void)
 {
    static const VkFormat formats[] = { VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM,
                                        VK_FORMAT_A8B8G8R8_UNORM_PACK32 };
    struct sr_sample_fast_test hook = { 0 };
    struct tally t = { 0 };
-   long calls = 0, differ = 0;
-   window_calls(formats, false, &hook, &t, &calls, &differ);
+   long calls = 0, differ = 0, isa_routines = 0, isa_differ = 0;
+   window_calls(formats, false, &hook, &t, &calls, &differ, &isa_routines, &isa_differ);
    printf("row windows: %ld calls, %" PRIu64 " levels read through a window, %" PRIu64
           " calls through the unswizzled views' routines, %ld results differing from the "
           "gathers', %ld lanes against sr_sample (largest difference %.3g of the range, "
-          "tolerance %.3g), %ld disagreements\n",
+          "tolerance %.3g), %ld disagreements; %ld of 60 views on the AVX-512 routines, %ld "
+          "calls differing from the AVX2 routines'\n",
           calls, hook.windows, hook.tri_calls, differ, t.lanes, t.worst_fixed, FIXED_TOLERANCE,
-          t.bad);
+          t.bad, isa_routines, isa_differ);
    CHECK(differ == 0, "%ld calls differ between windows and gathers", differ);
+   CHECK(isa_differ == 0, "%ld calls differ between the AVX-512 and AVX2 routines", isa_differ);
    CHECK(t.bad == 0, "%ld lanes disagree with sr_sample", t.bad);
    CHECK(t.lanes > 10000, "only %ld lanes compared", t.lanes);
 #if defined(__x86_64__) || defined(__i386__)
@@ -693,8 +710,8 @@ static void test_srgb_window(void)
                                        VK_FORMAT_A8B8G8R8_SRGB_PACK32 };
    struct sr_sample_fast_test hook = { 0 };
    struct tally t = { 0 };
-   long calls = 0, differ = 0;
-   window_calls(formats, true, &hook, &t, &calls, &differ);
+   long calls = 0, differ = 0, isa_routines = 0, isa_differ = 0;
+   window_calls(formats, true, &hook, &t, &calls, &differ, &isa_routines, &isa_differ);
    printf("sRGB row windows and blocks: %ld calls, %" PRIu64 " levels read through one, %" PRIu64
           " calls through the unswizzled views' routines, %ld results differing from the "
           "gathers', %ld lanes against sr_sample (largest difference %.3g), %ld disagreements\n",
