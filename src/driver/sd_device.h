@@ -93,7 +93,10 @@ sd_device_cancelled(const struct sd_device *device)
    return __atomic_load_n(&device->cancel, __ATOMIC_RELAXED) != 0;
 }
 
-/* Wakes everything waiting on a sync object; call with sync_mutex held. */
+/* Wakes everything waiting on a sync object: with sync_mutex held, or
+ * right after releasing it, the change it announces made under it (a
+ * waiter checks its condition under the mutex before it sleeps, so it
+ * either sees the change or is asleep when this wakes it). */
 static inline void
 sd_device_sync_broadcast(struct sd_device *device)
 {

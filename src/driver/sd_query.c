@@ -175,10 +175,16 @@ sd_GetQueryPoolResults(VkDevice _device, VkQueryPool _pool, uint32_t firstQuery,
           * query does (the spec allows device loss when a query does not
           * become available in finite time). */
          uint64_t idle_since = 0;
+         uint64_t seen = device->queue ? device->queue->submitted : 0;
          while (!q->available && !sd_device_is_lost(device)) {
             const struct sd_queue *queue = device->queue;
-            if (queue && queue->completed < queue->submitted) {
+            /* A submission does not wake this wait (sd_queue.h), its
+             * retirement does: one made meanwhile restarts the clock too. */
+            if (queue && (queue->completed < queue->submitted || queue->submitted != seen)) {
+               seen = queue->submitted;
                idle_since = 0;
+               if (queue->completed == queue->submitted)
+                  continue;
                sd_device_sync_wait(device, UINT64_MAX);
                continue;
             }

@@ -160,8 +160,11 @@ sd_queue_run(struct sd_queue *queue, struct sd_submit *submit)
     * take sync_mutex again.) */
    if (lost && !atomic_exchange(&device->lost, true))
       su_log("device lost: %s", lost);
-   sd_device_sync_broadcast(device);
    pthread_mutex_unlock(&device->sync_mutex);
+   /* Waiters (a vkWaitForFences, the present's callback wait) are woken
+    * once the mutex is free, so they do not wake only to block on it; the
+    * device outlives this thread (vkDestroyDevice joins it). */
+   sd_device_sync_broadcast(device);
 }
 
 void
@@ -178,8 +181,11 @@ sd_queue_thread(void *arg)
    struct sd_device *device = queue->device;
    pthread_mutex_lock(&device->sync_mutex);
    for (;;) {
-      while (!queue->head && !queue->stop)
-         sd_device_sync_wait(device, UINT64_MAX);
+      while (!queue->head && !queue->stop) {
+         queue->idle = true;
+         pthread_cond_wait(&queue->work_cond, &device->sync_mutex);
+      }
+      queue->idle = false;
       if (!queue->head)
          break; /* stop requested and nothing left */
       struct sd_submit *submit = queue->head;
@@ -204,7 +210,9 @@ sd_queue_create(struct sd_device *device, struct sd_queue **out)
    sd_object_init(&queue->base, VK_OBJECT_TYPE_QUEUE, device);
    queue->device = device;
    queue->watchdog_ns = sd_watchdog_limit_ns();
+   pthread_cond_init(&queue->work_cond, NULL);
    if (pthread_create(&queue->thread, NULL, sd_queue_thread, queue) != 0) {
+      pthread_cond_destroy(&queue->work_cond);
       sd_free(&device->alloc, queue);
       return sd_errorf(VK_ERROR_INITIALIZATION_FAILED, "cannot start the queue thread");
    }
@@ -225,10 +233,12 @@ sd_queue_destroy(struct sd_queue *queue)
    struct sd_device *device = queue->device;
    pthread_mutex_lock(&device->sync_mutex);
    queue->stop = true;
+   pthread_cond_signal(&queue->work_cond);
    sd_device_sync_broadcast(device);
    pthread_mutex_unlock(&device->sync_mutex);
    pthread_join(queue->thread, NULL);
    sd_watchdog_stop(queue);
+   pthread_cond_destroy(&queue->work_cond);
    sd_free(&device->alloc, queue);
 }
 
@@ -309,11 +319,17 @@ sd_queue_enqueue(struct sd_queue *queue, struct sd_submit *first, struct sd_subm
    queue->tail = last;
    queue->submitted += n;
    uint64_t serial = queue->submitted;
+   const bool wake = queue->idle;
+   queue->idle = false;   /* one wake is enough */
    pthread_mutex_unlock(&device->sync_mutex);
-   /* sd_device_sync_broadcast, but after the unlock, so the queue thread
-    * does not wake only to wait for the mutex; the device outlives this
-    * call (vkDestroyDevice may not run while a submission is being made). */
-   pthread_cond_broadcast(&device->sync_cond);
+   /* Only an idle thread needs waking (a busy one looks at its list
+    * before it sleeps), and after the unlock, so it does not wake only to
+    * wait for the mutex; the queue outlives this call (vkDestroyDevice may
+    * not run while a submission is being made). Nothing else waits for a
+    * submission: sync_cond's waiters wait for signals, which come when it
+    * retires. */
+   if (wake)
+      pthread_cond_signal(&queue->work_cond);
    return serial;
 }
 

@@ -35,8 +35,14 @@
  * SHALE_WATCHDOG_MS: replay stops as after a failure, and the loss is
  * declared when that submission retires, like every other loss.
  *
- * Threading: the list and counters are guarded by the device's sync_mutex;
- * the thread sleeps on sync_cond. Command buffers run only on this thread;
+ * Threading: the list and counters are guarded by the device's sync_mutex.
+ * With its list empty the thread sleeps on its own condition (work_cond,
+ * with sync_mutex), which only a submission to an idle queue and
+ * destruction signal: sync objects' changes (an acquire's signals, a host
+ * signal, another thread's fence) do not wake an idle queue thread, and a
+ * submission wakes no fence waiter. While a submission's semaphore waits
+ * are not met, and in replay's event waits, it sleeps on sync_cond like
+ * every other waiter. Command buffers run only on this thread;
  * `replay_error` is read and written only by it.
  */
 #ifndef SD_QUEUE_H
@@ -57,6 +63,8 @@ struct sd_queue {
    struct sd_submit *head, *tail;
    uint64_t submitted, completed;
    bool stop;
+   bool idle;                  /* the thread sleeps on work_cond: its list is empty */
+   pthread_cond_t work_cond;
    const char *replay_error;   /* why the current submission's replay failed */
    /* Watchdog (sd_watchdog.h), under sync_mutex: when the replay of the
     * running submission began (0: none runs), and a count of replays. */

@@ -473,7 +473,6 @@ sd_fence_signal_locked(struct sd_device *device, struct sd_fence *fence)
     * land on the wrong payload). */
    if (!sd_diverted_fire(device, &fence->diverted, &fence->diverted_tail))
       sd_payload_signal(sd_payload_active(&fence->perm, &fence->temp));
-   sd_device_sync_broadcast(device);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL
@@ -715,7 +714,6 @@ sd_semaphore_signal_locked(struct sd_device *device, struct sd_semaphore *sem, u
        * in effect when the signal was submitted). */
       sd_payload_signal(sd_payload_active(&sem->perm, &sem->temp));
    }
-   sd_device_sync_broadcast(device);
 }
 
 bool
@@ -936,6 +934,7 @@ sd_SignalSemaphore(VkDevice _device, const VkSemaphoreSignalInfo *pSignalInfo)
    pthread_mutex_lock(&device->sync_mutex);
    sd_semaphore_signal_locked(device, sem, pSignalInfo->value);
    pthread_mutex_unlock(&device->sync_mutex);
+   sd_device_sync_broadcast(device);   /* after the unlock (sd_sync.h) */
    return VK_SUCCESS;
 }
 

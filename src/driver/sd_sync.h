@@ -5,7 +5,8 @@
  * Owns: the payload of each object, and the one host-wait loop every
  * blocking host command uses (sd_sync_host_wait). All payloads are read and
  * written under the device's sync_mutex, and every change broadcasts
- * sync_cond; waiters re-check their condition, so "wait any", "wait all",
+ * sync_cond (fence and semaphore signals, the commonest changes, right
+ * after the critical section that made them, not inside it); waiters re-check their condition, so "wait any", "wait all",
  * host waits on timelines, query-result waits and the queue thread's
  * semaphore and event waits share one mechanism and cannot miss a wakeup.
  *
@@ -114,7 +115,10 @@ SD_DEFINE_NONDISP_HANDLE_CASTS(sd_fence, base, VkFence, VK_OBJECT_TYPE_FENCE)
 SD_DEFINE_NONDISP_HANDLE_CASTS(sd_semaphore, base, VkSemaphore, VK_OBJECT_TYPE_SEMAPHORE)
 SD_DEFINE_NONDISP_HANDLE_CASTS(sd_event, base, VkEvent, VK_OBJECT_TYPE_EVENT)
 
-/* Queue-thread side; call with the device's sync_mutex held. */
+/* Queue-thread side; call with the device's sync_mutex held. They do not
+ * wake waiters: the caller broadcasts sync_cond once it has released
+ * sync_mutex (sd_device_sync_broadcast after the unlock), so a woken
+ * waiter does not block at once on the mutex the signaller still holds. */
 void sd_fence_signal_locked(struct sd_device *device, struct sd_fence *fence);
 void sd_semaphore_signal_locked(struct sd_device *device, struct sd_semaphore *sem, uint64_t value);
 /* Whether a queue wait on `sem` (for `value` on timelines) can proceed now;

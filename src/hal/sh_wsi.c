@@ -70,6 +70,7 @@ struct sh_swapchain {
    uint32_t queue_head, queue_len;
    int32_t shown;                 /* the SHOWN image, or -1 */
    uint32_t pending;              /* presents whose queue callback has not run yet */
+   bool destroying;               /* vkDestroySwapchainKHR waits for pending to reach 0 */
    uint64_t free_serial;
    /* Refresh k of the (virtual) display happens at epoch + k * refresh_ns. */
    uint64_t refresh_ns, epoch_ns;
@@ -458,8 +459,11 @@ sh_present_thread(void *arg)
    return NULL;
 }
 
-/* Mutex held: the queue thread hands a presented image to the engine. */
-static void
+/* Mutex held: the queue thread hands a presented image to the engine.
+ * The caller wakes the present thread (chain->cond), and the acquirers
+ * (chain->freed) where this returns true: a queued MAILBOX image was
+ * replaced, and freed. */
+static bool
 sh_engine_push_locked(struct sh_swapchain *chain, uint32_t index)
 {
    struct sh_swapchain_image *img = &chain->images[index];
@@ -468,13 +472,12 @@ sh_engine_push_locked(struct sh_swapchain *chain, uint32_t index)
    if (chain->mode == VK_PRESENT_MODE_MAILBOX_KHR && chain->queue_len) {
       /* Replace the image waiting for the refresh; it is never shown. */
       sh_image_free_locked(chain, chain->queue[chain->queue_head]);
-      pthread_cond_broadcast(&chain->freed);
       chain->queue[chain->queue_head] = index;
-   } else {
-      chain->queue[(chain->queue_head + chain->queue_len) % chain->image_count] = index;
-      chain->queue_len++;
+      return true;
    }
-   pthread_cond_broadcast(&chain->cond);
+   chain->queue[(chain->queue_head + chain->queue_len) % chain->image_count] = index;
+   chain->queue_len++;
+   return false;
 }
 
 /* ---- swapchains ---- */
@@ -708,6 +711,7 @@ sd_DestroySwapchainKHR(VkDevice _device, VkSwapchainKHR swapchain,
    /* Presents still queued reference the swapchain: let their callbacks
     * run (the queue thread waits their semaphores), then stop the engine. */
    pthread_mutex_lock(&chain->mutex);
+   chain->destroying = true;
    while (chain->pending)
       sh_chain_wait(chain, &chain->cond, UINT64_MAX);
    chain->stop = true;
@@ -823,6 +827,7 @@ sd_AcquireNextImageKHR(VkDevice _device, VkSwapchainKHR swapchain, uint64_t time
    if (f)
       sd_fence_signal_locked(device, f);
    pthread_mutex_unlock(&device->sync_mutex);
+   sd_device_sync_broadcast(device);   /* after the unlock (sd_sync.h) */
    return r;
 }
 
@@ -844,9 +849,19 @@ sh_present_run(void *data)
    for (uint32_t i = 0; i < p->count; i++) {
       struct sh_swapchain *chain = p->items[i].chain;
       pthread_mutex_lock(&chain->mutex);
-      sh_engine_push_locked(chain, p->items[i].index);
-      chain->pending--;
+      const bool replaced = sh_engine_push_locked(chain, p->items[i].index);
+      pthread_mutex_unlock(&chain->mutex);
+      /* Woken once the mutex is free, so the present thread does not wake
+       * only to block on it; the swapchain is alive meanwhile, since this
+       * present is still pending (vkDestroySwapchainKHR waits for it). */
       pthread_cond_broadcast(&chain->cond);
+      if (replaced)
+         pthread_cond_broadcast(&chain->freed);
+      /* The last touch of the swapchain: a destroyer waiting for it is
+       * woken before the mutex is released. */
+      pthread_mutex_lock(&chain->mutex);
+      if (--chain->pending == 0 && chain->destroying)
+         pthread_cond_broadcast(&chain->cond);
       pthread_mutex_unlock(&chain->mutex);
    }
    sd_free(&p->device->alloc, p);

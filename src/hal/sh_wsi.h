@@ -142,9 +142,12 @@
  * images) and vkDestroySwapchainKHR (for pending presents) wait on one of
  * its conditions, acquirers (for freed images, status changes) on the
  * other, so neither is woken for the other's events; the present thread
- * wakes acquirers after releasing the mutex, not while holding it. Device
- * sync objects are signalled under the device's sync_mutex, never while
- * holding the swapchain's.
+ * wakes acquirers, and a present's queue callback the present thread,
+ * after releasing the mutex, not while holding it (the callback, whose
+ * present is still pending then, takes the mutex once more to count it
+ * done, and wakes a vkDestroySwapchainKHR waiting for that under it).
+ * Device sync objects are signalled under the device's sync_mutex, never
+ * while holding the swapchain's; their waiters are woken after it.
  * vkDestroySwapchainKHR waits for the presents still pending on the queue
  * (their callbacks reference the swapchain), then stops the present thread,
  * which first shows the images still queued, without waiting for refreshes
