@@ -25,8 +25,10 @@
  *  2. Vertex shading: the draw's vertices (an indexed draw shades each
  *     distinct index value once per instance when the values span at most
  *     about four times the index count, else each index position) in
- *     batches of W over the pool; per batch the C vertex fetch converts attributes to the
- *     shader's input types (shale_vs_batch.inputs), the compiled vertex
+ *     batches of W over the pool (chunks of at least 256 vertices: a
+ *     smaller draw is shaded on the calling thread, no worker woken); per
+ *     batch the C vertex fetch converts attributes to the shader's input
+ *     types (shale_vs_batch.inputs), the compiled vertex
  *     shader writes varying slots, which are kept as one record per vertex
  *     (clip position, point size, clip code, window coordinates, clip and
  *     cull distances, the components the fragment shader reads) in draw

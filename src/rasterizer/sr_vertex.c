@@ -509,6 +509,13 @@ count_stats(const struct sr_vdraw *vd, uint64_t shaded)
  * two windows. */
 #define SR_VERTEX_WINDOW (3u * 2u * 8192u)
 
+/* A chunk of the pool's vertex shading has at least this many vertices, so
+ * a small draw (vkcube's 36 vertices, a full-screen triangle) runs on the
+ * calling thread alone: waking a worker and waiting for it to finish costs
+ * more than shading a few dozen vertices. Which thread shades a batch never
+ * changes its records. */
+#define SR_VERTEX_MIN_CHUNK 256u
+
 VkResult
 sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *snap,
                const struct sr_draw_bindings *bindings, const struct sr_draw *draw)
@@ -558,7 +565,12 @@ sr_vertex_draw(struct sr_scene *scene, const struct sr_draw_snapshot *snap,
          }
          if (sr_scene_cancelled(scene))
             return vd.result;
-         su_thread_pool_run(scene->ctx->pool, (vd.shade_count + w - 1) / w, 0, shade_batches, &vd);
+         const uint64_t batches = (vd.shade_count + w - 1) / w;
+         const uint64_t workers = su_thread_pool_size(scene->ctx->pool);
+         uint64_t chunk = batches / (workers * 8);   /* the pool's own default */
+         if (chunk < (SR_VERTEX_MIN_CHUNK + w - 1) / w)
+            chunk = (SR_VERTEX_MIN_CHUNK + w - 1) / w;
+         su_thread_pool_run(scene->ctx->pool, batches, chunk, shade_batches, &vd);
          shaded += vd.shade_count;
          /* Cancelled while shading: some vertices were never shaded, so
           * nothing is assembled from them. */
