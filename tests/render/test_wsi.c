@@ -20,7 +20,11 @@
  *    and semaphores passed to acquire are signalled;
  *  - recreation: oldSwapchain retires the old swapchain, its acquired
  *    image can still be presented, and the new one works (acquiring from
- *    the retired one is invalid usage, so not tried under the layer).
+ *    the retired one is invalid usage, so not tried under the layer);
+ *  - destruction right after a present whose queue callback has not run
+ *    (the image's submission done, buffer fills still running before the
+ *    present), 16 times: it returns, and a swapchain made afterwards
+ *    acquires and presents.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -403,6 +407,96 @@ test_mode_late(struct wsi *w, VkPresentModeKHR mode)
    vkDestroySwapchainKHR(w->t.device, chain, NULL);
 }
 
+/* vkDestroySwapchainKHR right after a present whose queue callback has
+ * not run yet (sh_wsi.h: destruction waits for it; the callback touches
+ * the swapchain last): the image's own submission is done (its fence
+ * waited), then a submission of buffer fills that touches no swapchain
+ * image keeps the queue busy while the present is queued behind it and the
+ * swapchain destroyed. 16 rounds; checked: each acquire and present
+ * succeeds, destruction returns, and a swapchain made afterwards acquires
+ * and presents. */
+static void
+test_destroy_after_present(struct wsi *w)
+{
+   struct vkt *t = &w->t;
+   setenv("SHALE_WSI_HEADLESS_HZ", "1000", 1);
+   const VkDeviceSize size = 16u << 20;
+   struct vkt_buffer busy;
+   CHECK_VK(vkt_buffer_create(t, size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &busy));
+   const VkCommandBufferAllocateInfo cai = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+      .commandPool = t->pool,
+      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+      .commandBufferCount = 1,
+   };
+   VkCommandBuffer fill;
+   CHECK_VK(vkAllocateCommandBuffers(t->device, &cai, &fill));
+   const VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
+   CHECK_VK(vkBeginCommandBuffer(fill, &bi));
+   for (uint32_t i = 0; i < 8; i++)
+      vkCmdFillBuffer(fill, busy.buffer, 0, VK_WHOLE_SIZE, i);
+   CHECK_VK(vkEndCommandBuffer(fill));
+   const VkSubmitInfo fsi = {
+      .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+      .commandBufferCount = 1,
+      .pCommandBuffers = &fill,
+   };
+   for (unsigned round = 0; round < 16; round++) {
+      VkSwapchainKHR chain;
+      CHECK_VK(make_swapchain(w, VK_PRESENT_MODE_IMMEDIATE_KHR, 2, VK_NULL_HANDLE, &chain));
+      struct frames f;
+      frames_init(&f, w, chain);
+      uint32_t slot, index;
+      CHECK_VK(frames_acquire(&f, UINT64_MAX, &slot, &index));
+      /* The image to PRESENT_SRC, as frames_present does, but presented
+       * only after its fence and the fills. */
+      VkCommandBuffer cb = f.cb[slot];
+      CHECK_VK(vkResetCommandBuffer(cb, 0));
+      CHECK_VK(vkBeginCommandBuffer(cb, &bi));
+      vkt_image_barrier(cb, f.images[index], VK_IMAGE_ASPECT_COLOR_BIT,
+                        VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
+      CHECK_VK(vkEndCommandBuffer(cb));
+      const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+      const VkSubmitInfo si = {
+         .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+         .waitSemaphoreCount = 1,
+         .pWaitSemaphores = &f.acquired[slot],
+         .pWaitDstStageMask = &stage,
+         .commandBufferCount = 1,
+         .pCommandBuffers = &cb,
+         .signalSemaphoreCount = 1,
+         .pSignalSemaphores = &f.rendered[index],
+      };
+      CHECK_VK(vkQueueSubmit(t->queue, 1, &si, f.done[slot]));
+      CHECK_VK(vkWaitForFences(t->device, 1, &f.done[slot], VK_TRUE, UINT64_MAX));
+      CHECK_VK(vkQueueSubmit(t->queue, 1, &fsi, VK_NULL_HANDLE));
+      const VkPresentInfoKHR pi = {
+         .sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR,
+         .waitSemaphoreCount = 1,
+         .pWaitSemaphores = &f.rendered[index],
+         .swapchainCount = 1,
+         .pSwapchains = &chain,
+         .pImageIndices = &index,
+      };
+      CHECK_VK(vkQueuePresentKHR(t->queue, &pi));
+      vkDestroySwapchainKHR(t->device, chain, NULL);
+      frames_finish(&f);
+   }
+   vkFreeCommandBuffers(t->device, t->pool, 1, &fill);
+   vkt_buffer_destroy(t, &busy);
+   VkSwapchainKHR chain;
+   CHECK_VK(make_swapchain(w, VK_PRESENT_MODE_IMMEDIATE_KHR, 2, VK_NULL_HANDLE, &chain));
+   struct frames f;
+   frames_init(&f, w, chain);
+   for (unsigned i = 0; i < 4; i++) {
+      uint32_t slot, index;
+      CHECK_VK(frames_acquire(&f, 1000000000ull, &slot, &index));
+      CHECK_VK(frames_present(&f, slot, index));
+   }
+   frames_finish(&f);
+   vkDestroySwapchainKHR(t->device, chain, NULL);
+}
+
 /* Two images on a 1 Hz display, both presented before the first refresh:
  * MAILBOX frees the first at once (replaced, never shown), IMMEDIATE frees
  * it at once (shown, then replaced on the display); FIFO and FIFO_RELAXED
@@ -763,6 +857,7 @@ main(void)
       test_mode_replace(&w, m);
    test_mode_late(&w, VK_PRESENT_MODE_FIFO_RELAXED_KHR);
    test_mode_late(&w, VK_PRESENT_MODE_FIFO_KHR);
+   test_destroy_after_present(&w);
    wsi_finish(&w);
 
    /* Without VK_EXT_swapchain_colorspace: no PASS_THROUGH. */
