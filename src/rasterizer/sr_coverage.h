@@ -36,7 +36,15 @@
  * and use them in one to four blocks, where the table's 64 entries cost
  * more than the blocks' lanes. Where the CPU has AVX2 (checked once per
  * struct sr_cover_samples) the same sums go two pixels a 256-bit vector
- * and the masks eight pixels a pack (sr_cover_lanes4_avx2).
+ * and the masks eight pixels a pack (sr_cover_lanes4_avx2). Where it has
+ * AVX-512 F and DQ, one sample takes a block's 16 lanes as one 512-bit
+ * vector (sr_cover_lanes1_avx512) and four samples a row of four pixels
+ * a vector (sr_cover_lanes4_avx512); their edge lanes, a * x + b * y of
+ * the lanes' sample positions (struct sr_cover_samples lane_x, lane_y),
+ * are computed in registers and then kept in tab[i] (its first 16
+ * entries, in that layout: a primitive takes one path); the same sums
+ * mod 2^32, so the same masks. unit/raster checks each path against the
+ * 64-bit reference, forcing the others off.
  * Besides the masks a block's result has one bit per pixel with coverage
  * (with one sample: the four vectors' sign bits, no per-pixel loop), which
  * the tile loop walks to pack pixels into lanes and to pick quads.

@@ -189,7 +189,11 @@ static void resolve_row_unorm8x4(const uint8_t *restrict s, uint8_t *restrict d,
  * fraction of its cost (three FMA-unit operations against one vdivps of
  * about 3.5 cycles' throughput a 256-bit vector on Zen 3). GCC would otherwise
  * contract the double multiply and add that follow into an FMA (one
- * rounding instead of two): fp-contract is off for the function. */
+ * rounding instead of two): fp-contract is off for the function.
+ * stream (a RESOLVE after the tile's last PRIM: nothing in the tile reads
+ * the destination again): pairs of pixels go out as 8-byte non-temporal
+ * stores (movnti; the row's write-combining fills whole lines), no read
+ * for ownership of the destination; resolve_color8 fences after the rows. */
 #define SR_RESOLVE_BODY                                                                    \
    /* Per 128-bit lane (one pixel's 16 bytes): sample k's four bytes to                    \
     * the lane's four dwords. */                                                           \
@@ -213,7 +217,11 @@ static void resolve_row_unorm8x4(const uint8_t *restrict s, uint8_t *restrict d,
          _mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(avg, 1)), d255), half); \
       const __m128i i32lo = _mm256_cvttpd_epi32(lo), i32hi = _mm256_cvttpd_epi32(hi);      \
       const __m128i i16 = _mm_packs_epi32(i32lo, i32hi);                                   \
-      _mm_storel_epi64((__m128i *)d, _mm_packus_epi16(i16, i16));                          \
+      const __m128i px2 = _mm_packus_epi16(i16, i16);                                      \
+      if (stream)                                                                          \
+         _mm_stream_si64((long long *)d, _mm_cvtsi128_si64(px2));                          \
+      else                                                                                 \
+         _mm_storel_epi64((__m128i *)d, px2);                                              \
    }                                                                                       \
    if (x < n)                                                                              \
       resolve_row_unorm8x4(s, d, n - x);
@@ -224,7 +232,7 @@ static void resolve_row_unorm8x4(const uint8_t *restrict s, uint8_t *restrict d,
                     4 * k + 2, -1, -1, -1, 4 * k + 3, -1, -1, -1)
 
 __attribute__((target("avx2"))) static void
-resolve_row_unorm8x4_avx2(const uint8_t *restrict s, uint8_t *restrict d, int32_t n)
+resolve_row_unorm8x4_avx2(const uint8_t *restrict s, uint8_t *restrict d, int32_t n, bool stream)
 {
 #define SR_UNORM8_F(b) _mm256_div_ps(b, f255)
    SR_RESOLVE_BODY
@@ -243,7 +251,7 @@ unorm8_quotient_fma(__m256 b, __m256 inv255, __m256 f255)
 }
 
 __attribute__((target("avx2,fma"), optimize("fp-contract=off"))) static void
-resolve_row_unorm8x4_fma(const uint8_t *restrict s, uint8_t *restrict d, int32_t n)
+resolve_row_unorm8x4_fma(const uint8_t *restrict s, uint8_t *restrict d, int32_t n, bool stream)
 {
 #define SR_UNORM8_F(b) unorm8_quotient_fma(b, inv255, f255)
    SR_RESOLVE_BODY
@@ -259,7 +267,8 @@ resolve_row_unorm8x4_fma(const uint8_t *restrict s, uint8_t *restrict d, int32_t
 #endif
 
 static bool resolve_color8(const struct sr_surface *src, const struct sr_surface *dst,
-                           uint32_t layer, int32_t x0, int32_t y0, int32_t x1, int32_t y1)
+                           uint32_t layer, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+                           bool stream)
 {
    uint8_t byte_of[4];
    uint8_t kind = sr_pack_kind(src->format, byte_of);
@@ -285,11 +294,11 @@ static bool resolve_color8(const struct sr_surface *src, const struct sr_surface
       uint8_t *d = sr_surface_texel(dst, layer, x0, y, 0);
 #if SR_RESOLVE_FMA
       if (size == 4 && src->samples == 4 && !srgb_mask && fma)
-         resolve_row_unorm8x4_fma(s, d, n);
+         resolve_row_unorm8x4_fma(s, d, n, stream);
       else
 #endif
       if (size == 4 && src->samples == 4 && !srgb_mask && avx2)
-         resolve_row_unorm8x4_avx2(s, d, n);
+         resolve_row_unorm8x4_avx2(s, d, n, stream);
       else if (size == 4 && src->samples == 4 && !srgb_mask)
          resolve_row_unorm8x4(s, d, n);
       else if (size == 4 && src->samples == 4)
@@ -297,16 +306,21 @@ static bool resolve_color8(const struct sr_surface *src, const struct sr_surface
       else
          resolve_row8(s, d, n, size, src->samples, srgb_mask);
    }
+#if SR_RESOLVE_AVX2
+   if (stream && avx2 && size == 4 && src->samples == 4 && !srgb_mask)
+      _mm_sfence();   /* the rows' non-temporal stores */
+#endif
    return true;
 }
 
 /* Colour: the average of the samples for float and normalized formats (sRGB
  * averaged in linear), sample 0 for integer formats. */
 static void resolve_color(const struct sr_surface *src, const struct sr_surface *dst,
-                          uint32_t layer, int32_t x0, int32_t y0, int32_t x1, int32_t y1)
+                          uint32_t layer, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+                          bool stream)
 {
    bool average = src->samples > 1 && su_format_class(src->format) == SU_CLASS_FLOAT;
-   if (average && resolve_color8(src, dst, layer, x0, y0, x1, y1))
+   if (average && resolve_color8(src, dst, layer, x0, y0, x1, y1, stream))
       return;
    unsigned size = dst->format->block_size;
    for (int32_t y = y0; y <= y1; y++) {
@@ -405,7 +419,7 @@ static void resolve_cleared(const struct sr_surface *src, const struct sr_surfac
    one_dst.base = out;
    one_dst.width = one_dst.height = one_dst.layers = 1;
    one_dst.row_pitch = one_dst.layer_pitch = dst->format->block_size;
-   resolve_color(&one_src, &one_dst, 0, 0, 0, 0, 0);
+   resolve_color(&one_src, &one_dst, 0, 0, 0, 0, 0, false);
    const struct sr_image_level l = {
       .base = dst->base,
       .format = dst->format,
@@ -446,7 +460,7 @@ void sr_resolve_run(const struct sr_framebuffer *fb, const struct sr_resolve_cmd
             resolve_cleared(&fb->color[r->attachment], dst, cleared, layer, x0, y0, x1, y1,
                             stream);
          else
-            resolve_color(&fb->color[r->attachment], dst, layer, x0, y0, x1, y1);
+            resolve_color(&fb->color[r->attachment], dst, layer, x0, y0, x1, y1, stream);
       }
       return;
    }

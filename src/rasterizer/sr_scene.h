@@ -274,7 +274,8 @@ void sr_tile_run(struct sr_scene *scene, uint32_t layer, uint32_t tx, uint32_t t
  * the resolve computes one pixel's result from a copy of them and fills
  * the destination with it (the bytes the whole resolve writes: a pixel's
  * result depends on its samples alone). stream: the destination's stores
- * may be non-temporal (nothing in the tile reads them). */
+ * may be non-temporal (nothing in the tile reads them): the fills of
+ * cleared pixels, and the AVX2 rows of 4-sample RGBA8-style resolves. */
 void sr_resolve_run(const struct sr_framebuffer *fb, const struct sr_resolve_cmd *r,
                     uint32_t layer, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                     const struct sr_clear_cmd *cleared, bool stream);
