@@ -698,7 +698,8 @@ AVX2_FN v8f table_avx2(const float *table, v8i idx)
  * operations lane for lane, so the same texels, weights and sums), the
  * window sixteen columns wide (one 64-byte load a row and vpermd for the
  * sixteen lanes: four quads side by side span eight columns at a texel a
- * pixel, where two quads' eight-column windows each read their own rows),
+ * pixel, where two quads' eight-column windows each read their own rows;
+ * rows up to two apart, where window() takes one),
  * else 16-lane gathers. A half without a second level keeps its first
  * level's sums (as fixed_chunk() skips fixed_mip() there): results
  * identical to the AVX2 routine's. Calls whose halves differ in level
@@ -748,7 +749,10 @@ AVX512_FN __m512i fixed_floor16(__m512 x, __m512 *fl)
 
 /* window() sixteen columns wide: the lanes' columns i0 .. i0 + 1 within
  * sixteen consecutive unwrapped columns that do not wrap, rows j0 at most
- * one apart; rows jmin .. jmin + 2 (wrapped) read 64 bytes at a time. */
+ * two apart (a quad pair's two pixel rows a texel or two apart on the
+ * level: bench_render (b)'s minified quads); rows jmin .. jmax + 1
+ * (wrapped) read 64 bytes at a time, each lane's pair of rows picked by
+ * masks. */
 AVX512_FN bool window16(const uint8_t *level, int32_t w, int32_t h, size_t row, __m512i i0,
                         __m512i j0, __m512i t[4])
 {
@@ -757,7 +761,7 @@ AVX512_FN bool window16(const uint8_t *level, int32_t w, int32_t h, size_t row, 
    const int32_t imin = _mm512_reduce_min_epi32(i0), imax = _mm512_reduce_max_epi32(i0);
    const int32_t jmin = _mm512_reduce_min_epi32(j0), jmax = _mm512_reduce_max_epi32(j0);
    const int64_t span = (int64_t)imax - imin;
-   if (span >= 15 || (int64_t)jmax - jmin > 1)
+   if (span >= 15 || (int64_t)jmax - jmin > 2)
       return false;
    const int32_t c0 = imin & (w - 1);
    if (c0 + span + 1 >= w)
@@ -775,12 +779,23 @@ AVX512_FN bool window16(const uint8_t *level, int32_t w, int32_t h, size_t row, 
    t[2] = _mm512_permutexvar_epi32(ix0, rb);
    t[3] = _mm512_permutexvar_epi32(ix1, rb);
    if (jmax != jmin) {
+      /* Lanes on row jmin + 1 read rows jmin + 1 and jmin + 2, those on
+       * jmin + 2 rows jmin + 2 and jmin + 3. */
       __m512i rc = _mm512_loadu_si512((const void *)(p + (size_t)((jmin + 2) & hm) * row));
-      __mmask16 down = _mm512_cmpneq_epi32_mask(j0, _mm512_set1_epi32(jmin));
+      __m512i c0x = _mm512_permutexvar_epi32(ix0, rc), c1x = _mm512_permutexvar_epi32(ix1, rc);
+      __mmask16 down = _mm512_cmpeq_epi32_mask(j0, _mm512_set1_epi32(jmin + 1));
+      __mmask16 down2 = _mm512_cmpeq_epi32_mask(j0, _mm512_set1_epi32(jmin + 2));
       t[0] = _mm512_mask_mov_epi32(t[0], down, t[2]);
       t[1] = _mm512_mask_mov_epi32(t[1], down, t[3]);
-      t[2] = _mm512_mask_mov_epi32(t[2], down, _mm512_permutexvar_epi32(ix0, rc));
-      t[3] = _mm512_mask_mov_epi32(t[3], down, _mm512_permutexvar_epi32(ix1, rc));
+      t[0] = _mm512_mask_mov_epi32(t[0], down2, c0x);
+      t[1] = _mm512_mask_mov_epi32(t[1], down2, c1x);
+      t[2] = _mm512_mask_mov_epi32(t[2], down, c0x);
+      t[3] = _mm512_mask_mov_epi32(t[3], down, c1x);
+      if (down2) {
+         __m512i rd = _mm512_loadu_si512((const void *)(p + (size_t)((jmin + 3) & hm) * row));
+         t[2] = _mm512_mask_mov_epi32(t[2], down2, _mm512_permutexvar_epi32(ix0, rd));
+         t[3] = _mm512_mask_mov_epi32(t[3], down2, _mm512_permutexvar_epi32(ix1, rd));
+      }
    }
    if (sr_sample_fast_test)
       sr_sample_fast_test->windows += 2;   /* counted per eight lanes */
