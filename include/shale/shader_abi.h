@@ -869,7 +869,12 @@ struct shale_fb_context {
  * of `layer` get the fragment shader's outputs (the layout of
  * shale_fs_quads.outputs, W lanes) blended, masked and packed. Covered
  * lanes are distinct pixels; a lane with cov[i] == 0 writes nothing, and
- * its (x[i], y[i]) may be any pixel, or none.
+ * its (x[i], y[i]) may be any pixel, or none. Speed only, not layout: this
+ * routine and the depth/stencil one (below) load the lane arrays x, y
+ * and cov four lanes (16 bytes) at a time, so a caller that has just
+ * written them should write them 16 bytes at a time too (sr_tile.c's
+ * quad_lanes); a load that spans several narrower stores waits for them
+ * to reach the cache.
  *
  * rows: the caller's promise that lane i is at (x[0] + 2 ((i / 4) & 1) +
  * (i & 1), y[0] + 2 (i / 8) + ((i >> 1) & 1)) (the quads of a block side
