@@ -253,6 +253,49 @@ sd_exec_DrawIndexedIndirect(struct sd_exec_state *state,
    sd_draw_indirect(state, cmd->buffer, cmd->offset, cmd->drawCount, cmd->stride, true);
 }
 
+/* VK_KHR_draw_indirect_count: the draw count is the 32-bit value at
+ * countBufferOffset in countBuffer, read when the command replays (earlier
+ * commands or the host may have written it after recording), clamped to
+ * maxDrawCount; then the records are read as for vkCmdDrawIndirect, draw i
+ * at offset + i * stride with DrawIndex i. The spec makes the application
+ * keep every record it asks for inside the buffer; records past its end are
+ * not read (the count is also clamped to those that fit), so a bad count
+ * cannot make the replay read outside the buffer's memory. */
+static void
+sd_draw_indirect_count(struct sd_exec_state *state, VkBuffer _buffer, VkDeviceSize offset,
+                       VkBuffer _count_buffer, VkDeviceSize count_offset, uint32_t max_draw_count,
+                       uint32_t stride, bool indexed)
+{
+   SD_FROM_HANDLE(sd_buffer, buffer, _buffer);
+   SD_FROM_HANDLE(sd_buffer, count_buffer, _count_buffer);
+   uint32_t count;
+   memcpy(&count, count_buffer->data + count_offset, sizeof(count));
+   if (count > max_draw_count)
+      count = max_draw_count;
+   const VkDeviceSize record = indexed ? sizeof(VkDrawIndexedIndirectCommand)
+                                       : sizeof(VkDrawIndirectCommand);
+   if (count && offset + record > buffer->size)
+      count = 0;
+   else if (count && stride && (count - 1) > (buffer->size - offset - record) / stride)
+      count = (uint32_t)((buffer->size - offset - record) / stride) + 1;
+   sd_draw_indirect(state, _buffer, offset, count, stride, indexed);
+}
+
+void
+sd_exec_DrawIndirectCount(struct sd_exec_state *state, const struct sd_cmd_DrawIndirectCount *cmd)
+{
+   sd_draw_indirect_count(state, cmd->buffer, cmd->offset, cmd->countBuffer,
+                          cmd->countBufferOffset, cmd->maxDrawCount, cmd->stride, false);
+}
+
+void
+sd_exec_DrawIndexedIndirectCount(struct sd_exec_state *state,
+                                 const struct sd_cmd_DrawIndexedIndirectCount *cmd)
+{
+   sd_draw_indirect_count(state, cmd->buffer, cmd->offset, cmd->countBuffer,
+                          cmd->countBufferOffset, cmd->maxDrawCount, cmd->stride, true);
+}
+
 /* vkCmdDrawIndirectByteCountEXT: the vertex count is the bytes a
  * transform feedback counter says were written (less counterOffset) over
  * the vertex stride, read when the command replays. */

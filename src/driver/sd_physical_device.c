@@ -63,6 +63,9 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_shader_draw_parameters = true,
    .KHR_variable_pointers = true,
    .EXT_extended_dynamic_state3 = true,
+   /* vkCmdDrawIndirectCountKHR, vkCmdDrawIndexedIndirectCountKHR
+    * (render/indirect_count) */
+   .KHR_draw_indirect_count = true,
 };
 
 void

@@ -23,9 +23,8 @@
  * (zink's condition for shader images, GL_ARB_shader_image_load_store, the
  * one 4.2 extension that was missing) OpenGL 4.5 and OpenGL ES 3.2: images
  * were all that kept zink from the 4.3 - 4.5 extensions and ES 3.1 / 3.2.
- * For 4.6 zink on Shale lacks GL_ARB_indirect_parameters
- * (VK_KHR_draw_indirect_count) and GL_ARB_texture_filter_anisotropic
- * (samplerAnisotropy).
+ * VK_KHR_draw_indirect_count brought GL_ARB_indirect_parameters; for 4.6
+ * zink on Shale lacks GL_ARB_texture_filter_anisotropic (samplerAnisotropy).
  *
  * glmark2 runs as zink's users run it, Mesa's glthread on. At OpenGL ES 2.0
  * (Shale before transform feedback) that failed [build] use-vbo=false and
