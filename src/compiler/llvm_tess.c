@@ -16,6 +16,7 @@
 #include "llvm_private.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include <spirv/unified1/spirv.h>
 
@@ -42,10 +43,11 @@ is_tcs(const struct sc_xlate *x)
 /* Execution modes of a tessellation entry point: OutputVertices and those
  * of the primitive generator (either stage). Vulkan lets OutputVertices
  * be declared by either stage (equal where both do); the control shader's
- * workgroup is compiled from its own declaration, so one that leaves it
- * to the evaluation shader is refused (SC_ERROR_UNSUPPORTED: pipeline
- * creation fails with the message) and the evaluation shader's is only
- * checked for range (its PatchVertices is the control shader's). */
+ * workgroup is compiled from its own declaration, else from the
+ * evaluation shader's, which the pipeline reads from that module first
+ * (sc_compile_info.tess_output_vertices, sc_tess_output_vertices). The
+ * evaluation shader's own is only checked for range (its PatchVertices is
+ * the control shader's OutputVertices, given with each batch). */
 bool
 sc_tess_modes(struct sc_xlate *x)
 {
@@ -82,11 +84,52 @@ sc_tess_modes(struct sc_xlate *x)
          return sc_fail(x, SC_ERROR_UNSUPPORTED, "tessellation execution mode %u", inst->w[2]);
       }
    }
-   if (tcs && !x->io.tcs.output_vertices)
-      return sc_fail(x, SC_ERROR_UNSUPPORTED,
-                     "tessellation control shader without OutputVertices (declared only by "
-                     "the evaluation shader: not supported)");
+   if (tcs && !x->io.tcs.output_vertices) {
+      uint32_t ov = x->info->tess_output_vertices;
+      if (ov < 1 || ov > SHALE_TESS_MAX_PATCH_VERTICES)
+         return sc_fail(x, SC_ERROR_INVALID_SPIRV,
+                        "OutputVertices %u: declared by neither tessellation stage, or beyond "
+                        "maxTessellationPatchSize", ov);
+      x->io.tcs.output_vertices = (uint8_t)ov;
+   }
    return true;
+}
+
+/* The module's words as they are (no parse: bounds-checked reads only).
+ * OpEntryPoint: model, id, name (a nul-terminated string in words);
+ * OpExecutionMode: target id, mode, literals. */
+uint32_t
+sc_tess_output_vertices(const uint32_t *words, size_t word_count, const char *entry_point)
+{
+   if (!words || !entry_point || word_count < 5 || words[0] != SpvMagicNumber)
+      return 0;
+   const size_t name_len = strlen(entry_point);
+   uint32_t id = 0;
+   for (int pass = 0; pass < 2; pass++) {
+      for (size_t i = 5; i < word_count;) {
+         const uint32_t n = words[i] >> 16, op = words[i] & 0xffff;
+         if (n == 0 || n > word_count - i)
+            return 0;
+         if (pass == 0 && op == SpvOpEntryPoint && n >= 4 &&
+             words[i + 1] == SpvExecutionModelTessellationEvaluation) {
+            const char *name = (const char *)&words[i + 3];
+            const size_t room = (size_t)(n - 3) * 4;
+            if (name_len < room && !memcmp(name, entry_point, name_len + 1)) {
+               id = words[i + 2];
+               break;
+            }
+         }
+         if (pass == 1 && op == SpvOpExecutionMode && n >= 4 && words[i + 1] == id &&
+             words[i + 2] == SpvExecutionModeOutputVertices)
+            return words[i + 3];
+         if (op == SpvOpFunction)
+            break;   /* execution modes come before every function */
+         i += n;
+      }
+      if (!id)
+         return 0;
+   }
+   return 0;
 }
 
 static bool

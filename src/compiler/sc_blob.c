@@ -211,6 +211,8 @@ sc_compile_key(struct sc_compiler *compiler, const struct sc_compile_info *info,
    hash_u32(&h, info->api_version);
    hash_u32(&h, info->flags & ~(uint32_t)SC_COMPILE_BASELINE);
    hash_u32(&h, info->stage == VK_SHADER_STAGE_FRAGMENT_BIT ? info->fs_unused_outputs & 0xff : 0);
+   hash_u32(&h, info->stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT
+                   ? info->tess_output_vertices : 0);
    hash_string(&h, info->entry_point);
    uint64_t nwords = info->word_count;
    su_sha256_update(&h, &nwords, sizeof(nwords));

@@ -194,6 +194,12 @@ struct sc_compile_info {
     * call where one attachment needs 4. 0: every Location kept. Part of
     * sc_compile_key; ignored for other stages. */
    uint32_t fs_unused_outputs;
+   /* Tessellation control shaders: the OutputVertices that the pipeline's
+    * evaluation shader declares (sc_tess_output_vertices; 0 when it
+    * declares none). Vulkan lets either tessellation stage declare it; a
+    * control shader that declares none takes this one (its workgroup
+    * size). Part of sc_compile_key; ignored for other stages. */
+   uint32_t tess_output_vertices;
    /* Debugging output wanted, or NULL (not hashed by sc_compile_key). */
    struct sc_compile_dump *dump;
 };
@@ -244,6 +250,14 @@ struct sc_shader {
 };
 
 struct sc_compiler;
+
+/* The OutputVertices execution mode of the TessellationEvaluation entry
+ * point `entry_point` of a SPIR-V module, read from its words without
+ * parsing the module (a module the compile then refuses may give any
+ * value); 0 when it declares none or the module has no such entry point.
+ * For sc_compile_info.tess_output_vertices. */
+uint32_t sc_tess_output_vertices(const uint32_t *words, size_t word_count,
+                                 const char *entry_point);
 
 enum sc_result sc_compiler_create(struct sc_compiler **out);
 void sc_compiler_destroy(struct sc_compiler *compiler);

@@ -11,6 +11,7 @@
 #include "sd_pipeline.h"
 #include "sd_pipeline_cache.h"
 #include "sd_render_pass.h"
+#include "sd_shader.h"
 #include "sd_util.h"
 #include "rasterizer/sr_tess.h"
 #include "util/su_log.h"
@@ -564,6 +565,16 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
    struct sd_stage_result stages[5];
    uint32_t stage_count = 0;
    const uint32_t fs_unused = sd_fs_unused_outputs(ci, g);
+   /* OutputVertices may be declared by the evaluation shader alone: the
+    * control shader's compile takes it from there (llvm_tess.c). */
+   uint32_t tes_output_vertices = 0;
+   for (uint32_t i = 0; i < ci->stageCount; i++) {
+      const VkPipelineShaderStageCreateInfo *st = &ci->pStages[i];
+      SD_FROM_HANDLE(sd_shader_module, module, st->module);
+      if (st->stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT && module && st->pName)
+         tes_output_vertices = sc_tess_output_vertices(module->words, module->word_count,
+                                                       st->pName);
+   }
    for (uint32_t i = 0; i < ci->stageCount; i++) {
       const VkPipelineShaderStageCreateInfo *st = &ci->pStages[i];
       struct sd_compiled_shader **slot = NULL;
@@ -584,7 +595,8 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
          result = sd_errorf(VK_ERROR_UNKNOWN, "graphics pipeline: a stage given twice");
       if (result == VK_SUCCESS) {
          result = sd_pipeline_compile_stage(device, cache, pipeline->runtime, layout, st,
-                                            fs_unused, sd_choose_alloc(pAllocator, &device->alloc),
+                                            fs_unused, tes_output_vertices,
+                                            sd_choose_alloc(pAllocator, &device->alloc),
                                             &stages[stage_count]);
          if (result == VK_SUCCESS)
             *slot = stages[stage_count++].shader;

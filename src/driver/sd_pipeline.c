@@ -343,6 +343,7 @@ sd_compute_key(const struct sd_shader_module *module, const struct sc_compile_in
    sd_hash_u32(&h, info->flags);
    sd_hash_u32(&h, info->stage);
    sd_hash_u32(&h, info->fs_unused_outputs);
+   sd_hash_u32(&h, info->tess_output_vertices);
    su_sha256_update(&h, module->sha256, sizeof(module->sha256));
    su_sha256_update(&h, info->entry_point, strlen(info->entry_point) + 1);
    sd_hash_u32(&h, info->spec_constant_count);
@@ -420,7 +421,8 @@ VkResult
 sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_cache *cache,
                           struct sd_runtime *rt, const struct sd_pipeline_layout *layout,
                           const VkPipelineShaderStageCreateInfo *stage,
-                          uint32_t fs_unused_outputs, const VkAllocationCallbacks *alloc,
+                          uint32_t fs_unused_outputs, uint32_t tess_output_vertices,
+                          const VkAllocationCallbacks *alloc,
                           struct sd_stage_result *out)
 {
    uint64_t start = sd_now_ns();
@@ -448,6 +450,8 @@ sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_cache *ca
       .flags = device->enabled_features.robustBufferAccess ? SC_COMPILE_ROBUST_BUFFER_ACCESS : 0,
       .simd_width = rt->simd_width,
       .fs_unused_outputs = stage->stage == VK_SHADER_STAGE_FRAGMENT_BIT ? fs_unused_outputs : 0,
+      .tess_output_vertices =
+         stage->stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT ? tess_output_vertices : 0,
    };
    /* With the watchdog off (SHALE_WATCHDOG_MS=0) nothing could cancel the
     * code: leave the polls out (sd_watchdog.h "Cost"). */
@@ -623,7 +627,7 @@ sd_compute_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *c
       return result;
 
    struct sd_stage_result stage;
-   result = sd_pipeline_compile_stage(device, cache, pipeline->runtime, layout, &ci->stage, 0,
+   result = sd_pipeline_compile_stage(device, cache, pipeline->runtime, layout, &ci->stage, 0, 0,
                                       sd_choose_alloc(pAllocator, &device->alloc), &stage);
    pipeline->compute = stage.shader;
    if (result != VK_SUCCESS) {

@@ -136,14 +136,16 @@ struct sd_stage_result {
  * application's cache and the runtime's, baseline code with the optimizer
  * queued, dumps and logs. fs_unused_outputs: for a fragment stage, the
  * colour Locations nothing reads (sc_compile_info.fs_unused_outputs; 0
- * elsewhere). Its temporaries (the specialization, the copy of
+ * elsewhere). tess_output_vertices: for a tessellation control stage, the
+ * evaluation shader's OutputVertices (sc_compile_info.tess_output_vertices;
+ * 0 elsewhere). Its temporaries (the specialization, the copy of
  * a blob from cache data it links) are COMMAND-scope allocations of
  * `alloc`, the creating command's allocator (pAllocator, else the
  * device's). On failure nothing is held. */
 VkResult sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_cache *cache,
                                    struct sd_runtime *rt, const struct sd_pipeline_layout *layout,
                                    const VkPipelineShaderStageCreateInfo *stage,
-                                   uint32_t fs_unused_outputs,
+                                   uint32_t fs_unused_outputs, uint32_t tess_output_vertices,
                                    const VkAllocationCallbacks *alloc,
                                    struct sd_stage_result *out);
 

@@ -8,8 +8,10 @@
  * with the viewport and scissor set by command, a geometry shader after
  * the evaluation shader (PrimitiveIdIn, PointSize), point mode with
  * PointSize, the fragment shader's PrimitiveId without a geometry shader,
- * and one patch of 32 control points reading back every component it
- * passes. Patches map the domain linearly onto rectangles and
+ * one patch of 32 control points reading back every component it
+ * passes, and OutputVertices declared by the evaluation shader alone or
+ * by both stages (SPIR-V allows either; the test moves glslang's
+ * OpExecutionMode between the modules' words). Patches map the domain linearly onto rectangles and
  * right triangles whose edges sit a quarter pixel off the pixel grid, so
  * no pixel centre lies on a patch edge: whatever the triangulation (the
  * spec leaves it to the implementation, and fractional spacing's short
@@ -118,11 +120,15 @@ struct tcase {
                                       * dynamic viewport and scissor */
    uint32_t npatches;
    struct patch p[MAX_PATCHES];
+   /* OutputVertices (SPIR-V lets either stage declare it): 0 in the
+    * control shader only (as glslang writes it), 1 in the evaluation
+    * shader only, 2 in both (equal). */
+   int ov_where;
    bool loose;                       /* no full CPU reference (lines): checked by parts */
    uint32_t ref[W * H];
 };
 
-#define MAX_CASES 24
+#define MAX_CASES 32
 static struct tcase cases[MAX_CASES];
 static uint32_t ncases;
 
@@ -257,6 +263,18 @@ build_cases(void)
    add_patch(c, 4.25f, 6.25f, 60.25f, 58.25f, o5, i4, 0.4f);
    fill_ref(c);
 
+   /* OutputVertices declared by the evaluation shader alone, and by both
+    * stages: the quads equal ccw case's patches and image. */
+   for (int k = 1; k <= 2; k++) {
+      c = add_case(k == 1 ? "quads equal ccw, OutputVertices in the evaluation shader only"
+                          : "quads equal ccw, OutputVertices in both stages",
+                   T_QUAD_EQ_CCW);
+      c->ov_where = k;
+      add_patch(c, 4.25f, 6.25f, 36.25f, 58.25f, o5, i4, 0.2f);
+      add_patch(c, 38.25f, 2.25f, 62.25f, 30.25f, o3, i3, 0.8f);
+      fill_ref(c);
+   }
+
    /* A depth-tested mesh: a constant-depth quad (z 0.5) and, after it, a
     * fractional-odd one whose depth goes from 0.25 to 0.75 across u,
     * crossing it at x = 32.25. */
@@ -321,9 +339,48 @@ build_cases(void)
    c->gs = true;
 }
 
+/* The SPIR-V words of `code` without its OpExecutionMode OutputVertices
+ * (drop) or with `OpExecutionMode <entry point> OutputVertices 4` added
+ * after its last execution mode (!drop), in out (room for size + 16
+ * bytes); returns the new size in bytes, 0 when the module has no such
+ * place. glslang puts OutputVertices in the control shader only. */
+static size_t
+move_output_vertices(const uint32_t *code, size_t size, bool drop, uint32_t *out)
+{
+   const size_t n = size / 4;
+   size_t o = 5;
+   uint32_t target = 0;
+   bool done = false;
+   memcpy(out, code, 20);
+   for (size_t i = 5; i < n;) {
+      const uint32_t len = code[i] >> 16, op = code[i] & 0xffff;
+      if (!len || len > n - i)
+         return 0;
+      if (!drop && target && op != 16 /* OpExecutionMode */ && !done) {
+         /* Past the last execution mode: the new one, on the same entry point. */
+         out[o++] = 4u << 16 | 16;
+         out[o++] = target;
+         out[o++] = 26;   /* OutputVertices */
+         out[o++] = 4;
+         done = true;
+      }
+      if (op == 16)
+         target = code[i + 1];
+      if (drop && op == 16 && code[i + 2] == 26) {
+         done = true;
+      } else {
+         memcpy(&out[o], &code[i], len * 4);
+         o += len;
+      }
+      i += len;
+   }
+   return done ? o * 4 : 0;
+}
+
 struct ctx {
    struct vkt t;
    VkShaderModule vs, tcs, fs, fs_primid, gs, gs_primid, gs_points, tes[T_COUNT];
+   VkShaderModule tcs_no_ov, tes_ov;   /* OutputVertices moved (tcase.ov_where) */
    VkShaderModule lim_vs, lim_tcs[2], lim_tes[2];
    VkPipelineLayout layout;
    VkPipelineCache cache;   /* every pipeline's (see run_driver) */
@@ -372,7 +429,8 @@ run_case(struct ctx *x, const struct tcase *c, uint32_t *out)
    const VkShaderStageFlagBits more[3] = {VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT,
                                           VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT,
                                           VK_SHADER_STAGE_GEOMETRY_BIT};
-   const VkShaderModule mods[3] = {x->tcs, x->tes[c->tese],
+   const VkShaderModule mods[3] = {c->ov_where == 1 ? x->tcs_no_ov : x->tcs,
+                                   c->ov_where ? x->tes_ov : x->tes[c->tese],
                                    c->primid      ? x->gs_primid
                                    : c->gs_points ? x->gs_points
                                                   : x->gs};
@@ -648,6 +706,20 @@ run_driver(enum vkt_driver d, const char *threads, uint32_t (*img)[W * H])
                             &x.gs_points);
    for (unsigned k = 0; r == VK_SUCCESS && k < T_COUNT; k++)
       r = vkt_shader_module(&x.t, teses[k].code, teses[k].size, &x.tes[k]);
+   static uint32_t moved[2][4096];
+   size_t moved_size[2] = {
+      move_output_vertices(tess_tesc_spv, sizeof(tess_tesc_spv), true, moved[0]),
+      move_output_vertices(tese_quad_eq_ccw_spv, sizeof(tese_quad_eq_ccw_spv), false, moved[1]),
+   };
+   CHECK(sizeof(tess_tesc_spv) + 16 <= sizeof(moved[0]) &&
+            sizeof(tese_quad_eq_ccw_spv) + 16 <= sizeof(moved[1]) &&
+            moved_size[0] == sizeof(tess_tesc_spv) - 16 &&
+            moved_size[1] == sizeof(tese_quad_eq_ccw_spv) + 16,
+         "%s: OutputVertices moved: %zu, %zu bytes", dn, moved_size[0], moved_size[1]);
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(&x.t, moved[0], moved_size[0], &x.tcs_no_ov);
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(&x.t, moved[1], moved_size[1], &x.tes_ov);
    if (r == VK_SUCCESS)
       r = vkt_shader_module(&x.t, lim_vert_spv, sizeof(lim_vert_spv), &x.lim_vs);
    if (r == VK_SUCCESS)
@@ -671,6 +743,10 @@ run_driver(enum vkt_driver d, const char *threads, uint32_t (*img)[W * H])
    CHECK(r == VK_SUCCESS, "%s: shader modules, layout and pipeline cache: %d", dn, r);
    for (uint32_t i = 0; r == VK_SUCCESS && i < ncases; i++) {
       const struct tcase *c = &cases[i];
+      /* Mesa 22.3's lavapipe crashes (SIGSEGV in a thread of its own)
+       * drawing with OutputVertices in the evaluation shader only. */
+      if (d == VKT_LAVAPIPE && c->ov_where == 1)
+         continue;
       if (!run_case(&x, c, img[i]))
          continue;
       if (c->primid) {
@@ -727,6 +803,8 @@ run_driver(enum vkt_driver d, const char *threads, uint32_t (*img)[W * H])
       vkDestroyShaderModule(x.t.device, all[k], NULL);
    for (unsigned k = 0; k < T_COUNT; k++)
       vkDestroyShaderModule(x.t.device, x.tes[k], NULL);
+   vkDestroyShaderModule(x.t.device, x.tcs_no_ov, NULL);
+   vkDestroyShaderModule(x.t.device, x.tes_ov, NULL);
    vkt_finish(&x.t);
    return true;
 }
@@ -753,6 +831,8 @@ main(void)
          unsigned bad = 0;
          if (cases[i].primid && cases[i].gs) {
             continue;   /* the order within a patch is the implementation's (above) */
+         } else if (cases[i].ov_where == 1) {
+            continue;   /* not drawn on lavapipe (above) */
          } else if (cases[i].primid) {
             for (int k = 0; k < W * H; k++)
                if (images[0][i][k] != images[3][i][k] && bad++ < 4)
