@@ -282,6 +282,42 @@ var_ptr(struct sc_xlate *x, const struct sc_inst *var, struct sc_ptr *p)
    }
 }
 
+/* A tessellation control output's initializer (an OpVariable's fourth
+ * operand), in the patch block: stored once per patch, before any
+ * invocation runs, by the first subgroup's first call. Every subgroup's
+ * first call (resume 0) runs the init block, subgroup 0's before any
+ * other's (llvm_entry.c, build_compute_entry), so a later subgroup's init
+ * never overwrites what an earlier one stored; the caller zeroes the
+ * block before the patch. sc_stage_patch_variable recorded the variable
+ * (an initialized output counts as written: llvm_stage.c, members_used),
+ * so tcs_epilogue copies it out even where the shader never stores it. */
+static bool
+tcs_output_init(struct sc_xlate *x, const struct sc_inst *var)
+{
+   const struct sc_val *init = sc_get(x, var->w[4]);
+   if (!init)
+      return false;
+   struct sc_ptr p;
+   if (!var_ptr(x, var, &p))
+      return false;
+   LLVMBuilderRef saved = x->b;
+   LLVMValueRef saved_mask = x->mask;
+   LLVMBasicBlockRef store = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "tcs_init");
+   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "tcs_init_done");
+   LLVMValueRef first = LLVMBuildICmp(x->ib, LLVMIntEQ, x->arg_sg, sc_const_i32(x, 0), "");
+   LLVMBuildCondBr(x->ib, first, store, done);
+   LLVMPositionBuilderAtEnd(x->ib, store);
+   x->b = x->ib;
+   x->mask = LLVMConstAllOnes(sc_vec_type(x, x->t_i1));
+   struct sc_val v = *init;
+   bool ok = sc_store_value(x, &p, &v);
+   LLVMBuildBr(x->ib, done);
+   LLVMPositionBuilderAtEnd(x->ib, done);
+   x->b = saved;
+   x->mask = saved_mask;
+   return ok;
+}
+
 bool
 sc_memory_init(struct sc_xlate *x)
 {
@@ -318,15 +354,6 @@ sc_memory_init(struct sc_xlate *x)
          shared += size;
          continue;
       }
-      /* Tessellation control outputs live in the patch block, zeroed per
-       * patch, and one the shader never stores is not recorded at all:
-       * an initializer would be dropped either way, so it is refused.
-       * Only the entry point's own outputs: another entry point of the
-       * module may initialize its outputs. */
-      if (storage == SpvStorageClassOutput && inst->nwords > 4 &&
-          x->model == SpvExecutionModelTessellationControl &&
-          sc_stage_in_interface(x, inst->result_id))
-         return sc_fail(x, SC_ERROR_UNSUPPORTED, "initialized tessellation control Output variable");
       if (storage == SpvStorageClassOutput && sc_stage_patch_variable(x, inst)) {
          /* A tessellation control output: in the patch block, which is
           * this call's workgroup memory (llvm_tess.c). */
@@ -337,6 +364,8 @@ sc_memory_init(struct sc_xlate *x)
             return sc_fail(x, SC_ERROR_UNSUPPORTED, "more than %u bytes of Workgroup memory",
                            SC_MAX_SHARED_SIZE);
          shared += size;
+         if (inst->nwords > 4 && !tcs_output_init(x, inst))
+            return false;
          continue;
       }
       if (x->err)

@@ -121,11 +121,16 @@ sc_stage_in_interface(struct sc_xlate *x, uint32_t id)
 }
 
 /* Members of a struct variable the function touches: bit i for member i
- * (all bits when the variable is used as a whole). */
+ * (all bits when the variable is used as a whole). An output with an
+ * initializer counts as written whole: its value is defined from the
+ * start whether or not the shader stores it. */
 static uint64_t
 members_used(struct sc_xlate *x, uint32_t var)
 {
    const struct sc_module *m = x->m;
+   const struct sc_inst *def = sc_module_def(m, var);
+   if (def && def->opcode == SpvOpVariable && def->nwords > 4)
+      return ~0ull;
    uint64_t used = 0;
    for (uint32_t b = 0; b < x->f->nblocks; b++) {
       const struct sc_block *blk = &x->f->blocks[b];

@@ -18,11 +18,12 @@
  * with baseline and vector code; shaderTessellationAndGeometryPointSize
  * (PointSize from the evaluation or geometry shader: render/tess's point
  * mode cases). Not offered: multiview with tessellation, patch-list restart, a dynamic patchControlPoints or
- * domain origin (extensions not offered); control-shader Output
- * variables with initializers are refused at creation (llvm_memory.c).
- * OutputVertices declared by the evaluation shader alone is taken from
- * that module for the control shader's compile (llvm_tess.c,
- * sc_tess_output_vertices; render/tess). This note was the plan the slices followed; each says
+ * domain origin (extensions not offered). OutputVertices declared by the
+ * evaluation shader alone is taken from that module for the control
+ * shader's compile (llvm_tess.c, sc_tess_output_vertices), and
+ * control-shader Output variables with initializers are stored in the
+ * patch block once per patch before any invocation runs (llvm_memory.c,
+ * tcs_output_init); render/tess draws both. This note was the plan the slices followed; each says
  * here what it made true. Done: the shader ABI
  * of both stages (include/shale/shader_abi.h, "Tessellation") and the
  * compiler's translation of them (src/compiler/llvm_tess.c;

@@ -11,7 +11,11 @@
  * one patch of 32 control points reading back every component it
  * passes, and OutputVertices declared by the evaluation shader alone or
  * by both stages (SPIR-V allows either; the test moves glslang's
- * OpExecutionMode between the modules' words). Patches map the domain linearly onto rectangles and
+ * OpExecutionMode between the modules' words), and
+ * control shader Output variables with initializers (init.tesc.spvasm:
+ * a per-vertex array some of whose vertices are written over, one
+ * invocation reading another's after a barrier, a patch output never
+ * stored). Patches map the domain linearly onto rectangles and
  * right triangles whose edges sit a quarter pixel off the pixel grid, so
  * no pixel centre lies on a patch edge: whatever the triangulation (the
  * spec leaves it to the implementation, and fractional spacing's short
@@ -41,6 +45,9 @@
 #include "draw_util.h"
 #include "vkt.h"
 
+#include "init_tesc_spv.h"
+#include "init_tese_spv.h"
+#include "init_vert_spv.h"
 #include "tess_frag_spv.h"
 #include "tess_pass_geom_spv.h"
 #include "tess_primid_frag_spv.h"
@@ -381,6 +388,7 @@ struct ctx {
    struct vkt t;
    VkShaderModule vs, tcs, fs, fs_primid, gs, gs_primid, gs_points, tes[T_COUNT];
    VkShaderModule tcs_no_ov, tes_ov;   /* OutputVertices moved (tcase.ov_where) */
+   VkShaderModule init_vs, init_tcs, init_tes;  /* initialized control shader outputs */
    VkShaderModule lim_vs, lim_tcs[2], lim_tes[2];
    VkPipelineLayout layout;
    VkPipelineCache cache;   /* every pipeline's (see run_driver) */
@@ -566,10 +574,13 @@ check_lines(const char *dn, const struct tcase *c, const uint32_t *img)
  * patch Locations and the built-ins against that limit too),
  * which the evaluation shader reads back at every point: green where
  * every component was as written, red otherwise, over the patch's
- * rectangle (8.25, 8.25) - (56.25, 56.25). Returns the number of wrong
- * pixels, or -1 when something failed. */
+ * rectangle (8.25, 8.25) - (56.25, 56.25). The same drawing checks
+ * init.tesc.spvasm's initialized outputs (a patch of 4: init.tese, green
+ * where they read back as initialized and written). Returns the number of
+ * wrong pixels, or -1 when something failed. */
 static int
-run_limits(struct ctx *x, int variant)
+run_green(struct ctx *x, const char *what, VkShaderModule vs, VkShaderModule tcs,
+          VkShaderModule tes, uint32_t points)
 {
    struct vkt *t = &x->t;
    const char *dn = vkt_driver_name(t->driver);
@@ -585,26 +596,26 @@ run_limits(struct ctx *x, int variant)
       .front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE, .polygon_mode = VK_POLYGON_MODE_FILL,
    };
    struct draw_pipeline_state st;
-   draw_pipeline_state_init(&st, &dt, &pi, x->lim_vs, x->fs, x->layout);
+   draw_pipeline_state_init(&st, &dt, &pi, vs, x->fs, x->layout);
    VkPipelineShaderStageCreateInfo stages[4] = {st.stages[0], st.stages[1]};
    stages[2] = (VkPipelineShaderStageCreateInfo){
       .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-      .stage = VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, .module = x->lim_tcs[variant],
+      .stage = VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, .module = tcs,
       .pName = "main"};
    stages[3] = (VkPipelineShaderStageCreateInfo){
       .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-      .stage = VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, .module = x->lim_tes[variant],
+      .stage = VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, .module = tes,
       .pName = "main"};
    st.info.stageCount = 4;
    st.info.pStages = stages;
    const VkPipelineTessellationStateCreateInfo ts = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO,
-      .patchControlPoints = 32,
+      .patchControlPoints = points,
    };
    st.info.pTessellationState = &ts;
    struct draw_pipeline p = {.layout = x->layout};
    r = vkCreateGraphicsPipelines(t->device, x->cache, 1, &st.info, NULL, &p.pipeline);
-   CHECK(r == VK_SUCCESS, "%s: limits %d: pipeline: %d", dn, variant, r);
+   CHECK(r == VK_SUCCESS, "%s: %s: pipeline: %d", dn, what, r);
    float pos[32][4];
    const float px[4] = {8.25f, 56.25f, 56.25f, 8.25f}, py[4] = {8.25f, 8.25f, 56.25f, 56.25f};
    for (int v = 0; v < 32; v++) {
@@ -617,9 +628,9 @@ run_limits(struct ctx *x, int variant)
    int bad = -1;
    if (r == VK_SUCCESS) {
       VkCommandBuffer cb = draw_begin(t, &dt, &p, vb.buffer);
-      vkCmdDraw(cb, 32, 1, 0, 0);
+      vkCmdDraw(cb, points, 1, 0, 0);
       r = draw_end(t, &dt, cb);
-      CHECK(r == VK_SUCCESS, "%s: limits %d: drawn: %d", dn, variant, r);
+      CHECK(r == VK_SUCCESS, "%s: %s: drawn: %d", dn, what, r);
    }
    if (r == VK_SUCCESS) {
       const uint32_t *img = dt.readback.map;
@@ -629,7 +640,7 @@ run_limits(struct ctx *x, int variant)
          const bool in = x0 >= 8 && x0 <= 55 && y0 >= 8 && y0 <= 55;
          const uint32_t want = in ? 0xff00ff00u : CLEAR;
          if (img[i] != want && bad++ < 4)
-            fprintf(stderr, "%s: limits %d: pixel (%d, %d): %08x, expected %08x\n", dn, variant,
+            fprintf(stderr, "%s: %s: pixel (%d, %d): %08x, expected %08x\n", dn, what,
                     x0, y0, img[i], want);
       }
    }
@@ -717,6 +728,12 @@ run_driver(enum vkt_driver d, const char *threads, uint32_t (*img)[W * H])
             moved_size[1] == sizeof(tese_quad_eq_ccw_spv) + 16,
          "%s: OutputVertices moved: %zu, %zu bytes", dn, moved_size[0], moved_size[1]);
    if (r == VK_SUCCESS)
+      r = vkt_shader_module(&x.t, init_vert_spv, sizeof(init_vert_spv), &x.init_vs);
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(&x.t, init_tesc_spv, sizeof(init_tesc_spv), &x.init_tcs);
+   if (r == VK_SUCCESS)
+      r = vkt_shader_module(&x.t, init_tese_spv, sizeof(init_tese_spv), &x.init_tes);
+   if (r == VK_SUCCESS)
       r = vkt_shader_module(&x.t, moved[0], moved_size[0], &x.tcs_no_ov);
    if (r == VK_SUCCESS)
       r = vkt_shader_module(&x.t, moved[1], moved_size[1], &x.tes_ov);
@@ -783,9 +800,19 @@ run_driver(enum vkt_driver d, const char *threads, uint32_t (*img)[W * H])
    }
    /* The limits once a driver (their shaders' compiles are the slow part). */
    for (int v = 0; r == VK_SUCCESS && v < 2 && (!threads || !strcmp(threads, "1")); v++) {
-      int bad = run_limits(&x, v);
+      int bad = run_green(&x, v ? "limits 1" : "limits 0", x.lim_vs, x.lim_tcs[v], x.lim_tes[v],
+                          32);
       CHECK(bad == 0, "%s (SHALE_THREADS %s): limits %d: %d pixels wrong", dn,
             threads ? threads : "-", v, bad);
+   }
+   /* Initialized control shader outputs: with the scalar baseline code
+    * (render/tess) the patch's 4 invocations are 4 subgroups, which meet
+    * at the barrier; with vector code (render/tess_vector) one. */
+   if (r == VK_SUCCESS) {
+      int bad = run_green(&x, "initialized control shader outputs", x.init_vs, x.init_tcs,
+                          x.init_tes, 4);
+      CHECK(bad == 0, "%s (SHALE_THREADS %s): initialized control shader outputs: %d pixels "
+            "wrong", dn, threads ? threads : "-", bad);
    }
    if (r == VK_SUCCESS && d == VKT_SHALE && !cache_data) {
       r = vkGetPipelineCacheData(x.t.device, x.cache, &cache_size, NULL);
@@ -804,6 +831,9 @@ run_driver(enum vkt_driver d, const char *threads, uint32_t (*img)[W * H])
    for (unsigned k = 0; k < T_COUNT; k++)
       vkDestroyShaderModule(x.t.device, x.tes[k], NULL);
    vkDestroyShaderModule(x.t.device, x.tcs_no_ov, NULL);
+   vkDestroyShaderModule(x.t.device, x.init_vs, NULL);
+   vkDestroyShaderModule(x.t.device, x.init_tcs, NULL);
+   vkDestroyShaderModule(x.t.device, x.init_tes, NULL);
    vkDestroyShaderModule(x.t.device, x.tes_ov, NULL);
    vkt_finish(&x.t);
    return true;
