@@ -551,8 +551,10 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
    /* Vulkan 1.1's optional features, from which the individual structs are
     * filled: 16-bit storage in storage and uniform buffers and push
     * constants (api/storage16) and stage inputs and outputs
-    * (render/stage_io), multiview (render/multiview; no geometry or
-    * tessellation stages), samplerYcbcrConversion (api/ycbcr),
+    * (render/stage_io), multiview (render/multiview) with geometry and
+    * tessellation shaders (multiviewGeometryShader,
+    * multiviewTessellationShader: each view's draw runs every stage with
+    * that ViewIndex, render/multiview's stages pass), samplerYcbcrConversion (api/ycbcr),
     * shaderDrawParameters (render/draw_params),
     * variablePointersStorageBuffer (api/varptr); not claimed:
     * variablePointers (Workgroup variable pointers), protected memory. */
@@ -562,6 +564,8 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
       .storagePushConstant16 = ext->KHR_16bit_storage,
       .storageInputOutput16 = ext->KHR_16bit_storage,
       .multiview = ext->KHR_multiview,
+      .multiviewGeometryShader = ext->KHR_multiview,
+      .multiviewTessellationShader = ext->KHR_multiview,
       .samplerYcbcrConversion = ext->KHR_sampler_ycbcr_conversion,
       .shaderDrawParameters = ext->KHR_shader_draw_parameters,
       .variablePointersStorageBuffer = ext->KHR_variable_pointers,

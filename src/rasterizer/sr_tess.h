@@ -17,7 +17,9 @@
  * against a CPU reference and lavapipe, at SHALE_THREADS 1, 2 and 4 and
  * with baseline and vector code; shaderTessellationAndGeometryPointSize
  * (PointSize from the evaluation or geometry shader: render/tess's point
- * mode cases). Not offered: multiview with tessellation, patch-list restart, a dynamic patchControlPoints or
+ * mode cases). Multiview runs the stages once per view (sd_cmd_draw.c queues the
+ * draw per view; ViewIndex in the tess context; render/multiview). Not
+ * offered: patch-list restart, a dynamic patchControlPoints or
  * domain origin (extensions not offered). OutputVertices declared by the
  * evaluation shader alone is taken from that module for the control
  * shader's compile (llvm_tess.c, sc_tess_output_vertices), and

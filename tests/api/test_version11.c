@@ -129,8 +129,8 @@ test_queries(struct vkt *t)
    };
    for (unsigned i = 0; i < sizeof(bools) / sizeof(bools[0]); i++)
       CHECK(is_bool(*bools[i]), "feature member %u left as %#x", i, *bools[i]);
-   CHECK(f.multiview.multiview && !f.multiview.multiviewGeometryShader &&
-            !f.multiview.multiviewTessellationShader,
+   CHECK(f.multiview.multiview && f.multiview.multiviewGeometryShader &&
+            f.multiview.multiviewTessellationShader,
          "multiview features");
    CHECK(!f.protected_memory.protectedMemory, "protectedMemory claimed");
    VkPhysicalDeviceFeatures f10;

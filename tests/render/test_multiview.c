@@ -8,8 +8,10 @@
  * taking one query per view, the highest view (31) and instance index
  * (maxMultiviewInstanceIndex); the layers outside the mask keep what they
  * held; the same through VK_KHR_create_renderpass2 (vkCreateRenderPass2KHR,
- * vkCmdBeginRenderPass2KHR, vkCmdEndRenderPass2KHR). Every layer is compared
- * with a CPU reference. */
+ * vkCmdBeginRenderPass2KHR, vkCmdEndRenderPass2KHR); tessellation and
+ * geometry shaders under a view mask (multiviewTessellationShader,
+ * multiviewGeometryShader: test_stages, on Shale and on lavapipe). Every
+ * layer is compared with a CPU reference. */
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +21,11 @@
 #include "mv_vert_spv.h"
 #include "mv_frag_spv.h"
 #include "mv_input_frag_spv.h"
+#include "mvs_frag_spv.h"
+#include "mvs_geom_spv.h"
+#include "mvs_tesc_spv.h"
+#include "mvs_tese_spv.h"
+#include "mvs_vert_spv.h"
 
 #define W 16
 #define H 16
@@ -682,6 +689,225 @@ test_resolve(struct vkt *t)
    image_destroy(t, &rs);
 }
 
+/* ---- tessellation and geometry shaders (multiviewTessellationShader,
+ * multiviewGeometryShader) ---- */
+
+/* Three bands of a view mask 0xb pass (views 0, 1, 3 of 4 layers), each a
+ * rectangle of one pipeline moved right by the stages' ViewIndex:
+ * tessellation (rows 0-3: by the evaluation shader's), a geometry shader
+ * (rows 5-8: by its), both (rows 10-13: by both, twice). Every stage
+ * writes its ViewIndex into the colour (mvs.*): red 10 + the control
+ * shader's, green 20 + the evaluation shader's, blue 30 + the geometry
+ * shader's (0 where the stage is absent), alpha 40 + 8 x the vertex
+ * shader's + the fragment shader's. Edges a quarter pixel off the grid:
+ * the covered pixels are exact. */
+#define STAGES_MASK 0xbu
+static const float band_rect[3][4] = {
+   { 1.25f, 0.25f, 7.25f, 4.25f }, { 1.25f, 5.25f, 7.25f, 9.25f }, { 1.25f, 10.25f, 7.25f, 14.25f },
+};
+
+static void
+ref_stages(uint32_t l, uint32_t x, uint32_t y, uint8_t out[4])
+{
+   if (!(STAGES_MASK >> l & 1)) {
+      memcpy(out, poison, 4);
+      return;
+   }
+   memcpy(out, clear0, 4);
+   const float cx = x + 0.5f, cy = y + 0.5f;
+   for (int b = 0; b < 3; b++) {
+      const bool tess = b != 1, geom = b != 0;
+      const float dx = (float)l * ((tess ? 1 : 0) + (geom ? 1 : 0));
+      const float *r = band_rect[b];
+      if (cx > r[0] + dx && cx < r[2] + dx && cy > r[1] && cy < r[3]) {
+         out[0] = (uint8_t)(tess ? 10 + l : 0);
+         out[1] = (uint8_t)(tess ? 20 + l : 0);
+         out[2] = (uint8_t)(geom ? 30 + l : 0);
+         out[3] = (uint8_t)(40 + 9 * l);
+      }
+   }
+}
+
+static void
+test_stages(enum vkt_driver drv)
+{
+   const char *dn = vkt_driver_name(drv);
+   VkPhysicalDeviceMultiviewFeatures have = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES,
+   };
+   VkPhysicalDeviceFeatures2 f2 = { VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &have };
+   if (!vkt_query_features(drv, &f2, NULL, NULL)) {
+      CHECK(drv != VKT_SHALE, "%s: no device", dn);
+      return;
+   }
+   const bool ok = have.multiview && have.multiviewTessellationShader &&
+                   have.multiviewGeometryShader && f2.features.tessellationShader &&
+                   f2.features.geometryShader;
+   CHECK(ok || drv != VKT_SHALE, "%s: multiview %u, multiviewTessellationShader %u, "
+         "multiviewGeometryShader %u", dn, have.multiview, have.multiviewTessellationShader,
+         have.multiviewGeometryShader);
+   if (!ok) {
+      printf("%s: multiview with tessellation and geometry shaders not offered: not run\n", dn);
+      return;
+   }
+   VkPhysicalDeviceMultiviewFeatures mvf = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES,
+      .multiview = VK_TRUE, .multiviewTessellationShader = VK_TRUE,
+      .multiviewGeometryShader = VK_TRUE,
+   };
+   const VkPhysicalDeviceFeatures core = { .tessellationShader = VK_TRUE,
+                                           .geometryShader = VK_TRUE };
+   const struct vkt_options opts = {
+      .driver = drv, .api_version = VK_API_VERSION_1_1, .features = &core, .device_pnext = &mvf,
+   };
+   struct vkt tt;
+   if (!vkt_init(&tt, &opts)) {
+      CHECK(0, "%s: device with multiviewTessellationShader and multiviewGeometryShader", dn);
+      return;
+   }
+   struct vkt *t = &tt;
+   const uint32_t layers = 4, mask = STAGES_MASK;
+   struct mv_image img;
+   CHECK(image_create(t, layers, VK_SAMPLE_COUNT_1_BIT, 0, &img), "%s: stages: image", dn);
+   const VkAttachmentReference ref = { 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
+   const VkSubpassDescription sub = {
+      .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+      .colorAttachmentCount = 1, .pColorAttachments = &ref,
+   };
+   const VkRenderPassMultiviewCreateInfo mv = {
+      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO,
+      .subpassCount = 1, .pViewMasks = &mask,
+   };
+   const VkRenderPassCreateInfo rpi = {
+      .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .pNext = &mv,
+      .attachmentCount = 1, .pAttachments = &color_att, .subpassCount = 1, .pSubpasses = &sub,
+   };
+   VkRenderPass rp = VK_NULL_HANDLE;
+   CHECK_EQ_INT(vkCreateRenderPass(t->device, &rpi, NULL, &rp), VK_SUCCESS);
+   const VkFramebufferCreateInfo fbi = {
+      .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+      .renderPass = rp, .attachmentCount = 1, .pAttachments = &img.view,
+      .width = W, .height = H, .layers = 1,
+   };
+   VkFramebuffer fb = VK_NULL_HANDLE;
+   CHECK_EQ_INT(vkCreateFramebuffer(t->device, &fbi, NULL, &fb), VK_SUCCESS);
+   const VkPushConstantRange pcr = { VK_SHADER_STAGE_VERTEX_BIT, 0, 20 };
+   const VkPipelineLayoutCreateInfo lci = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+      .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr,
+   };
+   VkPipelineLayout layout = VK_NULL_HANDLE;
+   CHECK_EQ_INT(vkCreatePipelineLayout(t->device, &lci, NULL, &layout), VK_SUCCESS);
+   VkShaderModule mods[5] = { 0 };
+   const struct { const uint32_t *code; size_t size; } src[5] = {
+      { mvs_vert_spv, sizeof(mvs_vert_spv) }, { mvs_tesc_spv, sizeof(mvs_tesc_spv) },
+      { mvs_tese_spv, sizeof(mvs_tese_spv) }, { mvs_geom_spv, sizeof(mvs_geom_spv) },
+      { mvs_frag_spv, sizeof(mvs_frag_spv) },
+   };
+   for (int k = 0; k < 5; k++)
+      CHECK_EQ_INT(vkt_shader_module(t, src[k].code, src[k].size, &mods[k]), VK_SUCCESS);
+   static const VkShaderStageFlagBits stage_bits[5] = {
+      VK_SHADER_STAGE_VERTEX_BIT, VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT,
+      VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, VK_SHADER_STAGE_GEOMETRY_BIT,
+      VK_SHADER_STAGE_FRAGMENT_BIT,
+   };
+   VkPipeline pipes[3] = { 0 };
+   for (int b = 0; b < 3; b++) {
+      const bool tess = b != 1, geom = b != 0;
+      VkPipelineShaderStageCreateInfo stages[5];
+      uint32_t n = 0;
+      for (int k = 0; k < 5; k++) {
+         if ((k == 1 || k == 2) && !tess)
+            continue;
+         if (k == 3 && !geom)
+            continue;
+         stages[n++] = (VkPipelineShaderStageCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+            .stage = stage_bits[k], .module = mods[k], .pName = "main",
+         };
+      }
+      const VkPipelineVertexInputStateCreateInfo vi = {
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+      };
+      const VkPipelineInputAssemblyStateCreateInfo ia = {
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+         .topology = tess ? VK_PRIMITIVE_TOPOLOGY_PATCH_LIST : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+      };
+      const VkPipelineTessellationStateCreateInfo ts = {
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO,
+         .patchControlPoints = 4,
+      };
+      const VkViewport vp = { 0, 0, W, H, 0, 1 };
+      const VkRect2D sc = { { 0, 0 }, { W, H } };
+      const VkPipelineViewportStateCreateInfo vps = {
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+         .viewportCount = 1, .pViewports = &vp, .scissorCount = 1, .pScissors = &sc,
+      };
+      const VkPipelineRasterizationStateCreateInfo rs = {
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+         .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_NONE, .lineWidth = 1.0f,
+      };
+      const VkPipelineMultisampleStateCreateInfo ms = {
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+         .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
+      };
+      const VkPipelineColorBlendAttachmentState blend = { .colorWriteMask = 0xf };
+      const VkPipelineColorBlendStateCreateInfo cbs = {
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+         .attachmentCount = 1, .pAttachments = &blend,
+      };
+      const VkGraphicsPipelineCreateInfo gci = {
+         .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+         .stageCount = n, .pStages = stages, .pVertexInputState = &vi,
+         .pInputAssemblyState = &ia, .pTessellationState = tess ? &ts : NULL,
+         .pViewportState = &vps, .pRasterizationState = &rs, .pMultisampleState = &ms,
+         .pColorBlendState = &cbs, .layout = layout, .renderPass = rp,
+      };
+      CHECK_EQ_INT(vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &gci, NULL, &pipes[b]),
+                   VK_SUCCESS);
+   }
+   struct vkt_buffer out;
+   CHECK_EQ_INT(vkt_buffer_create(t, (VkDeviceSize)W * H * 4 * layers,
+                                  VK_BUFFER_USAGE_TRANSFER_DST_BIT, &out), VK_SUCCESS);
+   if (pipes[0] && pipes[1] && pipes[2] && fb) {
+      VkCommandBuffer cb = vkt_begin(t);
+      image_poison(cb, &img);
+      const VkClearValue clear = cv(clear0);
+      const VkRenderPassBeginInfo rbi = {
+         .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+         .renderPass = rp, .framebuffer = fb, .renderArea = { { 0, 0 }, { W, H } },
+         .clearValueCount = 1, .pClearValues = &clear,
+      };
+      vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+      for (int b = 0; b < 3; b++) {
+         struct { float rect[4]; uint32_t tri; } pc;
+         memcpy(pc.rect, band_rect[b], sizeof(pc.rect));
+         pc.tri = b == 1;
+         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipes[b]);
+         vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_VERTEX_BIT, 0, 20, &pc);
+         vkCmdDraw(cb, b == 1 ? 6 : 4, 1, 0, 0);
+      }
+      vkCmdEndRenderPass(cb);
+      image_readback(cb, &img, &out);
+      CHECK_EQ_INT(vkt_submit_wait(t, cb), VK_SUCCESS);
+      char what[64];
+      snprintf(what, sizeof(what), "%s: tessellation and geometry shaders", dn);
+      compare(what, &out, layers, ref_stages);
+   } else {
+      CHECK(0, "%s: stages: setup failed", dn);
+   }
+   vkt_buffer_destroy(t, &out);
+   for (int b = 0; b < 3; b++)
+      vkDestroyPipeline(t->device, pipes[b], NULL);
+   for (int k = 0; k < 5; k++)
+      vkDestroyShaderModule(t->device, mods[k], NULL);
+   vkDestroyPipelineLayout(t->device, layout, NULL);
+   vkDestroyFramebuffer(t->device, fb, NULL);
+   vkDestroyRenderPass(t->device, rp, NULL);
+   image_destroy(t, &img);
+   vkt_finish(t);
+}
+
 int
 main(void)
 {
@@ -704,8 +930,8 @@ main(void)
       CHECK(0, "shale device with VK_KHR_multiview not available");
       return check_finish();
    }
-   /* What the device claims: multiview without geometry or tessellation
-    * (no such stages), 32 views, instance indices to 2^27 - 1. */
+   /* What the device claims: multiview with geometry and tessellation
+    * shaders (test_stages), 32 views, instance indices to 2^27 - 1. */
    PFN_vkGetPhysicalDeviceFeatures2KHR features2 = (PFN_vkGetPhysicalDeviceFeatures2KHR)
       vkGetInstanceProcAddr(t.instance, "vkGetPhysicalDeviceFeatures2KHR");
    PFN_vkGetPhysicalDeviceProperties2KHR props2 = (PFN_vkGetPhysicalDeviceProperties2KHR)
@@ -718,7 +944,7 @@ main(void)
       };
       VkPhysicalDeviceFeatures2 f2 = { VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f };
       features2(t.pdev, &f2);
-      CHECK(f.multiview && !f.multiviewGeometryShader && !f.multiviewTessellationShader,
+      CHECK(f.multiview && f.multiviewGeometryShader && f.multiviewTessellationShader,
             "multiview features %u %u %u", f.multiview, f.multiviewGeometryShader,
             f.multiviewTessellationShader);
       VkPhysicalDeviceMultiviewProperties p = {
@@ -736,6 +962,8 @@ main(void)
    test_subpasses(&t);
    test_resolve(&t);
    vkt_finish(&t);
+   test_stages(VKT_SHALE);
+   test_stages(VKT_LAVAPIPE);
    CHECK(vkt_validation_messages() == 0, "%u validation messages", vkt_validation_messages());
    return check_finish();
 }
