@@ -427,8 +427,10 @@ variable_location(const struct sc_module *m, uint32_t id, uint32_t type, uint32_
  * output: an array over the vertices (an arrayed Location variable or
  * block, or gl_in[] / gl_out[] of built-ins), of at most max_count.
  * Component c of slot s of vertex v is ((v * SHALE_SLOT_COUNT) + s) * 4 +
- * c (shader_abi.h, "Geometry", "Tessellation"); members the vertex shader
- * does not pass on (clip and cull distances) are refused when used. */
+ * c (shader_abi.h, "Geometry", "Tessellation"). A geometry shader reads
+ * gl_in[].gl_ClipDistance / gl_CullDistance where the stage before packed
+ * them; in tessellation shaders they are refused when used (the control
+ * shader's per-vertex outputs have no place for them yet). */
 static bool
 describe_arrayed(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage_var *v,
                  uint32_t max_count)
@@ -457,13 +459,26 @@ describe_arrayed(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage_
             uint32_t base = builtin == SpvBuiltInPosition && n == 4    ? SHALE_SLOT_POSITION * 4
                             : builtin == SpvBuiltInPointSize && n == 1 ? SHALE_SLOT_POINT_SIZE * 4
                                                                        : SC_NONE;
+            /* A geometry shader's gl_in[].gl_ClipDistance and
+             * gl_CullDistance: the stage before packs them from
+             * SHALE_SLOT_CLIP_CULL0 on, its cull distances after its
+             * gs_in_clip_distances clip distances (sc_compile_info);
+             * components past the 8 words read 0 (beyond what it wrote). */
+            const bool dist = builtin == SpvBuiltInClipDistance ||
+                              builtin == SpvBuiltInCullDistance;
+            uint32_t end = base == SC_NONE ? 0 : base + n;
+            if (dist && is_geometry(x) && !v->output && array_size(x, et->members[i]) == n) {
+               base = SHALE_SLOT_CLIP_CULL0 * 4 +
+                      (builtin == SpvBuiltInCullDistance ? x->info->gs_in_clip_distances : 0);
+               end = SHALE_SLOT_CLIP_CULL0 * 4 + 8;
+            }
             bool used = element_member_used(x, id, i);
             if (base == SC_NONE && used)
                return sc_fail(x, SC_ERROR_UNSUPPORTED, "per-vertex built-in %u", builtin);
             if (!used)
                base = SC_NONE;   /* not read: no slot to fill */
             for (uint32_t c = 0; c < n; c++)
-               if (!push(x, &w, base == SC_NONE ? DEST_SKIP : base + c, 0))
+               if (!push(x, &w, base == SC_NONE || base + c >= end ? DEST_SKIP : base + c, 0))
                   return false;
          }
       } else {

@@ -213,6 +213,7 @@ sc_compile_key(struct sc_compiler *compiler, const struct sc_compile_info *info,
    hash_u32(&h, info->stage == VK_SHADER_STAGE_FRAGMENT_BIT ? info->fs_unused_outputs & 0xff : 0);
    hash_u32(&h, info->stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT
                    ? info->tess_output_vertices : 0);
+   hash_u32(&h, info->stage == VK_SHADER_STAGE_GEOMETRY_BIT ? info->gs_in_clip_distances : 0);
    hash_string(&h, info->entry_point);
    uint64_t nwords = info->word_count;
    su_sha256_update(&h, &nwords, sizeof(nwords));

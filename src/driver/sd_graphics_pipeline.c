@@ -563,7 +563,6 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
    }
 
    struct sd_stage_result stages[5];
-   uint32_t stage_count = 0;
    const uint32_t fs_unused = sd_fs_unused_outputs(ci, g);
    /* OutputVertices may be declared by the evaluation shader alone: the
     * control shader's compile takes it from there (llvm_tess.c). */
@@ -575,7 +574,24 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
          tes_output_vertices = sc_tess_output_vertices(module->words, module->word_count,
                                                        st->pName);
    }
+   /* Compiled in pipeline order (the stage bits' order) whatever the order
+    * of pStages: a geometry shader's compile takes the clip distance count
+    * of the stage before it. stages[] stays in pStages order (creation
+    * feedback); five stages at most, each once. */
+   if (ci->stageCount > 5) {
+      sd_pipeline_destroy(device, pAllocator, pipeline);
+      return sd_errorf(VK_ERROR_UNKNOWN, "graphics pipeline: a stage given twice");
+   }
+   memset(stages, 0, sizeof(stages));
+   uint32_t order[5];
    for (uint32_t i = 0; i < ci->stageCount; i++) {
+      uint32_t k = i;
+      for (; k > 0 && ci->pStages[order[k - 1]].stage > ci->pStages[i].stage; k--)
+         order[k] = order[k - 1];
+      order[k] = i;
+   }
+   for (uint32_t n = 0; n < ci->stageCount; n++) {
+      const uint32_t i = order[n];
       const VkPipelineShaderStageCreateInfo *st = &ci->pStages[i];
       struct sd_compiled_shader **slot = NULL;
       if (st->stage == VK_SHADER_STAGE_VERTEX_BIT)
@@ -593,13 +609,20 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
                                               "tessellation, geometry and fragment");
       if (result == VK_SUCCESS && *slot)
          result = sd_errorf(VK_ERROR_UNKNOWN, "graphics pipeline: a stage given twice");
+      /* Where the stage before a geometry shader puts its cull distances
+       * (after its clip distances: llvm_stage.c, describe_arrayed). */
+      uint32_t gs_in_clip = 0;
+      if (st->stage == VK_SHADER_STAGE_GEOMETRY_BIT && g->tes)
+         gs_in_clip = atomic_load(&g->tes->shader)->io.tes.out.clip_distance_count;
+      else if (st->stage == VK_SHADER_STAGE_GEOMETRY_BIT && g->vs)
+         gs_in_clip = atomic_load(&g->vs->shader)->io.vs.clip_distance_count;
       if (result == VK_SUCCESS) {
          result = sd_pipeline_compile_stage(device, cache, pipeline->runtime, layout, st,
-                                            fs_unused, tes_output_vertices,
+                                            fs_unused, tes_output_vertices, gs_in_clip,
                                             sd_choose_alloc(pAllocator, &device->alloc),
-                                            &stages[stage_count]);
+                                            &stages[i]);
          if (result == VK_SUCCESS)
-            *slot = stages[stage_count++].shader;
+            *slot = stages[i].shader;
       }
       if (result != VK_SUCCESS) {
          sd_pipeline_destroy(device, pAllocator, pipeline);
@@ -643,7 +666,7 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
    bool backend_hit = true;
    sd_graphics_backend(pipeline, cache, sd_choose_alloc(pAllocator, &device->alloc), ci,
                        &backend_hit);
-   sd_pipeline_feedback(ci, start, stages, stage_count, backend_hit);
+   sd_pipeline_feedback(ci, start, stages, ci->stageCount, backend_hit);
    if (su_debug(SU_DEBUG_INFO))
       su_log("pipeline: graphics pipeline created in %.2f ms%s", (sd_now_ns() - start) / 1e6,
              g->fb_slot ? " (back-end routines compiling in the background)" : "");

@@ -138,7 +138,9 @@ struct sd_stage_result {
  * colour Locations nothing reads (sc_compile_info.fs_unused_outputs; 0
  * elsewhere). tess_output_vertices: for a tessellation control stage, the
  * evaluation shader's OutputVertices (sc_compile_info.tess_output_vertices;
- * 0 elsewhere). Its temporaries (the specialization, the copy of
+ * 0 elsewhere). gs_in_clip_distances: for a geometry stage, the previous
+ * stage's ClipDistance count (sc_compile_info.gs_in_clip_distances; 0
+ * elsewhere). Its temporaries (the specialization, the copy of
  * a blob from cache data it links) are COMMAND-scope allocations of
  * `alloc`, the creating command's allocator (pAllocator, else the
  * device's). On failure nothing is held. */
@@ -146,6 +148,7 @@ VkResult sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_
                                    struct sd_runtime *rt, const struct sd_pipeline_layout *layout,
                                    const VkPipelineShaderStageCreateInfo *stage,
                                    uint32_t fs_unused_outputs, uint32_t tess_output_vertices,
+                                   uint32_t gs_in_clip_distances,
                                    const VkAllocationCallbacks *alloc,
                                    struct sd_stage_result *out);
 
