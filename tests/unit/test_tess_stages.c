@@ -998,9 +998,10 @@ edit_output_vertices(const uint32_t *m, size_t count, bool drop, uint32_t n, siz
 
 /* OutputVertices in either stage (Vulkan allows both): an evaluation
  * shader declaring it compiles with the same interface as without; a
- * control shader leaving it to the evaluation shader is refused as
- * unsupported (its workgroup is compiled from its own declaration), with
- * a message. */
+ * control shader leaving it to the evaluation shader takes the one the
+ * pipeline read from that module (sc_compile_info.tess_output_vertices,
+ * which sc_tess_output_vertices finds in the words) as its workgroup, and
+ * is refused as invalid, with a message, where neither declares it. */
 static void
 output_vertices_either_stage(void)
 {
@@ -1014,6 +1015,13 @@ output_vertices_either_stage(void)
    sc_shader_destroy(with);
    sc_shader_destroy(without);
    free(tes);
+   uint32_t *tes3 = edit_output_vertices(SPV(tess_eval_tese_spv), false, 3, &n);
+   CHECK(sc_tess_output_vertices(tes3, n, "main") == 3 &&
+            sc_tess_output_vertices(tes3, n, "other") == 0 &&
+            sc_tess_output_vertices(SPV(tess_eval_tese_spv), "main") == 0 &&
+            sc_tess_output_vertices(tes3, 3, "main") == 0,
+         "sc_tess_output_vertices: the evaluation entry point's OutputVertices, else 0");
+   free(tes3);
    uint32_t *tcs = edit_output_vertices(SPV(tess_small_tesc_spv), true, 0, &n);
    struct sc_compile_info info = {
       .words = tcs, .word_count = n, .entry_point = "main",
@@ -1022,17 +1030,42 @@ output_vertices_either_stage(void)
    char msg[256] = "";
    struct sc_shader *s = NULL;
    enum sc_result r = sc_compile(compiler, &info, &s, msg, sizeof(msg));
-   CHECK(r == SC_ERROR_UNSUPPORTED && !s && strstr(msg, "OutputVertices"),
-         "a control shader without OutputVertices refused: %s: %s", sc_result_string(r), msg);
+   CHECK(r == SC_ERROR_INVALID_SPIRV && !s && strstr(msg, "OutputVertices"),
+         "a control shader without OutputVertices in either stage refused: %s: %s",
+         sc_result_string(r), msg);
+   info.tess_output_vertices = 3;
+   msg[0] = '\0';
+   r = sc_compile(compiler, &info, &s, msg, sizeof(msg));
+   CHECK(r == SC_SUCCESS && s && s->io.tcs.output_vertices == 3 && s->local_size[0] == 3,
+         "a control shader taking the evaluation shader's OutputVertices: %s: %s",
+         sc_result_string(r), msg);
+   if (s)
+      sc_shader_destroy(s);
+   s = NULL;
+   info.tess_output_vertices = 0;
    free(tcs);
-   /* A control shader's Output with an initializer: refused (the patch
-    * block is zeroed per patch, so it would read 0). */
+   /* A control shader's patch Output with an initializer it never
+    * stores: the initializer is what the patch hands on. */
    info.words = tess_init_out_spv;
    info.word_count = sizeof(tess_init_out_spv) / 4;
    msg[0] = '\0';
    r = sc_compile(compiler, &info, &s, msg, sizeof(msg));
-   CHECK(r == SC_ERROR_UNSUPPORTED && !s && strstr(msg, "initialized"),
-         "an initialized control-shader Output refused: %s: %s", sc_result_string(r), msg);
+   CHECK(r == SC_SUCCESS && s, "an initialized control-shader Output: %s: %s",
+         sc_result_string(r), msg);
+   if (s) {
+      uint32_t *outputs = words_filled((size_t)SHALE_TESS_MAX_PATCH_VERTICES * VERTEX_WORDS,
+                                       SENTINEL);
+      uint32_t *patch_out = words_filled(PATCH_WORDS, SENTINEL);
+      run_ctrl(s, outputs, patch_out);
+      bool ok = s->io.tcs.patch_written >> SHALE_PATCH_SLOT_USER & 1;
+      for (uint32_t c = 0; c < 4; c++)
+         ok &= patch_out[SHALE_PATCH_SLOT_USER * 4 + c] == fbits(1.0f);
+      CHECK(ok, "the initialized patch Output holds its initializer (1, 1, 1, 1)");
+      free(outputs);
+      free(patch_out);
+      sc_shader_destroy(s);
+      s = NULL;
+   }
    /* Another entry point's initialized Output in the same
     * module is not the control shader's. */
    info.words = tess_multi_ep_spv;
