@@ -86,7 +86,7 @@
 extern "C" {
 #endif
 
-#define SHALE_SHADER_ABI_VERSION 18
+#define SHALE_SHADER_ABI_VERSION 19
 
 /* Widest SPMD call: 16 lanes (AVX-512). */
 #define SHALE_MAX_SIMD_WIDTH 16
@@ -668,7 +668,11 @@ struct shale_tcs_info {
    uint64_t patch_written;       /* bit p: patch slot p written */
    struct shale_tess_modes modes;
    uint8_t output_vertices;      /* OutputVertices (1 .. 32) */
-   uint8_t reserved[3];
+   /* gl_out[].gl_ClipDistance's size where the shader declares it (0
+    * otherwise): per-vertex output words SHALE_SLOT_CLIP_CULL0 * 4 + i
+    * hold ClipDistance[i], the CullDistance components follow them. */
+   uint8_t output_clip_distances;
+   uint8_t reserved[2];
 };
 
 /* Tessellation evaluation: a call runs up to W domain points of one patch,

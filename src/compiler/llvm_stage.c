@@ -427,10 +427,9 @@ variable_location(const struct sc_module *m, uint32_t id, uint32_t type, uint32_
  * output: an array over the vertices (an arrayed Location variable or
  * block, or gl_in[] / gl_out[] of built-ins), of at most max_count.
  * Component c of slot s of vertex v is ((v * SHALE_SLOT_COUNT) + s) * 4 +
- * c (shader_abi.h, "Geometry", "Tessellation"). A geometry shader reads
- * gl_in[].gl_ClipDistance / gl_CullDistance where the stage before packed
- * them; in tessellation shaders they are refused when used (the control
- * shader's per-vertex outputs have no place for them yet). */
+ * c (shader_abi.h, "Geometry", "Tessellation"). gl_in[].gl_ClipDistance
+ * / gl_CullDistance are read where the stage before packed them, and a
+ * control shader's gl_out[] ones are packed the same way. */
 static bool
 describe_arrayed(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage_var *v,
                  uint32_t max_count)
@@ -450,6 +449,18 @@ describe_arrayed(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage_
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "stage variable without a Location");
    sc_module_decoration(m, id, SC_NONE, SpvDecorationComponent, &comp);
    struct walk w = { v, 0, 0 };
+   /* A control shader's per-vertex clip distances: as many words as its
+    * gl_out[]'s ClipDistance member has (the evaluation shader is told:
+    * shale_tcs_info.output_clip_distances). */
+   uint32_t clip_out = 0;
+   for (uint32_t i = 0; builtins && v->output && i < et->count; i++)
+      if (sc_module_decoration(m, t->elem, i, SpvDecorationBuiltIn, &builtin) &&
+          builtin == SpvBuiltInClipDistance)
+         clip_out = array_size(x, et->members[i]);
+   if (clip_out > 8)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "%u clip distances", clip_out);
+   if (v->output)
+      x->io.tcs.output_clip_distances = (uint8_t)clip_out;
    for (uint32_t vert = 0; vert < t->count; vert++) {
       uint32_t k0 = w.k;
       if (builtins) {
@@ -459,18 +470,24 @@ describe_arrayed(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage_
             uint32_t base = builtin == SpvBuiltInPosition && n == 4    ? SHALE_SLOT_POSITION * 4
                             : builtin == SpvBuiltInPointSize && n == 1 ? SHALE_SLOT_POINT_SIZE * 4
                                                                        : SC_NONE;
-            /* A geometry shader's gl_in[].gl_ClipDistance and
-             * gl_CullDistance: the stage before packs them from
-             * SHALE_SLOT_CLIP_CULL0 on, its cull distances after its
-             * gs_in_clip_distances clip distances (sc_compile_info);
-             * components past the 8 words read 0 (beyond what it wrote). */
+            /* gl_in[].gl_ClipDistance and gl_CullDistance: the stage
+             * before packs them from SHALE_SLOT_CLIP_CULL0 on, its cull
+             * distances after its in_clip_distances clip distances
+             * (sc_compile_info); components past the 8 words read 0
+             * (beyond what it wrote). A control shader's gl_out[] packs
+             * them the same way, its cull distances after its own
+             * ClipDistance's size (clip_out). */
             const bool dist = builtin == SpvBuiltInClipDistance ||
                               builtin == SpvBuiltInCullDistance;
             uint32_t end = base == SC_NONE ? 0 : base + n;
-            if (dist && is_geometry(x) && !v->output && array_size(x, et->members[i]) == n) {
+            if (dist && array_size(x, et->members[i]) == n) {
+               const uint32_t before = v->output ? clip_out : x->info->in_clip_distances;
                base = SHALE_SLOT_CLIP_CULL0 * 4 +
-                      (builtin == SpvBuiltInCullDistance ? x->info->gs_in_clip_distances : 0);
+                      (builtin == SpvBuiltInCullDistance ? before : 0);
                end = SHALE_SLOT_CLIP_CULL0 * 4 + 8;
+               if (v->output && base + n > end)
+                  return sc_fail(x, SC_ERROR_INVALID_SPIRV,
+                                 "more than 8 clip and cull distances");
             }
             bool used = element_member_used(x, id, i);
             if (base == SC_NONE && used)

@@ -213,7 +213,11 @@ sc_compile_key(struct sc_compiler *compiler, const struct sc_compile_info *info,
    hash_u32(&h, info->stage == VK_SHADER_STAGE_FRAGMENT_BIT ? info->fs_unused_outputs & 0xff : 0);
    hash_u32(&h, info->stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT
                    ? info->tess_output_vertices : 0);
-   hash_u32(&h, info->stage == VK_SHADER_STAGE_GEOMETRY_BIT ? info->gs_in_clip_distances : 0);
+   hash_u32(&h, info->stage == VK_SHADER_STAGE_GEOMETRY_BIT ||
+                      info->stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT ||
+                      info->stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT
+                   ? info->in_clip_distances
+                   : 0);
    hash_string(&h, info->entry_point);
    uint64_t nwords = info->word_count;
    su_sha256_update(&h, &nwords, sizeof(nwords));
@@ -442,7 +446,7 @@ check_blob(struct sc_compiler *compiler, const uint8_t *in, size_t size,
            h->local_size[2] == 1 && tcs.modes.domain <= SHALE_TESS_DOMAIN_ISOLINES &&
            tcs.modes.spacing <= SHALE_TESS_SPACING_FRACTIONAL_ODD &&
            tcs.modes.vertex_order <= SHALE_TESS_ORDER_CCW &&
-           tcs.patch_written < 1ull << SHALE_PATCH_SLOT_COUNT;
+           tcs.patch_written < 1ull << SHALE_PATCH_SLOT_COUNT && tcs.output_clip_distances <= 8;
    }
    if (ok && h->stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT) {
       struct shale_tes_info tes;

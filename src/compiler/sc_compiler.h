@@ -200,13 +200,14 @@ struct sc_compile_info {
     * control shader that declares none takes this one (its workgroup
     * size). Part of sc_compile_key; ignored for other stages. */
    uint32_t tess_output_vertices;
-   /* Geometry shaders: how many ClipDistance components the stage before
-    * (the vertex or tessellation evaluation shader) writes, that is where
-    * its CullDistance components start in the words it hands on
-    * (SHALE_SLOT_CLIP_CULL0: clip distances, then cull distances); the
-    * geometry shader's gl_in[].gl_CullDistance reads from there. Part of
-    * sc_compile_key; ignored for other stages. */
-   uint32_t gs_in_clip_distances;
+   /* Tessellation and geometry shaders: how many ClipDistance components
+    * the stage before writes per vertex (a vertex or evaluation shader's
+    * shale_vs_info.clip_distance_count, a control shader's
+    * shale_tcs_info.output_clip_distances), that is where its CullDistance
+    * components start in the words it hands on (SHALE_SLOT_CLIP_CULL0:
+    * clip distances, then cull distances); gl_in[].gl_CullDistance reads
+    * from there. Part of sc_compile_key; ignored for other stages. */
+   uint32_t in_clip_distances;
    /* Debugging output wanted, or NULL (not hashed by sc_compile_key). */
    struct sc_compile_dump *dump;
 };

@@ -575,8 +575,8 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
                                                        st->pName);
    }
    /* Compiled in pipeline order (the stage bits' order) whatever the order
-    * of pStages: a geometry shader's compile takes the clip distance count
-    * of the stage before it. stages[] stays in pStages order (creation
+    * of pStages: a tessellation or geometry shader's compile takes the
+    * clip distance count of the stage before it. stages[] stays in pStages order (creation
     * feedback); five stages at most, each once. */
    if (ci->stageCount > 5) {
       sd_pipeline_destroy(device, pAllocator, pipeline);
@@ -609,16 +609,20 @@ sd_graphics_pipeline_create(struct sd_device *device, struct sd_pipeline_cache *
                                               "tessellation, geometry and fragment");
       if (result == VK_SUCCESS && *slot)
          result = sd_errorf(VK_ERROR_UNKNOWN, "graphics pipeline: a stage given twice");
-      /* Where the stage before a geometry shader puts its cull distances
-       * (after its clip distances: llvm_stage.c, describe_arrayed). */
-      uint32_t gs_in_clip = 0;
+      /* Where the stage before a tessellation or geometry shader puts its
+       * cull distances (after its clip distances: llvm_stage.c,
+       * describe_arrayed). */
+      uint32_t in_clip = 0;
       if (st->stage == VK_SHADER_STAGE_GEOMETRY_BIT && g->tes)
-         gs_in_clip = atomic_load(&g->tes->shader)->io.tes.out.clip_distance_count;
-      else if (st->stage == VK_SHADER_STAGE_GEOMETRY_BIT && g->vs)
-         gs_in_clip = atomic_load(&g->vs->shader)->io.vs.clip_distance_count;
+         in_clip = atomic_load(&g->tes->shader)->io.tes.out.clip_distance_count;
+      else if (st->stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT && g->tcs)
+         in_clip = atomic_load(&g->tcs->shader)->io.tcs.output_clip_distances;
+      else if ((st->stage == VK_SHADER_STAGE_GEOMETRY_BIT ||
+                st->stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT) && g->vs)
+         in_clip = atomic_load(&g->vs->shader)->io.vs.clip_distance_count;
       if (result == VK_SUCCESS) {
          result = sd_pipeline_compile_stage(device, cache, pipeline->runtime, layout, st,
-                                            fs_unused, tes_output_vertices, gs_in_clip,
+                                            fs_unused, tes_output_vertices, in_clip,
                                             sd_choose_alloc(pAllocator, &device->alloc),
                                             &stages[i]);
          if (result == VK_SUCCESS)

@@ -344,7 +344,7 @@ sd_compute_key(const struct sd_shader_module *module, const struct sc_compile_in
    sd_hash_u32(&h, info->stage);
    sd_hash_u32(&h, info->fs_unused_outputs);
    sd_hash_u32(&h, info->tess_output_vertices);
-   sd_hash_u32(&h, info->gs_in_clip_distances);
+   sd_hash_u32(&h, info->in_clip_distances);
    su_sha256_update(&h, module->sha256, sizeof(module->sha256));
    su_sha256_update(&h, info->entry_point, strlen(info->entry_point) + 1);
    sd_hash_u32(&h, info->spec_constant_count);
@@ -423,7 +423,7 @@ sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_cache *ca
                           struct sd_runtime *rt, const struct sd_pipeline_layout *layout,
                           const VkPipelineShaderStageCreateInfo *stage,
                           uint32_t fs_unused_outputs, uint32_t tess_output_vertices,
-                          uint32_t gs_in_clip_distances, const VkAllocationCallbacks *alloc,
+                          uint32_t in_clip_distances, const VkAllocationCallbacks *alloc,
                           struct sd_stage_result *out)
 {
    uint64_t start = sd_now_ns();
@@ -453,8 +453,11 @@ sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_cache *ca
       .fs_unused_outputs = stage->stage == VK_SHADER_STAGE_FRAGMENT_BIT ? fs_unused_outputs : 0,
       .tess_output_vertices =
          stage->stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT ? tess_output_vertices : 0,
-      .gs_in_clip_distances =
-         stage->stage == VK_SHADER_STAGE_GEOMETRY_BIT ? gs_in_clip_distances : 0,
+      .in_clip_distances = stage->stage == VK_SHADER_STAGE_GEOMETRY_BIT ||
+                                 stage->stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT ||
+                                 stage->stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT
+                              ? in_clip_distances
+                              : 0,
    };
    /* With the watchdog off (SHALE_WATCHDOG_MS=0) nothing could cancel the
     * code: leave the polls out (sd_watchdog.h "Cost"). */

@@ -138,17 +138,18 @@ struct sd_stage_result {
  * colour Locations nothing reads (sc_compile_info.fs_unused_outputs; 0
  * elsewhere). tess_output_vertices: for a tessellation control stage, the
  * evaluation shader's OutputVertices (sc_compile_info.tess_output_vertices;
- * 0 elsewhere). gs_in_clip_distances: for a geometry stage, the previous
- * stage's ClipDistance count (sc_compile_info.gs_in_clip_distances; 0
- * elsewhere). Its temporaries (the specialization, the copy of
- * a blob from cache data it links) are COMMAND-scope allocations of
+ * 0 elsewhere). in_clip_distances: for a tessellation or geometry stage,
+ * the previous stage's ClipDistance count per vertex
+ * (sc_compile_info.in_clip_distances; 0 elsewhere). Its temporaries (the
+ * specialization, the copy of a blob from cache data it links) are
+ * COMMAND-scope allocations of
  * `alloc`, the creating command's allocator (pAllocator, else the
  * device's). On failure nothing is held. */
 VkResult sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_cache *cache,
                                    struct sd_runtime *rt, const struct sd_pipeline_layout *layout,
                                    const VkPipelineShaderStageCreateInfo *stage,
                                    uint32_t fs_unused_outputs, uint32_t tess_output_vertices,
-                                   uint32_t gs_in_clip_distances,
+                                   uint32_t in_clip_distances,
                                    const VkAllocationCallbacks *alloc,
                                    struct sd_stage_result *out);
 
