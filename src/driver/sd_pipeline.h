@@ -23,6 +23,12 @@
  * vkGetPipelineCacheData takes from the compiler. The pipeline's feedback
  * is an application cache hit only when its stages and its compiled
  * routines all came from the cache (state the C back end runs needs none).
+ * A graphics pipeline compiles its stages in pipeline order (vertex,
+ * control, evaluation, geometry, fragment) whatever pStages' order: a
+ * control shader's compile takes the evaluation shader's OutputVertices
+ * (read from that module's words), and a tessellation or geometry
+ * shader's the clip distance count of the stage before it (compiled
+ * first); both are part of the stage's key.
  *
  * Errors: SPIR-V that fails validation, names no such entry point, or uses
  * what the compiler does not support yet, and a shader using a descriptor
