@@ -153,7 +153,7 @@ sd_fill_limits(VkPhysicalDeviceLimits *l)
       .maxDrawIndexedIndexValue = UINT32_MAX,
       .maxDrawIndirectCount = UINT32_MAX,   /* a loop over the records; render/raster_state */
       .maxSamplerLodBias = 16.0f,
-      .maxSamplerAnisotropy = 1.0f,
+      .maxSamplerAnisotropy = 16.0f,   /* sr_sample.c's anisotropic filter; unit/aniso */
       .maxViewports = SR_MAX_VIEWPORTS,   /* 16; render/viewports */
       /* SR_MAX_FRAMEBUFFER_SIZE; render/raster_state draws 8192x4 and 4x8192 */
       .maxViewportDimensions = { 8192, 8192 },
@@ -547,6 +547,8 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
    f->features.largePoints = VK_TRUE;
    f->features.shaderClipDistance = VK_TRUE;
    f->features.shaderCullDistance = VK_TRUE;
+   /* Anisotropic filtering in the generic sampler (sr_sample.c; unit/aniso). */
+   f->features.samplerAnisotropy = VK_TRUE;
    const struct sd_device_extension_table *ext = &sd_device_extensions_supported;
    /* Vulkan 1.1's optional features, from which the individual structs are
     * filled: 16-bit storage in storage and uniform buffers and push

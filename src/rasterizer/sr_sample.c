@@ -396,10 +396,37 @@ lod_bias(const struct shale_sampler_desc *s, const struct shale_sample_args *arg
    return fminf(fmaxf(b, -SR_MAX_SAMPLER_LOD_BIAS), SR_MAX_SAMPLER_LOD_BIAS);
 }
 
-/* Scale Factor and LOD Operations: lambda of a GRAD lane. */
+/* The driver's maxSamplerAnisotropy. */
+#define SR_MAX_SAMPLER_ANISOTROPY 16.0f
+
+/* Texel Anisotropic Filtering of a GRAD lane: n isotropic probes along the
+ * footprint's major axis, whose normalized-coordinate derivative is
+ * (ds, dt); n is 1 where the lane is sampled isotropically. */
+struct aniso {
+   unsigned n;
+   float ds, dt;
+};
+
+/* Whether a sampler with maxAnisotropy above 1 filters this view
+ * anisotropically: 2D and 2D-array views of float classes (1D, 3D and cube
+ * views, integer classes, unnormalized coordinates and Y'CbCr conversions
+ * are sampled isotropically, as with maxAnisotropy 1). */
+static bool
+aniso_view(const struct ctx *c)
+{
+   return c->s && c->s->max_anisotropy > 1.0f && !c->s->unnormalized_coordinates && !c->cube &&
+          c->dims == 2 && c->cls == CLS_FLOAT;
+}
+
+/* Scale Factor and LOD Operations: lambda of a GRAD lane. With anisotropy
+ * (aniso_view), the spec's eta = min(rho_max / rho_min, maxAniso) (maxAniso
+ * the sampler's maxAnisotropy, at most SR_MAX_SAMPLER_ANISOTROPY; rho_min 0
+ * gives maxAniso) makes lambda_base log2(rho_max / eta), and *an (when not
+ * NULL) gets N = ceil(eta) probes along the axis of rho_max (x where
+ * rho_x > rho_y, else y); rho_max 0 or NaN stays isotropic. */
 static float
 lambda_grad(const struct ctx *c, const struct shale_sample_args *args, unsigned l, float x,
-            float y, float z)
+            float y, float z, struct aniso *an)
 {
    float d[2][3];
    for (int e = 0; e < 2; e++)
@@ -434,7 +461,22 @@ lambda_grad(const struct ctx *c, const struct shale_sample_args *args, unsigned 
       }
       rho[e] = sqrtf(sum);
    }
-   return log2f(rho[0] > rho[1] ? rho[0] : rho[1]);
+   float rho_max = rho[0] > rho[1] ? rho[0] : rho[1];
+   if (an)
+      an->n = 1;
+   if (aniso_view(c) && rho_max > 0.0f) {
+      float rho_min = rho[0] > rho[1] ? rho[1] : rho[0];
+      float max_aniso = fminf(c->s->max_anisotropy, SR_MAX_SAMPLER_ANISOTROPY);
+      float eta = rho_min > 0.0f ? fminf(rho_max / rho_min, max_aniso) : max_aniso;
+      if (an) {
+         int e = rho[0] > rho[1] ? 0 : 1;
+         an->n = (unsigned)ceilf(eta);
+         an->ds = d[e][0];
+         an->dt = d[e][1];
+      }
+      return log2f(rho_max / eta);
+   }
+   return log2f(rho_max);
 }
 
 /* The lane's coordinates: cube face and face coordinates, array layer. */
@@ -482,8 +524,9 @@ sample_lane(const struct ctx *c, const struct shale_sample_args *args, unsigned 
    struct lane ln;
    float x = args->coord[0][l], y = args->coord[1][l], z = args->coord[2][l];
    lane_coords(c, args, l, &ln);
+   struct aniso an = { 1, 0.0f, 0.0f };
    float lambda = (args->op & SHALE_SAMPLE_OP_MASK) == SHALE_SAMPLE_GRAD
-                     ? lambda_grad(c, args, l, x, y, z)
+                     ? lambda_grad(c, args, l, x, y, z, &an)
                      : args->lod[l];
    lambda += lod_bias(s, args, l);
    lambda = fminf(fmaxf(lambda, s->min_lod), s->max_lod);
@@ -514,7 +557,24 @@ sample_lane(const struct ctx *c, const struct shale_sample_args *args, unsigned 
          vv = ln.t * (float)minify(v->height, d) + (float)ln.off[1];
          w = ln.r * (float)minify(v->depth, d) + (float)ln.off[2];
       }
-      filter_level(c, &ln, d, filter, u, vv, w, &tau[n]);
+      if (an.n == 1) {
+         filter_level(c, &ln, d, filter, u, vv, w, &tau[n]);
+         continue;
+      }
+      /* tau_2Daniso: the mean of N isotropic samples at level d, probe i
+       * (1 .. N) at the footprint's point x - 1/2 + i / (N + 1) along the
+       * major axis (u and v move by that fraction of its derivative). */
+      float su = (float)minify(v->width, d), sv = (float)minify(v->height, d);
+      float acc[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+      for (unsigned i = 1; i <= an.n; i++) {
+         float f = (float)i / (float)(an.n + 1) - 0.5f;
+         union texel t;
+         filter_level(c, &ln, d, filter, u + f * an.ds * su, vv + f * an.dt * sv, w, &t);
+         for (int k = 0; k < 4; k++)
+            acc[k] += t.f[k];
+      }
+      for (int k = 0; k < 4; k++)
+         tau[n].f[k] = acc[k] / (float)an.n;
    }
    if (nlevels == 1) {
       *out = tau[0];
@@ -531,7 +591,8 @@ query_lod_lane(const struct ctx *c, const struct shale_sample_args *args, unsign
                union texel *out)
 {
    const struct shale_sampler_desc *s = c->s;
-   float lambda = lambda_grad(c, args, l, args->coord[0][l], args->coord[1][l], args->coord[2][l]) +
+   float lambda = lambda_grad(c, args, l, args->coord[0][l], args->coord[1][l],
+                              args->coord[2][l], NULL) +
                   lod_bias(s, args, l);
    out->f[1] = lambda;
    lambda = fminf(fmaxf(lambda, s->min_lod), s->max_lod);
@@ -929,7 +990,7 @@ yc_sample_lane(const struct yctx *c, const struct shale_sample_args *args, unsig
       memset(&g, 0, sizeof(g));
       g.v = c->v;
       g.dims = 2;
-      lambda = lambda_grad(&g, args, l, 0.0f, 0.0f, 0.0f);
+      lambda = lambda_grad(&g, args, l, 0.0f, 0.0f, 0.0f, NULL);
    } else {
       lambda = args->lod[l];
    }

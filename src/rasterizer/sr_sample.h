@@ -9,7 +9,13 @@
  * coordinate systems (normalized and unnormalized), cube face selection and
  * seamless cube edges (corner texels are the average of their three
  * neighbours), scale factor and LOD from gradients, mipLodBias, minLod,
- * maxLod, nearest/linear filters and mipmap modes, every address mode and
+ * maxLod, nearest/linear filters and mipmap modes, anisotropic filtering
+ * (maxAnisotropy above 1, at most 16: for GRAD sampling of 2D and 2D-array
+ * views of float classes, the spec's eta = min(rho_max / rho_min, maxAniso)
+ * gives lambda log2(rho_max / eta) and each level's result is the mean of
+ * ceil(eta) isotropic samples along the footprint's major axis, as the
+ * spec's Texel Anisotropic Filtering describes, and QueryLod reports that
+ * lambda; other views and LOD sampling are isotropic), every address mode and
  * border colour, depth comparison with every compare op (filtered as a
  * weighted average of the pass/fail results), view swizzles and the view's
  * base level and layer. Texels are decoded by src/util/su_format (sRGB to
@@ -90,8 +96,8 @@ void sr_sample(const struct shale_image_view_desc *view, const struct shale_samp
  * (sr_sample_fast.c) take 2D and 2D-array views of R8G8B8A8, B8G8R8A8,
  * A8B8G8R8_PACK32, R8 and R8G8 (UNORM and sRGB), R16G16B16A16_SFLOAT and
  * R32G32B32A32_SFLOAT, with normalized coordinates, NEAREST or LINEAR
- * filters and mipmap modes and REPEAT, MIRRORED_REPEAT or CLAMP_TO_EDGE
- * addressing, for OpImageSample* with Lod, Grad or Bias (offsets too); each
+ * filters and mipmap modes, no anisotropy (maxAnisotropy 1) and REPEAT,
+ * MIRRORED_REPEAT or CLAMP_TO_EDGE addressing, for OpImageSample* with Lod, Grad or Bias (offsets too); each
  * checks the sampler and the operation of every call and hands anything
  * else to sr_sample(). Their results are sr_sample()'s: identical for
  * nearest filtering, within 1e-5 of the texels' range (unit/sample) for

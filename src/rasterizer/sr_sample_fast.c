@@ -436,7 +436,8 @@ fast_sampler_ok(const struct shale_sampler_desc *s)
           fast_filter_ok(s->mag_filter) && fast_filter_ok(s->min_filter) &&
           (s->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_NEAREST ||
            s->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_LINEAR) &&
-          fast_mode_ok(s->address_mode[0]) && fast_mode_ok(s->address_mode[1]);
+          fast_mode_ok(s->address_mode[0]) && fast_mode_ok(s->address_mode[1]) &&
+          s->max_anisotropy <= 1.0f;   /* anisotropic filtering: sr_sample */
 }
 
 static bool

@@ -23,8 +23,9 @@
  * (zink's condition for shader images, GL_ARB_shader_image_load_store, the
  * one 4.2 extension that was missing) OpenGL 4.5 and OpenGL ES 3.2: images
  * were all that kept zink from the 4.3 - 4.5 extensions and ES 3.1 / 3.2.
- * VK_KHR_draw_indirect_count brought GL_ARB_indirect_parameters; for 4.6
- * zink on Shale lacks GL_ARB_texture_filter_anisotropic (samplerAnisotropy).
+ * OpenGL 4.6 came with VK_KHR_draw_indirect_count
+ * (GL_ARB_indirect_parameters) and samplerAnisotropy
+ * (GL_ARB_texture_filter_anisotropic).
  *
  * glmark2 runs as zink's users run it, Mesa's glthread on. At OpenGL ES 2.0
  * (Shale before transform feedback) that failed [build] use-vbo=false and
@@ -40,7 +41,7 @@
  *  - while Shale lacks one of those five extensions the test prints which
  *    and SKIPs (77): it cannot pass yet and must not count as passed;
  *  - otherwise glxinfo -B on Shale exits 0, reports "zink (Shale (CPU))"
- *    with no requirements warning and at least OpenGL 4.5 (compatibility
+ *    with no requirements warning and at least OpenGL 4.6 (compatibility
  *    and core) and OpenGL ES 3.2,
  *    and, where glmark2-es2 is installed, every scene glmark2-es2
  *    --validate passes on lavapipe passes on Shale (27 of 27 on this
@@ -293,11 +294,11 @@ main(int argc, char **argv)
    CHECK(out && !strstr(out, "doesn't support base Zink requirements"),
          "zink on Shale: requirements warning:\n%s", out ? out : "");
    CHECK(out && strstr(out, "Max compat profile version: ") &&
-            atof(strstr(out, "Max compat profile version: ") + 28) >= 4.5 - 1e-6,
-         "zink on Shale: OpenGL 4.5 or later (compatibility)");
+            atof(strstr(out, "Max compat profile version: ") + 28) >= 4.6 - 1e-6,
+         "zink on Shale: OpenGL 4.6 or later (compatibility)");
    CHECK(out && strstr(out, "Max core profile version: ") &&
-            atof(strstr(out, "Max core profile version: ") + 26) >= 4.5 - 1e-6,
-         "zink on Shale: OpenGL 4.5 or later (core)");
+            atof(strstr(out, "Max core profile version: ") + 26) >= 4.6 - 1e-6,
+         "zink on Shale: OpenGL 4.6 or later (core)");
    CHECK(out && strstr(out, "Max GLES[23] profile version: ") &&
             atof(strstr(out, "Max GLES[23] profile version: ") + 30) >= 3.2 - 1e-6,
          "zink on Shale: OpenGL ES 3.2 or later");
