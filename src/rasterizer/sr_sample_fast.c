@@ -524,6 +524,7 @@ static inline bool
 fast_tri_call(const struct shale_sampler_desc *s, uint32_t op)
 {
    return s && (op & ~(uint32_t)SHALE_SAMPLE_BIAS) <= SHALE_SAMPLE_GRAD &&
+          s->max_anisotropy <= 1.0f &&   /* anisotropic filtering: sr_sample */
           !((s->mag_filter ^ VK_FILTER_LINEAR) | (s->min_filter ^ VK_FILTER_LINEAR) |
             (s->mipmap_mode ^ VK_SAMPLER_MIPMAP_MODE_LINEAR) |
             (s->address_mode[0] ^ VK_SAMPLER_ADDRESS_MODE_REPEAT) |

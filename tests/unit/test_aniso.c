@@ -16,7 +16,9 @@
  *    after it: the same sums in another order);
  *  - OpImageQueryLod's lambda is log2(rho_max / eta) (1e-5);
  *  - sr_sample_select() refuses the specialised routines (sr_sample_fast.c)
- *    a sampler with maxAnisotropy above 1, for a view they take. */
+ *    a sampler with maxAnisotropy above 1, for a view they take, and the
+ *    routine it picks for that view without a sampler (sampled images)
+ *    gives sr_sample's bits for such a sampler. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -232,7 +234,7 @@ static void
 test_select(void)
 {
    struct shale_image_view_desc v;
-   uint8_t *mem = make_view(&v, 16, 1, 1, VK_FORMAT_R8G8B8A8_UNORM, 4);
+   uint8_t *mem = make_view(&v, 16, 5, 1, VK_FORMAT_R8G8B8A8_UNORM, 4);
    struct shale_sampler_desc s = {
       .mag_filter = VK_FILTER_LINEAR, .min_filter = VK_FILTER_LINEAR,
       .mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR,
@@ -245,6 +247,29 @@ test_select(void)
    CHECK(sr_sample_select(&v, &s) == sr_sample, "maxAnisotropy 16: a specialised routine");
    CHECK(sr_sample_select_isa(&v, &s, false) == sr_sample,
          "maxAnisotropy 16: a portable specialised routine");
+   /* Sampled images take their routine without knowing the sampler: the
+    * routine chosen for the view must hand an anisotropic call to
+    * sr_sample (the same bits), in both builds. */
+   for (int isa = 0; isa < 2; isa++) {
+      shale_sample_fn fn = sr_sample_select_isa(&v, NULL, isa == 1);
+      s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+      struct shale_sample_args a, b;
+      memset(&a, 0, sizeof(a));
+      a.op = SHALE_SAMPLE_GRAD;
+      a.lanes = (1u << SHALE_MAX_SIMD_WIDTH) - 1;
+      for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+         a.coord[0][l] = frand(0.0f, 1.0f);
+         a.coord[1][l] = frand(0.0f, 1.0f);
+         a.grad[0][0][l] = 0.5f;       /* 8 texels along x */
+         a.grad[1][1][l] = 1.0f / 64;  /* a quarter texel along y */
+      }
+      b = a;
+      fn(&v, &s, &a);
+      sr_sample(&v, &s, &b);
+      CHECK(memcmp(a.result, b.result, sizeof(a.result)) == 0,
+            "the view's routine (%s build) differs from sr_sample on an anisotropic call",
+            isa ? "AVX2" : "portable");
+   }
    printf("maxAnisotropy 1 on this view: %s\n",
           iso_fn == sr_sample ? "sr_sample" : "a specialised routine");
    free(mem);
