@@ -567,6 +567,26 @@ static void test_far(bool avx2)
    CHECK(t.bad == 0, "%ld lanes disagree", t.bad);
 }
 
+/* Lane l of a call laid out as a draw lays it (two 2x2 quads side by side
+ * per eight lanes): coordinates from (s0, t0) at the lane's pixel centre
+ * along the gradients d (ds/dx, dt/dx, ds/dy, dt/dy), also its GRAD
+ * operands, lod its LOD or Bias operand, and random bits in its results
+ * (the routine must write every active lane's). */
+static void draw_lane(struct shale_sample_args *a, int l, float s0, float t0, const float d[4],
+                      float lod)
+{
+   float x = (float)((l >> 2) * 2 + (l & 1)) + 0.5f, y = (float)((l >> 1) & 1) + 0.5f;
+   a->coord[0][l] = s0 + x * d[0] + y * d[2];
+   a->coord[1][l] = t0 + x * d[1] + y * d[3];
+   a->lod[l] = lod;
+   a->grad[0][0][l] = d[0];
+   a->grad[0][1][l] = d[1];
+   a->grad[1][0][l] = d[2];
+   a->grad[1][1][l] = d[3];
+   for (int q = 0; q < 4; q++)
+      a->result[q][l] = rnd();
+}
+
 /* The calls of test_window() and test_srgb_window(): 60 power-of-two
  * views of 4 to 512 texels a side, in formats[0..2], in the trilinear
  * REPEAT state, 60 calls each, every call made with the gathers only and
@@ -615,18 +635,9 @@ static void window_calls(const VkFormat formats[3], bool srgb, struct sr_sample_
          float dsx = k * cosf(ang) / (float)w, dtx = k * sinf(ang) / (float)h;
          float dsy = -k * sinf(ang) / (float)w, dty = k * cosf(ang) / (float)h;
          float s0 = frand(-3.0f, 3.0f), t0 = frand(-3.0f, 3.0f);
-         for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
-            float x = (float)((l >> 2) * 2 + (l & 1)) + 0.5f, y = (float)((l >> 1) & 1) + 0.5f;
-            a.coord[0][l] = s0 + x * dsx + y * dsy;
-            a.coord[1][l] = t0 + x * dtx + y * dty;
-            a.lod[l] = log2f(k);
-            a.grad[0][0][l] = dsx;
-            a.grad[0][1][l] = dtx;
-            a.grad[1][0][l] = dsy;
-            a.grad[1][1][l] = dty;
-            for (int q = 0; q < 4; q++)
-               a.result[q][l] = rnd();
-         }
+         const float d[4] = { dsx, dtx, dsy, dty };
+         for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++)
+            draw_lane(&a, l, s0, t0, d, log2f(k));
          struct shale_sample_args g = a, wnd = a, narrow = a;
          sr_sample_fast_test = hook;
          hook->gathers_only = true;
@@ -784,18 +795,9 @@ static void test_single_windows(VkFilter filter)
          float dsx = mx * k * cosf(ang) / w, dtx = k * sinf(ang) / h;
          float dsy = -k * sinf(ang) / w, dty = my * k * cosf(ang) / h;
          float s0 = frand(-1.5f, 2.5f), t0 = frand(-1.5f, 2.5f);
-         for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
-            float x = (float)((l >> 2) * 2 + (l & 1)) + 0.5f, y = (float)((l >> 1) & 1) + 0.5f;
-            a.coord[0][l] = s0 + x * dsx + y * dsy;
-            a.coord[1][l] = t0 + x * dtx + y * dty;
-            a.lod[l] = log2f(k);
-            a.grad[0][0][l] = dsx;
-            a.grad[0][1][l] = dtx;
-            a.grad[1][0][l] = dsy;
-            a.grad[1][1][l] = dty;
-            for (int q = 0; q < 4; q++)
-               a.result[q][l] = rnd();
-         }
+         const float d[4] = { dsx, dtx, dsy, dty };
+         for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++)
+            draw_lane(&a, l, s0, t0, d, log2f(k));
          struct shale_sample_args g = a, wnd = a;
          sr_sample_fast_test = &hook;
          hook.gathers_only = true;
@@ -878,19 +880,9 @@ static void test_level0(void)
             float dsx = k * cosf(ang) / (float)w, dtx = k * sinf(ang) / (float)h;
             float dsy = -k * sinf(ang) / (float)w, dty = k * cosf(ang) / (float)h;
             float bias = pick(2) ? 0.0f : frand(-1.0f, 0.5f);
-            for (int i = 0; i < 4; i++) {
-               int l = q * 4 + i;
-               float x = (float)(q * 2 + (i & 1)) + 0.5f, y = (float)(i >> 1) + 0.5f;
-               a.coord[0][l] = s0 + x * dsx + y * dsy;
-               a.coord[1][l] = t0 + x * dtx + y * dty;
-               a.lod[l] = bias;
-               a.grad[0][0][l] = dsx;
-               a.grad[0][1][l] = dtx;
-               a.grad[1][0][l] = dsy;
-               a.grad[1][1][l] = dty;
-               for (int r = 0; r < 4; r++)
-                  a.result[r][l] = rnd();
-            }
+            const float d[4] = { dsx, dtx, dsy, dty };
+            for (int i = 0; i < 4; i++)
+               draw_lane(&a, q * 4 + i, s0, t0, d, bias);
          }
          struct shale_sample_args with = a, without = a;
          sr_sample_fast_test = &hook;
