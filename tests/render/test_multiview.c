@@ -188,26 +188,25 @@ compare(const char *what, const struct vkt_buffer *b, uint32_t layers, ref_fn re
    CHECK(bad == 0, "%s: %u texels differ from the reference", what, bad);
 }
 
-static bool
-pipeline_create(struct vkt *t, VkRenderPass rp, uint32_t subpass, const uint32_t *fs,
-                size_t fs_size, VkPipelineLayout layout, VkSampleCountFlagBits samples,
-                VkShaderModule *mods, VkPipeline *out)
+/* A pipeline of the stageCount stages with the state every pipeline here
+ * has: no vertex input, triangle lists (patches of 4 vertices where tess),
+ * the whole W x H viewport, no culling, samples, one colour attachment
+ * written without blending, in subpass of rp. */
+static VkResult
+pipeline_build(struct vkt *t, VkRenderPass rp, uint32_t subpass,
+               const VkPipelineShaderStageCreateInfo *stages, uint32_t stage_count, bool tess,
+               VkPipelineLayout layout, VkSampleCountFlagBits samples, VkPipeline *out)
 {
-   if (vkt_shader_module(t, mv_vert_spv, sizeof(mv_vert_spv), &mods[0]) != VK_SUCCESS ||
-       vkt_shader_module(t, fs, fs_size, &mods[1]) != VK_SUCCESS)
-      return false;
-   const VkPipelineShaderStageCreateInfo stages[2] = {
-      { VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0, VK_SHADER_STAGE_VERTEX_BIT,
-        mods[0], "main", NULL },
-      { VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
-        mods[1], "main", NULL },
-   };
    const VkPipelineVertexInputStateCreateInfo vi = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
    };
    const VkPipelineInputAssemblyStateCreateInfo ia = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+      .topology = tess ? VK_PRIMITIVE_TOPOLOGY_PATCH_LIST : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+   };
+   const VkPipelineTessellationStateCreateInfo ts = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO,
+      .patchControlPoints = 4,
    };
    const VkViewport vp = { 0, 0, W, H, 0, 1 };
    const VkRect2D sc = { { 0, 0 }, { W, H } };
@@ -230,11 +229,29 @@ pipeline_create(struct vkt *t, VkRenderPass rp, uint32_t subpass, const uint32_t
    };
    const VkGraphicsPipelineCreateInfo gci = {
       .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-      .stageCount = 2, .pStages = stages, .pVertexInputState = &vi, .pInputAssemblyState = &ia,
+      .stageCount = stage_count, .pStages = stages, .pVertexInputState = &vi,
+      .pInputAssemblyState = &ia, .pTessellationState = tess ? &ts : NULL,
       .pViewportState = &vps, .pRasterizationState = &rs, .pMultisampleState = &ms,
       .pColorBlendState = &cb, .layout = layout, .renderPass = rp, .subpass = subpass,
    };
-   return vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &gci, NULL, out) == VK_SUCCESS;
+   return vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &gci, NULL, out);
+}
+
+static bool
+pipeline_create(struct vkt *t, VkRenderPass rp, uint32_t subpass, const uint32_t *fs,
+                size_t fs_size, VkPipelineLayout layout, VkSampleCountFlagBits samples,
+                VkShaderModule *mods, VkPipeline *out)
+{
+   if (vkt_shader_module(t, mv_vert_spv, sizeof(mv_vert_spv), &mods[0]) != VK_SUCCESS ||
+       vkt_shader_module(t, fs, fs_size, &mods[1]) != VK_SUCCESS)
+      return false;
+   const VkPipelineShaderStageCreateInfo stages[2] = {
+      { VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0, VK_SHADER_STAGE_VERTEX_BIT,
+        mods[0], "main", NULL },
+      { VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
+        mods[1], "main", NULL },
+   };
+   return pipeline_build(t, rp, subpass, stages, 2, false, layout, samples, out) == VK_SUCCESS;
 }
 
 static VkPipelineLayout
@@ -826,44 +843,8 @@ test_stages(enum vkt_driver drv)
             .stage = stage_bits[k], .module = mods[k], .pName = "main",
          };
       }
-      const VkPipelineVertexInputStateCreateInfo vi = {
-         .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-      };
-      const VkPipelineInputAssemblyStateCreateInfo ia = {
-         .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-         .topology = tess ? VK_PRIMITIVE_TOPOLOGY_PATCH_LIST : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-      };
-      const VkPipelineTessellationStateCreateInfo ts = {
-         .sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO,
-         .patchControlPoints = 4,
-      };
-      const VkViewport vp = { 0, 0, W, H, 0, 1 };
-      const VkRect2D sc = { { 0, 0 }, { W, H } };
-      const VkPipelineViewportStateCreateInfo vps = {
-         .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-         .viewportCount = 1, .pViewports = &vp, .scissorCount = 1, .pScissors = &sc,
-      };
-      const VkPipelineRasterizationStateCreateInfo rs = {
-         .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-         .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_NONE, .lineWidth = 1.0f,
-      };
-      const VkPipelineMultisampleStateCreateInfo ms = {
-         .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-         .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
-      };
-      const VkPipelineColorBlendAttachmentState blend = { .colorWriteMask = 0xf };
-      const VkPipelineColorBlendStateCreateInfo cbs = {
-         .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-         .attachmentCount = 1, .pAttachments = &blend,
-      };
-      const VkGraphicsPipelineCreateInfo gci = {
-         .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-         .stageCount = n, .pStages = stages, .pVertexInputState = &vi,
-         .pInputAssemblyState = &ia, .pTessellationState = tess ? &ts : NULL,
-         .pViewportState = &vps, .pRasterizationState = &rs, .pMultisampleState = &ms,
-         .pColorBlendState = &cbs, .layout = layout, .renderPass = rp,
-      };
-      CHECK_EQ_INT(vkCreateGraphicsPipelines(t->device, VK_NULL_HANDLE, 1, &gci, NULL, &pipes[b]),
+      CHECK_EQ_INT(pipeline_build(t, rp, 0, stages, n, tess, layout, VK_SAMPLE_COUNT_1_BIT,
+                                  &pipes[b]),
                    VK_SUCCESS);
    }
    struct vkt_buffer out;
