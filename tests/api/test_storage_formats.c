@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "float_bits.h"
 #include "vkt.h"
 #include "../render/draw_util.h"
 
@@ -232,22 +233,6 @@ put_bits(uint8_t *t, unsigned shift, unsigned bits, uint32_t v)
       uint8_t m = (uint8_t)(1u << ((shift + b) % 8));
       t[(shift + b) / 8] = (uint8_t)((t[(shift + b) / 8] & ~m) | (((v >> b) & 1) ? m : 0));
    }
-}
-
-static uint32_t
-fbits(float f)
-{
-   uint32_t u;
-   memcpy(&u, &f, 4);
-   return u;
-}
-
-static float
-bitsf(uint32_t u)
-{
-   float f;
-   memcpy(&f, &u, 4);
-   return f;
 }
 
 static uint32_t

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "float_bits.h"
 #include "rasterizer/sr_coverage.h"
 #include "rasterizer/sr_scene.h"
 #include "util/su_thread_pool.h"
@@ -31,22 +32,6 @@ rng(void)
    rng_state ^= rng_state >> 17;
    rng_state ^= rng_state << 5;
    return rng_state;
-}
-
-static uint32_t
-fbits(float f)
-{
-   uint32_t u;
-   memcpy(&u, &f, 4);
-   return u;
-}
-
-static float
-bitsf(uint32_t u)
-{
-   float f;
-   memcpy(&f, &u, 4);
-   return f;
 }
 
 /* ---- Shaders ---- */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "float_bits.h"
 #include "compiler/sc_compiler.h"
 #include "rasterizer/sr_scene.h"
 #include "rasterizer/sr_tess.h"
@@ -83,22 +84,6 @@ reload(struct sc_shader *s)
    free(blob);
    sc_shader_destroy(s);
    return t;
-}
-
-static uint32_t
-fbits(float f)
-{
-   uint32_t u;
-   memcpy(&u, &f, 4);
-   return u;
-}
-
-static float
-bitsf(uint32_t u)
-{
-   float f;
-   memcpy(&f, &u, 4);
-   return f;
 }
 
 static void *
