@@ -177,6 +177,23 @@ rig_init(struct rig *r, unsigned threads)
    r->fb.samples = 1;
 }
 
+/* The rig's colour and depth made 4 samples a pixel (zeroed), in place of
+ * rig_init()'s single-sample ones. */
+static void
+rig_samples4(struct rig *r)
+{
+   free(r->color);
+   free(r->depth);
+   r->color = calloc(FBW * FBH * 4, 4);
+   r->depth = calloc(FBW * FBH * 4, 4);
+   r->fb.color[0].base = r->color;
+   r->fb.depth.base = (uint8_t *)r->depth;
+   r->fb.color[0].samples = r->fb.depth.samples = 4;
+   r->fb.color[0].row_pitch = r->fb.depth.row_pitch = FBW * 16;
+   r->fb.color[0].layer_pitch = r->fb.depth.layer_pitch = FBW * FBH * 16;
+   r->fb.samples = 4;
+}
+
 static void
 rig_finish(struct rig *r)
 {
@@ -1261,16 +1278,7 @@ test_msaa(uint32_t width)
 {
    struct rig r;
    rig_init(&r, 2);
-   free(r.color);
-   free(r.depth);
-   r.color = calloc(FBW * FBH * 4, 4);
-   r.depth = calloc(FBW * FBH * 4, 4);
-   r.fb.color[0].base = r.color;
-   r.fb.depth.base = (uint8_t *)r.depth;
-   r.fb.color[0].samples = r.fb.depth.samples = 4;
-   r.fb.color[0].row_pitch = r.fb.depth.row_pitch = FBW * 16;
-   r.fb.color[0].layer_pitch = r.fb.depth.layer_pitch = FBW * FBH * 16;
-   r.fb.samples = 4;
+   rig_samples4(&r);
    enum { N = 60 };
    struct vtx v[N * 3];
    int64_t X[N * 3], Y[N * 3];
@@ -1335,17 +1343,8 @@ test_tile_clears(void)
 {
    struct rig r;
    rig_init(&r, 2);
-   free(r.color);
-   free(r.depth);
-   r.color = malloc(FBW * FBH * 4 * 4);
-   r.depth = malloc(FBW * FBH * 4 * 4);
+   rig_samples4(&r);
    uint8_t *dst = malloc(FBW * FBH * 4);
-   r.fb.color[0].base = r.color;
-   r.fb.depth.base = (uint8_t *)r.depth;
-   r.fb.color[0].samples = r.fb.depth.samples = 4;
-   r.fb.color[0].row_pitch = r.fb.depth.row_pitch = FBW * 16;
-   r.fb.color[0].layer_pitch = r.fb.depth.layer_pitch = FBW * FBH * 16;
-   r.fb.samples = 4;
    const struct sr_surface dsurf = {
       .base = dst, .format = su_format_desc(VK_FORMAT_R8G8B8A8_UNORM),
       .vk_format = VK_FORMAT_R8G8B8A8_UNORM, .width = FBW, .height = FBH, .layers = 1,
