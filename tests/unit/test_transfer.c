@@ -967,6 +967,36 @@ test_ds_clears(void)
                  VK_IMAGE_ASPECT_STENCIL_BIT, 0.0f, 200, 0, 200);
 }
 
+/* test_stream_clears()' pair of images: a, 131x6 with two layers, its base
+ * moved by shift bytes from timg_init()'s; bl, the same level on b_mem, a
+ * copy of a's memory. */
+struct twin {
+   struct timg a;
+   uint8_t *b_mem;
+   struct sr_image_level bl;
+};
+
+static void
+twin_init(struct twin *t, VkFormat format, uint32_t shift)
+{
+   timg_init(&t->a, format, 131, 6, 1, 2);
+   t->a.lvl.base += shift;
+   t->b_mem = dup_mem(t->a.mem, t->a.size);
+   t->bl = t->a.lvl;
+   t->bl.base = t->b_mem + (t->a.lvl.base - t->a.mem);
+}
+
+/* Whether the two memories differ anywhere (padding and guards included);
+ * frees both. */
+static bool
+twin_finish(struct twin *t)
+{
+   bool differ = memcmp(t->a.mem, t->b_mem, t->a.size) != 0;
+   free(t->b_mem);
+   timg_finish(&t->a);
+   return differ;
+}
+
 /* The tile loop's streaming clears (sr_clear_color_box_stream,
  * sr_clear_depth_stencil_stream, sr_fill_texel_box with stream set: plain
  * stores before a row's first 64-byte line and after its last, non-temporal
@@ -990,26 +1020,20 @@ test_stream_clears(void)
    for (size_t fi = 0; fi < sizeof(formats) / sizeof(formats[0]); fi++) {
       for (uint32_t shift = 0; shift < 64; shift += 7) {
          for (size_t bi = 0; bi < sizeof(boxes) / sizeof(boxes[0]); bi++) {
-            struct timg a;
-            timg_init(&a, formats[fi], 131, 6, 1, 2);
-            a.lvl.base += shift;
-            uint8_t *b_mem = dup_mem(a.mem, a.size);
-            struct sr_image_level bl = a.lvl;
-            bl.base = b_mem + (a.lvl.base - a.mem);
-            const struct su_format_desc *f = a.lvl.format;
+            struct twin tw;
+            twin_init(&tw, formats[fi], shift);
+            const struct su_format_desc *f = tw.a.lvl.format;
             if (bi % 2) {
                uint8_t texel[SR_CLEAR_TEXEL_MAX];
                sr_clear_color_texel(f, &v, texel);
-               sr_fill_texel_box(&a.lvl, 1, 1, &boxes[bi], texel, true);
-               sr_fill_texel_box(&bl, 1, 1, &boxes[bi], texel, false);
+               sr_fill_texel_box(&tw.a.lvl, 1, 1, &boxes[bi], texel, true);
+               sr_fill_texel_box(&tw.bl, 1, 1, &boxes[bi], texel, false);
             } else {
-               sr_clear_color_box_stream(&a.lvl, 0, 2, &boxes[bi], &v, true);
-               sr_clear_color_box(&bl, 0, 2, &boxes[bi], &v);
+               sr_clear_color_box_stream(&tw.a.lvl, 0, 2, &boxes[bi], &v, true);
+               sr_clear_color_box(&tw.bl, 0, 2, &boxes[bi], &v);
             }
-            bad += memcmp(a.mem, b_mem, a.size) != 0;
+            bad += twin_finish(&tw);
             runs++;
-            free(b_mem);
-            timg_finish(&a);
          }
       }
    }
@@ -1021,19 +1045,13 @@ test_stream_clears(void)
    for (size_t fi = 0; fi < sizeof(ds_formats) / sizeof(ds_formats[0]); fi++) {
       for (size_t ai = 0; ai < 3; ai++) {
          for (uint32_t shift = 0; shift < 64; shift += 13) {
-            struct timg a;
-            timg_init(&a, ds_formats[fi], 131, 6, 1, 2);
-            a.lvl.base += shift;
-            uint8_t *b_mem = dup_mem(a.mem, a.size);
-            struct sr_image_level bl = a.lvl;
-            bl.base = b_mem + (a.lvl.base - a.mem);
+            struct twin tw;
+            twin_init(&tw, ds_formats[fi], shift);
             const struct sr_box *box = &boxes[2 + shift % 4];
-            sr_clear_depth_stencil_stream(&a.lvl, 0, 2, box, aspects[ai], 0.3f, 0x5c, true);
-            sr_clear_depth_stencil(&bl, 0, 2, box, aspects[ai], 0.3f, 0x5c);
-            bad += memcmp(a.mem, b_mem, a.size) != 0;
+            sr_clear_depth_stencil_stream(&tw.a.lvl, 0, 2, box, aspects[ai], 0.3f, 0x5c, true);
+            sr_clear_depth_stencil(&tw.bl, 0, 2, box, aspects[ai], 0.3f, 0x5c);
+            bad += twin_finish(&tw);
             runs++;
-            free(b_mem);
-            timg_finish(&a);
          }
       }
    }
