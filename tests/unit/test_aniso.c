@@ -28,6 +28,7 @@
 
 #include "check.h"
 #include "rasterizer/sr_sample.h"
+#include "sample_view.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
@@ -77,19 +78,9 @@ make_view(struct shale_image_view_desc *v, uint32_t w, uint32_t levels, uint32_t
       for (uint64_t i = 0; i < size; i++)
          mem[i] = (uint8_t)rnd();
    }
-   v->base = mem;
-   v->format = format;
-   v->view_type = layers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D;
-   v->width = w;
-   v->height = w;
-   v->depth = 1;
-   v->level_count = levels;
-   v->layer_count = layers;
-   v->samples = 1;
-   v->texel_size = texel_size;
-   v->aspect = VK_IMAGE_ASPECT_COLOR_BIT;
-   for (int k = 0; k < 4; k++)
-      v->swizzle[k] = VK_COMPONENT_SWIZZLE_R + k;
+   sample_view_init(v, mem, format,
+                    layers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D, w, w,
+                    levels, layers, texel_size);
    return mem;
 }
 

@@ -43,6 +43,7 @@
 
 #include "check.h"
 #include "rasterizer/sr_sample.h"
+#include "sample_view.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 
@@ -130,19 +131,7 @@ static void make_image(struct image *im, VkFormat format, VkImageViewType type, 
    }
    im->mem = malloc(size);
    fill(im->mem, size, format);
-   v->base = im->mem;
-   v->format = format;
-   v->view_type = type;
-   v->width = w;
-   v->height = h;
-   v->depth = 1;
-   v->level_count = levels;
-   v->layer_count = layers;
-   v->samples = 1;
-   v->texel_size = ts;
-   v->aspect = VK_IMAGE_ASPECT_COLOR_BIT;
-   for (int k = 0; k < 4; k++)
-      v->swizzle[k] = VK_COMPONENT_SWIZZLE_R + k;
+   sample_view_init(v, im->mem, format, type, w, h, levels, layers, ts);
    if (pick(4) == 0)
       for (int k = 0; k < 4; k++)
          v->swizzle[k] = VK_COMPONENT_SWIZZLE_ZERO + pick(6);
