@@ -65,6 +65,15 @@ static uint32_t pick(uint32_t n)
    return rnd() % n;
 }
 
+/* Levels in the full mip chain of a w x h image (down to 1 x 1). */
+static uint32_t full_levels(uint32_t w, uint32_t h)
+{
+   uint32_t levels = 1;
+   while ((w >> levels) || (h >> levels))
+      levels++;
+   return levels;
+}
+
 struct image {
    uint8_t *mem;
    struct shale_image_view_desc v;
@@ -376,9 +385,7 @@ static void random_image(struct image *im, VkFormat f, VkImageViewType type)
 {
    static const uint32_t sizes[] = { 1, 2, 3, 5, 16, 37, 64, 100, 128, 255, 256 };
    uint32_t w = sizes[pick(11)], h = sizes[pick(11)];
-   uint32_t max_levels = 1;
-   while ((w >> max_levels) || (h >> max_levels))
-      max_levels++;
+   uint32_t max_levels = full_levels(w, h);
    uint32_t levels = 1 + pick(max_levels);
    uint32_t layers = type == VK_IMAGE_VIEW_TYPE_2D_ARRAY ? 1 + pick(4) : 1;
    make_image(im, f, type, w, h, levels, layers);
@@ -593,9 +600,8 @@ static void window_calls(const VkFormat formats[3], bool srgb, struct sr_sample_
    static const uint32_t sizes[] = { 4, 8, 16, 64, 256, 512 };
    for (int n = 0; n < 60; n++) {
       struct image im;
-      uint32_t w = sizes[pick(6)], h = sizes[pick(6)], levels = 1;
-      while ((w >> levels) || (h >> levels))
-         levels++;
+      uint32_t w = sizes[pick(6)], h = sizes[pick(6)];
+      uint32_t levels = full_levels(w, h);
       make_image(&im, formats[pick(3)], VK_IMAGE_VIEW_TYPE_2D, w, h, levels, 1);
       if (srgb && pick(4) == 0)
          for (int k = 0; k < 4; k++)
@@ -758,10 +764,7 @@ static void test_single_windows(VkFilter filter)
    for (int n = 0; n < 80; n++) {
       struct image im;
       const uint32_t *sz = sizes[pick(8)];
-      uint32_t levels = 1;
-      if (pick(2))
-         while ((sz[0] >> levels) || (sz[1] >> levels))
-            levels++;
+      uint32_t levels = pick(2) ? full_levels(sz[0], sz[1]) : 1;
       make_image(&im, formats[pick(linear ? 3 : 5)], VK_IMAGE_VIEW_TYPE_2D, sz[0], sz[1], levels,
                  1);
       struct shale_sampler_desc s;
@@ -841,10 +844,8 @@ static void test_level0(void)
    uint64_t full = 0;
    for (int n = 0; n < 60; n++) {
       struct image im;
-      uint32_t w = sizes[pick(4)], h = sizes[pick(4)], levels = 1;
-      if (pick(4))
-         while ((w >> levels) || (h >> levels))
-            levels++;
+      uint32_t w = sizes[pick(4)], h = sizes[pick(4)];
+      uint32_t levels = pick(4) ? full_levels(w, h) : 1;
       VkFormat fmt = formats[pick(3)];
       make_image(&im, fmt, VK_IMAGE_VIEW_TYPE_2D, w, h, levels, 1);
       struct shale_sampler_desc s;
@@ -922,10 +923,7 @@ static void test_nl(bool avx2)
    for (int n = 0; n < 240; n++) {
       struct image im;
       const uint32_t *sz = sizes[pick(8)];
-      uint32_t levels = 1;
-      if (pick(2))
-         while ((sz[0] >> levels) || (sz[1] >> levels))
-            levels++;
+      uint32_t levels = pick(2) ? full_levels(sz[0], sz[1]) : 1;
       VkImageViewType ty = pick(3) ? VK_IMAGE_VIEW_TYPE_2D : VK_IMAGE_VIEW_TYPE_2D_ARRAY;
       make_image(&im, fast_formats[pick(FAST_FORMATS)], ty, sz[0], sz[1], levels,
                  ty == VK_IMAGE_VIEW_TYPE_2D_ARRAY ? 1 + pick(3) : 1);
