@@ -188,6 +188,20 @@ compare(const char *what, const struct vkt_buffer *b, uint32_t layers, ref_fn re
    CHECK(bad == 0, "%s: %u texels differ from the reference", what, bad);
 }
 
+/* A W x H framebuffer of one layer on the count views, for rp (one CHECK). */
+static VkFramebuffer
+framebuffer_create(struct vkt *t, VkRenderPass rp, uint32_t count, const VkImageView *views)
+{
+   const VkFramebufferCreateInfo fbi = {
+      .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+      .renderPass = rp, .attachmentCount = count, .pAttachments = views,
+      .width = W, .height = H, .layers = 1,
+   };
+   VkFramebuffer fb = VK_NULL_HANDLE;
+   CHECK_EQ_INT(vkCreateFramebuffer(t->device, &fbi, NULL, &fb), VK_SUCCESS);
+   return fb;
+}
+
 /* A pipeline of the stageCount stages with the state every pipeline here
  * has: no vertex input, triangle lists (patches of 4 vertices where tess),
  * the whole W x H viewport, no culling, samples, one colour attachment
@@ -367,13 +381,7 @@ test_single(struct vkt *t, uint32_t mask, uint32_t layers, bool rp2)
       rp = render_pass2(t, mask);
    else
       CHECK_EQ_INT(vkCreateRenderPass(t->device, &rpi, NULL, &rp), VK_SUCCESS);
-   const VkFramebufferCreateInfo fbi = {
-      .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-      .renderPass = rp, .attachmentCount = 1, .pAttachments = &img.view,
-      .width = W, .height = H, .layers = 1,
-   };
-   VkFramebuffer fb = VK_NULL_HANDLE;
-   CHECK_EQ_INT(vkCreateFramebuffer(t->device, &fbi, NULL, &fb), VK_SUCCESS);
+   VkFramebuffer fb = framebuffer_create(t, rp, 1, &img.view);
    VkPipelineLayout layout = empty_layout(t, NULL);
    VkShaderModule mods[2] = { 0 };
    VkPipeline pipe = VK_NULL_HANDLE;
@@ -524,13 +532,7 @@ test_subpasses(struct vkt *t)
    VkRenderPass rp = VK_NULL_HANDLE;
    CHECK_EQ_INT(vkCreateRenderPass(t->device, &rpi, NULL, &rp), VK_SUCCESS);
    const VkImageView views[2] = { a0.view, a1.view };
-   const VkFramebufferCreateInfo fbi = {
-      .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-      .renderPass = rp, .attachmentCount = 2, .pAttachments = views,
-      .width = W, .height = H, .layers = 1,
-   };
-   VkFramebuffer fb = VK_NULL_HANDLE;
-   CHECK_EQ_INT(vkCreateFramebuffer(t->device, &fbi, NULL, &fb), VK_SUCCESS);
+   VkFramebuffer fb = framebuffer_create(t, rp, 2, views);
 
    const VkDescriptorSetLayoutBinding binding = {
       0, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL,
@@ -660,13 +662,7 @@ test_resolve(struct vkt *t)
    VkRenderPass rp = VK_NULL_HANDLE;
    CHECK_EQ_INT(vkCreateRenderPass(t->device, &rpi, NULL, &rp), VK_SUCCESS);
    const VkImageView views[2] = { ms.view, rs.view };
-   const VkFramebufferCreateInfo fbi = {
-      .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-      .renderPass = rp, .attachmentCount = 2, .pAttachments = views,
-      .width = W, .height = H, .layers = 1,
-   };
-   VkFramebuffer fb = VK_NULL_HANDLE;
-   CHECK_EQ_INT(vkCreateFramebuffer(t->device, &fbi, NULL, &fb), VK_SUCCESS);
+   VkFramebuffer fb = framebuffer_create(t, rp, 2, views);
    VkPipelineLayout layout = empty_layout(t, NULL);
    VkShaderModule mods[2] = { 0 };
    VkPipeline pipe = VK_NULL_HANDLE;
@@ -801,13 +797,7 @@ test_stages(enum vkt_driver drv)
    };
    VkRenderPass rp = VK_NULL_HANDLE;
    CHECK_EQ_INT(vkCreateRenderPass(t->device, &rpi, NULL, &rp), VK_SUCCESS);
-   const VkFramebufferCreateInfo fbi = {
-      .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-      .renderPass = rp, .attachmentCount = 1, .pAttachments = &img.view,
-      .width = W, .height = H, .layers = 1,
-   };
-   VkFramebuffer fb = VK_NULL_HANDLE;
-   CHECK_EQ_INT(vkCreateFramebuffer(t->device, &fbi, NULL, &fb), VK_SUCCESS);
+   VkFramebuffer fb = framebuffer_create(t, rp, 1, &img.view);
    const VkPushConstantRange pcr = { VK_SHADER_STAGE_VERTEX_BIT, 0, 20 };
    const VkPipelineLayoutCreateInfo lci = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
