@@ -700,8 +700,7 @@ sr_clear_color_box_stream(const struct sr_image_level *dst, uint32_t base_layer,
 {
    uint8_t texel[SR_CLEAR_TEXEL_MAX];
    sr_clear_color_texel(dst->format, value, texel);
-   fill_box(dst, base_layer, layer_count, box, texel,
-            (struct sr_bytes){0, dst->format->block_size}, stream);
+   sr_fill_texel_box(dst, base_layer, layer_count, box, texel, stream);
 }
 
 void
