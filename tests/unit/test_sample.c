@@ -563,6 +563,17 @@ static void test_far(bool avx2)
    CHECK(t.bad == 0, "%ld lanes disagree", t.bad);
 }
 
+/* Gradients d (ds/dx, dt/dx, ds/dy, dt/dy) of k texels a pixel on a w x h
+ * level, turned by ang radians, x and y mirrored where mx and my are -1
+ * (1 and 1: a rotation only; multiplying by 1 is exact). */
+static void draw_grads(float k, float ang, float mx, float my, float w, float h, float d[4])
+{
+   d[0] = mx * k * cosf(ang) / w;
+   d[1] = k * sinf(ang) / h;
+   d[2] = -k * sinf(ang) / w;
+   d[3] = my * k * cosf(ang) / h;
+}
+
 /* Lane l of a call laid out as a draw lays it (two 2x2 quads side by side
  * per eight lanes): coordinates from (s0, t0) at the lane's pixel centre
  * along the gradients d (ds/dx, dt/dx, ds/dy, dt/dy), also its GRAD
@@ -627,10 +638,9 @@ static void window_calls(const VkFormat formats[3], bool srgb, struct sr_sample_
          a.op = pick(2) ? SHALE_SAMPLE_GRAD : SHALE_SAMPLE_LOD;
          a.lanes = pick(4) ? 0xffff : (rnd() & 0xffff) | 1;
          float k = frand(0.05f, 3.0f), ang = pick(3) ? 0.0f : frand(0.0f, 6.2831853f);
-         float dsx = k * cosf(ang) / (float)w, dtx = k * sinf(ang) / (float)h;
-         float dsy = -k * sinf(ang) / (float)w, dty = k * cosf(ang) / (float)h;
+         float d[4];
+         draw_grads(k, ang, 1.0f, 1.0f, (float)w, (float)h, d);
          float s0 = frand(-3.0f, 3.0f), t0 = frand(-3.0f, 3.0f);
-         const float d[4] = { dsx, dtx, dsy, dty };
          for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++)
             draw_lane(&a, l, s0, t0, d, log2f(k));
          struct shale_sample_args g = a, wnd = a, narrow = a;
@@ -784,10 +794,9 @@ static void test_single_windows(VkFilter filter)
          a.lanes = pick(4) ? 0xffff : (rnd() & 0xffff) | 1;
          float k = frand(0.2f, 3.0f), ang = pick(3) ? 0.0f : frand(0.0f, 6.2831853f);
          float mx = pick(4) ? 1.0f : -1.0f, my = pick(4) ? 1.0f : -1.0f;
-         float dsx = mx * k * cosf(ang) / w, dtx = k * sinf(ang) / h;
-         float dsy = -k * sinf(ang) / w, dty = my * k * cosf(ang) / h;
+         float d[4];
+         draw_grads(k, ang, mx, my, w, h, d);
          float s0 = frand(-1.5f, 2.5f), t0 = frand(-1.5f, 2.5f);
-         const float d[4] = { dsx, dtx, dsy, dty };
          for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++)
             draw_lane(&a, l, s0, t0, d, log2f(k));
          struct shale_sample_args g = a, wnd = a;
@@ -867,10 +876,9 @@ static void test_level0(void)
          float s0 = frand(-3.0f, 3.0f), t0 = frand(-3.0f, 3.0f);
          for (int q = 0; q < SHALE_MAX_SIMD_WIDTH / 4; q++) {
             float k = frand(0.05f, 2.5f), ang = pick(3) ? 0.0f : frand(0.0f, 6.2831853f);
-            float dsx = k * cosf(ang) / (float)w, dtx = k * sinf(ang) / (float)h;
-            float dsy = -k * sinf(ang) / (float)w, dty = k * cosf(ang) / (float)h;
+            float d[4];
+            draw_grads(k, ang, 1.0f, 1.0f, (float)w, (float)h, d);
             float bias = pick(2) ? 0.0f : frand(-1.0f, 0.5f);
-            const float d[4] = { dsx, dtx, dsy, dty };
             for (int i = 0; i < 4; i++)
                draw_lane(&a, q * 4 + i, s0, t0, d, bias);
          }
