@@ -451,7 +451,8 @@ describe_arrayed(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage_
    struct walk w = { v, 0, 0 };
    /* A control shader's per-vertex clip distances: as many words as its
     * gl_out[]'s ClipDistance member has (the evaluation shader is told:
-    * shale_tcs_info.output_clip_distances). */
+    * shale_tcs_info.output_clip_distances). Set by gl_out[] alone: a user
+    * output described after it must not reset the count. */
    uint32_t clip_out = 0;
    for (uint32_t i = 0; builtins && v->output && i < et->count; i++)
       if (sc_module_decoration(m, t->elem, i, SpvDecorationBuiltIn, &builtin) &&
@@ -459,7 +460,7 @@ describe_arrayed(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage_
          clip_out = array_size(x, et->members[i]);
    if (clip_out > 8)
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "%u clip distances", clip_out);
-   if (v->output)
+   if (v->output && builtins)
       x->io.tcs.output_clip_distances = (uint8_t)clip_out;
    for (uint32_t vert = 0; vert < t->count; vert++) {
       uint32_t k0 = w.k;

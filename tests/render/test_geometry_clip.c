@@ -5,7 +5,9 @@
  * 24.25 - y, in pixels) and CullDistance[1] (the vertex's z: -1 on the
  * culled rectangle, 1 elsewhere); dist.geom passes every triangle on with
  * the distances it read, dist.tesc passes them on per control point and
- * dist.tese interpolates them (three pipelines, below). Each stage packs
+ * dist.tese interpolates them (three pipelines, below; the position goes
+ * through dist.tesc's user output extra[], described after gl_out[], which
+ * must not undo the control shader's clip distance count). Each stage packs
  * its cull distance after its two clip distances, so the next finds it
  * only where its compile was told so (sc_compile_info.in_clip_distances);
  * a wrong place would read a clip distance instead and draw the culled
