@@ -490,7 +490,9 @@ describe_arrayed(struct sc_xlate *x, const struct sc_inst *var, struct sc_stage_
                   return sc_fail(x, SC_ERROR_INVALID_SPIRV,
                                  "more than 8 clip and cull distances");
             }
-            bool used = element_member_used(x, id, i);
+            /* An initialized gl_out[] defines every member whether or
+             * not the shader stores it (as members_used()). */
+            bool used = var->nwords > 4 || element_member_used(x, id, i);
             if (base == SC_NONE && used)
                return sc_fail(x, SC_ERROR_UNSUPPORTED, "per-vertex built-in %u", builtin);
             if (!used)

@@ -15,7 +15,7 @@
  * control shader Output variables with initializers (init.tesc.spvasm:
  * a per-vertex array some of whose vertices are written over, one
  * invocation reading another's after a barrier, a patch output never
- * stored). Patches map the domain linearly onto rectangles and
+ * stored, gl_out[]'s gl_PointSize set by the initializer alone). Patches map the domain linearly onto rectangles and
  * right triangles whose edges sit a quarter pixel off the pixel grid, so
  * no pixel centre lies on a patch edge: whatever the triangulation (the
  * spec leaves it to the implementation, and fractional spacing's short

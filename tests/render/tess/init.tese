@@ -28,5 +28,7 @@ void main()
       bad |= 16;
    if (p_sum != a0 + b1)
       bad |= 32;
+   if (gl_in[0].gl_PointSize != 3.0)   // gl_out[]'s initializer, never stored
+      bad |= 64;
    t_color = bad == 0 ? vec4(0.0, 1.0, 0.0, 1.0) : vec4(1.0, 0.0, float(bad) / 255.0, 1.0);
 }
