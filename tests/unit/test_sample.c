@@ -745,6 +745,23 @@ static void test_srgb_window(void)
 #endif
 }
 
+/* Whether call a gives other results with *flag (a switch in hook) set than
+ * with it clear: runs fn on two copies of a, hook installed as
+ * sr_sample_fast_test, then uninstalls it. */
+static bool hook_differs(shale_sample_fn fn, const struct image *im,
+                         const struct shale_sampler_desc *s, const struct shale_sample_args *a,
+                         struct sr_sample_fast_test *hook, bool *flag)
+{
+   struct shale_sample_args on = *a, off = *a;
+   sr_sample_fast_test = hook;
+   *flag = true;
+   fn(&im->v, s, &on);
+   *flag = false;
+   fn(&im->v, s, &off);
+   sr_sample_fast_test = NULL;
+   return memcmp(on.result, off.result, sizeof(on.result)) != 0;
+}
+
 /* The AVX2 single-level routines' row windows (sr_sample_fast_nl.h's
  * near_window() and lin_window()): calls laid out as a draw lays them (two
  * 2x2 quads side by side per eight lanes) at 0.2 to 3 texels a pixel,
@@ -799,15 +816,8 @@ static void test_single_windows(VkFilter filter)
          float s0 = frand(-1.5f, 2.5f), t0 = frand(-1.5f, 2.5f);
          for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++)
             draw_lane(&a, l, s0, t0, d, log2f(k));
-         struct shale_sample_args g = a, wnd = a;
-         sr_sample_fast_test = &hook;
-         hook.gathers_only = true;
-         fn(&im.v, &s, &g);
-         hook.gathers_only = false;
-         fn(&im.v, &s, &wnd);
-         sr_sample_fast_test = NULL;
+         differ += hook_differs(fn, &im, &s, &a, &hook, &hook.gathers_only);
          compare_call(fn, &im, &s, &a, false, &t, fixed_point_call(&im, &s, &a, true));
-         differ += memcmp(g.result, wnd.result, sizeof(g.result)) != 0;
          calls++;
       }
       free(im.mem);
@@ -882,16 +892,9 @@ static void test_level0(void)
             for (int i = 0; i < 4; i++)
                draw_lane(&a, q * 4 + i, s0, t0, d, bias);
          }
-         struct shale_sample_args with = a, without = a;
-         sr_sample_fast_test = &hook;
-         hook.no_shortcut = true;
-         fn(&im.v, &s, &without);
-         hook.no_shortcut = false;
-         fn(&im.v, &s, &with);
-         sr_sample_fast_test = NULL;
+         differ += hook_differs(fn, &im, &s, &a, &hook, &hook.no_shortcut);
          bool srgb = fmt == VK_FORMAT_R8G8B8A8_SRGB;
          compare_call(fn, &im, &s, &a, false, &t, !srgb && fixed_point_call(&im, &s, &a, true));
-         differ += memcmp(with.result, without.result, sizeof(with.result)) != 0;
          calls++;
          for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += 8)
             full += ((a.lanes >> l0) & 0xffu) != 0;
