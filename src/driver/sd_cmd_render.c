@@ -22,8 +22,9 @@
  *   end: sr_scene_end (flush and free).
  * LOAD and DONT_CARE load ops and every store op cost nothing: the scene
  * draws straight into the attachments' memory. Store op DONT_CARE saves
- * work: the instance's last flush is told (sr_scene_set_discard) and
- * skips clears of those attachments in tiles no later draw touches.
+ * work: the instance's last flush is told (sr_scene_set_discard) and, in
+ * each tile, skips the clears of those attachments that come after the
+ * tile's last primitive and that no later resolve reads.
  * Multiview (a subpass's or VkRenderingInfo's view mask): the scene has one
  * layer per view index up to the highest; draws are queued once per view
  * (sd_cmd_draw.c), load op clears and vkCmdClearAttachments clear the

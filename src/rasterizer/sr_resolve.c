@@ -407,7 +407,7 @@ static void resolve_cleared(const struct sr_surface *src, const struct sr_surfac
                             const struct sr_clear_cmd *c, uint32_t layer, int32_t x0, int32_t y0,
                             int32_t x1, int32_t y1, bool stream)
 {
-   uint8_t texel[SR_CLEAR_TEXEL_MAX], samples[SR_CLEAR_TEXEL_MAX * 16], out[SR_CLEAR_TEXEL_MAX];
+   uint8_t texel[SR_CLEAR_TEXEL_MAX], samples[SR_CLEAR_TEXEL_MAX * SR_RESOLVE_CLEARED_MAX_SAMPLES], out[SR_CLEAR_TEXEL_MAX];
    const uint32_t bs = src->format->block_size;
    sr_clear_color_texel(src->format, &c->value.color, texel);
    for (uint32_t s = 0; s < src->samples; s++)
@@ -456,7 +456,7 @@ void sr_resolve_run(const struct sr_framebuffer *fb, const struct sr_resolve_cmd
 
    if (r->attachment != SR_ATTACHMENT_DEPTH_STENCIL) {
       if (r->attachment < fb->color_count && fb->color[r->attachment].base) {
-         if (cleared && fb->color[r->attachment].samples <= 16)
+         if (cleared && fb->color[r->attachment].samples <= SR_RESOLVE_CLEARED_MAX_SAMPLES)
             resolve_cleared(&fb->color[r->attachment], dst, cleared, layer, x0, y0, x1, y1,
                             stream);
          else

@@ -275,7 +275,12 @@ void sr_tile_run(struct sr_scene *scene, uint32_t layer, uint32_t tx, uint32_t t
  * the destination with it (the bytes the whole resolve writes: a pixel's
  * result depends on its samples alone). stream: the destination's stores
  * may be non-temporal (nothing in the tile reads them): the fills of
- * cleared pixels, and the AVX2 rows of 4-sample RGBA8-style resolves. */
+ * cleared pixels, and the AVX2 rows of 4-sample RGBA8-style resolves.
+ * `cleared` is used only for sources of at most SR_RESOLVE_CLEARED_MAX_SAMPLES
+ * samples (the copy's buffer); for more, the samples are read, so a caller
+ * that holds the clear back (sr_tile.c) must have written it first: it
+ * passes `cleared` under the same condition. */
+#define SR_RESOLVE_CLEARED_MAX_SAMPLES 16
 void sr_resolve_run(const struct sr_framebuffer *fb, const struct sr_resolve_cmd *r,
                     uint32_t layer, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                     const struct sr_clear_cmd *cleared, bool stream);

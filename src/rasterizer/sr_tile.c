@@ -275,7 +275,8 @@ static void tile_resolve(struct tile *t, const struct sr_resolve_cmd *r)
 {
    const struct sr_clear_cmd *cleared = NULL;
    if (r->attachment != SR_ATTACHMENT_DEPTH_STENCIL && r->attachment < SR_MAX_COLOR_ATTACHMENTS &&
-       t->cleared[r->attachment]) {
+       t->cleared[r->attachment] &&
+       t->scene->fb.color[r->attachment].samples <= SR_RESOLVE_CLEARED_MAX_SAMPLES) {
       /* The pixels sr_resolve_run resolves here: the rect's and the
        * destination's inside the tile. */
       struct box b = rect_box(&r->rect);
