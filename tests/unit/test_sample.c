@@ -705,6 +705,12 @@ static void test_window(void)
       CHECK(hook.tri_calls > (uint64_t)calls / 4, "only %" PRIu64 " of %ld calls through run_tri",
             hook.tri_calls, calls);
    }
+   /* On a CPU with the AVX-512 routines' extensions, sr_sample_select must
+    * have chosen them (else the comparison with the AVX2 routines above
+    * compared nothing). */
+   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      CHECK(isa_routines > 0, "no view of 60 took the AVX-512 routines on an AVX-512 CPU");
 #endif
 }
 
