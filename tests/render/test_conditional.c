@@ -1,6 +1,8 @@
 /* VK_EXT_conditional_rendering (zink needs it for GL's conditional
  * rendering): with the 32-bit predicate zero (or, INVERTED, nonzero) the
- * draws (vkCmdDraw, DrawIndexed, DrawIndirect, DrawIndexedIndirect),
+ * draws (vkCmdDraw, DrawIndexed, DrawIndirect, DrawIndexedIndirect, and
+ * VK_KHR_draw_indirect_count's DrawIndirectCount and
+ * DrawIndexedIndirectCount where the driver offers it),
  * dispatches (vkCmdDispatch, DispatchIndirect) and vkCmdClearAttachments of
  * the block do nothing, while a copy command in the block (vkCmdFillBuffer)
  * and everything after vkCmdEndConditionalRenderingEXT run. The predicate
@@ -24,19 +26,24 @@
 #include "pos_color_vert_spv.h"
 #include "xfb_cond_comp_spv.h"
 
-/* Five columns of 4x8 pixels: 0 vkCmdClearAttachments, 1 vkCmdDraw, 2
+/* Six columns of 4x8 pixels: 0 vkCmdClearAttachments, 1 vkCmdDraw, 2
  * vkCmdDrawIndexed, 3 vkCmdDrawIndirect (top) and DrawIndexedIndirect
- * (bottom), 4 a draw after the block (always drawn). */
-#define W 20
+ * (bottom), 4 a draw after the block (always drawn), 5
+ * vkCmdDrawIndirectCountKHR (top) and DrawIndexedIndirectCountKHR (bottom)
+ * with a count of 1. */
+#define W 24
 #define H 8
-#define QUADS 5
+#define QUADS 7
+#define AFTER 4   /* the quad drawn after the block */
 
 
 static const float quad_rect[QUADS][4] = {   /* x0, y0, x1, y1 in pixels */
    { 4, 0, 8, 8 }, { 8, 0, 12, 8 }, { 12, 0, 16, 4 }, { 12, 4, 16, 8 }, { 16, 0, 20, 8 },
+   { 20, 0, 24, 4 }, { 20, 4, 24, 8 },
 };
 static const float quad_color[QUADS][4] = {
    { 1, 0, 0, 1 }, { 0, 1, 0, 1 }, { 1, 1, 0, 1 }, { 1, 0, 1, 1 }, { 0, 1, 1, 1 },
+   { 1, 1, 1, 1 }, { 0.5f, 0, 1, 1 },
 };
 static const float clear_color[4] = { 0, 0, 1, 1 };
 
@@ -45,6 +52,8 @@ enum { C_DISPATCH, C_INDIRECT, C_FILL, C_SECONDARY, C_OWN_BLOCK, C_COUNT };
 
 static PFN_vkCmdBeginConditionalRenderingEXT begin_cr;
 static PFN_vkCmdEndConditionalRenderingEXT end_cr;
+static PFN_vkCmdDrawIndirectCountKHR draw_count;                 /* NULL: not offered */
+static PFN_vkCmdDrawIndexedIndirectCountKHR draw_indexed_count;
 
 struct env {
    struct vkt t;
@@ -111,13 +120,19 @@ setup(struct env *e)
          "%s: vertices", e->dn);
    CHECK(draw_upload(t, idx, sizeof(idx), VK_BUFFER_USAGE_INDEX_BUFFER_BIT, &e->ib) == VK_SUCCESS,
          "%s: indices", e->dn);
-   uint32_t ind[16] = { 0 };
-   VkDrawIndirectCommand di = { 6, 1, 12, 0 };
-   VkDrawIndexedIndirectCommand dii = { 6, 1, 18, 0, 0 };
+   /* Words 0 - 3 and 4 - 8: the indirect draws; 12 - 14: the indirect
+    * dispatch; 16 - 19 and 20 - 24: the count draws' records; 28: their
+    * count (1). */
+   uint32_t ind[32] = { 0 };
+   VkDrawIndirectCommand di = { 6, 1, 12, 0 }, dic = { 6, 1, 30, 0 };
+   VkDrawIndexedIndirectCommand dii = { 6, 1, 18, 0, 0 }, diic = { 6, 1, 36, 0, 0 };
    VkDispatchIndirectCommand dsi = { 1, 1, 1 };
    memcpy(&ind[0], &di, sizeof(di));
    memcpy(&ind[4], &dii, sizeof(dii));
    memcpy(&ind[12], &dsi, sizeof(dsi));
+   memcpy(&ind[16], &dic, sizeof(dic));
+   memcpy(&ind[20], &diic, sizeof(diic));
+   ind[28] = 1;
    CHECK(draw_upload(t, ind, sizeof(ind), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, &e->indirect) ==
             VK_SUCCESS, "%s: indirect", e->dn);
    CHECK(vkt_buffer_create(t, 64, VK_BUFFER_USAGE_CONDITIONAL_RENDERING_BIT_EXT |
@@ -244,8 +259,14 @@ run_render(struct env *e, const struct cond_case *c, bool expect)
    vkCmdDrawIndexed(cb, 6, 1, 6, 0, 0);
    vkCmdDrawIndirect(cb, e->indirect.buffer, 0, 1, sizeof(VkDrawIndirectCommand));
    vkCmdDrawIndexedIndirect(cb, e->indirect.buffer, 16, 1, sizeof(VkDrawIndexedIndirectCommand));
+   if (draw_count) {
+      draw_count(cb, e->indirect.buffer, 64, e->indirect.buffer, 112, 1,
+                 sizeof(VkDrawIndirectCommand));
+      draw_indexed_count(cb, e->indirect.buffer, 80, e->indirect.buffer, 112, 1,
+                         sizeof(VkDrawIndexedIndirectCommand));
+   }
    end_cr(cb);
-   vkCmdDraw(cb, 6, 1, 24, 0);
+   vkCmdDraw(cb, 6, 1, AFTER * 6, 0);
    if (!c->by_fill)
       pred[c->offset / 4] = c->value;   /* after recording, before execution */
    CHECK(draw_end(t, &e->dt, cb) == VK_SUCCESS, "%s: %s: render submit", e->dn, c->name);
@@ -254,11 +275,15 @@ run_render(struct env *e, const struct cond_case *c, bool expect)
    CHECK(got == (expect ? want_clear : 0u), "%s: %s: vkCmdClearAttachments: %08x, %s", e->dn,
          c->name, got, expect ? "expected the clear" : "expected nothing");
    static const char *const what[QUADS] = { "vkCmdDraw", "vkCmdDrawIndexed", "vkCmdDrawIndirect",
-                                            "vkCmdDrawIndexedIndirect", "draw after the block" };
+                                            "vkCmdDrawIndexedIndirect", "draw after the block",
+                                            "vkCmdDrawIndirectCountKHR",
+                                            "vkCmdDrawIndexedIndirectCountKHR" };
    for (int q = 0; q < QUADS; q++) {
+      if (q > AFTER && !draw_count)
+         break;
       int x = (int)(quad_rect[q][0] + quad_rect[q][2]) / 2;
       int y = (int)(quad_rect[q][1] + quad_rect[q][3]) / 2;
-      bool drawn = q == QUADS - 1 || expect;
+      bool drawn = q == AFTER || expect;
       uint32_t want = drawn ? draw_pack_rgba8(quad_color[q]) : 0u;
       got = pixel(e, x, y);
       CHECK(got == want, "%s: %s: %s: %08x, expected %08x", e->dn, c->name, what[q], got, want);
@@ -349,14 +374,39 @@ run_driver(enum vkt_driver which)
       return;
    }
    e.inherited = cf.inheritedConditionalRendering;
-   static const char *const dexts[] = { VK_EXT_CONDITIONAL_RENDERING_EXTENSION_NAME };
+   /* VK_KHR_draw_indirect_count too, where offered (Shale must). */
+   VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2 };
+   bool has_count = false;
+   vkt_query_features(which, &f2, VK_KHR_DRAW_INDIRECT_COUNT_EXTENSION_NAME, &has_count);
+   if (which == VKT_SHALE)
+      CHECK(has_count, "shale: VK_KHR_draw_indirect_count not offered");
+   static const char *const dexts[] = { VK_EXT_CONDITIONAL_RENDERING_EXTENSION_NAME,
+                                        VK_KHR_DRAW_INDIRECT_COUNT_EXTENSION_NAME };
    VkPhysicalDeviceConditionalRenderingFeaturesEXT enable = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONDITIONAL_RENDERING_FEATURES_EXT,
       .conditionalRendering = VK_TRUE,
       .inheritedConditionalRendering = cf.inheritedConditionalRendering,
    };
-   if (!draw_open_extension(&e.t, &o, dexts, &enable, NULL))
+   o.device_extensions = dexts;
+   o.device_extension_count = has_count ? 2 : 1;
+   o.device_pnext = &enable;
+   bool opened = vkt_init(&e.t, &o);
+   CHECK(opened, "%s: device with %s%s", e.dn, dexts[0], has_count ? " and the count draws" : "");
+   if (!opened)
       return;
+   draw_count = NULL;
+   draw_indexed_count = NULL;
+   if (has_count) {
+      draw_count = (PFN_vkCmdDrawIndirectCountKHR)vkGetDeviceProcAddr(e.t.device,
+                                                                       "vkCmdDrawIndirectCountKHR");
+      draw_indexed_count = (PFN_vkCmdDrawIndexedIndirectCountKHR)vkGetDeviceProcAddr(
+         e.t.device, "vkCmdDrawIndexedIndirectCountKHR");
+      CHECK(draw_count && draw_indexed_count, "%s: the count draws' entry points", e.dn);
+      if (!draw_indexed_count)
+         draw_count = NULL;
+   } else {
+      fprintf(stderr, "%s: no VK_KHR_draw_indirect_count: the count draws not run\n", e.dn);
+   }
    begin_cr = (PFN_vkCmdBeginConditionalRenderingEXT)vkGetDeviceProcAddr(
       e.t.device, "vkCmdBeginConditionalRenderingEXT");
    end_cr = (PFN_vkCmdEndConditionalRenderingEXT)vkGetDeviceProcAddr(
