@@ -1797,6 +1797,74 @@ static void test_resolve(void)
    }
 }
 
+/* RGBA8 UNORM 4x resolves of pixels whose four samples are equal (the
+ * vector rows skip their arithmetic, sr_resolve.c) next to pixels whose
+ * samples differ in one byte of one sample: every byte value in every
+ * channel of equal samples, in every arrangement of a pair of pixels;
+ * exactly the generic loop's bytes. */
+static void test_resolve_equal_samples(void)
+{
+   const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
+   struct sr_framebuffer fb;
+   fb_msaa(&fb, format, 0, 70, 10, 4);
+   const struct su_format_desc *d = fb.color[0].format;
+   struct sr_surface dst;
+   surf_init(&dst, format, 70, 10, 1, 1);
+   for (int y = 0; y < 10; y++)
+      for (int x = 0; x < 70; x++) {
+         const uint32_t p = (uint32_t)(y * 70 + x);
+         for (uint32_t s = 0; s < 4; s++)
+            for (uint32_t c = 0; c < 4; c++) {
+               uint8_t b = (uint8_t)(p * 3 + c * 61);
+               /* Every third pixel (x + y) % 3 == 2: sample 3's channel
+                * p % 4 one higher. */
+               if ((x + y) % 3 == 2 && s == 3 && c == p % 4)
+                  b++;
+               sr_surface_texel(&fb.color[0], 0, x, y, s)[c] = b;
+            }
+      }
+   struct harness h;
+   h_init(&h, &fb);
+   struct sr_resolve_cmd r;
+   memset(&r, 0, sizeof(r));
+   r.attachment = 0;
+   r.dst = dst;
+   r.rect.offset.x = 1;
+   r.rect.offset.y = 0;
+   r.rect.extent.width = 69;
+   r.rect.extent.height = 10;
+   r.layer_count = 1;
+   struct sr_cmd cmd = {.kind = SR_CMD_RESOLVE, .resolve = &r};
+   h_append(&h, 0, 1, 0, 69, 9, cmd);
+   h_run(&h);
+   int inexact = 0, equal = 0;
+   for (int y = 0; y < 10; y++)
+      for (int x = 1; x < 70; x++) {
+         float sum[4] = {0, 0, 0, 0};
+         for (uint32_t s = 0; s < 4; s++) {
+            float v[4];
+            su_unpack_float(d, sr_surface_texel(&fb.color[0], 0, x, y, s), v);
+            for (int c = 0; c < 4; c++)
+               sum[c] += v[c];
+         }
+         for (int c = 0; c < 4; c++)
+            sum[c] /= 4.0f;
+         uint8_t want[4];
+         su_pack_float(d, sum, want);
+         inexact += memcmp(sr_surface_texel(&dst, 0, x, y, 0), want, 4) != 0;
+         if ((x + y) % 3 != 2)
+            equal += memcmp(want, sr_surface_texel(&fb.color[0], 0, x, y, 0), 4) == 0;
+      }
+   CHECK(inexact == 0, "%d resolved texels of equal and unequal samples not the generic loop's",
+         inexact);
+   /* The generic loop gives equal samples' own bytes back (as the rows'
+    * shortcut assumes). */
+   CHECK(equal == 460, "%d of 460 pixels of equal samples resolved to their texel", equal);
+   h_finish(&h);
+   free(dst.base);
+   free(fb.color[0].base);
+}
+
 /* Depth/stencil resolves: every mode against a per-pixel reference, the
  * other aspect of a combined destination kept. */
 static void test_resolve_depth_stencil(void)
@@ -2213,6 +2281,7 @@ int main(void)
    test_msaa_coverage();
    test_msaa_ops();
    test_resolve();
+   test_resolve_equal_samples();
    test_resolve_depth_stencil();
    test_scene_threads();
    test_resolve_alloc_failures();
