@@ -76,9 +76,14 @@ struct tile {
    /* Per-state facts of the quad loop (set with frag): some input is
     * evaluated at the centroid (else centroid[] is not filled); the
     * coverage after the shader is the shader's coverage less killed lanes
-    * (no SampleMask output, no alpha to coverage, no late tests in C). */
+    * (no SampleMask output, no alpha to coverage, no late tests in C);
+    * post_plain is set when the state or the occlusion target changes. */
    bool need_centroid;
    bool post_plain;
+   /* Whether full blocks take the whole-block path (full_path_ok), or
+    * that path after the early tests (full_path_ok_early); set with
+    * post_plain, when the state or the occlusion target changes. */
+   bool full_ok, full_early;
    /* The primitive as the compiled depth/stencil routine reads it. */
    struct shale_fb_prim ds_prim;
    /* The last snapshot's inputs: ABI plane 2 + slot[i] is prim plane src[i]. */
@@ -468,11 +473,17 @@ block_early_tests(struct tile *t, const struct sr_prim *p, struct block *blk, bo
          t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, &x0, &y0,
                                          blk->cov + first, NULL, 1);
       }
-      uint32_t pixels = 0;
-      for (uint32_t i = 0; i < 16; i++) {
-         full = full && blk->cov[i] == blk->cov[0];
-         pixels |= (uint32_t)(blk->cov[i] != 0) << i;
+      /* Four pixels a vector (the routine stored the masks a vector at a
+       * time; scalar loads of them waited on the stores). */
+      const sr_v4u first = (sr_v4u){0, 0, 0, 0} + blk->cov[0];
+      uint32_t pixels = 0, same = 0;
+      for (uint32_t r = 0; r < 4; r++) {
+         sr_v4u v;
+         memcpy(&v, blk->cov + 4 * r, sizeof(v));
+         pixels |= sr_cover_signs((sr_v4u)(v != 0)) << (4 * r);
+         same |= sr_cover_signs((sr_v4u)(v == first)) << (4 * r);
       }
+      full = full && same == 0xffff;
       blk->pixels = pixels;
    } else if (fs->early && (fs->ds_tests || t->occ_target)) {
       uint32_t first = 0, pixels = 0;
@@ -527,9 +538,10 @@ shade_block_quads(struct tile *t, const struct sr_prim *p, struct block *blk, bo
          const uint32_t n = t->batch.n;
          t->batch.x[n] = blk->x + quad_pos[k][0];
          t->batch.y[n] = blk->y + quad_pos[k][1];
-         for (int l = 0; l < 4; l++)
-            t->batch.cov[4 * n + (uint32_t)l] =
-               blk->cov[lane_pixel(quad_pos[k][0], quad_pos[k][1], l)];
+         /* Lanes 0, 1 and 2, 3: the quad's two rows (lane_pixel). */
+         const uint32_t *row = blk->cov + quad_pos[k][1] * 4 + quad_pos[k][0];
+         memcpy(&t->batch.cov[4 * n], row, 2 * sizeof(uint32_t));
+         memcpy(&t->batch.cov[4 * n + 2], row + 4, 2 * sizeof(uint32_t));
          t->batch.n = n + 1;
          if (n + 1 == per_call)
             batch_flush(t, p);
@@ -688,6 +700,7 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
 {
    const struct sr_draw_snapshot *snap = p->draw;
    const struct sr_draw_state *st = snap->state;
+   bool facts = false;
    if (t->frag_key != st) {
       sr_fragment_setup(&t->frag, &t->scene->fb, st);
       t->frag_key = st;
@@ -696,14 +709,21 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
          for (unsigned k = 0; k < SHALE_FS_INPUT_COMPONENTS; k++)
             t->need_centroid |= (st->fs_io.interp[k] & SHALE_INTERP_CENTROID) != 0;
       }
+      facts = true;
    }
    if (t->occ_target != snap->occlusion || t->fsi_target != snap->fs_invocations) {
       counts_add(t);
       t->occ_target = snap->occlusion;
       t->fsi_target = snap->fs_invocations;
+      facts = true;
    }
-   t->post_plain = st->fs && !st->fs_io.writes_sample_mask && !t->frag.alpha_to_coverage &&
-                   (t->frag.early || t->frag.compiled_ds || (!t->frag.ds_tests && !t->occ_target));
+   if (facts) {
+      t->post_plain = st->fs && !st->fs_io.writes_sample_mask && !t->frag.alpha_to_coverage &&
+                      (t->frag.early || t->frag.compiled_ds ||
+                       (!t->frag.ds_tests && !t->occ_target));
+      t->full_ok = full_path_ok(t, st);
+      t->full_early = !t->full_ok && full_path_ok_early(t, st);
+   }
    struct box b = {p->min_x, p->min_y, p->max_x, p->max_y};
    if (!box_intersect(&b, &t->box))
       return;
@@ -746,8 +766,7 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
    struct sr_cover cv;
    sr_cover_init(&cv, p, &t->cover_samples, st->sample_mask, b.x0, b.y0, b.x1, b.y1);
    /* The whole-block path, set up at the primitive's first full block. */
-   const bool full_ok = full_path_ok(t, st);
-   const bool full_early = !full_ok && full_path_ok_early(t, st);
+   const bool full_ok = t->full_ok, full_early = t->full_early;
    bool full_ready = false;
    struct full_path f;
    for (int32_t by = b.y0 & ~3; by <= b.y1; by += 4) {
@@ -802,11 +821,13 @@ void sr_tile_run(struct sr_scene *scene, uint32_t layer, uint32_t tx, uint32_t t
 
    const struct sr_bin *bin = &scene->bins[((uint64_t)layer * scene->tiles_y + ty) *
                                            scene->tiles_x + tx];
-   /* Measured and not kept: prefetching the fourth next command's
-    * primitive (both lines) and the second next one's planes here gave no
-    * measurable gain on bench_render scene (a) at SHALE_THREADS=1 (CPU ms a
-    * frame, medians of 6 alternated runs at load 2.2 to 1.7: 352 without, 356
-    * with; frames byte-identical). */
+   /* Ahead of a primitive: the second next command's primitive (both
+    * lines) and the next one's planes are prefetched (tiny primitives,
+    * as the demo's torus: otherwise tile_prim's first reads of them were
+    * its hottest loads). Measured and not kept before: the fourth next
+    * primitive and the second next one's planes, no measurable gain on
+    * bench_render scene (a) at SHALE_THREADS=1 (CPU ms a frame, medians of
+    * 6 alternated runs at load 2.2 to 1.7: 352 without, 356 with). */
    uint32_t pos = 0;
    for (const struct sr_bin_chunk *c = bin->first; c; c = c->next) {
       for (uint32_t i = 0; i < c->count; i++, pos++) {
@@ -816,6 +837,16 @@ void sr_tile_run(struct sr_scene *scene, uint32_t layer, uint32_t tx, uint32_t t
          case SR_CMD_PRIM:
             /* Nothing is held back before the last primitive. */
             memset(t.cleared, 0, sizeof(t.cleared));
+            if (i + 2 < c->count && cmd[2].kind == SR_CMD_PRIM) {
+               const char *p2 = (const char *)cmd[2].prim;
+               __builtin_prefetch(p2);
+               __builtin_prefetch(p2 + 64);
+            }
+            if (i + 1 < c->count && cmd[1].kind == SR_CMD_PRIM) {
+               const char *planes = (const char *)cmd[1].prim->planes;
+               __builtin_prefetch(planes);
+               __builtin_prefetch(planes + 64);
+            }
             tile_prim(&t, cmd->prim);
             break;
          case SR_CMD_CLEAR: tile_clear(&t, cmd->clear); break;
