@@ -36,18 +36,28 @@ struct sr_front {
    /* Per worker: set-up primitives of parallel setup (reset with the
     * scene's arena at each flush). */
    unsigned workers;
-   struct sr_arena *arenas;
+   struct sr_worker_arena *arenas;
+};
+
+/* One worker's arena of a parallel setup, alone in its cache line: a
+ * worker moves its arena's pointer for every primitive it sets up, and
+ * arenas sharing a line would pass that line between cores at each
+ * allocation (false sharing). */
+struct sr_worker_arena {
+   _Alignas(64) struct sr_arena arena;
 };
 
 /* Set-up primitives of one chunk of a parallel setup, in order, each with
  * the tile rows it touches (row0 .. row1, clamped to 0 .. 0xffff; row0 >
- * row1: none) so that the binning skips those outside its rows without
- * reading the primitive. */
+ * row1: none), its tile columns (col0 .. col1) and layer, so that the
+ * binning never reads the primitive itself. */
 #define SR_PRIM_LIST_NODE 254
 struct sr_prim_list_node {
    struct sr_prim_list_node *next;
    uint32_t count;
    uint16_t row0[SR_PRIM_LIST_NODE], row1[SR_PRIM_LIST_NODE];
+   uint16_t col0[SR_PRIM_LIST_NODE], col1[SR_PRIM_LIST_NODE];
+   uint32_t layer[SR_PRIM_LIST_NODE];
    const struct sr_prim *prims[SR_PRIM_LIST_NODE];
 };
 

@@ -147,10 +147,12 @@
  * Steps 3-4 of an instance with more than 1024 primitives and no restart
  * run in parallel: chunks of 1024 primitives are assembled, clipped and
  * set up on the workers (into per-worker arenas, kept until the flush),
- * then binned in parallel by bands of tile rows (each band's worker walks
- * the chunks' primitives in order, skipping by the tile-row range kept
- * beside each pointer those outside its band, and appends to its own rows'
- * bins); smaller
+ * each chunk ending with a counting sort of its primitives by tile row
+ * (API order kept within a row; a primitive in every row its box meets,
+ * with its tile columns and layer beside the pointer), then binned in
+ * parallel by tile rows (each row's worker walks every chunk's list of
+ * that row in chunk order, reading neither other rows' entries nor the
+ * primitives, and appends to its own row's bins); smaller
  * instances and those with restarts run on the calling thread. Every
  * primitive is set up the same whichever worker does it, and bins keep
  * API order, so the result never depends on the thread count.

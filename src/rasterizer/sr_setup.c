@@ -326,6 +326,12 @@ emit_prim(struct sr_vdraw *vd, const int64_t fx[3], const int64_t fy[3], const s
          r0 = 1, r1 = 0;
       n->row0[n->count] = (uint16_t)(r0 > 0xffff ? 0xffff : r0);
       n->row1[n->count] = (uint16_t)(r1 > 0xffff ? 0xffff : r1);
+      /* Columns likewise (min_x >= 0, max_x >= min_x: the box is in the
+       * render area). */
+      int32_t c0 = p->min_x / SR_TILE_SIZE, c1 = p->max_x / SR_TILE_SIZE;
+      n->col0[n->count] = (uint16_t)(c0 > 0xffff ? 0xffff : c0);
+      n->col1[n->count] = (uint16_t)(c1 > 0xffff ? 0xffff : c1);
+      n->layer[n->count] = p->layer;
       n->prims[n->count++] = p;
       return;
    }
@@ -971,21 +977,79 @@ assemble(struct sr_vdraw *vd, uint32_t b, uint32_t pb, uint32_t pe)
  * then binned here in order. */
 #define SR_SETUP_CHUNK 1024u
 
+/* One chunk's primitives sorted by tile row (a counting sort of its list
+ * at the chunk's end, API order kept within each row): row ty's are
+ * prims[start[ty] .. start[ty + 1]), a primitive once in every row its
+ * box meets. */
+struct row_entry {
+   const struct sr_prim *prim;
+   uint16_t col0, col1;          /* tile columns */
+   uint32_t layer;
+};
+
+struct chunk_rows {
+   const uint32_t *start;        /* [tiles_y + 1] */
+   const struct row_entry *prims;
+};
+
 struct setup_job {
    const struct sr_vdraw *vd;
    struct sr_vdraw *chunks;      /* one per chunk, its list in it */
+   struct chunk_rows *rows;      /* one per chunk */
    uint32_t prims, nchunks;
    bool bin_failed;              /* written (true only) by any row's worker */
 };
+
+/* Sorts chunk c's list by tile row into job->rows[c] (worker's arena). */
+static VkResult
+sort_rows(struct setup_job *job, uint64_t c, struct sr_arena *arena)
+{
+   const struct sr_vdraw *vd = &job->chunks[c];
+   const uint32_t rows = vd->scene->tiles_y;
+   if (!rows)
+      return VK_SUCCESS;   /* nothing to bin into (start NULL: skipped) */
+   uint32_t *start = sr_arena_alloc(arena, (rows + 2) * sizeof(uint32_t));
+   if (!start)
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+   memset(start, 0, (rows + 2) * sizeof(uint32_t));
+   /* Counts at start[ty + 2], prefix sums to start[ty + 1], then each
+    * primitive placed at start[ty + 1]++: start[ty] ends at row ty's first. */
+   for (const struct sr_prim_list_node *n = vd->list_first; n; n = n->next) {
+      for (uint32_t i = 0; i < n->count; i++) {
+         uint32_t r1 = n->row1[i] < rows ? n->row1[i] : rows - 1;
+         for (uint32_t ty = n->row0[i]; ty <= r1; ty++)
+            start[ty + 2]++;
+      }
+   }
+   for (uint32_t ty = 0; ty < rows; ty++)
+      start[ty + 2] += start[ty + 1];
+   const uint32_t total = start[rows + 1];
+   struct row_entry *prims = NULL;
+   if (total) {
+      prims = sr_arena_alloc(arena, total * sizeof(*prims));
+      if (!prims)
+         return VK_ERROR_OUT_OF_HOST_MEMORY;
+   }
+   for (const struct sr_prim_list_node *n = vd->list_first; n; n = n->next) {
+      for (uint32_t i = 0; i < n->count; i++) {
+         uint32_t r1 = n->row1[i] < rows ? n->row1[i] : rows - 1;
+         for (uint32_t ty = n->row0[i]; ty <= r1; ty++)
+            prims[start[ty + 1]++] = (struct row_entry){n->prims[i], n->col0[i], n->col1[i], n->layer[i]};
+      }
+   }
+   job->rows[c] = (struct chunk_rows){start, prims};
+   return VK_SUCCESS;
+}
 
 static void
 setup_chunks(void *data, uint64_t begin, uint64_t end, unsigned worker)
 {
    struct setup_job *job = data;
-   struct sr_arena *arena = &job->vd->scene->front->arenas[worker];
+   struct sr_arena *arena = &job->vd->scene->front->arenas[worker].arena;
    for (uint64_t c = begin; c < end; c++) {
       struct sr_vdraw *vd = &job->chunks[c];
       struct sr_prim_list_node *n = sr_arena_alloc(arena, sizeof(*n));
+      job->rows[c] = (struct chunk_rows){NULL, NULL};
       vd->list_first = vd->list_last = NULL;
       vd->clip_out = 0;
       if (!n) {
@@ -1002,32 +1066,32 @@ setup_chunks(void *data, uint64_t begin, uint64_t end, unsigned worker)
       uint32_t pe = job->prims - pb < SR_SETUP_CHUNK ? job->prims : pb + SR_SETUP_CHUNK;
       vd->primitive_id = job->vd->primitive_id + pb;
       assemble(vd, 0, pb, pe);
+      VkResult r = sort_rows(job, c, arena);
+      if (r != VK_SUCCESS)
+         vd->result = r;
    }
 }
 
 /* Bins the primitives of every chunk, in order, into the bins of tile rows
  * [begin, end): each row belongs to one call, so each bin gets its
- * primitives in API order from one worker. */
+ * primitives in API order from one worker. A call reads only its rows'
+ * primitives (the chunks' row lists). */
 static void
 bin_rows(void *data, uint64_t begin, uint64_t end, unsigned worker)
 {
    struct setup_job *job = data;
    struct sr_scene *scene = job->vd->scene;
-   struct sr_arena *arena = &scene->front->arenas[worker];
-   const uint32_t b = (uint32_t)begin, e = (uint32_t)end - 1;
+   struct sr_arena *arena = &scene->front->arenas[worker].arena;
    for (uint32_t c = 0; c < job->nchunks; c++) {
-      for (const struct sr_prim_list_node *n = job->chunks[c].list_first; n; n = n->next) {
-         for (uint32_t i = 0; i < n->count; i++) {
-            uint32_t r0 = n->row0[i], r1 = n->row1[i];
-            if (r1 < b || r0 > e)
-               continue;
-            r0 = r0 < b ? b : r0;
-            r1 = r1 > e ? e : r1;
-            const struct sr_prim *p = n->prims[i];
-            for (uint32_t ty = r0; ty <= r1; ty++)
-               if (sr_bin_row(scene, arena, p->layer, ty, p->min_x, p->max_x,
-                              (struct sr_cmd){.kind = SR_CMD_PRIM, .prim = p}) != VK_SUCCESS)
-                  __atomic_store_n(&job->bin_failed, true, __ATOMIC_RELAXED);
+      const struct chunk_rows *cr = &job->rows[c];
+      if (!cr->start)
+         continue;
+      for (uint32_t ty = (uint32_t)begin; ty < (uint32_t)end; ty++) {
+         for (uint32_t k = cr->start[ty]; k < cr->start[ty + 1]; k++) {
+            const struct row_entry *e = &cr->prims[k];
+            if (sr_bin_row(scene, arena, e->layer, ty, e->col0 * SR_TILE_SIZE, e->col1 * SR_TILE_SIZE,
+                           (struct sr_cmd){.kind = SR_CMD_PRIM, .prim = e->prim}) != VK_SUCCESS)
+               __atomic_store_n(&job->bin_failed, true, __ATOMIC_RELAXED);
          }
       }
    }
@@ -1039,17 +1103,19 @@ setup_parallel(struct sr_vdraw *vd, uint32_t prims)
    const VkAllocationCallbacks *alloc = vd->scene->ctx->alloc;
    const uint32_t nchunks = (prims + SR_SETUP_CHUNK - 1) / SR_SETUP_CHUNK;
    struct setup_job job = {.vd = vd, .chunks = sr_alloc(alloc, nchunks * sizeof(struct sr_vdraw), 64),
+                           .rows = sr_alloc(alloc, nchunks * sizeof(struct chunk_rows), 64),
                            .prims = prims};
-   if (!job.chunks)
+   if (!job.chunks || !job.rows) {
+      sr_free(alloc, job.chunks);
+      sr_free(alloc, job.rows);
       return false;
+   }
    su_thread_pool_run(vd->scene->ctx->pool, nchunks, 1, setup_chunks, &job);
    job.nchunks = nchunks;
-   /* Binning in parallel by bands of tile rows (about four a participant,
-    * for balance): each band's worker walks every chunk's primitives in
-    * order, so every bin keeps API order; the fewer bands, the fewer walks. */
-   const uint32_t bands = 4 * su_thread_pool_size(vd->scene->ctx->pool);
-   su_thread_pool_run(vd->scene->ctx->pool, vd->scene->tiles_y,
-                      (vd->scene->tiles_y + bands - 1) / bands, bin_rows, &job);
+   /* Binning in parallel by tile rows, one a call: each row's worker walks
+    * every chunk's primitives of that row in order, so every bin keeps
+    * API order. */
+   su_thread_pool_run(vd->scene->ctx->pool, vd->scene->tiles_y, 1, bin_rows, &job);
    vd->scene->dirty = true;
    for (uint32_t c = 0; c < nchunks; c++) {
       if (job.chunks[c].result != VK_SUCCESS)
@@ -1059,6 +1125,7 @@ setup_parallel(struct sr_vdraw *vd, uint32_t prims)
    if (job.bin_failed)
       vd->result = VK_ERROR_OUT_OF_HOST_MEMORY;
    sr_free(alloc, job.chunks);
+   sr_free(alloc, job.rows);
    vd->primitive_id += prims;
    return true;
 }

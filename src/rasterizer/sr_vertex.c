@@ -13,14 +13,14 @@ sr_front_init(struct sr_scene *scene)
    struct sr_front *f = sr_zalloc(ctx->alloc, sizeof(*f), 16);
    if (!f)
       return VK_ERROR_OUT_OF_HOST_MEMORY;
-   f->arenas = sr_alloc(ctx->alloc, ctx->workers * sizeof(*f->arenas), 16);
+   f->arenas = sr_alloc(ctx->alloc, ctx->workers * sizeof(*f->arenas), _Alignof(struct sr_worker_arena));
    if (!f->arenas) {
       sr_free(ctx->alloc, f);
       return VK_ERROR_OUT_OF_HOST_MEMORY;
    }
    f->workers = ctx->workers;
    for (unsigned i = 0; i < f->workers; i++)
-      sr_arena_init(&f->arenas[i], ctx->alloc, &scene->ctx->blocks);
+      sr_arena_init(&f->arenas[i].arena, ctx->alloc, &scene->ctx->blocks);
    scene->front = f;
    return VK_SUCCESS;
 }
@@ -30,7 +30,7 @@ sr_front_reset(struct sr_scene *scene)
 {
    struct sr_front *f = scene->front;
    for (unsigned i = 0; f && i < f->workers; i++)
-      sr_arena_reset(&f->arenas[i]);
+      sr_arena_reset(&f->arenas[i].arena);
 }
 
 void
@@ -41,7 +41,7 @@ sr_front_finish(struct sr_scene *scene)
       return;
    const VkAllocationCallbacks *alloc = scene->ctx->alloc;
    for (unsigned i = 0; i < f->workers; i++)
-      sr_arena_finish(&f->arenas[i]);
+      sr_arena_finish(&f->arenas[i].arena);
    sr_free(alloc, f->arenas);
    sr_free(alloc, f->verts);
    sr_free(alloc, f->shade_vi);
