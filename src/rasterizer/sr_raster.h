@@ -24,7 +24,12 @@
  *     a draw never changes code half way.
  *  2. Vertex shading: the draw's vertices (an indexed draw shades each
  *     distinct index value once per instance when the values span at most
- *     about four times the index count, else each index position) in
+ *     about four times the index count, else each index position; the
+ *     indices of a draw of 65536 or more are read on the pool when it has
+ *     four participants or more, in passes that number the distinct
+ *     values in order of first occurrence as the calling thread's single
+ *     pass does: each value's smallest position by an atomic minimum,
+ *     first occurrences counted per chunk, prefix sums) in
  *     batches of W over the pool (chunks of at least 256 vertices: a
  *     smaller draw is shaded on the calling thread, no worker woken); per
  *     batch the C vertex fetch converts attributes to the shader's input

@@ -529,6 +529,8 @@ test_bins(struct rig *r)
 }
 
 static void rand_win(int64_t *X, int64_t *Y);
+static void draw1(struct rig *r, const struct sr_draw_state *st, const struct sr_draw_bindings *b,
+                  struct sr_draw d);
 
 /* The same scene at 1, 2 and 4 threads and every SIMD width: bit-identical. */
 static void
@@ -577,6 +579,136 @@ test_threads(void)
    free(v);
 }
 
+
+/* A large indexed draw (more than 65536 positions: its indices are read on
+ * the pool from four threads on, sr_vertex.c read_indices_parallel): a
+ * jittered grid mesh whose triangles come in a shuffled order, index
+ * values offset (vertexOffset undoes it), two instances, 16- and 32-bit
+ * indices. The image and depth must equal those of the same triangles
+ * drawn non-indexed (records are functions of the vertex alone) at 1, 2,
+ * 4 and 5 threads. Then the grid's rows as strips cut by restart indices,
+ * three times over (restart flags read in every chunk): 2, 4 and 5
+ * threads must give the 1-thread image. */
+static void
+test_indexed_threads(void)
+{
+   enum { G = 120, TRIS = (G - 1) * (G - 1) * 2, BASE = 7, STRIP_POS = 3 * (G - 1) * (2 * G + 1) };
+   struct vtx *v = malloc(sizeof(*v) * G * G);
+   struct vtx *flat = malloc(sizeof(*flat) * TRIS * 3);
+   uint32_t *tri = malloc(sizeof(*tri) * TRIS * 3);
+   uint32_t *order = malloc(sizeof(*order) * TRIS);
+   uint8_t *idx = malloc(4 * (size_t)(TRIS * 3 > STRIP_POS ? TRIS * 3 : STRIP_POS));
+   uint8_t *ref_color = malloc(FBW * FBH * 4);
+   float *ref_depth = malloc(FBW * FBH * 4);
+   for (int y = 0; y < G; y++) {
+      for (int x = 0; x < G; x++) {
+         int64_t X = (int64_t)x * (FBW + 10) * 256 / (G - 1) - 5 * 256 + (int64_t)(rng() % 200) - 100;
+         int64_t Y = (int64_t)y * (FBH + 10) * 256 / (G - 1) - 5 * 256 + (int64_t)(rng() % 200) - 100;
+         v[y * G + x] = vwin(X, Y, (float)(rng() % 1000) / 1000.0f, 0.5f + (float)(rng() % 1000) / 500.0f,
+                             rng());
+      }
+   }
+   for (int y = 0, t = 0; y + 1 < G; y++) {
+      for (int x = 0; x + 1 < G; x++, t += 2) {
+         const uint32_t a = y * G + x, b = a + 1, c = a + G, d = c + 1;
+         const uint32_t q[6] = {a, b, c, b, d, c};
+         memcpy(&tri[3 * t], q, sizeof(q));
+      }
+   }
+   for (uint32_t t = 0; t < TRIS; t++)
+      order[t] = t;
+   for (uint32_t t = TRIS - 1; t > 0; t--) {
+      uint32_t k = (uint32_t)(rng() % (t + 1)), s = order[t];
+      order[t] = order[k];
+      order[k] = s;
+   }
+   for (uint32_t t = 0; t < TRIS; t++)
+      for (int k = 0; k < 3; k++)
+         flat[3 * t + k] = v[tri[3 * order[t] + k]];
+
+   struct sr_draw_state st;
+   state_init(&st, 8, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, true);
+   struct sr_draw_bindings b;
+   struct rig r;
+   rig_init(&r, 1);
+   bindings_init(&b, flat, TRIS * 3);
+   draw1(&r, &st, &b, (struct sr_draw){.count = TRIS * 3, .instance_count = 1});
+   memcpy(ref_color, r.color, FBW * FBH * 4);
+   memcpy(ref_depth, r.depth, FBW * FBH * 4);
+   rig_finish(&r);
+   int lit = 0;
+   for (int i = 0; i < FBW * FBH; i++)
+      lit += ref_color[i * 4 + 3] != 0;
+   CHECK(lit == FBW * FBH, "indexed grid reference covers %d of %d pixels", lit, FBW * FBH);
+
+   const unsigned threads[4] = {1, 2, 4, 5};
+   for (int size = 2; size <= 4; size += 2) {
+      for (uint32_t t = 0; t < TRIS; t++) {
+         for (int k = 0; k < 3; k++) {
+            uint32_t value = tri[3 * order[t] + k] + BASE;
+            memcpy(idx + (3 * t + k) * size, &value, size);
+         }
+      }
+      for (int ti = 0; ti < 4; ti++) {
+         rig_init(&r, threads[ti]);
+         bindings_init(&b, v, G * G);
+         b.index_base = idx;
+         b.index_size = (uint64_t)TRIS * 3 * size;
+         b.index_type = size == 2 ? VK_INDEX_TYPE_UINT16 : VK_INDEX_TYPE_UINT32;
+         draw1(&r, &st, &b, (struct sr_draw){.indexed = true, .count = TRIS * 3, .instance_count = 2,
+                                              .vertex_offset = -BASE});
+         CHECK(memcmp(r.color, ref_color, FBW * FBH * 4) == 0 && memcmp(r.depth, ref_depth, FBW * FBH * 4) == 0,
+               "%d-bit indices, %u threads: the non-indexed image and depth", size * 8, threads[ti]);
+         rig_finish(&r);
+      }
+   }
+
+   /* Strips: row y's is a(y, 0) a(y + 1, 0) a(y, 1) a(y + 1, 1) ..., then
+    * a restart; the rows three times over. */
+   uint32_t count = 0;
+   for (int rep = 0; rep < 3; rep++) {
+      for (int y = 0; y + 1 < G; y++) {
+         for (int x = 0; x < G; x++) {
+            const uint32_t pair[2] = {(uint32_t)(y * G + x), (uint32_t)((y + 1) * G + x)};
+            memcpy(idx + 4 * count, pair, sizeof(pair));
+            count += 2;
+         }
+         const uint32_t restart = 0xffffffffu;
+         memcpy(idx + 4 * count, &restart, 4);
+         count++;
+      }
+   }
+   CHECK(count == STRIP_POS && count > 65536, "strip indices %u", count);
+   state_init(&st, 8, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP, true);
+   st.primitive_restart = true;
+   for (int ti = 0; ti < 4; ti++) {
+      rig_init(&r, threads[ti]);
+      bindings_init(&b, v, G * G);
+      b.index_base = idx;
+      b.index_size = (uint64_t)count * 4;
+      b.index_type = VK_INDEX_TYPE_UINT32;
+      draw1(&r, &st, &b, (struct sr_draw){.indexed = true, .count = count, .instance_count = 1});
+      if (ti == 0) {
+         memcpy(ref_color, r.color, FBW * FBH * 4);
+         memcpy(ref_depth, r.depth, FBW * FBH * 4);
+         lit = 0;
+         for (int i = 0; i < FBW * FBH; i++)
+            lit += ref_color[i * 4 + 3] != 0;
+         CHECK(lit == FBW * FBH, "strips cover %d of %d pixels", lit, FBW * FBH);
+      } else {
+         CHECK(memcmp(r.color, ref_color, FBW * FBH * 4) == 0 && memcmp(r.depth, ref_depth, FBW * FBH * 4) == 0,
+               "strips with restarts, %u threads: the 1-thread image and depth", threads[ti]);
+      }
+      rig_finish(&r);
+   }
+   free(ref_depth);
+   free(ref_color);
+   free(idx);
+   free(order);
+   free(tri);
+   free(flat);
+   free(v);
+}
 
 static void
 draw1(struct rig *r, const struct sr_draw_state *st, const struct sr_draw_bindings *b, struct sr_draw d)
@@ -2049,6 +2181,7 @@ main(void)
       test_msaa(w);
    test_tile_clears();
    test_threads();
+   test_indexed_threads();
    test_view_index();
    test_alloc_failures();
    return check_finish();
