@@ -24,7 +24,9 @@
  * draws straight into the attachments' memory. Store op DONT_CARE saves
  * work: the instance's last flush is told (sr_scene_set_discard) and, in
  * each tile, skips the clears of those attachments that come after the
- * tile's last primitive and that no later resolve reads.
+ * tile's last primitive and that no later resolve reads, and keeps the
+ * tiles that clear them first in tile memory (sr_tile.c); attachments the
+ * last subpass also reads as input attachments are not discarded.
  * Multiview (a subpass's or VkRenderingInfo's view mask): the scene has one
  * layer per view index up to the highest; draws are queued once per view
  * (sd_cmd_draw.c), load op clears and vkCmdClearAttachments clear the
@@ -272,9 +274,22 @@ sd_render_pass_next(struct sd_exec_state *state)
    sd_render_subpass_clears(state, r->subpass);
 }
 
+/* Whether attachment a is one of subpass sp's input attachments. */
+static bool
+sd_subpass_reads_input(const struct sd_subpass *sp, uint32_t a)
+{
+   for (uint32_t i = 0; i < sp->input_count; i++)
+      if (sp->inputs[i].attachment == a)
+         return true;
+   return false;
+}
+
 /* The last subpass's attachments whose store ops are DONT_CARE (every
  * aspect's, for depth/stencil): sr_scene_set_discard's mask for the
- * instance's last flush. */
+ * instance's last flush. Not those it also reads as input attachments:
+ * the flush may keep a discarded attachment's tiles out of its memory
+ * (sr_tile.c's tile memory), where subpass inputs, which read the image
+ * through descriptors, would not see them. */
 static uint32_t
 sd_render_pass_discard(const struct sd_exec_render *r)
 {
@@ -283,11 +298,12 @@ sd_render_pass_discard(const struct sd_exec_render *r)
    for (uint32_t i = 0; i < sp->color_count && i < SR_MAX_COLOR_ATTACHMENTS; i++) {
       const uint32_t a = sp->colors[i].attachment;
       if (a != VK_ATTACHMENT_UNUSED &&
-          r->pass->attachments[a].store_op == VK_ATTACHMENT_STORE_OP_DONT_CARE)
+          r->pass->attachments[a].store_op == VK_ATTACHMENT_STORE_OP_DONT_CARE &&
+          !sd_subpass_reads_input(sp, a))
          mask |= 1u << i;
    }
    const uint32_t a = sp->depth_stencil.attachment;
-   if (a != VK_ATTACHMENT_UNUSED) {
+   if (a != VK_ATTACHMENT_UNUSED && !sd_subpass_reads_input(sp, a)) {
       const struct sd_rp_attachment *at = &r->pass->attachments[a];
       if ((!(at->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) ||
            at->store_op == VK_ATTACHMENT_STORE_OP_DONT_CARE) &&

@@ -196,6 +196,7 @@ struct sr_bin {
  * full plane array (planes[2 + k] as the ABI indexes them, expanded
  * from a primitive's compact planes) while tiles run. SHALE_MEMORY_ALIGN
  * aligned. */
+#define SR_TILE_MEM_BYTES (256u * 1024u)
 struct sr_worker_scratch {
    _Alignas(SHALE_MEMORY_ALIGN) uint32_t vs_inputs[SHALE_MAX_LOCATIONS * 4 * SHALE_MAX_SIMD_WIDTH];
    _Alignas(SHALE_MEMORY_ALIGN) uint32_t vs_outputs[SHALE_SLOT_COUNT * 4 * SHALE_MAX_SIMD_WIDTH];
@@ -204,6 +205,10 @@ struct sr_worker_scratch {
    _Alignas(SHALE_MEMORY_ALIGN) float frag_depth[SHALE_MAX_SIMD_WIDTH];
    _Alignas(SHALE_MEMORY_ALIGN) uint32_t sample_mask[SHALE_MAX_SIMD_WIDTH];
    _Alignas(SHALE_MEMORY_ALIGN) struct shale_fs_plane planes[2 + SHALE_FS_INPUT_COMPONENTS];
+   /* sr_tile.c's tile memory: a tile's pixels of attachments the flush
+    * discards (a 4x RGBA8 colour and a 4x D32 depth tile take 64 KiB
+    * each). */
+   _Alignas(64) uint8_t tile_mem[SR_TILE_MEM_BYTES];
 };
 
 struct sr_context {

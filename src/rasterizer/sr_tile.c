@@ -60,6 +60,9 @@ static struct box rect_box(const VkRect2D *r)
 
 struct tile {
    struct sr_scene *scene;
+   /* The scene's attachments as this tile reads and writes them: those in
+    * tile memory (tile_memory) point into the worker's buffer. */
+   struct sr_framebuffer fb;
    uint32_t layer;
    struct box box;                      /* the tile's pixels inside the framebuffer */
    struct sr_worker_scratch *scratch;
@@ -186,7 +189,7 @@ static bool box_contains(const struct box *outer, const struct box *inner)
  * kept); streamed after the tile's last primitive. */
 static void clear_write(struct tile *t, const struct sr_clear_cmd *c, const struct box *b)
 {
-   const struct sr_framebuffer *fb = &t->scene->fb;
+   const struct sr_framebuffer *fb = &t->fb;
    if (c->attachment != SR_ATTACHMENT_DEPTH_STENCIL) {
       const struct sr_surface *s = &fb->color[c->attachment];
       struct sr_image_level l = surface_level(s);
@@ -229,7 +232,7 @@ static void pending_write(struct tile *t, uint32_t a)
  * dropped, as it would be overwritten. */
 static void tile_clear(struct tile *t, const struct sr_clear_cmd *c)
 {
-   const struct sr_framebuffer *fb = &t->scene->fb;
+   const struct sr_framebuffer *fb = &t->fb;
    if (t->layer < c->base_layer || t->layer - c->base_layer >= c->layer_count)
       return;
    struct box b = rect_box(&c->rect);
@@ -281,7 +284,7 @@ static void tile_resolve(struct tile *t, const struct sr_resolve_cmd *r)
    const struct sr_clear_cmd *cleared = NULL;
    if (r->attachment != SR_ATTACHMENT_DEPTH_STENCIL && r->attachment < SR_MAX_COLOR_ATTACHMENTS &&
        t->cleared[r->attachment] &&
-       t->scene->fb.color[r->attachment].samples <= SR_RESOLVE_CLEARED_MAX_SAMPLES) {
+       t->fb.color[r->attachment].samples <= SR_RESOLVE_CLEARED_MAX_SAMPLES) {
       /* The pixels sr_resolve_run resolves here: the rect's and the
        * destination's inside the tile. */
       struct box b = rect_box(&r->rect);
@@ -293,7 +296,7 @@ static void tile_resolve(struct tile *t, const struct sr_resolve_cmd *r)
    if (!cleared && (r->attachment == SR_ATTACHMENT_DEPTH_STENCIL ||
                     r->attachment < SR_MAX_COLOR_ATTACHMENTS))
       pending_write(t, r->attachment);
-   sr_resolve_run(&t->scene->fb, r, t->layer, t->box.x0, t->box.y0, t->box.x1, t->box.y1, cleared,
+   sr_resolve_run(&t->fb, r, t->layer, t->box.x0, t->box.y0, t->box.x1, t->box.y1, cleared,
                   t->after_prims);
 }
 
@@ -702,7 +705,7 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
    const struct sr_draw_state *st = snap->state;
    bool facts = false;
    if (t->frag_key != st) {
-      sr_fragment_setup(&t->frag, &t->scene->fb, st);
+      sr_fragment_setup(&t->frag, &t->fb, st);
       t->frag_key = st;
       t->need_centroid = false;
       if (st->fs && !t->frag.per_sample) {
@@ -800,6 +803,117 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
    batch_flush(t, p);
 }
 
+/* ---- Tile memory ---- */
+
+/* Attachment bit (SR_DISCARD_* layout) of a clear or resolve's attachment;
+ * 0 for none. */
+static uint32_t attachment_bit(uint32_t a)
+{
+   return a == SR_ATTACHMENT_DEPTH_STENCIL ? SR_DISCARD_DEPTH_STENCIL
+          : a < SR_MAX_COLOR_ATTACHMENTS   ? 1u << a
+                                           : 0;
+}
+
+/* Puts surface *s's pixels of this tile (layer t->layer) at *mem: the
+ * surface's base and pitches change so that every address the tile's
+ * code computes for its pixels (base + layer * layer_pitch + y * row_pitch
+ * + (x * samples + s) * texel size) falls inside the SR_TILE_SIZE-square
+ * region there. Returns false (nothing changed) when the region does not
+ * fit in the room left. */
+static bool tile_memory_place(const struct tile *t, struct sr_surface *s, uint8_t *mem,
+                              size_t *used)
+{
+   const uint64_t texel = (uint64_t)s->samples * s->format->block_size;
+   const uint64_t row_pitch = SR_TILE_SIZE * texel, layer_pitch = SR_TILE_SIZE * row_pitch;
+   if (s->format->block_width != 1 || s->format->block_height != 1 ||
+       *used + layer_pitch > SR_TILE_MEM_BYTES)
+      return false;
+   const uint64_t origin = (uint64_t)t->layer * layer_pitch + (uint64_t)t->box.y0 * row_pitch +
+                           (uint64_t)t->box.x0 * texel;
+   /* Pointer arithmetic on integers: the base itself lies outside the
+    * buffer (as a layer's base lies before its pixels), never dereferenced. */
+   s->base = (uint8_t *)((uintptr_t)(mem + *used) - (uintptr_t)origin);
+   s->row_pitch = row_pitch;
+   s->layer_pitch = layer_pitch;
+   *used += layer_pitch;
+   return true;
+}
+
+/* Tile memory: where the flush discards an attachment (store op
+ * DONT_CARE at the instance's last flush: its contents afterwards are
+ * undefined) and the tile's commands before its first PRIM clear all of
+ * it (every pixel of the tile, every aspect the surfaces have), nothing
+ * in the tile reads what the attachment held before and nothing after
+ * the flush reads what the tile writes. Its tile then lives in the
+ * worker's buffer (sr_worker_scratch.tile_mem, SR_TILE_MEM_BYTES, reused
+ * tile after tile, so it stays in the cache) instead of the attachment's
+ * memory: the clears, the draws' depth/stencil and colour operations and
+ * the resolves (which read it) use t->fb, whose surface points there, and
+ * the attachment's memory is never touched (a 4x colour and depth pair of
+ * 640x480 is 9.8 MB a frame otherwise written, read and written again).
+ * The resolves' destinations are the application's images, as before.
+ * Subpass inputs read attachments through their image descriptors, so
+ * sd_cmd_render.c leaves the last subpass's input attachments out of the
+ * discard mask. */
+static void tile_memory(struct tile *t, const struct sr_bin *bin)
+{
+   const uint32_t discard = t->scene->discard;
+   if (!discard || !bin->prims_end)
+      return;
+   struct sr_framebuffer *fb = &t->fb;
+   const struct sr_surface *d = fb->depth.base ? &fb->depth : NULL;
+   const struct sr_surface *st = fb->stencil.base ? &fb->stencil : NULL;
+   const VkImageAspectFlags ds = VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
+   const VkImageAspectFlags ds_aspects =
+      (d ? d->format->aspects & ds : 0) | (st ? st->format->aspects & ds : 0);
+   uint32_t cleared = 0;
+   for (const struct sr_bin_chunk *c = bin->first; c; c = c->next) {
+      for (uint32_t i = 0; i < c->count; i++) {
+         if (c->cmds[i].kind != SR_CMD_CLEAR)
+            goto scanned;
+         const struct sr_clear_cmd *cl = c->cmds[i].clear;
+         if (t->layer < cl->base_layer || t->layer - cl->base_layer >= cl->layer_count)
+            continue;
+         struct box b = rect_box(&cl->rect);
+         if (!box_intersect(&b, &t->box) || !box_contains(&b, &t->box))
+            continue;
+         if (cl->attachment == SR_ATTACHMENT_DEPTH_STENCIL && (ds_aspects & ~cl->aspects))
+            continue;
+         cleared |= attachment_bit(cl->attachment);
+      }
+   }
+scanned:
+   cleared &= discard;
+   if (!cleared)
+      return;
+   uint8_t *mem = t->scratch->tile_mem;
+   size_t used = 0;
+   for (uint32_t a = 0; a < fb->color_count && a < SR_MAX_COLOR_ATTACHMENTS; a++) {
+      if ((cleared & 1u << a) && fb->color[a].base)
+         tile_memory_place(t, &fb->color[a], mem, &used);
+   }
+   if (cleared & SR_DISCARD_DEPTH_STENCIL) {
+      if (d && st && d->base == st->base) {
+         if (tile_memory_place(t, &fb->depth, mem, &used)) {
+            fb->stencil.base = fb->depth.base;
+            fb->stencil.row_pitch = fb->depth.row_pitch;
+            fb->stencil.layer_pitch = fb->depth.layer_pitch;
+         }
+      } else {
+         /* Both or neither: a depth/stencil clear writes both. */
+         const size_t before = used;
+         struct sr_surface dd = fb->depth, ss = fb->stencil;
+         if ((!d || tile_memory_place(t, &dd, mem, &used)) &&
+             (!st || tile_memory_place(t, &ss, mem, &used))) {
+            fb->depth = dd;
+            fb->stencil = ss;
+         } else {
+            used = before;
+         }
+      }
+   }
+}
+
 void sr_tile_run(struct sr_scene *scene, uint32_t layer, uint32_t tx, uint32_t ty,
                  unsigned worker)
 {
@@ -821,6 +935,8 @@ void sr_tile_run(struct sr_scene *scene, uint32_t layer, uint32_t tx, uint32_t t
 
    const struct sr_bin *bin = &scene->bins[((uint64_t)layer * scene->tiles_y + ty) *
                                            scene->tiles_x + tx];
+   t.fb = scene->fb;
+   tile_memory(&t, bin);
    /* Ahead of a primitive: the second next command's primitive (both
     * lines) and the next one's planes are prefetched (tiny primitives,
     * as the demo's torus: otherwise tile_prim's first reads of them were
