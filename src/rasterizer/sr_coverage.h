@@ -511,18 +511,32 @@ sr_cover_pixel64(const struct sr_cover *cv, int32_t x, int32_t y)
  * coverage (bit py * 4 + px: cov[py * 4 + px] != 0; 0 when nothing is
  * covered, and then cov is not written); SR_COVER_NONE (0) when nothing
  * is covered. */
-static inline uint32_t
-sr_cover_block_pixels(struct sr_cover *cv, int32_t bx, int32_t by, uint32_t cov[16],
-                      uint32_t *pixels)
+/* The edge functions at the origin of block (bx, by): e[i] = a[i] * X0 +
+ * b[i] * Y0 + c[i] (exact in 64 bits). A loop over blocks may instead
+ * step them: + a[i] * SR_COVER_BLOCK_STEP a block to the right, + b[i] *
+ * SR_COVER_BLOCK_STEP a block down (the same exact values). */
+#define SR_COVER_BLOCK_STEP ((int64_t)4 << SR_SUBPIXEL_BITS)
+static inline void
+sr_cover_block_edges(const struct sr_cover *cv, int32_t bx, int32_t by, int64_t e[3])
 {
-   *pixels = 0;
    const struct sr_prim *p = cv->p;
    const int64_t X0 = (int64_t)bx << SR_SUBPIXEL_BITS, Y0 = (int64_t)by << SR_SUBPIXEL_BITS;
+   for (int i = 0; i < 3; i++)
+      e[i] = p->a[i] * X0 + p->b[i] * Y0 + p->c[i];
+}
+
+/* sr_cover_block_pixels with the block's edge values e_in
+ * (sr_cover_block_edges, or stepped). */
+static inline uint32_t
+sr_cover_block_pixels_e(struct sr_cover *cv, int32_t bx, int32_t by, const int64_t e_in[3],
+                        uint32_t cov[16], uint32_t *pixels)
+{
+   *pixels = 0;
    int64_t e[3];
    uint32_t partial = 0;
    bool fits = true;
    for (int i = 0; i < 3; i++) {
-      e[i] = p->a[i] * X0 + p->b[i] * Y0 + p->c[i];
+      e[i] = e_in[i];
       const int64_t lo = e[i] + cv->lo_off[i], hi = e[i] + cv->hi_off[i];
       if (hi < 0)
          return SR_COVER_NONE;
@@ -607,6 +621,15 @@ sr_cover_block_pixels(struct sr_cover *cv, int32_t bx, int32_t by, uint32_t cov[
    }
    *pixels = pm;
    return pm ? SR_COVER_SOME : SR_COVER_NONE;
+}
+
+static inline uint32_t
+sr_cover_block_pixels(struct sr_cover *cv, int32_t bx, int32_t by, uint32_t cov[16],
+                      uint32_t *pixels)
+{
+   int64_t e[3];
+   sr_cover_block_edges(cv, bx, by, e);
+   return sr_cover_block_pixels_e(cv, bx, by, e, cov, pixels);
 }
 
 /* sr_cover_block_pixels without the pixel bits. */

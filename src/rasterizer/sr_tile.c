@@ -772,12 +772,25 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
    const bool full_ok = t->full_ok, full_early = t->full_early;
    bool full_ready = false;
    struct full_path f;
+   /* The edge functions stepped from block to block (exact 64-bit sums,
+    * the values sr_cover_block_pixels computes per block). */
+   int64_t e_row[3], step_x[3], step_y[3];
+   sr_cover_block_edges(&cv, b.x0 & ~3, b.y0 & ~3, e_row);
+   for (int i = 0; i < 3; i++) {
+      step_x[i] = p->a[i] * SR_COVER_BLOCK_STEP;
+      step_y[i] = p->b[i] * SR_COVER_BLOCK_STEP;
+   }
    for (int32_t by = b.y0 & ~3; by <= b.y1; by += 4) {
+      int64_t e[3] = {e_row[0], e_row[1], e_row[2]};
+      for (int i = 0; i < 3; i++)
+         e_row[i] += step_y[i];
       for (int32_t bx = b.x0 & ~3; bx <= b.x1; bx += 4) {
          struct block blk;
          blk.x = bx;
          blk.y = by;
-         const uint32_t c = sr_cover_block_pixels(&cv, bx, by, blk.cov, &blk.pixels);
+         const uint32_t c = sr_cover_block_pixels_e(&cv, bx, by, e, blk.cov, &blk.pixels);
+         for (int i = 0; i < 3; i++)
+            e[i] += step_x[i];
          if (c == SR_COVER_FULL && full_ok) {
             if (!full_ready) {
                full_begin(t, p, &f, cv.all);
