@@ -357,9 +357,13 @@
  * pixel of the clear's value and fills the destination with it, reading
  * none of the samples; STORE_OP_DONT_CARE (sr_scene_set_discard, at the
  * instance's last flush) drops the CLEARs after a tile's last PRIM that
- * no later RESOLVE reads. Streamed or not, the bytes written are the
- * same; under DONT_CARE the dropped clears' bytes are never written (the
- * attachment's contents are undefined after the instance).
+ * no later RESOLVE reads, and a tile that clears such an attachment
+ * whole before its first PRIM keeps its pixels of it in the worker's
+ * tile memory instead of the attachment's (sr_tile.c: the demo's 4x
+ * colour and depth never reach memory; their resolves read the tile
+ * memory). Streamed or not, the bytes written are the same; under
+ * DONT_CARE the dropped clears' and tile memory's bytes are never written
+ * (the attachment's contents are undefined after the instance).
  *
  * Where MSAA coverage lives: per fragment lane, a sample mask
  * (shale_fs_quads.coverage); depth/stencil and colour are per sample in
