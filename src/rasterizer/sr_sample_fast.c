@@ -51,7 +51,13 @@
  * fits eight columns: glmark2's desktop).
  * 8-bit sRGB RGBA / BGRA views in the trilinear REPEAT state (2D,
  * power-of-two, unswizzled) go through sr_sample_fast_srgb.h: chunk()'s
- * float arithmetic and bits, each row of a fitting window decoded once.
+ * float arithmetic and bits, each row of a fitting window decoded once;
+ * where the CPU has AVX-512 F, BW, DQ, VL and VBMI, through
+ * sr_sample_fast_srgb16.h instead: sixteen lanes in fixed point (each code
+ * decoded by byte permutes to a 16-bit linear value, within 2^-17 of
+ * sr_sample()'s; 8-bit weights, sums exact in integers), held to
+ * FIXED_TOLERANCE as the UNORM routines, and to 8e-6 of sr_sample() where
+ * the weights lie on the 1/256 grid (see its note).
  *
  * Cost (scene (b) of bench_render, trilinear RGBA8, is bound by it): a
  * call decodes only scalars of its sampler and view; a chunk of eight
@@ -109,7 +115,7 @@
  * accepted only when every texel's byte offset fits 31 bits (the gathers'
  * signed 32-bit offsets).
  *
- * Threading: reentrant, no state but the sRGB table, filled once (and the
+ * Threading: reentrant, no state but the sRGB tables, filled once (and the
  * single-threaded tests' hook, sr_sample_fast_test, NULL otherwise).
  */
 #include "rasterizer/sr_sample.h"
@@ -956,6 +962,9 @@ fast_bgra8_tri_avx512(const struct shale_image_view_desc *view,
    run_tri_avx512(view, sampler, args, true);
 }
 
+/* sRGB RGBA / BGRA in the trilinear REPEAT state: 16 lanes in fixed point. */
+#include "rasterizer/sr_sample_fast_srgb16.h"
+
 static bool
 fast_avx512(void)
 {
@@ -1067,9 +1076,17 @@ sr_sample_select_isa(const struct shale_image_view_desc *view,
 #endif
          return fmt == FF_RGBA8 ? fast_rgba8_tri_avx2 : fast_bgra8_tri_avx2;
       }
-      /* sRGB ones: sr_sample_fast_srgb.h. */
-      if ((fmt == FF_RGBA8 || fmt == FF_BGRA8) && srgb && fast_tri_view(view))
+      /* sRGB ones: sr_sample_fast_srgb16.h where the CPU has AVX-512 with
+       * VBMI, else sr_sample_fast_srgb.h. */
+      if ((fmt == FF_RGBA8 || fmt == FF_BGRA8) && srgb && fast_tri_view(view)) {
+#if SR_FAST_AVX512
+         if (srgb16_supported() && !(sr_sample_fast_test && sr_sample_fast_test->no_avx512)) {
+            pthread_once(&srgb16_once, srgb16_init);
+            return fmt == FF_RGBA8 ? fast_srgba8_tri_avx512 : fast_sbgra8_tri_avx512;
+         }
+#endif
          return fmt == FF_RGBA8 ? fast_srgba8_tri_avx2 : fast_sbgra8_tri_avx2;
+      }
       static const shale_sample_fn fns[FF_COUNT][2] = {
          [FF_RGBA8] = { fast_rgba8_avx2, fast_srgba8_avx2 },
          [FF_BGRA8] = { fast_bgra8_avx2, fast_sbgra8_avx2 },

@@ -4,7 +4,9 @@
  * sr_sample_fast_body.h (its FAST_* macros still defined), and uses that
  * build's functions by their _avx2 names. sr_sample_select_isa() hands
  * these routines 2D, power-of-two, unswizzled views of R8G8B8A8_SRGB,
- * A8B8G8R8_SRGB_PACK32 and B8G8R8A8_SRGB (what fast_tri_view() takes); a
+ * A8B8G8R8_SRGB_PACK32 and B8G8R8A8_SRGB (what fast_tri_view() takes)
+ * where the CPU lacks AVX-512 VBMI (sr_sample_fast_srgb16.h's fixed-point
+ * routines take them where it has it, with the rest of AVX-512); a
  * call in the trilinear REPEAT state (fast_tri_call()) runs srgb_chunk()
  * here, any other goes to the view's usual routine (fast_srgba8_avx2 /
  * fast_sbgra8_avx2).

@@ -22,7 +22,9 @@
  * states (8-bit UNORM RGBA / BGRA with both filters LINEAR: the trilinear
  * REPEAT power-of-two one, and sr_sample_fast_nl.h's any other) are held to
  * what those limits allow instead: FIXED_TOLERANCE, 3 * 2^-8 of the range
- * and a little (below). test_nl draws sr_sample_fast_nl.h's states (single
+ * and a little (below); so is sr_sample_fast_srgb16.h's sRGB trilinear
+ * REPEAT routine where the CPU has AVX-512 with VBMI (srgb_fixed_call), and
+ * test_srgb_fixed holds it to 8e-6 where its weights lie on the 1/256 grid. test_nl draws sr_sample_fast_nl.h's states (single
  * levels, maxLod 0, odd sizes, each address mode) more often. Grad lanes whose lambda (in
  * double) lies within 1e-4 of a point where the result jumps (lambda 0 when
  * the two filters differ; x.5 for nearest mipmapping) are not compared:
@@ -271,6 +273,39 @@ static void report_bad(const char *what, const struct image *im, const struct sh
            a->grad[0][1][l], a->grad[1][0][l], a->grad[1][1][l], want, got);
 }
 
+/* Whether sr_sample_fast_srgb16.h's fixed-point routine takes this call
+ * (held to FIXED_TOLERANCE, as the UNORM ones): a GCC x86 build on a CPU
+ * with AVX-512 F, BW, DQ, VL and VBMI; a 2D power-of-two unswizzled view of
+ * R8G8B8A8_SRGB, B8G8R8A8_SRGB or A8B8G8R8_SRGB_PACK32; the trilinear
+ * REPEAT state (sr_sample_fast.c's fast_tri_call()); Lod or Grad, no
+ * offsets. */
+static bool srgb_fixed_call(const struct image *im, const struct shale_sampler_desc *s,
+                            const struct shale_sample_args *a, bool avx2)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(__clang__)
+   if (!avx2 || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw") ||
+       !__builtin_cpu_supports("avx512dq") || !__builtin_cpu_supports("avx512vl") ||
+       !__builtin_cpu_supports("avx512vbmi"))
+      return false;
+#else
+   (void)im, (void)s, (void)a, (void)avx2;
+   return false;
+#endif
+   const struct shale_image_view_desc *v = &im->v;
+   bool view = (v->format == VK_FORMAT_R8G8B8A8_SRGB || v->format == VK_FORMAT_B8G8R8A8_SRGB ||
+                v->format == VK_FORMAT_A8B8G8R8_SRGB_PACK32) &&
+               v->view_type == VK_IMAGE_VIEW_TYPE_2D && !(v->width & (v->width - 1)) &&
+               !(v->height & (v->height - 1));
+   for (int k = 0; k < 4; k++)
+      view = view && v->swizzle[k] == (uint32_t)(VK_COMPONENT_SWIZZLE_R + k);
+   return view && s->mag_filter == VK_FILTER_LINEAR && s->min_filter == VK_FILTER_LINEAR &&
+          s->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_LINEAR &&
+          s->address_mode[0] == VK_SAMPLER_ADDRESS_MODE_REPEAT &&
+          s->address_mode[1] == VK_SAMPLER_ADDRESS_MODE_REPEAT && s->max_anisotropy <= 1.0f &&
+          !s->unnormalized_coordinates && !s->compare_enable &&
+          (a->op & ~(uint32_t)SHALE_SAMPLE_BIAS) <= SHALE_SAMPLE_GRAD;
+}
+
 /* Whether the AVX2 routines filter this call in fixed point: 8-bit UNORM
  * RGBA / BGRA / ABGR views with both filters LINEAR (the trilinear REPEAT
  * power-of-two state without offsets in fixed_chunk, every other mipmap
@@ -279,7 +314,8 @@ static void report_bad(const char *what, const struct image *im, const struct sh
 static bool fixed_point_call(const struct image *im, const struct shale_sampler_desc *s,
                              const struct shale_sample_args *a, bool avx2)
 {
-   (void)a;
+   if (srgb_fixed_call(im, s, a, avx2))
+      return true;
 #if defined(__x86_64__) || defined(__i386__)
    if (!avx2 || !__builtin_cpu_supports("avx2"))
       return false;
@@ -599,7 +635,8 @@ static void draw_lane(struct shale_sample_args *a, int l, float s0, float t0, co
  * REPEAT state, 60 calls each, every call made with the gathers only and
  * with the windows (counted in *differ when they differ) and compared with
  * sr_sample() (compare_call; 8-bit UNORM views held to FIXED_TOLERANCE
- * where fixed_point_call says so, sRGB ones to 1e-5). With srgb, one view
+ * where fixed_point_call says so, sRGB ones to 1e-5 or, on the AVX-512
+ * routine of sr_sample_fast_srgb16.h, FIXED_TOLERANCE). With srgb, one view
  * in four is given the explicit swizzle R, G, B, A. Where the AVX-512
  * routine is chosen (counted in *isa_routines), each call is also made
  * through the AVX2 routine chosen without it (sr_sample_fast_test's
@@ -649,7 +686,7 @@ static void window_calls(const VkFormat formats[3], bool srgb, struct sr_sample_
          fn(&im.v, &s, &g);
          hook->gathers_only = false;
          fn(&im.v, &s, &wnd);
-         compare_call(fn, &im, &s, &a, false, t, !srgb && fixed_point_call(&im, &s, &a, true));
+         compare_call(fn, &im, &s, &a, false, t, fixed_point_call(&im, &s, &a, true));
          sr_sample_fast_test = NULL;
          fn2(&im.v, &s, &narrow);
          *differ += memcmp(g.result, wnd.result, sizeof(g.result)) != 0;
@@ -725,7 +762,10 @@ static void test_window(void)
  * chunk()), and within 1e-5 of sr_sample() (compare_call; the largest
  * difference is printed). Where the CPU has AVX2, more than one level a
  * call must have come through a window or a block (the hook's windows
- * counts both). */
+ * counts both). Where it has AVX-512 with VBMI, the unswizzled views'
+ * routine is sr_sample_fast_srgb16.h's fixed-point one (windows sixteen
+ * columns wide, else gathers; the same bits either way), held to
+ * FIXED_TOLERANCE, and some views must have taken it. */
 static void test_srgb_window(void)
 {
    static const VkFormat formats[] = { VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB,
@@ -736,8 +776,11 @@ static void test_srgb_window(void)
    window_calls(formats, true, &hook, &t, &calls, &differ, &isa_routines, &isa_differ);
    printf("sRGB row windows and blocks: %ld calls, %" PRIu64 " levels read through one, %" PRIu64
           " calls through the unswizzled views' routines, %ld results differing from the "
-          "gathers', %ld lanes against sr_sample (largest difference %.3g), %ld disagreements\n",
-          calls, hook.windows, hook.tri_calls, differ, t.lanes, t.worst, t.bad);
+          "gathers', %ld lanes against sr_sample (largest difference %.3g; %ld lanes in fixed "
+          "point, largest difference %.3g), %ld disagreements; %ld of 60 views on the AVX-512 "
+          "routine\n",
+          calls, hook.windows, hook.tri_calls, differ, t.lanes, t.worst, t.fixed, t.worst_fixed,
+          t.bad, isa_routines);
    CHECK(differ == 0, "%ld calls differ between windows and gathers", differ);
    CHECK(t.bad == 0, "%ld lanes disagree with sr_sample", t.bad);
    CHECK(t.lanes > 10000, "only %ld lanes compared", t.lanes);
@@ -748,7 +791,156 @@ static void test_srgb_window(void)
       CHECK(hook.tri_calls > (uint64_t)calls / 4, "only %" PRIu64 " of %ld calls through the "
             "sRGB routines", hook.tri_calls, calls);
    }
+#if defined(__GNUC__) && !defined(__clang__)
+   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+       __builtin_cpu_supports("avx512vbmi"))
+      CHECK(isa_routines > 0 && t.fixed > 10000,
+            "%ld of 60 views, %ld lanes on the sRGB AVX-512 routine", isa_routines, t.fixed);
 #endif
+#endif
+}
+
+/* sRGB EOTF inverse in double, to an 8-bit code (round to nearest). */
+static int srgb_encode8(double x)
+{
+   double y = x <= 0.0031308 ? 12.92 * x : 1.055 * pow(x, 1.0 / 2.4) - 0.055;
+   return (int)floor(y * 255.0 + 0.5);
+}
+
+/* sr_sample_fast_srgb16.h's precision (its note), where the routine is
+ * chosen (srgb_fixed_call): on R8G8B8A8_SRGB, B8G8R8A8_SRGB and
+ * A8B8G8R8_SRGB_PACK32 views of 1 to 64 texels a side (full mip chains,
+ * padded pitches, random texels) in the trilinear REPEAT state, Lod calls
+ * whose weights are all multiples of 1/256 (lambda k / 256; coordinates
+ * n / (256 W), W the second level's width or height, so that u and v on
+ * both levels are multiples of 1/256): there the weights' snapping moves
+ * nothing, and every lane must be within 8e-6 of sr_sample() (the 16-bit
+ * decoding's 2^-17, the truncation's 2^-24 and a few float ulps on either
+ * side). And each of the 256 codes read alone (texel centres on one level)
+ * must re-encode to itself in R, G and B (the EOTF's inverse in double)
+ * and give code / 255 in A within an ulp. */
+static void test_srgb_fixed(void)
+{
+   static const VkFormat formats[] = { VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB,
+                                       VK_FORMAT_A8B8G8R8_SRGB_PACK32 };
+   static const uint32_t sizes[] = { 1, 2, 4, 8, 16, 32, 64 };
+   long calls = 0, lanes = 0, bad = 0;
+   double worst = 0.0;
+   bool chosen = false;
+   for (int n = 0; n < 120; n++) {
+      struct image im;
+      uint32_t w = sizes[pick(7)], h = sizes[pick(7)];
+      uint32_t levels = full_levels(w, h);
+      make_image(&im, formats[pick(3)], VK_IMAGE_VIEW_TYPE_2D, w, h, levels, 1);
+      for (int k = 0; k < 4; k++)
+         im.v.swizzle[k] = VK_COMPONENT_SWIZZLE_R + k;
+      struct shale_sampler_desc s;
+      random_sampler(&s, levels);
+      s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
+      s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+      s.address_mode[0] = s.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+      s.mip_lod_bias = 0.0f;
+      s.min_lod = 0.0f;
+      s.max_lod = 1000.0f;
+      shale_sample_fn fn = sr_sample_select_isa(&im.v, pick(2) ? &s : NULL, true);
+      for (int c = 0; c < 40; c++) {
+         struct shale_sample_args a;
+         memset(&a, 0, sizeof(a));
+         a.op = SHALE_SAMPLE_LOD;
+         a.lanes = pick(4) ? 0xffff : (rnd() & 0xffff) | 1;
+         if (!srgb_fixed_call(&im, &s, &a, true))
+            break;
+         chosen = true;
+         /* A lambda on one level pair for the call, or on a lane's own. */
+         int32_t k0 = (int32_t)pick(256 * levels);
+         for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+            int32_t kl = pick(4) ? k0 : (int32_t)pick(256 * levels);
+            a.lod[l] = (float)kl / 256.0f;
+            uint32_t l1 = (uint32_t)kl / 256 + 1 < levels ? (uint32_t)kl / 256 + 1 : levels - 1;
+            float W = (float)minify(w, l1), H = (float)minify(h, l1);
+            a.coord[0][l] = (float)((int32_t)pick(256 * 6 * (uint32_t)W) - 256 * 3 * (int32_t)W) / (256.0f * W);
+            a.coord[1][l] = (float)((int32_t)pick(256 * 6 * (uint32_t)H) - 256 * 3 * (int32_t)H) / (256.0f * H);
+            for (int q = 0; q < 4; q++)
+               a.result[q][l] = rnd();
+         }
+         struct shale_sample_args ref = a, got = a;
+         sr_sample(&im.v, &s, &ref);
+         fn(&im.v, &s, &got);
+         calls++;
+         for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+            if (!(a.lanes & (1u << l)))
+               continue;
+            lanes++;
+            for (int q = 0; q < 4; q++) {
+               double d = fabs((double)as_float(ref.result[q][l]) - (double)as_float(got.result[q][l]));
+               if (d > worst)
+                  worst = d;
+               if (d > 8e-6 && bad++ < 10)
+                  report_bad("sRGB fixed point beyond 8e-6", &im, &s, &a, l, q,
+                             as_float(ref.result[q][l]), as_float(got.result[q][l]));
+            }
+         }
+      }
+      free(im.mem);
+   }
+   /* Every code alone: a 16 x 16 view of one level, texel i holding codes
+    * i, 255 - i, (7 i) mod 256 and i, read at texel centres. */
+   long codes_bad = 0;
+   {
+      struct image im;
+      memset(&im, 0, sizeof(im));
+      im.mem = malloc(16 * 16 * 4);
+      for (int i = 0; i < 256; i++) {
+         im.mem[4 * i] = (uint8_t)i;
+         im.mem[4 * i + 1] = (uint8_t)(255 - i);
+         im.mem[4 * i + 2] = (uint8_t)(7 * i);
+         im.mem[4 * i + 3] = (uint8_t)i;
+      }
+      im.v.row_pitch[0] = 64;
+      im.v.slice_pitch[0] = 1024;
+      sample_view_init(&im.v, im.mem, VK_FORMAT_R8G8B8A8_SRGB, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1,
+                       1, 4);
+      struct shale_sampler_desc s;
+      random_sampler(&s, 1);
+      s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
+      s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+      s.address_mode[0] = s.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+      shale_sample_fn fn = sr_sample_select_isa(&im.v, &s, true);
+      for (int i0 = 0; i0 < 256; i0 += SHALE_MAX_SIMD_WIDTH) {
+         struct shale_sample_args a;
+         memset(&a, 0, sizeof(a));
+         a.op = SHALE_SAMPLE_LOD;
+         a.lanes = 0xffff;
+         if (!srgb_fixed_call(&im, &s, &a, true))
+            break;
+         for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+            int i = i0 + l;
+            a.coord[0][l] = ((float)(i % 16) + 0.5f) / 16.0f;
+            a.coord[1][l] = ((float)(i / 16) + 0.5f) / 16.0f;
+         }
+         fn(&im.v, &s, &a);
+         for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+            int i = i0 + l;
+            const int want[3] = { i, 255 - i, (7 * i) & 255 };
+            for (int q = 0; q < 3; q++)
+               if (srgb_encode8(as_float(a.result[q][l])) != want[q] && codes_bad++ < 10)
+                  fprintf(stderr, "sRGB code %d (component %d) decoded to %.9g, re-encoded to %d\n",
+                          want[q], q, as_float(a.result[q][l]),
+                          srgb_encode8(as_float(a.result[q][l])));
+            float al = as_float(a.result[3][l]), aw = (float)i / 255.0f;
+            if (fabsf(al - aw) > 6e-8f && codes_bad++ < 10)
+               fprintf(stderr, "alpha code %d gave %.9g\n", i, al);
+         }
+      }
+      free(im.mem);
+   }
+   printf("sRGB fixed point: %s; %ld calls with weights on the 1/256 grid, %ld lanes, largest "
+          "difference from sr_sample %.3g (bound 8e-6), %ld beyond; %ld codes not read back\n",
+          chosen ? "routine chosen" : "not on this CPU", calls, lanes, worst, bad, codes_bad);
+   CHECK(bad == 0, "%ld lanes beyond 8e-6", bad);
+   CHECK(codes_bad == 0, "%ld codes not read back", codes_bad);
+   CHECK(!chosen || lanes > 10000, "only %ld lanes compared", lanes);
 }
 
 /* Whether call a gives other results with *flag (a switch in hook) set than
@@ -899,8 +1091,7 @@ static void test_level0(void)
                draw_lane(&a, q * 4 + i, s0, t0, d, bias);
          }
          differ += hook_differs(fn, &im, &s, &a, &hook, &hook.no_shortcut);
-         bool srgb = fmt == VK_FORMAT_R8G8B8A8_SRGB;
-         compare_call(fn, &im, &s, &a, false, &t, !srgb && fixed_point_call(&im, &s, &a, true));
+         compare_call(fn, &im, &s, &a, false, &t, fixed_point_call(&im, &s, &a, true));
          calls++;
          for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += 8)
             full += ((a.lanes >> l0) & 0xffu) != 0;
@@ -988,6 +1179,7 @@ int main(void)
 {
    test_window();
    test_srgb_window();
+   test_srgb_fixed();
    test_single_windows(VK_FILTER_NEAREST);
    test_single_windows(VK_FILTER_LINEAR);
    test_level0();
