@@ -21,7 +21,10 @@
  * mirrors the C reference
  * (src/rasterizer/sr_fragment.c) operation for operation, in IEEE float
  * without fast-math flags, so the results are bit-identical to it
- * (tests/unit/test_fragment_backend.c checks). Workload: once per key per
+ * (tests/unit/test_fragment_backend.c checks); blending into 8-bit UNORM
+ * channels runs in the destination's scale, one rounding to nearest even
+ * at the end (sr_blend_unorm8's operations; the test also holds it to
+ * exact arithmetic). Workload: once per key per
  * compiler (sc_compile_fragment_backend caches the routines).
  */
 #include <math.h>
@@ -715,6 +718,82 @@ static LLVMValueRef logic_op(struct fb *f, uint32_t op, LLVMValueRef s, LLVMValu
    }
 }
 
+/* Whether ff's channels are 8-bit UNORM bytes (sr_fragment.c's
+ * SR_PACK_UNORM8), which blend in the destination's scale
+ * (sr_blend_unorm8). */
+static bool fb_unorm8(const struct fb_fmt *ff)
+{
+   if (ff->kind == FB_UNORM8)
+      return true;
+   if (ff->kind != FB_WORD || ff->ckind != SU_KIND_UNORM || ff->size != ff->nch)
+      return false;
+   for (uint32_t c = 0; c < ff->nch; c++)
+      if (ff->bits[c] != 8)
+         return false;
+   return true;
+}
+
+/* The destination's bytes of an fb_unorm8 format as floats (0 .. 255;
+ * absent channels 0). */
+static void decode_bytes(struct fb *f, const struct fb_fmt *ff, const struct texel *t,
+                         LLVMValueRef out[4])
+{
+   LLVMBuilderRef b = f->b;
+   for (uint32_t c = 0; c < 4; c++) {
+      if (c >= ff->nch) {
+         out[c] = cf(f, 0.0f);
+         continue;
+      }
+      LLVMValueRef x;
+      if (ff->kind == FB_UNORM8) {
+         x = LLVMBuildLShr(b, t->w, ci(f, f->i32, 8u * ff->byte_of[c]), "");
+         x = LLVMBuildAnd(b, x, ci(f, f->i32, 0xff), "");
+      } else {
+         x = LLVMBuildLShr(b, t->w, ci(f, f->i64, ff->shift[c]), "");
+         x = LLVMBuildTrunc(b, LLVMBuildAnd(b, x, ci(f, f->i64, 0xff), ""), f->vi32, "");
+      }
+      out[c] = LLVMBuildSIToFP(b, x, f->vf, "");
+   }
+}
+
+/* sr_blend_unorm8's channel: op in the destination's scale, clamped to
+ * [0, 255] (NaN to 0), rounded to nearest even (rintf) by adding 2^23
+ * (where the ulp is 1; the sum is even exactly when the rounded value is),
+ * as the sum's bits: 0x4b000000 + the byte, i32. */
+static LLVMValueRef unorm8_blend_op(struct fb *f, uint32_t op, uint32_t fs, uint32_t fd,
+                                    LLVMValueRef s, LLVMValueRef sf, LLVMValueRef d,
+                                    LLVMValueRef db, LLVMValueRef df)
+{
+   LLVMBuilderRef b = f->b;
+   LLVMValueRef k = cf(f, 255.0f), v;
+   /* MIN / MAX and copies of the source: unorm8's exact rounding. */
+   LLVMValueRef exact = NULL;
+   if (op == VK_BLEND_OP_MIN || op == VK_BLEND_OP_MAX)
+      exact = unorm8(f, fminmax(f, s, d, op == VK_BLEND_OP_MAX));
+   else if ((op == VK_BLEND_OP_ADD || op == VK_BLEND_OP_SUBTRACT) &&
+            fs == VK_BLEND_FACTOR_ONE && fd == VK_BLEND_FACTOR_ZERO)
+      exact = unorm8(f, s);
+   if (exact)
+      return LLVMBuildOr(b, exact, ci(f, f->i32, 0x4b000000u), "");
+   switch (op) {
+   case VK_BLEND_OP_ADD:
+      v = fma3(f, s, LLVMBuildFMul(b, sf, k, ""), LLVMBuildFMul(b, db, df, ""));
+      break;
+   case VK_BLEND_OP_SUBTRACT:
+      v = fma3(f, s, LLVMBuildFMul(b, sf, k, ""), LLVMBuildFNeg(b, LLVMBuildFMul(b, db, df, ""), ""));
+      break;
+   case VK_BLEND_OP_REVERSE_SUBTRACT:
+      v = fma3(f, LLVMBuildFNeg(b, s, ""), LLVMBuildFMul(b, sf, k, ""), LLVMBuildFMul(b, db, df, ""));
+      break;
+   default: v = LLVMBuildFMul(b, s, k, ""); break;
+   }
+   LLVMValueRef zero = cf(f, 0.0f);
+   v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, zero, ""), v, zero, "");
+   v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, k, ""), v, k, "");
+   v = LLVMBuildFAdd(b, v, cf(f, 0x1p23f), "");
+   return LLVMBuildBitCast(b, v, f->vi32, "");
+}
+
 /* Attachment k's blend of the shader's src (and src1) with the texel dst,
  * packed into val; m masks the table gathers of an sRGB dst's decoding. */
 static void blend_texel(struct fb *f, const struct shale_fb_attachment *k,
@@ -727,6 +806,32 @@ static void blend_texel(struct fb *f, const struct shale_fb_attachment *k,
    for (int c = 0; c < 4; c++) {
       sf[c] = blend_factor(f, c < 3 ? k->src_color : k->src_alpha, c, src, src1, dv, kc);
       df[c] = blend_factor(f, c < 3 ? k->dst_color : k->dst_alpha, c, src, src1, dv, kc);
+   }
+   if (fb_unorm8(ff)) {
+      /* sr_blend_unorm8: the bytes straight into the texel. */
+      LLVMBuilderRef b = f->b;
+      LLVMValueRef db[4];
+      decode_bytes(f, ff, dst, db);
+      const bool word = ff->kind == FB_WORD;
+      val->w = word ? ci(f, f->i64, 0) : ci(f, f->i32, 0);
+      for (uint32_t c = 0; c < ff->nch; c++) {
+         LLVMValueRef r = unorm8_blend_op(f, c < 3 ? k->color_op : k->alpha_op,
+                                          c < 3 ? k->src_color : k->src_alpha,
+                                          c < 3 ? k->dst_color : k->dst_alpha, src[c], sf[c],
+                                          dv[c], db[c], df[c]);
+         /* The byte of r: 0x4b000000 above it, which a shift by 8 or more
+          * moves out of the word (bits 8 - 23 are zero). */
+         if (word) {
+            r = LLVMBuildZExt(b, LLVMBuildAnd(b, r, ci(f, f->i32, 0xff), ""), f->vi64, "");
+            r = LLVMBuildShl(b, r, ci(f, f->i64, ff->shift[c]), "");
+         } else if (ff->byte_of[c]) {
+            r = LLVMBuildShl(b, r, ci(f, f->i32, 8u * ff->byte_of[c]), "");
+         } else {
+            r = LLVMBuildAnd(b, r, ci(f, f->i32, 0xff), "");
+         }
+         val->w = LLVMBuildOr(b, val->w, r, "");
+      }
+      return;
    }
    for (int c = 0; c < 4; c++)
       out[c] = blend_op(f, c < 3 ? k->color_op : k->alpha_op, src[c], sf[c], dv[c], df[c]);

@@ -184,6 +184,44 @@ void sr_blend(const struct sr_blend_attachment *b, const float src[4], const flo
    blend_ops(b->alpha_op, 3, 4, src, sf, dst, df, out);
 }
 
+static inline uint8_t unorm8_blend_op(VkBlendOp op, VkBlendFactor fs, VkBlendFactor fd,
+                                      float s, float sf, float d, float db, float df)
+{
+   /* Copies of a source (ONE / ZERO) and MIN / MAX round their value as a
+    * blend-free write does. */
+   if (op == VK_BLEND_OP_MIN || op == VK_BLEND_OP_MAX)
+      return sr_unorm8(op == VK_BLEND_OP_MIN ? fminf(s, d) : fmaxf(s, d));
+   if ((op == VK_BLEND_OP_ADD || op == VK_BLEND_OP_SUBTRACT) && fs == VK_BLEND_FACTOR_ONE &&
+       fd == VK_BLEND_FACTOR_ZERO)
+      return sr_unorm8(s);
+   float v;
+   switch (op) {
+   case VK_BLEND_OP_ADD: v = fmaf(s, sf * 255.0f, db * df); break;
+   case VK_BLEND_OP_SUBTRACT: v = fmaf(s, sf * 255.0f, -(db * df)); break;
+   case VK_BLEND_OP_REVERSE_SUBTRACT: v = fmaf(-s, sf * 255.0f, db * df); break;
+   default: v = s * 255.0f; break;
+   }
+   v = v > 0.0f ? v : 0.0f;
+   v = v < 255.0f ? v : 255.0f;
+   return (uint8_t)(int)rintf(v);
+}
+
+void sr_blend_unorm8(const struct sr_blend_attachment *b, const float src[4],
+                     const float src1[4], const float dst[4], const float dbyte[4],
+                     const float k[4], uint8_t out[4])
+{
+   float sf[4], df[4];
+   blend_factors(b->src_color, 0, 3, src, src1, dst, k, sf);
+   blend_factors(b->dst_color, 0, 3, src, src1, dst, k, df);
+   blend_factors(b->src_alpha, 3, 4, src, src1, dst, k, sf);
+   blend_factors(b->dst_alpha, 3, 4, src, src1, dst, k, df);
+   for (int c = 0; c < 4; c++)
+      out[c] = unorm8_blend_op(c < 3 ? b->color_op : b->alpha_op,
+                               c < 3 ? b->src_color : b->src_alpha,
+                               c < 3 ? b->dst_color : b->dst_alpha, src[c], sf[c], dst[c],
+                               dbyte[c], df[c]);
+}
+
 uint32_t sr_logic_op(VkLogicOp op, uint32_t s, uint32_t d)
 {
    switch (op) {
@@ -793,7 +831,20 @@ static inline void color_lane(const struct sr_fragment_state *fs, uint32_t c, ui
       uint32_t s = (uint32_t)__builtin_ctz(m);
       uint8_t *dst = sr_surface_texel(t->surf, layer, x, y, s);
       uint8_t val[SR_MAX_TEXEL_SIZE];
-      if (t->blend) {
+      if (t->blend && t->pack == SR_PACK_UNORM8) {
+         float dv[4], db[4];
+         uint8_t out[4];
+         for (int k = 0; k < 4; k++) {
+            bool have = t->byte_of[k] != 0xff;
+            db[k] = have ? (float)dst[t->byte_of[k]] : 0.0f;
+            dv[k] = have ? db[k] / 255.0f : k == 3 ? 1.0f : 0.0f;
+         }
+         sr_blend_unorm8(&st->blend[c], src, src1, dv, db, t->constants, out);
+         memset(val, 0, d->block_size);
+         for (int k = 0; k < 4; k++)
+            if (t->byte_of[k] != 0xff)
+               val[t->byte_of[k]] = out[k];
+      } else if (t->blend) {
          float dv[4], out[4];
          if (t->pack == SR_PACK_UNORM8 || t->pack == SR_PACK_SRGB8) {
             bool srgb = t->pack == SR_PACK_SRGB8;

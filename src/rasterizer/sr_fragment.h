@@ -147,6 +147,25 @@ void sr_blend(const struct sr_blend_attachment *b, const float src[4], const flo
               const float dst[4], const float k[4], float out[4]);
 uint32_t sr_logic_op(VkLogicOp op, uint32_t s, uint32_t d);
 
+/* Blending into 8-bit UNORM channels (SR_PACK_UNORM8 attachments), in the
+ * destination's scale: src (clamped) and dst (dst[c] = dbyte[c] / 255)
+ * give factors as sr_blend's, then channel c is
+ *    ADD      fmaf(s, sf * 255, dbyte * df)
+ *    SUBTRACT fmaf(s, sf * 255, -(dbyte * df))
+ *    REVERSE  fmaf(-s, sf * 255, dbyte * df)
+ * (single precision, each product rounded once), clamped to [0, 255] (NaN
+ * to 0) and rounded to nearest even: within 1e-4 of the exact result
+ * times 255 before the rounding, so the byte is the exact result's nearest
+ * (either neighbour where that lies within 1e-4 of a midpoint; the spec's
+ * conversion allows either neighbour anywhere). MIN / MAX, and ADD /
+ * SUBTRACT with factors ONE / ZERO (a copy of the source), are
+ * sr_unorm8 of fminf / fmaxf(s, d) or of s: the bytes a write without
+ * blending leaves. The compiled routines (llvm_backend.c) do the same
+ * operations. out: the bytes, RGBA. */
+void sr_blend_unorm8(const struct sr_blend_attachment *b, const float src[4],
+                     const float src1[4], const float dst[4], const float dbyte[4],
+                     const float k[4], uint8_t out[4]);
+
 /* Which packing shortcut suits d (enum sr_pack_kind); byte_of[c]: the
  * byte of channel c for SR_PACK_UNORM8 / _SRGB8 (0xff: absent). */
 uint8_t sr_pack_kind(const struct su_format_desc *d, uint8_t byte_of[4]);
