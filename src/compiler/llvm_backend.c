@@ -1113,10 +1113,21 @@ static void emit_attachment_form(struct fb *f, const struct shale_fb_key *key, u
          fb_lanes_store(f, lp, W, v, S * E);
          return;
       }
+      /* One permutation into row order, then each row a contiguous part
+       * (a vpermd and extracts, where per-row shuffles took more). */
+      LLVMValueRef all_rows[SHALE_MAX_SIMD_WIDTH * 16], part[SHALE_MAX_SIMD_WIDTH * 16];
+      for (uint32_t h = 0; h < H; h++)
+         for (uint32_t j = 0; j < C * S; j++)
+            all_rows[h * C * S + j] = LLVMGetAggregateElement(ridx[h], j);
+      LLVMValueRef vr = LLVMBuildShuffleVector(b, v, LLVMGetUndef(LLVMTypeOf(v)),
+                                               LLVMConstVector(all_rows, H * C * S), "");
       for (int h = 0; h < (int)H; h++) {
          LLVMValueRef p = row_address(f, &target, h, pixel_bytes);
+         for (uint32_t j = 0; j < C * S; j++)
+            part[j] = LLVMConstInt(f->i32, h * C * S + j, false);
          LLVMValueRef st = LLVMBuildStore(
-            b, LLVMBuildShuffleVector(b, v, LLVMGetUndef(LLVMTypeOf(v)), ridx[h], ""), p);
+            b, LLVMBuildShuffleVector(b, vr, LLVMGetUndef(LLVMTypeOf(vr)),
+                                      LLVMConstVector(part, C * S), ""), p);
          LLVMSetAlignment(st, 1);
       }
       return;
