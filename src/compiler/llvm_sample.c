@@ -186,10 +186,24 @@ load_ptr(struct sc_xlate *x, LLVMValueRef rec, uint64_t off)
    return v;
 }
 
-/* fn(view, sampler, args) for one pair of scalar records; nothing when the
- * image record has no routine (not a sampled image, or never written). */
+/* Zeros into result[][]: what a record without a routine reads. */
 static void
-call_one(struct sc_xlate *x, LLVMValueRef image, LLVMValueRef sampler, LLVMValueRef args)
+zero_results(struct sc_xlate *x, LLVMValueRef args)
+{
+   LLVMTypeRef iv = sc_vec_type(x, x->t_i32);
+   for (uint32_t k = 0; k < 4; k++)
+      store_at(x, args, ARG(result) + k * LANE_BYTES, LLVMConstNull(iv));
+}
+
+/* fn(view, sampler, args) for one pair of scalar records; when the image
+ * record has no routine (not a sampled image, or never written), no call,
+ * and with `zero` the results zeroed (the one call of uniform records:
+ * the zeros are stored only there, so the results the code reads right
+ * after a call come from the routine's stores alone, which the loads can
+ * take straight from the store buffer). */
+static void
+call_one(struct sc_xlate *x, LLVMValueRef image, LLVMValueRef sampler, LLVMValueRef args,
+         bool zero)
 {
    LLVMBuilderRef b = x->b;
    LLVMValueRef fn = load_ptr(x, image, IMG(sample_fn));
@@ -197,7 +211,15 @@ call_one(struct sc_xlate *x, LLVMValueRef image, LLVMValueRef sampler, LLVMValue
    LLVMValueRef smp = sampler ? load_ptr(x, sampler, IMG(sampler)) : LLVMConstNull(x->t_ptr);
    LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "sample_call");
    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "sample_done");
-   LLVMBuildCondBr(b, LLVMBuildIsNull(b, fn, ""), done, yes);
+   if (zero) {
+      LLVMBasicBlockRef none = LLVMAppendBasicBlockInContext(x->ctx, x->fn, "sample_none");
+      LLVMBuildCondBr(b, LLVMBuildIsNull(b, fn, ""), none, yes);
+      LLVMPositionBuilderAtEnd(b, none);
+      zero_results(x, args);
+      LLVMBuildBr(b, done);
+   } else {
+      LLVMBuildCondBr(b, LLVMBuildIsNull(b, fn, ""), done, yes);
+   }
    LLVMPositionBuilderAtEnd(b, yes);
    LLVMTypeRef params[3] = { x->t_ptr, x->t_ptr, x->t_ptr };
    LLVMTypeRef fty = LLVMFunctionType(x->t_void, params, 3, false);
@@ -221,9 +243,12 @@ emit_calls(struct sc_xlate *x, const struct records *r, LLVMValueRef args)
 {
    LLVMBuilderRef b = x->b;
    if (!r->vec) {
-      call_one(x, r->image, r->sampler, args);
+      call_one(x, r->image, r->sampler, args, true);
       return;
    }
+   /* Per-lane records: lanes whose record has no routine read the zeros
+    * stored before the calls. */
+   zero_results(x, args);
    struct sc_lane_loop l;
    sc_lane_loop_begin(x, &l, x->mask);
    LLVMValueRef img, smp = NULL;
@@ -231,7 +256,7 @@ emit_calls(struct sc_xlate *x, const struct records *r, LLVMValueRef args)
    if (r->sampler)
       same = LLVMBuildAnd(b, same, sc_lane_loop_same(x, &l, r->sampler, &smp), "");
    store_at(x, args, ARG(lanes), mask_bits(x, same));
-   call_one(x, img, smp, args);
+   call_one(x, img, smp, args, false);
    sc_lane_loop_end(x, &l, same);
 }
 
@@ -405,10 +430,8 @@ sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst)
    }
    store_at(x, args, ARG(op), sc_const_i32(x, op));
    store_at(x, args, ARG(lanes), vec ? mask_bits(x, x->mask) : sc_const_i32(x, 1));
-   /* A record without a routine reads zeros. */
+   /* A record without a routine reads zeros (emit_calls). */
    LLVMTypeRef iv = sc_vec_type(x, x->t_i32);
-   for (uint32_t k = 0; k < 4; k++)
-      store_at(x, args, ARG(result) + k * LANE_BYTES, LLVMConstNull(iv));
    emit_calls(x, &r, args);
 
    uint32_t n = sc_ncomp(x, inst->type_id);
