@@ -920,7 +920,13 @@ AVX512_FN void fixed_chunk16(const struct fast *f, struct shale_sample_args *a, 
    for (int k = 0; k < 4; k++) {
       const uint8_t sw = ident ? (uint8_t)k : f->swz[k];
       __m512 r = sw < 4 ? tau[sw] : _mm512_set1_ps(sw == SWZ_ONE ? 1.0f : 0.0f);
-      _mm512_mask_storeu_ps(&a->result[k][0], on, r);
+      /* All lanes asked for: a plain store, which the caller's load of
+       * the result right after the call takes from the store buffer (a
+       * masked one it waits for). */
+      if (on == 0xffff)
+         _mm512_storeu_ps(&a->result[k][0], r);
+      else
+         _mm512_mask_storeu_ps(&a->result[k][0], on, r);
    }
 }
 
