@@ -6,12 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/Initialization.h>
 #include <llvm-c/LLJIT.h>
+#include <llvm-c/Object.h>
 #include <llvm-c/Orc.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
@@ -320,6 +322,89 @@ lookup_done(LLVMErrorRef err, LLVMOrcCSymbolMapPairs result, size_t npairs, void
    pthread_mutex_unlock(&w->lock);
 }
 
+/* SHALE_PERF_MAP (profiling, sc_llvm.h): the symbols of object's entry
+ * section, loaded with SC_ENTRY_SYMBOL at entry, as lines "START SIZE
+ * NAME" (hex) appended to /tmp/perf-<pid>.map, which perf report reads to
+ * name JIT code; with the value "objects" also the object itself, as
+ * /tmp/shale-jit-<pid>-<n>-<section start>.o (for objdump). Best effort:
+ * nothing is reported when a file cannot be written. */
+static void
+perf_map(const void *object, size_t size, uintptr_t entry)
+{
+   const char *mode = getenv("SHALE_PERF_MAP");
+   if (!mode || !*mode || !strcmp(mode, "0"))
+      return;
+   LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(object, size, "perf_map", false);
+   char *err = NULL;
+   LLVMBinaryRef bin = mb ? LLVMCreateBinary(mb, NULL, &err) : NULL;
+   LLVMDisposeMessage(err);
+   if (!bin) {
+      if (mb)
+         LLVMDisposeMemoryBuffer(mb);
+      return;
+   }
+   enum { MAX_SYMS = 64 };
+   struct { uint64_t off, size; char name[64]; char section[32]; } syms[MAX_SYMS];
+   unsigned n = 0;
+   uint64_t entry_off = 0;
+   char entry_section[32] = "";
+   LLVMSymbolIteratorRef it = LLVMObjectFileCopySymbolIterator(bin);
+   LLVMSectionIteratorRef sec = LLVMObjectFileCopySectionIterator(bin);
+   for (; it && sec && !LLVMObjectFileIsSymbolIteratorAtEnd(bin, it); LLVMMoveToNextSymbol(it)) {
+      const char *name = LLVMGetSymbolName(it);
+      if (!name || !*name || !LLVMGetSymbolSize(it) || n == MAX_SYMS)
+         continue;
+      LLVMMoveToContainingSection(sec, it);
+      const char *sname =
+         LLVMObjectFileIsSectionIteratorAtEnd(bin, sec) ? NULL : LLVMGetSectionName(sec);
+      if (!sname)
+         continue;
+      syms[n].off = LLVMGetSymbolAddress(it);
+      syms[n].size = LLVMGetSymbolSize(it);
+      snprintf(syms[n].name, sizeof(syms[n].name), "%s", name);
+      snprintf(syms[n].section, sizeof(syms[n].section), "%s", sname);
+      if (!strcmp(name, SC_ENTRY_SYMBOL)) {
+         entry_off = syms[n].off;
+         memcpy(entry_section, syms[n].section, sizeof(entry_section));
+      }
+      n++;
+   }
+   if (sec)
+      LLVMDisposeSectionIterator(sec);
+   if (it)
+      LLVMDisposeSymbolIterator(it);
+   LLVMDisposeBinary(bin);
+   LLVMDisposeMemoryBuffer(mb);
+   if (!entry_section[0])
+      return;
+
+   static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+   static unsigned count;
+   const uintptr_t base = entry - (uintptr_t)entry_off;
+   char path[64];
+   pthread_mutex_lock(&lock);
+   const unsigned id = count++;
+   snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+   FILE *f = fopen(path, "a");
+   if (f) {
+      for (unsigned i = 0; i < n; i++)
+         if (!strcmp(syms[i].section, entry_section))
+            fprintf(f, "%llx %llx shale_jit%u_%s\n", (unsigned long long)(base + syms[i].off),
+                    (unsigned long long)syms[i].size, id, syms[i].name);
+      fclose(f);
+   }
+   pthread_mutex_unlock(&lock);
+   if (!strcmp(mode, "objects")) {
+      snprintf(path, sizeof(path), "/tmp/shale-jit-%d-%u-%llx.o", (int)getpid(), id,
+               (unsigned long long)base);
+      f = fopen(path, "wb");
+      if (f) {
+         fwrite(object, 1, size, f);
+         fclose(f);
+      }
+   }
+}
+
 /* Links object (not consumed) into a dylib of its own and finds the entry
  * point; no IR pass or code generation runs here. */
 enum sc_result
@@ -387,6 +472,7 @@ sc_jit_load(struct sc_jit *jit, const void *object, size_t size, struct sc_jit_c
       return SC_ERROR_INTERNAL;
    }
    *entry = (void *)(uintptr_t)w.addr;
+   perf_map(object, size, (uintptr_t)w.addr);
    *out = code;
    return SC_SUCCESS;
 }

@@ -14,6 +14,12 @@
  * to the next (a target machine is never used by two compiles at once).
  * Threading: sc_jit_compile may be called from several threads; the session
  * serializes what LLVM needs serialized.
+ * Profiling: with SHALE_PERF_MAP set (not "0"), sc_jit_load appends the
+ * linked code's symbols to /tmp/perf-<pid>.map (perf's JIT map format:
+ * "START SIZE NAME", named shale_jit<n>_<symbol>); with
+ * SHALE_PERF_MAP=objects it also writes each object to
+ * /tmp/shale-jit-<pid>-<n>-<start>.o, for objdump and per-instruction
+ * counts from perf script.
  */
 #ifndef SC_LLVM_H
 #define SC_LLVM_H

@@ -14,11 +14,13 @@
  * random references and masks, sample counts 1 to 8, random planes,
  * ranges, facing and lanes: coverage out, passed-sample counts and both
  * surfaces' bytes bit-identical. */
+#include <glob.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "compiler/sc_compiler.h"
@@ -1009,8 +1011,79 @@ static void test_unorm8_blend(struct sc_compiler *c)
           "nearest byte (ties)\n", compared, worst, off_nearest);
 }
 
+/* SHALE_PERF_MAP (set in main before any compile): the map names the
+ * compiled routine fn, and "objects" wrote its object. */
+static void test_perf_map(struct sc_compiler *c)
+{
+   struct shale_fb_key key;
+   memset(&key, 0, sizeof(key));
+   key.width = 4;
+   key.samples = 1;
+   key.color_count = 1;
+   key.color[0].write_mask = 0x5;   /* a key no other test compiles */
+   key.color[0].format = VK_FORMAT_R8G8B8A8_UINT;
+   shale_fb_color_fn fn = NULL;
+   char msg[256] = "", path[64], line[256];
+   CHECK(sc_compile_fragment_backend(c, &key, &fn, msg, sizeof(msg)) == SC_SUCCESS && fn,
+         "perf map: compile (%s)", msg);
+   snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+   FILE *f = fopen(path, "r");
+   CHECK(f != NULL, "perf map: %s written", path);
+   unsigned lines = 0, hits = 0, objects = 0;
+   while (f && fgets(line, sizeof(line), f)) {
+      unsigned long long start, size;
+      char name[128];
+      lines++;
+      if (sscanf(line, "%llx %llx %127s", &start, &size, name) != 3)
+         continue;
+      const uintptr_t p = (uintptr_t)fn;
+      if (p >= start && p < start + size && strstr(name, "shale_entry")) {
+         hits++;
+         /* The object of the same load: /tmp/shale-jit-<pid>-<n>-<start>.o. */
+         unsigned id;
+         char pattern[96];
+         glob_t g;
+         if (sscanf(name, "shale_jit%u_", &id) == 1) {
+            snprintf(pattern, sizeof(pattern), "/tmp/shale-jit-%d-%u-*.o", (int)getpid(), id);
+            if (glob(pattern, 0, NULL, &g) == 0) {
+               for (size_t k = 0; k < g.gl_pathc; k++) {
+                  FILE *o = fopen(g.gl_pathv[k], "rb");
+                  unsigned char magic[4] = {0};
+                  if (o) {
+                     objects += fread(magic, 1, 4, o) == 4 && !memcmp(magic, "\x7f" "ELF", 4);
+                     fclose(o);
+                  }
+               }
+               globfree(&g);
+            }
+         }
+      }
+   }
+   if (f)
+      fclose(f);
+   CHECK(lines >= 1 && hits == 1, "perf map: %u lines, %u name the routine's entry", lines, hits);
+   CHECK(objects == 1, "perf map: the routine's object written (%u found)", objects);
+}
+
+/* Removes what SHALE_PERF_MAP wrote for this process. */
+static void perf_map_cleanup(void)
+{
+   char path[64];
+   snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+   unlink(path);
+   snprintf(path, sizeof(path), "/tmp/shale-jit-%d-*.o", (int)getpid());
+   glob_t g;
+   if (glob(path, 0, NULL, &g) == 0) {
+      for (size_t k = 0; k < g.gl_pathc; k++)
+         unlink(g.gl_pathv[k]);
+      globfree(&g);
+   }
+}
+
 int main(void)
 {
+   /* Every routine this test compiles goes into the perf map (test_perf_map). */
+   setenv("SHALE_PERF_MAP", "objects", 1);
    struct sc_compiler *c = NULL;
    CHECK(sc_compiler_create(&c) == SC_SUCCESS, "compiler");
    if (!c)
@@ -1069,6 +1142,8 @@ int main(void)
    test_blobs(c);
    test_srgb_encode(c);
    test_unorm8_blend(c);
+   test_perf_map(c);
+   perf_map_cleanup();
    printf("%u colour states, %u depth/stencil states compared, %d checks\n", states, ds_states,
           check_count);
    sc_compiler_destroy(c);
