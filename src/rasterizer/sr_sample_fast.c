@@ -95,11 +95,12 @@
  * are one 64-bit word: two 4-lane 64-bit gathers a row instead of two
  * 8-lane 32-bit ones (half the elements).
  * Where the CPU has AVX-512 (F, BW, DQ, VL), the trilinear-ready RGBA8 /
- * BGRA8 routines run a call's sixteen lanes as one chunk when its halves
- * share a level (fixed_chunk16, below the AVX2 build: 512-bit vectors, a
- * window sixteen columns wide read with one load a row, 16-lane gathers
- * elsewhere; the same arithmetic, so the AVX2 routine's bits), and the
- * AVX2 chunks per half otherwise.
+ * BGRA8 routines run a call's sixteen lanes as one chunk when its lanes
+ * asked for share a level (fixed_select16 and fixed_chunk16, below the
+ * AVX2 build: 512-bit vectors, one LOD selection for the sixteen lanes,
+ * a window sixteen columns wide and up to eight rows high read with one
+ * load a row, 16-lane gathers elsewhere; the same arithmetic, so the AVX2
+ * routine's bits), and the AVX2 chunks per half otherwise.
  * Wider windows did not pay in the AVX2 build (Zen 3, bench_render (b) at
  * one thread, CPU time): sixteen columns and rows up to two apart (two
  * loads a row, a blend per half and per row) took windows for a third
@@ -700,18 +701,22 @@ AVX2_FN v8f table_avx2(const float *table, v8i idx)
 /*
  * Where the CPU has AVX-512 F, BW, DQ and VL, the trilinear-ready RGBA8 /
  * BGRA8 routines take a call's sixteen lanes as one chunk when both halves
- * have lanes asked for and share one level (and so its second): the
- * AVX2 build's fixed_select() on each half of eight (the same LOD, bits and
- * shortcut), then fixed_level()'s arithmetic on 512-bit vectors (the same
- * operations lane for lane, so the same texels, weights and sums), the
- * window sixteen columns wide (one 64-byte load a row and vpermd for the
- * sixteen lanes: four quads side by side span eight columns at a texel a
- * pixel, where two quads' eight-column windows each read their own rows;
- * rows up to two apart, where window() takes one),
+ * have lanes asked for and the lanes asked for share one level (and so its
+ * second): fixed_select()'s operations on the sixteen lanes at once
+ * (fixed_select16: the same LOD and bits; the level-0 shortcut where every
+ * lane asked for allows it), then fixed_level()'s arithmetic on 512-bit
+ * vectors (the same operations lane for lane, so the same texels, weights
+ * and sums), the window sixteen columns wide and up to eight rows high
+ * (64-byte loads of rows, in pairs, each lane's texels picked by vpermt2d
+ * from the pair holding its row: a draw's 16 lanes are a 4x4 block, whose
+ * four pixel rows span up to seven texel rows at two texels a pixel,
+ * where window() takes two rows and a third),
  * else 16-lane gathers. A half without a second level keeps its first
  * level's sums (as fixed_chunk() skips fixed_mip() there): results
- * identical to the AVX2 routine's. Calls whose halves differ in level
- * take the AVX2 fixed_chunk() per half. GCC's avx512f target implies FMA:
+ * identical to the AVX2 routine's. Calls whose lanes differ in level
+ * take the AVX2 fixed_chunk() per half. Calls with every lane asked for
+ * store their results whole (no masked stores for the shader's loads of
+ * them to wait on). GCC's avx512f target implies FMA:
  * the file is built with fp-contract off (above), so no multiply-add is
  * fused here either.
  */
@@ -755,12 +760,15 @@ AVX512_FN __m512i fixed_floor16(__m512 x, __m512 *fl)
    return _mm512_cvttps_epi32(*fl);
 }
 
-/* window() sixteen columns wide: the lanes' columns i0 .. i0 + 1 within
- * sixteen consecutive unwrapped columns that do not wrap, rows j0 at most
- * two apart (a quad pair's two pixel rows a texel or two apart on the
- * level: bench_render (b)'s minified quads); rows jmin .. jmax + 1
- * (wrapped) read 64 bytes at a time, each lane's pair of rows picked by
- * masks. */
+/* window() sixteen columns wide and up to eight rows high: the lanes'
+ * columns i0 .. i0 + 1 within sixteen consecutive unwrapped columns that
+ * do not wrap, rows j0 at most six apart (a 4x4 block's four pixel rows up
+ * to two texels apart: bench_render (b)'s quads minified up to two texels
+ * a pixel; two quads side by side, rows a texel or two apart). Rows jmin
+ * .. jmax + 1 (wrapped) are read 64 bytes at a time, in pairs: each lane's
+ * texel is row (j0 - jmin) and column cx of that table, picked from the
+ * pair holding its row by one vpermt2d (index 16 * row + cx, modulo 32)
+ * and the pairs' picks merged by masks. */
 AVX512_FN bool window16(const uint8_t *level, int32_t w, int32_t h, size_t row, __m512i i0,
                         __m512i j0, __m512i t[4])
 {
@@ -768,42 +776,44 @@ AVX512_FN bool window16(const uint8_t *level, int32_t w, int32_t h, size_t row, 
       return false;
    const int32_t imin = _mm512_reduce_min_epi32(i0), imax = _mm512_reduce_max_epi32(i0);
    const int32_t jmin = _mm512_reduce_min_epi32(j0), jmax = _mm512_reduce_max_epi32(j0);
-   const int64_t span = (int64_t)imax - imin;
-   if (span >= 15 || (int64_t)jmax - jmin > 2)
+   /* i0 and j0 lie in [-2^30, 2^30]: the differences fit 64 bits. */
+   const int64_t span = (int64_t)imax - imin, rows = (int64_t)jmax - jmin;
+   if (span >= 15 || rows > 6)
       return false;
-   const int32_t c0 = imin & (w - 1);
+   const int32_t c0 = imin & (w - 1);   /* the wrapped column of imin */
    if (c0 + span + 1 >= w)
       return false;
+   /* Columns cs .. cs + 15 of the level hold c0 .. c0 + span + 1. */
    const int32_t cs = c0 < w - 16 ? c0 : w - 16;
    const uint8_t *p = level + (size_t)cs * 4;
    const int32_t hm = h - 1;
-   __m512i ix0 = _mm512_add_epi32(_mm512_sub_epi32(i0, _mm512_set1_epi32(imin)),
-                                  _mm512_set1_epi32(c0 - cs));
-   __m512i ix1 = _mm512_add_epi32(ix0, _mm512_set1_epi32(1));
-   __m512i ra = _mm512_loadu_si512((const void *)(p + (size_t)(jmin & hm) * row));
-   __m512i rb = _mm512_loadu_si512((const void *)(p + (size_t)((jmin + 1) & hm) * row));
-   t[0] = _mm512_permutexvar_epi32(ix0, ra);
-   t[1] = _mm512_permutexvar_epi32(ix1, ra);
-   t[2] = _mm512_permutexvar_epi32(ix0, rb);
-   t[3] = _mm512_permutexvar_epi32(ix1, rb);
-   if (jmax != jmin) {
-      /* Lanes on row jmin + 1 read rows jmin + 1 and jmin + 2, those on
-       * jmin + 2 rows jmin + 2 and jmin + 3. */
-      __m512i rc = _mm512_loadu_si512((const void *)(p + (size_t)((jmin + 2) & hm) * row));
-      __m512i c0x = _mm512_permutexvar_epi32(ix0, rc), c1x = _mm512_permutexvar_epi32(ix1, rc);
-      __mmask16 down = _mm512_cmpeq_epi32_mask(j0, _mm512_set1_epi32(jmin + 1));
-      __mmask16 down2 = _mm512_cmpeq_epi32_mask(j0, _mm512_set1_epi32(jmin + 2));
-      t[0] = _mm512_mask_mov_epi32(t[0], down, t[2]);
-      t[1] = _mm512_mask_mov_epi32(t[1], down, t[3]);
-      t[0] = _mm512_mask_mov_epi32(t[0], down2, c0x);
-      t[1] = _mm512_mask_mov_epi32(t[1], down2, c1x);
-      t[2] = _mm512_mask_mov_epi32(t[2], down, c0x);
-      t[3] = _mm512_mask_mov_epi32(t[3], down, c1x);
-      if (down2) {
-         __m512i rd = _mm512_loadu_si512((const void *)(p + (size_t)((jmin + 3) & hm) * row));
-         t[2] = _mm512_mask_mov_epi32(t[2], down2, _mm512_permutexvar_epi32(ix0, rd));
-         t[3] = _mm512_mask_mov_epi32(t[3], down2, _mm512_permutexvar_epi32(ix1, rd));
-      }
+   /* Index of each lane's first texel in the table of rows jmin ..:
+    * 16 * (j0 - jmin) + (i0 - imin) + (c0 - cs), in [0, 111]; its second
+    * is one on (never across a row: the column is at most 14), the next
+    * row's two sixteen on. */
+   const __m512i top = _mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(j0, _mm512_set1_epi32(jmin)), 4),
+                                        _mm512_add_epi32(_mm512_sub_epi32(i0, _mm512_set1_epi32(imin)),
+                                                         _mm512_set1_epi32(c0 - cs)));
+   const __m512i bot = _mm512_add_epi32(top, _mm512_set1_epi32(16));
+   const __m512i one = _mm512_set1_epi32(1);
+   const int pairs = (int)(rows + 3) >> 1;   /* rows + 2 rows to read */
+   __m512i r0 = _mm512_loadu_si512((const void *)(p + (size_t)(jmin & hm) * row));
+   __m512i r1 = _mm512_loadu_si512((const void *)(p + (size_t)((jmin + 1) & hm) * row));
+   t[0] = _mm512_permutex2var_epi32(r0, top, r1);
+   t[1] = _mm512_permutex2var_epi32(r0, _mm512_add_epi32(top, one), r1);
+   t[2] = _mm512_permutex2var_epi32(r0, bot, r1);
+   t[3] = _mm512_permutex2var_epi32(r0, _mm512_add_epi32(bot, one), r1);
+   for (int q = 1; q < pairs; q++) {
+      /* Lanes whose row lies in pair q or later take it (the indices
+       * rise with the row). */
+      __m512i ra = _mm512_loadu_si512((const void *)(p + (size_t)((jmin + 2 * q) & hm) * row));
+      __m512i rb = _mm512_loadu_si512((const void *)(p + (size_t)((jmin + 2 * q + 1) & hm) * row));
+      const __m512i lim = _mm512_set1_epi32(32 * q);
+      __mmask16 mt = _mm512_cmpge_epi32_mask(top, lim), mb = _mm512_cmpge_epi32_mask(bot, lim);
+      t[0] = _mm512_mask_blend_epi32(mt, t[0], _mm512_permutex2var_epi32(ra, top, rb));
+      t[1] = _mm512_mask_blend_epi32(mt, t[1], _mm512_permutex2var_epi32(ra, _mm512_add_epi32(top, one), rb));
+      t[2] = _mm512_mask_blend_epi32(mb, t[2], _mm512_permutex2var_epi32(ra, bot, rb));
+      t[3] = _mm512_mask_blend_epi32(mb, t[3], _mm512_permutex2var_epi32(ra, _mm512_add_epi32(bot, one), rb));
    }
    if (sr_sample_fast_test)
       sr_sample_fast_test->windows += 2;   /* counted per eight lanes */
@@ -869,37 +879,133 @@ AVX512_FN void fixed_mip16(__m512i r0[4], const __m512i r1[4], __m512 delta)
    }
 }
 
+/* vhalf_log2() on sixteen lanes: the same operations in the same order
+ * (vsel(x > c, x, c) is vmaxps(x, c): c for NaN), so the same bits. */
+AVX512_FN __m512 half_log2_16(__m512 x)
+{
+   x = _mm512_max_ps(x, _mm512_set1_ps(0x1p-126f));
+   const __m512i bits = _mm512_castps_si512(x);
+   __m512i e = _mm512_sub_epi32(_mm512_and_si512(_mm512_srli_epi32(bits, 23), _mm512_set1_epi32(0xff)),
+                                _mm512_set1_epi32(127));
+   __m512 m = _mm512_castsi512_ps(_mm512_or_si512(_mm512_and_si512(bits, _mm512_set1_epi32(0x007fffff)),
+                                                  _mm512_set1_epi32(0x3f800000)));
+   const __mmask16 big = _mm512_cmp_ps_mask(m, _mm512_set1_ps(1.41421356f), _CMP_GT_OQ);
+   m = _mm512_mask_mul_ps(m, big, m, _mm512_set1_ps(0.5f));
+   e = _mm512_mask_add_epi32(e, big, e, _mm512_set1_epi32(1));
+   const __m512 f = _mm512_sub_ps(m, _mm512_set1_ps(1.0f));
+   const __m512 f2 = _mm512_mul_ps(f, f);
+   const __m512 p0 = _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(-0.360680104f), f), _mm512_set1_ps(0.721348285f));
+   const __m512 p1 = _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(-0.17976223f), f), _mm512_set1_ps(0.240306556f));
+   const __m512 p2 = _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(-0.133981928f), f), _mm512_set1_ps(0.148059786f));
+   const __m512 q0 = _mm512_add_ps(_mm512_mul_ps(p1, f2), p0);
+   const __m512 q1 = _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(0.084093295f), f2), p2);
+   const __m512 y = _mm512_add_ps(_mm512_mul_ps(q1, _mm512_mul_ps(f2, f2)), q0);
+   return _mm512_add_ps(_mm512_mul_ps(f, y), _mm512_mul_ps(_mm512_set1_ps(0.5f), _mm512_cvtepi32_ps(e)));
+}
+
+/* What fixed_select() gives sixteen lanes that share their first level
+ * (lanes asked for): that level, each lane's mipmap weight and whether it
+ * has a second level. */
+struct sel16 {
+   int32_t lvl;
+   __mmask16 two;   /* delta > 0 */
+   __m512 delta;
+};
+
+/* fixed_select() on the sixteen lanes of a call whose halves both have
+ * lanes asked for: the same operations on 512-bit vectors (so the same
+ * bits lane for lane), the level-0 shortcut where every lane asked for
+ * allows it (elsewhere lambda is computed on every lane, which gives the
+ * shortcut's level, weight and absence of a second level on the lanes
+ * that would have taken it: the shortcut's own argument). false: the
+ * lanes asked for do not share one first level (the caller takes each
+ * half on its own). */
+AVX512_FN bool fixed_select16(const struct fast *f, const struct shale_sample_args *a, struct sel16 *sel)
+{
+   const uint32_t op = a->op;
+   const __mmask16 on = (__mmask16)a->lanes;
+   __m512 b;
+   if ((op & SHALE_SAMPLE_BIAS) && (op & SHALE_SAMPLE_OP_MASK) == SHALE_SAMPLE_GRAD) {
+      b = _mm512_add_ps(_mm512_set1_ps(f->bias), _mm512_loadu_ps(&a->lod[0]));
+      b = _mm512_max_ps(b, _mm512_set1_ps(-MAX_LOD_BIAS));
+      b = _mm512_min_ps(b, _mm512_set1_ps(MAX_LOD_BIAS));
+   } else {
+      b = _mm512_set1_ps(f->bias);
+   }
+   __m512 lambda = _mm512_setzero_ps();
+   const bool shortcut = !(sr_sample_fast_test && sr_sample_fast_test->no_shortcut);
+   bool one = f->one_level && shortcut;
+   if (!one && (op & SHALE_SAMPLE_OP_MASK) == SHALE_SAMPLE_GRAD) {
+      const __m512 fw = _mm512_set1_ps(f->fwidth), fh = _mm512_set1_ps(f->fheight);
+      __m512 mx0 = _mm512_mul_ps(_mm512_loadu_ps(&a->grad[0][0][0]), fw);
+      __m512 mx1 = _mm512_mul_ps(_mm512_loadu_ps(&a->grad[0][1][0]), fh);
+      __m512 my0 = _mm512_mul_ps(_mm512_loadu_ps(&a->grad[1][0][0]), fw);
+      __m512 my1 = _mm512_mul_ps(_mm512_loadu_ps(&a->grad[1][1][0]), fh);
+      __m512 qx = _mm512_add_ps(_mm512_mul_ps(mx0, mx0), _mm512_mul_ps(mx1, mx1));
+      __m512 qy = _mm512_add_ps(_mm512_mul_ps(my0, my0), _mm512_mul_ps(my1, my1));
+      __m512 qm = _mm512_max_ps(qx, qy);
+      if (f->mag_level0 && shortcut) {
+         __mmask16 ok = _mm512_cmp_ps_mask(qm, _mm512_set1_ps(1.0f), _CMP_LE_OQ) &
+                        _mm512_cmp_ps_mask(b, _mm512_setzero_ps(), _CMP_LE_OQ);
+         one = (ok & on) == on;
+      }
+      if (!one)
+         lambda = half_log2_16(qm);
+   } else if (!one) {
+      lambda = _mm512_loadu_ps(&a->lod[0]);
+   }
+   if (one) {
+      if (sr_sample_fast_test)
+         sr_sample_fast_test->level0_chunks += 2;   /* counted per eight lanes */
+      sel->lvl = 0;
+      sel->two = 0;
+      sel->delta = _mm512_setzero_ps();
+      return true;
+   }
+   lambda = _mm512_add_ps(lambda, b);
+   lambda = _mm512_max_ps(lambda, _mm512_set1_ps(f->min_lod));
+   lambda = _mm512_min_ps(lambda, _mm512_set1_ps(f->max_lod));
+   __m512 dl = _mm512_max_ps(_mm512_min_ps(lambda, _mm512_set1_ps(f->q)), _mm512_setzero_ps());
+   __m512i lvl0 = _mm512_cvttps_epi32(dl);
+   sel->delta = _mm512_sub_ps(dl, _mm512_cvtepi32_ps(lvl0));
+   sel->two = _mm512_cmp_ps_mask(sel->delta, _mm512_setzero_ps(), _CMP_GT_OQ);
+   /* The first lane asked for's level, shared by every lane asked for? */
+   const __m512i first = _mm512_permutexvar_epi32(_mm512_set1_epi32((int32_t)__builtin_ctz(on)), lvl0);
+   sel->lvl = _mm_cvtsi128_si32(_mm512_castsi512_si128(first));
+   return !_mm512_mask_cmpneq_epi32_mask(on, lvl0, first);
+}
+
 /* Lanes 0 .. 15 of a call in the fixed-point trilinear state whose halves
  * both have lanes asked for (see the note above). */
 AVX512_FN void fixed_chunk16(const struct fast *f, struct shale_sample_args *a, bool bgra, bool ident)
 {
-   struct sel_avx2 sel[2];
-   fixed_select_avx2(f, a, 0, &sel[0]);
-   fixed_select_avx2(f, a, 8, &sel[1]);
-   const __m512i l0v = _mm512_inserti64x4(_mm512_castsi256_si512((__m256i)sel[0].lvl0), (__m256i)sel[1].lvl0, 1);
-   const int32_t lvl = sel[0].lvl0[0];
-   if (_mm512_cmpneq_epi32_mask(l0v, _mm512_set1_epi32(lvl))) {
+   struct sel16 sel;
+   if (!fixed_select16(f, a, &sel)) {
       fixed_chunk_avx2(f, a, 0, bgra, ident);
       fixed_chunk_avx2(f, a, 8, bgra, ident);
       return;
    }
+   const int32_t lvl = sel.lvl;
+   const __mmask16 on = (__mmask16)a->lanes;
    const __m512 s = _mm512_loadu_ps(&a->coord[0][0]), t = _mm512_loadu_ps(&a->coord[1][0]);
    __m512i r0[4];
    fixed_level16(f, s, t, lvl, r0);
-   const bool two0 = fixed_any_avx2(_mm256_and_si256((__m256i)sel[0].two, (__m256i)sel[0].on));
-   const bool two1 = fixed_any_avx2(_mm256_and_si256((__m256i)sel[1].two, (__m256i)sel[1].on));
-   if (two0 || two1) {
+   const __mmask16 two = sel.two & on;
+   if (two) {
       /* Lanes sharing level lvl share its second, min(lvl + 1, last). */
       __m512i r1[4], m[4];
       fixed_level16(f, s, t, lvl + 1 < f->last_level ? lvl + 1 : f->last_level, r1);
       for (int k = 0; k < 4; k++)
          m[k] = r0[k];
-      const __m512 delta = _mm512_insertf32x8(_mm512_castps256_ps512((__m256)sel[0].delta), (__m256)sel[1].delta, 1);
-      fixed_mip16(m, r1, delta);
+      fixed_mip16(m, r1, sel.delta);
       /* A half with no second level keeps r0 (fixed_chunk skips the blend). */
-      const __mmask16 take = (two0 ? 0x00ffu : 0) | (two1 ? 0xff00u : 0);
-      for (int k = 0; k < 4; k++)
-         r0[k] = _mm512_mask_mov_epi32(r0[k], take, m[k]);
+      const __mmask16 take = ((two & 0x00ffu) ? 0x00ffu : 0) | ((two & 0xff00u) ? 0xff00u : 0);
+      if (take == 0xffffu)
+         for (int k = 0; k < 4; k++)
+            r0[k] = m[k];
+      else
+         for (int k = 0; k < 4; k++)
+            r0[k] = _mm512_mask_mov_epi32(r0[k], take, m[k]);
    }
    /* fixed_lanes() on sixteen lanes. */
    __m512i u0 = _mm512_unpacklo_epi32(r0[0], r0[1]), u1 = _mm512_unpackhi_epi32(r0[0], r0[1]);
@@ -916,7 +1022,6 @@ AVX512_FN void fixed_chunk16(const struct fast *f, struct shale_sample_args *a, 
       tau[0] = tau[2];
       tau[2] = r;
    }
-   const __mmask16 on = (__mmask16)(sel[0].active | sel[1].active << 8);
    for (int k = 0; k < 4; k++) {
       const uint8_t sw = ident ? (uint8_t)k : f->swz[k];
       __m512 r = sw < 4 ? tau[sw] : _mm512_set1_ps(sw == SWZ_ONE ? 1.0f : 0.0f);

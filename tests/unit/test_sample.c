@@ -611,14 +611,20 @@ static void draw_grads(float k, float ang, float mx, float my, float w, float h,
 }
 
 /* Lane l of a call laid out as a draw lays it (two 2x2 quads side by side
- * per eight lanes): coordinates from (s0, t0) at the lane's pixel centre
- * along the gradients d (ds/dx, dt/dx, ds/dy, dt/dy), also its GRAD
- * operands, lod its LOD or Bias operand, and random bits in its results
- * (the routine must write every active lane's). */
-static void draw_lane(struct shale_sample_args *a, int l, float s0, float t0, const float d[4],
-                      float lod)
+ * per eight lanes; where block, sixteen lanes as a 4x4 block's quads in
+ * sr_tile.c's quad_pos order, as a draw of 16 lanes lays them):
+ * coordinates from (s0, t0) at the lane's pixel centre along the
+ * gradients d (ds/dx, dt/dx, ds/dy, dt/dy), also its GRAD operands, lod
+ * its LOD or Bias operand, and random bits in its results (the routine
+ * must write every active lane's). */
+static void draw_lane_in(struct shale_sample_args *a, int l, float s0, float t0, const float d[4],
+                         float lod, bool block)
 {
    float x = (float)((l >> 2) * 2 + (l & 1)) + 0.5f, y = (float)((l >> 1) & 1) + 0.5f;
+   if (block) {
+      x = (float)(((l >> 2) & 1) * 2 + (l & 1)) + 0.5f;
+      y = (float)((l >> 3) * 2 + ((l >> 1) & 1)) + 0.5f;
+   }
    a->coord[0][l] = s0 + x * d[0] + y * d[2];
    a->coord[1][l] = t0 + x * d[1] + y * d[3];
    a->lod[l] = lod;
@@ -628,6 +634,12 @@ static void draw_lane(struct shale_sample_args *a, int l, float s0, float t0, co
    a->grad[1][1][l] = d[3];
    for (int q = 0; q < 4; q++)
       a->result[q][l] = rnd();
+}
+
+static void draw_lane(struct shale_sample_args *a, int l, float s0, float t0, const float d[4],
+                      float lod)
+{
+   draw_lane_in(a, l, s0, t0, d, lod, false);
 }
 
 /* The calls of test_window() and test_srgb_window(): 60 power-of-two
@@ -678,8 +690,9 @@ static void window_calls(const VkFormat formats[3], bool srgb, struct sr_sample_
          float d[4];
          draw_grads(k, ang, 1.0f, 1.0f, (float)w, (float)h, d);
          float s0 = frand(-3.0f, 3.0f), t0 = frand(-3.0f, 3.0f);
+         const bool block = pick(2);
          for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++)
-            draw_lane(&a, l, s0, t0, d, log2f(k));
+            draw_lane_in(&a, l, s0, t0, d, log2f(k), block);
          struct shale_sample_args g = a, wnd = a, narrow = a;
          sr_sample_fast_test = hook;
          hook->gathers_only = true;
@@ -748,6 +761,85 @@ static void test_window(void)
    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
       CHECK(isa_routines > 0, "no view of 60 took the AVX-512 routines on an AVX-512 CPU");
+#endif
+}
+
+/* The AVX-512 routine's windows on draws of sixteen lanes (a 4x4 block's
+ * quads, sr_tile.c's layout: four pixel rows): bench_render (b)'s case,
+ * a 512x512 RGBA8 view of 10 levels (pitches padded now and then),
+ * LINEAR / LINEAR / LINEAR mipmap REPEAT, GRAD at 0.3 to 0.95 texels a
+ * pixel (level 0 alone) and 1.05 to 1.95 (levels 0 and 1), unrotated,
+ * anywhere on the repeated texture. Each call runs with the windows and
+ * with gathers only (identical bits) and through the AVX2 routine
+ * (identical bits), and against sr_sample() (compare_call). Where the
+ * CPU has the AVX-512 routines' extensions, nine levels in ten read must
+ * come through a window (window16 takes footprints up to fifteen columns
+ * wide and seven rows high, so all but those crossing the level's last
+ * column: before it took rows at most two apart, and these blocks' four
+ * pixel rows span three to six texel rows on level 0). */
+static void test_block_windows(void)
+{
+   struct sr_sample_fast_test hook = { 0 };
+   struct tally t = { 0 };
+   long calls = 0, differ = 0, isa_differ = 0;
+   uint64_t levels = 0;
+   struct image im;
+   make_image(&im, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 512, 512, 10, 1);
+   for (int k = 0; k < 4; k++)
+      im.v.swizzle[k] = VK_COMPONENT_SWIZZLE_R + k;
+   struct shale_sampler_desc s;
+   random_sampler(&s, 10);
+   s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
+   s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+   s.address_mode[0] = s.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+   s.mip_lod_bias = 0.0f;
+   s.min_lod = 0.0f;
+   s.max_lod = 1000.0f;
+   shale_sample_fn fn = sr_sample_select_isa(&im.v, &s, true);
+   struct sr_sample_fast_test no512 = { .no_avx512 = true };
+   sr_sample_fast_test = &no512;
+   shale_sample_fn fn2 = sr_sample_select_isa(&im.v, &s, true);
+   sr_sample_fast_test = NULL;
+   for (int c = 0; c < 2000; c++) {
+      struct shale_sample_args a;
+      memset(&a, 0, sizeof(a));
+      a.op = SHALE_SAMPLE_GRAD;
+      a.lanes = 0xffff;
+      const bool minified = pick(2);
+      float k = minified ? frand(1.05f, 1.95f) : frand(0.3f, 0.95f);
+      float d[4];
+      draw_grads(k, 0.0f, 1.0f, 1.0f, 512.0f, 512.0f, d);
+      float s0 = frand(-3.0f, 3.0f), t0 = frand(-3.0f, 3.0f);
+      for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++)
+         draw_lane_in(&a, l, s0, t0, d, 0.0f, true);
+      struct shale_sample_args g = a, wnd = a, narrow = a;
+      sr_sample_fast_test = &hook;
+      hook.gathers_only = true;
+      fn(&im.v, &s, &g);
+      hook.gathers_only = false;
+      fn(&im.v, &s, &wnd);
+      levels += 2 * (minified ? 2 : 1);   /* windows are counted per eight lanes */
+      sr_sample_fast_test = NULL;
+      compare_call(fn, &im, &s, &a, false, &t, fixed_point_call(&im, &s, &a, true));
+      fn2(&im.v, &s, &narrow);
+      differ += memcmp(g.result, wnd.result, sizeof(g.result)) != 0;
+      isa_differ += memcmp(narrow.result, wnd.result, sizeof(g.result)) != 0;
+      calls++;
+   }
+   free(im.mem);
+   printf("4x4-block windows: %ld calls, %" PRIu64 " of %" PRIu64 " levels (per eight lanes) "
+          "read through a window, %ld results differing from the gathers', %ld from the AVX2 "
+          "routine's, %ld lanes against sr_sample (largest difference %.3g), %ld "
+          "disagreements\n",
+          calls, hook.windows, levels, differ, isa_differ, t.lanes, t.worst_fixed, t.bad);
+   CHECK(differ == 0, "%ld calls differ between windows and gathers", differ);
+   CHECK(isa_differ == 0, "%ld calls differ between the AVX-512 and AVX2 routines", isa_differ);
+   CHECK(t.bad == 0, "%ld lanes disagree with sr_sample", t.bad);
+#if defined(__x86_64__) || defined(__i386__)
+   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      CHECK(hook.windows * 10 >= levels * 9, "only %" PRIu64 " of %" PRIu64 " levels through a window",
+            hook.windows, levels);
 #endif
 }
 
@@ -1178,6 +1270,7 @@ static void test_nl(bool avx2)
 int main(void)
 {
    test_window();
+   test_block_windows();
    test_srgb_window();
    test_srgb_fixed();
    test_single_windows(VK_FILTER_NEAREST);
