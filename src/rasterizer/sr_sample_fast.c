@@ -705,8 +705,12 @@ AVX2_FN v8f table_avx2(const float *table, v8i idx)
  * second): fixed_select()'s operations on the sixteen lanes at once
  * (fixed_select16: the same LOD and bits; the level-0 shortcut where every
  * lane asked for allows it), then fixed_level()'s arithmetic on 512-bit
- * vectors (the same operations lane for lane, so the same texels, weights
- * and sums), the window sixteen columns wide and up to eight rows high
+ * vectors (the same texels, weights and sums lane for lane: the texel
+ * coordinate and weight from one floor of 256 u, its bits above and below
+ * the eighth, which are fixed_level()'s floor(u) and floor(256 (u -
+ * floor(u))) wherever |256 u| < 2^31; calls with a lane beyond or NaN
+ * take fixed_level()'s floors and clamps), the window sixteen columns
+ * wide and up to eight rows high
  * (64-byte loads of rows, in pairs, each lane's texels picked by vpermt2d
  * from the pair holding its row: a draw's 16 lanes are a 4x4 block, whose
  * four pixel rows span up to seven texel rows at two texels a pixel,
@@ -774,16 +778,25 @@ AVX512_FN bool window16(const uint8_t *level, int32_t w, int32_t h, size_t row, 
 {
    if (w < 16 || (sr_sample_fast_test && sr_sample_fast_test->gathers_only))
       return false;
-   const int32_t imin = _mm512_reduce_min_epi32(i0), imax = _mm512_reduce_max_epi32(i0);
-   const int32_t jmin = _mm512_reduce_min_epi32(j0), jmax = _mm512_reduce_max_epi32(j0);
-   /* i0 and j0 lie in [-2^30, 2^30]: the differences fit 64 bits. */
-   const int64_t span = (int64_t)imax - imin, rows = (int64_t)jmax - jmin;
-   if (span >= 15 || rows > 6)
-      return false;
+   /* The least i0 and j0 in one reduction: i0's halves in quarters 0-1,
+    * j0's in 2-3. */
+   __m512i m = _mm512_min_epi32(_mm512_shuffle_i64x2(i0, j0, 0x44), _mm512_shuffle_i64x2(i0, j0, 0xee));
+   m = _mm512_min_epi32(m, _mm512_shuffle_i64x2(m, m, 0xb1));
+   m = _mm512_min_epi32(m, _mm512_shuffle_epi32(m, (_MM_PERM_ENUM)0x4e));
+   m = _mm512_min_epi32(m, _mm512_shuffle_epi32(m, (_MM_PERM_ENUM)0xb1));
+   const int32_t imin = _mm_cvtsi128_si32(_mm512_castsi512_si128(m));
+   const int32_t jmin = _mm_cvtsi128_si32(_mm512_extracti32x4_epi32(m, 2));
    const int32_t c0 = imin & (w - 1);   /* the wrapped column of imin */
-   if (c0 + span + 1 >= w)
+   /* Every lane's i0 - imin (exact as unsigned: i0 lies in [-2^30, 2^30])
+    * at most 14 and w - 2 - c0 (its second column before the level's
+    * last one, unwrapped), j0 - jmin at most 6. */
+   const __m512i di = _mm512_sub_epi32(i0, _mm512_set1_epi32(imin));
+   const __m512i dj = _mm512_sub_epi32(j0, _mm512_set1_epi32(jmin));
+   const int32_t lim = w - 2 - c0 < 14 ? w - 2 - c0 : 14;
+   if (lim < 0 || _mm512_cmpgt_epu32_mask(di, _mm512_set1_epi32(lim)) |
+                     _mm512_cmpgt_epu32_mask(dj, _mm512_set1_epi32(6)))
       return false;
-   /* Columns cs .. cs + 15 of the level hold c0 .. c0 + span + 1. */
+   /* Columns cs .. cs + 15 of the level hold every lane's. */
    const int32_t cs = c0 < w - 16 ? c0 : w - 16;
    const uint8_t *p = level + (size_t)cs * 4;
    const int32_t hm = h - 1;
@@ -791,25 +804,26 @@ AVX512_FN bool window16(const uint8_t *level, int32_t w, int32_t h, size_t row, 
     * 16 * (j0 - jmin) + (i0 - imin) + (c0 - cs), in [0, 111]; its second
     * is one on (never across a row: the column is at most 14), the next
     * row's two sixteen on. */
-   const __m512i top = _mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(j0, _mm512_set1_epi32(jmin)), 4),
-                                        _mm512_add_epi32(_mm512_sub_epi32(i0, _mm512_set1_epi32(imin)),
-                                                         _mm512_set1_epi32(c0 - cs)));
+   const __m512i top = _mm512_add_epi32(_mm512_slli_epi32(dj, 4), _mm512_add_epi32(di, _mm512_set1_epi32(c0 - cs)));
    const __m512i bot = _mm512_add_epi32(top, _mm512_set1_epi32(16));
    const __m512i one = _mm512_set1_epi32(1);
-   const int pairs = (int)(rows + 3) >> 1;   /* rows + 2 rows to read */
    __m512i r0 = _mm512_loadu_si512((const void *)(p + (size_t)(jmin & hm) * row));
    __m512i r1 = _mm512_loadu_si512((const void *)(p + (size_t)((jmin + 1) & hm) * row));
    t[0] = _mm512_permutex2var_epi32(r0, top, r1);
    t[1] = _mm512_permutex2var_epi32(r0, _mm512_add_epi32(top, one), r1);
    t[2] = _mm512_permutex2var_epi32(r0, bot, r1);
    t[3] = _mm512_permutex2var_epi32(r0, _mm512_add_epi32(bot, one), r1);
-   for (int q = 1; q < pairs; q++) {
+   for (int q = 1; q < 4; q++) {
       /* Lanes whose row lies in pair q or later take it (the indices
-       * rise with the row). */
+       * rise with the row; bot > top: none past the last pair a bot
+       * reaches). */
+      const __m512i first = _mm512_set1_epi32(32 * q);
+      const __mmask16 mb = _mm512_cmpge_epi32_mask(bot, first);
+      if (!mb)
+         break;
+      const __mmask16 mt = _mm512_cmpge_epi32_mask(top, first);
       __m512i ra = _mm512_loadu_si512((const void *)(p + (size_t)((jmin + 2 * q) & hm) * row));
       __m512i rb = _mm512_loadu_si512((const void *)(p + (size_t)((jmin + 2 * q + 1) & hm) * row));
-      const __m512i lim = _mm512_set1_epi32(32 * q);
-      __mmask16 mt = _mm512_cmpge_epi32_mask(top, lim), mb = _mm512_cmpge_epi32_mask(bot, lim);
       t[0] = _mm512_mask_blend_epi32(mt, t[0], _mm512_permutex2var_epi32(ra, top, rb));
       t[1] = _mm512_mask_blend_epi32(mt, t[1], _mm512_permutex2var_epi32(ra, _mm512_add_epi32(top, one), rb));
       t[2] = _mm512_mask_blend_epi32(mb, t[2], _mm512_permutex2var_epi32(ra, bot, rb));
@@ -827,15 +841,30 @@ AVX512_FN void fixed_level16(const struct fast *f, __m512 s, __m512 t, int32_t l
    const int32_t w = f->width >> lvl > 1 ? f->width >> lvl : 1;
    const int32_t h = f->height >> lvl > 1 ? f->height >> lvl : 1;
    const int32_t row = (int32_t)v->row_pitch[lvl], start = (int32_t)v->level_offset[lvl];
-   const __m512 half = _mm512_set1_ps(0.5f);
-   __m512 u = _mm512_sub_ps(_mm512_mul_ps(s, _mm512_set1_ps((float)w)), half);
-   __m512 vv = _mm512_sub_ps(_mm512_mul_ps(t, _mm512_set1_ps((float)h)), half);
-   __m512 fu, fv;
-   __m512i i0 = fixed_floor16(u, &fu), j0 = fixed_floor16(vv, &fv);
-   const __m512 k256 = _mm512_set1_ps(256.0f);
-   const __m512i m255 = _mm512_set1_epi32(0xff);
-   __m512i wa = _mm512_and_si512(_mm512_cvttps_epi32(_mm512_mul_ps(_mm512_sub_ps(u, fu), k256)), m255);
-   __m512i wb = _mm512_and_si512(_mm512_cvttps_epi32(_mm512_mul_ps(_mm512_sub_ps(vv, fv), k256)), m255);
+   /* 256 u and 256 v (u = s * w - 1/2: scaling by 256 commutes with the
+    * roundings) rounded down to integers: i0 and the weight wa (floor(u)
+    * and floor(256 (u - floor(u)))) are its bits above and below the
+    * eighth, as fixed_level() takes them, wherever |256 u| < 2^31; a lane
+    * out of that range or NaN (vcvtps2dq's 0x80000000, as is -2^31
+    * itself) sends all to fixed_level()'s floors and clamps. */
+   const __m512 k128 = _mm512_set1_ps(128.0f);
+   __m512i fu = _mm512_cvt_roundps_epi32(_mm512_sub_ps(_mm512_mul_ps(s, _mm512_set1_ps((float)w * 256.0f)), k128),
+                                         _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+   __m512i fv = _mm512_cvt_roundps_epi32(_mm512_sub_ps(_mm512_mul_ps(t, _mm512_set1_ps((float)h * 256.0f)), k128),
+                                         _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+   const __m512i m255 = _mm512_set1_epi32(0xff), bad = _mm512_set1_epi32(INT32_MIN);
+   __m512i i0 = _mm512_srai_epi32(fu, 8), j0 = _mm512_srai_epi32(fv, 8);
+   __m512i wa = _mm512_and_si512(fu, m255), wb = _mm512_and_si512(fv, m255);
+   if (_mm512_cmpeq_epi32_mask(fu, bad) | _mm512_cmpeq_epi32_mask(fv, bad)) {
+      const __m512 half = _mm512_set1_ps(0.5f), k256 = _mm512_set1_ps(256.0f);
+      __m512 u = _mm512_sub_ps(_mm512_mul_ps(s, _mm512_set1_ps((float)w)), half);
+      __m512 vv = _mm512_sub_ps(_mm512_mul_ps(t, _mm512_set1_ps((float)h)), half);
+      __m512 ffu, ffv;
+      i0 = fixed_floor16(u, &ffu);
+      j0 = fixed_floor16(vv, &ffv);
+      wa = _mm512_and_si512(_mm512_cvttps_epi32(_mm512_mul_ps(_mm512_sub_ps(u, ffu), k256)), m255);
+      wb = _mm512_and_si512(_mm512_cvttps_epi32(_mm512_mul_ps(_mm512_sub_ps(vv, ffv), k256)), m255);
+   }
    __m512i tx[4];
    if (!window16(f->base + (size_t)start, w, h, (size_t)row, i0, j0, tx)) {
       const __m512i wm = _mm512_set1_epi32(w - 1), hm = _mm512_set1_epi32(h - 1);
