@@ -3,7 +3,19 @@
  * quad: one LOD per quad), fetches (multisampled ones with their Sample
  * operand), gathers and LOD queries become one call of the image record's
  * sample_fn (include/shale/shader_abi.h, "Sampling") on a lane-array
- * argument block. */
+ * argument block.
+ *
+ * Lanes a call does not ask for (the block's lane bits: the control-flow
+ * mask, x->mask) keep what the block's result[][] held before the call --
+ * a previous instruction's results, not zeros (only a record without a
+ * routine reads zeros, stored on that path alone). That is safe because
+ * those lanes' values reach no output: helper lanes count as active (they
+ * are in x->mask, so their results, which derivatives of later
+ * instructions read, are computed), and the lanes left out are only those
+ * control flow switched off (their phi/select takes the other path's
+ * value) or that terminated (OpKill, OpTerminateInvocation: no later
+ * instruction of theirs runs). Passing a narrower mask than the
+ * control-flow mask (e.g. leaving helper lanes out) would break this. */
 #include "llvm_private.h"
 
 #include <stddef.h>
