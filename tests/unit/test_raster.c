@@ -1564,6 +1564,109 @@ test_tile_clears(void)
    rig_finish(&r);
 }
 
+/* Tile memory's offsets (sr_tile.c, tile_memory_place): a 4x RGBA8
+ * colour (16 bytes a pixel) and a 4x D16 depth (8 bytes) of two layers,
+ * cleared on both layers, a triangle over several tiles of each layer, the
+ * colour resolved on both layers; drawn once with the attachments kept
+ * and once discarded (their tiles then live in tile memory, colour first,
+ * depth after it). The resolved images must be byte-identical. A tile's
+ * place in tile memory subtracts its origin (layer, y0, x0) from the
+ * base: without the x0 term the colour of a tile with x0 > 0 runs x0 * 16
+ * bytes past its region but the depth only x0 * 8, so the depth clear
+ * overwrites the colour's last rows; without the layer term, layer 1's
+ * colour lands over the depth's region. Either way the resolve differs
+ * (identical texel sizes would shift both by the same amount and hide
+ * the x0 fault). */
+static void
+test_tile_memory_offsets(void)
+{
+   enum { L = 2 };
+   struct rig r;
+   rig_init(&r, 2);
+   free(r.color);
+   free(r.depth);
+   r.color = calloc((size_t)FBW * FBH * 4 * L, 4);
+   r.depth = calloc((size_t)FBW * FBH * 4 * L, 2);
+   r.fb.color[0].base = r.color;
+   r.fb.color[0].samples = 4;
+   r.fb.color[0].layers = L;
+   r.fb.color[0].row_pitch = FBW * 16;
+   r.fb.color[0].layer_pitch = FBW * FBH * 16;
+   r.fb.depth = (struct sr_surface){
+      .base = (uint8_t *)r.depth, .format = su_format_desc(VK_FORMAT_D16_UNORM),
+      .vk_format = VK_FORMAT_D16_UNORM, .width = FBW, .height = FBH, .layers = L,
+      .samples = 4, .row_pitch = FBW * 8, .layer_pitch = FBW * FBH * 8};
+   r.fb.samples = 4;
+   r.fb.layers = L;
+   const size_t dst_bytes = (size_t)FBW * FBH * 4 * L;
+   uint8_t *dst = malloc(dst_bytes), *dst0 = malloc(dst_bytes);
+   const struct sr_surface dsurf = {
+      .base = dst, .format = su_format_desc(VK_FORMAT_R8G8B8A8_UNORM),
+      .vk_format = VK_FORMAT_R8G8B8A8_UNORM, .width = FBW, .height = FBH, .layers = L,
+      .samples = 1, .row_pitch = FBW * 4, .layer_pitch = FBW * FBH * 4};
+   struct vtx v[3] = {vwin(10 * 256, 10 * 256, 0.5f, 1, ~0u), vwin(190 * 256, 20 * 256, 0.5f, 1, ~0u),
+                      vwin(30 * 256, 140 * 256, 0.5f, 1, ~0u)};
+   struct sr_draw_state st;
+   state_init(&st, 8, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false);
+   st.samples = 4;
+   struct sr_draw_bindings b;
+   bindings_init(&b, v, 3);
+   const VkClearValue c1 = {.color.float32 = {1.0f, 0.2f, 0.0f, 0.6f}};
+   const VkClearValue cd = {.depthStencil = {1.0f, 0}};
+   const VkRect2D area = {{0, 0}, {FBW, FBH}};
+   for (int mode = 0; mode < 2; mode++) {
+      memset(r.color, 0xab, (size_t)FBW * FBH * 16 * L);
+      memset(r.depth, 0xcd, (size_t)FBW * FBH * 8 * L);
+      memset(dst, 0x11, dst_bytes);
+      memset(counters, 0, sizeof(counters));
+      struct sr_scene *scene;
+      CHECK(sr_scene_begin(r.ctx, &r.fb, &area, L, &scene) == VK_SUCCESS, "begin");
+      CHECK(sr_scene_clear(scene, 0, VK_IMAGE_ASPECT_COLOR_BIT, &c1, &area, 0, L) == VK_SUCCESS,
+            "clear");
+      CHECK(sr_scene_clear(scene, SR_ATTACHMENT_DEPTH_STENCIL, VK_IMAGE_ASPECT_DEPTH_BIT, &cd, &area,
+                           0, L) == VK_SUCCESS, "clear");
+      /* The triangle on each layer (multiview: view_index picks the
+       * layer), so every layer's tiles hold a primitive: a tile only
+       * cleared resolves from the clear value without reading memory. */
+      for (uint32_t l = 0; l < L; l++) {
+         const struct sr_draw d = {.count = 3, .instance_count = 1, .view_index = l};
+         CHECK(sr_scene_draw(scene, &st, &b, &d) == VK_SUCCESS, "draw");
+      }
+      CHECK(sr_scene_resolve(scene, 0, &dsurf) == VK_SUCCESS, "resolve");
+      if (mode)
+         sr_scene_set_discard(scene, 1u | SR_DISCARD_DEPTH_STENCIL);
+      sr_scene_end(scene);
+      if (mode == 0) {
+         memcpy(dst0, dst, dst_bytes);
+         continue;
+      }
+      /* Where the attachments' memory kept its fill, their tiles were in
+       * tile memory (else this test would not reach it). */
+      uint32_t untouched = 0;
+      for (size_t i = 0; i < (size_t)FBW * FBH * 16 * L; i += 16)
+         untouched += r.color[i] == 0xab;
+      CHECK(untouched == (uint32_t)FBW * FBH * L,
+            "tile memory offsets: %u of %u colour pixels untouched (tile memory not used)", untouched,
+            FBW * FBH * L);
+      for (int l = 0; l < L; l++) {
+         uint32_t bad_px = 0, bad_tx1 = 0;
+         for (int y = 0; y < FBH; y++)
+            for (int x = 0; x < FBW; x++) {
+               const size_t o = (size_t)l * FBW * FBH * 4 + ((size_t)y * FBW + (size_t)x) * 4;
+               const bool bad = memcmp(dst + o, dst0 + o, 4) != 0;
+               bad_px += bad;
+               bad_tx1 += bad && x >= 64;
+            }
+         CHECK(bad_px == 0,
+               "tile memory offsets, layer %d: %u resolved pixels unlike the kept attachments' "
+               "(%u in tiles with x0 > 0)", l, bad_px, bad_tx1);
+      }
+   }
+   free(dst0);
+   free(dst);
+   rig_finish(&r);
+}
+
 /* Positions with NaN, infinities and huge values: undefined pictures,
  * but no crash, no undefined behaviour (the ASan/UBSan build), and the
  * finite triangle drawn with them is still right. */
@@ -2199,6 +2302,7 @@ main(void)
    for (uint32_t w = 4; w <= 16; w *= 2)
       test_msaa(w);
    test_tile_clears();
+   test_tile_memory_offsets();
    test_threads();
    test_indexed_threads();
    test_view_index();
