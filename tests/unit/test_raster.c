@@ -586,7 +586,10 @@ test_threads(void)
  * values offset (vertexOffset undoes it), two instances, 16- and 32-bit
  * indices. The image and depth must equal those of the same triangles
  * drawn non-indexed (records are functions of the vertex alone) at 1, 2,
- * 4 and 5 threads. Then the grid's rows as strips cut by restart indices,
+ * 4 and 5 threads; so must the grid with index values spread too wide
+ * for the value map (every position shaded), and 8-bit indices into a
+ * corner of the grid (against that corner's triangles non-indexed). Then
+ * the grid's rows as strips cut by restart indices,
  * three times over (restart flags read in every chunk): 2, 4 and 5
  * threads must give the 1-thread image. */
 static void
@@ -662,6 +665,82 @@ test_indexed_threads(void)
          rig_finish(&r);
       }
    }
+
+   /* Index values spanning more than 4 * count + 64 (the grid's vertices
+    * WIDE apart in a larger array, the rest zero): read_indices_parallel()
+    * then shades every position with the serial loop over what its first
+    * pass read (records numbered by position), and the serial reading
+    * (1 and 2 threads) does the same; both must give the non-indexed
+    * image. */
+   enum { WIDE = 32 };
+   CHECK((uint64_t)(G * G - 1) * WIDE + 1 > 4ull * TRIS * 3 + 64, "wide index span");
+   struct vtx *wide = calloc((size_t)G * G * WIDE, sizeof(*wide));
+   for (int i = 0; i < G * G; i++)
+      wide[(size_t)i * WIDE] = v[i];
+   for (uint32_t t = 0; t < TRIS; t++) {
+      for (int k = 0; k < 3; k++) {
+         uint32_t value = tri[3 * order[t] + k] * WIDE + BASE;
+         memcpy(idx + (3 * t + k) * 4, &value, 4);
+      }
+   }
+   for (int ti = 0; ti < 4; ti++) {
+      rig_init(&r, threads[ti]);
+      bindings_init(&b, wide, G * G * WIDE);
+      b.index_base = idx;
+      b.index_size = (uint64_t)TRIS * 3 * 4;
+      b.index_type = VK_INDEX_TYPE_UINT32;
+      draw1(&r, &st, &b, (struct sr_draw){.indexed = true, .count = TRIS * 3, .instance_count = 2,
+                                           .vertex_offset = -BASE});
+      CHECK(memcmp(r.color, ref_color, FBW * FBH * 4) == 0 && memcmp(r.depth, ref_depth, FBW * FBH * 4) == 0,
+            "widely spread indices, %u threads: the non-indexed image and depth", threads[ti]);
+      rig_finish(&r);
+   }
+   free(wide);
+
+   /* 8-bit indices (VK_INDEX_TYPE_UINT8_EXT; the rasterizer reads them,
+    * the driver does not expose VK_EXT_index_type_uint8 yet) on the
+    * parallel path: the 16 x 16 corner of the grid (256 vertices), its
+    * triangles in a permuted order REP8 times over (more than 65536
+    * indices), against the same triangles drawn non-indexed. */
+   enum { G8 = 16, TRIS8 = (G8 - 1) * (G8 - 1) * 2, REP8 = 49, N8 = TRIS8 * 3 * REP8 };
+   CHECK(N8 >= 65536 && N8 <= TRIS * 3, "8-bit index count %d", N8);
+   struct vtx *v8 = malloc(sizeof(*v8) * G8 * G8);
+   for (int y = 0; y < G8; y++)
+      for (int x = 0; x < G8; x++)
+         v8[y * G8 + x] = v[y * G + x];
+   for (int rep = 0, n = 0; rep < REP8; rep++) {
+      for (int t = 0; t < TRIS8; t++) {
+         const int u = (t * 7 + rep) % TRIS8, q = u / 2, y = q / (G8 - 1), x = q % (G8 - 1);
+         const uint32_t a = y * G8 + x, bb = a + 1, c = a + G8, d = c + 1;
+         const uint32_t tv[2][3] = {{a, bb, c}, {bb, d, c}};
+         for (int k = 0; k < 3; k++, n++) {
+            idx[n] = (uint8_t)tv[u & 1][k];
+            flat[n] = v8[tv[u & 1][k]];
+         }
+      }
+   }
+   rig_init(&r, 1);
+   bindings_init(&b, flat, N8);
+   draw1(&r, &st, &b, (struct sr_draw){.count = N8, .instance_count = 1});
+   memcpy(ref_color, r.color, FBW * FBH * 4);
+   memcpy(ref_depth, r.depth, FBW * FBH * 4);
+   rig_finish(&r);
+   lit = 0;
+   for (int i = 0; i < FBW * FBH; i++)
+      lit += ref_color[i * 4 + 3] != 0;
+   CHECK(lit > FBW * FBH / 100, "8-bit index reference covers %d pixels", lit);
+   for (int ti = 0; ti < 4; ti++) {
+      rig_init(&r, threads[ti]);
+      bindings_init(&b, v8, G8 * G8);
+      b.index_base = idx;
+      b.index_size = N8;
+      b.index_type = VK_INDEX_TYPE_UINT8_EXT;
+      draw1(&r, &st, &b, (struct sr_draw){.indexed = true, .count = N8, .instance_count = 1});
+      CHECK(memcmp(r.color, ref_color, FBW * FBH * 4) == 0 && memcmp(r.depth, ref_depth, FBW * FBH * 4) == 0,
+            "8-bit indices, %u threads: the non-indexed image and depth", threads[ti]);
+      rig_finish(&r);
+   }
+   free(v8);
 
    /* Strips: row y's is a(y, 0) a(y + 1, 0) a(y, 1) a(y + 1, 1) ..., then
     * a restart; the rows three times over. */
