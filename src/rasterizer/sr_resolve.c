@@ -200,7 +200,14 @@ static void resolve_row_unorm8x4(const uint8_t *restrict s, uint8_t *restrict d,
  * stream (a RESOLVE after the tile's last PRIM: nothing in the tile reads
  * the destination again): pairs of pixels go out as 8-byte non-temporal
  * stores (movnti; the row's write-combining fills whole lines), no read
- * for ownership of the destination; resolve_color8 fences after the rows. */
+ * for ownership of the destination; resolve_color8 fences after the rows.
+ * Not stream (ordinary stores): a RESOLVE with a PRIM after it in its
+ * tile, which the driver never records (its resolves come right before a
+ * flush or the scene's end: subpass end, vkCmdEndRendering,
+ * vkCmdResolveImage), only the rasterizer's own callers can;
+ * unit/raster test_resolve_before_prim runs those stores (the AVX-512
+ * rows and, for the last pixels of a row, the FMA ones; the AVX2 rows
+ * only on a CPU without FMA). */
 #define SR_RESOLVE_BODY                                                                    \
    /* Per 128-bit lane (one pixel's 16 bytes): sample k's four bytes to                    \
     * the lane's four dwords. */                                                           \

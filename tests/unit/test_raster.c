@@ -1746,6 +1746,95 @@ test_tile_memory_offsets(void)
    rig_finish(&r);
 }
 
+/* A RESOLVE followed by a PRIM in its tile: its rows are stored with
+ * ordinary stores, not streamed (sr_resolve.c's `stream` is false). The
+ * driver never builds this (its resolves come right before a flush or the
+ * scene's end), but the rasterizer allows it. A 4x RGBA8 colour, smooth
+ * random triangles, the resolve, then (scene B only) a full-screen pair of
+ * triangles: the resolved pixels (B's non-streaming rows, A's streaming
+ * ones) must be byte-identical, and the pixels outside the render area
+ * untouched. The render area is 198 pixels wide: the last tile's rows are
+ * 6 pixels, 4 for the AVX-512 row and 2 left to the FMA row's pair loop
+ * (where the CPU has them), so both rows' ordinary stores run. */
+static void
+test_resolve_before_prim(void)
+{
+   enum { NT = 24, AW = 198 };
+   struct rig r;
+   rig_init(&r, 2);
+   rig_samples4(&r);
+   const size_t dst_bytes = (size_t)FBW * FBH * 4;
+   uint8_t *dst = malloc(dst_bytes), *dst0 = malloc(dst_bytes);
+   const struct sr_surface dsurf = {
+      .base = dst, .format = su_format_desc(VK_FORMAT_R8G8B8A8_UNORM),
+      .vk_format = VK_FORMAT_R8G8B8A8_UNORM, .width = FBW, .height = FBH, .layers = 1,
+      .samples = 1, .row_pitch = FBW * 4, .layer_pitch = FBW * FBH * 4};
+   struct vtx v[NT * 3];
+   for (int i = 0; i < NT * 3; i++)
+      v[i] = vwin((int64_t)(rng() % ((FBW + 40) * 256)) - 20 * 256,
+                  (int64_t)(rng() % ((FBH + 40) * 256)) - 20 * 256, 0.5f, 1.0f, rng());
+   const struct vtx full[6] = {
+      vwin(-8 * 256, -8 * 256, 0.5f, 1, 0x80402010u), vwin((FBW + 8) * 256, -8 * 256, 0.5f, 1, 0x80402010u),
+      vwin(-8 * 256, (FBH + 8) * 256, 0.5f, 1, 0x80402010u),
+      vwin((FBW + 8) * 256, -8 * 256, 0.5f, 1, 0x80402010u),
+      vwin((FBW + 8) * 256, (FBH + 8) * 256, 0.5f, 1, 0x80402010u),
+      vwin(-8 * 256, (FBH + 8) * 256, 0.5f, 1, 0x80402010u)};
+   struct sr_draw_state st;
+   state_init(&st, 8, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, true);
+   st.samples = 4;
+   struct sr_draw_bindings b, bf;
+   bindings_init(&b, v, NT * 3);
+   bindings_init(&bf, full, 6);
+   const VkClearValue cc = {.color.float32 = {0.1f, 0.3f, 0.5f, 0.7f}};
+   const VkClearValue cd = {.depthStencil = {1.0f, 0}};
+   const VkRect2D area = {{0, 0}, {AW, FBH}};
+   for (int mode = 0; mode < 2; mode++) {
+      memset(dst, 0x11, dst_bytes);
+      struct sr_scene *scene;
+      CHECK(sr_scene_begin(r.ctx, &r.fb, &area, 1, &scene) == VK_SUCCESS, "begin");
+      CHECK(sr_scene_clear(scene, 0, VK_IMAGE_ASPECT_COLOR_BIT, &cc, &area, 0, 1) == VK_SUCCESS,
+            "clear");
+      CHECK(sr_scene_clear(scene, SR_ATTACHMENT_DEPTH_STENCIL, VK_IMAGE_ASPECT_DEPTH_BIT, &cd, &area,
+                           0, 1) == VK_SUCCESS, "clear");
+      CHECK(sr_scene_draw(scene, &st, &b, &(struct sr_draw){.count = NT * 3, .instance_count = 1}) ==
+               VK_SUCCESS, "draw");
+      CHECK(sr_scene_resolve(scene, 0, &dsurf) == VK_SUCCESS, "resolve");
+      if (mode)
+         CHECK(sr_scene_draw(scene, &st, &bf, &(struct sr_draw){.count = 6, .instance_count = 1}) ==
+                  VK_SUCCESS, "draw after the resolve");
+      sr_scene_end(scene);
+      if (mode == 0) {
+         memcpy(dst0, dst, dst_bytes);
+         /* Pixels whose samples differ (edges): the averaging paths run. */
+         uint32_t mixed = 0;
+         for (size_t p = 0; p < (size_t)FBW * FBH; p++)
+            mixed += memcmp(r.color + p * 16, r.color + p * 16 + 4, 4) != 0 ||
+                     memcmp(r.color + p * 16, r.color + p * 16 + 12, 4) != 0;
+         CHECK(mixed > 100, "resolve before a primitive: only %u pixels of mixed samples", mixed);
+         continue;
+      }
+      uint32_t bad = 0, bad_tail = 0, outside = 0;
+      for (int y = 0; y < FBH; y++)
+         for (int x = 0; x < FBW; x++) {
+            const size_t o = ((size_t)y * FBW + (size_t)x) * 4;
+            if (x >= AW) {
+               outside += dst[o] != 0x11 || dst[o + 1] != 0x11 || dst[o + 2] != 0x11 || dst[o + 3] != 0x11;
+               continue;
+            }
+            const bool diff = memcmp(dst + o, dst0 + o, 4) != 0;
+            bad += diff;
+            bad_tail += diff && x >= 196;
+         }
+      CHECK(bad == 0, "resolve before a primitive: %u pixels unlike the streamed resolve's (%u in the "
+            "last two columns)", bad, bad_tail);
+      CHECK(outside == 0, "resolve before a primitive: %u pixels outside the render area written",
+            outside);
+   }
+   free(dst0);
+   free(dst);
+   rig_finish(&r);
+}
+
 /* Positions with NaN, infinities and huge values: undefined pictures,
  * but no crash, no undefined behaviour (the ASan/UBSan build), and the
  * finite triangle drawn with them is still right. */
@@ -2382,6 +2471,7 @@ main(void)
       test_msaa(w);
    test_tile_clears();
    test_tile_memory_offsets();
+   test_resolve_before_prim();
    test_threads();
    test_indexed_threads();
    test_view_index();
