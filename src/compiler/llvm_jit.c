@@ -3,6 +3,7 @@
  * or from shader blobs) into callable code, one JITDylib per shader. */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 
 #include "llvm_private.h"
 #include "sc_internal.h"
+#include "util/su_log.h"
 
 #define SC_JIT_MAX_IDLE_TMS 16
 
@@ -326,7 +328,8 @@ lookup_done(LLVMErrorRef err, LLVMOrcCSymbolMapPairs result, size_t npairs, void
  * section, loaded with SC_ENTRY_SYMBOL at entry, as lines "START SIZE
  * NAME" (hex) appended to /tmp/perf-<pid>.map, which perf report reads to
  * name JIT code; with the value "objects" also the object itself, as
- * /tmp/shale-jit-<pid>-<n>-<section start>.o (for objdump). Best effort:
+ * /tmp/shale-jit-<pid>-<n>-<section start>.o (for objdump). Only where
+ * su_debug_files_allowed() (on Android, debuggable processes). Best effort:
  * nothing is reported when a file cannot be written. */
 static void
 perf_map(const void *object, size_t size, uintptr_t entry)
@@ -334,6 +337,14 @@ perf_map(const void *object, size_t size, uintptr_t entry)
    const char *mode = getenv("SHALE_PERF_MAP");
    if (!mode || !*mode || !strcmp(mode, "0"))
       return;
+   /* Files only where debug files may be written (su_log.h: on Android,
+    * debuggable processes only), as the shader dumps. */
+   static atomic_bool refused;
+   if (!su_debug_files_allowed()) {
+      if (!atomic_exchange(&refused, true))
+         su_log("SHALE_PERF_MAP ignored (files not allowed here)");
+      return;
+   }
    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(object, size, "perf_map", false);
    char *err = NULL;
    LLVMBinaryRef bin = mb ? LLVMCreateBinary(mb, NULL, &err) : NULL;

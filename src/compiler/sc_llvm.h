@@ -19,7 +19,8 @@
  * "START SIZE NAME", named shale_jit<n>_<symbol>); with
  * SHALE_PERF_MAP=objects it also writes each object to
  * /tmp/shale-jit-<pid>-<n>-<start>.o, for objdump and per-instruction
- * counts from perf script.
+ * counts from perf script. Neither is written where
+ * su_debug_files_allowed() refuses (a non-debuggable Android process).
  */
 #ifndef SC_LLVM_H
 #define SC_LLVM_H
