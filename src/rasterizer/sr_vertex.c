@@ -498,6 +498,25 @@ index_pass(void *data, uint64_t begin, uint64_t end, unsigned worker)
    }
 }
 
+/* Every index position a vertex of its own (index values spread too
+ * widely for a map): position i's value, read into pos_rec[i], becomes a
+ * shaded vertex with record i, in position order, restarts skipped.
+ * Returns the count of vertices shaded. */
+static uint32_t
+shade_every_position(struct sr_front *f, const struct sr_draw *draw)
+{
+   uint32_t n = 0;
+   for (uint32_t i = 0; i < draw->count; i++) {
+      if (!f->restart[i]) {
+         f->shade_vi[n] = f->pos_rec[i] + (uint32_t)draw->vertex_offset;
+         f->shade_rec[n] = i;
+         n++;
+      }
+      f->pos_rec[i] = i;
+   }
+   return n;
+}
+
 /* read_indices() on the pool, for large draws: the same records in the
  * same order. Each value's first position is found as the smallest
  * position holding it (an atomic minimum per map entry), the first
@@ -538,20 +557,11 @@ read_indices_parallel(struct sr_vdraw *vd, struct sr_front *f, uint32_t size, ui
       /* Every position shaded (or none): the serial loop, which is one
        * pass; pass 0 already read the values and restarts. */
       sr_free(alloc, arrays);
-      uint32_t n = 0;
-      for (uint32_t i = 0; i < draw->count; i++) {
-         if (!f->restart[i]) {
-            f->shade_vi[n] = f->pos_rec[i] + (uint32_t)draw->vertex_offset;
-            f->shade_rec[n] = i;
-            n++;
-         }
-         f->pos_rec[i] = i;
-      }
       vd->restart = any_restart ? f->restart : NULL;
       vd->shade_vi = f->shade_vi;
       vd->shade_rec = f->shade_rec;
       vd->pos_rec = f->pos_rec;
-      vd->shade_count = n;
+      vd->shade_count = shade_every_position(f, draw);
       return true;
    }
    if (range > f->map_cap) {
@@ -646,17 +656,10 @@ read_indices(struct sr_vdraw *vd, struct sr_front *f)
          f->pos_rec[i] = *slot;
       }
       vd->shade_rec = NULL;   /* vertex j's record is j */
+      vd->shade_count = n;
    } else {
-      for (uint32_t i = 0; i < draw->count; i++) {
-         if (!f->restart[i]) {
-            f->shade_vi[n] = f->pos_rec[i] + (uint32_t)draw->vertex_offset;
-            f->shade_rec[n] = i;
-            n++;
-         }
-         f->pos_rec[i] = i;
-      }
+      vd->shade_count = shade_every_position(f, draw);
    }
-   vd->shade_count = n;
    return VK_SUCCESS;
 }
 
