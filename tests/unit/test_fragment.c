@@ -1693,6 +1693,25 @@ static void test_msaa_ops(void)
    free(fb.depth.base);
 }
 
+/* Resolves colour attachment 0 of fb's samples in rect into dst (its
+ * layer 0) through one tile run of the harness. */
+static void color_resolve(const struct sr_framebuffer *fb, struct sr_surface dst, VkRect2D rect)
+{
+   struct harness h;
+   h_init(&h, fb);
+   struct sr_resolve_cmd r;
+   memset(&r, 0, sizeof(r));
+   r.attachment = 0;
+   r.dst = dst;
+   r.rect = rect;
+   r.layer_count = 1;
+   struct sr_cmd cmd = {.kind = SR_CMD_RESOLVE, .resolve = &r};
+   h_append(&h, 0, rect.offset.x, rect.offset.y, rect.offset.x + (int32_t)rect.extent.width - 1,
+            rect.offset.y + (int32_t)rect.extent.height - 1, cmd);
+   h_run(&h);
+   h_finish(&h);
+}
+
 /* Resolves: the average of the samples (in linear for sRGB), sample 0 for
  * integer formats; only the rect, only this layer's tiles. */
 static void test_resolve(void)
@@ -1726,20 +1745,7 @@ static void test_resolve(void)
                      sr_surface_texel(&fb.color[0], 0, x, y, s)[c] =
                         (uint8_t)(((y - 1) * 64 + (x - 3)) * 7 + s * 61 + c * 113);
       }
-      struct harness h;
-      h_init(&h, &fb);
-      struct sr_resolve_cmd r;
-      memset(&r, 0, sizeof(r));
-      r.attachment = 0;
-      r.dst = dst;
-      r.rect.offset.x = 3;
-      r.rect.offset.y = 1;
-      r.rect.extent.width = 64;
-      r.rect.extent.height = 8;
-      r.layer_count = 1;
-      struct sr_cmd cmd = {.kind = SR_CMD_RESOLVE, .resolve = &r};
-      h_append(&h, 0, 3, 1, 66, 8, cmd);
-      h_run(&h);
+      color_resolve(&fb, dst, (VkRect2D){{3, 1}, {64, 8}});
       int bad = 0, inexact = 0;
       bool byte_channels = d->block_size == d->num_channels &&
                            (d->kind == SU_KIND_UNORM || d->kind == SU_KIND_SRGB);
@@ -1790,7 +1796,6 @@ static void test_resolve(void)
       }
       CHECK(bad == 0, "%s: %d resolved texels wrong", d->name, bad);
       CHECK(inexact == 0, "%s: %d resolved texels not the generic loop's", d->name, inexact);
-      h_finish(&h);
       free(before);
       free(dst.base);
       free(fb.color[0].base);
@@ -1824,20 +1829,7 @@ static void test_resolve_equal_samples(void)
                sr_surface_texel(&fb.color[0], 0, x, y, s)[c] = b;
             }
       }
-   struct harness h;
-   h_init(&h, &fb);
-   struct sr_resolve_cmd r;
-   memset(&r, 0, sizeof(r));
-   r.attachment = 0;
-   r.dst = dst;
-   r.rect.offset.x = 1;
-   r.rect.offset.y = 0;
-   r.rect.extent.width = 69;
-   r.rect.extent.height = 10;
-   r.layer_count = 1;
-   struct sr_cmd cmd = {.kind = SR_CMD_RESOLVE, .resolve = &r};
-   h_append(&h, 0, 1, 0, 69, 9, cmd);
-   h_run(&h);
+   color_resolve(&fb, dst, (VkRect2D){{1, 0}, {69, 10}});
    int inexact = 0, equal = 0;
    for (int y = 0; y < 10; y++)
       for (int x = 1; x < 70; x++) {
@@ -1861,7 +1853,6 @@ static void test_resolve_equal_samples(void)
    /* The generic loop gives equal samples' own bytes back (as the rows'
     * shortcut assumes). */
    CHECK(equal == 575, "%d of 575 pixels of equal samples resolved to their texel", equal);
-   h_finish(&h);
    free(dst.base);
    free(fb.color[0].base);
 }
