@@ -1693,6 +1693,23 @@ static void test_msaa_ops(void)
    free(fb.depth.base);
 }
 
+/* The generic resolve loop's texel for pixel (x, y) of a 4-sample
+ * surface's layer 0: its samples unpacked to float, summed in sample
+ * order, divided by 4 and packed. */
+static void resolve_reference(const struct sr_surface *src, int x, int y, uint8_t *want)
+{
+   float sum[4] = {0, 0, 0, 0};
+   for (uint32_t s = 0; s < 4; s++) {
+      float v[4];
+      su_unpack_float(src->format, sr_surface_texel(src, 0, x, y, s), v);
+      for (int c = 0; c < 4; c++)
+         sum[c] += v[c];
+   }
+   for (int c = 0; c < 4; c++)
+      sum[c] /= 4.0f;
+   su_pack_float(src->format, sum, want);
+}
+
 /* Resolves colour attachment 0 of fb's samples in rect into dst (its
  * layer 0) through one tile run of the harness. */
 static void color_resolve(const struct sr_framebuffer *fb, struct sr_surface dst, VkRect2D rect)
@@ -1756,16 +1773,7 @@ static void test_resolve(void)
             if (byte_channels && x >= 3 && x < 67 && y >= 1 && y < 9) {
                /* 8-bit channels (sr_resolve.c's byte loop): exactly the
                 * generic loop's bytes (sum in sample order, then / 4). */
-               float sum[4] = {0, 0, 0, 0};
-               for (uint32_t s = 0; s < 4; s++) {
-                  float v[4];
-                  su_unpack_float(d, sr_surface_texel(&fb.color[0], 0, x, y, s), v);
-                  for (int c = 0; c < 4; c++)
-                     sum[c] += v[c];
-               }
-               for (int c = 0; c < 4; c++)
-                  sum[c] /= 4.0f;
-               su_pack_float(d, sum, want);
+               resolve_reference(&fb.color[0], x, y, want);
                inexact += memcmp(t, want, d->block_size) != 0;
             }
             if (!(x >= 3 && x < 67 && y >= 1 && y < 9)) {
@@ -1813,7 +1821,6 @@ static void test_resolve_equal_samples(void)
    const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
    struct sr_framebuffer fb;
    fb_msaa(&fb, format, 0, 70, 10, 4);
-   const struct su_format_desc *d = fb.color[0].format;
    struct sr_surface dst;
    surf_init(&dst, format, 70, 10, 1, 1);
    for (int y = 0; y < 10; y++)
@@ -1833,17 +1840,8 @@ static void test_resolve_equal_samples(void)
    int inexact = 0, equal = 0;
    for (int y = 0; y < 10; y++)
       for (int x = 1; x < 70; x++) {
-         float sum[4] = {0, 0, 0, 0};
-         for (uint32_t s = 0; s < 4; s++) {
-            float v[4];
-            su_unpack_float(d, sr_surface_texel(&fb.color[0], 0, x, y, s), v);
-            for (int c = 0; c < 4; c++)
-               sum[c] += v[c];
-         }
-         for (int c = 0; c < 4; c++)
-            sum[c] /= 4.0f;
          uint8_t want[4];
-         su_pack_float(d, sum, want);
+         resolve_reference(&fb.color[0], x, y, want);
          inexact += memcmp(sr_surface_texel(&dst, 0, x, y, 0), want, 4) != 0;
          if ((x + y) % 3 != 2 || y >= 5)
             equal += memcmp(want, sr_surface_texel(&fb.color[0], 0, x, y, 0), 4) == 0;
