@@ -140,6 +140,7 @@ struct sr_sample_fast_test {
    uint64_t windows;
    uint64_t tri_calls;
    uint64_t level0_chunks;
+   uint64_t near16_calls;   /* calls through AVX-512's near_chunk16 */
 };
 extern struct sr_sample_fast_test *sr_sample_fast_test;
 

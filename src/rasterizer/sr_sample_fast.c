@@ -101,6 +101,13 @@
  * a window sixteen columns wide and up to eight rows high read with one
  * load a row, 16-lane gathers elsewhere; the same arithmetic, so the AVX2
  * routine's bits), and the AVX2 chunks per half otherwise.
+ * There too, the 8-bit UNORM RGBA / BGRA routines (trilinear-ready views
+ * and all others) run single-level NEAREST calls on 2D views with lanes
+ * asked for in both halves as one chunk of sixteen (near_chunk16:
+ * near_chunk32()'s operations, so its bits; a window sixteen columns wide
+ * and up to eight rows high, one load a row and vpermt2d per pair of rows,
+ * else a 16-lane gather; vkcube's sampler) and the rest as the AVX2
+ * routine does, from the same state (run_state).
  * Wider windows did not pay in the AVX2 build (Zen 3, bench_render (b) at
  * one thread, CPU time): sixteen columns and rows up to two apart (two
  * loads a row, a blend per half and per row) took windows for a third
@@ -1064,15 +1071,151 @@ AVX512_FN void fixed_chunk16(const struct fast *f, struct shale_sample_args *a, 
    }
 }
 
+/* ---- AVX-512: single-level NEAREST on 8-bit UNORM RGBA / BGRA, sixteen lanes - */
+/*
+ * near_chunk32()'s arithmetic (sr_sample_fast_nl.h) on a call's sixteen
+ * lanes at once, for the calls nl_run() hands it (NEAREST filters, one
+ * level chosen, 2D, 8-bit UNORM RGBA or BGRA) with lanes asked for in both
+ * halves: the same float multiplications, additions of offsets, clamps
+ * and truncations (CLAMP_TO_EDGE; other modes take near_index() per
+ * half), the same texels and vdiv255()'s operations, so the AVX2
+ * routine's bits. The texels of a call whose lanes (those asked for; the
+ * others given the first such lane's indices) lie within sixteen columns
+ * and eight rows of a level at least sixteen wide come from one 64-byte
+ * load of each row and a permute (near_window16: vkcube's rotated
+ * magnified texture), else from one 16-lane gather.
+ */
+AVX512_FN __m512i near_index16(__m512 x, int32_t n, uint32_t mode, bool pow2)
+{
+   if (mode != VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE) {
+      __m256i lo = near_index_avx2(_mm512_castps512_ps256(x), n, mode, pow2);
+      __m256i hi = near_index_avx2(
+         _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1)), n, mode, pow2);
+      return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+   }
+   x = _mm512_max_ps(x, _mm512_setzero_ps());
+   x = _mm512_min_ps(x, _mm512_set1_ps((float)(n - 1)));
+   return _mm512_cvttps_epi32(x);
+}
+
+AVX512_FN bool near_window16(const struct fast *f, int32_t start, int32_t row, int32_t w,
+                             __mmask16 on, __m512i x, __m512i y, __m512i *out)
+{
+   if (w < 16 || (sr_sample_fast_test && sr_sample_fast_test->gathers_only))
+      return false;
+   if (on != 0xffff) {
+      const __m512i first = _mm512_set1_epi32((int32_t)__builtin_ctz(on));
+      x = _mm512_mask_mov_epi32(_mm512_permutexvar_epi32(first, x), on, x);
+      y = _mm512_mask_mov_epi32(_mm512_permutexvar_epi32(first, y), on, y);
+   }
+   const int32_t imin = _mm512_reduce_min_epi32(x), imax = _mm512_reduce_max_epi32(x);
+   const int32_t jmin = _mm512_reduce_min_epi32(y), jmax = _mm512_reduce_max_epi32(y);
+   if (imax - imin > 15 || jmax - jmin > 7)
+      return false;
+   /* Columns cs .. cs + 15 of the level hold imin .. imax; rows jmin ..
+    * jmin + n the lanes' rows, read in pairs (a row past jmax is jmax again:
+    * nothing outside the level is read), each lane's texel picked from its
+    * pair by vpermt2d and the pairs merged by row, without branches on n
+    * but for whether there are more than four rows. */
+   const int32_t cs = imin < w - 16 ? imin : w - 16, n = jmax - jmin;
+   const uint8_t *p = f->base + (size_t)start + (size_t)cs * 4 + (size_t)jmin * (size_t)row;
+   const __m512i rel = _mm512_sub_epi32(y, _mm512_set1_epi32(jmin));
+   const __m512i idx = _mm512_or_si512(_mm512_sub_epi32(x, _mm512_set1_epi32(cs)),
+                                       _mm512_slli_epi32(_mm512_and_si512(rel, _mm512_set1_epi32(1)), 4));
+   const __m512i pair = _mm512_srli_epi32(rel, 1);
+   const int pairs = n > 3 ? 4 : 2;
+   __m512i r = _mm512_setzero_si512();
+   for (int q = 0; q < pairs; q++) {
+      const int32_t r0 = 2 * q < n ? 2 * q : n, r1 = 2 * q + 1 < n ? 2 * q + 1 : n;
+      const __m512i a = _mm512_loadu_si512((const void *)(p + (size_t)r0 * (size_t)row));
+      const __m512i b = _mm512_loadu_si512((const void *)(p + (size_t)r1 * (size_t)row));
+      const __m512i t = _mm512_permutex2var_epi32(a, idx, b);
+      r = q ? _mm512_mask_mov_epi32(r, _mm512_cmpeq_epi32_mask(pair, _mm512_set1_epi32(q)), t) : t;
+   }
+   *out = r;
+   if (sr_sample_fast_test)
+      sr_sample_fast_test->windows += 2;   /* counted per eight lanes, as the AVX2 windows */
+   return true;
+}
+
+/* vdiv255() on sixteen lanes: the same operations. */
+AVX512_FN __m512 vdiv255_16(__m512 x)
+{
+   const __m512 r = _mm512_set1_ps(1.0f / 255.0f);
+   __m512 q0 = _mm512_mul_ps(x, r);
+   __m512 rem = _mm512_add_ps(_mm512_sub_ps(x, _mm512_mul_ps(q0, _mm512_set1_ps(256.0f))), q0);
+   return _mm512_add_ps(q0, _mm512_mul_ps(rem, r));
+}
+
+AVX512_FN void near_chunk16(const struct fast *f, struct shale_sample_args *a, bool bgra)
+{
+   const __mmask16 on = (__mmask16)(a->lanes & 0xffffu);
+   const struct shale_image_view_desc *view = f->v;
+   const int32_t w = f->width, h = f->height;
+   const int32_t row = (int32_t)view->row_pitch[0], start = (int32_t)view->level_offset[0];
+   __m512 u = _mm512_mul_ps(_mm512_loadu_ps(&a->coord[0][0]), _mm512_set1_ps(f->fwidth));
+   __m512 v = _mm512_mul_ps(_mm512_loadu_ps(&a->coord[1][0]), _mm512_set1_ps(f->fheight));
+   if (a->op & SHALE_SAMPLE_OFFSET) {
+      u = _mm512_add_ps(u, _mm512_cvtepi32_ps(_mm512_loadu_si512((const void *)&a->offset[0][0])));
+      v = _mm512_add_ps(v, _mm512_cvtepi32_ps(_mm512_loadu_si512((const void *)&a->offset[1][0])));
+   }
+   const __m512i xi = near_index16(u, w, f->mode_u, f->pow2w);
+   const __m512i yi = near_index16(v, h, f->mode_v, f->pow2h);
+   __m512i t;
+   if (!near_window16(f, start, row, w, on, xi, yi, &t)) {
+      __m512i off = _mm512_add_epi32(_mm512_mullo_epi32(yi, _mm512_set1_epi32(row)),
+                                     _mm512_add_epi32(_mm512_set1_epi32(start), _mm512_slli_epi32(xi, 2)));
+      t = _mm512_i32gather_epi32(off, (const void *)f->base, 1);
+   }
+   const __m512i ff = _mm512_set1_epi32(0xff);
+   __m512 tau[4];
+   for (int k = 0; k < 4; k++) {
+      const int c = bgra && k != 3 ? 2 - k : k;
+      tau[k] = vdiv255_16(_mm512_cvtepi32_ps(_mm512_and_si512(_mm512_srli_epi32(t, 8 * c), ff)));
+   }
+   for (int k = 0; k < 4; k++) {
+      const uint8_t sw = f->swz[k];
+      __m512 r = sw < 4 ? tau[sw] : _mm512_set1_ps(sw == SWZ_ONE ? 1.0f : 0.0f);
+      if (on == 0xffff)
+         _mm512_storeu_ps(&a->result[k][0], r);
+      else
+         _mm512_mask_storeu_ps(&a->result[k][0], on, r);
+   }
+}
+
+/* The calls near_chunk16() takes; the state from fast_init(). */
+AVX512_FN bool near16_call(const struct fast *f, const struct shale_sample_args *a)
+{
+   return !f->mag_linear && !f->min_linear && !f->arrayed && nl_single_avx2(f) &&
+          (a->lanes & 0xffu) && (a->lanes & 0xff00u);
+}
+
+/* The AVX2 routine's calls outside the fixed-point trilinear state, with
+ * near_chunk16() taking those it can. */
+AVX512_FN void run_nl_avx512(const struct shale_image_view_desc *view,
+                             const struct shale_sampler_desc *sampler, struct shale_sample_args *args,
+                             bool bgra)
+{
+   struct fast f;
+   if (!fast_init(&f, view, sampler, args->op)) {
+      sr_sample(view, sampler, args);
+      return;
+   }
+   if (near16_call(&f, args)) {
+      if (sr_sample_fast_test)
+         sr_sample_fast_test->near16_calls++;
+      near_chunk16(&f, args, bgra);
+   }
+   else
+      run_state_avx2(&f, args, bgra ? FF_BGRA8 : FF_RGBA8, false);
+}
+
 AVX512_FN void run_tri_avx512(const struct shale_image_view_desc *view,
                               const struct shale_sampler_desc *sampler, struct shale_sample_args *args,
                               bool bgra)
 {
    if (!fast_tri_call(sampler, args->op)) {
-      if (bgra)
-         fast_bgra8_avx2(view, sampler, args);
-      else
-         fast_rgba8_avx2(view, sampler, args);
+      run_nl_avx512(view, sampler, args, bgra);
       return;
    }
    if (sr_sample_fast_test)
@@ -1100,6 +1243,22 @@ fast_bgra8_tri_avx512(const struct shale_image_view_desc *view,
                       const struct shale_sampler_desc *sampler, struct shale_sample_args *args)
 {
    run_tri_avx512(view, sampler, args, true);
+}
+
+/* RGBA8 / BGRA8 UNORM views outside fast_tri_view() (any size, swizzle,
+ * 2D arrays): run_nl_avx512(). */
+__attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512vl"))) static void
+fast_rgba8_nl_avx512(const struct shale_image_view_desc *view,
+                     const struct shale_sampler_desc *sampler, struct shale_sample_args *args)
+{
+   run_nl_avx512(view, sampler, args, false);
+}
+
+__attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512vl"))) static void
+fast_bgra8_nl_avx512(const struct shale_image_view_desc *view,
+                     const struct shale_sampler_desc *sampler, struct shale_sample_args *args)
+{
+   run_nl_avx512(view, sampler, args, true);
 }
 
 /* sRGB RGBA / BGRA in the trilinear REPEAT state: 16 lanes in fixed point. */
@@ -1227,6 +1386,11 @@ sr_sample_select_isa(const struct shale_image_view_desc *view,
 #endif
          return fmt == FF_RGBA8 ? fast_srgba8_tri_avx2 : fast_sbgra8_tri_avx2;
       }
+#if SR_FAST_AVX512
+      if ((fmt == FF_RGBA8 || fmt == FF_BGRA8) && !srgb && fast_avx512() &&
+          !(sr_sample_fast_test && sr_sample_fast_test->no_avx512))
+         return fmt == FF_RGBA8 ? fast_rgba8_nl_avx512 : fast_bgra8_nl_avx512;
+#endif
       static const shale_sample_fn fns[FF_COUNT][2] = {
          [FF_RGBA8] = { fast_rgba8_avx2, fast_srgba8_avx2 },
          [FF_BGRA8] = { fast_bgra8_avx2, fast_sbgra8_avx2 },

@@ -662,14 +662,11 @@ BODY void FN(fixed_chunk)(const struct fast *f, struct shale_sample_args *a, uns
 
 #include "rasterizer/sr_sample_fast_nl.h"
 
-BODY void FN(run)(const struct shale_image_view_desc *view, const struct shale_sampler_desc *sampler,
-                  struct shale_sample_args *args, int fmt, bool srgb)
+/* run() after fast_init(): its state f (AVX-512's run_nl_avx512 calls it
+ * with its own). */
+BODY void FN(run_state)(const struct fast *fp, struct shale_sample_args *args, int fmt, bool srgb)
 {
-   struct fast f;
-   if (!fast_init(&f, view, sampler, args->op)) {
-      sr_sample(view, sampler, args);
-      return;
-   }
+   const struct fast f = *fp;
    /* The usual trilinear, repeating, power-of-two case with its choices
     * made at compile time. */
    if (f.tri && !(args->op & SHALE_SAMPLE_OFFSET)) {
@@ -692,6 +689,17 @@ BODY void FN(run)(const struct shale_image_view_desc *view, const struct shale_s
    for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += VL)
       if ((args->lanes >> l0) & 0xffu)
          FN(chunk)(&f, args, l0, fmt, srgb, false);
+}
+
+BODY void FN(run)(const struct shale_image_view_desc *view, const struct shale_sampler_desc *sampler,
+                  struct shale_sample_args *args, int fmt, bool srgb)
+{
+   struct fast f;
+   if (!fast_init(&f, view, sampler, args->op)) {
+      sr_sample(view, sampler, args);
+      return;
+   }
+   FN(run_state)(&f, args, fmt, srgb);
 }
 
 FAST_TARGET static void FN(fast_rgba8)(const struct shale_image_view_desc *view,

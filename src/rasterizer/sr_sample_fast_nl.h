@@ -20,7 +20,9 @@
  * near_chunk32: the same arithmetic in intrinsics, the texels of a chunk
  * whose lanes lie within eight columns and a quad's two rows read from
  * those rows (near_window: two loads and permutes for a gather; the same
- * texels), UNORM codes divided by vdiv255 (the division's bits).
+ * texels), UNORM codes divided by vdiv255 (the division's bits); where
+ * the CPU has AVX-512, sr_sample_fast.c's near_chunk16 takes UNORM ones
+ * sixteen lanes at a time, with the same bits.
  *
  * LINEAR (both filters LINEAR, any mipmap mode, any address mode and
  * size, 2D and 2D-array, offsets allowed), AVX2 build, 8-bit UNORM RGBA and

@@ -1154,6 +1154,110 @@ static void test_single_windows(VkFilter filter)
 #endif
 }
 
+/* The AVX-512 single-level NEAREST routine (sr_sample_fast.c's
+ * near_chunk16) on calls laid out as a draw's 4x4 block (sr_tile.c's
+ * layout; half the calls as two rows of quads side by side instead) at
+ * 0.2 to 3 texels a pixel, often rotated (vkcube's spinning cube), on 8-bit
+ * UNORM RGBA / BGRA / ABGR views of 1x1 to 800x600 texels (power-of-two
+ * ones through the trilinear-ready routine, the others through the
+ * general one; swizzled now and then), NEAREST filters and mipmaps, each
+ * address mode on s and t, one level or maxLod 0 or 0.25, offsets now and
+ * then, lanes asked for all or some. Each call runs with the windows and
+ * with gathers only (identical bits), through the AVX2 routine chosen
+ * without AVX-512 (sr_sample_fast_test's no_avx512: identical bits), and
+ * against sr_sample() (compare_call: exact). Where the CPU has AVX-512 F,
+ * BW, DQ and VL, the routine chosen must differ from the AVX2 one, more
+ * than half the calls must have run near_chunk16 (those with lanes in
+ * both halves) and a fifth of those through a window (sixteen columns and
+ * eight rows: not the views narrower than sixteen texels, nor most blocks
+ * at 2 to 3 texels a pixel or rotated at more than about 1.5). */
+static void test_near16(void)
+{
+   static const VkFormat formats[] = { VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM,
+                                       VK_FORMAT_A8B8G8R8_UNORM_PACK32 };
+   static const uint32_t sizes[][2] = { { 1, 1 }, { 15, 9 }, { 16, 16 }, { 37, 5 },
+                                        { 800, 600 }, { 256, 256 }, { 100, 255 }, { 512, 512 } };
+   struct sr_sample_fast_test hook = { 0 };
+   struct tally t = { 0 };
+   long calls = 0, differ = 0, isa_differ = 0, routines = 0, views = 0;
+   for (int n = 0; n < 80; n++) {
+      struct image im;
+      const uint32_t *sz = sizes[pick(8)];
+      uint32_t levels = pick(2) ? full_levels(sz[0], sz[1]) : 1;
+      make_image(&im, formats[pick(3)], VK_IMAGE_VIEW_TYPE_2D, sz[0], sz[1], levels, 1);
+      if (pick(4) == 0)
+         for (int k = 0; k < 4; k++)
+            im.v.swizzle[k] = VK_COMPONENT_SWIZZLE_R + (k + 1) % 4;
+      struct shale_sampler_desc s;
+      random_sampler(&s, levels);
+      s.mag_filter = s.min_filter = VK_FILTER_NEAREST;
+      s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+      s.address_mode[0] = fast_modes[pick(3)];
+      s.address_mode[1] = fast_modes[pick(3)];
+      s.min_lod = 0.0f;
+      s.max_lod = pick(2) ? 0.0f : 0.25f;
+      const struct shale_sampler_desc *known = pick(2) ? &s : NULL;
+      shale_sample_fn fn = sr_sample_select_isa(&im.v, known, true);
+      struct sr_sample_fast_test no512 = { .no_avx512 = true };
+      sr_sample_fast_test = &no512;
+      shale_sample_fn fn2 = sr_sample_select_isa(&im.v, known, true);
+      sr_sample_fast_test = NULL;
+      routines += fn2 != fn;
+      views++;
+      const float w = (float)sz[0], h = (float)sz[1];
+      for (int c = 0; c < 40; c++) {
+         struct shale_sample_args a;
+         memset(&a, 0, sizeof(a));
+         a.op = pick(2) ? SHALE_SAMPLE_GRAD : SHALE_SAMPLE_LOD;
+         a.lanes = pick(4) ? 0xffff : (rnd() & 0xffff) | 1;
+         float k = frand(0.2f, 3.0f), ang = pick(3) ? frand(0.0f, 6.2831853f) : 0.0f;
+         float d[4];
+         draw_grads(k, ang, 1.0f, pick(4) ? 1.0f : -1.0f, w, h, d);
+         float s0 = frand(-1.5f, 2.5f), t0 = frand(-1.5f, 2.5f);
+         const bool block = pick(2);
+         for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++)
+            draw_lane_in(&a, l, s0, t0, d, log2f(k), block);
+         if (pick(4) == 0) {
+            a.op |= SHALE_SAMPLE_OFFSET;
+            for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+               a.offset[0][l] = (int32_t)pick(16) - 8;
+               a.offset[1][l] = (int32_t)pick(16) - 8;
+            }
+         }
+         differ += hook_differs(fn, &im, &s, &a, &hook, &hook.gathers_only);
+         struct shale_sample_args wide = a, narrow = a;
+         fn(&im.v, &s, &wide);
+         fn2(&im.v, &s, &narrow);
+         isa_differ += memcmp(wide.result, narrow.result, sizeof(a.result)) != 0;
+         compare_call(fn, &im, &s, &a, false, &t, fixed_point_call(&im, &s, &a, true));
+         calls++;
+      }
+      free(im.mem);
+   }
+   printf("AVX-512 NEAREST: %ld of %ld views on another routine than AVX2's, %ld calls, %" PRIu64
+          " through near_chunk16 (made twice a call, windows and gathers), %" PRIu64
+          " eight-lane halves through a window, %ld results differing from the gathers', %ld from the AVX2 "
+          "routine's, %ld lanes against sr_sample (%ld compared exactly), %ld disagreements\n",
+          routines, views, calls, hook.near16_calls, hook.windows, differ, isa_differ, t.lanes,
+          t.exact, t.bad);
+   CHECK(differ == 0, "%ld calls differ between windows and gathers", differ);
+   CHECK(isa_differ == 0, "%ld calls differ between the AVX-512 and AVX2 routines", isa_differ);
+   CHECK(t.bad == 0, "%ld lanes disagree with sr_sample", t.bad);
+   CHECK(t.exact == t.lanes && t.lanes > 10000, "only %ld of %ld lanes compared exactly", t.exact,
+         t.lanes);
+#if defined(__x86_64__) || defined(__i386__)
+   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+       __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+       __builtin_cpu_supports("avx512vl")) {
+      CHECK(routines == views, "only %ld of %ld views get the AVX-512 routine", routines, views);
+      CHECK(hook.near16_calls > (uint64_t)calls, "only %" PRIu64 " of %ld calls (twice) through "
+            "near_chunk16", hook.near16_calls, calls);
+      CHECK(hook.windows / 2 * 5 > hook.near16_calls, "only %" PRIu64 " of %" PRIu64 " calls "
+            "through a window", hook.windows / 2, hook.near16_calls);
+   }
+#endif
+}
+
 /* The fixed-point and sRGB trilinear routines' level-0 shortcut
  * (sr_sample_fast_body.h's fixed_select): calls laid out as a draw lays
  * them (two quads per eight lanes, one gradient a quad as implicit LOD
@@ -1300,6 +1404,7 @@ int main(void)
    test_srgb_fixed();
    test_single_windows(VK_FILTER_NEAREST);
    test_single_windows(VK_FILTER_LINEAR);
+   test_near16();
    test_level0();
    test_far(false);
    test_far(true);
