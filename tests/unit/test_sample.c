@@ -427,6 +427,15 @@ static void random_image(struct image *im, VkFormat f, VkImageViewType type)
    make_image(im, f, type, w, h, levels, layers);
 }
 
+/* The specialised trilinear REPEAT state's filters and address modes
+ * (LINEAR / LINEAR / LINEAR mipmaps, REPEAT on s and t) on a sampler. */
+static void trilinear_repeat(struct shale_sampler_desc *s)
+{
+   s->mag_filter = s->min_filter = VK_FILTER_LINEAR;
+   s->mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+   s->address_mode[0] = s->address_mode[1] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+}
+
 /* Fast states: the routine agrees with sr_sample(). */
 static void test_fast(bool avx2)
 {
@@ -443,9 +452,7 @@ static void test_fast(bool avx2)
                random_sampler(&s, im.v.level_count);
                if (m >= 6) {
                   /* The specialised trilinear REPEAT case (power-of-two 2D views). */
-                  s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
-                  s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
-                  s.address_mode[0] = s.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+                  trilinear_repeat(&s);
                }
                /* Combined records know the sampler, sampled images do not. */
                shale_sample_fn fn = sr_sample_select_isa(&im.v, m & 1 ? &s : NULL, avx2);
@@ -668,9 +675,7 @@ static void window_calls(const VkFormat formats[3], bool srgb, struct sr_sample_
             im.v.swizzle[k] = VK_COMPONENT_SWIZZLE_R + k;
       struct shale_sampler_desc s;
       random_sampler(&s, levels);
-      s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
-      s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
-      s.address_mode[0] = s.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+      trilinear_repeat(&s);
       s.min_lod = 0.0f;
       s.max_lod = 1000.0f;
       const struct shale_sampler_desc *known = pick(2) ? &s : NULL;
@@ -791,9 +796,7 @@ static void test_block_windows(void)
       im.v.swizzle[k] = VK_COMPONENT_SWIZZLE_R + k;
    struct shale_sampler_desc s;
    random_sampler(&s, 10);
-   s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
-   s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
-   s.address_mode[0] = s.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+   trilinear_repeat(&s);
    s.mip_lod_bias = 0.0f;
    s.min_lod = 0.0f;
    s.max_lod = 1000.0f;
@@ -954,9 +957,7 @@ static void test_srgb_fixed(void)
          im.v.swizzle[k] = VK_COMPONENT_SWIZZLE_R + k;
       struct shale_sampler_desc s;
       random_sampler(&s, levels);
-      s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
-      s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
-      s.address_mode[0] = s.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+      trilinear_repeat(&s);
       s.mip_lod_bias = 0.0f;
       s.min_lod = 0.0f;
       s.max_lod = 1000.0f;
@@ -1020,9 +1021,7 @@ static void test_srgb_fixed(void)
                        1, 4);
       struct shale_sampler_desc s;
       random_sampler(&s, 1);
-      s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
-      s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
-      s.address_mode[0] = s.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+      trilinear_repeat(&s);
       shale_sample_fn fn = sr_sample_select_isa(&im.v, &s, true);
       for (int i0 = 0; i0 < 256; i0 += SHALE_MAX_SIMD_WIDTH) {
          struct shale_sample_args a;
@@ -1288,9 +1287,7 @@ static void test_level0(void)
       make_image(&im, fmt, VK_IMAGE_VIEW_TYPE_2D, w, h, levels, 1);
       struct shale_sampler_desc s;
       random_sampler(&s, levels);
-      s.mag_filter = s.min_filter = VK_FILTER_LINEAR;
-      s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
-      s.address_mode[0] = s.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+      trilinear_repeat(&s);
       s.mip_lod_bias = pick(2) ? 0.0f : frand(-2.0f, 1.0f);
       s.min_lod = min_lods[pick(3)];
       s.max_lod = max_lods[pick(3)];
