@@ -392,6 +392,36 @@ read_index(const struct sr_draw_bindings *bind, uint64_t off, uint32_t size)
    return index;
 }
 
+/* Reads positions i0 .. i1 - 1 of an indexed draw: each value into
+ * pos_rec[i] (the value for now, its record later), restart[i] set where
+ * it is the restart value and restarts are on. The smallest and largest
+ * value of the other positions go to *lo and *hi (UINT32_MAX and 0 when
+ * there are none); returns whether a restart was seen. The serial reading
+ * and pass 0 of the parallel one. */
+static bool
+read_index_range(const struct sr_vdraw *vd, struct sr_front *f, uint32_t size,
+                 uint32_t restart_value, bool restart_on, uint32_t i0, uint32_t i1, uint32_t *lo,
+                 uint32_t *hi)
+{
+   const uint64_t first = vd->draw->first;
+   uint32_t l = UINT32_MAX, h = 0;
+   bool any = false;
+   for (uint32_t i = i0; i < i1; i++) {
+      uint32_t index = read_index(vd->bind, (first + i) * size, size);
+      bool restart = restart_on && index == restart_value;
+      f->restart[i] = restart;
+      any |= restart;
+      f->pos_rec[i] = index;
+      if (!restart) {
+         l = index < l ? index : l;
+         h = index > h ? index : h;
+      }
+   }
+   *lo = l;
+   *hi = h;
+   return any;
+}
+
 /* Indexed draws of at least this many positions read their indices on
  * the pool (in chunks of SR_INDEX_CHUNK positions) when it has at least
  * SR_INDEX_PARALLEL_THREADS participants, others on the calling thread:
@@ -431,22 +461,9 @@ index_pass(void *data, uint64_t begin, uint64_t end, unsigned worker)
       switch (job->pass) {
       case 0: {
          /* Index values (in pos_rec for now), restarts, range. */
-         uint32_t lo = UINT32_MAX, hi = 0;
-         bool any = false;
-         for (uint32_t i = i0; i < i1; i++) {
-            uint32_t index = read_index(job->vd->bind, ((uint64_t)draw->first + i) * job->size, job->size);
-            bool restart = job->restart_on && index == job->restart_value;
-            f->restart[i] = restart;
-            any |= restart;
-            f->pos_rec[i] = index;
-            if (!restart) {
-               lo = index < lo ? index : lo;
-               hi = index > hi ? index : hi;
-            }
-         }
-         job->chunk_lo[c] = lo;
-         job->chunk_hi[c] = hi;
-         job->chunk_restart[c] = any;
+         job->chunk_restart[c] = read_index_range(job->vd, f, job->size, job->restart_value,
+                                                  job->restart_on, i0, i1, &job->chunk_lo[c],
+                                                  &job->chunk_hi[c]);
          break;
       }
       case 1: {
@@ -614,20 +631,10 @@ read_indices(struct sr_vdraw *vd, struct sr_front *f)
       if (read_indices_parallel(vd, f, size, restart_value, restart_on, &r))
          return r;
    }
-   bool any_restart = false;
-   uint32_t lo = UINT32_MAX, hi = 0;
    /* Pass 1: index values (kept in pos_rec for now), restarts, range. */
-   for (uint32_t i = 0; i < draw->count; i++) {
-      uint32_t index = read_index(bind, ((uint64_t)draw->first + i) * size, size);
-      bool restart = restart_on && index == restart_value;
-      f->restart[i] = restart;
-      any_restart |= restart;
-      f->pos_rec[i] = index;
-      if (!restart) {
-         lo = index < lo ? index : lo;
-         hi = index > hi ? index : hi;
-      }
-   }
+   uint32_t lo, hi;
+   const bool any_restart =
+      read_index_range(vd, f, size, restart_value, restart_on, 0, draw->count, &lo, &hi);
    vd->restart = any_restart ? f->restart : NULL;
    vd->shade_vi = f->shade_vi;
    vd->shade_rec = f->shade_rec;
