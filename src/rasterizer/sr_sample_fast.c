@@ -1293,15 +1293,15 @@ fast_bgra8_nl_avx512(const struct shale_image_view_desc *view,
    run_nl_avx512(view, sampler, args, true);
 }
 
-/* sRGB RGBA / BGRA in the trilinear REPEAT state: 16 lanes in fixed point. */
-#include "rasterizer/sr_sample_fast_srgb16.h"
-
 static bool
 fast_avx512(void)
 {
    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
 }
+
+/* sRGB RGBA / BGRA in the trilinear REPEAT state: 16 lanes in fixed point. */
+#include "rasterizer/sr_sample_fast_srgb16.h"
 #define SR_FAST_AVX512 1
 #else
 #define SR_FAST_AVX512 0

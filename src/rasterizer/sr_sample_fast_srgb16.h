@@ -390,7 +390,5 @@ fast_sbgra8_tri_avx512(const struct shale_image_view_desc *view,
 static bool
 srgb16_supported(void)
 {
-   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-          __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-          __builtin_cpu_supports("avx512vbmi");
+   return fast_avx512() && __builtin_cpu_supports("avx512vbmi");
 }
