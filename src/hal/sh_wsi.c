@@ -24,6 +24,9 @@
 /* An acquire waiting for the window system to release an image looks at
  * the engine's free list at least this often. */
 #define SH_RELEASE_SLICE_NS 4000000ull
+/* The present thread finishes a display (the platform's settle) once no
+ * image came for this long after it, or when its next display() does. */
+#define SH_SETTLE_DELAY_NS 16000000ull
 
 enum sh_image_state {
    SH_IMAGE_FREE,
@@ -388,8 +391,10 @@ sh_present_thread(void *arg)
    pthread_mutex_lock(&chain->mutex);
    /* The platform's wait_ready was met for the next display. */
    bool ready = !chain->platform->wait_ready || chain->mode == VK_PRESENT_MODE_IMMEDIATE_KHR;
-   /* A display() left work in flight that settle() has not finished. */
+   /* A display() left work in flight that settle() has not finished;
+    * with the queue empty, it is finished at settle_by at the latest. */
    bool unsettled = false;
+   uint64_t settle_by = 0;
    for (;;) {
       uint64_t refresh = 0, when = 0;
       if (chain->queue_len) {
@@ -397,10 +402,20 @@ sh_present_thread(void *arg)
          if (chain->stop)
             when = 0;   /* destruction: show what was presented, without waiting */
       }
+      if (!chain->queue_len && unsettled && !chain->stop &&
+          sh_chain_wait(chain, &chain->cond, settle_by)) {
+         /* Waiting a while for the next image before finishing the last
+          * display: a display() reads the previous one's reply after
+          * sending its own requests, by when it has come, so an
+          * application presenting faster than SH_SETTLE_DELAY_NS costs
+          * no wait for the server's reply (and no wake-up by it) a
+          * frame. Woken (an image, stop, or spuriously): look again. */
+         continue;
+      }
       if ((!chain->queue_len || when) && unsettled) {
-         /* About to sleep: first finish the last display, so its status
-          * is known before the engine idles (and nothing is in flight
-          * when it stops). Then look again. */
+         /* About to sleep (or idle since settle_by): first finish the
+          * last display, so its status is known before the engine idles
+          * (and nothing is in flight when it stops). Then look again. */
          unsettled = false;
          pthread_mutex_unlock(&chain->mutex);
          VkResult r = chain->platform->settle(chain);
@@ -442,6 +457,7 @@ sh_present_thread(void *arg)
       VkResult r = chain->platform->display(chain, index);
       pthread_mutex_lock(&chain->mutex);
       unsettled = chain->platform->settle != NULL;
+      settle_by = sd_now_ns() + SH_SETTLE_DELAY_NS;
       if (r != VK_SUCCESS && chain->status >= 0)
          chain->status = r;
       if (chain->shown >= 0)

@@ -51,8 +51,10 @@
  * for X. The present thread does not wait for that reply before it takes
  * the next image: it reads it when it displays the next image (after
  * sending that image's requests, or before rewriting the staging copy),
- * or before it goes idle (the platform's settle), so a frame costs no
- * round trip while images keep coming, and the image shown before is
+ * or when no image came for 16 ms after it (SH_SETTLE_DELAY_NS: the
+ * platform's settle, also before the thread stops or waits for a
+ * refresh), so a frame costs no round trip, and no wake-up by the
+ * server's reply, while images keep coming, and the image shown before is
  * freed only once the server has read it. X gives no vertical blanks: FIFO paces to a
  * 60 Hz clock. A window whose size no longer matches the swapchain makes
  * presents and acquires return VK_SUBOPTIMAL_KHR (the image is still shown,
@@ -228,9 +230,9 @@ struct sh_wsi_platform {
    VkResult (*display)(struct sh_swapchain *chain, uint32_t index);
    /* May be NULL (display() finishes its work): from the present thread,
     * without the swapchain's mutex, after a display() and before the
-    * thread sleeps (its queue empty, or its head waiting for a refresh)
-    * or stops: finishes what the last display() left in flight; returns
-    * what display() would have. */
+    * thread sleeps (its head waiting for a refresh, or its queue empty
+    * SH_SETTLE_DELAY_NS after that display) or stops: finishes what the
+    * last display() left in flight; returns what display() would have. */
    VkResult (*settle)(struct sh_swapchain *chain);
    /* May be NULL (a platform that never holds images): from
     * vkAcquireNextImageKHR, without the swapchain's mutex, when every FREE
