@@ -169,8 +169,12 @@
  * floating-point result depends on which worker ran a tile or in which
  * order tiles ran). For a primitive, the tile worker walks the 4x4-pixel
  * blocks of its bounding box inside the tile, evaluates the three edge
- * functions (rejecting and accepting whole blocks from their corners),
- * builds per-sample coverage masks (sr_coverage.h: only the edges that
+ * functions (rejecting and accepting whole blocks from their extremes,
+ * stepped block to block in the loop itself; a block rejected by an edge
+ * that does not grow to the right ends its row; a full block on the
+ * whole-block path below gets no masks at all, and its early tests, when
+ * the routine says every sample passed, are not read back),
+ * builds per-sample coverage masks for the rest (sr_coverage.h: only the edges that
  * cross a block are evaluated per sample, in 32-bit vector lanes where
  * the block's values fit, else in 64 bits), groups covered 2x2 quads W/4 at a time
  * into one shale_fs_quads call (helper lanes fill partial quads; the

@@ -469,12 +469,22 @@ block_early_tests(struct tile *t, const struct sr_prim *p, struct block *blk, bo
        * skipped. */
       const uint32_t W = fs->ds_width;
       const uint32_t lanes = W >= 16 ? 0xffffu : (1u << W) - 1;
+      const uint32_t cov0 = blk->cov[0];
+      uint32_t passed = 0;
       for (uint32_t first = 0; first < 16; first += W) {
          if (!(blk->pixels >> first & lanes))
             continue;
          const int32_t x0 = blk->x, y0 = blk->y + (int32_t)(first / 4);
-         t->occ_count += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, &x0, &y0,
-                                         blk->cov + first, NULL, 1);
+         passed += fs->compiled_ds(&fs->fb_ctx, &t->ds_prim, t->layer, &x0, &y0,
+                                   blk->cov + first, NULL, 1);
+      }
+      t->occ_count += passed;
+      /* A full block of which every sample passed (the routines return
+       * the samples that passed) kept its masks: no need to read them
+       * back. */
+      if (full && passed == 16 * sr_popcount(cov0)) {
+         blk->pixels = 0xffff;
+         return true;
       }
       /* Four pixels a vector (the routine stored the masks a vector at a
        * time; scalar loads of them waited on the stores). */
@@ -776,19 +786,54 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
     * the values sr_cover_block_pixels computes per block). */
    int64_t e_row[3], step_x[3], step_y[3];
    sr_cover_block_edges(&cv, b.x0 & ~3, b.y0 & ~3, e_row);
+   /* Edges whose values do not grow to the right: a block one of them
+    * rejects (its largest value < 0) ends its row, every later block's
+    * largest value being no larger. */
+   uint32_t ends_row = 0;
    for (int i = 0; i < 3; i++) {
       step_x[i] = p->a[i] * SR_COVER_BLOCK_STEP;
       step_y[i] = p->b[i] * SR_COVER_BLOCK_STEP;
+      ends_row |= (uint32_t)(step_x[i] <= 0) << i;
    }
-   for (int32_t by = b.y0 & ~3; by <= b.y1; by += 4) {
+   /* Block origins whose 4x4 pixels the clip box holds: columns
+    * in_x0 .. in_x1 (multiples of 4) of rows in_y0 .. in_y1. */
+   const int32_t in_x0 = (b.x0 + 3) & ~3, in_x1 = b.x1 - 3;
+   const int32_t in_y0 = (b.y0 + 3) & ~3, in_y1 = b.y1 - 3;
+   /* (No sample in the mask: nothing is covered.) */
+   for (int32_t by = b.y0 & ~3; cv.all && by <= b.y1; by += 4) {
       int64_t e[3] = {e_row[0], e_row[1], e_row[2]};
       for (int i = 0; i < 3; i++)
          e_row[i] += step_y[i];
+      const bool row_in = by >= in_y0 && by <= in_y1;
       for (int32_t bx = b.x0 & ~3; bx <= b.x1; bx += 4) {
+         /* The block's class from its edges' extremes, as
+          * sr_cover_block_pixels_e finds it: rejected when an edge's
+          * largest value is < 0, full when every edge's smallest is
+          * >= 0 and the clip box holds it (every pixel then has every
+          * sample of cv.all: no per-sample work, and the whole-block
+          * path needs no masks). */
+         uint32_t out = 0, in = 0;
+         for (int i = 0; i < 3; i++) {
+            out |= (uint32_t)(e[i] + cv.hi_off[i] < 0) << i;
+            in |= (uint32_t)(e[i] + cv.lo_off[i] >= 0) << i;
+         }
          struct block blk;
          blk.x = bx;
          blk.y = by;
-         const uint32_t c = sr_cover_block_pixels_e(&cv, bx, by, e, blk.cov, &blk.pixels);
+         uint32_t c;
+         if (out) {
+            if (out & ends_row)
+               break;
+            c = SR_COVER_NONE;
+         } else if (in == 7 && row_in && bx >= in_x0 && bx <= in_x1) {
+            c = SR_COVER_FULL;
+            if (!full_ok) {
+               sr_cover_spread(0xffff, cv.all, blk.cov);
+               blk.pixels = 0xffff;
+            }
+         } else {
+            c = sr_cover_block_pixels_e(&cv, bx, by, e, blk.cov, &blk.pixels);
+         }
          for (int i = 0; i < 3; i++)
             e[i] += step_x[i];
          if (c == SR_COVER_FULL && full_ok) {

@@ -455,6 +455,44 @@ test_random_triangles(struct rig *r, uint32_t width, unsigned count)
    free(v);
 }
 
+/* Large random triangles (corners anywhere in and around the
+ * framebuffer) under a scissor whose sides are not on 4-pixel block
+ * lines: the tile loop's whole-block class (the clip box holding the
+ * block), its row ends (blocks rejected by edges falling to the right)
+ * and its partial blocks; fragment counts equal the reference's. */
+static void
+test_large_scissored(struct rig *r, uint32_t width)
+{
+   enum { COUNT = 40 };
+   const int32_t sx0 = 7, sy0 = 5, sx1 = FBW - 6, sy1 = FBH - 3;
+   struct vtx v[COUNT * 3];
+   memset(ref, 0, sizeof(ref));
+   for (unsigned t = 0; t < COUNT; t++) {
+      int64_t X[3], Y[3];
+      for (int i = 0; i < 3; i++) {
+         X[i] = (int64_t)(rng() % ((FBW + 100) * 256)) - 50 * 256;
+         Y[i] = (int64_t)(rng() % ((FBH + 100) * 256)) - 50 * 256;
+         if (t % 5 == 2)
+            X[i] = (X[i] & ~1023) + 128, Y[i] = (Y[i] & ~1023) + 128;   /* block corners */
+      }
+      if (t % 7 == 4)
+         Y[2] = Y[1];   /* a horizontal edge */
+      if (t % 7 == 5)
+         X[2] = X[1];   /* a vertical edge: no step to the right */
+      ref_triangle(X, Y, ref, sx0, sy0, sx1, sy1);
+      for (int i = 0; i < 3; i++)
+         v[t * 3 + i] = vwin(X[i], Y[i], 0.5f, 1.0f, 0xffffffffu);
+   }
+   struct sr_draw_state st;
+   state_init(&st, width, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false);
+   st.scissors[0] = (VkRect2D){{sx0, sy0}, {(uint32_t)(sx1 - sx0), (uint32_t)(sy1 - sy0)}};
+   struct sr_draw_bindings b;
+   bindings_init(&b, v, COUNT * 3);
+   struct draw_call call = {&st, &b, {.count = COUNT * 3, .instance_count = 1}};
+   run_scene(r, &call, 1);
+   compare_counters("large scissored triangles");
+}
+
 /* A fan of triangles around a pixel centre, every vertex on a pixel centre:
  * edges run through sample points in every direction. */
 static void
@@ -2455,6 +2493,7 @@ main(void)
       test_two_triangles(&r, w);
       test_fan_on_centres(&r, w);
       test_random_triangles(&r, w, 1500);   /* > 1024: parallel setup */
+      test_large_scissored(&r, w);
       test_strips_fans(&r, w);
       test_lines_points(&r, w);
       test_point_sizes(&r, w);
