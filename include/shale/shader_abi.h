@@ -752,7 +752,8 @@ struct shale_fs_context {
  * is 1/w (FragCoord.w); for input component k (Location l, Component c:
  * k = l * 4 + c; ClipDistance, CullDistance: SHALE_FS_CLIP_INPUT + ...)
  * planes[2 + k] is, by shale_fs_info.interp: SMOOTH: attr/w (the
- * compiled code divides by planes[1] at the same point); NOPERSPECTIVE: the
+ * compiled code multiplies by the reciprocal of planes[1] at the same
+ * point, one reciprocal for every SMOOTH input); NOPERSPECTIVE: the
  * attribute; FLAT: a = b = 0, c = the provoking vertex's value bits
  * (reinterpret as the input's type). Components not read need no plane.
  * PointCoord is point_coord[2]'s planes (points only).

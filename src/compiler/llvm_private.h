@@ -248,6 +248,8 @@ struct sc_xlate {
    LLVMValueRef frag_pos[2];   /* fragment: per-lane x, y where inputs are evaluated */
    LLVMValueRef frag_centroid[2];   /* ... and where CENTROID inputs are */
    LLVMValueRef frag_sample[2];     /* SamplePosition (uniform) */
+   LLVMValueRef frag_w[2];   /* 1 / the 1/w plane at frag_pos, at frag_centroid (entry
+                              * block, built at the first SMOOTH input of each) */
    /* Geometry (llvm_geom.c): output word (slot * 4 + c) -> index + 1 in
     * io.gs.out_word (0: not written), and the <W x i1> lanes whose next
     * emitted vertex starts a strip. */

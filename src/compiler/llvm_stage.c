@@ -1427,6 +1427,29 @@ planes_ptr(struct sc_xlate *x)
    return sc_load_field(x, x->eb, x->arg_wg, QUADS(planes), x->t_ptr, 8);
 }
 
+/* The clip w of each lane for perspective-correct inputs: one reciprocal
+ * of the 1/w plane (planes[1]) at the pixel or sample position (centroid:
+ * at the centroid), in the entry block, which every SMOOTH input then
+ * multiplies by (the plane of v/w times w). One division a lane for all
+ * inputs; v * RN(1/iw) may differ from RN(v / iw) in the last bit (at
+ * most about 1.5 ulp from the exact quotient, against 0.5 for the
+ * division), within the spec's interpolation precision (the plane
+ * evaluation's own roundings are larger). */
+static LLVMValueRef
+clip_w(struct sc_xlate *x, bool centroid)
+{
+   if (!x->frag_w[centroid]) {
+      LLVMBuilderRef b = x->eb;
+      LLVMValueRef px = centroid ? x->frag_centroid[0] : x->frag_pos[0];
+      LLVMValueRef py = centroid ? x->frag_centroid[1] : x->frag_pos[1];
+      LLVMValueRef iw =
+         plane_at(x, b, sc_field_ptr(x, b, planes_ptr(x), sizeof(struct shale_fs_plane)), px, py);
+      x->frag_w[centroid] = LLVMBuildFDiv(b, sc_splat_with(x, b, LLVMConstReal(x->t_f32, 1.0)),
+                                          iw, "clip_w");
+   }
+   return x->frag_w[centroid];
+}
+
 static LLVMValueRef
 fragment_input(struct sc_xlate *x, uint32_t dest, uint8_t kind, uint8_t interp)
 {
@@ -1448,11 +1471,8 @@ fragment_input(struct sc_xlate *x, uint32_t dest, uint8_t kind, uint8_t interp)
    LLVMValueRef px = centroid ? x->frag_centroid[0] : x->frag_pos[0];
    LLVMValueRef py = centroid ? x->frag_centroid[1] : x->frag_pos[1];
    LLVMValueRef v = plane_at(x, b, pl, px, py);
-   if (k == SHALE_INTERP_SMOOTH) {
-      LLVMValueRef w =
-         plane_at(x, b, sc_field_ptr(x, b, planes, sizeof(struct shale_fs_plane)), px, py);
-      v = LLVMBuildFDiv(b, v, w, "");
-   }
+   if (k == SHALE_INTERP_SMOOTH)
+      v = LLVMBuildFMul(b, v, clip_w(x, centroid), "");
    return v;
 }
 
