@@ -234,10 +234,19 @@ geometric(struct sc_xlate *x, const struct sc_inst *inst, uint32_t op,
       }
       break;
    case GLSLstd450Normalize: {
-      LLVMValueRef len = n == 1 ? intr1(x, "llvm.fabs", c[0][0])
-                                : intr1(x, "llvm.sqrt", dot(x, c[0], c[0], n));
+      if (n == 1) {
+         r.c[0] = LLVMBuildFDiv(b, c[0][0], intr1(x, "llvm.fabs", c[0][0]), "");
+         break;
+      }
+      /* x * (1 / length(x)): one division for the vector, where a division
+       * a component took one each. Up to an ulp from x / length(x) (the
+       * reciprocal's rounding), inside the 2.5 ulp of the division the
+       * spec's precision for Normalize inherits; a zero, infinite or NaN
+       * length gives NaN, infinity or zero as x / length(x) does. */
+      LLVMValueRef len = intr1(x, "llvm.sqrt", dot(x, c[0], c[0], n));
+      LLVMValueRef inv = LLVMBuildFDiv(b, fconst(x, len, 1.0), len, "");
       for (uint32_t i = 0; i < n; i++)
-         r.c[i] = LLVMBuildFDiv(b, c[0][i], len, "");
+         r.c[i] = LLVMBuildFMul(b, c[0][i], inv, "");
       break;
    }
    case GLSLstd450FaceForward: {
