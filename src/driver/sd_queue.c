@@ -31,6 +31,7 @@ struct sd_submit {
    void (*callback)(void *data);         /* run once this submission is done */
    void *callback_data;
    bool lose_device;   /* SHALE_DEBUG_LOSE_DEVICE picked this one */
+   bool wake;          /* a thread waits for this one to retire (completed) */
 };
 
 #ifdef SHALE_ALLOC_FAIL_INJECTION
@@ -151,7 +152,6 @@ sd_queue_run(struct sd_queue *queue, struct sd_submit *submit)
       sd_semaphore_signal_locked(device, submit->signals[i].sem, submit->signals[i].value);
    if (submit->fence)
       sd_fence_signal_locked(device, submit->fence);
-   sd_free(&device->alloc, submit);
    queue->completed++;
    /* Loss is declared in the critical section that retires the submission,
     * after the last touch of anything it referenced: whoever sees the loss
@@ -160,11 +160,20 @@ sd_queue_run(struct sd_queue *queue, struct sd_submit *submit)
     * take sync_mutex again.) */
    if (lost && !atomic_exchange(&device->lost, true))
       su_log("device lost: %s", lost);
+   /* Only a retirement that changed what a sync_cond waiter waits for
+    * wakes them: signals, a fence, a loss, a submission someone waits for,
+    * or the queue going idle (vkQueueWaitIdle, query waits). A present's
+    * callback in the middle of a busy queue wakes nobody: it used to wake
+    * every fence waiter for nothing (vkcube's, once a frame). */
+   const bool wake = submit->signal_count || submit->fence || submit->release || submit->wake ||
+                     lost || queue->completed == queue->submitted;
+   sd_free(&device->alloc, submit);
    pthread_mutex_unlock(&device->sync_mutex);
    /* Waiters (a vkWaitForFences, the present's callback wait) are woken
     * once the mutex is free, so they do not wake only to block on it; the
     * device outlives this thread (vkDestroyDevice joins it). */
-   sd_device_sync_broadcast(device);
+   if (wake)
+      sd_device_sync_broadcast(device);
 }
 
 void
@@ -535,6 +544,7 @@ sd_queue_signal_release(struct sd_queue *queue, uint32_t wait_count, const VkSem
       return sd_error(VK_ERROR_OUT_OF_HOST_MEMORY);
    }
    s->release = pending;
+   s->wake = !pending;   /* this thread waits for it below */
    uint64_t serial = sd_queue_enqueue(queue, s, s, 1);
    if (pending) {
       *out_fd = fd;

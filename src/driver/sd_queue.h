@@ -40,9 +40,14 @@
  * with sync_mutex), which only a submission to an idle queue and
  * destruction signal: sync objects' changes (an acquire's signals, a host
  * signal, another thread's fence) do not wake an idle queue thread, and a
- * submission wakes no fence waiter. While a submission's semaphore waits
- * are not met, and in replay's event waits, it sleeps on sync_cond like
- * every other waiter. Command buffers run only on this thread;
+ * submission wakes no fence waiter. A submission's retirement broadcasts
+ * sync_cond only where it changed what a waiter there waits for: it
+ * signalled semaphores or a fence (or a release fd), lost the device, was
+ * waited for by the thread that queued it, or left the queue idle
+ * (vkQueueWaitIdle and query waits wait for that); a present's callback
+ * retiring with work queued behind it wakes nobody. While a submission's
+ * semaphore waits are not met, and in replay's event waits, it sleeps on
+ * sync_cond like every other waiter. Command buffers run only on this thread;
  * `replay_error` is read and written only by it.
  */
 #ifndef SD_QUEUE_H
