@@ -40,6 +40,29 @@ static inline LLVMValueRef call_intrinsic(struct fb *f, const char *name, LLVMTy
    return LLVMBuildCall2(f->b, fnty, decl, args, nargs, "");
 }
 
+/* floor(a * b + c) of the exact product and sum, as i32, for 16-lane
+ * float vectors on a host with AVX-512: one fused multiply-add rounded
+ * toward negative infinity (AVX-512's embedded rounding) and a
+ * truncation. Exact where the true value lies in [0, 2^24]: every integer
+ * there is a float, so the float at or below the value (the fma's result)
+ * has the value's floor. NULL elsewhere (other widths, other hosts): the
+ * callers keep their general forms. */
+static inline LLVMValueRef floor_fma16(struct fb *f, LLVMValueRef a, LLVMValueRef b,
+                                       LLVMValueRef c)
+{
+#if defined(__x86_64__)
+   if (LLVMGetVectorSize(LLVMTypeOf(a)) != 16 || !__builtin_cpu_supports("avx512f"))
+      return NULL;
+   /* 9: _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC */
+   LLVMValueRef args[4] = { a, b, c, LLVMConstInt(f->i32, 9, false) };
+   LLVMValueRef y = call_intrinsic(f, "llvm.x86.avx512.vfmadd.ps.512", NULL, 0, args, 4);
+   return LLVMBuildFPToSI(f->b, y, LLVMVectorType(f->i32, 16), "");
+#else
+   (void)f, (void)a, (void)b, (void)c;
+   return NULL;
+#endif
+}
+
 /* A W-lane vector of scalar v. */
 static inline LLVMValueRef splat(struct fb *f, LLVMValueRef v)
 {

@@ -126,6 +126,16 @@ static LLVMValueRef unorm_depth(struct fb *f, LLVMValueRef z, uint32_t bits)
 {
    LLVMBuilderRef b = f->b;
    const uint32_t max = (1u << bits) - 1;
+   /* floor(z * max + 0.5) of the exact value (the double arithmetic
+    * below is exact, or rounds only values far below 1): with AVX-512,
+    * one fma rounded down (floor_fma16), the same integer. */
+   LLVMValueRef r16 = floor_fma16(f, z, cf(f, (float)max), cf(f, 0.5f));
+   if (r16) {
+      r16 = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, z, cf(f, 1.0f), ""),
+                            ci(f, f->i32, max), r16, "");
+      return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealULE, z, cf(f, 0.0f), ""),
+                             ci(f, f->i32, 0), r16, "");
+   }
    LLVMValueRef d = LLVMBuildFPExt(b, z, f->vd, "");
    d = LLVMBuildFMul(b, d, splat(f, LLVMConstReal(f->f64, (double)max)), "");
    d = LLVMBuildFAdd(b, d, splat(f, LLVMConstReal(f->f64, 0.5)), "");

@@ -840,6 +840,186 @@ static void test_srgb_encode(struct sc_compiler *c)
    free(fb.color[0].base);
 }
 
+/* Bits of the floats within 3 ulps of each UNORM rounding boundary
+ * (k - 0.5) / max for k = 1 .. ends and max - ends + 1 .. max (all of them
+ * where 2 ends >= max), then specials; n a multiple of `mult` (zeros
+ * after). */
+static uint32_t *boundary_values(uint32_t max, uint32_t ends, uint32_t mult, size_t *count)
+{
+   static const uint32_t special[] = {0, 0x80000000u, 1, 0x3f7fffffu, 0x3f800000u,
+                                      0x3f800001u, 0x3effffffu, 0x3f000000u, 0x3f000001u,
+                                      0x7fc00000u, 0xffc00000u, 0x7f800000u, 0xff800000u,
+                                      0xbf800000u, 0x40000000u, 0x00800000u};
+   size_t nspecial = sizeof(special) / sizeof(special[0]);
+   size_t cap = (size_t)(2 * ends < max ? 2 * ends : max) * 7 + nspecial + mult, n = 0;
+   uint32_t *v = malloc(cap * sizeof(*v));
+   for (uint32_t k = 1; k <= max; k++) {
+      if (k > ends && k <= max - ends)
+         k = max - ends + 1;
+      float b = (float)((k - 0.5) / max);
+      uint32_t bits;
+      memcpy(&bits, &b, 4);
+      for (uint32_t d = 0; d < 7; d++)
+         v[n++] = bits - 3 + d;
+   }
+   for (size_t i = 0; i < nspecial; i++)
+      v[n++] = special[i];
+   while (n % mult)
+      v[n++] = 0;
+   *count = n;
+   return v;
+}
+
+/* The 16-lane UNORM roundings (llvm_backend.h floor_fma16: with AVX-512
+ * one fma rounded toward negative infinity, elsewhere the general forms)
+ * at every float within 3 ulps of each rounding boundary (D24: of the
+ * first and last 40000 values) and special values: R8G8B8A8_UNORM colour
+ * writes against su_pack_float, and D16 and D24 depth written from
+ * FragDepth (test ALWAYS) against the C back end. */
+static void test_unorm_rounding(struct sc_compiler *c)
+{
+   enum { W = 16 };
+   int32_t x[W], y[W];
+   uint32_t cov[W];
+   for (uint32_t i = 0; i < W; i++) {
+      x[i] = (int32_t)(i % FB_W);
+      y[i] = (int32_t)(i / FB_W);
+      cov[i] = 1;
+   }
+
+   struct sr_draw_state st;
+   memset(&st, 0, sizeof(st));
+   st.fs = dummy_fs;
+   st.fs_width = W;
+   st.samples = 1;
+   st.sample_mask = ~0u;
+   st.fs_io.outputs_written = 1;
+   st.blend[0].write_mask = 0xf;
+   VkFormat fmt = VK_FORMAT_R8G8B8A8_UNORM;
+   struct shale_fb_key key;
+   shale_fb_color_fn fn = NULL;
+   char msg[256] = "";
+   CHECK(sr_fragment_backend_key(&st, W, 1, &fmt, 1, &key) &&
+            sc_compile_fragment_backend(c, &key, &fn, msg, sizeof(msg)) == SC_SUCCESS && fn,
+         "UNORM8: compile (%s)", msg);
+   if (fn) {
+      st.fb_color = fn;
+      st.fb_key = key;
+      struct sr_framebuffer fb;
+      memset(&fb, 0, sizeof(fb));
+      fb.color_count = 1;
+      fb.width = FB_W;
+      fb.height = FB_H;
+      fb.layers = FB_LAYERS;
+      fb.samples = 1;
+      surf_alloc(&fb.color[0], fmt, 1);
+      struct sr_fragment_state fs;
+      sr_fragment_setup(&fs, &fb, &st);
+      CHECK(fs.compiled == fn, "UNORM8: the routine is not used");
+      size_t n;
+      uint32_t *v = boundary_values(255, 255, 4 * W, &n);
+      _Alignas(64) uint32_t outputs[SHALE_FS_OUTPUT_LOCATIONS * 4 * SHALE_MAX_SIMD_WIDTH];
+      memset(outputs, 0, sizeof(outputs));
+      uint32_t bad = 0;
+      for (size_t at = 0; at < n && fs.compiled == fn; at += 4 * W) {
+         memcpy(outputs, &v[at], 4 * W * sizeof(uint32_t));
+         fn(&fs.fb_ctx, 0, x, y, cov, outputs, 0);
+         for (uint32_t i = 0; i < W; i++) {
+            float rgba[4];
+            for (uint32_t ch = 0; ch < 4; ch++)
+               memcpy(&rgba[ch], &v[at + ch * W + i], 4);
+            uint8_t want[4];
+            su_pack_float(fb.color[0].format, rgba, want);
+            const uint8_t *got = fb.color[0].base + y[i] * fb.color[0].row_pitch + 4 * x[i];
+            for (uint32_t ch = 0; ch < 4; ch++)
+               if (got[ch] != want[ch] && bad++ < 5)
+                  CHECK(false, "UNORM8: %a (bits %08x) writes %u, C: %u", rgba[ch],
+                        v[at + ch * W + i], got[ch], want[ch]);
+         }
+      }
+      CHECK(bad == 0, "UNORM8: %u of %zu values differ", bad, n);
+      free(v);
+      free(fb.color[0].base);
+   }
+
+   static const VkFormat depth_formats[] = {VK_FORMAT_D16_UNORM, VK_FORMAT_X8_D24_UNORM_PACK32};
+   for (unsigned f = 0; f < 2; f++) {
+      memset(&st, 0, sizeof(st));
+      st.fs = dummy_fs;
+      st.fs_width = W;
+      st.samples = 1;
+      st.sample_mask = ~0u;
+      st.fs_io.outputs_written = 1;
+      st.fs_io.writes_frag_depth = 1;
+      st.depth_test = 1;
+      st.depth_write = 1;
+      st.depth_compare = VK_COMPARE_OP_ALWAYS;
+      struct sr_framebuffer fb;
+      memset(&fb, 0, sizeof(fb));
+      fb.width = FB_W;
+      fb.height = FB_H;
+      fb.layers = FB_LAYERS;
+      fb.samples = 1;
+      surf_alloc(&fb.depth, depth_formats[f], 1);
+      struct shale_fb_ds_key dkey;
+      shale_fb_ds_fn dfn = NULL;
+      CHECK(sr_fragment_backend_ds_key(&st, W, depth_formats[f], VK_FORMAT_UNDEFINED, 1, &dkey) &&
+               sc_compile_fragment_ds(c, &dkey, &dfn, msg, sizeof(msg)) == SC_SUCCESS && dfn,
+            "depth format %u: compile (%s)", depth_formats[f], msg);
+      if (!dfn) {
+         free(fb.depth.base);
+         continue;
+      }
+      struct sr_framebuffer fb_c = fb;
+      size_t size = surf_size(&fb.depth);
+      fb_c.depth.base = malloc(size);
+      memcpy(fb_c.depth.base, fb.depth.base, size);
+      struct sr_draw_state st_jit = st;
+      st_jit.fb_ds = dfn;
+      st_jit.fb_ds_key = dkey;
+      struct sr_fragment_state fs_jit, fs_c;
+      sr_fragment_setup(&fs_jit, &fb, &st_jit);
+      sr_fragment_setup(&fs_c, &fb_c, &st);
+      CHECK(fs_jit.compiled_ds == dfn && fs_c.compiled_ds == NULL && !fs_c.early,
+            "depth format %u: the routine is not used", depth_formats[f]);
+      size_t n;
+      uint32_t *v = boundary_values(depth_formats[f] == VK_FORMAT_D16_UNORM ? 65535u : 16777215u,
+                                    40000, W, &n);
+      struct sr_prim prim;
+      memset(&prim, 0, sizeof(prim));
+      prim.depth_max = 1.0f;
+      struct shale_fb_prim fp = {prim.z, prim.depth_min, prim.depth_max, prim.front_facing};
+      uint32_t bad = 0;
+      for (size_t at = 0; at < n && fs_jit.compiled_ds == dfn; at += W) {
+         float fd[W];
+         memcpy(fd, &v[at], sizeof(fd));
+         uint32_t cov_j[W], cov_c[W];
+         uint64_t passed_c = 0;
+         for (uint32_t i = 0; i < W; i++) {
+            cov_j[i] = cov[i];
+            cov_c[i] = sr_fragment_depth_stencil(&fs_c, &prim, 0, x[i], y[i], cov[i], &fd[i],
+                                                 &passed_c);
+         }
+         dfn(&fs_jit.fb_ctx, &fp, 0, x, y, cov_j, fd, 0);
+         if (memcmp(cov_j, cov_c, sizeof(cov_j)) && bad++ < 5)
+            CHECK(false, "depth format %u: values %a .. %a: coverage differs from C's",
+                  depth_formats[f], fd[0], fd[W - 1]);
+         if (memcmp(fb.depth.base, fb_c.depth.base, size) && bad++ < 5) {
+            size_t i = 0;
+            while (fb.depth.base[i] == fb_c.depth.base[i])
+               i++;
+            CHECK(false, "depth format %u: values %a .. %a: byte %zu is %02x, C has %02x",
+                  depth_formats[f], fd[0], fd[W - 1], i, fb.depth.base[i], fb_c.depth.base[i]);
+            memcpy(fb.depth.base, fb_c.depth.base, size);
+         }
+      }
+      CHECK(bad == 0, "depth format %u: %u of %zu batches differ", depth_formats[f], bad, n / W);
+      free(v);
+      free(fb.depth.base);
+      free(fb_c.depth.base);
+   }
+}
+
 /* The blend's 8-bit UNORM destination decode (llvm_backend.c
  * unorm8_value): fma(x, hi, x * lo) with the routine's two constants is
  * x / 255.0f for each of the 256 bytes; and every destination byte in
@@ -1142,6 +1322,7 @@ int main(void)
    test_blobs(c);
    test_srgb_encode(c);
    test_unorm8_blend(c);
+   test_unorm_rounding(c);
    test_perf_map(c);
    perf_map_cleanup();
    printf("%u colour states, %u depth/stencil states compared, %d checks\n", states, ds_states,
