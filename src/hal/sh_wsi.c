@@ -656,7 +656,14 @@ sd_CreateSwapchainKHR(VkDevice _device, const VkSwapchainCreateInfoKHR *pCreateI
       return sd_errorf(VK_ERROR_SURFACE_LOST_KHR, "surface of an unknown platform");
    if (sd_device_is_lost(device))
       return VK_ERROR_DEVICE_LOST;
-   const uint32_t count = pCreateInfo->minImageCount;
+   uint32_t count = pCreateInfo->minImageCount;
+   if (pCreateInfo->presentMode == VK_PRESENT_MODE_IMMEDIATE_KHR) {
+      /* Valid usage keeps minImageCount within SH_MAX_IMAGES. */
+      count += platform->immediate_extra_images;
+      if (count > SH_MAX_IMAGES)
+         count = SH_MAX_IMAGES > pCreateInfo->minImageCount ? SH_MAX_IMAGES
+                                                             : pCreateInfo->minImageCount;
+   }
    size_t size = sizeof(struct sh_swapchain) + count * (sizeof(struct sh_swapchain_image) +
                                                         sizeof(uint32_t));
    struct sh_swapchain *chain =

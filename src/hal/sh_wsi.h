@@ -125,6 +125,14 @@
  *   FIFO          one image per refresh, in present order, never dropped;
  *   FIFO_RELAXED  like FIFO, but an image that arrives after a refresh that
  *                 found the queue empty is shown at once.
+ * The SHOWN image stays the engine's until another one replaces it, so an
+ * application cycling through minImageCount images at full speed would
+ * wait in every acquire for the present thread's next display: an
+ * IMMEDIATE swapchain on X11 makes one image more than asked for
+ * (immediate_extra_images; an X server copies the pixels of a put, so the
+ * shown image only waits for the server's reply), and vkcube's acquires
+ * (3 images asked for, 2 frames in flight) then find a FREE image without
+ * waiting. vkGetSwapchainImagesKHR reports the images made.
  * vkAcquireNextImageKHR returns a FREE image that the window system does
  * not hold (the one freed first): the engine and the window system are
  * done with it, so its semaphore and fence are signalled at once. With
@@ -241,6 +249,9 @@ struct sh_wsi_platform {
     * waiting when deadline_ns has passed), VK_TIMEOUT at deadline_ns, or
     * VK_ERROR_SURFACE_LOST_KHR. */
    VkResult (*wait_release)(struct sh_swapchain *chain, uint64_t deadline_ns);
+   /* Images an IMMEDIATE swapchain makes beyond the minImageCount asked
+    * for (the spec allows more; at most SH_MAX_IMAGES in all). */
+   uint32_t immediate_extra_images;
 };
 
 extern const struct sh_wsi_platform sh_wsi_headless;

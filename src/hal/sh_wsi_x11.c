@@ -569,6 +569,10 @@ const struct sh_wsi_platform sh_wsi_xcb = {
    .refresh_ns = sh_xcb_refresh_ns,
    .display = sh_xcb_display,
    .settle = sh_xcb_settle,
+   /* The shown image is freed by the next display() only (its put's reply
+    * is read there): one more image, so that the application need not
+    * wait for that in IMMEDIATE. */
+   .immediate_extra_images = 1,
 };
 
 #endif

@@ -17,6 +17,9 @@
  *    skip when it reads an image in place);
  *  - destroying the window makes acquire return VK_ERROR_SURFACE_LOST_KHR
  *    and the capability query too;
+ *  - an IMMEDIATE swapchain (MIT-SHM images) makes one image more than the
+ *    minImageCount asked for, so an acquire with timeout 0 after two
+ *    presents finds a free image, and its frames reach the window;
  *  - after the swapchains and surfaces are destroyed, the process has as
  *    many open fds as before and no SysV shared-memory segment of its own,
  *    and the X server holds as many resources for the presenting client
@@ -327,6 +330,75 @@ run(struct ctx *c, enum way way)
    fprintf(stderr, "%s: done\n", how);
 }
 
+/* IMMEDIATE (MIT-SHM images): the swapchain makes one image more than the
+ * minImageCount asked for (sh_wsi.h: the shown image stays the engine's
+ * until the next display), so once two frames were presented an acquire
+ * with timeout 0 finds an image whatever the present thread did
+ * meanwhile; frames reach the window; the swapchain's X resources (a GC,
+ * a segment per image made) go with it. */
+static void
+test_immediate(struct ctx *c)
+{
+   setenv("SHALE_WSI_X11_NO_SHM", "0", 1);
+   setenv("SHALE_WSI_X11_NO_SHM_IMAGES", "0", 1);
+   VkDevice dev = c->t.device;
+   const uint32_t client = xcb_get_setup(c->xc)->resource_id_base;
+   const long res0 = client_resources(c->xc, client);
+   xcb_window_t win = window_create(c->xc, 64, 48);
+   PFN_vkCreateXcbSurfaceKHR create =
+      (PFN_vkCreateXcbSurfaceKHR)vkGetInstanceProcAddr(c->t.instance, "vkCreateXcbSurfaceKHR");
+   VkSurfaceKHR surface = VK_NULL_HANDLE;
+   const VkXcbSurfaceCreateInfoKHR sci = {
+      .sType = VK_STRUCTURE_TYPE_XCB_SURFACE_CREATE_INFO_KHR,
+      .connection = c->xc,
+      .window = win,
+   };
+   CHECK(create != NULL, "vkCreateXcbSurfaceKHR");
+   if (!create)
+      return;
+   CHECK_VK(create(c->t.instance, &sci, NULL, &surface));
+   VkSurfaceCapabilitiesKHR caps;
+   CHECK_VK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(c->t.pdev, surface, &caps));
+   CHECK_EQ_INT(caps.minImageCount, 2);
+   const long res_window = client_resources(c->xc, client);
+   const VkSwapchainCreateInfoKHR ci =
+      wsi_swapchain_info(surface, VK_FORMAT_B8G8R8A8_UNORM, (VkExtent2D){ 64, 48 }, 2,
+                         VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_PRESENT_MODE_IMMEDIATE_KHR,
+                         VK_NULL_HANDLE);
+   VkSwapchainKHR chain;
+   CHECK_VK(vkCreateSwapchainKHR(dev, &ci, NULL, &chain));
+   VkImage images[8];
+   uint32_t n = 8;
+   CHECK_VK(vkGetSwapchainImagesKHR(dev, chain, &n, images));
+   CHECK(n == 3, "IMMEDIATE, 2 images asked for: %u made, expected 3", n);
+   const long res_chain = client_resources(c->xc, client);
+   CHECK(res_chain == res_window + 1 + n, "IMMEDIATE: %ld X resources with the window, %ld with "
+         "its swapchain of %u images (expected a GC and a segment per image)", res_window,
+         res_chain, n);
+   CHECK_VK(frame(c, chain, 0x336699, 0xff00ff));
+   CHECK_VK(frame(c, chain, 0xcc8844, 0xff00ff));
+   vkQueueWaitIdle(c->t.queue);
+   uint32_t index = UINT32_MAX;
+   VkResult r = vkAcquireNextImageKHR(dev, chain, 0, c->acquired, VK_NULL_HANDLE, &index);
+   CHECK(r == VK_SUCCESS && index < n,
+         "IMMEDIATE: no image free after two presents (acquire %d, image %u)", r, index);
+   if (r == VK_SUCCESS && index < n) {
+      CHECK_VK(wsi_fill_frame(&c->t, chain, index, images[index], c->acquired,
+                              c->rendered[index], c->done, 0x20e040, 0xff00ff));
+      vkQueueWaitIdle(c->t.queue);
+      CHECK(wait_pixel(c, win, 63, 47, 0x20e040) && wait_pixel(c, win, 0, 0, 0xff00ff),
+            "IMMEDIATE: the third frame not shown");
+   }
+   vkDestroySwapchainKHR(dev, chain, NULL);
+   vkDestroySurfaceKHR(c->t.instance, surface, NULL);
+   xcb_destroy_window(c->xc, win);
+   const long res1 = client_resources(c->xc, client);
+   CHECK(res1 == res0, "IMMEDIATE: %ld X resources before the window, %ld after everything "
+         "went", res0, res1);
+   CHECK_EQ_INT(own_shm_segments(), 0);
+   fprintf(stderr, "IMMEDIATE: %u images for 2 asked for; done\n", n);
+}
+
 /* ---- allocation failures ---- */
 
 struct fa_ctx {
@@ -484,6 +556,8 @@ main(void)
       run(&c, w);
       CHECK_EQ_INT(check_open_fds(), fds1);
    }
+   test_immediate(&c);
+   CHECK_EQ_INT(check_open_fds(), fds1);
    alloc_failures(xc, c.dpy);
    CHECK_EQ_INT(check_open_fds(), fds1);
 
