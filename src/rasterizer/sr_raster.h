@@ -171,7 +171,9 @@
  * blocks of its bounding box inside the tile, evaluates the three edge
  * functions (rejecting and accepting whole blocks from their extremes,
  * stepped block to block in the loop itself; a block rejected by an edge
- * that does not grow to the right ends its row; a full block on the
+ * that does not grow to the right ends its row, one rejected only by
+ * edges growing to the right skips to where the last of them reaches
+ * the block (one division an edge); a full block on the
  * whole-block path below gets no masks at all, and its early tests, when
  * the routine says every sample passed, are not read back),
  * builds per-sample coverage masks for the rest (sr_coverage.h: only the edges that

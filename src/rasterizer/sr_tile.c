@@ -824,7 +824,25 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
          if (out) {
             if (out & ends_row)
                break;
-            c = SR_COVER_NONE;
+            /* Every edge rejecting it grows to the right: the blocks up
+             * to where the last of them reaches 0 (its largest value
+             * hi + k * step_x >= 0 from k = ceil(-hi / step_x) on) are
+             * rejected too. k is at most the blocks left in the row, so
+             * the steps stay exact. */
+            const int64_t left = (b.x1 - bx) / 4 + 1;
+            int64_t k = 1;
+            for (int i = 0; i < 3; i++) {
+               if (out >> i & 1) {
+                  const int64_t need = (-(e[i] + cv.hi_off[i]) + step_x[i] - 1) / step_x[i];
+                  k = need > k ? need : k;
+               }
+            }
+            if (k >= left)
+               break;
+            for (int i = 0; i < 3; i++)
+               e[i] += step_x[i] * k;
+            bx += 4 * ((int32_t)k - 1);
+            continue;
          } else if (in == 7 && row_in && bx >= in_x0 && bx <= in_x1) {
             c = SR_COVER_FULL;
             if (!full_ok) {
