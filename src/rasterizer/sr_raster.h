@@ -174,8 +174,9 @@
  * that does not grow to the right ends its row, one rejected only by
  * edges growing to the right skips to where the last of them reaches
  * the block (one division an edge); a full block on the
- * whole-block path below gets no masks at all, and its early tests, when
- * the routine says every sample passed, are not read back),
+ * whole-block path below gets no masks at all, and a block's early tests,
+ * when the routine's count says every sample passed (a full block, or any
+ * block at one sample), are not read back),
  * builds per-sample coverage masks for the rest (sr_coverage.h: only the edges that
  * cross a block are evaluated per sample, in 32-bit vector lanes where
  * the block's values fit, else in 64 bits), groups covered 2x2 quads W/4 at a time

@@ -479,13 +479,15 @@ block_early_tests(struct tile *t, const struct sr_prim *p, struct block *blk, bo
                                    blk->cov + first, NULL, 1);
       }
       t->occ_count += passed;
-      /* A full block of which every sample passed (the routines return
-       * the samples that passed) kept its masks: no need to read them
-       * back. */
-      if (full && passed == 16 * sr_popcount(cov0)) {
-         blk->pixels = 0xffff;
-         return true;
-      }
+      /* A block of which every sample passed (the routines return the
+       * samples that passed) kept its masks: no need to read them back.
+       * Its samples: a full block's 16 pixels' cov0, a single-sample
+       * block's one a pixel with coverage. */
+      const uint32_t had = full                ? 16 * sr_popcount(cov0)
+                           : fs->samples == 1 ? sr_popcount(blk->pixels)
+                                              : ~0u;
+      if (passed == had)
+         return full;
       /* Four pixels a vector (the routine stored the masks a vector at a
        * time; scalar loads of them waited on the stores). */
       const sr_v4u first = (sr_v4u){0, 0, 0, 0} + blk->cov[0];
