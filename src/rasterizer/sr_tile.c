@@ -752,17 +752,26 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
    /* The ABI's plane array: z, 1/w, then every input component's slot. */
    if (st->fs) {
       if (t->plane_snap != snap) {
+         /* The components read, sixteen at a time (a byte compare): a
+          * tile's first primitive of each draw scans all of them. */
          t->plane_snap = snap;
-         t->plane_count = 0;
-         for (unsigned k = 0; k < SHALE_FS_INPUT_COMPONENTS; k++) {
-            if (snap->plane_index[k] != 0xff) {
-               t->plane_slot[t->plane_count] = (uint8_t)k;
-               t->plane_src[t->plane_count++] = snap->plane_index[k];
+         uint32_t n = 0;
+         bool direct = true;
+         for (unsigned k0 = 0; k0 < SHALE_FS_INPUT_COMPONENTS; k0 += 16) {
+            uint32_t used = 0;
+            for (unsigned j = 0; j < 16 && k0 + j < SHALE_FS_INPUT_COMPONENTS; j++)
+               used |= (uint32_t)(snap->plane_index[k0 + j] != 0xff) << j;
+            while (used) {
+               const unsigned k = k0 + (unsigned)__builtin_ctz(used);
+               used &= used - 1;
+               t->plane_slot[n] = (uint8_t)k;
+               t->plane_src[n] = snap->plane_index[k];
+               direct &= k + 2u == snap->plane_index[k];
+               n++;
             }
          }
-         t->plane_direct = true;
-         for (uint32_t i = 0; i < t->plane_count; i++)
-            t->plane_direct &= t->plane_slot[i] + 2u == t->plane_src[i];
+         t->plane_count = n;
+         t->plane_direct = direct;
       }
       if (t->plane_direct) {
          t->planes = p->planes;
