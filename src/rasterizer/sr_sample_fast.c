@@ -104,10 +104,12 @@
  * There too, the 8-bit UNORM RGBA / BGRA routines (trilinear-ready views
  * and all others) run single-level NEAREST calls on 2D views with lanes
  * asked for in both halves as one chunk of sixteen (near_chunk16:
- * near_chunk32()'s operations, so its bits; a window sixteen columns wide
- * and up to eight rows high, one load a row and vpermt2d per pair of rows,
- * else a 16-lane gather; vkcube's sampler) and the rest as the AVX2
- * routine does, from the same state (run_state).
+ * near_chunk32()'s operations, so its bits, but for UNORM codes converted
+ * by unorm8_16 (a byte shuffle and a conversion rounded up: the
+ * division's bits, as vdiv255's); a window sixteen columns wide and up to
+ * eight rows high, one load a row and vpermt2d per pair of rows, else a
+ * 16-lane gather; vkcube's sampler) and the rest as the AVX2 routine
+ * does, from the same state (run_state).
  * Wider windows did not pay in the AVX2 build (Zen 3, bench_render (b) at
  * one thread, CPU time): sixteen columns and rows up to two apart (two
  * loads a row, a blend per half and per row) took windows for a third
@@ -1085,9 +1087,10 @@ AVX512_FN void fixed_chunk16(const struct fast *f, struct shale_sample_args *a, 
  * level chosen, 2D, 8-bit UNORM RGBA or BGRA) with lanes asked for in both
  * halves: the same float multiplications, additions of offsets, clamps
  * and truncations (CLAMP_TO_EDGE; other modes take near_index() per
- * half), the same texels and vdiv255()'s operations, so the AVX2
- * routine's bits. The texels of a call whose lanes (those asked for; the
- * others given the first such lane's indices) lie within sixteen columns
+ * half), the same texels, and each code's quotient by 255 (unorm8_16,
+ * the bits vdiv255 gives), so the AVX2 routine's bits. The texels of a
+ * call whose lanes (those asked for; the others given the first such
+ * lane's indices) lie within sixteen columns
  * and eight rows of a level at least sixteen wide come from one 64-byte
  * load of each row and a permute (near_window16: vkcube's rotated
  * magnified texture), else from one 16-lane gather.
@@ -1145,13 +1148,33 @@ AVX512_FN bool near_window16(const struct fast *f, int32_t start, int32_t row, i
    return true;
 }
 
-/* vdiv255() on sixteen lanes: the same operations. */
-AVX512_FN __m512 vdiv255_16(__m512 x)
+/* c / 255.0f for the 8-bit code c in byte `byte` (0 .. 3) of each 32-bit
+ * lane of t: the correctly rounded quotient (the division's bits, which
+ * su_unpack_float's table holds) without a division, for any c. A byte
+ * shuffle repeats c in the four bytes of its lane, N = c * 0x01010101 =
+ * c (2^32 - 1) / 255, so c / 255 = (N + N / 2^32) / 2^32 with 0 <= N / 2^32
+ * < 1. For c >= 1 of b bits (1 .. 8), N has 24 + b bits: rounding it to a
+ * float's 24 drops its low b bits, which are c itself (its low byte),
+ * and the quotient's part below those 24 bits is c + N / 2^32 units of
+ * the lowest bit, in (2^(b - 1), 2^b): above half a float ulp (2^(b - 1)
+ * units) and below one, so the nearest float is N truncated plus an ulp:
+ * what converting N rounded up gives (its dropped bits, c, are not 0;
+ * 255 gives 2^32, so 1). c = 0 gives 0. Scaling by 2^-32 is exact.
+ * Three instructions a component (vpshufb, vcvtudq2ps {ru}, vmulps), where
+ * vdiv255's division-free form took a shift, a mask, a conversion and six
+ * dependent multiplications and additions. unit/sample's
+ * test_unorm8_codes checks every code of every byte through
+ * near_chunk16 against the division. */
+AVX512_FN __m512 unorm8_16(__m512i t, int byte)
 {
-   const __m512 r = _mm512_set1_ps(1.0f / 255.0f);
-   __m512 q0 = _mm512_mul_ps(x, r);
-   __m512 rem = _mm512_add_ps(_mm512_sub_ps(x, _mm512_mul_ps(q0, _mm512_set1_ps(256.0f))), q0);
-   return _mm512_add_ps(q0, _mm512_mul_ps(rem, r));
+   /* Byte 4 q + byte of the 128-bit quarter, for the lane's dword q. */
+   const __m512i ctrl = _mm512_add_epi32(
+      _mm512_setr_epi32(0, 0x04040404, 0x08080808, 0x0c0c0c0c, 0, 0x04040404, 0x08080808, 0x0c0c0c0c,
+                        0, 0x04040404, 0x08080808, 0x0c0c0c0c, 0, 0x04040404, 0x08080808, 0x0c0c0c0c),
+      _mm512_set1_epi32(0x01010101 * byte));
+   const __m512 n = _mm512_cvt_roundepu32_ps(_mm512_shuffle_epi8(t, ctrl),
+                                             _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+   return _mm512_mul_ps(n, _mm512_set1_ps(0x1p-32f));
 }
 
 AVX512_FN void near_chunk16(const struct fast *f, struct shale_sample_args *a, bool bgra)
@@ -1174,15 +1197,11 @@ AVX512_FN void near_chunk16(const struct fast *f, struct shale_sample_args *a, b
                                      _mm512_add_epi32(_mm512_set1_epi32(start), _mm512_slli_epi32(xi, 2)));
       t = _mm512_i32gather_epi32(off, (const void *)f->base, 1);
    }
-   const __m512i ff = _mm512_set1_epi32(0xff);
-   __m512 tau[4];
    for (int k = 0; k < 4; k++) {
-      const int c = bgra && k != 3 ? 2 - k : k;
-      tau[k] = vdiv255_16(_mm512_cvtepi32_ps(_mm512_and_si512(_mm512_srli_epi32(t, 8 * c), ff)));
-   }
-   for (int k = 0; k < 4; k++) {
+      /* The component the swizzle takes, from its byte (BGRA: B, G, R, A). */
       const uint8_t sw = f->swz[k];
-      __m512 r = sw < 4 ? tau[sw] : _mm512_set1_ps(sw == SWZ_ONE ? 1.0f : 0.0f);
+      __m512 r = sw < 4 ? unorm8_16(t, bgra && sw != 3 ? 2 - sw : sw)
+                        : _mm512_set1_ps(sw == SWZ_ONE ? 1.0f : 0.0f);
       if (on == 0xffff)
          _mm512_storeu_ps(&a->result[k][0], r);
       else

@@ -46,6 +46,7 @@
 #include "check.h"
 #include "rasterizer/sr_sample.h"
 #include "sample_view.h"
+#include "util/su_format.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 
@@ -1257,6 +1258,123 @@ static void test_near16(void)
 #endif
 }
 
+/* Every 8-bit UNORM code through the single-level NEAREST routines
+ * (sr_sample_fast.c's unorm8_16 in near_chunk16 where the CPU has
+ * AVX-512, vdiv255 in near_chunk32 otherwise): a 16 x 16 view of one level
+ * whose texel i holds codes i, 255 - i, 7 i and 11 i + 5 (mod 256: each
+ * byte takes every code), in R8G8B8A8, B8G8R8A8 and A8B8G8R8_PACK32,
+ * identity and reversed swizzles, read at texel centres sixteen texels a
+ * call (all lanes asked for, or lanes 1 .. 14), with windows and with
+ * gathers only, and through the AVX2 routine: every component must hold
+ * the bits of code / 255.0f (the correctly rounded quotient, what
+ * su_unpack_float gives; checked against it too) of the byte the format
+ * and swizzle name. Where the CPU has AVX-512 F, BW, DQ and VL, every
+ * call must have run near_chunk16. */
+static void test_unorm8_codes(void)
+{
+   static const VkFormat formats[] = { VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM,
+                                       VK_FORMAT_A8B8G8R8_UNORM_PACK32 };
+   long bad = 0, checked = 0, calls = 0, unpack_bad = 0;
+   struct sr_sample_fast_test hook = { 0 };
+   struct tally t = { 0 };
+   /* Each code's quotient, and su_unpack_float's. */
+   for (int c = 0; c < 256; c++) {
+      const struct su_format_desc *d = su_format_desc(VK_FORMAT_R8_UNORM);
+      uint8_t b = (uint8_t)c;
+      float rgba[4];
+      su_unpack_float(d, &b, rgba);
+      float q = (float)c / 255.0f;
+      unpack_bad += memcmp(&q, &rgba[0], 4) != 0;
+   }
+   uint8_t *mem = malloc(16 * 16 * 4);
+   for (int i = 0; i < 256; i++) {
+      mem[4 * i] = (uint8_t)i;
+      mem[4 * i + 1] = (uint8_t)(255 - i);
+      mem[4 * i + 2] = (uint8_t)(7 * i);
+      mem[4 * i + 3] = (uint8_t)(11 * i + 5);
+   }
+   for (int fi = 0; fi < 3; fi++) {
+      for (int rev = 0; rev < 2; rev++) {
+         struct shale_image_view_desc v;
+         memset(&v, 0, sizeof(v));
+         v.row_pitch[0] = 64;
+         v.slice_pitch[0] = 1024;
+         sample_view_init(&v, mem, formats[fi], VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 4);
+         if (rev)
+            for (int k = 0; k < 4; k++)
+               v.swizzle[k] = VK_COMPONENT_SWIZZLE_A - k;
+         struct image im = { .v = v, .mem = mem };
+         struct shale_sampler_desc s;
+         random_sampler(&s, 1);
+         s.mag_filter = s.min_filter = VK_FILTER_NEAREST;
+         s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+         s.address_mode[0] = s.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+         s.min_lod = s.max_lod = 0.0f;
+         shale_sample_fn fn = sr_sample_select_isa(&v, &s, true);
+         struct sr_sample_fast_test no512 = { .no_avx512 = true };
+         sr_sample_fast_test = &no512;
+         shale_sample_fn fn2 = sr_sample_select_isa(&v, &s, true);
+         sr_sample_fast_test = NULL;
+         for (int part = 0; part < 2; part++) {
+            for (int i0 = 0; i0 < 256; i0 += SHALE_MAX_SIMD_WIDTH) {
+               struct shale_sample_args a;
+               memset(&a, 0, sizeof(a));
+               a.op = SHALE_SAMPLE_LOD;
+               a.lanes = part ? 0x7ffe : 0xffff;
+               for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+                  a.coord[0][l] = ((float)((i0 + l) % 16) + 0.5f) / 16.0f;
+                  a.coord[1][l] = ((float)((i0 + l) / 16) + 0.5f) / 16.0f;
+               }
+               struct shale_sample_args runs[3] = { a, a, a };
+               sr_sample_fast_test = &hook;
+               fn(&v, &s, &runs[0]);
+               hook.gathers_only = true;
+               fn(&v, &s, &runs[1]);
+               hook.gathers_only = false;
+               sr_sample_fast_test = NULL;
+               fn2(&v, &s, &runs[2]);
+               calls++;
+               for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+                  if (!(a.lanes & (1u << l)))
+                     continue;
+                  const uint8_t *tx = mem + 4 * (i0 + l);
+                  for (int k = 0; k < 4; k++) {
+                     /* The format's component (R, G, B, A) the swizzle names, and its byte. */
+                     int comp = rev ? 3 - k : k;
+                     int byte = formats[fi] == VK_FORMAT_B8G8R8A8_UNORM && comp != 3 ? 2 - comp : comp;
+                     float want = (float)tx[byte] / 255.0f;
+                     for (int r = 0; r < 3; r++) {
+                        float got = as_float(runs[r].result[k][l]);
+                        checked++;
+                        if (memcmp(&got, &want, 4) != 0 && bad++ < 10)
+                           fprintf(stderr, "format %d swizzle %d run %d: code %d gave %.9g, "
+                                   "not %.9g\n", fi, rev, r, tx[byte], got, want);
+                     }
+                  }
+               }
+               compare_call(fn, &im, &s, &a, true, &t, false);
+            }
+         }
+      }
+   }
+   free(mem);
+   printf("UNORM8 codes through the NEAREST routines: %ld calls (three runs each), %ld components "
+          "checked, %" PRIu64 " calls through near_chunk16, %ld wrong; %ld quotients differ from "
+          "su_unpack_float; %ld lanes against sr_sample, %ld disagreements\n", calls, checked,
+          hook.near16_calls, bad, unpack_bad, t.lanes, t.bad);
+   CHECK(bad == 0, "%ld components differ from code / 255.0f", bad);
+   CHECK(t.bad == 0 && t.exact == t.lanes, "%ld of %ld lanes differ from sr_sample", t.bad, t.lanes);
+   CHECK(unpack_bad == 0, "%ld codes: su_unpack_float differs from code / 255.0f", unpack_bad);
+   CHECK(checked == 3L * 6 * 4 * (256 + 224), "%ld components checked", checked);
+#if defined(__x86_64__) || defined(__i386__)
+   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+       __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+       __builtin_cpu_supports("avx512vl"))
+      CHECK(hook.near16_calls == 2 * (uint64_t)calls, "only %" PRIu64 " of %ld calls (twice) "
+            "through near_chunk16", hook.near16_calls, calls);
+#endif
+}
+
 /* The fixed-point and sRGB trilinear routines' level-0 shortcut
  * (sr_sample_fast_body.h's fixed_select): calls laid out as a draw lays
  * them (two quads per eight lanes, one gradient a quad as implicit LOD
@@ -1402,6 +1520,7 @@ int main(void)
    test_single_windows(VK_FILTER_NEAREST);
    test_single_windows(VK_FILTER_LINEAR);
    test_near16();
+   test_unorm8_codes();
    test_level0();
    test_far(false);
    test_far(true);
