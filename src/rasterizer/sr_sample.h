@@ -131,7 +131,8 @@ shale_sample_fn sr_sample_select_isa(const struct shale_image_view_desc *view,
  * lambda where it can only select level 0 alone (magnified chunks, one
  * level); level0_chunks counts the chunks that skipped it; no_avx512, set
  * while sr_sample_select_isa() chooses, picks the AVX2 routine for
- * trilinear-ready views where the AVX-512 one would be chosen. NULL
+ * trilinear-ready views where the AVX-512 one would be chosen; windows8
+ * counts (in windows' units) the AVX-512 windows eight columns wide. NULL
  * otherwise. */
 struct sr_sample_fast_test {
    bool gathers_only;
@@ -141,6 +142,7 @@ struct sr_sample_fast_test {
    uint64_t tri_calls;
    uint64_t level0_chunks;
    uint64_t near16_calls;   /* calls through AVX-512's near_chunk16 */
+   uint64_t windows8;       /* of windows, those eight columns wide (window8) */
 };
 extern struct sr_sample_fast_test *sr_sample_fast_test;
 

@@ -730,7 +730,10 @@ AVX2_FN v8f table_avx2(const float *table, v8i idx)
  * (64-byte loads of rows, in pairs, each lane's texels picked by vpermt2d
  * from the pair holding its row: a draw's 16 lanes are a 4x4 block, whose
  * four pixel rows span up to seven texel rows at two texels a pixel,
- * where window() takes two rows and a third),
+ * where window() takes two rows and a third; where the lanes' columns fit
+ * eight, as a block's do below two texels a pixel, window8 reads eight
+ * columns, 32 bytes a row and two rows a register, so that rows 0-3 and
+ * 4-7 are one vpermt2d table each),
  * else 16-lane gathers. A half without a second level keeps its first
  * level's sums (as fixed_chunk() skips fixed_mip() there): results
  * identical to the AVX2 routine's. Calls whose lanes differ in level
@@ -780,6 +783,51 @@ AVX512_FN __m512i fixed_floor16(__m512 x, __m512 *fl)
    return _mm512_cvttps_epi32(*fl);
 }
 
+/* window16()'s footprint where it fits eight columns (di at most six and
+ * w - 2 - c0: every lane's two columns within columns cs .. cs + 7 of the
+ * level, unwrapped) and eight rows (dj at most six): rows jmin .. jmin + 7
+ * (wrapped) read 32 bytes each, two rows to a register, so that rows 0-3
+ * and 4-7 are each one table of 32 texels; each lane's texel is entry
+ * 8 * row + cx, picked by one vpermt2d from the table holding its row
+ * (the second table read and merged only where a lane's lower row lies in
+ * it). The same texels as window16's loads and the gathers. */
+AVX512_FN void window8(const uint8_t *level, int32_t w, int32_t h, size_t row, int32_t c0,
+                       int32_t jmin, __m512i di, __m512i dj, __m512i t[4])
+{
+   const int32_t cs = c0 < w - 8 ? c0 : w - 8;
+   const uint8_t *p = level + (size_t)cs * 4;
+   const int32_t hm = h - 1;
+#define W8_ROW(k) _mm256_loadu_si256((const __m256i *)(p + (size_t)((jmin + (k)) & hm) * row))
+#define W8_ROWS(k) _mm512_inserti64x4(_mm512_castsi256_si512(W8_ROW(k)), W8_ROW((k) + 1), 1)
+   /* Each lane's first texel: 8 * (j0 - jmin) + (i0 - imin) + (c0 - cs),
+    * in [0, 55]; its second one on, the next row's two eight on. */
+   const __m512i top = _mm512_add_epi32(_mm512_slli_epi32(dj, 3), _mm512_add_epi32(di, _mm512_set1_epi32(c0 - cs)));
+   const __m512i top1 = _mm512_add_epi32(top, _mm512_set1_epi32(1));
+   const __m512i bot = _mm512_add_epi32(top, _mm512_set1_epi32(8));
+   const __m512i bot1 = _mm512_add_epi32(top, _mm512_set1_epi32(9));
+   const __m512i r01 = W8_ROWS(0), r23 = W8_ROWS(2);
+   t[0] = _mm512_permutex2var_epi32(r01, top, r23);
+   t[1] = _mm512_permutex2var_epi32(r01, top1, r23);
+   t[2] = _mm512_permutex2var_epi32(r01, bot, r23);
+   t[3] = _mm512_permutex2var_epi32(r01, bot1, r23);
+   /* Lanes whose lower row is row 4 or later (dj >= 3), upper (dj >= 4). */
+   const __mmask16 mb = _mm512_cmpgt_epu32_mask(dj, _mm512_set1_epi32(2));
+   if (mb) {
+      const __mmask16 mt = _mm512_cmpgt_epu32_mask(dj, _mm512_set1_epi32(3));
+      const __m512i r45 = W8_ROWS(4), r67 = W8_ROWS(6);
+      t[0] = _mm512_mask_blend_epi32(mt, t[0], _mm512_permutex2var_epi32(r45, top, r67));
+      t[1] = _mm512_mask_blend_epi32(mt, t[1], _mm512_permutex2var_epi32(r45, top1, r67));
+      t[2] = _mm512_mask_blend_epi32(mb, t[2], _mm512_permutex2var_epi32(r45, bot, r67));
+      t[3] = _mm512_mask_blend_epi32(mb, t[3], _mm512_permutex2var_epi32(r45, bot1, r67));
+   }
+#undef W8_ROWS
+#undef W8_ROW
+   if (sr_sample_fast_test) {
+      sr_sample_fast_test->windows += 2;   /* counted per eight lanes */
+      sr_sample_fast_test->windows8 += 2;
+   }
+}
+
 /* window() sixteen columns wide and up to eight rows high: the lanes'
  * columns i0 .. i0 + 1 within sixteen consecutive unwrapped columns that
  * do not wrap, rows j0 at most six apart (a 4x4 block's four pixel rows up
@@ -788,11 +836,14 @@ AVX512_FN __m512i fixed_floor16(__m512 x, __m512 *fl)
  * .. jmax + 1 (wrapped) are read 64 bytes at a time, in pairs: each lane's
  * texel is row (j0 - jmin) and column cx of that table, picked from the
  * pair holding its row by one vpermt2d (index 16 * row + cx, modulo 32)
- * and the pairs' picks merged by masks. */
+ * and the pairs' picks merged by masks.
+ * Where the lanes' columns fit eight (i0 at most six apart: a 4x4 block
+ * at under two texels a pixel, the finer level of every trilinear block
+ * that is not anisotropic), window8() reads them instead. */
 AVX512_FN bool window16(const uint8_t *level, int32_t w, int32_t h, size_t row, __m512i i0,
                         __m512i j0, __m512i t[4])
 {
-   if (w < 16 || (sr_sample_fast_test && sr_sample_fast_test->gathers_only))
+   if (w < 8 || (sr_sample_fast_test && sr_sample_fast_test->gathers_only))
       return false;
    /* The least i0 and j0 in one reduction: i0's halves in quarters 0-1,
     * j0's in 2-3. */
@@ -804,13 +855,19 @@ AVX512_FN bool window16(const uint8_t *level, int32_t w, int32_t h, size_t row, 
    const int32_t jmin = _mm_cvtsi128_si32(_mm512_extracti32x4_epi32(m, 2));
    const int32_t c0 = imin & (w - 1);   /* the wrapped column of imin */
    /* Every lane's i0 - imin (exact as unsigned: i0 lies in [-2^30, 2^30])
-    * at most 14 and w - 2 - c0 (its second column before the level's
-    * last one, unwrapped), j0 - jmin at most 6. */
+    * at most 14 (six for window8) and w - 2 - c0 (its second column
+    * before the level's last one, unwrapped), j0 - jmin at most 6. */
    const __m512i di = _mm512_sub_epi32(i0, _mm512_set1_epi32(imin));
    const __m512i dj = _mm512_sub_epi32(j0, _mm512_set1_epi32(jmin));
+   if (_mm512_cmpgt_epu32_mask(dj, _mm512_set1_epi32(6)))
+      return false;
+   const int32_t lim8 = w - 2 - c0 < 6 ? w - 2 - c0 : 6;
+   if (lim8 >= 0 && !_mm512_cmpgt_epu32_mask(di, _mm512_set1_epi32(lim8))) {
+      window8(level, w, h, row, c0, jmin, di, dj, t);
+      return true;
+   }
    const int32_t lim = w - 2 - c0 < 14 ? w - 2 - c0 : 14;
-   if (lim < 0 || _mm512_cmpgt_epu32_mask(di, _mm512_set1_epi32(lim)) |
-                     _mm512_cmpgt_epu32_mask(dj, _mm512_set1_epi32(6)))
+   if (w < 16 || lim < 0 || _mm512_cmpgt_epu32_mask(di, _mm512_set1_epi32(lim)))
       return false;
    /* Columns cs .. cs + 15 of the level hold every lane's. */
    const int32_t cs = c0 < w - 16 ? c0 : w - 16;

@@ -775,7 +775,8 @@ static void test_window(void)
  * a 512x512 RGBA8 view of 10 levels (pitches padded now and then),
  * LINEAR / LINEAR / LINEAR mipmap REPEAT, GRAD at 0.3 to 0.95 texels a
  * pixel (level 0 alone) and 1.05 to 1.95 (levels 0 and 1), unrotated,
- * anywhere on the repeated texture. Each call runs with the windows and
+ * anywhere on the repeated texture (footprints at most seven columns
+ * wide: window16 reads all those it takes through window8's eight). Each call runs with the windows and
  * with gathers only (identical bits) and through the AVX2 routine
  * (identical bits), and against sr_sample() (compare_call). Where the
  * CPU has the AVX-512 routines' extensions, nine levels in ten read must
@@ -857,18 +858,26 @@ static void test_block_windows(void)
          "and AVX2 routines", far_differ);
    free(im.mem);
    printf("4x4-block windows: %ld calls, %" PRIu64 " of %" PRIu64 " levels (per eight lanes) "
-          "read through a window, %ld results differing from the gathers', %ld from the AVX2 "
-          "routine's, %ld lanes against sr_sample (largest difference %.3g), %ld "
-          "disagreements\n",
-          calls, hook.windows, levels, differ, isa_differ, t.lanes, t.worst_fixed, t.bad);
+          "read through a window (%" PRIu64 " eight columns wide), %ld results differing from "
+          "the gathers', %ld from the AVX2 routine's, %ld lanes against sr_sample (largest "
+          "difference %.3g), %ld disagreements\n",
+          calls, hook.windows, levels, hook.windows8, differ, isa_differ, t.lanes, t.worst_fixed,
+          t.bad);
    CHECK(differ == 0, "%ld calls differ between windows and gathers", differ);
    CHECK(isa_differ == 0, "%ld calls differ between the AVX-512 and AVX2 routines", isa_differ);
    CHECK(t.bad == 0, "%ld lanes disagree with sr_sample", t.bad);
 #if defined(__x86_64__) || defined(__i386__)
    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+   {
       CHECK(hook.windows * 10 >= levels * 9, "only %" PRIu64 " of %" PRIu64 " levels through a window",
             hook.windows, levels);
+      /* Unrotated blocks at under two texels a pixel: every lane's
+       * columns within seven of the least, so window8's eight columns
+       * wherever window16's sixteen would do. */
+      CHECK(hook.windows8 == hook.windows, "only %" PRIu64 " of %" PRIu64 " windows eight columns wide",
+            hook.windows8, hook.windows);
+   }
 #endif
 }
 
