@@ -132,7 +132,9 @@ shale_sample_fn sr_sample_select_isa(const struct shale_image_view_desc *view,
  * level); level0_chunks counts the chunks that skipped it; no_avx512, set
  * while sr_sample_select_isa() chooses, picks the AVX2 routine for
  * trilinear-ready views where the AVX-512 one would be chosen; windows8
- * counts (in windows' units) the AVX-512 windows eight columns wide. NULL
+ * counts (in windows' units) the AVX-512 windows eight columns wide;
+ * level_guesses and guess_misses count the AVX-512 calls that read levels
+ * from a guess at the level and those that had to read them again. NULL
  * otherwise. */
 struct sr_sample_fast_test {
    bool gathers_only;
@@ -143,6 +145,8 @@ struct sr_sample_fast_test {
    uint64_t level0_chunks;
    uint64_t near16_calls;   /* calls through AVX-512's near_chunk16 */
    uint64_t windows8;       /* of windows, those eight columns wide (window8) */
+   uint64_t level_guesses;  /* AVX-512 calls read from fixed_guess16's level */
+   uint64_t guess_misses;   /* of those, the calls read again (the guess missed) */
 };
 extern struct sr_sample_fast_test *sr_sample_fast_test;
 

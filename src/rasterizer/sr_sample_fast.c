@@ -720,7 +720,10 @@ AVX2_FN v8f table_avx2(const float *table, v8i idx)
  * have lanes asked for and the lanes asked for share one level (and so its
  * second): fixed_select()'s operations on the sixteen lanes at once
  * (fixed_select16: the same LOD and bits; the level-0 shortcut where every
- * lane asked for allows it), then fixed_level()'s arithmetic on 512-bit
+ * lane asked for allows it; where the call has no bias and its LOD clamps
+ * do not bind, the levels are read and filtered from a guess at the level,
+ * fixed_guess16's, while lambda's polynomial runs, and read again where
+ * the guess missed), then fixed_level()'s arithmetic on 512-bit
  * vectors (the same texels, weights and sums lane for lane: the texel
  * coordinate and weight from one floor of 256 u, its bits above and below
  * the eighth, which are fixed_level()'s floor(u) and floor(256 (u -
@@ -1077,39 +1080,85 @@ AVX512_FN bool fixed_select16(const struct fast *f, const struct shale_sample_ar
    return !_mm512_mask_cmpneq_epi32_mask(on, lvl0, first);
 }
 
-/* Lanes 0 .. 15 of a call in the fixed-point trilinear state whose halves
- * both have lanes asked for (see the note above). */
-AVX512_FN void fixed_chunk16(const struct fast *f, struct shale_sample_args *a, bool bgra, bool ident)
+/* The mipmap blend of fixed_chunk16: r1 (level lvl + 1) into r0 on the
+ * halves with a lane asked for that has a second level (two: those lanes). */
+AVX512_FN void fixed_blend16(__m512i r0[4], const __m512i r1[4], __m512 delta, __mmask16 two)
 {
-   struct sel16 sel;
-   if (!fixed_select16(f, a, &sel)) {
-      fixed_chunk_avx2(f, a, 0, bgra, ident);
-      fixed_chunk_avx2(f, a, 8, bgra, ident);
-      return;
-   }
-   const int32_t lvl = sel.lvl;
-   const __mmask16 on = (__mmask16)a->lanes;
+   __m512i m[4];
+   for (int k = 0; k < 4; k++)
+      m[k] = r0[k];
+   fixed_mip16(m, r1, delta);
+   /* A half with no second level keeps r0 (fixed_chunk skips the blend). */
+   const __mmask16 take = ((two & 0x00ffu) ? 0x00ffu : 0) | ((two & 0xff00u) ? 0xff00u : 0);
+   if (take == 0xffffu)
+      for (int k = 0; k < 4; k++)
+         r0[k] = m[k];
+   else
+      for (int k = 0; k < 4; k++)
+         r0[k] = _mm512_mask_mov_epi32(r0[k], take, m[k]);
+}
+
+/* fixed_chunk16's levels once fixed_select16 has chosen them: level
+ * sel->lvl, its second where a lane asked for has one, blended. */
+AVX512_FN void fixed_levels16(const struct fast *f, const struct shale_sample_args *a,
+                              const struct sel16 *sel, __m512i r0[4])
+{
+   const int32_t lvl = sel->lvl;
    const __m512 s = _mm512_loadu_ps(&a->coord[0][0]), t = _mm512_loadu_ps(&a->coord[1][0]);
-   __m512i r0[4];
    fixed_level16(f, s, t, lvl, r0);
-   const __mmask16 two = sel.two & on;
+   const __mmask16 two = sel->two & (__mmask16)a->lanes;
    if (two) {
       /* Lanes sharing level lvl share its second, min(lvl + 1, last). */
-      __m512i r1[4], m[4];
+      __m512i r1[4];
       fixed_level16(f, s, t, lvl + 1 < f->last_level ? lvl + 1 : f->last_level, r1);
-      for (int k = 0; k < 4; k++)
-         m[k] = r0[k];
-      fixed_mip16(m, r1, sel.delta);
-      /* A half with no second level keeps r0 (fixed_chunk skips the blend). */
-      const __mmask16 take = ((two & 0x00ffu) ? 0x00ffu : 0) | ((two & 0xff00u) ? 0xff00u : 0);
-      if (take == 0xffffu)
-         for (int k = 0; k < 4; k++)
-            r0[k] = m[k];
-      else
-         for (int k = 0; k < 4; k++)
-            r0[k] = _mm512_mask_mov_epi32(r0[k], take, m[k]);
+      fixed_blend16(r0, r1, sel->delta, two);
    }
-   /* fixed_lanes() on sixteen lanes. */
+}
+
+/* fixed_levels16() out of line, for the calls whose guess at the level
+ * missed (rare: one copy fewer of the levels' code inlined). */
+__attribute__((noinline, target("avx2,avx512f,avx512bw,avx512dq,avx512vl"))) static void
+fixed_levels16_redo(const struct fast *f, const struct shale_sample_args *a, const struct sel16 *sel,
+                    __m512i r0[4])
+{
+   fixed_levels16(f, a, sel, r0);
+}
+
+/* A guess at fixed_select16's level from the first lane asked for alone,
+ * in scalar: half the binary exponent of its larger square (qx, qy: the
+ * same products and sums), floor(log2(rho)), clamped to the view's levels.
+ * That is floor(lambda) but where vhalf_log2's rounding carries lambda up
+ * to the next integer, for GRAD without a bias (the sampler's or the
+ * call's) and LOD clamps that do not bind (minLod <= 0, maxLod at least
+ * the last level); -1 (no guess) for any other call. *minified: whether
+ * the lane's lambda is at least 0 (the square at least 1), where a second
+ * level is likely. Only a guess: fixed_chunk16 checks it against
+ * fixed_select16's level, which it needs no sooner, so that the levels'
+ * reads and filtering need not wait for the polynomial. */
+AVX512_FN int32_t fixed_guess16(const struct fast *f, const struct shale_sample_args *a, bool *minified)
+{
+   *minified = false;
+   if (a->op != SHALE_SAMPLE_GRAD || f->bias != 0.0f || !(f->min_lod <= 0.0f) || !(f->max_lod >= f->q))
+      return -1;
+   const unsigned k = (unsigned)__builtin_ctz(a->lanes);
+   const float mx0 = a->grad[0][0][k] * f->fwidth, mx1 = a->grad[0][1][k] * f->fheight;
+   const float my0 = a->grad[1][0][k] * f->fwidth, my1 = a->grad[1][1][k] * f->fheight;
+   const float qx = mx0 * mx0 + mx1 * mx1, qy = my0 * my0 + my1 * my1;
+   const float qm = qx > qy ? qx : qy;
+   uint32_t bits;
+   memcpy(&bits, &qm, sizeof(bits));
+   const int32_t e = (int32_t)((bits >> 23) & 0xffu) - 127;
+   *minified = e >= 0;
+   const int32_t g = e >= 0 ? e >> 1 : 0;
+   return g < f->last_level ? g : f->last_level;
+}
+
+/* fixed_lanes() on sixteen lanes, the conversion to floats and the
+ * stores of the lanes asked for. */
+AVX512_FN void fixed_store16(const struct fast *f, struct shale_sample_args *a, const __m512i r0[4],
+                             bool bgra, bool ident)
+{
+   const __mmask16 on = (__mmask16)a->lanes;
    __m512i u0 = _mm512_unpacklo_epi32(r0[0], r0[1]), u1 = _mm512_unpackhi_epi32(r0[0], r0[1]);
    __m512i u2 = _mm512_unpacklo_epi32(r0[2], r0[3]), u3 = _mm512_unpackhi_epi32(r0[2], r0[3]);
    __m512i c[4] = { _mm512_unpacklo_epi64(u0, u2), _mm512_unpackhi_epi64(u0, u2),
@@ -1135,6 +1184,48 @@ AVX512_FN void fixed_chunk16(const struct fast *f, struct shale_sample_args *a, 
       else
          _mm512_mask_storeu_ps(&a->result[k][0], on, r);
    }
+}
+
+/* Lanes 0 .. 15 of a call in the fixed-point trilinear state whose halves
+ * both have lanes asked for (see the note above). With a guess at the
+ * level (fixed_guess16), its level (and the next, where the guess says
+ * minified) are read and filtered from the guess, which depends on the
+ * gradients alone, while fixed_select16's polynomial runs; where the
+ * guess is not its level, or a second level is wanted that the guess did
+ * not read, fixed_levels16 reads them again: the same levels, texels and
+ * sums either way. */
+AVX512_FN void fixed_chunk16(const struct fast *f, struct shale_sample_args *a, bool bgra, bool ident)
+{
+   struct sel16 sel;
+   bool minified;
+   const int32_t g = fixed_guess16(f, a, &minified);
+   if (!fixed_select16(f, a, &sel)) {
+      fixed_chunk_avx2(f, a, 0, bgra, ident);
+      fixed_chunk_avx2(f, a, 8, bgra, ident);
+      return;
+   }
+   __m512i r0[4];
+   if (g < 0) {
+      fixed_levels16(f, a, &sel, r0);
+   } else {
+      const __m512 s = _mm512_loadu_ps(&a->coord[0][0]), t = _mm512_loadu_ps(&a->coord[1][0]);
+      __m512i r1[4];
+      fixed_level16(f, s, t, g, r0);
+      const bool second = minified && g < f->last_level;
+      if (second)
+         fixed_level16(f, s, t, g + 1, r1);
+      const __mmask16 two = sel.two & (__mmask16)a->lanes;
+      const bool miss = sel.lvl != g || (two && !second);
+      if (sr_sample_fast_test) {
+         sr_sample_fast_test->level_guesses++;
+         sr_sample_fast_test->guess_misses += miss;
+      }
+      if (miss)
+         fixed_levels16_redo(f, a, &sel, r0);
+      else if (two)
+         fixed_blend16(r0, r1, sel.delta, two);
+   }
+   fixed_store16(f, a, r0, bgra, ident);
 }
 
 /* ---- AVX-512: single-level NEAREST on 8-bit UNORM RGBA / BGRA, sixteen lanes - */

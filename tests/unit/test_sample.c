@@ -1520,6 +1520,77 @@ static void test_nl(bool avx2)
 #endif
 }
 
+/* The AVX-512 routine's guess at the level (sr_sample_fast.c's
+ * fixed_guess16: half the binary exponent of the first lane's larger
+ * square), checked against fixed_select16's level: draws of sixteen lanes
+ * (4x4 blocks, unrotated) on a 512x512 RGBA8 view of 10 levels in the
+ * trilinear REPEAT state with no bias and minLod 0, maxLod 1000 (where the
+ * guess is made), at rho = 2^n (1 + m 2^-24) texels a pixel for n in 0 ..
+ * 9 and m in -12 .. 12: lambda at or next to an integer, where vhalf_log2
+ * rounds n - 4e-8 up to n on the levels above 1, so that the guess (n - 1)
+ * misses and the levels are read again. Each call must give the AVX2
+ * routine's bits (sr_sample_fast_test's no_avx512) and agree with
+ * sr_sample() (compare_call). Where the CPU has the AVX-512 routines'
+ * extensions, calls must have been read from a guess and some guesses
+ * must have missed. */
+static void test_level_guess(void)
+{
+   struct sr_sample_fast_test hook = { 0 };
+   struct tally t = { 0 };
+   long calls = 0, isa_differ = 0;
+   struct image im;
+   make_image(&im, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 512, 512, 10, 1);
+   for (int k = 0; k < 4; k++)
+      im.v.swizzle[k] = VK_COMPONENT_SWIZZLE_R + k;
+   struct shale_sampler_desc s;
+   random_sampler(&s, 10);
+   trilinear_repeat(&s);
+   s.mip_lod_bias = 0.0f;
+   s.min_lod = 0.0f;
+   s.max_lod = 1000.0f;
+   shale_sample_fn fn = sr_sample_select_isa(&im.v, &s, true);
+   struct sr_sample_fast_test no512 = { .no_avx512 = true };
+   sr_sample_fast_test = &no512;
+   shale_sample_fn fn2 = sr_sample_select_isa(&im.v, &s, true);
+   sr_sample_fast_test = NULL;
+   for (int n = 0; n <= 9; n++)
+      for (int m = -12; m <= 12; m++)
+         for (int c = 0; c < 4; c++) {
+            struct shale_sample_args a;
+            memset(&a, 0, sizeof(a));
+            a.op = SHALE_SAMPLE_GRAD;
+            a.lanes = c ? 0xffff : (rnd() & 0xffff) | 0x0101;
+            float d[4];
+            draw_grads(ldexpf(1.0f + (float)m * 0x1p-24f, n), 0.0f, 1.0f, 1.0f, 512.0f, 512.0f, d);
+            float s0 = frand(-3.0f, 3.0f), t0 = frand(-3.0f, 3.0f);
+            for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++)
+               draw_lane_in(&a, l, s0, t0, d, 0.0f, true);
+            struct shale_sample_args wide = a, narrow = a;
+            sr_sample_fast_test = &hook;
+            fn(&im.v, &s, &wide);
+            sr_sample_fast_test = NULL;
+            fn2(&im.v, &s, &narrow);
+            isa_differ += memcmp(narrow.result, wide.result, sizeof(a.result)) != 0;
+            compare_call(fn, &im, &s, &a, false, &t, fixed_point_call(&im, &s, &a, true));
+            calls++;
+         }
+   free(im.mem);
+   printf("level guesses: %ld calls, %" PRIu64 " read from a guess, %" PRIu64 " guesses missed, "
+          "%ld differing from the AVX2 routine's, %ld lanes against sr_sample (largest difference "
+          "%.3g), %ld disagreements\n",
+          calls, hook.level_guesses, hook.guess_misses, isa_differ, t.lanes, t.worst_fixed, t.bad);
+   CHECK(isa_differ == 0, "%ld calls differ between the AVX-512 and AVX2 routines", isa_differ);
+   CHECK(t.bad == 0, "%ld lanes disagree with sr_sample", t.bad);
+#if defined(__x86_64__) || defined(__i386__)
+   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+      CHECK(hook.level_guesses > (uint64_t)calls / 2, "only %" PRIu64 " of %ld calls read from a guess",
+            hook.level_guesses, calls);
+      CHECK(hook.guess_misses > 0, "no guess of %" PRIu64 " missed", hook.level_guesses);
+   }
+#endif
+}
+
 int main(void)
 {
    test_window();
@@ -1539,5 +1610,6 @@ int main(void)
    test_nl(true);
    test_fallback(false);
    test_fallback(true);
+   test_level_guess();
    return check_finish();
 }
