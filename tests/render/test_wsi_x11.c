@@ -18,8 +18,9 @@
  *  - destroying the window makes acquire return VK_ERROR_SURFACE_LOST_KHR
  *    and the capability query too;
  *  - an IMMEDIATE swapchain (MIT-SHM images) makes one image more than the
- *    minImageCount asked for, so an acquire with timeout 0 after two
- *    presents finds a free image, and its frames reach the window;
+ *    minImageCount asked for, so while the engine shows one image the
+ *    application holds two, acquired with timeout 0, round after round of
+ *    presents, and its frames reach the window;
  *  - after the swapchains and surfaces are destroyed, the process has as
  *    many open fds as before and no SysV shared-memory segment of its own,
  *    and the X server holds as many resources for the presenting client
@@ -332,9 +333,12 @@ run(struct ctx *c, enum way way)
 
 /* IMMEDIATE (MIT-SHM images): the swapchain makes one image more than the
  * minImageCount asked for (sh_wsi.h: the shown image stays the engine's
- * until the next display), so once two frames were presented an acquire
- * with timeout 0 finds an image whatever the present thread did
- * meanwhile; frames reach the window; the swapchain's X resources (a GC,
+ * until the next display), so while the engine shows one image the
+ * application can hold two, acquired with timeout 0: six rounds of two
+ * acquires, both images presented and the round's last frame waited for
+ * in the window, every image acquired and presented at least twice (with
+ * immediate_extra_images 0 the second acquire of the first round never
+ * succeeds); frames reach the window; the swapchain's X resources (a GC,
  * a segment per image made) go with it. */
 static void
 test_immediate(struct ctx *c)
@@ -375,22 +379,63 @@ test_immediate(struct ctx *c)
    CHECK(res_chain == res_window + 1 + n, "IMMEDIATE: %ld X resources with the window, %ld with "
          "its swapchain of %u images (expected a GC and a segment per image)", res_window,
          res_chain, n);
-   CHECK_VK(frame(c, chain, 0x336699, 0xff00ff));
-   CHECK_VK(frame(c, chain, 0xcc8844, 0xff00ff));
+   static const uint32_t colors[3] = { 0x336699, 0xcc8844, 0x20e040 };
+   for (int k = 0; k < 3; k++)
+      CHECK_VK(frame(c, chain, colors[k], 0xff00ff));
    vkQueueWaitIdle(c->t.queue);
-   uint32_t index = UINT32_MAX;
-   VkResult r = vkAcquireNextImageKHR(dev, chain, 0, c->acquired, VK_NULL_HANDLE, &index);
-   CHECK(r == VK_SUCCESS && index < n,
-         "IMMEDIATE: no image free after two presents (acquire %d, image %u)", r, index);
-   if (r == VK_SUCCESS && index < n) {
-      CHECK_VK(wsi_fill_frame(&c->t, chain, index, images[index], c->acquired,
-                              c->rendered[index], c->done, 0x20e040, 0xff00ff));
+   CHECK(wait_pixel(c, win, 63, 47, colors[2]), "IMMEDIATE: the third frame not shown");
+   /* Two images held by the application (vkcube's two frames in flight)
+    * while the engine shows a third: rounds of two acquires with timeout
+    * 0, both presented, the round's last frame waited for in the window.
+    * The image shown before the round's last was freed when the last's
+    * display ended, which can come just after its pixels reach the
+    * window: the second acquire polls (timeout 0, up to 2 s) for that.
+    * With minImageCount images the engine's shown image leaves one. */
+   VkSemaphore acquired2;
+   wsi_semaphores_create(&c->t, &acquired2, 1);
+   const VkSemaphore sems[2] = { c->acquired, acquired2 };
+   uint32_t times[8] = { 0 };
+   int rounds = 0, polls = 0;
+   for (int round = 0; round < 6; round++) {
+      uint32_t idx[2] = { UINT32_MAX, UINT32_MAX };
+      VkResult r = vkAcquireNextImageKHR(dev, chain, 0, sems[0], VK_NULL_HANDLE, &idx[0]);
+      CHECK(r == VK_SUCCESS && idx[0] < n, "IMMEDIATE round %d: first acquire %d, image %u",
+            round, r, idx[0]);
+      if (r != VK_SUCCESS || idx[0] >= n)
+         break;
+      const uint64_t until = wsi_now_ns() + 2000000000ull;
+      while ((r = vkAcquireNextImageKHR(dev, chain, 0, sems[1], VK_NULL_HANDLE, &idx[1])) ==
+                VK_NOT_READY && wsi_now_ns() < until) {
+         polls++;
+         usleep(1000);
+      }
+      CHECK(r == VK_SUCCESS && idx[1] < n && idx[1] != idx[0],
+            "IMMEDIATE round %d: a second image not free while the engine shows a third "
+            "(acquire %d, images %u and %u)", round, r, idx[0], idx[1]);
+      const int held = r == VK_SUCCESS && idx[1] < n ? 2 : 1;
+      const uint32_t color[2] = { 0x102030u * (uint32_t)(round + 1) & 0xffffff,
+                                  0x405060u + 0x030201u * (uint32_t)round };
+      for (int k = 0; k < held; k++) {
+         CHECK_VK(wsi_fill_frame(&c->t, chain, idx[k], images[idx[k]], sems[k],
+                                 c->rendered[idx[k]], c->done, color[k], 0xff00ff));
+         times[idx[k]]++;
+      }
       vkQueueWaitIdle(c->t.queue);
-      CHECK(wait_pixel(c, win, 63, 47, 0x20e040) && wait_pixel(c, win, 0, 0, 0xff00ff),
-            "IMMEDIATE: the third frame not shown");
+      CHECK(wait_pixel(c, win, 63, 47, color[held - 1]) && wait_pixel(c, win, 0, 0, 0xff00ff),
+            "IMMEDIATE round %d: its last frame not shown", round);
+      if (held < 2)
+         break;
+      rounds++;
    }
+   for (uint32_t i = 0; i < n && i < 8; i++)
+      CHECK(times[i] >= 2, "IMMEDIATE: image %u acquired with timeout 0 and presented %u times "
+            "in %d rounds", i, times[i], rounds);
+   fprintf(stderr, "IMMEDIATE: %d rounds of two images acquired with timeout 0 (%d polls of "
+           "the second), each image %u, %u, %u times\n", rounds, polls, times[0], times[1],
+           times[2]);
    vkDestroySwapchainKHR(dev, chain, NULL);
    vkDestroySurfaceKHR(c->t.instance, surface, NULL);
+   wsi_semaphores_destroy(&c->t, &acquired2, 1);
    xcb_destroy_window(c->xc, win);
    const long res1 = client_resources(c->xc, client);
    CHECK(res1 == res0, "IMMEDIATE: %ld X resources before the window, %ld after everything "
