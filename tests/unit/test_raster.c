@@ -476,9 +476,9 @@ test_large_scissored(struct rig *r, uint32_t width)
             X[i] = (X[i] & ~1023) + 128, Y[i] = (Y[i] & ~1023) + 128;   /* block corners */
       }
       if (t % 7 == 4)
-         Y[2] = Y[1];   /* a horizontal edge */
+         Y[2] = Y[1];   /* a horizontal edge (a = 0): no step to the right */
       if (t % 7 == 5)
-         X[2] = X[1];   /* a vertical edge: no step to the right */
+         X[2] = X[1];   /* a vertical edge (b = 0): steps to the right only */
       ref_triangle(X, Y, ref, sx0, sy0, sx1, sy1);
       for (int i = 0; i < 3; i++)
          v[t * 3 + i] = vwin(X[i], Y[i], 0.5f, 1.0f, 0xffffffffu);
