@@ -1572,6 +1572,75 @@ test_msaa(uint32_t width)
    rig_finish(&r);
 }
 
+/* test_large_scissored with 4 samples: large random triangles (corners
+ * anywhere in and around the framebuffer, block corners, horizontal and
+ * vertical edges among them) under sample masks 0xf, 0x6 and 0x9, with a
+ * scissor off the 4-pixel block lines and one on them, counted per sample
+ * (the standard positions, the mask's samples only) against the
+ * reference: the tile loop's block classes (full, rejected, skipped to a
+ * row's end or past rejecting edges, partial) where a block's coverage is
+ * four samples a pixel and the mask takes some of them. */
+static void
+test_large_scissored_msaa(uint32_t width)
+{
+   enum { COUNT = 40 };
+   static const int32_t boxes[2][4] = {{7, 5, FBW - 6, FBH - 3}, {8, 4, FBW - 8, FBH - 4}};
+   static const uint32_t masks[3] = {0xf, 0x6, 0x9};
+   struct rig r;
+   rig_init(&r, 2);
+   rig_samples4(&r);
+   const float(*pos)[2] = sr_sample_positions(4);
+   for (int box = 0; box < 2; box++) {
+      const int32_t sx0 = boxes[box][0], sy0 = boxes[box][1];
+      const int32_t sx1 = boxes[box][2], sy1 = boxes[box][3];
+      for (int m = 0; m < 3; m++) {
+         struct vtx v[COUNT * 3];
+         int64_t X[COUNT * 3], Y[COUNT * 3];
+         for (unsigned t = 0; t < COUNT; t++) {
+            int64_t *x = X + 3 * t, *y = Y + 3 * t;
+            for (int i = 0; i < 3; i++) {
+               x[i] = (int64_t)(rng() % ((FBW + 100) * 256)) - 50 * 256;
+               y[i] = (int64_t)(rng() % ((FBH + 100) * 256)) - 50 * 256;
+               if (t % 5 == 2)
+                  x[i] = (x[i] & ~1023) + 128, y[i] = (y[i] & ~1023) + 128;   /* block corners */
+            }
+            if (t % 7 == 4)
+               y[2] = y[1];   /* a horizontal edge (a = 0): no step to the right */
+            if (t % 7 == 5)
+               x[2] = x[1];   /* a vertical edge (b = 0): steps to the right only */
+            if (t % 7 == 6)
+               y[0] = y[1], x[2] = x[1];   /* both: a right triangle */
+            for (int i = 0; i < 3; i++)
+               v[3 * t + i] = vwin(x[i], y[i], 0.5f, 1.0f, 0xffffffffu);
+         }
+         memset(ref, 0, sizeof(ref));
+         for (int s = 0; s < 4; s++) {
+            if (!(masks[m] >> s & 1))
+               continue;
+            ref_sample_x = (int64_t)(pos[s][0] * 256);
+            ref_sample_y = (int64_t)(pos[s][1] * 256);
+            for (unsigned t = 0; t < COUNT; t++)
+               ref_triangle(X + 3 * t, Y + 3 * t, ref, sx0, sy0, sx1, sy1);
+         }
+         ref_sample_x = ref_sample_y = 128;
+         struct sr_draw_state st;
+         state_init(&st, width, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, false);
+         st.samples = 4;
+         st.sample_mask = masks[m];
+         st.scissors[0] =
+            (VkRect2D){{sx0, sy0}, {(uint32_t)(sx1 - sx0), (uint32_t)(sy1 - sy0)}};
+         struct sr_draw_bindings b;
+         bindings_init(&b, v, COUNT * 3);
+         draw1(&r, &st, &b, (struct sr_draw){.count = COUNT * 3, .instance_count = 1});
+         char what[96];
+         snprintf(what, sizeof(what), "4 samples, mask 0x%x, scissor %s block lines, W %u",
+                  masks[m], box ? "on" : "off", width);
+         compare_counters(what);
+      }
+   }
+   rig_finish(&r);
+}
+
 /* Clears and resolves after a tile's last primitive (sr_tile.c): a 4-sample
  * colour and depth scene, one triangle in tile (0, 0), a resolve into a
  * one-sample image; tile (2, 1) (x 128-191, y 64-127) has no primitive.
@@ -2515,5 +2584,8 @@ main(void)
    test_indexed_threads();
    test_view_index();
    test_alloc_failures();
+   /* Last, so that no earlier test's random draws move. */
+   for (uint32_t w = 4; w <= 16; w *= 2)
+      test_large_scissored_msaa(w);
    return check_finish();
 }
