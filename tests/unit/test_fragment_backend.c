@@ -738,6 +738,43 @@ static void test_blobs(struct sc_compiler *c)
          linked, ds_linked);
 }
 
+/* A colour routine of W lanes for one single-sample attachment of `fmt`
+ * (dummy_fs writing Location 0, every component), compiled (a CHECK
+ * names `what` where it fails), with the draw state that uses it and a
+ * framebuffer of FB_W x FB_H x FB_LAYERS holding that attachment
+ * (allocated: the caller frees fb->color[0].base). NULL, and nothing
+ * allocated, where it does not compile. */
+static shale_fb_color_fn color_routine(struct sc_compiler *c, uint32_t W, VkFormat fmt,
+                                       const char *what, struct sr_draw_state *st,
+                                       struct sr_framebuffer *fb)
+{
+   memset(st, 0, sizeof(*st));
+   st->fs = dummy_fs;
+   st->fs_width = W;
+   st->samples = 1;
+   st->sample_mask = ~0u;
+   st->fs_io.outputs_written = 1;
+   st->blend[0].write_mask = 0xf;
+   struct shale_fb_key key;
+   shale_fb_color_fn fn = NULL;
+   char msg[256] = "";
+   CHECK(sr_fragment_backend_key(st, W, 1, &fmt, 1, &key) &&
+            sc_compile_fragment_backend(c, &key, &fn, msg, sizeof(msg)) == SC_SUCCESS && fn,
+         "%s: compile (%s)", what, msg);
+   if (!fn)
+      return NULL;
+   st->fb_color = fn;
+   st->fb_key = key;
+   memset(fb, 0, sizeof(*fb));
+   fb->color_count = 1;
+   fb->width = FB_W;
+   fb->height = FB_H;
+   fb->layers = FB_LAYERS;
+   fb->samples = 1;
+   surf_alloc(&fb->color[0], fmt, 1);
+   return fn;
+}
+
 /* The compiled sRGB encoding (llvm_backend.c srgb8: a bucket of floats,
  * then at most one threshold) against sr_srgb8_encode's search of the
  * thresholds: every float within 2 ulps of each threshold, both ends of
@@ -747,32 +784,10 @@ static void test_srgb_encode(struct sc_compiler *c)
 {
    enum { W = 8 };
    struct sr_draw_state st;
-   memset(&st, 0, sizeof(st));
-   st.fs = dummy_fs;
-   st.fs_width = W;
-   st.samples = 1;
-   st.sample_mask = ~0u;
-   st.fs_io.outputs_written = 1;
-   st.blend[0].write_mask = 0xf;
-   VkFormat fmt = VK_FORMAT_R8G8B8A8_SRGB;
-   struct shale_fb_key key;
-   shale_fb_color_fn fn = NULL;
-   char msg[256] = "";
-   CHECK(sr_fragment_backend_key(&st, W, 1, &fmt, 1, &key) &&
-            sc_compile_fragment_backend(c, &key, &fn, msg, sizeof(msg)) == SC_SUCCESS && fn,
-         "sRGB: compile (%s)", msg);
+   struct sr_framebuffer fb;
+   const shale_fb_color_fn fn = color_routine(c, W, VK_FORMAT_R8G8B8A8_SRGB, "sRGB", &st, &fb);
    if (!fn)
       return;
-   st.fb_color = fn;
-   st.fb_key = key;
-   struct sr_framebuffer fb;
-   memset(&fb, 0, sizeof(fb));
-   fb.color_count = 1;
-   fb.width = FB_W;
-   fb.height = FB_H;
-   fb.layers = FB_LAYERS;
-   fb.samples = 1;
-   surf_alloc(&fb.color[0], fmt, 1);
    struct sr_fragment_state fs;
    sr_fragment_setup(&fs, &fb, &st);
    CHECK(fs.compiled == fn, "sRGB: the routine is not used");
@@ -888,31 +903,9 @@ static void test_unorm_rounding(struct sc_compiler *c)
    }
 
    struct sr_draw_state st;
-   memset(&st, 0, sizeof(st));
-   st.fs = dummy_fs;
-   st.fs_width = W;
-   st.samples = 1;
-   st.sample_mask = ~0u;
-   st.fs_io.outputs_written = 1;
-   st.blend[0].write_mask = 0xf;
-   VkFormat fmt = VK_FORMAT_R8G8B8A8_UNORM;
-   struct shale_fb_key key;
-   shale_fb_color_fn fn = NULL;
-   char msg[256] = "";
-   CHECK(sr_fragment_backend_key(&st, W, 1, &fmt, 1, &key) &&
-            sc_compile_fragment_backend(c, &key, &fn, msg, sizeof(msg)) == SC_SUCCESS && fn,
-         "UNORM8: compile (%s)", msg);
+   struct sr_framebuffer fb;
+   const shale_fb_color_fn fn = color_routine(c, W, VK_FORMAT_R8G8B8A8_UNORM, "UNORM8", &st, &fb);
    if (fn) {
-      st.fb_color = fn;
-      st.fb_key = key;
-      struct sr_framebuffer fb;
-      memset(&fb, 0, sizeof(fb));
-      fb.color_count = 1;
-      fb.width = FB_W;
-      fb.height = FB_H;
-      fb.layers = FB_LAYERS;
-      fb.samples = 1;
-      surf_alloc(&fb.color[0], fmt, 1);
       struct sr_fragment_state fs;
       sr_fragment_setup(&fs, &fb, &st);
       CHECK(fs.compiled == fn, "UNORM8: the routine is not used");
@@ -943,6 +936,7 @@ static void test_unorm_rounding(struct sc_compiler *c)
    }
 
    static const VkFormat depth_formats[] = {VK_FORMAT_D16_UNORM, VK_FORMAT_X8_D24_UNORM_PACK32};
+   char msg[256] = "";
    for (unsigned f = 0; f < 2; f++) {
       memset(&st, 0, sizeof(st));
       st.fs = dummy_fs;
@@ -954,7 +948,6 @@ static void test_unorm_rounding(struct sc_compiler *c)
       st.depth_test = 1;
       st.depth_write = 1;
       st.depth_compare = VK_COMPARE_OP_ALWAYS;
-      struct sr_framebuffer fb;
       memset(&fb, 0, sizeof(fb));
       fb.width = FB_W;
       fb.height = FB_H;
