@@ -1591,6 +1591,104 @@ static void test_level_guess(void)
 #endif
 }
 
+/* Single-level NEAREST calls with lanes asked for in one half only, or
+ * one lane (masks 0x00ff, 0xff00, 0x000f, 0x0f00, lanes 0, 7, 8, 15 and a
+ * random one), whose lanes not asked for hold coordinates NaN, +-inf or
+ * +-1e30 (their LOD, Bias and gradient operands too): the single-level
+ * routines compute lanes they do not store (near_chunk16 all sixteen,
+ * near_chunk32 eight), from indices clamped or wrapped into the level,
+ * and must neither fault (ASan) nor let those lanes reach the ones asked
+ * for. 8-bit UNORM RGBA / BGRA / ABGR views of 1x1 to 256x256 texels,
+ * power-of-two (the trilinear-ready routine) and not (the general one),
+ * one level or many with maxLod 0 or 0.25, every pair of CLAMP_TO_EDGE,
+ * REPEAT and MIRRORED_REPEAT on s and t, offsets now and then. Each call
+ * against sr_sample() (exact, and no lane not asked for written:
+ * compare_call), with windows and with gathers only (identical bits), and
+ * through the AVX2 routine chosen without AVX-512 (identical bits). */
+static void test_near16_half_lanes(void)
+{
+   static const VkFormat formats[] = { VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM,
+                                       VK_FORMAT_A8B8G8R8_UNORM_PACK32 };
+   static const uint32_t sizes[][2] = { { 1, 1 }, { 15, 9 }, { 16, 16 }, { 37, 5 },
+                                        { 100, 255 }, { 256, 256 }, { 64, 32 } };
+   static const uint32_t masks[] = { 0x00ff, 0xff00, 0x000f, 0x0f00, 0x0001, 0x0080, 0x0100, 0x8000 };
+   static const float garbage[] = { NAN, INFINITY, -INFINITY, 1e30f, -1e30f };
+   struct sr_sample_fast_test hook = { 0 };
+   struct tally t = { 0 };
+   long calls = 0, differ = 0, isa_differ = 0;
+   for (int n = 0; n < 28; n++) {
+      struct image im;
+      const uint32_t *sz = sizes[n % 7];
+      const uint32_t levels = pick(2) ? full_levels(sz[0], sz[1]) : 1;
+      make_image(&im, formats[pick(3)], VK_IMAGE_VIEW_TYPE_2D, sz[0], sz[1], levels, 1);
+      const float w = (float)sz[0], h = (float)sz[1];
+      for (int mode = 0; mode < 9; mode++) {
+         struct shale_sampler_desc s;
+         random_sampler(&s, levels);
+         s.mag_filter = s.min_filter = VK_FILTER_NEAREST;
+         s.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+         s.address_mode[0] = fast_modes[mode % 3];
+         s.address_mode[1] = fast_modes[mode / 3];
+         s.mip_lod_bias = 0.0f;
+         s.min_lod = 0.0f;
+         s.max_lod = pick(2) ? 0.0f : 0.25f;
+         const struct shale_sampler_desc *known = pick(2) ? &s : NULL;
+         shale_sample_fn fn = sr_sample_select_isa(&im.v, known, true);
+         struct sr_sample_fast_test no512 = { .no_avx512 = true };
+         sr_sample_fast_test = &no512;
+         shale_sample_fn fn2 = sr_sample_select_isa(&im.v, known, true);
+         sr_sample_fast_test = NULL;
+         for (int c = 0; c < 10; c++) {
+            struct shale_sample_args a;
+            memset(&a, 0, sizeof(a));
+            a.op = pick(2) ? SHALE_SAMPLE_GRAD : SHALE_SAMPLE_LOD;
+            const int m = pick(9);
+            a.lanes = m < 8 ? masks[m] : 1u << pick(16);
+            const float k = frand(0.2f, 3.0f);
+            const float ang = pick(3) ? frand(0.0f, 6.2831853f) : 0.0f;
+            float d[4];
+            draw_grads(k, ang, 1.0f, pick(4) ? 1.0f : -1.0f, w, h, d);
+            const float s0 = frand(-1.5f, 2.5f), t0 = frand(-1.5f, 2.5f);
+            const bool block = pick(2);
+            for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+               draw_lane_in(&a, l, s0, t0, d, log2f(k), block);
+               if (a.lanes >> l & 1)
+                  continue;
+               a.coord[0][l] = garbage[pick(5)];
+               a.coord[1][l] = garbage[pick(5)];
+               a.lod[l] = garbage[pick(5)];
+               for (int g = 0; g < 4; g++)
+                  a.grad[g >> 1][g & 1][l] = garbage[pick(5)];
+            }
+            if (pick(4) == 0) {
+               a.op |= SHALE_SAMPLE_OFFSET;
+               for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+                  a.offset[0][l] = (int32_t)pick(16) - 8;
+                  a.offset[1][l] = (int32_t)pick(16) - 8;
+               }
+            }
+            differ += hook_differs(fn, &im, &s, &a, &hook, &hook.gathers_only);
+            struct shale_sample_args wide = a, narrow = a;
+            fn(&im.v, &s, &wide);
+            fn2(&im.v, &s, &narrow);
+            isa_differ += memcmp(wide.result, narrow.result, sizeof(a.result)) != 0;
+            compare_call(fn, &im, &s, &a, false, &t, fixed_point_call(&im, &s, &a, true));
+            calls++;
+         }
+      }
+      free(im.mem);
+   }
+   printf("NEAREST, lanes in one half or one lane, the others NaN / inf / 1e30: %ld calls, %" PRIu64
+          " through near_chunk16 (twice a call), %ld results differing from the gathers', %ld from "
+          "the AVX2 routine's, %ld lanes against sr_sample (%ld exactly), %ld disagreements\n",
+          calls, hook.near16_calls, differ, isa_differ, t.lanes, t.exact, t.bad);
+   CHECK(differ == 0, "%ld calls differ between windows and gathers", differ);
+   CHECK(isa_differ == 0, "%ld calls differ between the AVX-512 and AVX2 routines", isa_differ);
+   CHECK(t.bad == 0, "%ld lanes disagree with sr_sample", t.bad);
+   CHECK(t.exact == t.lanes && t.lanes > 5000, "only %ld of %ld lanes compared exactly", t.exact,
+         t.lanes);
+}
+
 int main(void)
 {
    test_window();
@@ -1611,5 +1709,6 @@ int main(void)
    test_fallback(false);
    test_fallback(true);
    test_level_guess();
+   test_near16_half_lanes();   /* last: no other test's random draws move */
    return check_finish();
 }
