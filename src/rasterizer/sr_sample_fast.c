@@ -99,8 +99,19 @@
  * asked for share a level (fixed_select16 and fixed_chunk16, below the
  * AVX2 build: 512-bit vectors, one LOD selection for the sixteen lanes,
  * a window sixteen columns wide and up to eight rows high read with one
- * load a row, 16-lane gathers elsewhere; the same arithmetic, so the AVX2
- * routine's bits), and the AVX2 chunks per half otherwise.
+ * 64-byte load a row, 16-lane gathers elsewhere; the same arithmetic, so
+ * the AVX2 routine's bits), and the AVX2 chunks per half otherwise.
+ * Where the lanes' columns fit eight (i0 at most six apart, as a 4x4
+ * block's are below two texels a pixel), window8 reads the window's rows
+ * 32 bytes each, two rows to a register, so that rows 0-3 and 4-7 are one
+ * vpermt2d table each. GRAD calls without a bias whose LOD clamps do not
+ * bind read and filter their level (and the next, where the guess says
+ * minified) at fixed_guess16's guess, made in scalar from the gradients
+ * alone (half the binary exponent of the first lane asked for's larger
+ * squared scale, clamped to the view's levels) while fixed_select16's
+ * polynomial runs; where fixed_select16's level is not the guess, or a
+ * second level is wanted that was not read, fixed_levels16_redo reads
+ * them again: the same levels, texels and sums.
  * There too, the 8-bit UNORM RGBA / BGRA routines (trilinear-ready views
  * and all others) run single-level NEAREST calls on 2D views with lanes
  * asked for in both halves as one chunk of sixteen (near_chunk16:
