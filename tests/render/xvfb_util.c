@@ -14,7 +14,18 @@ xvfb_stop(void)
 {
    if (xvfb_pid > 0) {
       kill(xvfb_pid, SIGTERM);
-      waitpid(xvfb_pid, NULL, 0);
+      /* Up to 10 s for it to exit, then SIGKILL: a server stuck in its
+       * shutdown must not hang the test (one ASan CI run waited 360 s here,
+       * after every check had passed). Said on stderr when it happens. */
+      int i = 0;
+      while (waitpid(xvfb_pid, NULL, WNOHANG) == 0 && i++ < 1000)
+         usleep(10000);
+      if (i > 1000) {
+         fprintf(stderr, "xvfb_util: Xvfb %s (pid %d) still running 10 s after SIGTERM: SIGKILL\n",
+                 xvfb_name, (int)xvfb_pid);
+         kill(xvfb_pid, SIGKILL);
+         waitpid(xvfb_pid, NULL, 0);
+      }
       xvfb_pid = 0;
    }
 }

@@ -22,7 +22,8 @@ bool xvfb_start(int first, int count, const char *screen);
 /* The running server's display name (":N"), or NULL. */
 const char *xvfb_display(void);
 
-/* Stops the server, if one runs (SIGTERM, then waits for it). */
+/* Stops the server, if one runs (SIGTERM, then waits for it up to 10 s,
+ * then SIGKILL, said on stderr). */
 void xvfb_stop(void);
 
 /* xvfb_start, then an xcb connection to the server; NULL (and no server
