@@ -1086,6 +1086,31 @@ static bool hook_differs(shale_sample_fn fn, const struct image *im,
    return memcmp(on.result, off.result, sizeof(on.result)) != 0;
 }
 
+/* A NEAREST call of test_near16 and test_near16_half_lanes: offsets on it
+ * one time in four, then run with windows and with gathers only (hook:
+ * *differ counts calls whose bits differ), through fn and fn2 (the AVX2
+ * routine: *isa_differ counts calls whose bits differ), and against
+ * sr_sample() (compare_call into t). */
+static void near_call(shale_sample_fn fn, shale_sample_fn fn2, const struct image *im,
+                      const struct shale_sampler_desc *s, struct shale_sample_args *a,
+                      struct sr_sample_fast_test *hook, struct tally *t, long *differ,
+                      long *isa_differ)
+{
+   if (pick(4) == 0) {
+      a->op |= SHALE_SAMPLE_OFFSET;
+      for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
+         a->offset[0][l] = (int32_t)pick(16) - 8;
+         a->offset[1][l] = (int32_t)pick(16) - 8;
+      }
+   }
+   *differ += hook_differs(fn, im, s, a, hook, &hook->gathers_only);
+   struct shale_sample_args wide = *a, narrow = *a;
+   fn(&im->v, s, &wide);
+   fn2(&im->v, s, &narrow);
+   *isa_differ += memcmp(wide.result, narrow.result, sizeof(a->result)) != 0;
+   compare_call(fn, im, s, a, false, t, fixed_point_call(im, s, a, true));
+}
+
 /* The AVX2 single-level routines' row windows (sr_sample_fast_nl.h's
  * near_window() and lin_window()): calls laid out as a draw lays them (two
  * 2x2 quads side by side per eight lanes) at 0.2 to 3 texels a pixel,
@@ -1226,19 +1251,7 @@ static void test_near16(void)
          const bool block = pick(2);
          for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++)
             draw_lane_in(&a, l, s0, t0, d, log2f(k), block);
-         if (pick(4) == 0) {
-            a.op |= SHALE_SAMPLE_OFFSET;
-            for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
-               a.offset[0][l] = (int32_t)pick(16) - 8;
-               a.offset[1][l] = (int32_t)pick(16) - 8;
-            }
-         }
-         differ += hook_differs(fn, &im, &s, &a, &hook, &hook.gathers_only);
-         struct shale_sample_args wide = a, narrow = a;
-         fn(&im.v, &s, &wide);
-         fn2(&im.v, &s, &narrow);
-         isa_differ += memcmp(wide.result, narrow.result, sizeof(a.result)) != 0;
-         compare_call(fn, &im, &s, &a, false, &t, fixed_point_call(&im, &s, &a, true));
+         near_call(fn, fn2, &im, &s, &a, &hook, &t, &differ, &isa_differ);
          calls++;
       }
       free(im.mem);
@@ -1660,19 +1673,7 @@ static void test_near16_half_lanes(void)
                for (int g = 0; g < 4; g++)
                   a.grad[g >> 1][g & 1][l] = garbage[pick(5)];
             }
-            if (pick(4) == 0) {
-               a.op |= SHALE_SAMPLE_OFFSET;
-               for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++) {
-                  a.offset[0][l] = (int32_t)pick(16) - 8;
-                  a.offset[1][l] = (int32_t)pick(16) - 8;
-               }
-            }
-            differ += hook_differs(fn, &im, &s, &a, &hook, &hook.gathers_only);
-            struct shale_sample_args wide = a, narrow = a;
-            fn(&im.v, &s, &wide);
-            fn2(&im.v, &s, &narrow);
-            isa_differ += memcmp(wide.result, narrow.result, sizeof(a.result)) != 0;
-            compare_call(fn, &im, &s, &a, false, &t, fixed_point_call(&im, &s, &a, true));
+            near_call(fn, fn2, &im, &s, &a, &hook, &t, &differ, &isa_differ);
             calls++;
          }
       }
