@@ -650,6 +650,34 @@ static void draw_lane(struct shale_sample_args *a, int l, float s0, float t0, co
    draw_lane_in(a, l, s0, t0, d, lod, false);
 }
 
+/* The routine sr_sample_select_isa() chooses for view v and sampler s with
+ * AVX-512 switched off (sr_sample_fast_test's no_avx512): the AVX2 one the
+ * AVX-512 routines must match bit for bit. */
+static shale_sample_fn select_avx2(const struct shale_image_view_desc *v,
+                                   const struct shale_sampler_desc *s)
+{
+   struct sr_sample_fast_test no512 = { .no_avx512 = true };
+   sr_sample_fast_test = &no512;
+   shale_sample_fn fn = sr_sample_select_isa(v, s, true);
+   sr_sample_fast_test = NULL;
+   return fn;
+}
+
+/* Scene (b)'s texture and sampler: a 512x512 RGBA8 view of 10 levels with
+ * the identity swizzle, trilinear REPEAT, no bias, LOD clamps that do not
+ * bind. */
+static void trilinear_512(struct image *im, struct shale_sampler_desc *s)
+{
+   make_image(im, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 512, 512, 10, 1);
+   for (int k = 0; k < 4; k++)
+      im->v.swizzle[k] = VK_COMPONENT_SWIZZLE_R + k;
+   random_sampler(s, 10);
+   trilinear_repeat(s);
+   s->mip_lod_bias = 0.0f;
+   s->min_lod = 0.0f;
+   s->max_lod = 1000.0f;
+}
+
 /* The calls of test_window() and test_srgb_window(): 60 power-of-two
  * views of 4 to 512 texels a side, in formats[0..2], in the trilinear
  * REPEAT state, 60 calls each, every call made with the gathers only and
@@ -682,10 +710,7 @@ static void window_calls(const VkFormat formats[3], bool srgb, struct sr_sample_
       const struct shale_sampler_desc *known = pick(2) ? &s : NULL;
       shale_sample_fn fn = sr_sample_select_isa(&im.v, known, true);
       /* The AVX2 routine where the AVX-512 one was chosen (else fn). */
-      struct sr_sample_fast_test no512 = { .no_avx512 = true };
-      sr_sample_fast_test = &no512;
-      shale_sample_fn fn2 = sr_sample_select_isa(&im.v, known, true);
-      sr_sample_fast_test = NULL;
+      shale_sample_fn fn2 = select_avx2(&im.v, known);
       *isa_routines += fn2 != fn;
       for (int c = 0; c < 60; c++) {
          struct shale_sample_args a;
@@ -793,20 +818,10 @@ static void test_block_windows(void)
    long calls = 0, differ = 0, isa_differ = 0;
    uint64_t levels = 0;
    struct image im;
-   make_image(&im, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 512, 512, 10, 1);
-   for (int k = 0; k < 4; k++)
-      im.v.swizzle[k] = VK_COMPONENT_SWIZZLE_R + k;
    struct shale_sampler_desc s;
-   random_sampler(&s, 10);
-   trilinear_repeat(&s);
-   s.mip_lod_bias = 0.0f;
-   s.min_lod = 0.0f;
-   s.max_lod = 1000.0f;
+   trilinear_512(&im, &s);
    shale_sample_fn fn = sr_sample_select_isa(&im.v, &s, true);
-   struct sr_sample_fast_test no512 = { .no_avx512 = true };
-   sr_sample_fast_test = &no512;
-   shale_sample_fn fn2 = sr_sample_select_isa(&im.v, &s, true);
-   sr_sample_fast_test = NULL;
+   shale_sample_fn fn2 = select_avx2(&im.v, &s);
    for (int c = 0; c < 2000; c++) {
       struct shale_sample_args a;
       memset(&a, 0, sizeof(a));
@@ -1232,10 +1247,7 @@ static void test_near16(void)
       s.max_lod = pick(2) ? 0.0f : 0.25f;
       const struct shale_sampler_desc *known = pick(2) ? &s : NULL;
       shale_sample_fn fn = sr_sample_select_isa(&im.v, known, true);
-      struct sr_sample_fast_test no512 = { .no_avx512 = true };
-      sr_sample_fast_test = &no512;
-      shale_sample_fn fn2 = sr_sample_select_isa(&im.v, known, true);
-      sr_sample_fast_test = NULL;
+      shale_sample_fn fn2 = select_avx2(&im.v, known);
       routines += fn2 != fn;
       views++;
       const float w = (float)sz[0], h = (float)sz[1];
@@ -1333,10 +1345,7 @@ static void test_unorm8_codes(void)
          s.address_mode[0] = s.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
          s.min_lod = s.max_lod = 0.0f;
          shale_sample_fn fn = sr_sample_select_isa(&v, &s, true);
-         struct sr_sample_fast_test no512 = { .no_avx512 = true };
-         sr_sample_fast_test = &no512;
-         shale_sample_fn fn2 = sr_sample_select_isa(&v, &s, true);
-         sr_sample_fast_test = NULL;
+         shale_sample_fn fn2 = select_avx2(&v, &s);
          for (int part = 0; part < 2; part++) {
             for (int i0 = 0; i0 < 256; i0 += SHALE_MAX_SIMD_WIDTH) {
                struct shale_sample_args a;
@@ -1552,20 +1561,10 @@ static void test_level_guess(void)
    struct tally t = { 0 };
    long calls = 0, isa_differ = 0;
    struct image im;
-   make_image(&im, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 512, 512, 10, 1);
-   for (int k = 0; k < 4; k++)
-      im.v.swizzle[k] = VK_COMPONENT_SWIZZLE_R + k;
    struct shale_sampler_desc s;
-   random_sampler(&s, 10);
-   trilinear_repeat(&s);
-   s.mip_lod_bias = 0.0f;
-   s.min_lod = 0.0f;
-   s.max_lod = 1000.0f;
+   trilinear_512(&im, &s);
    shale_sample_fn fn = sr_sample_select_isa(&im.v, &s, true);
-   struct sr_sample_fast_test no512 = { .no_avx512 = true };
-   sr_sample_fast_test = &no512;
-   shale_sample_fn fn2 = sr_sample_select_isa(&im.v, &s, true);
-   sr_sample_fast_test = NULL;
+   shale_sample_fn fn2 = select_avx2(&im.v, &s);
    for (int n = 0; n <= 9; n++)
       for (int m = -12; m <= 12; m++)
          for (int c = 0; c < 4; c++) {
@@ -1647,10 +1646,7 @@ static void test_near16_half_lanes(void)
          s.max_lod = pick(2) ? 0.0f : 0.25f;
          const struct shale_sampler_desc *known = pick(2) ? &s : NULL;
          shale_sample_fn fn = sr_sample_select_isa(&im.v, known, true);
-         struct sr_sample_fast_test no512 = { .no_avx512 = true };
-         sr_sample_fast_test = &no512;
-         shale_sample_fn fn2 = sr_sample_select_isa(&im.v, known, true);
-         sr_sample_fast_test = NULL;
+         shale_sample_fn fn2 = select_avx2(&im.v, known);
          for (int c = 0; c < 10; c++) {
             struct shale_sample_args a;
             memset(&a, 0, sizeof(a));
