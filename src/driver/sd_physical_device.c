@@ -66,6 +66,9 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    /* vkCmdDrawIndirectCountKHR, vkCmdDrawIndexedIndirectCountKHR
     * (render/indirect_count) */
    .KHR_draw_indirect_count = true,
+   /* VK_INDEX_TYPE_UINT8_EXT, restart value 0xff (sr_vertex.c;
+    * render/index_uint8) */
+   .EXT_index_type_uint8 = true,
 };
 
 void
@@ -646,6 +649,12 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          vd->vertexAttributeInstanceRateZeroDivisor = ext->EXT_vertex_attribute_divisor;
          break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT:
+         /* render/index_uint8: lists, strips with restart 0xff, offsets,
+          * vertexOffset, indirect draws */
+         ((VkPhysicalDeviceIndexTypeUint8FeaturesEXT *)s)->indexTypeUint8 =
+            ext->EXT_index_type_uint8;
+         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT:
          /* render/depth_clip: the four clamp x clip combinations. */
          ((VkPhysicalDeviceDepthClipEnableFeaturesEXT *)s)->depthClipEnable =

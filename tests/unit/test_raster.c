@@ -735,9 +735,9 @@ test_indexed_threads(void)
    }
    free(wide);
 
-   /* 8-bit indices (VK_INDEX_TYPE_UINT8_EXT; the rasterizer reads them,
-    * the driver does not expose VK_EXT_index_type_uint8 yet) on the
-    * parallel path: the 16 x 16 corner of the grid (256 vertices), its
+   /* 8-bit indices (VK_INDEX_TYPE_UINT8_EXT, VK_EXT_index_type_uint8;
+    * render/index_uint8 draws them through the driver) on the parallel
+    * path: the 16 x 16 corner of the grid (256 vertices), its
     * triangles in a permuted order REP8 times over (more than 65536
     * indices), against the same triangles drawn non-indexed. */
    enum { G8 = 16, TRIS8 = (G8 - 1) * (G8 - 1) * 2, REP8 = 49, N8 = TRIS8 * 3 * REP8 };
