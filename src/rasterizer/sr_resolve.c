@@ -207,7 +207,9 @@ static void resolve_row_unorm8x4(const uint8_t *restrict s, uint8_t *restrict d,
  * vkCmdResolveImage), only the rasterizer's own callers can;
  * unit/raster test_resolve_before_prim runs those stores (the AVX-512
  * rows and, for the last pixels of a row, the FMA ones; the AVX2 rows
- * only on a CPU without FMA). */
+ * only on a CPU without FMA). unit/fragment test_resolve_rows runs the
+ * streaming FMA, AVX2 and scalar rows on a CPU with AVX-512 too, holding
+ * the others back through sr_resolve_test_rows. */
 #define SR_RESOLVE_BODY                                                                    \
    /* Per 128-bit lane (one pixel's 16 bytes): sample k's four bytes to                    \
     * the lane's four dwords. */                                                           \
@@ -360,6 +362,8 @@ resolve_row_unorm8x4_avx512(const uint8_t *restrict s, uint8_t *restrict d, int3
 #define SR_RESOLVE_AVX2 0
 #endif
 
+enum sr_resolve_rows sr_resolve_test_rows;   /* tests only (sr_scene.h) */
+
 static bool resolve_color8(const struct sr_surface *src, const struct sr_surface *dst,
                            uint32_t layer, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                            bool stream)
@@ -375,18 +379,20 @@ static bool resolve_color8(const struct sr_surface *src, const struct sr_surface
          srgb_mask |= (uint8_t)(1u << byte_of[c]);
    unsigned size = src->format->block_size;
    int32_t n = x1 - x0 + 1;
+   const enum sr_resolve_rows rows = sr_resolve_test_rows;
 #if SR_RESOLVE_AVX2
-   const bool avx2 = __builtin_cpu_supports("avx2");
+   const bool avx2 = __builtin_cpu_supports("avx2") && rows < SR_RESOLVE_ROWS_NO_AVX2;
 #else
    const bool avx2 = false;
 #endif
 #if SR_RESOLVE_FMA
-   const bool fma = avx2 && __builtin_cpu_supports("fma");
+   const bool fma = avx2 && __builtin_cpu_supports("fma") && rows < SR_RESOLVE_ROWS_NO_FMA;
 #endif
 #if SR_RESOLVE_AVX512
    const bool avx512 = fma && __builtin_cpu_supports("avx512f") &&
-                       __builtin_cpu_supports("avx512bw");
+                       __builtin_cpu_supports("avx512bw") && rows < SR_RESOLVE_ROWS_NO_AVX512;
 #endif
+   (void)rows;
    for (int32_t y = y0; y <= y1; y++) {
       const uint8_t *s = sr_surface_texel(src, layer, x0, y, 0);
       uint8_t *d = sr_surface_texel(dst, layer, x0, y, 0);

@@ -290,4 +290,19 @@ void sr_resolve_run(const struct sr_framebuffer *fb, const struct sr_resolve_cmd
                     uint32_t layer, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                     const struct sr_clear_cmd *cleared, bool stream);
 
+/* For tests only: the vector rows that 4-sample RGBA8-style colour
+ * resolves (sr_resolve.c) may take, so that a test on a CPU with AVX-512
+ * runs the rows another CPU would: ALL as the CPU allows; NO_AVX512
+ * without the AVX-512 row (the FMA row, AVX2 with FMA, takes its pixels:
+ * a CPU without AVX-512); NO_FMA without it too (the AVX2 row, vdivps);
+ * NO_AVX2 without any (the scalar row). Read at each resolve; set it only
+ * while no scene runs. */
+enum sr_resolve_rows {
+   SR_RESOLVE_ROWS_ALL,
+   SR_RESOLVE_ROWS_NO_AVX512,
+   SR_RESOLVE_ROWS_NO_FMA,
+   SR_RESOLVE_ROWS_NO_AVX2,
+};
+extern enum sr_resolve_rows sr_resolve_test_rows;
+
 #endif

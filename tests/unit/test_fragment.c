@@ -1729,6 +1729,10 @@ static void color_resolve(const struct sr_framebuffer *fb, struct sr_surface dst
    h_finish(&h);
 }
 
+/* The vector rows test_resolve and test_resolve_equal_samples run under
+ * (sr_resolve_test_rows), for their messages. */
+static const char *rows_name = "the CPU's";
+
 /* Resolves: the average of the samples (in linear for sRGB), sample 0 for
  * integer formats; only the rect, only this layer's tiles. */
 static void test_resolve(void)
@@ -1802,8 +1806,9 @@ static void test_resolve(void)
             }
          }
       }
-      CHECK(bad == 0, "%s: %d resolved texels wrong", d->name, bad);
-      CHECK(inexact == 0, "%s: %d resolved texels not the generic loop's", d->name, inexact);
+      CHECK(bad == 0, "%s (rows: %s): %d resolved texels wrong", d->name, rows_name, bad);
+      CHECK(inexact == 0, "%s (rows: %s): %d resolved texels not the generic loop's", d->name,
+            rows_name, inexact);
       free(before);
       free(dst.base);
       free(fb.color[0].base);
@@ -1846,8 +1851,9 @@ static void test_resolve_equal_samples(void)
          if ((x + y) % 3 != 2 || y >= 5)
             equal += memcmp(want, sr_surface_texel(&fb.color[0], 0, x, y, 0), 4) == 0;
       }
-   CHECK(inexact == 0, "%d resolved texels of equal and unequal samples not the generic loop's",
-         inexact);
+   CHECK(inexact == 0,
+         "rows %s: %d resolved texels of equal and unequal samples not the generic loop's",
+         rows_name, inexact);
    /* The generic loop gives equal samples' own bytes back (as the rows'
     * shortcut assumes). */
    CHECK(equal == 575, "%d of 575 pixels of equal samples resolved to their texel", equal);
@@ -2191,6 +2197,33 @@ static void VKAPI_PTR t_free(void *user, void *p)
    }
 }
 
+/* test_resolve and test_resolve_equal_samples again with the resolve rows
+ * a CPU without AVX-512 takes (the FMA row: AVX2 and FMA), without FMA
+ * too (the AVX2 row's vdivps) and without AVX2 (the scalar row), where
+ * this machine's AVX-512 row took the 4-sample RGBA8 rows above: every
+ * byte value in every sample and channel, pairs of equal and unequal
+ * samples, exactly the generic loop's bytes. Run last, so no other test's
+ * random draws move. */
+static void test_resolve_rows(void)
+{
+   static const struct {
+      enum sr_resolve_rows rows;
+      const char *name;
+   } rows[] = {
+      {SR_RESOLVE_ROWS_NO_AVX512, "no AVX-512 (AVX2 + FMA)"},
+      {SR_RESOLVE_ROWS_NO_FMA, "no FMA (AVX2 vdivps)"},
+      {SR_RESOLVE_ROWS_NO_AVX2, "no AVX2 (scalar)"},
+   };
+   for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+      sr_resolve_test_rows = rows[i].rows;
+      rows_name = rows[i].name;
+      test_resolve();
+      test_resolve_equal_samples();
+   }
+   sr_resolve_test_rows = SR_RESOLVE_ROWS_ALL;
+   rows_name = "the CPU's";
+}
+
 static void test_resolve_alloc_failures(void)
 {
    const VkAllocationCallbacks cb = {.pfnAllocation = t_alloc, .pfnReallocation = t_realloc,
@@ -2275,5 +2308,6 @@ int main(void)
    test_resolve_depth_stencil();
    test_scene_threads();
    test_resolve_alloc_failures();
+   test_resolve_rows();
    return check_finish();
 }
