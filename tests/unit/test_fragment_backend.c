@@ -1253,6 +1253,307 @@ static void perf_map_cleanup(void)
    }
 }
 
+/* The code the spec's float -> UNORM conversion gives f for a maximum code
+ * `max` ("Conversion from Floating-Point to Normalized Fixed-Point": f
+ * clamped to [0, 1], times 2^b - 1, to one of the two nearest codes,
+ * round to nearest recommended, 0.0 and 1.0 exact), as Shale chooses where
+ * the spec leaves a choice: the nearest code, ties (f * max exactly k + 0.5)
+ * up, NaN to 0 (su_pack_float). f * max is exact in double (at most 24 + 24
+ * significant bits). *tie set where the value was a tie. Written from the
+ * spec, not from su_pack_float or the back end. */
+static uint32_t spec_unorm(float f, uint32_t max, bool *tie)
+{
+   *tie = false;
+   if (isnan(f) || !(f > 0.0f))
+      return 0;
+   if (f >= 1.0f)
+      return max;
+   const double x = (double)f * (double)max;
+   const double k = floor(x);
+   if (x - k == 0.5)
+      *tie = true;
+   return (uint32_t)k + (x - k >= 0.5);
+}
+
+/* Floats around every code k of 0 .. max (all codes where ends is 0, else
+ * the first and last `ends`): k / max and the rounding boundary
+ * (k + 0.5) / max (each the nearest float, as bits) and the 2 floats on
+ * either side of each, then specials; zeros after, up to a multiple of
+ * mult. */
+static uint32_t *code_values(uint32_t max, uint32_t ends, uint32_t mult, size_t *count)
+{
+   static const uint32_t special[] = {0, 0x80000000u, 1, 0x00800000u, 0x3f7fffffu, 0x3f800000u,
+                                      0x3f800001u, 0x3f000000u, 0x7fc00000u, 0xffc00000u,
+                                      0x7f800000u, 0xff800000u, 0xbf800000u, 0x40000000u,
+                                      0x7f7fffffu, 0x80000001u};
+   const size_t nspecial = sizeof(special) / sizeof(special[0]);
+   const uint64_t codes = ends && 2ull * ends < max + 1ull ? 2ull * ends : max + 1ull;
+   size_t cap = (size_t)codes * 10 + nspecial + mult, n = 0;
+   uint32_t *v = malloc(cap * sizeof(*v));
+   for (uint64_t k = 0; k <= max; k++) {
+      if (ends && k == ends && k < (uint64_t)max + 1 - ends)
+         k = (uint64_t)max + 1 - ends;
+      const double at[2] = {(double)k / max, (k + 0.5) / max};
+      for (int a = 0; a < 2; a++) {
+         const float b = (float)at[a];
+         uint32_t bits;
+         memcpy(&bits, &b, 4);
+         for (uint32_t d = 0; d < 5; d++)
+            v[n++] = bits - 2 + d;   /* (k = 0: the negative side wraps to NaNs) */
+      }
+   }
+   for (size_t i = 0; i < nspecial; i++)
+      v[n++] = special[i];
+   while (n % mult)
+      v[n++] = 0;
+   *count = n;
+   return v;
+}
+
+/* Compiles a colour (key) or depth/stencil (ds_key) routine on a compiler
+ * of its own with SHALE_DUMP_IR set and stderr sent to a file: returns
+ * the dumped (optimized) IR, NULL when none came; the routine in *color or
+ * *ds. */
+static char *compile_with_ir(struct sc_compiler *c, const struct shale_fb_key *key,
+                             const struct shale_fb_ds_key *ds_key, shale_fb_color_fn *color,
+                             shale_fb_ds_fn *ds)
+{
+   char path[] = "/tmp/shale-ir-XXXXXX";
+   const int fd = mkstemp(path);
+   CHECK(fd >= 0, "IR file");
+   if (fd < 0)
+      return NULL;
+   fflush(stderr);
+   const int saved = dup(2);
+   dup2(fd, 2);
+   close(fd);
+   setenv("SHALE_DUMP_IR", "1", 1);
+   char msg[256] = "";
+   enum sc_result r = key ? sc_compile_fragment_backend(c, key, color, msg, sizeof(msg))
+                          : sc_compile_fragment_ds(c, ds_key, ds, msg, sizeof(msg));
+   unsetenv("SHALE_DUMP_IR");
+   fflush(stderr);
+   dup2(saved, 2);
+   close(saved);
+   CHECK(r == SC_SUCCESS, "compile (%s)", msg);
+   FILE *f = fopen(path, "rb");
+   char *text = NULL;
+   if (f) {
+      fseek(f, 0, SEEK_END);
+      const long size = ftell(f);
+      fseek(f, 0, SEEK_SET);
+      text = calloc(1, (size_t)(size > 0 ? size : 0) + 1);
+      if (size > 0 && fread(text, 1, (size_t)size, f) != (size_t)size)
+         text[0] = 0;
+      fclose(f);
+   }
+   unlink(path);
+   return text;
+}
+
+/* Whether IR calls floor_fma16's intrinsic (llvm_backend.h: the AVX-512
+ * fma with embedded rounding 9, toward negative infinity). */
+static bool ir_has_floor_fma16(const char *ir)
+{
+   for (const char *p = ir; p && (p = strstr(p, "call <16 x float> @llvm.x86.avx512.vfmadd.ps.512("));
+        p++) {
+      const char *end = strchr(p, '\n');
+      const char *nine = strstr(p, ", i32 9)");
+      if (nine && (!end || nine < end))
+         return true;
+   }
+   return false;
+}
+
+/* UNORM colour writes and D16 / D24 depth writes of the compiled back end
+ * against the spec's float -> UNORM conversion (spec_unorm, not
+ * su_pack_float or the C back end): R8G8B8A8_UNORM and R16G16B16A16_UNORM
+ * colour at W 8 and 16, each channel fed the floats at and around every
+ * code and every rounding boundary (code_values: every code of both; D24
+ * the first and last 30000 codes), infinities, NaNs, negatives, denormals
+ * and values above 1; D16_UNORM and X8_D24_UNORM_PACK32 from FragDepth
+ * (test ALWAYS, writes on) likewise, in batches called with rows 0 and 1
+ * alternately. Every stored code compared exactly; the ties (f * max
+ * exactly k + 0.5, where the spec allows either code) are counted and must
+ * round up as Shale documents. On an AVX-512 host the W 16 routines of
+ * the 8-bit colour and both depth formats must call floor_fma16's
+ * intrinsic (their IR, dumped through SHALE_DUMP_IR), so this checks the
+ * two-instruction rounding itself. A compiler of its own: every routine is
+ * compiled here, never taken from the cache of an earlier test. */
+static void test_unorm_spec(void)
+{
+   struct sc_compiler *c = NULL;
+   CHECK(sc_compiler_create(&c) == SC_SUCCESS, "compiler");
+   if (!c)
+      return;
+#if defined(__x86_64__)
+   const bool avx512 = __builtin_cpu_supports("avx512f");
+#else
+   const bool avx512 = false;
+#endif
+   static const VkFormat colors[] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R16G16B16A16_UNORM};
+   for (unsigned fi = 0; fi < 2; fi++) {
+      const VkFormat fmt = colors[fi];
+      const uint32_t bytes = fi ? 2 : 1, max = fi ? 65535u : 255u;
+      for (uint32_t W = 8; W <= 16; W += 8) {
+         /* Lanes in the rows layout (shader_abi.h), every sample covered. */
+         int32_t x[16], y[16];
+         uint32_t cov[16];
+         for (uint32_t i = 0; i < W; i++) {
+            x[i] = 2 + 2 * (int32_t)((i / 4) & 1) + (int32_t)(i & 1);
+            y[i] = 1 + 2 * (int32_t)(i / 8) + (int32_t)((i >> 1) & 1);
+            cov[i] = 1;
+         }
+         struct sr_draw_state st;
+         memset(&st, 0, sizeof(st));
+         st.fs = dummy_fs;
+         st.fs_width = W;
+         st.samples = 1;
+         st.sample_mask = ~0u;
+         st.fs_io.outputs_written = 1;
+         st.blend[0].write_mask = 0xf;
+         struct shale_fb_key key;
+         shale_fb_color_fn fn = NULL;
+         CHECK(sr_fragment_backend_key(&st, W, 1, &fmt, 1, &key), "format %u: key", fmt);
+         char *ir = compile_with_ir(c, &key, NULL, &fn, NULL);
+         CHECK(ir && strstr(ir, "shale_backend"), "format %u W %u: no IR dumped", fmt, W);
+         if (avx512 && W == 16 && bytes == 1)
+            CHECK(ir_has_floor_fma16(ir), "format %u W %u: floor_fma16 is not used", fmt, W);
+         free(ir);
+         if (!fn)
+            continue;
+         st.fb_color = fn;
+         st.fb_key = key;
+         struct sr_framebuffer fb;
+         memset(&fb, 0, sizeof(fb));
+         fb.color_count = 1;
+         fb.width = FB_W;
+         fb.height = FB_H;
+         fb.layers = FB_LAYERS;
+         fb.samples = 1;
+         surf_alloc(&fb.color[0], fmt, 1);
+         struct sr_fragment_state fs;
+         sr_fragment_setup(&fs, &fb, &st);
+         CHECK(fs.compiled == fn, "format %u W %u: the routine is not used", fmt, W);
+         size_t n;
+         uint32_t *v = code_values(max, 0, 4 * W, &n);
+         _Alignas(64) uint32_t outputs[SHALE_FS_OUTPUT_LOCATIONS * 4 * SHALE_MAX_SIMD_WIDTH];
+         memset(outputs, 0, sizeof(outputs));
+         uint32_t bad = 0, ties = 0;
+         for (size_t at = 0; at < n && fs.compiled == fn; at += 4 * W) {
+            memcpy(outputs, &v[at], 4 * W * sizeof(uint32_t));
+            fn(&fs.fb_ctx, 0, x, y, cov, outputs, (uint32_t)(at / (4 * W)) & 1);
+            for (uint32_t i = 0; i < W; i++) {
+               const uint8_t *t = fb.color[0].base + (size_t)y[i] * fb.color[0].row_pitch +
+                                  (size_t)x[i] * 4 * bytes;
+               for (uint32_t ch = 0; ch < 4; ch++) {
+                  float f;
+                  memcpy(&f, &v[at + ch * W + i], 4);
+                  bool tie;
+                  const uint32_t want = spec_unorm(f, max, &tie);
+                  ties += tie;
+                  uint32_t got = t[ch * bytes];
+                  if (bytes == 2)
+                     got |= (uint32_t)t[ch * bytes + 1] << 8;
+                  if (got != want && bad++ < 5)
+                     CHECK(false, "format %u W %u: %a (bits %08x) stored %u, the spec's %u", fmt,
+                           W, f, v[at + ch * W + i], got, want);
+               }
+            }
+         }
+         CHECK(bad == 0, "format %u W %u: %u of %zu values not the spec's code", fmt, W, bad, n);
+         /* 0.5 * 255 and 0.5 * 65535 (0x3f000000) are ties; more where
+          * a boundary's float is exact (none for these maxima). */
+         CHECK(ties >= 1, "format %u W %u: %u ties seen", fmt, W, ties);
+         free(v);
+         free(fb.color[0].base);
+      }
+   }
+
+   static const VkFormat depths[] = {VK_FORMAT_D16_UNORM, VK_FORMAT_X8_D24_UNORM_PACK32};
+   for (unsigned fi = 0; fi < 2; fi++) {
+      const VkFormat fmt = depths[fi];
+      const uint32_t max = fi ? 16777215u : 65535u;
+      for (uint32_t W = 8; W <= 16; W += 8) {
+         int32_t x[16], y[16];
+         uint32_t cov[16];
+         for (uint32_t i = 0; i < W; i++) {
+            x[i] = 1 + (int32_t)(i & 3);   /* the depth routines' rows layout */
+            y[i] = 2 + (int32_t)(i >> 2);
+            cov[i] = 1;
+         }
+         struct sr_draw_state st;
+         memset(&st, 0, sizeof(st));
+         st.fs = dummy_fs;
+         st.fs_width = W;
+         st.samples = 1;
+         st.sample_mask = ~0u;
+         st.fs_io.outputs_written = 1;
+         st.fs_io.writes_frag_depth = 1;
+         st.depth_test = 1;
+         st.depth_write = 1;
+         st.depth_compare = VK_COMPARE_OP_ALWAYS;
+         struct shale_fb_ds_key dkey;
+         shale_fb_ds_fn dfn = NULL;
+         CHECK(sr_fragment_backend_ds_key(&st, W, fmt, VK_FORMAT_UNDEFINED, 1, &dkey),
+               "depth format %u: key", fmt);
+         char *ir = compile_with_ir(c, NULL, &dkey, NULL, &dfn);
+         CHECK(ir && strstr(ir, "shale_backend"), "depth format %u W %u: no IR dumped", fmt, W);
+         if (avx512 && W == 16)
+            CHECK(ir_has_floor_fma16(ir), "depth format %u W %u: floor_fma16 is not used", fmt, W);
+         free(ir);
+         if (!dfn)
+            continue;
+         st.fb_ds = dfn;
+         st.fb_ds_key = dkey;
+         struct sr_framebuffer fb;
+         memset(&fb, 0, sizeof(fb));
+         fb.width = FB_W;
+         fb.height = FB_H;
+         fb.layers = FB_LAYERS;
+         fb.samples = 1;
+         surf_alloc(&fb.depth, fmt, 1);
+         struct sr_fragment_state fs;
+         sr_fragment_setup(&fs, &fb, &st);
+         CHECK(fs.compiled_ds == dfn, "depth format %u W %u: the routine is not used", fmt, W);
+         size_t n;
+         uint32_t *v = code_values(max, fi ? 30000 : 0, W, &n);
+         const struct shale_fb_prim fp = {.depth_max = 1.0f};
+         uint32_t bad = 0, ties = 0;
+         for (size_t at = 0; at < n && fs.compiled_ds == dfn; at += W) {
+            float fd[16];
+            memcpy(fd, &v[at], W * sizeof(float));
+            uint32_t lcov[16];
+            memcpy(lcov, cov, sizeof(lcov));
+            const uint32_t passed =
+               dfn(&fs.fb_ctx, &fp, 0, x, y, lcov, fd, (uint32_t)(at / W) & 1);
+            if (passed != W && bad++ < 5)
+               CHECK(false, "depth format %u W %u: %u of %u samples passed ALWAYS", fmt, W,
+                     passed, W);
+            for (uint32_t i = 0; i < W; i++) {
+               const uint8_t *t = fb.depth.base + (size_t)y[i] * fb.depth.row_pitch +
+                                  (size_t)x[i] * fb.depth.format->block_size;
+               uint32_t got = 0;
+               memcpy(&got, t, fi ? 4 : 2);
+               got &= max;
+               bool tie;
+               const uint32_t want = spec_unorm(fd[i], max, &tie);
+               ties += tie;
+               if (got != want && bad++ < 5)
+                  CHECK(false, "depth format %u W %u: %a (bits %08x) stored %u, the spec's %u",
+                        fmt, W, fd[i], v[at + i], got, want);
+            }
+         }
+         CHECK(bad == 0, "depth format %u W %u: %u of %zu values not the spec's code", fmt, W, bad,
+               n);
+         CHECK(ties >= 1, "depth format %u W %u: %u ties seen", fmt, W, ties);
+         free(v);
+         free(fb.depth.base);
+      }
+   }
+   sc_compiler_destroy(c);
+}
+
 int main(void)
 {
    /* Every routine this test compiles goes into the perf map (test_perf_map). */
@@ -1318,6 +1619,7 @@ int main(void)
    test_unorm_rounding(c);
    test_perf_map(c);
    perf_map_cleanup();
+   test_unorm_spec();
    printf("%u colour states, %u depth/stencil states compared, %d checks\n", states, ds_states,
           check_count);
    sc_compiler_destroy(c);
