@@ -761,8 +761,27 @@ static void decode_bytes(struct fb *f, const struct fb_fmt *ff, const struct tex
    }
 }
 
+/* Whether ADD with factors fs, fd (the source clamped to [0, 1] or NaN,
+ * the destination's bytes 0 .. 255) stays below 255.5 before its clamp:
+ * factors a and 1 - a of one a in [0, 1] (source or destination alpha),
+ * so v = fma(s, RN(a * 255), RN(db * RN(1 - a))) <= 255 * (1 + 2^-24)^3 +
+ * a few ulps of 255, far below 255.5 (test_fragment_backend.c checks the
+ * bound over every destination byte and a sweep of a). Nearest-even
+ * rounding then gives 255 at most, as the clamp to 255 would: the clamp
+ * is left out (its NaN-to-0 half stays). */
+static bool unorm8_add_bounded(uint32_t op, uint32_t fs, uint32_t fd)
+{
+   if (op != VK_BLEND_OP_ADD)
+      return false;
+   return (fs == VK_BLEND_FACTOR_SRC_ALPHA && fd == VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA) ||
+          (fs == VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA && fd == VK_BLEND_FACTOR_SRC_ALPHA) ||
+          (fs == VK_BLEND_FACTOR_DST_ALPHA && fd == VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA) ||
+          (fs == VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA && fd == VK_BLEND_FACTOR_DST_ALPHA);
+}
+
 /* sr_blend_unorm8's channel: op in the destination's scale, clamped to
- * [0, 255] (NaN to 0), rounded to nearest even (rintf) by adding 2^23
+ * [0, 255] (NaN to 0; the upper clamp left out where
+ * unorm8_add_bounded), rounded to nearest even (rintf) by adding 2^23
  * (where the ulp is 1; the sum is even exactly when the rounded value is),
  * as the sum's bits: 0x4b000000 + the byte, i32. */
 static LLVMValueRef unorm8_blend_op(struct fb *f, uint32_t op, uint32_t fs, uint32_t fd,
@@ -794,7 +813,8 @@ static LLVMValueRef unorm8_blend_op(struct fb *f, uint32_t op, uint32_t fs, uint
    }
    LLVMValueRef zero = cf(f, 0.0f);
    v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, zero, ""), v, zero, "");
-   v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, k, ""), v, k, "");
+   if (!unorm8_add_bounded(op, fs, fd))
+      v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v, k, ""), v, k, "");
    v = LLVMBuildFAdd(b, v, cf(f, 0x1p23f), "");
    return LLVMBuildBitCast(b, v, f->vi32, "");
 }

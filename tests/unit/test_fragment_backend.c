@@ -1017,7 +1017,9 @@ static void test_unorm_rounding(struct sc_compiler *c)
  * unorm8_value): fma(x, hi, x * lo) with the routine's two constants is
  * x / 255.0f for each of the 256 bytes; and every destination byte in
  * every channel, blended with SRC_ALPHA / ONE_MINUS_SRC_ALPHA (scene (b)'s
- * state), ONE / ONE_MINUS_SRC_ALPHA, DST_COLOR / ZERO and ONE / ONE into
+ * state), the same swapped, DST_ALPHA / ONE_MINUS_DST_ALPHA (those three
+ * without the clamp to 255: the bound checked over every a first),
+ * ONE / ONE_MINUS_SRC_ALPHA, DST_COLOR / ZERO and ONE / ONE into
  * R8G8B8A8 and B8G8R8A8 UNORM under random, special and near-byte source
  * values, leaves the bytes the C reference does. */
 static void test_unorm8_blend(struct sc_compiler *c)
@@ -1028,9 +1030,26 @@ static void test_unorm8_blend(struct sc_compiler *c)
       const float q = fmaf(xf, 0x1.010102p-8f, t);
       CHECK(q == xf / 255.0f, "decode of %u: %a, not %a", x, q, xf / 255.0f);
    }
+   /* llvm_backend.c unorm8_add_bounded: ADD with factors a and 1 - a of
+    * one a in [0, 1] leaves out the clamp to 255, as the sum stays below
+    * 255.5. The sum grows with the source and the destination byte, so
+    * its largest values are at s = 1 and byte 255: every float a from
+    * 2^-10 to 1 (below, a * 255 < 0.25 and the rest at most 255 (1 +
+    * 2^-24)^2), as sr_blend_unorm8 computes it. */
+   float top = 0.0f;
+   for (uint32_t bits = 0x3a800000u; bits <= 0x3f800000u; bits++) {
+      float a;
+      memcpy(&a, &bits, 4);
+      const float v = fmaf(1.0f, a * 255.0f, 255.0f * (1.0f - a));
+      top = v > top ? v : top;
+   }
+   CHECK(top < 255.5f, "UNORM8 blend: a / 1 - a sum up to %a", top);
+   printf("UNORM8 blend: a / 1 - a sums up to %.9g\n", top);
    /* Factors (source, destination) and op, colour and alpha alike. */
    static const uint32_t pairs[][3] = {
       {VK_BLEND_FACTOR_SRC_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_OP_ADD},
+      {VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_FACTOR_SRC_ALPHA, VK_BLEND_OP_ADD},
+      {VK_BLEND_FACTOR_DST_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA, VK_BLEND_OP_ADD},
       {VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_OP_ADD},
       {VK_BLEND_FACTOR_DST_COLOR, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD},
       {VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE, VK_BLEND_OP_ADD},
@@ -1147,6 +1166,8 @@ static void test_unorm8_blend(struct sc_compiler *c)
                         case VK_BLEND_FACTOR_SRC_ALPHA: f2[side] = sv[3]; break;
                         case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA: f2[side] = 1.0 - sv[3]; break;
                         case VK_BLEND_FACTOR_DST_COLOR: f2[side] = dv[ch]; break;
+                        case VK_BLEND_FACTOR_DST_ALPHA: f2[side] = dv[3]; break;
+                        case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA: f2[side] = 1.0 - dv[3]; break;
                         case VK_BLEND_FACTOR_ZERO: f2[side] = 0.0; break;
                         default: f2[side] = 1.0; break;
                         }
