@@ -583,6 +583,122 @@ inline_single_calls(LLVMModuleRef mod)
    }
 }
 
+/* Sinking invariant loads past calls (after the pipeline, before code
+ * generation). A fragment shader's plane loads (llvm_stage.c plane_load,
+ * marked !invariant.load: the planes do not change during a call) sit
+ * where the shader loads its input, often before a sampler call, while
+ * the optimizer has sunk their arithmetic below it: each loaded float then
+ * lives across the call, and every caller-saved register dies there, so
+ * each was spilled and reloaded around it (vkcube's fragment shader: nine
+ * 16-byte spills and reloads a call). An invariant load all of whose users
+ * are in one later block U (no PHI among them) moves to U's top: the
+ * block holding it dominates U, so its pointer does too, and the load
+ * reads the same value there; U must not reach itself (a loop the load was
+ * outside of would repeat it). Only functions with an indirect call (the
+ * sampler's) are touched, and only when they have at most SINK_MAX_BLOCKS
+ * blocks (the reachability test is quadratic). */
+#define SINK_MAX_BLOCKS 256
+
+static int
+block_index(LLVMBasicBlockRef *blocks, unsigned n, LLVMBasicBlockRef bb)
+{
+   for (unsigned i = 0; i < n; i++)
+      if (blocks[i] == bb)
+         return (int)i;
+   return -1;
+}
+
+/* Whether block u (index ui) of the n blocks reaches itself. */
+static bool
+block_in_cycle(LLVMBasicBlockRef *blocks, unsigned n, unsigned ui)
+{
+   uint8_t seen[SINK_MAX_BLOCKS] = {0};
+   unsigned stack[SINK_MAX_BLOCKS], top = 0;
+   stack[top++] = ui;
+   bool first = true;
+   while (top) {
+      unsigned i = stack[--top];
+      if (!first && i == ui)
+         return true;
+      if (!first) {
+         if (seen[i])
+            continue;
+         seen[i] = 1;
+      }
+      first = false;
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(blocks[i]);
+      if (!term)
+         continue;
+      for (unsigned k = 0, ns = LLVMGetNumSuccessors(term); k < ns; k++) {
+         int j = block_index(blocks, n, LLVMGetSuccessor(term, k));
+         if (j < 0)
+            return true;   /* unknown: treat as a cycle */
+         if ((unsigned)j == ui)
+            return true;
+         if (!seen[j] && top < SINK_MAX_BLOCKS)
+            stack[top++] = (unsigned)j;
+         else if (!seen[j])
+            return true;   /* out of stack: treat as a cycle */
+      }
+   }
+   return false;
+}
+
+static void
+sink_invariant_loads(LLVMModuleRef mod)
+{
+   LLVMContextRef ctx = LLVMGetModuleContext(mod);
+   const unsigned inv = LLVMGetMDKindIDInContext(ctx, "invariant.load", 14);
+   LLVMBuilderRef b = NULL;
+   for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn)) {
+      unsigned n = LLVMCountBasicBlocks(fn);
+      if (LLVMIsDeclaration(fn) || n < 2 || n > SINK_MAX_BLOCKS)
+         continue;
+      LLVMBasicBlockRef blocks[SINK_MAX_BLOCKS];
+      LLVMGetBasicBlocks(fn, blocks);
+      bool indirect = false;
+      for (unsigned i = 0; i < n && !indirect; i++)
+         for (LLVMValueRef in = LLVMGetFirstInstruction(blocks[i]); in && !indirect;
+              in = LLVMGetNextInstruction(in))
+            indirect = LLVMIsACallInst(in) && !LLVMIsAFunction(LLVMGetCalledValue(in));
+      if (!indirect)
+         continue;
+      for (unsigned i = 0; i < n; i++) {
+         LLVMValueRef next;
+         for (LLVMValueRef in = LLVMGetFirstInstruction(blocks[i]); in; in = next) {
+            next = LLVMGetNextInstruction(in);
+            if (!LLVMIsALoadInst(in) || !LLVMGetMetadata(in, inv) || LLVMGetVolatile(in))
+               continue;
+            LLVMBasicBlockRef u = NULL;
+            bool ok = true;
+            for (LLVMUseRef use = LLVMGetFirstUse(in); use && ok; use = LLVMGetNextUse(use)) {
+               LLVMValueRef user = LLVMGetUser(use);
+               LLVMBasicBlockRef ub = LLVMIsAInstruction(user) ? LLVMGetInstructionParent(user) : NULL;
+               ok = ub && !LLVMIsAPHINode(user) && (!u || ub == u);
+               u = ub;
+            }
+            if (!ok || !u || u == blocks[i])
+               continue;
+            int ui = block_index(blocks, n, u);
+            if (ui < 0 || block_in_cycle(blocks, n, (unsigned)ui))
+               continue;
+            LLVMValueRef at = LLVMGetFirstInstruction(u);
+            while (at && LLVMIsAPHINode(at))
+               at = LLVMGetNextInstruction(at);
+            if (!at)
+               continue;
+            if (!b)
+               b = LLVMCreateBuilderInContext(ctx);
+            LLVMPositionBuilderBefore(b, at);
+            LLVMInstructionRemoveFromParent(in);
+            LLVMInsertIntoBuilder(b, in);
+         }
+      }
+   }
+   if (b)
+      LLVMDisposeBuilder(b);
+}
+
 /* Native assembly of mod as the code generator would emit it. Code
  * generation rewrites the IR it runs on, so it runs on a copy: the object
  * made afterwards from mod is the one a compile without the dump makes. */
@@ -644,6 +760,7 @@ optimize(struct sc_jit *jit, LLVMModuleRef mod, bool baseline, struct sc_compile
       error_message(err, message, message_size, "LLVM passes");
       return SC_ERROR_INTERNAL;
    }
+   sink_invariant_loads(mod);
    phase_ms[SC_PHASE_OPTIMIZE] = sc_now_ms() - t;
    if (getenv("SHALE_DUMP_IR"))
       LLVMDumpModule(mod);

@@ -1410,13 +1410,26 @@ sc_fragment_pixel(struct sc_xlate *x, LLVMValueRef out[3])
    return true;
 }
 
+/* A word of a plane equation, marked !invariant.load: the planes do not
+ * change while the shader runs, so llvm_jit.c's sink_invariant_loads may
+ * move the load below a sampler call to where its value is used (instead
+ * of the value living in a register spilled around the call). */
+static LLVMValueRef
+plane_load(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef pl, size_t offset, LLVMTypeRef type)
+{
+   LLVMValueRef v = sc_load_field(x, b, pl, offset, type, 4);
+   LLVMSetMetadata(v, LLVMGetMDKindIDInContext(x->ctx, "invariant.load", 14),
+                   LLVMMDNodeInContext(x->ctx, NULL, 0));
+   return v;
+}
+
 /* a * px + b * py + c of the plane at address pl, per lane. */
 static LLVMValueRef
 plane_at(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef pl, LLVMValueRef px, LLVMValueRef py)
 {
    LLVMValueRef e[3];
    for (int k = 0; k < 3; k++)
-      e[k] = sc_splat_with(x, b, sc_load_field(x, b, pl, 4 * k, x->t_f32, 4));
+      e[k] = sc_splat_with(x, b, plane_load(x, b, pl, 4 * (size_t)k, x->t_f32));
    LLVMValueRef v = LLVMBuildFAdd(b, LLVMBuildFMul(b, e[0], px, ""), LLVMBuildFMul(b, e[1], py, ""), "");
    return LLVMBuildFAdd(b, v, e[2], "");
 }
@@ -1460,7 +1473,7 @@ fragment_input(struct sc_xlate *x, uint32_t dest, uint8_t kind, uint8_t interp)
    LLVMValueRef pl = sc_field_ptr(x, b, planes, (2 + (size_t)dest) * sizeof(struct shale_fs_plane));
    uint8_t k = interp & SHALE_INTERP_KIND_MASK;
    if (k == SHALE_INTERP_FLAT) {
-      LLVMValueRef c = sc_load_field(x, b, pl, offsetof(struct shale_fs_plane, c), x->t_i32, 4);
+      LLVMValueRef c = plane_load(x, b, pl, offsetof(struct shale_fs_plane, c), x->t_i32);
       return from_bits32(x, sc_splat_with(x, b, c), kind);
    }
    if (kind != 0) {
