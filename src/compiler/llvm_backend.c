@@ -15,7 +15,9 @@
  * lane covered), a row of pixels at a time (the rows form: the routine
  * branches on the promise once and each branch has its own copy of the
  * whole work; the rows copy reads no lane arrays but x[0] and y[0], and
- * with several samples and nothing to read, writes without reading); 3- and 6-byte texels
+ * with several samples and nothing to read, writes without reading; where
+ * it reads, it prefetches each row's next cache line within the caller's
+ * 64-pixel tile, for writing); 3- and 6-byte texels
  * and pixels of more than 16 words go through masked gathers and
  * scatters, a sample at a time. Each step
  * mirrors the C reference
@@ -1079,10 +1081,32 @@ static void emit_attachment_form(struct fb *f, const struct shale_fb_key *key, u
             old = fb_lanes_load(f, lp, W, et, S * E);
       } else if (need_dst) {
          LLVMValueRef r[4] = { NULL, NULL, NULL, NULL };
+         /* The caller's blocks run left to right along a row of blocks
+          * of a 64-pixel tile (sr_tile.c; SR_TILE_SIZE), so the rows'
+          * next cache lines (the next block's rows where a block's row
+          * fills a line or more) are read a few calls later: prefetched
+          * now, for writing, they are in the cache by then instead of
+          * missing under the sampler's traffic. Not past the tile's right
+          * edge (another thread's tile: the row's own line instead). */
+         const uint64_t row_bytes = (uint64_t)C * pixel_bytes;
+         const uint64_t ahead = row_bytes > 64 ? row_bytes : 64;
+         LLVMValueRef inside = LLVMBuildICmp(
+            b, LLVMIntULT,
+            LLVMBuildAdd(b, LLVMBuildAnd(b, f->x0, LLVMConstInt(f->i32, 63, false), ""),
+                         LLVMConstInt(f->i32, (ahead + pixel_bytes - 1) / pixel_bytes, false),
+                         ""),
+            LLVMConstInt(f->i32, 64, false), "");
+         LLVMValueRef off = LLVMBuildSelect(b, inside, LLVMConstInt(f->i64, ahead, false),
+                                            LLVMConstInt(f->i64, 0, false), "");
          for (int h = 0; h < (int)H; h++) {
             LLVMValueRef p = row_address(f, &target, h, pixel_bytes);
             r[h] = LLVMBuildLoad2(b, rowt, p, "");
             LLVMSetAlignment(r[h], 1);
+            LLVMValueRef args[4] = { LLVMBuildGEP2(b, f->i8, p, &off, 1, ""),
+                                     LLVMConstInt(f->i32, 1, false),
+                                     LLVMConstInt(f->i32, 3, false),
+                                     LLVMConstInt(f->i32, 1, false) };
+            call_intrinsic(f, "llvm.prefetch", &f->ptr, 1, args, 4);
          }
          LLVMValueRef rr = fb_concat(f, r, H);
          old = LLVMBuildShuffleVector(b, rr, LLVMGetUndef(LLVMTypeOf(rr)), lidx, "");
