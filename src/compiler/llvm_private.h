@@ -71,7 +71,11 @@
  * of the call, not discarded or demoted) guards buffer and image writes and
  * atomics, discarding removes lanes from the control flow like a return
  * and records them in kill_mask, and derivatives shuffle lanes within
- * quads.
+ * quads. Fragment inputs read their plane equations with loads marked
+ * !invariant.load (the planes do not change during a call); after the
+ * pass pipeline llvm_jit.c's sink_invariant_loads moves such a load whose
+ * users all sit in one later block there, so a value used only after a
+ * sampler call is loaded after it instead of spilled around it.
  *
  * Barriers: with more than one subgroup per workgroup the body is resumable
  * (llvm_entry.c): each barrier saves every persistent slot to the
