@@ -99,8 +99,13 @@
  * asked for share a level (fixed_select16 and fixed_chunk16, below the
  * AVX2 build: 512-bit vectors, one LOD selection for the sixteen lanes,
  * a window sixteen columns wide and up to eight rows high read with one
- * 64-byte load a row, 16-lane gathers elsewhere; the same arithmetic, so
- * the AVX2 routine's bits), and the AVX2 chunks per half otherwise.
+ * 64-byte load a row, 16-lane gathers elsewhere; the same sums, so
+ * the AVX2 routine's bits, kept channel-planar: each texel vector's bytes
+ * transposed within 128-bit quarters by one vpshufb, each row's lerp one
+ * vpmaddubsw, no transpose before the stores), and the AVX2 chunks per
+ * half otherwise. The window's least column and row are lane 0's where
+ * no lane lies below them (a 4x4 block whose s and t do not fall to the
+ * right or down), without a reduction over the lanes.
  * Where the lanes' columns fit eight (i0 at most six apart, as a 4x4
  * block's are below two texels a pixel), window8 reads the window's rows
  * 32 bytes each, two rows to a register, so that rows 0-3 and 4-7 are one
@@ -751,7 +756,10 @@ AVX2_FN v8f table_avx2(const float *table, v8i idx)
  * else 16-lane gathers. A half without a second level keeps its first
  * level's sums (as fixed_chunk() skips fixed_mip() there): results
  * identical to the AVX2 routine's. Calls whose lanes differ in level
- * take the AVX2 fixed_chunk() per half. Calls with every lane asked for
+ * take the AVX2 fixed_chunk() per half. The sums are kept per channel
+ * (fixed_filter16, fixed_mip16: each vector one channel of the sixteen
+ * lanes in lane order, the exact sums less FIXED16_OFFSET), so that the
+ * stores need no transpose. Calls with every lane asked for
  * store their results whole (no masked stores for the shader's loads of
  * them to wait on). GCC's avx512f target implies FMA:
  * the file is built with fp-contract off (above), so no multiply-add is
@@ -759,32 +767,47 @@ AVX2_FN v8f table_avx2(const float *table, v8i idx)
  */
 #define AVX512_FN static inline __attribute__((always_inline, target("avx2,avx512f,avx512bw,avx512dq,avx512vl")))
 
-/* fixed_filter() on sixteen lanes: out[k] holds lanes k, k + 4, k + 8 and
- * k + 12 (one a 128-bit quarter) as four 32-bit sums each. */
+/* The offset of fixed_filter16's and fixed_mip16's sums below the
+ * exact ones (32640 * 256: see fixed_filter16). */
+#define FIXED16_OFFSET 8355840
+
+/* fixed_filter() on sixteen lanes, channel-planar: out[c] holds channel c
+ * (R, G, B, A in memory order) of lanes 0 .. 15 in lane order, each the
+ * exact sum fixed_filter() makes (texels times 8-bit weights, 16
+ * fractional bits) less FIXED16_OFFSET. Each texel vector's bytes are
+ * first transposed within its 128-bit quarters (one vpshufb: R of lanes
+ * 4q .. 4q + 3, then G, B, A), so that the row lerps and the column
+ * madd leave the sums in lane order, with no transpose after them.
+ * A row's lerp p (256 - a) + q a is one vpmaddubsw of the byte pairs
+ * (p - 128, q - 128), signed, by (255 - a, a), unsigned, plus p: the
+ * pairs' sum lies in [-32640, 32385] (no saturation), so each word is
+ * the lerp less 32640, within [-32640, 32640]; the column step's vpmaddwd
+ * by (256 - b, b) makes the exact sum less 32640 * 256. The same sums as
+ * fixed_filter()'s, exactly. */
 AVX512_FN void fixed_filter16(__m512i t00, __m512i t10, __m512i t01, __m512i t11, __m512i wa,
                               __m512i wb, __m512i out[4])
 {
-   const __m512i z = _mm512_setzero_si512();
-   __m512i aw = _mm512_or_si512(wa, _mm512_slli_epi32(wa, 16));
-   __m512i alo = _mm512_unpacklo_epi32(aw, aw), ahi = _mm512_unpackhi_epi32(aw, aw);
+   const __m512i planar = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15));
+   /* (255 - a, a) as bytes, for lanes 4q .. 4q + 3 in each half of a quarter. */
+   const __m512i pairs = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, 0, 1, 4, 5, 8, 9, 12, 13));
+   const __m512i aw = _mm512_shuffle_epi8(
+      _mm512_or_si512(_mm512_slli_epi32(wa, 8), _mm512_xor_si512(wa, _mm512_set1_epi32(0xff))), pairs);
+   const __m512i sign = _mm512_set1_epi8((char)0x80), low = _mm512_set1_epi16(0xff);
    __m512i h[2][2];
-   const __m512i flip = _mm512_set1_epi16((short)0x8000);
    for (int r = 0; r < 2; r++) {
-      __m512i p = r ? t01 : t00, q = r ? t11 : t10;
-      __m512i plo = _mm512_unpacklo_epi8(p, z), qlo = _mm512_unpacklo_epi8(q, z);
-      __m512i phi = _mm512_unpackhi_epi8(p, z), qhi = _mm512_unpackhi_epi8(q, z);
-      __m512i lo = _mm512_add_epi16(_mm512_slli_epi16(plo, 8),
-                                    _mm512_mullo_epi16(_mm512_sub_epi16(qlo, plo), alo));
-      __m512i hi = _mm512_add_epi16(_mm512_slli_epi16(phi, 8),
-                                    _mm512_mullo_epi16(_mm512_sub_epi16(qhi, phi), ahi));
-      h[r][0] = _mm512_xor_si512(lo, flip);
-      h[r][1] = _mm512_xor_si512(hi, flip);
+      const __m512i p = _mm512_shuffle_epi8(r ? t01 : t00, planar);
+      const __m512i q = _mm512_shuffle_epi8(r ? t11 : t10, planar);
+      for (int k = 0; k < 2; k++) {
+         const __m512i x = k ? _mm512_unpackhi_epi8(p, q) : _mm512_unpacklo_epi8(p, q);
+         h[r][k] = _mm512_add_epi16(_mm512_maddubs_epi16(aw, _mm512_xor_si512(x, sign)),
+                                    _mm512_and_si512(x, low));
+      }
    }
-   __m512i bw = _mm512_or_si512(_mm512_sub_epi32(_mm512_set1_epi32(256), wb), _mm512_slli_epi32(wb, 16));
-   out[0] = _mm512_madd_epi16(_mm512_unpacklo_epi16(h[0][0], h[1][0]), _mm512_shuffle_epi32(bw, 0x00));
-   out[1] = _mm512_madd_epi16(_mm512_unpackhi_epi16(h[0][0], h[1][0]), _mm512_shuffle_epi32(bw, 0x55));
-   out[2] = _mm512_madd_epi16(_mm512_unpacklo_epi16(h[0][1], h[1][1]), _mm512_shuffle_epi32(bw, 0xaa));
-   out[3] = _mm512_madd_epi16(_mm512_unpackhi_epi16(h[0][1], h[1][1]), _mm512_shuffle_epi32(bw, 0xff));
+   const __m512i bw = _mm512_or_si512(_mm512_sub_epi32(_mm512_set1_epi32(256), wb), _mm512_slli_epi32(wb, 16));
+   out[0] = _mm512_madd_epi16(_mm512_unpacklo_epi16(h[0][0], h[1][0]), bw);
+   out[1] = _mm512_madd_epi16(_mm512_unpackhi_epi16(h[0][0], h[1][0]), bw);
+   out[2] = _mm512_madd_epi16(_mm512_unpacklo_epi16(h[0][1], h[1][1]), bw);
+   out[3] = _mm512_madd_epi16(_mm512_unpackhi_epi16(h[0][1], h[1][1]), bw);
 }
 
 /* fixed_floor() on sixteen lanes. */
@@ -859,20 +882,31 @@ AVX512_FN bool window16(const uint8_t *level, int32_t w, int32_t h, size_t row, 
 {
    if (w < 8 || (sr_sample_fast_test && sr_sample_fast_test->gathers_only))
       return false;
-   /* The least i0 and j0 in one reduction: i0's halves in quarters 0-1,
-    * j0's in 2-3. */
-   __m512i m = _mm512_min_epi32(_mm512_shuffle_i64x2(i0, j0, 0x44), _mm512_shuffle_i64x2(i0, j0, 0xee));
-   m = _mm512_min_epi32(m, _mm512_shuffle_i64x2(m, m, 0xb1));
-   m = _mm512_min_epi32(m, _mm512_shuffle_epi32(m, (_MM_PERM_ENUM)0x4e));
-   m = _mm512_min_epi32(m, _mm512_shuffle_epi32(m, (_MM_PERM_ENUM)0xb1));
-   const int32_t imin = _mm_cvtsi128_si32(_mm512_castsi512_si128(m));
-   const int32_t jmin = _mm_cvtsi128_si32(_mm512_extracti32x4_epi32(m, 2));
+   /* The least i0 and j0: lane 0's where no lane lies below it (i0 - i0
+    * of lane 0 and j0 - j0 of lane 0 all in [0, 2^31): a draw's 4x4 block
+    * where s and t do not fall to the right or down, as bench_render (b)'s
+    * quads), read without waiting for a reduction over the lanes, on the
+    * way from the coordinates to the rows' loads; else one reduction, i0's
+    * halves in quarters 0-1, j0's in 2-3. The same least values either
+    * way. */
+   int32_t imin = _mm_cvtsi128_si32(_mm512_castsi512_si128(i0));
+   int32_t jmin = _mm_cvtsi128_si32(_mm512_castsi512_si128(j0));
+   __m512i di = _mm512_sub_epi32(i0, _mm512_set1_epi32(imin));
+   __m512i dj = _mm512_sub_epi32(j0, _mm512_set1_epi32(jmin));
+   if (_mm512_movepi32_mask(_mm512_or_si512(di, dj))) {
+      __m512i m = _mm512_min_epi32(_mm512_shuffle_i64x2(i0, j0, 0x44), _mm512_shuffle_i64x2(i0, j0, 0xee));
+      m = _mm512_min_epi32(m, _mm512_shuffle_i64x2(m, m, 0xb1));
+      m = _mm512_min_epi32(m, _mm512_shuffle_epi32(m, (_MM_PERM_ENUM)0x4e));
+      m = _mm512_min_epi32(m, _mm512_shuffle_epi32(m, (_MM_PERM_ENUM)0xb1));
+      imin = _mm_cvtsi128_si32(_mm512_castsi512_si128(m));
+      jmin = _mm_cvtsi128_si32(_mm512_extracti32x4_epi32(m, 2));
+      di = _mm512_sub_epi32(i0, _mm512_set1_epi32(imin));
+      dj = _mm512_sub_epi32(j0, _mm512_set1_epi32(jmin));
+   }
    const int32_t c0 = imin & (w - 1);   /* the wrapped column of imin */
    /* Every lane's i0 - imin (exact as unsigned: i0 lies in [-2^30, 2^30])
     * at most 14 (six for window8) and w - 2 - c0 (its second column
     * before the level's last one, unwrapped), j0 - jmin at most 6. */
-   const __m512i di = _mm512_sub_epi32(i0, _mm512_set1_epi32(imin));
-   const __m512i dj = _mm512_sub_epi32(j0, _mm512_set1_epi32(jmin));
    if (_mm512_cmpgt_epu32_mask(dj, _mm512_set1_epi32(6)))
       return false;
    const int32_t lim8 = w - 2 - c0 < 6 ? w - 2 - c0 : 6;
@@ -981,17 +1015,16 @@ AVX512_FN void fixed_level16(const struct fast *f, __m512 s, __m512 t, int32_t l
    fixed_filter16(tx[0], tx[1], tx[2], tx[3], wa, wb, out);
 }
 
-/* fixed_mip() on sixteen lanes (d from each lane's delta, lanes 4q + k in
- * quarter q of r0[k]). */
-AVX512_FN void fixed_mip16(__m512i r0[4], const __m512i r1[4], __m512 delta)
+/* fixed_mip() on sixteen lanes, channel-planar (r0[c], r1[c]: channel c
+ * of lanes 0 .. 15, less FIXED16_OFFSET): each level's sum truncated to
+ * 1/256 of a code (bits 8 .. 23, the exact value less 32640), blended by
+ * dw's (256 - d, d) (struct sel16) in one vpmaddwd, which leaves the exact
+ * blend less FIXED16_OFFSET again. */
+AVX512_FN void fixed_mip16(__m512i r0[4], const __m512i r1[4], __m512i dw)
 {
-   __m512i d = _mm512_cvttps_epi32(_mm512_mul_ps(delta, _mm512_set1_ps(256.0f)));
-   __m512i dw = _mm512_or_si512(_mm512_sub_epi32(_mm512_set1_epi32(256), d), _mm512_slli_epi32(d, 16));
-   const __m512i dk[4] = { _mm512_shuffle_epi32(dw, 0x00), _mm512_shuffle_epi32(dw, 0x55),
-                           _mm512_shuffle_epi32(dw, 0xaa), _mm512_shuffle_epi32(dw, 0xff) };
    for (int k = 0; k < 4; k++) {
       __m512i x = _mm512_mask_blend_epi16(0xaaaaaaaau, _mm512_srli_epi32(r0[k], 8), _mm512_slli_epi32(r1[k], 8));
-      r0[k] = _mm512_madd_epi16(x, dk[k]);
+      r0[k] = _mm512_madd_epi16(x, dw);
    }
 }
 
@@ -1025,7 +1058,11 @@ AVX512_FN __m512 half_log2_16(__m512 x)
 struct sel16 {
    int32_t lvl;
    __mmask16 two;   /* delta > 0 */
-   __m512 delta;
+   /* The mipmap weight d = floor(256 delta) as the word pair (256 - d, d):
+    * d is floor(256 dl) modulo 256 (dl in [0, q] is the clamped lambda,
+    * delta = dl - floor(dl), both exact, and 256 dl exact), which does not
+    * wait for delta. */
+   __m512i dw;
 };
 
 /* fixed_select() on the sixteen lanes of a call whose halves both have
@@ -1075,7 +1112,7 @@ AVX512_FN bool fixed_select16(const struct fast *f, const struct shale_sample_ar
          sr_sample_fast_test->level0_chunks += 2;   /* counted per eight lanes */
       sel->lvl = 0;
       sel->two = 0;
-      sel->delta = _mm512_setzero_ps();
+      sel->dw = _mm512_set1_epi32(256);
       return true;
    }
    lambda = _mm512_add_ps(lambda, b);
@@ -1083,8 +1120,11 @@ AVX512_FN bool fixed_select16(const struct fast *f, const struct shale_sample_ar
    lambda = _mm512_min_ps(lambda, _mm512_set1_ps(f->max_lod));
    __m512 dl = _mm512_max_ps(_mm512_min_ps(lambda, _mm512_set1_ps(f->q)), _mm512_setzero_ps());
    __m512i lvl0 = _mm512_cvttps_epi32(dl);
-   sel->delta = _mm512_sub_ps(dl, _mm512_cvtepi32_ps(lvl0));
-   sel->two = _mm512_cmp_ps_mask(sel->delta, _mm512_setzero_ps(), _CMP_GT_OQ);
+   const __m512 delta = _mm512_sub_ps(dl, _mm512_cvtepi32_ps(lvl0));
+   sel->two = _mm512_cmp_ps_mask(delta, _mm512_setzero_ps(), _CMP_GT_OQ);
+   const __m512i d = _mm512_and_si512(_mm512_cvttps_epi32(_mm512_mul_ps(dl, _mm512_set1_ps(256.0f))),
+                                      _mm512_set1_epi32(0xff));
+   sel->dw = _mm512_or_si512(_mm512_sub_epi32(_mm512_set1_epi32(256), d), _mm512_slli_epi32(d, 16));
    /* The first lane asked for's level, shared by every lane asked for? */
    const __m512i first = _mm512_permutexvar_epi32(_mm512_set1_epi32((int32_t)__builtin_ctz(on)), lvl0);
    sel->lvl = _mm_cvtsi128_si32(_mm512_castsi512_si128(first));
@@ -1093,12 +1133,12 @@ AVX512_FN bool fixed_select16(const struct fast *f, const struct shale_sample_ar
 
 /* The mipmap blend of fixed_chunk16: r1 (level lvl + 1) into r0 on the
  * halves with a lane asked for that has a second level (two: those lanes). */
-AVX512_FN void fixed_blend16(__m512i r0[4], const __m512i r1[4], __m512 delta, __mmask16 two)
+AVX512_FN void fixed_blend16(__m512i r0[4], const __m512i r1[4], __m512i dw, __mmask16 two)
 {
    __m512i m[4];
    for (int k = 0; k < 4; k++)
       m[k] = r0[k];
-   fixed_mip16(m, r1, delta);
+   fixed_mip16(m, r1, dw);
    /* A half with no second level keeps r0 (fixed_chunk skips the blend). */
    const __mmask16 take = ((two & 0x00ffu) ? 0x00ffu : 0) | ((two & 0xff00u) ? 0xff00u : 0);
    if (take == 0xffffu)
@@ -1122,7 +1162,7 @@ AVX512_FN void fixed_levels16(const struct fast *f, const struct shale_sample_ar
       /* Lanes sharing level lvl share its second, min(lvl + 1, last). */
       __m512i r1[4];
       fixed_level16(f, s, t, lvl + 1 < f->last_level ? lvl + 1 : f->last_level, r1);
-      fixed_blend16(r0, r1, sel->delta, two);
+      fixed_blend16(r0, r1, sel->dw, two);
    }
 }
 
@@ -1164,21 +1204,19 @@ AVX512_FN int32_t fixed_guess16(const struct fast *f, const struct shale_sample_
    return g < f->last_level ? g : f->last_level;
 }
 
-/* fixed_lanes() on sixteen lanes, the conversion to floats and the
- * stores of the lanes asked for. */
+/* fixed_lanes() on sixteen lanes: the planar sums (fixed_filter16's or
+ * fixed_mip16's) made exact again (FIXED16_OFFSET added: below 2^24, so
+ * converted to floats exactly), scaled, and stored for the lanes asked
+ * for; no transpose (the sums are already in lane order). */
 AVX512_FN void fixed_store16(const struct fast *f, struct shale_sample_args *a, const __m512i r0[4],
                              bool bgra, bool ident)
 {
    const __mmask16 on = (__mmask16)a->lanes;
-   __m512i u0 = _mm512_unpacklo_epi32(r0[0], r0[1]), u1 = _mm512_unpackhi_epi32(r0[0], r0[1]);
-   __m512i u2 = _mm512_unpacklo_epi32(r0[2], r0[3]), u3 = _mm512_unpackhi_epi32(r0[2], r0[3]);
-   __m512i c[4] = { _mm512_unpacklo_epi64(u0, u2), _mm512_unpackhi_epi64(u0, u2),
-                    _mm512_unpacklo_epi64(u1, u3), _mm512_unpackhi_epi64(u1, u3) };
-   const __m512i bias = _mm512_set1_epi32(1 << 23);
+   const __m512i bias = _mm512_set1_epi32(FIXED16_OFFSET);
    const __m512 scale = _mm512_set1_ps(1.0f / (255.0f * 65536.0f));
    __m512 tau[4];
    for (int k = 0; k < 4; k++)
-      tau[k] = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(c[k], bias)), scale);
+      tau[k] = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(r0[k], bias)), scale);
    if (bgra) {
       __m512 r = tau[0];
       tau[0] = tau[2];
@@ -1234,7 +1272,7 @@ AVX512_FN void fixed_chunk16(const struct fast *f, struct shale_sample_args *a, 
       if (miss)
          fixed_levels16_redo(f, a, &sel, r0);
       else if (two)
-         fixed_blend16(r0, r1, sel.delta, two);
+         fixed_blend16(r0, r1, sel.dw, two);
    }
    fixed_store16(f, a, r0, bgra, ident);
 }
