@@ -305,9 +305,22 @@ sr_scene_draw(struct sr_scene *scene, const struct sr_draw_state *state,
 
 /* ---- Flush ---- */
 
+/* The tiles with commands in bin order (layer, row, column), cut into
+ * `bands` runs of `band` consecutive tiles; job index i runs tile j = i /
+ * bands of band b = i % bands (indices past the last tile are no-ops).
+ * The participants take indices in order, so the tiles that run at the
+ * same time lie one in each band, bands apart, not side by side: two
+ * neighbours in a row share the cache lines of their common edge (rows of
+ * a 500-pixel BGRA8 swapchain image are 2000 bytes apart, so three rows in
+ * four cross a 64-byte line at every tile edge), which concurrent writers
+ * would pass back and forth. vkcube 500x500 with the queue thread and the
+ * worker both running (SCHED_FIFO, so neither waits for a CPU): thread CPU
+ * of the tile runs 893 us a frame against 967 (medians of 4 alternated
+ * runs of 3000 frames). */
 struct flush_job {
    struct sr_scene *scene;
-   const uint32_t *tiles;        /* bin index per job entry */
+   const uint32_t *tiles;        /* bin index per tile with commands */
+   uint32_t count, bands, band;
 };
 
 static void
@@ -317,7 +330,10 @@ flush_tiles(void *data, uint64_t begin, uint64_t end, unsigned worker)
    struct sr_scene *scene = job->scene;
    uint32_t per_layer = scene->tiles_x * scene->tiles_y;
    for (uint64_t i = begin; i < end && !sr_scene_cancelled(scene); i++) {
-      uint32_t b = job->tiles[i];
+      const uint64_t k = (i % job->bands) * job->band + i / job->bands;
+      if (k >= job->count)
+         continue;
+      uint32_t b = job->tiles[k];
       uint32_t layer = b / per_layer, t = b % per_layer;
       sr_tile_run(scene, layer, t % scene->tiles_x, t / scene->tiles_x, worker);
    }
@@ -337,15 +353,18 @@ sr_scene_flush(struct sr_scene *scene)
       for (size_t i = 0; i < n; i++)
          if (scene->bins[i].first)
             tiles[count++] = (uint32_t)i;
-      struct flush_job job = {scene, tiles};
-      su_thread_pool_run(scene->ctx->pool, count, 1, flush_tiles, &job);
+      uint32_t bands = su_thread_pool_size(scene->ctx->pool);
+      if (bands > count)
+         bands = count ? count : 1;
+      struct flush_job job = {scene, tiles, count, bands, (count + bands - 1) / bands};
+      su_thread_pool_run(scene->ctx->pool, (uint64_t)job.band * bands, 1, flush_tiles, &job);
       sr_free(scene->ctx->alloc, tiles);
    } else {
       /* Out of memory for the list: run the tiles on this thread. */
       for (size_t i = 0; i < n; i++) {
          if (scene->bins[i].first) {
             uint32_t job_tile = (uint32_t)i;
-            struct flush_job job = {scene, &job_tile};
+            struct flush_job job = {scene, &job_tile, 1, 1, 1};
             flush_tiles(&job, 0, 1, 0);
          }
       }
