@@ -105,7 +105,9 @@ sd_image_compute_layout(const struct su_format_desc *desc, VkExtent3D extent, ui
       const uint64_t by = (e.height + desc->block_height - 1) / desc->block_height;
       struct sd_image_level_layout *lv = &levels[l];
       lv->offset = offset;
-      lv->row_pitch = sd_align64(bx * samples * desc->block_size, SD_IMAGE_ROW_ALIGNMENT);
+      const uint64_t row = bx * samples * desc->block_size;
+      lv->row_pitch = sd_align64(row, row >= SD_IMAGE_ALIGNMENT ? SD_IMAGE_ALIGNMENT
+                                                                 : SD_IMAGE_ROW_ALIGNMENT);
       lv->depth_pitch = lv->row_pitch * by;
       lv->layer_pitch = sd_align64(lv->depth_pitch * e.depth, SD_IMAGE_ALIGNMENT);
       lv->size = lv->layer_pitch * array_layers;

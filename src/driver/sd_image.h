@@ -15,13 +15,19 @@
  *   - inside a layer, z slices (3D images) follow each other, depth_pitch =
  *     row_pitch * rows-of-blocks bytes apart (no padding between slices);
  *   - inside a slice, rows of blocks are row_pitch bytes apart: the bytes of
- *     one row of blocks rounded up to SD_IMAGE_ROW_ALIGNMENT (16, the
- *     optimalBufferCopyRowPitchAlignment), texels packed inside a row.
+ *     one row of blocks rounded up to a multiple of 64 (SD_IMAGE_ALIGNMENT,
+ *     a cache line) when they are 64 or more, else to SD_IMAGE_ROW_ALIGNMENT
+ *     (16, the optimalBufferCopyRowPitchAlignment), texels packed inside a
+ *     row. Whole lines a row: the rasterizer's 64-pixel tiles then share no
+ *     cache line with their neighbours (tiles run on different threads at
+ *     once), a clear streams whole lines, and the X server's copy of a
+ *     swapchain image reads aligned rows. (Multi-planar images' planes keep
+ *     rows rounded up to 16.)
  *   Multisampled images (2D, one level, optimal; SD_IMAGE_SAMPLE_COUNTS)
  *   keep a pixel's samples next to each other, as the rasterizer's
  *   surfaces do: sample s of pixel (x, y) is at the row's start + (x *
  *   samples + s) * texel size, so a row holds width * samples texels
- *   (row_pitch = that, rounded up to 16). Transfers see such a level as
+ *   (row_pitch = that, rounded up as above). Transfers see such a level as
  *   an image width * samples texels wide (sd_image_level).
  *   A "block" is one texel for uncompressed formats, a compressed block
  *   (e.g. 4x4 texels) otherwise. Depth/stencil formats store both aspects
