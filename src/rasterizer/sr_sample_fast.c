@@ -105,7 +105,11 @@
  * vpmaddubsw, no transpose before the stores), and the AVX2 chunks per
  * half otherwise. The window's least column and row are lane 0's where
  * no lane lies below them (a 4x4 block whose s and t do not fall to the
- * right or down), without a reduction over the lanes.
+ * right or down), without a reduction over the lanes. A call with two
+ * levels computes them step by step together (fixed_level16x2: both
+ * levels' coordinates, then both levels' texels, then both filters), so
+ * that the second level's loads do not queue behind the first's filter
+ * (the call is bound by its dependency chains, not its operations).
  * Where the lanes' columns fit eight (i0 at most six apart, as a 4x4
  * block's are below two texels a pixel), window8 reads the window's rows
  * 32 bytes each, two rows to a register, so that rows 0-3 and 4-7 are one
@@ -955,8 +959,17 @@ AVX512_FN bool window16(const uint8_t *level, int32_t w, int32_t h, size_t row, 
    return true;
 }
 
-/* fixed_level() on sixteen lanes sharing level `lvl`. */
-AVX512_FN void fixed_level16(const struct fast *f, __m512 s, __m512 t, int32_t lvl, __m512i out[4])
+/* One level of fixed_level16 between its steps: its size and addressing,
+ * each lane's texel column and row and weights, then its texels. */
+struct lev16 {
+   int32_t w, h, row, start;
+   __m512i i0, j0, wa, wb;
+   __m512i tx[4];
+};
+
+/* fixed_level16's first step: the level's size and addressing, i0, j0,
+ * wa and wb. */
+AVX512_FN void fixed_coords16(const struct fast *f, __m512 s, __m512 t, int32_t lvl, struct lev16 *L)
 {
    const struct shale_image_view_desc *v = f->v;
    const int32_t w = f->width >> lvl > 1 ? f->width >> lvl : 1;
@@ -986,7 +999,23 @@ AVX512_FN void fixed_level16(const struct fast *f, __m512 s, __m512 t, int32_t l
       wa = _mm512_and_si512(_mm512_cvttps_epi32(_mm512_mul_ps(_mm512_sub_ps(u, ffu), k256)), m255);
       wb = _mm512_and_si512(_mm512_cvttps_epi32(_mm512_mul_ps(_mm512_sub_ps(vv, ffv), k256)), m255);
    }
-   __m512i tx[4];
+   L->w = w;
+   L->h = h;
+   L->row = row;
+   L->start = start;
+   L->i0 = i0;
+   L->j0 = j0;
+   L->wa = wa;
+   L->wb = wb;
+}
+
+/* fixed_level16's second step: the level's texels, from a window or
+ * gathers. */
+AVX512_FN void fixed_texels16(const struct fast *f, struct lev16 *L)
+{
+   const int32_t w = L->w, h = L->h, row = L->row, start = L->start;
+   const __m512i i0 = L->i0, j0 = L->j0;
+   __m512i *tx = L->tx;
    if (!window16(f->base + (size_t)start, w, h, (size_t)row, i0, j0, tx)) {
       const __m512i wm = _mm512_set1_epi32(w - 1), hm = _mm512_set1_epi32(h - 1);
       const __m512i one = _mm512_set1_epi32(1), rp = _mm512_set1_epi32(row), st = _mm512_set1_epi32(start);
@@ -1012,7 +1041,31 @@ AVX512_FN void fixed_level16(const struct fast *f, __m512 s, __m512 t, int32_t l
          tx[3] = _mm512_i32gather_epi32(_mm512_add_epi32(y1, x1), (const void *)f->base, 1);
       }
    }
-   fixed_filter16(tx[0], tx[1], tx[2], tx[3], wa, wb, out);
+}
+
+/* fixed_level() on sixteen lanes sharing level `lvl`. */
+AVX512_FN void fixed_level16(const struct fast *f, __m512 s, __m512 t, int32_t lvl, __m512i out[4])
+{
+   struct lev16 L;
+   fixed_coords16(f, s, t, lvl, &L);
+   fixed_texels16(f, &L);
+   fixed_filter16(L.tx[0], L.tx[1], L.tx[2], L.tx[3], L.wa, L.wb, out);
+}
+
+/* fixed_level16() on levels lvl and lvl1 at once, step by step (both
+ * levels' coordinates, then both levels' texels, then both filters), so
+ * that the second level's loads are not queued behind the first level's
+ * filter: the same texels and sums. */
+AVX512_FN void fixed_level16x2(const struct fast *f, __m512 s, __m512 t, int32_t lvl, int32_t lvl1,
+                               __m512i out[4], __m512i out1[4])
+{
+   struct lev16 L, L1;
+   fixed_coords16(f, s, t, lvl, &L);
+   fixed_coords16(f, s, t, lvl1, &L1);
+   fixed_texels16(f, &L);
+   fixed_texels16(f, &L1);
+   fixed_filter16(L.tx[0], L.tx[1], L.tx[2], L.tx[3], L.wa, L.wb, out);
+   fixed_filter16(L1.tx[0], L1.tx[1], L1.tx[2], L1.tx[3], L1.wa, L1.wb, out1);
 }
 
 /* fixed_mip() on sixteen lanes, channel-planar (r0[c], r1[c]: channel c
@@ -1156,13 +1209,14 @@ AVX512_FN void fixed_levels16(const struct fast *f, const struct shale_sample_ar
 {
    const int32_t lvl = sel->lvl;
    const __m512 s = _mm512_loadu_ps(&a->coord[0][0]), t = _mm512_loadu_ps(&a->coord[1][0]);
-   fixed_level16(f, s, t, lvl, r0);
    const __mmask16 two = sel->two & (__mmask16)a->lanes;
    if (two) {
       /* Lanes sharing level lvl share its second, min(lvl + 1, last). */
       __m512i r1[4];
-      fixed_level16(f, s, t, lvl + 1 < f->last_level ? lvl + 1 : f->last_level, r1);
+      fixed_level16x2(f, s, t, lvl, lvl + 1 < f->last_level ? lvl + 1 : f->last_level, r0, r1);
       fixed_blend16(r0, r1, sel->dw, two);
+   } else {
+      fixed_level16(f, s, t, lvl, r0);
    }
 }
 
@@ -1191,14 +1245,34 @@ AVX512_FN int32_t fixed_guess16(const struct fast *f, const struct shale_sample_
    *minified = false;
    if (a->op != SHALE_SAMPLE_GRAD || f->bias != 0.0f || !(f->min_lod <= 0.0f) || !(f->max_lod >= f->q))
       return -1;
-   const unsigned k = (unsigned)__builtin_ctz(a->lanes);
-   const float mx0 = a->grad[0][0][k] * f->fwidth, mx1 = a->grad[0][1][k] * f->fheight;
-   const float my0 = a->grad[1][0][k] * f->fwidth, my1 = a->grad[1][1][k] * f->fheight;
-   const float qx = mx0 * mx0 + mx1 * mx1, qy = my0 * my0 + my1 * my1;
-   const float qm = qx > qy ? qx : qy;
-   uint32_t bits;
-   memcpy(&bits, &qm, sizeof(bits));
-   const int32_t e = (int32_t)((bits >> 23) & 0xffu) - 127;
+   /* Lane 0 where it is asked for (a draw's full block): its gradients'
+    * loads need not wait for the mask's bit scan. */
+   const uint32_t lanes = a->lanes;
+   const unsigned k = lanes & 1u ? 0u : (unsigned)__builtin_ctz(lanes);
+   const float dx0 = a->grad[0][0][k], dx1 = a->grad[0][1][k];
+   const float dy0 = a->grad[1][0][k], dy1 = a->grad[1][1][k];
+   float qx, qy;
+   int32_t shift = 0;
+   if (f->width == f->height) {
+      /* A square view: the squares of the gradients alone, the exponent
+       * raised by log2 of the size squared afterwards (scaling by a power
+       * of two: the same exponent but where a square leaves the normal
+       * floats, where the guess is the same). */
+      qx = dx0 * dx0 + dx1 * dx1;
+      qy = dy0 * dy0 + dy1 * dy1;
+      shift = 2 * __builtin_ctz((uint32_t)f->width);
+   } else {
+      const float mx0 = dx0 * f->fwidth, mx1 = dx1 * f->fheight;
+      const float my0 = dy0 * f->fwidth, my1 = dy1 * f->fheight;
+      qx = mx0 * mx0 + mx1 * mx1;
+      qy = my0 * my0 + my1 * my1;
+   }
+   /* The larger square's exponent: non-negative floats order as their bits. */
+   uint32_t bx, by;
+   memcpy(&bx, &qx, sizeof(bx));
+   memcpy(&by, &qy, sizeof(by));
+   const uint32_t bits = bx > by ? bx : by;
+   const int32_t e = (int32_t)((bits >> 23) & 0xffu) - 127 + shift;
    *minified = e >= 0;
    const int32_t g = e >= 0 ? e >> 1 : 0;
    return g < f->last_level ? g : f->last_level;
@@ -1259,10 +1333,11 @@ AVX512_FN void fixed_chunk16(const struct fast *f, struct shale_sample_args *a, 
    } else {
       const __m512 s = _mm512_loadu_ps(&a->coord[0][0]), t = _mm512_loadu_ps(&a->coord[1][0]);
       __m512i r1[4];
-      fixed_level16(f, s, t, g, r0);
       const bool second = minified && g < f->last_level;
       if (second)
-         fixed_level16(f, s, t, g + 1, r1);
+         fixed_level16x2(f, s, t, g, g + 1, r0, r1);
+      else
+         fixed_level16(f, s, t, g, r0);
       const __mmask16 two = sel.two & (__mmask16)a->lanes;
       const bool miss = sel.lvl != g || (two && !second);
       if (sr_sample_fast_test) {
