@@ -13,7 +13,7 @@
  * (flat_color.frag: no side effects, so the tests run early), on a 96 x 64
  * R8G8B8A8 target:
  *   A, D32_SFLOAT: occluders at depths 1/4, 1/2, 3/4 (LESS, written), then
- *     inside a PRECISE occlusion query rectangles at depths 3/8 .. 7/8
+ *     inside a PRECISE occlusion query rectangles at depths 1/8 .. 7/8
  *     that overlap them and each other (LESS, written);
  *   B, D32_SFLOAT_S8_UINT: occluders also write stencil 1 (ALWAYS,
  *     REPLACE) with depth, and the queried rectangles test stencil EQUAL 0

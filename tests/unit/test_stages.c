@@ -24,6 +24,7 @@
 #include "shaders/stage_geom_geom_spv.h"
 #include "shaders/stage_init_out_spv.h"
 #include "shaders/stage_minimal_vert_spv.h"
+#include "shaders/stage_sink_frag_spv.h"
 #include "shaders/stage_unused_frag_spv.h"
 #include "shaders/stage_vs_vert_spv.h"
 #include "shaders/stage_xfb_bad_spv.h"
@@ -1117,6 +1118,88 @@ test_refusals(void)
    fprintf(stderr, "mutated stage modules: %d compiled, %d refused\n", compiled, failed);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Plane loads sunk below the sampler call                                   */
+/* ------------------------------------------------------------------------ */
+
+/* The next line of IR after p, or NULL. */
+static const char *
+next_line(const char *p)
+{
+   p = strchr(p, '\n');
+   return p ? p + 1 : NULL;
+}
+
+/* Whether line (up to its end) holds s. */
+static bool
+line_has(const char *line, const char *s)
+{
+   const char *end = strchr(line, '\n');
+   const char *h = strstr(line, s);
+   return h && (!end || h < end);
+}
+
+/* llvm_stage.c plane_load marks a fragment shader's plane words
+ * !invariant.load and llvm_jit.c sink_invariant_loads moves such a load,
+ * after the pass pipeline, to the block of its users: vkcube's shader
+ * read its frag_pos planes before the texture() call while the arithmetic
+ * on them was below it, so each value lived across the call (every
+ * vector register caller-saved there) and was spilled and reloaded.
+ * stage_sink.frag samples at v_uv and only then uses v_a (smooth, 4
+ * components) and v_b (noperspective, 3): the optimized IR (through
+ * sc_compile_dump) of the function holding the indirect (sampler) call
+ * must read those 7 components' planes (3 words each: a, b, c) after the
+ * call, each load in the block of its users. Counts the invariant loads
+ * after the first indirect call and requires at least 21, every one used
+ * in its own block. */
+static void
+test_plane_sinking(uint32_t W)
+{
+   struct sc_compile_info info =
+      compile_info(SPV(stage_sink_frag_spv), VK_SHADER_STAGE_FRAGMENT_BIT, W);
+   struct sc_compile_dump dump = { .want_ir = true };
+   info.dump = &dump;
+   char msg[256] = "";
+   struct sc_shader *s = NULL;
+   enum sc_result r = sc_compile(compiler, &info, &s, msg, sizeof(msg));
+   CHECK(r == SC_SUCCESS, "sink compile (W=%u): %s", W, msg);
+   CHECK(dump.ir_opt != NULL, "sink W=%u: optimized IR dumped", W);
+   /* The indirect call: the sampler's, through the descriptor's sample_fn. */
+   const char *call = NULL;
+   for (const char *l = dump.ir_opt; l && !call; l = next_line(l))
+      if (line_has(l, "call void %"))
+         call = l;
+   CHECK(call != NULL, "sink W=%u: the sampler call is an indirect call in the IR", W);
+   unsigned after = 0, in_block = 0;
+   for (const char *l = call ? next_line(call) : NULL; l && *l != '}'; l = next_line(l)) {
+      if (!line_has(l, "!invariant.load") || !line_has(l, " = load "))
+         continue;
+      after++;
+      /* The loaded value's name (%N), then a use of it later in the block
+       * (which ends at a line not indented: a label or the closing brace). */
+      const char *pc = strchr(l, '%'), *eq = strstr(l, " = ");
+      char name[32];
+      int len = pc && eq && eq > pc && eq - pc < 30 ? (int)(eq - pc) : 0;
+      snprintf(name, sizeof(name), "%.*s", len, pc ? pc : "");
+      bool used = false;
+      for (const char *u = next_line(l); len && u && *u == ' ' && !used; u = next_line(u)) {
+         for (const char *h = u; !used && (h = strstr(h, name)) && h < strchr(u, '\n'); h++) {
+            const char c = h[len];
+            used = !(c >= '0' && c <= '9') && !(c >= 'a' && c <= 'z') &&
+                   !(c >= 'A' && c <= 'Z') && c != '_' && c != '.';
+         }
+      }
+      in_block += used;
+   }
+   CHECK(after >= 21, "sink W=%u: %u plane loads after the sampler call, want >= 21", W, after);
+   CHECK(in_block == after, "sink W=%u: %u of the %u loads after the call used in their block",
+         W, in_block, after);
+   if (getenv("SINK_DUMP") && dump.ir_opt)
+      fputs(dump.ir_opt, stderr);
+   sc_compile_dump_finish(&dump);
+   sc_shader_destroy(s);
+}
+
 int
 main(void)
 {
@@ -1136,6 +1219,7 @@ main(void)
       test_derivatives(widths[w]);
       test_fragment_sample(widths[w]);
       test_fragment_demote(widths[w]);
+      test_plane_sinking(widths[w]);
    }
    test_refusals();
    sc_compiler_destroy(compiler);
