@@ -126,9 +126,8 @@
  * asked for in both halves as one chunk of sixteen (near_chunk16:
  * near_chunk32()'s operations, so its bits, but for UNORM codes converted
  * by unorm8_16 (a byte shuffle and a conversion rounded up: the
- * division's bits, as vdiv255's); a window sixteen columns wide and up to
- * eight rows high, one load a row and vpermt2d per pair of rows, else a
- * 16-lane gather; vkcube's sampler) and the rest as the AVX2 routine
+ * division's bits, as vdiv255's); a 16-lane gather, which beat windows
+ * of rows there; vkcube's sampler) and the rest as the AVX2 routine
  * does, from the same state (run_state).
  * Wider windows did not pay in the AVX2 build (Zen 3, bench_render (b) at
  * one thread, CPU time): sixteen columns and rows up to two apart (two
@@ -1360,12 +1359,17 @@ AVX512_FN void fixed_chunk16(const struct fast *f, struct shale_sample_args *a, 
  * halves: the same float multiplications, additions of offsets, clamps
  * and truncations (CLAMP_TO_EDGE; other modes take near_index() per
  * half), the same texels, and each code's quotient by 255 (unorm8_16,
- * the bits vdiv255 gives), so the AVX2 routine's bits. The texels of a
- * call whose lanes (those asked for; the others given the first such
- * lane's indices) lie within sixteen columns
- * and eight rows of a level at least sixteen wide come from one 64-byte
- * load of each row and a permute (near_window16: vkcube's rotated
- * magnified texture), else from one 16-lane gather.
+ * the bits vdiv255 gives), so the AVX2 routine's bits. The texels come
+ * from one 16-lane gather. A window (one 64-byte load of each row the
+ * lanes read, up to eight or sixteen, and a vpermt2d per pair of rows,
+ * where the lanes lay within sixteen columns) was slower than the gather
+ * on both CPUs measured: vkcube-like calls (256x256, faces of 64 4x4
+ * blocks at 0.4 to 2.6 texels a pixel, rotated) took 29-33 ns a call with
+ * eight-row windows against 21-26 with the gather alone on a Sapphire
+ * Rapids Xeon, 28-33 against 24 on Zen 4 (the reduction of the lanes'
+ * bounds, the scalar row addresses and the branches on the rows' count
+ * sit on the call's path; the gather does not), and vkcube's sampler
+ * samples fell about 5% on Zen 4.
  */
 AVX512_FN __m512i near_index16(__m512 x, int32_t n, uint32_t mode, bool pow2)
 {
@@ -1378,46 +1382,6 @@ AVX512_FN __m512i near_index16(__m512 x, int32_t n, uint32_t mode, bool pow2)
    x = _mm512_max_ps(x, _mm512_setzero_ps());
    x = _mm512_min_ps(x, _mm512_set1_ps((float)(n - 1)));
    return _mm512_cvttps_epi32(x);
-}
-
-AVX512_FN bool near_window16(const struct fast *f, int32_t start, int32_t row, int32_t w,
-                             __mmask16 on, __m512i x, __m512i y, __m512i *out)
-{
-   if (w < 16 || (sr_sample_fast_test && sr_sample_fast_test->gathers_only))
-      return false;
-   if (on != 0xffff) {
-      const __m512i first = _mm512_set1_epi32((int32_t)__builtin_ctz(on));
-      x = _mm512_mask_mov_epi32(_mm512_permutexvar_epi32(first, x), on, x);
-      y = _mm512_mask_mov_epi32(_mm512_permutexvar_epi32(first, y), on, y);
-   }
-   const int32_t imin = _mm512_reduce_min_epi32(x), imax = _mm512_reduce_max_epi32(x);
-   const int32_t jmin = _mm512_reduce_min_epi32(y), jmax = _mm512_reduce_max_epi32(y);
-   if (imax - imin > 15 || jmax - jmin > 7)
-      return false;
-   /* Columns cs .. cs + 15 of the level hold imin .. imax; rows jmin ..
-    * jmin + n the lanes' rows, read in pairs (a row past jmax is jmax again:
-    * nothing outside the level is read), each lane's texel picked from its
-    * pair by vpermt2d and the pairs merged by row, without branches on n
-    * but for whether there are more than four rows. */
-   const int32_t cs = imin < w - 16 ? imin : w - 16, n = jmax - jmin;
-   const uint8_t *p = f->base + (size_t)start + (size_t)cs * 4 + (size_t)jmin * (size_t)row;
-   const __m512i rel = _mm512_sub_epi32(y, _mm512_set1_epi32(jmin));
-   const __m512i idx = _mm512_or_si512(_mm512_sub_epi32(x, _mm512_set1_epi32(cs)),
-                                       _mm512_slli_epi32(_mm512_and_si512(rel, _mm512_set1_epi32(1)), 4));
-   const __m512i pair = _mm512_srli_epi32(rel, 1);
-   const int pairs = n > 3 ? 4 : 2;
-   __m512i r = _mm512_setzero_si512();
-   for (int q = 0; q < pairs; q++) {
-      const int32_t r0 = 2 * q < n ? 2 * q : n, r1 = 2 * q + 1 < n ? 2 * q + 1 : n;
-      const __m512i a = _mm512_loadu_si512((const void *)(p + (size_t)r0 * (size_t)row));
-      const __m512i b = _mm512_loadu_si512((const void *)(p + (size_t)r1 * (size_t)row));
-      const __m512i t = _mm512_permutex2var_epi32(a, idx, b);
-      r = q ? _mm512_mask_mov_epi32(r, _mm512_cmpeq_epi32_mask(pair, _mm512_set1_epi32(q)), t) : t;
-   }
-   *out = r;
-   if (sr_sample_fast_test)
-      sr_sample_fast_test->windows += 2;   /* counted per eight lanes, as the AVX2 windows */
-   return true;
 }
 
 /* c / 255.0f for the 8-bit code c in byte `byte` (0 .. 3) of each 32-bit
@@ -1463,12 +1427,9 @@ AVX512_FN void near_chunk16(const struct fast *f, struct shale_sample_args *a, b
    }
    const __m512i xi = near_index16(u, w, f->mode_u, f->pow2w);
    const __m512i yi = near_index16(v, h, f->mode_v, f->pow2h);
-   __m512i t;
-   if (!near_window16(f, start, row, w, on, xi, yi, &t)) {
-      __m512i off = _mm512_add_epi32(_mm512_mullo_epi32(yi, _mm512_set1_epi32(row)),
-                                     _mm512_add_epi32(_mm512_set1_epi32(start), _mm512_slli_epi32(xi, 2)));
-      t = _mm512_i32gather_epi32(off, (const void *)f->base, 1);
-   }
+   const __m512i off = _mm512_add_epi32(_mm512_mullo_epi32(yi, _mm512_set1_epi32(row)),
+                                        _mm512_add_epi32(_mm512_set1_epi32(start), _mm512_slli_epi32(xi, 2)));
+   const __m512i t = _mm512_i32gather_epi32(off, (const void *)f->base, 1);
    for (int k = 0; k < 4; k++) {
       /* The component the swizzle takes, from its byte (BGRA: B, G, R, A). */
       const uint8_t sw = f->swz[k];
