@@ -1443,8 +1443,10 @@ AVX512_FN void near_chunk16(const struct fast *f, struct shale_sample_args *a, b
 }
 
 /* Whether fast_init() would accept the call and near_chunk16() take it
- * (NEAREST filters, one level chosen as nl_single() says, 2D, lanes in
- * both halves),
+ * (NEAREST filters, one level chosen as nl_single() says, 2D, a lane
+ * asked for: calls with lanes in one half too, whose other eight lanes
+ * are computed, their indices clamped or wrapped into the level, and not
+ * stored, cheaper than the AVX2 chunk with fast_init()),
  * tested on the sampler and view directly (vkcube's every call), with only
  * the fields near_chunk16() reads filled in: fast_init()'s decoding of the
  * rest (3% of vkcube's CPU time) skipped. NEAREST is 0, so both filters
@@ -1453,7 +1455,7 @@ static inline bool
 near16_init(struct fast *f, const struct shale_image_view_desc *v,
             const struct shale_sampler_desc *s, const struct shale_sample_args *a)
 {
-   if (!s || !(a->lanes & 0xffu) || !(a->lanes & 0xff00u) || !fast_op_ok(a->op) ||
+   if (!s || !(a->lanes & 0xffffu) || !fast_op_ok(a->op) ||
        (s->mag_filter | s->min_filter) != VK_FILTER_NEAREST || !fast_sampler_ok(s) ||
        v->view_type != VK_IMAGE_VIEW_TYPE_2D)
       return false;
