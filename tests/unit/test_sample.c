@@ -799,14 +799,17 @@ static void test_window(void)
  * quads, sr_tile.c's layout: four pixel rows): bench_render (b)'s case,
  * a 512x512 RGBA8 view of 10 levels (pitches padded now and then),
  * LINEAR / LINEAR / LINEAR mipmap REPEAT, GRAD at 0.3 to 0.95 texels a
- * pixel (level 0 alone) and 1.05 to 1.95 (levels 0 and 1), unrotated,
- * anywhere on the repeated texture (footprints at most seven columns
+ * pixel (level 0 alone) and 1.05 to 1.95 (levels 0 and 1), 2000 calls
+ * unrotated, then 1000 turned a quarter, half or three quarters or
+ * mirrored in s (lane 0 not the least: window16's reduction over the
+ * lanes), anywhere on the repeated texture (footprints at most seven columns
  * wide: window16 reads all those it takes through window8's eight). Each call runs with the windows and
  * with gathers only (identical bits) and through the AVX2 routine
  * (identical bits), and against sr_sample() (compare_call). Where the
  * CPU has the AVX-512 routines' extensions, nine levels in ten read must
- * come through a window (window16 takes footprints up to fifteen columns
- * wide and seven rows high, so all but those crossing the level's last
+ * come through a window, in all and in the turned or mirrored blocks
+ * (window16 takes footprints up to fifteen columns wide and seven rows
+ * high, so all but those crossing the level's last
  * column: before it took rows at most two apart, and these blocks' four
  * pixel rows span three to six texel rows on level 0). Then 400 calls with
  * one lane far out (1e7 to 1e30 texels) or not finite: the AVX2 routine's
@@ -816,13 +819,16 @@ static void test_block_windows(void)
    struct sr_sample_fast_test hook = { 0 };
    struct tally t = { 0 };
    long calls = 0, differ = 0, isa_differ = 0;
-   uint64_t levels = 0;
+   uint64_t levels = 0, turned_levels = 0, turned_windows = 0;
    struct image im;
    struct shale_sampler_desc s;
    trilinear_512(&im, &s);
    shale_sample_fn fn = sr_sample_select_isa(&im.v, &s, true);
    shale_sample_fn fn2 = select_avx2(&im.v, &s);
-   for (int c = 0; c < 2000; c++) {
+   uint64_t rng_saved = 0;
+   for (int c = 0; c < 3000; c++) {
+      if (c == 2000)
+         rng_saved = rng_state;
       struct shale_sample_args a;
       memset(&a, 0, sizeof(a));
       a.op = SHALE_SAMPLE_GRAD;
@@ -830,7 +836,14 @@ static void test_block_windows(void)
       const bool minified = pick(2);
       float k = minified ? frand(1.05f, 1.95f) : frand(0.3f, 0.95f);
       float d[4];
-      draw_grads(k, 0.0f, 1.0f, 1.0f, 512.0f, 512.0f, d);
+      /* Calls 2000 on: blocks turned a quarter, half or three quarters,
+       * or mirrored in s, so s or t falls to the right or down and lane 0
+       * is not the least (window16's reduction over the lanes). */
+      const bool turned = c >= 2000;
+      const int turn = turned ? pick(4) : 0;
+      draw_grads(k, turn == 3 ? 0.0f : (float)turn * 1.5707963f, turn == 3 ? -1.0f : 1.0f, 1.0f,
+                 512.0f, 512.0f, d);
+      const uint64_t windows_before = hook.windows;
       float s0 = frand(-3.0f, 3.0f), t0 = frand(-3.0f, 3.0f);
       for (int l = 0; l < SHALE_MAX_SIMD_WIDTH; l++)
          draw_lane_in(&a, l, s0, t0, d, 0.0f, true);
@@ -842,12 +855,18 @@ static void test_block_windows(void)
       fn(&im.v, &s, &wnd);
       levels += 2 * (minified ? 2 : 1);   /* windows are counted per eight lanes */
       sr_sample_fast_test = NULL;
+      if (turned) {
+         turned_levels += 2 * (minified ? 2 : 1);
+         turned_windows += hook.windows - windows_before;
+      }
       compare_call(fn, &im, &s, &a, false, &t, fixed_point_call(&im, &s, &a, true));
       fn2(&im.v, &s, &narrow);
       differ += memcmp(g.result, wnd.result, sizeof(g.result)) != 0;
       isa_differ += memcmp(narrow.result, wnd.result, sizeof(g.result)) != 0;
       calls++;
    }
+   /* The turned blocks leave the random numbers of what follows as they were. */
+   rng_state = rng_saved;
    /* Then lanes far out or not finite (fixed_level16 takes those through
     * fixed_level()'s floors and clamps): the AVX2 routine's bits still. */
    static const float far[] = { 1e7f, -1e7f, 3e8f, -3e9f, 1e30f, __builtin_inff(), -__builtin_inff(),
@@ -873,11 +892,11 @@ static void test_block_windows(void)
          "and AVX2 routines", far_differ);
    free(im.mem);
    printf("4x4-block windows: %ld calls, %" PRIu64 " of %" PRIu64 " levels (per eight lanes) "
-          "read through a window (%" PRIu64 " eight columns wide), %ld results differing from "
-          "the gathers', %ld from the AVX2 routine's, %ld lanes against sr_sample (largest "
-          "difference %.3g), %ld disagreements\n",
-          calls, hook.windows, levels, hook.windows8, differ, isa_differ, t.lanes, t.worst_fixed,
-          t.bad);
+          "read through a window (%" PRIu64 " of %" PRIu64 " of turned or mirrored blocks; %" PRIu64
+          " eight columns wide), %ld results differing from the gathers', %ld from the AVX2 "
+          "routine's, %ld lanes against sr_sample (largest difference %.3g), %ld disagreements\n",
+          calls, hook.windows, levels, turned_windows, turned_levels, hook.windows8, differ,
+          isa_differ, t.lanes, t.worst_fixed, t.bad);
    CHECK(differ == 0, "%ld calls differ between windows and gathers", differ);
    CHECK(isa_differ == 0, "%ld calls differ between the AVX-512 and AVX2 routines", isa_differ);
    CHECK(t.bad == 0, "%ld lanes disagree with sr_sample", t.bad);
@@ -887,9 +906,12 @@ static void test_block_windows(void)
    {
       CHECK(hook.windows * 10 >= levels * 9, "only %" PRIu64 " of %" PRIu64 " levels through a window",
             hook.windows, levels);
-      /* Unrotated blocks at under two texels a pixel: every lane's
-       * columns within seven of the least, so window8's eight columns
-       * wherever window16's sixteen would do. */
+      /* The same share where lane 0 is not the least. */
+      CHECK(turned_windows * 10 >= turned_levels * 9, "only %" PRIu64 " of %" PRIu64 " levels of "
+            "turned or mirrored blocks through a window", turned_windows, turned_levels);
+      /* Blocks unrotated or turned by right angles at under two texels a
+       * pixel: every lane's columns within seven of the least, so
+       * window8's eight columns wherever window16's sixteen would do. */
       CHECK(hook.windows8 == hook.windows, "only %" PRIu64 " of %" PRIu64 " windows eight columns wide",
             hook.windows8, hook.windows);
    }
