@@ -885,6 +885,22 @@ static uint32_t *boundary_values(uint32_t max, uint32_t ends, uint32_t mult, siz
    return v;
 }
 
+/* A single-sample draw state of W lanes whose shader writes FragDepth,
+ * depth test ALWAYS and written: the depth routines' value checks. */
+static void frag_depth_always(struct sr_draw_state *st, uint32_t W)
+{
+   memset(st, 0, sizeof(*st));
+   st->fs = dummy_fs;
+   st->fs_width = W;
+   st->samples = 1;
+   st->sample_mask = ~0u;
+   st->fs_io.outputs_written = 1;
+   st->fs_io.writes_frag_depth = 1;
+   st->depth_test = 1;
+   st->depth_write = 1;
+   st->depth_compare = VK_COMPARE_OP_ALWAYS;
+}
+
 /* The 16-lane UNORM roundings (llvm_backend.h floor_fma16: with AVX-512
  * one fma rounded toward negative infinity, elsewhere the general forms)
  * at every float within 3 ulps of each rounding boundary (D24: of the
@@ -938,16 +954,7 @@ static void test_unorm_rounding(struct sc_compiler *c)
    static const VkFormat depth_formats[] = {VK_FORMAT_D16_UNORM, VK_FORMAT_X8_D24_UNORM_PACK32};
    char msg[256] = "";
    for (unsigned f = 0; f < 2; f++) {
-      memset(&st, 0, sizeof(st));
-      st.fs = dummy_fs;
-      st.fs_width = W;
-      st.samples = 1;
-      st.sample_mask = ~0u;
-      st.fs_io.outputs_written = 1;
-      st.fs_io.writes_frag_depth = 1;
-      st.depth_test = 1;
-      st.depth_write = 1;
-      st.depth_compare = VK_COMPARE_OP_ALWAYS;
+      frag_depth_always(&st, W);
       memset(&fb, 0, sizeof(fb));
       fb.width = FB_W;
       fb.height = FB_H;
@@ -1504,16 +1511,7 @@ static void test_unorm_spec(void)
             cov[i] = 1;
          }
          struct sr_draw_state st;
-         memset(&st, 0, sizeof(st));
-         st.fs = dummy_fs;
-         st.fs_width = W;
-         st.samples = 1;
-         st.sample_mask = ~0u;
-         st.fs_io.outputs_written = 1;
-         st.fs_io.writes_frag_depth = 1;
-         st.depth_test = 1;
-         st.depth_write = 1;
-         st.depth_compare = VK_COMPARE_OP_ALWAYS;
+         frag_depth_always(&st, W);
          struct shale_fb_ds_key dkey;
          shale_fb_ds_fn dfn = NULL;
          CHECK(sr_fragment_backend_ds_key(&st, W, fmt, VK_FORMAT_UNDEFINED, 1, &dkey),
