@@ -1393,6 +1393,18 @@ static bool ir_has_floor_fma16(const char *ir)
    return false;
 }
 
+/* Checks a routine's dumped IR (compile_with_ir; freed here): that there
+ * is one, and where want_fma16 that it calls floor_fma16's intrinsic.
+ * what names the routine kind in the messages ("format", "depth format"). */
+static void check_routine_ir(char *ir, bool want_fma16, const char *what, uint32_t fmt,
+                             uint32_t W)
+{
+   CHECK(ir && strstr(ir, "shale_backend"), "%s %u W %u: no IR dumped", what, fmt, W);
+   if (want_fma16)
+      CHECK(ir_has_floor_fma16(ir), "%s %u W %u: floor_fma16 is not used", what, fmt, W);
+   free(ir);
+}
+
 /* UNORM colour writes and D16 / D24 depth writes of the compiled back end
  * against the spec's float -> UNORM conversion (spec_unorm, not
  * su_pack_float or the C back end): R8G8B8A8_UNORM and R16G16B16A16_UNORM
@@ -1443,11 +1455,8 @@ static void test_unorm_spec(void)
          struct shale_fb_key key;
          shale_fb_color_fn fn = NULL;
          CHECK(sr_fragment_backend_key(&st, W, 1, &fmt, 1, &key), "format %u: key", fmt);
-         char *ir = compile_with_ir(c, &key, NULL, &fn, NULL);
-         CHECK(ir && strstr(ir, "shale_backend"), "format %u W %u: no IR dumped", fmt, W);
-         if (avx512 && W == 16 && bytes == 1)
-            CHECK(ir_has_floor_fma16(ir), "format %u W %u: floor_fma16 is not used", fmt, W);
-         free(ir);
+         check_routine_ir(compile_with_ir(c, &key, NULL, &fn, NULL),
+                          avx512 && W == 16 && bytes == 1, "format", fmt, W);
          if (!fn)
             continue;
          st.fb_color = fn;
@@ -1516,11 +1525,8 @@ static void test_unorm_spec(void)
          shale_fb_ds_fn dfn = NULL;
          CHECK(sr_fragment_backend_ds_key(&st, W, fmt, VK_FORMAT_UNDEFINED, 1, &dkey),
                "depth format %u: key", fmt);
-         char *ir = compile_with_ir(c, NULL, &dkey, NULL, &dfn);
-         CHECK(ir && strstr(ir, "shale_backend"), "depth format %u W %u: no IR dumped", fmt, W);
-         if (avx512 && W == 16)
-            CHECK(ir_has_floor_fma16(ir), "depth format %u W %u: floor_fma16 is not used", fmt, W);
-         free(ir);
+         check_routine_ir(compile_with_ir(c, NULL, &dkey, NULL, &dfn), avx512 && W == 16,
+                          "depth format", fmt, W);
          if (!dfn)
             continue;
          st.fb_ds = dfn;
