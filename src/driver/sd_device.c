@@ -218,6 +218,9 @@ sd_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pCrea
    const VkPhysicalDeviceScalarBlockLayoutFeatures *scalar =
       sd_find_struct(pCreateInfo, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES);
    device->scalar_block_layout = scalar && scalar->scalarBlockLayout;
+   const VkPhysicalDeviceUniformBufferStandardLayoutFeatures *ubo_std = sd_find_struct(
+      pCreateInfo, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_UNIFORM_BUFFER_STANDARD_LAYOUT_FEATURES);
+   device->ubo_standard_layout = ubo_std && ubo_std->uniformBufferStandardLayout;
    sd_dispatch_table_init(&device->dispatch, 1u << SD_LEVEL_DEVICE, device->api_version,
                           &instance->enabled_extensions, &device->enabled_extensions);
 

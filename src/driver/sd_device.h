@@ -47,6 +47,10 @@ struct sd_device {
    /* scalarBlockLayout enabled (VK_EXT_scalar_block_layout): shader modules
     * are validated with the scalar layout rules. */
    bool scalar_block_layout;
+   /* uniformBufferStandardLayout enabled
+    * (VK_KHR_uniform_buffer_standard_layout): uniform blocks are validated
+    * with the storage-buffer (std430) rules. */
+   bool ubo_standard_layout;
    struct sd_dispatch_table dispatch;
    struct sd_queue *queue;
    uint32_t queue_count;

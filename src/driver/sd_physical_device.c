@@ -69,6 +69,10 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    /* VK_INDEX_TYPE_UINT8_EXT, restart value 0xff (sr_vertex.c;
     * render/index_uint8) */
    .EXT_index_type_uint8 = true,
+   /* Uniform blocks laid out by the storage-buffer rules: offsets and
+    * strides come from the module's decorations (sc_layout), modules are
+    * validated with those rules (api/ubo_std430) */
+   .KHR_uniform_buffer_standard_layout = true,
 };
 
 void
@@ -731,6 +735,11 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
           * attachment see the draws before it; render/feedback_loop. */
          ((VkPhysicalDeviceAttachmentFeedbackLoopLayoutFeaturesEXT *)s)
             ->attachmentFeedbackLoopLayout = ext->EXT_attachment_feedback_loop_layout;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_UNIFORM_BUFFER_STANDARD_LAYOUT_FEATURES:
+         /* api/ubo_std430: std430 uniform blocks in compute shaders. */
+         ((VkPhysicalDeviceUniformBufferStandardLayoutFeatures *)s)->uniformBufferStandardLayout =
+            ext->KHR_uniform_buffer_standard_layout;
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
          /* Offsets and strides come from the module's decorations

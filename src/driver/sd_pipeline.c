@@ -465,6 +465,8 @@ sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_cache *ca
       info.flags |= SC_COMPILE_NO_CANCEL_POLLS;
    if (device->scalar_block_layout)
       info.flags |= SC_COMPILE_SCALAR_BLOCK_LAYOUT;
+   if (device->ubo_standard_layout)
+      info.flags |= SC_COMPILE_UBO_STANDARD_LAYOUT;
    uint8_t key[SD_KEY_SIZE];
    sd_compute_key(module, &info, layout, key);
    char key_str[17];
