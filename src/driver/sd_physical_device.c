@@ -73,6 +73,10 @@ struct sd_device_extension_table sd_device_extensions_supported = {
     * strides come from the module's decorations (sc_layout), modules are
     * validated with those rules (api/ubo_std430) */
    .KHR_uniform_buffer_standard_layout = true,
+   /* Layouts change nothing in memory (every layout is the same linear
+    * texels), so each aspect may be in its own; barriers of one aspect of
+    * a depth/stencil image are taken as they are (render/separate_ds_layouts) */
+   .KHR_separate_depth_stencil_layouts = true,
 };
 
 void
@@ -740,6 +744,12 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          /* api/ubo_std430: std430 uniform blocks in compute shaders. */
          ((VkPhysicalDeviceUniformBufferStandardLayoutFeatures *)s)->uniformBufferStandardLayout =
             ext->KHR_uniform_buffer_standard_layout;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SEPARATE_DEPTH_STENCIL_LAYOUTS_FEATURES:
+         /* render/separate_ds_layouts: per-aspect barriers, clears, a render
+          * pass and dynamic rendering with the aspects in different layouts. */
+         ((VkPhysicalDeviceSeparateDepthStencilLayoutsFeatures *)s)->separateDepthStencilLayouts =
+            ext->KHR_separate_depth_stencil_layouts;
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
          /* Offsets and strides come from the module's decorations
