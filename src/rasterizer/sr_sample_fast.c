@@ -119,8 +119,12 @@
  * alone (half the binary exponent of the first lane asked for's larger
  * squared scale, clamped to the view's levels) while fixed_select16's
  * polynomial runs; where fixed_select16's level is not the guess, or a
- * second level is wanted that was not read, fixed_levels16_redo reads
- * them again: the same levels, texels and sums.
+ * second level is wanted that was not read, fixed_redo16 (out of line,
+ * from the view and sampler, so that the inlined path hands out no
+ * address of its state or sums, which GCC would keep in memory) reads
+ * them again and stores: the same levels, texels and sums. Each level's
+ * s * 256 w - 128 is one multiply-add (256 w a power of two: the product
+ * is exact, so one rounding either way).
  * There too, the 8-bit UNORM RGBA / BGRA routines (trilinear-ready views
  * and all others) run single-level NEAREST calls on 2D views with lanes
  * asked for in both halves as one chunk of sixteen (near_chunk16:
@@ -980,10 +984,13 @@ AVX512_FN void fixed_coords16(const struct fast *f, __m512 s, __m512 t, int32_t 
     * eighth, as fixed_level() takes them, wherever |256 u| < 2^31; a lane
     * out of that range or NaN (vcvtps2dq's 0x80000000, as is -2^31
     * itself) sends all to fixed_level()'s floors and clamps. */
+   /* s * 256 w - 128 as one multiply-add: 256 w is a power of two (the
+    * view's levels are), so s * 256 w is exact and the fused form rounds
+    * the same sum once, as the multiplication and the subtraction did. */
    const __m512 k128 = _mm512_set1_ps(128.0f);
-   __m512i fu = _mm512_cvt_roundps_epi32(_mm512_sub_ps(_mm512_mul_ps(s, _mm512_set1_ps((float)w * 256.0f)), k128),
+   __m512i fu = _mm512_cvt_roundps_epi32(_mm512_fmsub_ps(s, _mm512_set1_ps((float)w * 256.0f), k128),
                                          _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-   __m512i fv = _mm512_cvt_roundps_epi32(_mm512_sub_ps(_mm512_mul_ps(t, _mm512_set1_ps((float)h * 256.0f)), k128),
+   __m512i fv = _mm512_cvt_roundps_epi32(_mm512_fmsub_ps(t, _mm512_set1_ps((float)h * 256.0f), k128),
                                          _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
    const __m512i m255 = _mm512_set1_epi32(0xff), bad = _mm512_set1_epi32(INT32_MIN);
    __m512i i0 = _mm512_srai_epi32(fu, 8), j0 = _mm512_srai_epi32(fv, 8);
@@ -1219,15 +1226,6 @@ AVX512_FN void fixed_levels16(const struct fast *f, const struct shale_sample_ar
    }
 }
 
-/* fixed_levels16() out of line, for the calls whose guess at the level
- * missed (rare: one copy fewer of the levels' code inlined). */
-__attribute__((noinline, target("avx2,avx512f,avx512bw,avx512dq,avx512vl"))) static void
-fixed_levels16_redo(const struct fast *f, const struct shale_sample_args *a, const struct sel16 *sel,
-                    __m512i r0[4])
-{
-   fixed_levels16(f, a, sel, r0);
-}
-
 /* A guess at fixed_select16's level from the first lane asked for alone,
  * in scalar: half the binary exponent of its larger square (qx, qy: the
  * same products and sums), floor(log2(rho)), clamped to the view's levels.
@@ -1280,32 +1278,50 @@ AVX512_FN int32_t fixed_guess16(const struct fast *f, const struct shale_sample_
 /* fixed_lanes() on sixteen lanes: the planar sums (fixed_filter16's or
  * fixed_mip16's) made exact again (FIXED16_OFFSET added: below 2^24, so
  * converted to floats exactly), scaled, and stored for the lanes asked
- * for; no transpose (the sums are already in lane order). */
-AVX512_FN void fixed_store16(const struct fast *f, struct shale_sample_args *a, const __m512i r0[4],
-                             bool bgra, bool ident)
+ * for; no transpose (the sums are already in lane order), no swizzle (the
+ * trilinear-ready views have none). Written out channel by channel, with
+ * one test of the mask, so that the four results go from registers to
+ * a->result (GCC kept an array of them on the stack, which put a store
+ * and a load on the way to the caller's loads). */
+AVX512_FN void fixed_store16(struct shale_sample_args *a, const __m512i r0[4], bool bgra)
 {
    const __mmask16 on = (__mmask16)a->lanes;
    const __m512i bias = _mm512_set1_epi32(FIXED16_OFFSET);
    const __m512 scale = _mm512_set1_ps(1.0f / (255.0f * 65536.0f));
-   __m512 tau[4];
-   for (int k = 0; k < 4; k++)
-      tau[k] = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(r0[k], bias)), scale);
-   if (bgra) {
-      __m512 r = tau[0];
-      tau[0] = tau[2];
-      tau[2] = r;
+   const __m512 c0 = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(r0[0], bias)), scale);
+   const __m512 c1 = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(r0[1], bias)), scale);
+   const __m512 c2 = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(r0[2], bias)), scale);
+   const __m512 c3 = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(r0[3], bias)), scale);
+   const __m512 r = bgra ? c2 : c0, b = bgra ? c0 : c2;
+   /* All lanes asked for: plain stores, which the caller's loads of the
+    * results right after the call take from the store buffer (masked
+    * ones they wait for). */
+   if (on == 0xffff) {
+      _mm512_storeu_ps(&a->result[0][0], r);
+      _mm512_storeu_ps(&a->result[1][0], c1);
+      _mm512_storeu_ps(&a->result[2][0], b);
+      _mm512_storeu_ps(&a->result[3][0], c3);
+   } else {
+      _mm512_mask_storeu_ps(&a->result[0][0], on, r);
+      _mm512_mask_storeu_ps(&a->result[1][0], on, c1);
+      _mm512_mask_storeu_ps(&a->result[2][0], on, b);
+      _mm512_mask_storeu_ps(&a->result[3][0], on, c3);
    }
-   for (int k = 0; k < 4; k++) {
-      const uint8_t sw = ident ? (uint8_t)k : f->swz[k];
-      __m512 r = sw < 4 ? tau[sw] : _mm512_set1_ps(sw == SWZ_ONE ? 1.0f : 0.0f);
-      /* All lanes asked for: a plain store, which the caller's load of
-       * the result right after the call takes from the store buffer (a
-       * masked one it waits for). */
-      if (on == 0xffff)
-         _mm512_storeu_ps(&a->result[k][0], r);
-      else
-         _mm512_mask_storeu_ps(&a->result[k][0], on, r);
-   }
+}
+
+/* fixed_levels16() and the stores out of line, for the calls whose guess
+ * at the level missed (rare: one copy fewer of the levels' code inlined;
+ * the call's state is decoded again here, so that the inlined path hands
+ * out no address of its state or sums, which GCC then kept in memory). */
+__attribute__((noinline, target("avx2,avx512f,avx512bw,avx512dq,avx512vl"))) static void
+fixed_redo16(const struct shale_image_view_desc *view, const struct shale_sampler_desc *sampler,
+             struct shale_sample_args *a, const struct sel16 *sel, bool bgra)
+{
+   struct fast f;
+   fast_init_tri(&f, view, sampler);
+   __m512i r0[4];
+   fixed_levels16(&f, a, sel, r0);
+   fixed_store16(a, r0, bgra);
 }
 
 /* Lanes 0 .. 15 of a call in the fixed-point trilinear state whose halves
@@ -1316,14 +1332,16 @@ AVX512_FN void fixed_store16(const struct fast *f, struct shale_sample_args *a, 
  * guess is not its level, or a second level is wanted that the guess did
  * not read, fixed_levels16 reads them again: the same levels, texels and
  * sums either way. */
-AVX512_FN void fixed_chunk16(const struct fast *f, struct shale_sample_args *a, bool bgra, bool ident)
+AVX512_FN void fixed_chunk16(const struct fast *f, const struct shale_image_view_desc *view,
+                             const struct shale_sampler_desc *sampler, struct shale_sample_args *a,
+                             bool bgra)
 {
    struct sel16 sel;
    bool minified;
    const int32_t g = fixed_guess16(f, a, &minified);
    if (!fixed_select16(f, a, &sel)) {
-      fixed_chunk_avx2(f, a, 0, bgra, ident);
-      fixed_chunk_avx2(f, a, 8, bgra, ident);
+      fixed_chunk_avx2(f, a, 0, bgra, true);
+      fixed_chunk_avx2(f, a, 8, bgra, true);
       return;
    }
    __m512i r0[4];
@@ -1343,12 +1361,14 @@ AVX512_FN void fixed_chunk16(const struct fast *f, struct shale_sample_args *a, 
          sr_sample_fast_test->level_guesses++;
          sr_sample_fast_test->guess_misses += miss;
       }
-      if (miss)
-         fixed_levels16_redo(f, a, &sel, r0);
-      else if (two)
+      if (miss) {
+         fixed_redo16(view, sampler, a, &sel, bgra);
+         return;
+      }
+      if (two)
          fixed_blend16(r0, r1, sel.dw, two);
    }
-   fixed_store16(f, a, r0, bgra, ident);
+   fixed_store16(a, r0, bgra);
 }
 
 /* ---- AVX-512: single-level NEAREST on 8-bit UNORM RGBA / BGRA, sixteen lanes - */
@@ -1509,7 +1529,7 @@ AVX512_FN void run_tri_avx512(const struct shale_image_view_desc *view,
    struct fast f;
    fast_init_tri(&f, view, sampler);
    if ((args->lanes & 0xffu) && (args->lanes & 0xff00u)) {
-      fixed_chunk16(&f, args, bgra, true);
+      fixed_chunk16(&f, view, sampler, args, bgra);
       return;
    }
    for (unsigned l0 = 0; l0 < SHALE_MAX_SIMD_WIDTH; l0 += VL)
