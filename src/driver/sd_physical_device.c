@@ -77,6 +77,10 @@ struct sd_device_extension_table sd_device_extensions_supported = {
     * texels), so each aspect may be in its own; barriers of one aspect of
     * a depth/stencil image are taken as they are (render/separate_ds_layouts) */
    .KHR_separate_depth_stencil_layouts = true,
+   /* Subgroup operations on 8/16/64-bit integers and 16-bit floats are the
+    * translator's (unit/subgroup); of those types the device has 16- and
+    * 64-bit integers (api/subgroup_types) */
+   .KHR_shader_subgroup_extended_types = true,
 };
 
 void
@@ -750,6 +754,12 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
           * pass and dynamic rendering with the aspects in different layouts. */
          ((VkPhysicalDeviceSeparateDepthStencilLayoutsFeatures *)s)->separateDepthStencilLayouts =
             ext->KHR_separate_depth_stencil_layouts;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES:
+         /* api/subgroup_types: 16- and 64-bit integer reductions, scans,
+          * clustered reductions, shuffles, broadcasts, quad swaps. */
+         ((VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures *)s)->shaderSubgroupExtendedTypes =
+            ext->KHR_shader_subgroup_extended_types;
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
          /* Offsets and strides come from the module's decorations
