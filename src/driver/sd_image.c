@@ -189,7 +189,15 @@ static VkResult
 sd_image_check(const struct sd_physical_device *pdev, const VkImageCreateInfo *ci,
                VkImageFormatProperties *p)
 {
-   if (sd_format_image_properties(pdev, ci->format, ci->imageType, ci->tiling, ci->usage,
+   /* A separate stencil usage (VkImageStencilUsageCreateInfo, Vulkan 1.2)
+    * must be supported as well, as vkGetPhysicalDeviceImageFormatProperties2
+    * answers it. */
+   VkImageUsageFlags usage = ci->usage;
+   const VkImageStencilUsageCreateInfo *stencil =
+      sd_find_struct(ci, VK_STRUCTURE_TYPE_IMAGE_STENCIL_USAGE_CREATE_INFO);
+   if (stencil)
+      usage |= stencil->stencilUsage;
+   if (sd_format_image_properties(pdev, ci->format, ci->imageType, ci->tiling, usage,
                                   ci->flags, p) != VK_SUCCESS)
       return sd_errorf(VK_ERROR_FORMAT_NOT_SUPPORTED,
                        "vkCreateImage: format/type/tiling/usage/flags not supported");

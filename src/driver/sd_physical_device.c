@@ -81,6 +81,10 @@ struct sd_device_extension_table sd_device_extensions_supported = {
     * translator's (unit/subgroup); of those types the device has 16- and
     * 64-bit integers (api/subgroup_types) */
    .KHR_shader_subgroup_extended_types = true,
+   /* VkImageStencilUsageCreateInfo: the stencil usage is checked with the
+    * depth usage at creation and in the format query; an aspect's usage
+    * changes nothing in memory (api/stencil_usage) */
+   .EXT_separate_stencil_usage = true,
 };
 
 void
