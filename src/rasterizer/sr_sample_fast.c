@@ -113,11 +113,15 @@
  * Where the lanes' columns fit eight (i0 at most six apart, as a 4x4
  * block's are below two texels a pixel), window8 reads the window's rows
  * 32 bytes each, two rows to a register, so that rows 0-3 and 4-7 are one
- * vpermt2d table each. GRAD calls without a bias whose LOD clamps do not
+ * vpermt2d table each. Calls whose every lane asked for takes the level-0
+ * shortcut (fixed_pre16: magnified GRAD calls, one-level views) read and
+ * filter level 0 alone at once, with no guess and no polynomial. Other
+ * GRAD calls without a bias whose LOD clamps do not
  * bind read and filter their level (and the next, where the guess says
  * minified) at fixed_guess16's guess, made in scalar from the gradients
  * alone (half the binary exponent of the first lane asked for's larger
- * squared scale, clamped to the view's levels) while fixed_select16's
+ * squared scale, read from fixed_pre16's vector, clamped to the view's
+ * levels) while fixed_select16's
  * polynomial runs; where fixed_select16's level is not the guess, or a
  * second level is wanted that was not read, fixed_redo16 (out of line,
  * from the view and sampler, so that the inlined path hands out no
@@ -742,8 +746,9 @@ AVX2_FN v8f table_avx2(const float *table, v8i idx)
  * BGRA8 routines take a call's sixteen lanes as one chunk when both halves
  * have lanes asked for and the lanes asked for share one level (and so its
  * second): fixed_select()'s operations on the sixteen lanes at once
- * (fixed_select16: the same LOD and bits; the level-0 shortcut where every
- * lane asked for allows it; where the call has no bias and its LOD clamps
+ * (fixed_pre16 and fixed_select16: the same LOD and bits; the level-0
+ * shortcut where every lane asked for allows it, which then reads level 0
+ * at once; where the call has no bias and its LOD clamps
  * do not bind, the levels are read and filtered from a guess at the level,
  * fixed_guess16's, while lambda's polynomial runs, and read again where
  * the guess missed), then fixed_level()'s arithmetic on 512-bit
@@ -1124,15 +1129,17 @@ struct sel16 {
    __m512i dw;
 };
 
-/* fixed_select() on the sixteen lanes of a call whose halves both have
- * lanes asked for: the same operations on 512-bit vectors (so the same
- * bits lane for lane), the level-0 shortcut where every lane asked for
- * allows it (elsewhere lambda is computed on every lane, which gives the
- * shortcut's level, weight and absence of a second level on the lanes
- * that would have taken it: the shortcut's own argument). false: the
- * lanes asked for do not share one first level (the caller takes each
- * half on its own). */
-AVX512_FN bool fixed_select16(const struct fast *f, const struct shale_sample_args *a, struct sel16 *sel)
+/* What fixed_pre16 finds a call's level selection needs. */
+enum { SEL16_LEVEL0, SEL16_GRAD, SEL16_LOD };
+
+/* fixed_select()'s first step on the sixteen lanes of a call whose halves
+ * both have lanes asked for: the bias (b) and, for GRAD, the larger
+ * squared scale of each lane (qm), then the level-0 shortcut where every
+ * lane asked for allows it. SEL16_LEVEL0: level 0 alone (no second level,
+ * weight 256, as fixed_select() gives there); SEL16_GRAD: lambda is half
+ * the log2 of qm; SEL16_LOD: lambda is the call's lod. */
+AVX512_FN int fixed_pre16(const struct fast *f, const struct shale_sample_args *a, __m512 *bias,
+                          __m512 *qmax)
 {
    const uint32_t op = a->op;
    const __mmask16 on = (__mmask16)a->lanes;
@@ -1144,9 +1151,11 @@ AVX512_FN bool fixed_select16(const struct fast *f, const struct shale_sample_ar
    } else {
       b = _mm512_set1_ps(f->bias);
    }
-   __m512 lambda = _mm512_setzero_ps();
+   *bias = b;
+   *qmax = _mm512_setzero_ps();
    const bool shortcut = !(sr_sample_fast_test && sr_sample_fast_test->no_shortcut);
    bool one = f->one_level && shortcut;
+   int kind = SEL16_LOD;
    if (!one && (op & SHALE_SAMPLE_OP_MASK) == SHALE_SAMPLE_GRAD) {
       const __m512 fw = _mm512_set1_ps(f->fwidth), fh = _mm512_set1_ps(f->fheight);
       __m512 mx0 = _mm512_mul_ps(_mm512_loadu_ps(&a->grad[0][0][0]), fw);
@@ -1161,19 +1170,29 @@ AVX512_FN bool fixed_select16(const struct fast *f, const struct shale_sample_ar
                         _mm512_cmp_ps_mask(b, _mm512_setzero_ps(), _CMP_LE_OQ);
          one = (ok & on) == on;
       }
-      if (!one)
-         lambda = half_log2_16(qm);
-   } else if (!one) {
-      lambda = _mm512_loadu_ps(&a->lod[0]);
+      *qmax = qm;
+      kind = SEL16_GRAD;
    }
    if (one) {
       if (sr_sample_fast_test)
          sr_sample_fast_test->level0_chunks += 2;   /* counted per eight lanes */
-      sel->lvl = 0;
-      sel->two = 0;
-      sel->dw = _mm512_set1_epi32(256);
-      return true;
+      return SEL16_LEVEL0;
    }
+   return kind;
+}
+
+/* fixed_select()'s second step, after fixed_pre16 (kind SEL16_GRAD or
+ * SEL16_LOD): the same operations on 512-bit vectors (so the same bits
+ * lane for lane; where the shortcut was not taken lambda is computed on
+ * every lane, which gives the shortcut's level, weight and absence of a
+ * second level on the lanes that would have taken it: the shortcut's own
+ * argument). false: the lanes asked for do not share one first level
+ * (the caller takes each half on its own). */
+AVX512_FN bool fixed_select16(const struct fast *f, const struct shale_sample_args *a, int kind, __m512 b,
+                              __m512 qm, struct sel16 *sel)
+{
+   const __mmask16 on = (__mmask16)a->lanes;
+   __m512 lambda = kind == SEL16_GRAD ? half_log2_16(qm) : _mm512_loadu_ps(&a->lod[0]);
    lambda = _mm512_add_ps(lambda, b);
    lambda = _mm512_max_ps(lambda, _mm512_set1_ps(f->min_lod));
    lambda = _mm512_min_ps(lambda, _mm512_set1_ps(f->max_lod));
@@ -1226,50 +1245,33 @@ AVX512_FN void fixed_levels16(const struct fast *f, const struct shale_sample_ar
    }
 }
 
-/* A guess at fixed_select16's level from the first lane asked for alone,
- * in scalar: half the binary exponent of its larger square (qx, qy: the
- * same products and sums), floor(log2(rho)), clamped to the view's levels.
- * That is floor(lambda) but where vhalf_log2's rounding carries lambda up
- * to the next integer, for GRAD without a bias (the sampler's or the
- * call's) and LOD clamps that do not bind (minLod <= 0, maxLod at least
- * the last level); -1 (no guess) for any other call. *minified: whether
- * the lane's lambda is at least 0 (the square at least 1), where a second
- * level is likely. Only a guess: fixed_chunk16 checks it against
- * fixed_select16's level, which it needs no sooner, so that the levels'
- * reads and filtering need not wait for the polynomial. */
-AVX512_FN int32_t fixed_guess16(const struct fast *f, const struct shale_sample_args *a, bool *minified)
+/* A guess at fixed_select16's level from the first lane asked for alone:
+ * half the binary exponent of its larger square (fixed_pre16's qm, read
+ * from the vector), floor(log2(rho)), clamped to the view's levels. That
+ * is floor(lambda) but where vhalf_log2's rounding carries lambda up to
+ * the next integer, for GRAD without a bias (the sampler's or the call's)
+ * and LOD clamps that do not bind (minLod <= 0, maxLod at least the last
+ * level); -1 (no guess) for any other call. *minified: whether the lane's
+ * lambda is at least 0 (the square at least 1), where a second level is
+ * likely. Only a guess: fixed_chunk16 checks it against fixed_select16's
+ * level, which it needs no sooner, so that the levels' reads and
+ * filtering need not wait for the polynomial. */
+AVX512_FN int32_t fixed_guess16(const struct fast *f, const struct shale_sample_args *a, __m512 qm,
+                                bool *minified)
 {
    *minified = false;
    if (a->op != SHALE_SAMPLE_GRAD || f->bias != 0.0f || !(f->min_lod <= 0.0f) || !(f->max_lod >= f->q))
       return -1;
-   /* Lane 0 where it is asked for (a draw's full block): its gradients'
-    * loads need not wait for the mask's bit scan. */
+   /* Lane 0 where it is asked for (a draw's full block): no permute and
+    * no wait for the mask's bit scan. */
    const uint32_t lanes = a->lanes;
-   const unsigned k = lanes & 1u ? 0u : (unsigned)__builtin_ctz(lanes);
-   const float dx0 = a->grad[0][0][k], dx1 = a->grad[0][1][k];
-   const float dy0 = a->grad[1][0][k], dy1 = a->grad[1][1][k];
-   float qx, qy;
-   int32_t shift = 0;
-   if (f->width == f->height) {
-      /* A square view: the squares of the gradients alone, the exponent
-       * raised by log2 of the size squared afterwards (scaling by a power
-       * of two: the same exponent but where a square leaves the normal
-       * floats, where the guess is the same). */
-      qx = dx0 * dx0 + dx1 * dx1;
-      qy = dy0 * dy0 + dy1 * dy1;
-      shift = 2 * __builtin_ctz((uint32_t)f->width);
-   } else {
-      const float mx0 = dx0 * f->fwidth, mx1 = dx1 * f->fheight;
-      const float my0 = dy0 * f->fwidth, my1 = dy1 * f->fheight;
-      qx = mx0 * mx0 + mx1 * mx1;
-      qy = my0 * my0 + my1 * my1;
-   }
-   /* The larger square's exponent: non-negative floats order as their bits. */
-   uint32_t bx, by;
-   memcpy(&bx, &qx, sizeof(bx));
-   memcpy(&by, &qy, sizeof(by));
-   const uint32_t bits = bx > by ? bx : by;
-   const int32_t e = (int32_t)((bits >> 23) & 0xffu) - 127 + shift;
+   __m128i q0 = _mm512_castsi512_si128(_mm512_castps_si512(qm));
+   if (!(lanes & 1u))
+      q0 = _mm512_castsi512_si128(
+         _mm512_permutexvar_epi32(_mm512_set1_epi32((int32_t)__builtin_ctz(lanes)), _mm512_castps_si512(qm)));
+   /* The larger square's exponent (NaN: 128, a level beyond the last). */
+   const uint32_t bits = (uint32_t)_mm_cvtsi128_si32(q0);
+   const int32_t e = (int32_t)((bits >> 23) & 0xffu) - 127;
    *minified = e >= 0;
    const int32_t g = e >= 0 ? e >> 1 : 0;
    return g < f->last_level ? g : f->last_level;
@@ -1337,9 +1339,19 @@ AVX512_FN void fixed_chunk16(const struct fast *f, const struct shale_image_view
                              bool bgra)
 {
    struct sel16 sel;
-   bool minified;
-   const int32_t g = fixed_guess16(f, a, &minified);
-   if (!fixed_select16(f, a, &sel)) {
+   __m512 b, qm;
+   const int kind = fixed_pre16(f, a, &b, &qm);
+   if (kind == SEL16_LEVEL0) {
+      /* Level 0 alone on every lane asked for (magnified): no guess, no
+       * polynomial. */
+      __m512i r0[4];
+      fixed_level16(f, _mm512_loadu_ps(&a->coord[0][0]), _mm512_loadu_ps(&a->coord[1][0]), 0, r0);
+      fixed_store16(a, r0, bgra);
+      return;
+   }
+   bool minified = false;
+   const int32_t g = kind == SEL16_GRAD ? fixed_guess16(f, a, qm, &minified) : -1;
+   if (!fixed_select16(f, a, kind, b, qm, &sel)) {
       fixed_chunk_avx2(f, a, 0, bgra, true);
       fixed_chunk_avx2(f, a, 8, bgra, true);
       return;
