@@ -85,6 +85,9 @@ struct sd_device_extension_table sd_device_extensions_supported = {
     * depth usage at creation and in the format query; an aspect's usage
     * changes nothing in memory (api/stencil_usage) */
    .EXT_separate_stencil_usage = true,
+   /* Float controls: what compiled code always does, see
+    * sd_float_controls_properties (api/float_controls) */
+   .KHR_shader_float_controls = true,
 };
 
 void
@@ -350,6 +353,39 @@ sd_multiview_properties(VkPhysicalDeviceMultiviewProperties *p)
    p->maxMultiviewInstanceIndex = (1u << 27) - 1;
 }
 
+/* Float controls (VK_KHR_shader_float_controls, Vulkan 1.2): the
+ * translator emits plain IEEE 754 LLVM operations (no fast-math flags) and
+ * nothing changes the SSE/AVX control register from its default (round to
+ * nearest even, denormals neither flushed nor treated as zero), so 32- and
+ * 64-bit code always keeps denormals, signed zeros, infinities and NaNs and
+ * rounds to nearest even: the execution modes asking for that need nothing
+ * done, and being always on, each width's behaviour is independent of the
+ * others'. Flush-to-zero and RTZ would need code of their own: not
+ * offered; nor anything for 16-bit floats (no shaderFloat16).
+ * api/float_controls holds add, sub, mul, div and conversions on denormal,
+ * signed-zero, infinite, NaN and halfway inputs to the host's IEEE results. */
+static void
+sd_float_controls_properties(VkPhysicalDeviceFloatControlsProperties *p)
+{
+   p->denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+   p->roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+   p->shaderSignedZeroInfNanPreserveFloat16 = VK_FALSE;
+   p->shaderSignedZeroInfNanPreserveFloat32 = VK_TRUE;
+   p->shaderSignedZeroInfNanPreserveFloat64 = VK_TRUE;
+   p->shaderDenormPreserveFloat16 = VK_FALSE;
+   p->shaderDenormPreserveFloat32 = VK_TRUE;
+   p->shaderDenormPreserveFloat64 = VK_TRUE;
+   p->shaderDenormFlushToZeroFloat16 = VK_FALSE;
+   p->shaderDenormFlushToZeroFloat32 = VK_FALSE;
+   p->shaderDenormFlushToZeroFloat64 = VK_FALSE;
+   p->shaderRoundingModeRTEFloat16 = VK_FALSE;
+   p->shaderRoundingModeRTEFloat32 = VK_TRUE;
+   p->shaderRoundingModeRTEFloat64 = VK_TRUE;
+   p->shaderRoundingModeRTZFloat16 = VK_FALSE;
+   p->shaderRoundingModeRTZFloat32 = VK_FALSE;
+   p->shaderRoundingModeRTZFloat64 = VK_FALSE;
+}
+
 VKAPI_ATTR void VKAPI_CALL
 sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties2 *pProperties)
 {
@@ -422,6 +458,10 @@ sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDevic
          v->maxMemoryAllocationSize = m3.maxMemoryAllocationSize;
          break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES:
+         if (sd_device_extensions_supported.KHR_shader_float_controls)
+            sd_float_controls_properties((VkPhysicalDeviceFloatControlsProperties *)s);
+         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES:
          if (sd_device_extensions_supported.KHR_timeline_semaphore)
             ((VkPhysicalDeviceTimelineSemaphoreProperties *)s)->maxTimelineSemaphoreValueDifference =
