@@ -26,7 +26,10 @@
  * each tile, skips the clears of those attachments that come after the
  * tile's last primitive and that no later resolve reads, and keeps the
  * tiles that clear them first in tile memory (sr_tile.c); attachments the
- * last subpass also reads as input attachments are not discarded.
+ * last subpass also reads as input attachments are not discarded. Stored
+ * attachments may live in tile memory too (sr_scene_set_tile_memory, set
+ * for each subpass: all but its input attachments; every attachment of
+ * dynamic rendering), written back at each tile's end.
  * Multiview (a subpass's or VkRenderingInfo's view mask): the scene has one
  * layer per view index up to the highest; draws are queued once per view
  * (sd_cmd_draw.c), load op clears and vkCmdClearAttachments clear the
@@ -216,6 +219,37 @@ sd_render_subpass_end(struct sd_exec_state *state)
    sr_scene_flush(r->scene);
 }
 
+/* Whether attachment a is one of subpass sp's input attachments. */
+static bool
+sd_subpass_reads_input(const struct sd_subpass *sp, uint32_t a)
+{
+   for (uint32_t i = 0; i < sp->input_count; i++)
+      if (sp->inputs[i].attachment == a)
+         return true;
+   return false;
+}
+
+/* The current subpass's attachments (sr_scene_set_discard's bits) that
+ * the rasterizer may keep in tile memory during its flushes, stored ones
+ * too (sr_scene_set_tile_memory): all but those the subpass also reads as
+ * input attachments, which its shaders read through descriptors from the
+ * image's memory. */
+static uint32_t
+sd_render_pass_tile_memory(const struct sd_exec_render *r)
+{
+   const struct sd_subpass *sp = &r->pass->subpasses[r->subpass];
+   uint32_t mask = 0;
+   for (uint32_t i = 0; i < sp->color_count && i < SR_MAX_COLOR_ATTACHMENTS; i++) {
+      const uint32_t a = sp->colors[i].attachment;
+      if (a != VK_ATTACHMENT_UNUSED && !sd_subpass_reads_input(sp, a))
+         mask |= 1u << i;
+   }
+   const uint32_t a = sp->depth_stencil.attachment;
+   if (a != VK_ATTACHMENT_UNUSED && !sd_subpass_reads_input(sp, a))
+      mask |= SR_DISCARD_DEPTH_STENCIL;
+   return mask;
+}
+
 static void
 sd_render_pass_begin(struct sd_exec_state *state, const VkRenderPassBeginInfo *info)
 {
@@ -257,6 +291,7 @@ sd_render_pass_begin(struct sd_exec_state *state, const VkRenderPassBeginInfo *i
       return;
    }
    sr_scene_set_view_mask(r->scene, r->view_mask);
+   sr_scene_set_tile_memory(r->scene, sd_render_pass_tile_memory(r));
    sd_render_subpass_clears(state, 0);
 }
 
@@ -271,17 +306,8 @@ sd_render_pass_next(struct sd_exec_state *state)
    sd_render_subpass_fb(state, r->subpass);
    sr_scene_set_framebuffer(r->scene, &r->fb);
    sr_scene_set_view_mask(r->scene, r->view_mask);
+   sr_scene_set_tile_memory(r->scene, sd_render_pass_tile_memory(r));
    sd_render_subpass_clears(state, r->subpass);
-}
-
-/* Whether attachment a is one of subpass sp's input attachments. */
-static bool
-sd_subpass_reads_input(const struct sd_subpass *sp, uint32_t a)
-{
-   for (uint32_t i = 0; i < sp->input_count; i++)
-      if (sp->inputs[i].attachment == a)
-         return true;
-   return false;
 }
 
 /* The last subpass's attachments whose store ops are DONT_CARE (every
@@ -472,6 +498,11 @@ sd_exec_BeginRendering(struct sd_exec_state *state, const struct sd_cmd_BeginRen
       return;
    }
    sr_scene_set_view_mask(r->scene, r->view_mask);
+   /* Dynamic rendering has no input attachments (Shale offers no
+    * dynamicRenderingLocalRead): every attachment may be in tile memory
+    * during the flushes (sr_scene_set_tile_memory). */
+   sr_scene_set_tile_memory(r->scene,
+                            SR_DISCARD_DEPTH_STENCIL | ((1u << SR_MAX_COLOR_ATTACHMENTS) - 1));
    /* A resumed instance keeps what its suspended part drew: no load ops. */
    if (resuming)
       return;

@@ -234,6 +234,12 @@ sr_scene_set_discard(struct sr_scene *scene, uint32_t mask)
 }
 
 void
+sr_scene_set_tile_memory(struct sr_scene *scene, uint32_t mask)
+{
+   scene->tile_memory = mask;
+}
+
+void
 sr_scene_set_view_mask(struct sr_scene *scene, uint32_t view_mask)
 {
    scene->view_mask = view_mask;
@@ -383,6 +389,7 @@ sr_scene_set_framebuffer(struct sr_scene *scene, const struct sr_framebuffer *fb
    sr_scene_flush(scene);
    struct sr_framebuffer old = scene->fb;
    scene->fb = *fb;
+   scene->tile_memory = 0;
    if (scene_size_bins(scene) != VK_SUCCESS) {
       /* Keep the old tiling: a framebuffer no larger fits it; a larger one
        * is clipped to it (drawing outside is dropped, as allocation

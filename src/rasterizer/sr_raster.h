@@ -370,9 +370,16 @@
  * whole before its first PRIM keeps its pixels of it in the worker's
  * tile memory instead of the attachment's (sr_tile.c: the demo's 4x
  * colour and depth never reach memory; their resolves read the tile
- * memory). Streamed or not, the bytes written are the same; under
- * DONT_CARE the dropped clears' and tile memory's bytes are never written
- * (the attachment's contents are undefined after the instance).
+ * memory). A stored attachment that the driver lets live there
+ * (sr_scene_set_tile_memory: no shader of the subpass reads it through
+ * descriptors, i.e. not an input attachment) takes the same path when a
+ * tile clears it whole before its first PRIM, and the tile is written
+ * back to the attachment once, with streaming stores, when the tile's
+ * commands are done (vkcube's colour: its clear no longer reads every
+ * line for ownership). Streamed or not, in tile memory or not, the bytes
+ * in memory after the flush are the same; under DONT_CARE the dropped
+ * clears' and tile memory's bytes are never written (the attachment's
+ * contents are undefined after the instance).
  *
  * Where MSAA coverage lives: per fragment lane, a sample mask
  * (shale_fs_quads.coverage); depth/stencil and colour are per sample in
@@ -726,6 +733,18 @@ void sr_scene_flush(struct sr_scene *scene);
  * written as always. Reset by the flush. */
 #define SR_DISCARD_DEPTH_STENCIL (1u << 31)
 void sr_scene_set_discard(struct sr_scene *scene, uint32_t mask);
+
+/* Attachments (sr_scene_set_discard's bits) the scene's flushes may keep
+ * in tile memory while a tile runs although they are stored (sr_tile.c:
+ * a tile that clears one whole before its first primitive draws it in
+ * the worker's cache-resident buffer and writes the tile back to the
+ * attachment once, with streaming stores, when its commands are done):
+ * the driver's promise that no shader reads them through descriptors
+ * before the flush ends (it leaves the subpass's input attachments out).
+ * 0 (the default) keeps every stored attachment in its memory; reset by
+ * sr_scene_set_framebuffer. The bytes in memory after the flush are the
+ * same either way. */
+void sr_scene_set_tile_memory(struct sr_scene *scene, uint32_t mask);
 
 /* Multiview: later resolves (colour and depth/stencil) cover only the
  * layers whose bit is set in view_mask (the current subpass's or rendering

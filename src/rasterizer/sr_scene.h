@@ -206,8 +206,8 @@ struct sr_worker_scratch {
    _Alignas(SHALE_MEMORY_ALIGN) uint32_t sample_mask[SHALE_MAX_SIMD_WIDTH];
    _Alignas(SHALE_MEMORY_ALIGN) struct shale_fs_plane planes[2 + SHALE_FS_INPUT_COMPONENTS];
    /* sr_tile.c's tile memory: a tile's pixels of attachments the flush
-    * discards (a 4x RGBA8 colour and a 4x D32 depth tile take 64 KiB
-    * each). */
+    * discards, or stores with a write-back at the tile's end (a 4x RGBA8
+    * colour and a 4x D32 depth tile take 64 KiB each). */
    _Alignas(64) uint8_t tile_mem[SR_TILE_MEM_BYTES];
 };
 
@@ -236,6 +236,7 @@ struct sr_scene {
    size_t bins_cap;                     /* bins allocated */
    bool dirty;                          /* commands since the last flush */
    uint32_t discard;                    /* sr_scene_set_discard's, for the next flush */
+   uint32_t tile_memory;                /* sr_scene_set_tile_memory's */
    const struct sr_draw_state *last_state;   /* arena copy of the last draw's state */
    uint32_t primitive_count;            /* PrimitiveId source within a draw */
    struct sr_front *front;              /* the front end's private buffers (sr_front.h) */

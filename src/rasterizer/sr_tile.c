@@ -126,6 +126,10 @@ struct tile {
    uint32_t pending;
    const struct sr_clear_cmd *ds_pending;
    struct box ds_pending_box;
+   /* Attachments (SR_DISCARD_* bits) whose pixels of this tile are in tile
+    * memory (tile_memory), and those of them written back to the
+    * attachment at the tile's end (stored ones: tile_memory_write_back). */
+   uint32_t in_tile_mem, write_back;
 };
 
 static void counts_add(struct tile *t)
@@ -174,7 +178,8 @@ static void clear_depth_stencil(const struct tile *t, const struct sr_surface *s
    struct sr_image_level l = surface_level(s);
    struct sr_box box = surface_box(s, b);
    sr_clear_depth_stencil_stream(&l, t->layer, 1, &box, aspects, v->depth, v->stencil,
-                                 t->after_prims);
+                                 t->after_prims &&
+                                    !(t->in_tile_mem & SR_DISCARD_DEPTH_STENCIL));
 }
 
 static bool box_contains(const struct box *outer, const struct box *inner)
@@ -186,7 +191,8 @@ static bool box_contains(const struct box *outer, const struct box *inner)
 /* Writes the clear's pixels b (its rect inside this tile, on this tile's
  * layer) through sr_transfer's clears (the same packing as
  * vkCmdClear*Image: 64-bit components, one aspect of a combined format
- * kept); streamed after the tile's last primitive. */
+ * kept); streamed after the tile's last primitive, unless they are in
+ * tile memory (which the write-back reads). */
 static void clear_write(struct tile *t, const struct sr_clear_cmd *c, const struct box *b)
 {
    const struct sr_framebuffer *fb = &t->fb;
@@ -194,7 +200,8 @@ static void clear_write(struct tile *t, const struct sr_clear_cmd *c, const stru
       const struct sr_surface *s = &fb->color[c->attachment];
       struct sr_image_level l = surface_level(s);
       struct sr_box box = surface_box(s, b);
-      sr_clear_color_box_stream(&l, t->layer, 1, &box, &c->value.color, t->after_prims);
+      sr_clear_color_box_stream(&l, t->layer, 1, &box, &c->value.color,
+                                t->after_prims && !(t->in_tile_mem & 1u << c->attachment));
       return;
    }
    const struct sr_surface *d = fb->depth.base ? &fb->depth : NULL;
@@ -928,24 +935,32 @@ static bool tile_memory_place(const struct tile *t, struct sr_surface *s, uint8_
 
 /* Tile memory: where the flush discards an attachment (store op
  * DONT_CARE at the instance's last flush: its contents afterwards are
- * undefined) and the tile's commands before its first PRIM clear all of
- * it (every pixel of the tile, every aspect the surfaces have), nothing
- * in the tile reads what the attachment held before and nothing after
- * the flush reads what the tile writes. Its tile then lives in the
- * worker's buffer (sr_worker_scratch.tile_mem, SR_TILE_MEM_BYTES, reused
- * tile after tile, so it stays in the cache) instead of the attachment's
- * memory: the clears, the draws' depth/stencil and colour operations and
- * the resolves (which read it) use t->fb, whose surface points there, and
- * the attachment's memory is never touched (a 4x colour and depth pair of
- * 640x480 is 9.8 MB a frame otherwise written, read and written again).
- * The resolves' destinations are the application's images, as before.
+ * undefined) or the driver lets a stored one live there
+ * (sr_scene_set_tile_memory), and the tile's commands before its first
+ * PRIM clear all of it (every pixel of the tile, every aspect the
+ * surfaces have), nothing in the tile reads what the attachment held
+ * before. Its tile then lives in the worker's buffer
+ * (sr_worker_scratch.tile_mem, SR_TILE_MEM_BYTES, reused tile after tile,
+ * so it stays in the cache) instead of the attachment's memory: the
+ * clears, the draws' depth/stencil and colour operations and the
+ * resolves (which read it) use t->fb, whose surface points there. A
+ * discarded attachment's memory is never touched (a 4x colour and depth
+ * pair of 640x480 is 9.8 MB a frame otherwise written, read and written
+ * again); a stored one's tile is written back once at the tile's end
+ * (tile_memory_write_back: whole lines streamed, no read for ownership),
+ * where it was cleared in memory (lines read for ownership), drawn, and
+ * evicted later (vkcube's colour: the clear's misses were a tenth of the
+ * frame). The bytes in memory after the flush are the same: every pixel
+ * of the tile was written in the tile (the clear covers it). The
+ * resolves' destinations are the application's images, as before.
  * Subpass inputs read attachments through their image descriptors, so
- * sd_cmd_render.c leaves the last subpass's input attachments out of the
- * discard mask. */
+ * sd_cmd_render.c leaves the subpass's input attachments out of both
+ * masks. */
 static void tile_memory(struct tile *t, const struct sr_bin *bin)
 {
    const uint32_t discard = t->scene->discard;
-   if (!discard || !bin->prims_end)
+   const uint32_t allowed = discard | t->scene->tile_memory;
+   if (!allowed || !bin->prims_end)
       return;
    struct sr_framebuffer *fb = &t->fb;
    const struct sr_surface *d = fb->depth.base ? &fb->depth : NULL;
@@ -970,14 +985,15 @@ static void tile_memory(struct tile *t, const struct sr_bin *bin)
       }
    }
 scanned:
-   cleared &= discard;
+   cleared &= allowed;
    if (!cleared)
       return;
    uint8_t *mem = t->scratch->tile_mem;
    size_t used = 0;
    for (uint32_t a = 0; a < fb->color_count && a < SR_MAX_COLOR_ATTACHMENTS; a++) {
-      if ((cleared & 1u << a) && fb->color[a].base)
-         tile_memory_place(t, &fb->color[a], mem, &used);
+      if ((cleared & 1u << a) && fb->color[a].base &&
+          tile_memory_place(t, &fb->color[a], mem, &used))
+         t->in_tile_mem |= 1u << a;
    }
    if (cleared & SR_DISCARD_DEPTH_STENCIL) {
       if (d && st && d->base == st->base) {
@@ -985,6 +1001,7 @@ scanned:
             fb->stencil.base = fb->depth.base;
             fb->stencil.row_pitch = fb->depth.row_pitch;
             fb->stencil.layer_pitch = fb->depth.layer_pitch;
+            t->in_tile_mem |= SR_DISCARD_DEPTH_STENCIL;
          }
       } else {
          /* Both or neither: a depth/stencil clear writes both. */
@@ -994,10 +1011,47 @@ scanned:
              (!st || tile_memory_place(t, &ss, mem, &used))) {
             fb->depth = dd;
             fb->stencil = ss;
+            t->in_tile_mem |= SR_DISCARD_DEPTH_STENCIL;
          } else {
             used = before;
          }
       }
+   }
+   t->write_back = t->in_tile_mem & ~discard;
+}
+
+/* Surface *m's pixels of the tile (in tile memory) into *s, the
+ * attachment it stands for. */
+static void surface_write_back(const struct tile *t, const struct sr_surface *m,
+                               const struct sr_surface *s)
+{
+   const uint64_t texel = (uint64_t)s->samples * s->format->block_size;
+   const uint64_t off_m = (uint64_t)t->layer * m->layer_pitch + (uint64_t)t->box.y0 * m->row_pitch +
+                          (uint64_t)t->box.x0 * texel;
+   const uint64_t off_s = (uint64_t)t->layer * s->layer_pitch + (uint64_t)t->box.y0 * s->row_pitch +
+                          (uint64_t)t->box.x0 * texel;
+   /* m's base lies outside the buffer (tile_memory_place): the address
+    * of the tile's first pixel is formed on integers. */
+   const uint8_t *src = (const uint8_t *)((uintptr_t)m->base + (uintptr_t)off_m);
+   sr_copy_rows_stream(s->base + off_s, s->row_pitch, src, m->row_pitch,
+                       (size_t)(t->box.x1 - t->box.x0 + 1) * texel,
+                       (uint32_t)(t->box.y1 - t->box.y0 + 1));
+}
+
+/* The tile's end: the stored attachments in tile memory go to their
+ * memory (every pixel of the tile: the clear that put them there wrote
+ * them all). */
+static void tile_memory_write_back(const struct tile *t)
+{
+   const struct sr_framebuffer *fb = &t->scene->fb;
+   for (uint32_t a = 0; a < SR_MAX_COLOR_ATTACHMENTS; a++)
+      if (t->write_back & 1u << a)
+         surface_write_back(t, &t->fb.color[a], &fb->color[a]);
+   if (t->write_back & SR_DISCARD_DEPTH_STENCIL) {
+      if (fb->depth.base)
+         surface_write_back(t, &t->fb.depth, &fb->depth);
+      if (fb->stencil.base && fb->stencil.base != fb->depth.base)
+         surface_write_back(t, &t->fb.stencil, &fb->stencil);
    }
 }
 
@@ -1057,5 +1111,7 @@ void sr_tile_run(struct sr_scene *scene, uint32_t layer, uint32_t tx, uint32_t t
          }
       }
    }
+   if (t.write_back)
+      tile_memory_write_back(&t);
    counts_add(&t);
 }

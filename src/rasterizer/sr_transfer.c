@@ -659,6 +659,37 @@ fill_box(const struct sr_image_level *dst, uint32_t base_layer, uint32_t layer_c
 }
 
 void
+sr_copy_rows_stream(uint8_t *dst, size_t dst_pitch, const uint8_t *src, size_t src_pitch,
+                    size_t row_bytes, uint32_t rows)
+{
+   for (uint32_t y = 0; y < rows; y++, dst += dst_pitch, src += src_pitch) {
+#if SR_FILL_STREAM
+      const size_t head = (size_t)(-(uintptr_t)dst & 63);
+      if (row_bytes >= head + 64) {
+         memcpy(dst, src, head);
+         size_t off = head;
+         for (; off + 64 <= row_bytes; off += 64) {
+            const __m128i *s = (const __m128i *)(src + off);
+            __m128i *line = (__m128i *)(dst + off);
+            const __m128i p0 = _mm_loadu_si128(s), p1 = _mm_loadu_si128(s + 1);
+            const __m128i p2 = _mm_loadu_si128(s + 2), p3 = _mm_loadu_si128(s + 3);
+            _mm_stream_si128(line, p0);
+            _mm_stream_si128(line + 1, p1);
+            _mm_stream_si128(line + 2, p2);
+            _mm_stream_si128(line + 3, p3);
+         }
+         memcpy(dst + off, src + off, row_bytes - off);
+         continue;
+      }
+#endif
+      memcpy(dst, src, row_bytes);
+   }
+#if SR_FILL_STREAM
+   _mm_sfence();
+#endif
+}
+
+void
 sr_clear_color_texel(const struct su_format_desc *f, const VkClearColorValue *value,
                      uint8_t texel[SR_CLEAR_TEXEL_MAX])
 {

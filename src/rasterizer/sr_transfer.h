@@ -5,7 +5,8 @@
  * vkCmdCopyImageToBuffer, vkCmdBlitImage, vkCmdClearColorImage and
  * vkCmdClearDepthStencilImage, and the byte loops of the tile loop's
  * attachment clears (sr_tile.c; its resolves of cleared pixels fill with
- * sr_fill_texel_box).
+ * sr_fill_texel_box) and of its tile memory's write-back
+ * (sr_copy_rows_stream).
  * The driver translates Vulkan commands into these calls once, at replay.
  *
  * Invariants: callers have validated regions against the spec's valid usage
@@ -142,5 +143,13 @@ void sr_clear_depth_stencil_stream(const struct sr_image_level *dst, uint32_t ba
 void sr_fill_texel_box(const struct sr_image_level *dst, uint32_t base_layer,
                        uint32_t layer_count, const struct sr_box *box, const uint8_t *texel,
                        bool stream);
+
+/* `rows` rows of `row_bytes` bytes from src (rows src_pitch apart) to dst
+ * (rows dst_pitch apart), the regions not overlapping: the tile loop's
+ * write-back of a stored attachment's tile from tile memory (sr_tile.c).
+ * dst's whole 64-byte lines are written with non-temporal stores (no read
+ * for ownership; an sfence before returning), the rest with plain ones. */
+void sr_copy_rows_stream(uint8_t *dst, size_t dst_pitch, const uint8_t *src, size_t src_pitch,
+                         size_t row_bytes, uint32_t rows);
 
 #endif

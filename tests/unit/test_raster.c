@@ -1853,6 +1853,148 @@ test_tile_memory_offsets(void)
    rig_finish(&r);
 }
 
+/* Tile memory for stored attachments (sr_scene_set_tile_memory; sr_tile.c
+ * tile_memory_write_back): smooth random triangles with a depth test
+ * (LESS, written) over a one-sample RGBA8 colour and D32 depth of
+ * 200 x 150 (tiles cut at the right and bottom edges), cleared over the
+ * render area, then a vkCmdClearAttachments-like clear of a rect after
+ * the draws (a clear after a tile's last primitive, into tile memory:
+ * not streamed). Run at 1, 2 and 4 threads, with the full area and with
+ * a render area that clears no tile whole on its edges, in four modes:
+ *  0: no tile memory (the reference: what the attachments held before);
+ *  1: tile memory for colour and depth, both stored: the colour and depth
+ *     bytes are identical to mode 0's (the write-back stores every pixel);
+ *  2: tile memory, depth discarded (vkcube's render pass: depth
+ *     DONT_CARE): the colour is mode 0's, and over the full area the
+ *     depth memory is never touched (tiles with primitives keep it in
+ *     tile memory, the clears of the others are dropped);
+ *  3: tile memory for colour only, depth stored in memory: both are mode
+ *     0's.
+ * That the tile memory is used: every worker's buffer is zeroed before a
+ * run; after modes 1-3 one of them holds the final colour of a tile the
+ * area clears whole (the last it ran), after mode 0 none does. */
+static void
+test_tile_memory_stored(void)
+{
+   static const uint8_t canary = 0x5a;
+   const size_t cbytes = (size_t)FBW * FBH * 4, dbytes = (size_t)FBW * FBH * 4;
+   uint8_t *ref_c[2] = {malloc(cbytes), malloc(cbytes)};
+   uint8_t *ref_d[2] = {malloc(dbytes), malloc(dbytes)};
+   enum { NT = 40 };
+   struct vtx v[NT * 3];
+   /* Its own sequence: the later tests' random inputs stay as they were. */
+   const uint32_t rng_saved = rng_state;
+   rng_state = 0x7f4a7c15u;
+   for (int i = 0; i < NT * 3; i++)
+      v[i] = vwin((int64_t)(rng() % (FBW * 256 + 2000)) - 1000,
+                  (int64_t)(rng() % (FBH * 256 + 2000)) - 1000, (float)(rng() % 1000) / 1000.0f, 1,
+                  rng());
+   rng_state = rng_saved;
+   const VkClearValue cc = {.color.float32 = {0.25f, 0.5f, 0.75f, 1.0f}};
+   const VkClearValue cc2 = {.color.float32 = {1.0f, 0.0f, 0.5f, 0.0f}};
+   const VkClearValue cd = {.depthStencil = {1.0f, 0}};
+   const VkRect2D areas[2] = {{{0, 0}, {FBW, FBH}}, {{10, 5}, {FBW - 30, FBH - 20}}};
+   const VkRect2D late = {{60, 50}, {90, 40}};
+   static const unsigned threads[3] = {1, 2, 4};
+   for (int ti = 0; ti < 3; ti++) {
+      for (int ai = 0; ai < 2; ai++) {
+         for (int mode = 0; mode < 4; mode++) {
+            struct rig r;
+            rig_init(&r, threads[ti]);
+            for (unsigned w = 0; w < r.ctx->workers; w++)
+               memset(r.ctx->scratch[w]->tile_mem, 0, SR_TILE_MEM_BYTES);
+            memset(r.color, canary, cbytes);
+            memset(r.depth, canary, dbytes);
+            struct sr_draw_state st;
+            state_init(&st, 8, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, true);
+            st.depth_test = st.depth_write = true;
+            st.depth_compare = VK_COMPARE_OP_LESS;
+            st.scissors[0] = areas[ai];
+            struct sr_draw_bindings b;
+            bindings_init(&b, v, NT * 3);
+            const struct sr_draw d = {.count = NT * 3, .instance_count = 1};
+            struct sr_scene *scene;
+            CHECK(sr_scene_begin(r.ctx, &r.fb, &areas[ai], 1, &scene) == VK_SUCCESS, "begin");
+            if (mode)
+               sr_scene_set_tile_memory(scene, mode == 3 ? 1u : 1u | SR_DISCARD_DEPTH_STENCIL);
+            CHECK(sr_scene_clear(scene, 0, VK_IMAGE_ASPECT_COLOR_BIT, &cc, &areas[ai], 0, 1) ==
+                     VK_SUCCESS, "clear");
+            CHECK(sr_scene_clear(scene, SR_ATTACHMENT_DEPTH_STENCIL, VK_IMAGE_ASPECT_DEPTH_BIT, &cd,
+                                 &areas[ai], 0, 1) == VK_SUCCESS, "clear");
+            CHECK(sr_scene_draw(scene, &st, &b, &d) == VK_SUCCESS, "draw");
+            CHECK(sr_scene_clear(scene, 0, VK_IMAGE_ASPECT_COLOR_BIT, &cc2, &late, 0, 1) ==
+                     VK_SUCCESS, "clear");
+            if (mode == 2)
+               sr_scene_set_discard(scene, SR_DISCARD_DEPTH_STENCIL);
+            sr_scene_end(scene);
+            /* Workers whose buffer starts with the final colour of a
+             * tile the area holds whole (colour is placed first, rows of
+             * 64 pixels): the last such tile that worker ran. */
+            uint32_t used = 0;
+            for (unsigned w = 0; w < r.ctx->workers; w++) {
+               const uint8_t *m = r.ctx->scratch[w]->tile_mem;
+               bool found = false;
+               for (int ty = 0; ty * 64 < FBH && !found; ty++) {
+                  for (int tx = 0; tx * 64 < FBW && !found; tx++) {
+                     const int x0 = tx * 64, y0 = ty * 64;
+                     const int x1 = x0 + 63 < FBW - 1 ? x0 + 63 : FBW - 1;
+                     const int y1 = y0 + 63 < FBH - 1 ? y0 + 63 : FBH - 1;
+                     const VkRect2D *a = &areas[ai];
+                     if (x0 < a->offset.x || y0 < a->offset.y ||
+                         x1 >= a->offset.x + (int)a->extent.width ||
+                         y1 >= a->offset.y + (int)a->extent.height)
+                        continue;
+                     bool same = true;
+                     for (int y = y0; y <= y1 && same; y++)
+                        same = !memcmp(m + (size_t)(y - y0) * 256,
+                                       r.color + ((size_t)y * FBW + (size_t)x0) * 4,
+                                       (size_t)(x1 - x0 + 1) * 4);
+                     found = same;
+                  }
+               }
+               used += found;
+            }
+            if (mode == 0) {
+               /* The reference of this area at one thread, and this one
+                * at more threads: the same bytes. */
+               if (ti == 0) {
+                  memcpy(ref_c[ai], r.color, cbytes);
+                  memcpy(ref_d[ai], r.depth, dbytes);
+               }
+               CHECK(used == 0, "tile memory stored, %u threads, area %d: tile memory written "
+                     "without the mask", threads[ti], ai);
+            } else {
+               CHECK(used > 0, "tile memory stored, %u threads, area %d, mode %d: tile memory "
+                     "unused", threads[ti], ai, mode);
+            }
+            uint32_t bad_c = 0, bad_d = 0, touched_d = 0;
+            for (size_t i = 0; i < cbytes; i += 4) {
+               bad_c += memcmp(r.color + i, ref_c[ai] + i, 4) != 0;
+               bad_d += memcmp((uint8_t *)r.depth + i, ref_d[ai] + i, 4) != 0;
+               const uint8_t *dp = (const uint8_t *)r.depth + i;
+               touched_d += dp[0] != canary || dp[1] != canary || dp[2] != canary ||
+                            dp[3] != canary;
+            }
+            CHECK(bad_c == 0, "tile memory stored, %u threads, area %d, mode %d: %u colour "
+                  "pixels unlike mode 0 at 1 thread", threads[ti], ai, mode, bad_c);
+            /* With the smaller area the edge tiles are not cleared whole:
+             * their depth is in memory, as without tile memory. */
+            if (mode == 2 && ai == 0)
+               CHECK(touched_d == 0, "tile memory stored, %u threads, area %d, mode 2: %u depth "
+                     "pixels written under discard", threads[ti], ai, touched_d);
+            else if (mode != 2)
+               CHECK(bad_d == 0, "tile memory stored, %u threads, area %d, mode %d: %u depth "
+                     "pixels unlike mode 0 at 1 thread", threads[ti], ai, mode, bad_d);
+            rig_finish(&r);
+         }
+      }
+   }
+   for (int i = 0; i < 2; i++) {
+      free(ref_c[i]);
+      free(ref_d[i]);
+   }
+}
+
 /* A RESOLVE followed by a PRIM in its tile: its rows are stored with
  * ordinary stores, not streamed (sr_resolve.c's `stream` is false). The
  * driver never builds this (its resolves come right before a flush or the
@@ -2579,6 +2721,7 @@ main(void)
       test_msaa(w);
    test_tile_clears();
    test_tile_memory_offsets();
+   test_tile_memory_stored();
    test_resolve_before_prim();
    test_threads();
    test_indexed_threads();
