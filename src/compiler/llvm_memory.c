@@ -1570,6 +1570,132 @@ emit_array_length(struct sc_xlate *x, const struct sc_inst *inst)
    return sc_set(x, inst->result_id, v);
 }
 
+/* The element size OpPtrDiff counts in: the pointer type's ArrayStride,
+ * else the stride of the array the pointer's access chain indexes last
+ * (followed back through copies, selects and phis, whose operands point
+ * into the same array, as OpPtrDiff's operands must); 0 when neither is
+ * known (a pointer to a struct member or a vector component). */
+static uint32_t
+ptr_diff_stride(struct sc_xlate *x, uint32_t ptr_type, uint32_t id)
+{
+   const struct sc_module *m = x->m;
+   uint32_t stride;
+   if (sc_module_decoration(m, ptr_type, SC_NONE, SpvDecorationArrayStride, &stride))
+      return stride;
+   for (int depth = 0; depth < 32; depth++) {
+      const struct sc_inst *d = sc_module_def(m, id);
+      if (!d)
+         return 0;
+      switch (d->opcode) {
+      case SpvOpCopyObject:
+         id = d->w[3];
+         continue;
+      case SpvOpSelect:
+         id = d->w[4];
+         continue;
+      case SpvOpPhi:
+         id = d->w[3];
+         continue;
+      case SpvOpAccessChain:
+      case SpvOpInBoundsAccessChain:
+      case SpvOpPtrAccessChain:
+      case SpvOpInBoundsPtrAccessChain: {
+         bool ptr_chain =
+            d->opcode == SpvOpPtrAccessChain || d->opcode == SpvOpInBoundsPtrAccessChain;
+         uint32_t first = ptr_chain ? 5 : 4;
+         const struct sc_inst *bd = sc_module_def(m, d->w[3]);
+         if (!bd || d->nwords < first)
+            return 0;
+         if (d->nwords == first) {
+            /* No indexes: the base's array (an OpPtrAccessChain's Element
+             * steps by its base pointer type's ArrayStride). */
+            if (!ptr_chain) {
+               id = d->w[3];
+               continue;
+            }
+            return sc_module_decoration(m, bd->type_id, SC_NONE, SpvDecorationArrayStride,
+                                        &stride)
+                      ? stride
+                      : 0;
+         }
+         uint32_t type = pointee(x, bd->type_id);
+         for (uint32_t k = first; k + 1 < d->nwords; k++) {
+            const struct sc_type *t = sc_module_type(m, type);
+            if (!t)
+               return 0;
+            if (t->kind == SC_T_STRUCT) {
+               const struct sc_inst *c = sc_module_def(m, d->w[k]);
+               if (!c || c->opcode != SpvOpConstant || c->w[3] >= t->count)
+                  return 0;
+               type = t->members[c->w[3]];
+            } else {
+               type = t->elem;
+            }
+         }
+         const struct sc_type *t = sc_module_type(m, type);
+         if (t && (t->kind == SC_T_ARRAY || t->kind == SC_T_RUNTIME_ARRAY))
+            return sc_layout_array_stride(m, type);
+         return 0;
+      }
+      default:
+         return 0;
+      }
+   }
+   return 0;
+}
+
+/* OpPtrEqual, OpPtrNotEqual and OpPtrDiff (SPIR-V 1.4) of variable pointers
+ * into storage buffers: each lane's address (base + offset) compared or
+ * subtracted; OpPtrDiff's byte difference divided by the element stride. */
+static bool
+emit_ptr_compare(struct sc_xlate *x, const struct sc_inst *d)
+{
+   if (d->nwords != 5)
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "bad %s", sc_opcode_name(d->opcode));
+   const struct sc_ptr *pa = sc_get_ptr(x, d->w[3]);
+   if (!pa)
+      return false;
+   struct sc_ptr a = *pa;
+   const struct sc_ptr *pb = sc_get_ptr(x, d->w[4]);
+   if (!pb || !sc_ptr_is_variable(x, &a) || !sc_ptr_is_variable(x, pb))
+      return false;
+   LLVMBuilderRef b = x->b;
+   bool lanes = a.base_varying || a.offset_varying || pb->base_varying || pb->offset_varying;
+   LLVMValueRef pa3[3], pb3[3];
+   sc_ptr_parts(x, &a, lanes, pa3);
+   sc_ptr_parts(x, pb, lanes, pb3);
+   LLVMTypeRef i64 = lanes ? sc_vec_type(x, x->t_i64) : x->t_i64;
+   LLVMValueRef addr_a = LLVMBuildAdd(b, LLVMBuildPtrToInt(b, pa3[0], i64, ""),
+                                      LLVMBuildZExt(b, pa3[1], i64, ""), "");
+   LLVMValueRef addr_b = LLVMBuildAdd(b, LLVMBuildPtrToInt(b, pb3[0], i64, ""),
+                                      LLVMBuildZExt(b, pb3[1], i64, ""), "");
+   struct sc_val v = sc_new_val(x, 1, !lanes);
+   if (!v.c)
+      return false;
+   if (d->opcode != SpvOpPtrDiff) {
+      v.c[0] = LLVMBuildICmp(b, d->opcode == SpvOpPtrEqual ? LLVMIntEQ : LLVMIntNE, addr_a,
+                             addr_b, "");
+      return sc_set(x, d->result_id, v);
+   }
+   const struct sc_inst *ad = sc_module_def(x->m, d->w[3]);
+   uint32_t stride = ad ? ptr_diff_stride(x, ad->type_id, d->w[3]) : 0;
+   if (!stride)
+      return sc_fail(x, SC_ERROR_UNSUPPORTED,
+                     "OpPtrDiff of pointers that do not index an array of known stride");
+   const struct sc_type *rt = sc_module_type(x->m, d->type_id);
+   if (!rt || rt->kind != SC_T_INT || (rt->width != 16 && rt->width != 32 && rt->width != 64))
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "OpPtrDiff result is not an integer");
+   LLVMValueRef s = LLVMConstInt(x->t_i64, stride, false);
+   LLVMValueRef n = LLVMBuildSDiv(b, LLVMBuildSub(b, addr_a, addr_b, ""),
+                                  lanes ? sc_splat(x, s) : s, "");
+   if (rt->width != 64) {
+      LLVMTypeRef it = rt->width == 16 ? x->t_i16 : x->t_i32;
+      n = LLVMBuildTrunc(b, n, lanes ? sc_vec_type(x, it) : it, "");
+   }
+   v.c[0] = n;
+   return sc_set(x, d->result_id, v);
+}
+
 bool
 sc_emit_memory(struct sc_xlate *x, const struct sc_inst *inst, bool *handled)
 {
@@ -1620,6 +1746,10 @@ sc_emit_memory(struct sc_xlate *x, const struct sc_inst *inst, bool *handled)
    }
    case SpvOpArrayLength:
       return emit_array_length(x, inst);
+   case SpvOpPtrEqual:
+   case SpvOpPtrNotEqual:
+   case SpvOpPtrDiff:
+      return emit_ptr_compare(x, inst);
    case SpvOpCopyObject:
    case SpvOpCopyLogical:
       if (sc_cfg_is_pointer(x->m, inst->result_id))

@@ -88,6 +88,11 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    /* Float controls: what compiled code always does, see
     * sd_float_controls_properties (api/float_controls) */
    .KHR_shader_float_controls = true,
+   /* SPIR-V 1.4 modules: validated in SPIRV-Tools' Vulkan 1.1 + SPIR-V 1.4
+    * environment (sc_spirv_target_env); OpCopyLogical, composite OpSelect,
+    * OpPtrEqual / OpPtrNotEqual / OpPtrDiff of storage-buffer variable
+    * pointers (api/spirv_1_4) */
+   .KHR_spirv_1_4 = true,
 };
 
 void
