@@ -594,8 +594,9 @@ fill_row_stream(uint8_t *row, size_t n, const uint8_t *rep, uint32_t bs)
 #endif
 
 /* Writes `bytes` of `texel` into every texel of the box: whole texels are
- * replicated with doubling memcpys into the first row, which then seeds
- * every other row. stream: whole texels of a size dividing 64 go with
+ * a memset where the texel is one byte repeated, else replicated with
+ * doubling memcpys into the first row, which then seeds every other row
+ * (rows with no gap between them count as one). stream: whole texels of a size dividing 64 go with
  * non-temporal stores (fill_row_stream; for memory nothing reads back
  * soon: the tile loop's clears after a tile's last primitive), an sfence
  * at the end. */
@@ -632,22 +633,36 @@ fill_box(const struct sr_image_level *dst, uint32_t base_layer, uint32_t layer_c
 #else
    (void)stream;
 #endif
+   /* Rows with no gap between them (tile memory, sr_tile.c; a box as
+    * wide as the level) are filled as one; a texel of one byte repeated
+    * (0, all ones, vkcube's grey) is a memset. */
+   size_t fill_bytes = row_bytes;
+   uint32_t rows = box->h;
+   if (dst->row_pitch == row_bytes) {
+      fill_bytes *= rows;
+      rows = 1;
+   }
+   bool one_byte = bytes.len == bs;
+   for (uint32_t i = 1; i < bs && one_byte; i++)
+      one_byte = texel[i] == texel[0];
    const uint8_t *seed = NULL;
    for (uint32_t l = 0; l < layer_count; l++) {
       for (uint32_t k = 0; k < box->d; k++) {
          uint8_t *row = (uint8_t *)texel_ptr(dst, base_layer + l, box->x, box->y,
                                              box->z + (int32_t)k);
-         for (uint32_t y = 0; y < box->h; y++, row += dst->row_pitch) {
-            if (bytes.len != bs) {
-               for (uint32_t x = 0; x < box->w; x++)
-                  memcpy(row + (size_t)x * bs + bytes.off, texel + bytes.off, bytes.len);
+         for (uint32_t y = 0; y < rows; y++, row += dst->row_pitch) {
+            if (one_byte) {
+               memset(row, texel[0], fill_bytes);
+            } else if (bytes.len != bs) {
+               for (size_t x = 0; x < fill_bytes / bs; x++)
+                  memcpy(row + x * bs + bytes.off, texel + bytes.off, bytes.len);
             } else if (seed) {
-               memcpy(row, seed, row_bytes);
+               memcpy(row, seed, fill_bytes);
             } else {
                size_t filled = bs;
                memcpy(row, texel, bs);
-               while (filled < row_bytes) {
-                  const size_t n = filled < row_bytes - filled ? filled : row_bytes - filled;
+               while (filled < fill_bytes) {
+                  const size_t n = filled < fill_bytes - filled ? filled : fill_bytes - filled;
                   memcpy(row + filled, row, n);
                   filled += n;
                }
