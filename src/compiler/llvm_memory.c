@@ -1570,6 +1570,25 @@ emit_array_length(struct sc_xlate *x, const struct sc_inst *inst)
    return sc_set(x, inst->result_id, v);
 }
 
+/* Whether an OpLoad / OpStore's memory operands (from word mask_word on)
+ * include Volatile. */
+static bool
+access_is_volatile(const struct sc_inst *inst, uint32_t mask_word)
+{
+   return inst->nwords > mask_word && (inst->w[mask_word] & SpvMemoryAccessVolatileMask);
+}
+
+/* A Volatile access "cannot be eliminated, duplicated, or combined with
+ * other accesses" (the Vulkan memory model): compiler-only fences on both
+ * sides keep LLVM from merging it with, or moving it across, any other
+ * memory access (a fence clobbers all memory for its alias analysis); the
+ * hardware needs nothing more, every thread seeing one coherent memory. */
+static void
+compiler_fence(struct sc_xlate *x)
+{
+   LLVMBuildFence(x->b, LLVMAtomicOrderingSequentiallyConsistent, true, "");
+}
+
 /* The element size OpPtrDiff counts in: the pointer type's ArrayStride,
  * else the stride of the array the pointer's access chain indexes last
  * (followed back through copies, selects and phis, whose operands point
@@ -1723,8 +1742,13 @@ sc_emit_memory(struct sc_xlate *x, const struct sc_inst *inst, bool *handled)
          return load_ptr_var(x, inst);
       const struct sc_ptr *p = sc_get_ptr(x, inst->w[3]);
       struct sc_val v;
+      bool vol = access_is_volatile(inst, 4);
+      if (vol)
+         compiler_fence(x);
       if (!p || !load_value(x, p, inst->type_id, &v))
          return false;
+      if (vol)
+         compiler_fence(x);
       return sc_set(x, inst->result_id, v);
    }
    case SpvOpStore: {
@@ -1734,7 +1758,12 @@ sc_emit_memory(struct sc_xlate *x, const struct sc_inst *inst, bool *handled)
       const struct sc_val *v = sc_get(x, inst->w[2]);
       if (!p || !v)
          return false;
-      return sc_store_value(x, p, v);
+      if (!access_is_volatile(inst, 3))
+         return sc_store_value(x, p, v);
+      compiler_fence(x);
+      bool ok = sc_store_value(x, p, v);
+      compiler_fence(x);
+      return ok;
    }
    case SpvOpCopyMemory: {
       const struct sc_ptr *dst = sc_get_ptr(x, inst->w[1]);

@@ -93,6 +93,8 @@ struct sd_device_extension_table sd_device_extensions_supported = {
     * OpPtrEqual / OpPtrNotEqual / OpPtrDiff of storage-buffer variable
     * pointers (api/spirv_1_4) */
    .KHR_spirv_1_4 = true,
+   /* The Vulkan memory model: see the feature struct (api/memory_model) */
+   .KHR_vulkan_memory_model = true,
 };
 
 void
@@ -810,6 +812,21 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          ((VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures *)s)->shaderSubgroupExtendedTypes =
             ext->KHR_shader_subgroup_extended_types;
          break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES: {
+         /* Every atomic is a sequentially consistent LLVM atomic and every
+          * barrier's memory part a sequentially consistent fence, whatever
+          * its scope and semantics; memory is one coherent space for all
+          * threads (the CPU's), so availability and visibility operations
+          * need nothing more and device scope is no different from
+          * workgroup scope. api/memory_model: workgroups running
+          * concurrently pass sums through release / acquire atomics.
+          * Availability/visibility chains are not claimed (untested). */
+         VkPhysicalDeviceVulkanMemoryModelFeatures *mm = (void *)s;
+         mm->vulkanMemoryModel = ext->KHR_vulkan_memory_model;
+         mm->vulkanMemoryModelDeviceScope = ext->KHR_vulkan_memory_model;
+         mm->vulkanMemoryModelAvailabilityVisibilityChains = VK_FALSE;
+         break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
          /* Offsets and strides come from the module's decorations
           * (sc_layout); render/zink_scalar. */
