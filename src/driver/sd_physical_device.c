@@ -95,6 +95,9 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_spirv_1_4 = true,
    /* The Vulkan memory model: see the feature struct (api/memory_model) */
    .KHR_vulkan_memory_model = true,
+   /* 8-bit integers in storage and uniform buffers and push constants,
+    * loaded, stored and converted (api/storage8); no 8-bit arithmetic */
+   .KHR_8bit_storage = true,
 };
 
 void
@@ -825,6 +828,15 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          mm->vulkanMemoryModel = ext->KHR_vulkan_memory_model;
          mm->vulkanMemoryModelDeviceScope = ext->KHR_vulkan_memory_model;
          mm->vulkanMemoryModelAvailabilityVisibilityChains = VK_FALSE;
+         break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES: {
+         /* api/storage8: members of all three kinds of block read and
+          * widened, 8-bit stores by adjacent lanes. */
+         VkPhysicalDevice8BitStorageFeatures *s8 = (void *)s;
+         s8->storageBuffer8BitAccess = ext->KHR_8bit_storage;
+         s8->uniformAndStorageBuffer8BitAccess = ext->KHR_8bit_storage;
+         s8->storagePushConstant8 = ext->KHR_8bit_storage;
          break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
