@@ -98,6 +98,8 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    /* 8-bit integers in storage and uniform buffers and push constants,
     * loaded, stored and converted (api/storage8); no 8-bit arithmetic */
    .KHR_8bit_storage = true,
+   /* shaderInt8 only (api/int8); shaderFloat16 is not offered */
+   .KHR_shader_float16_int8 = true,
 };
 
 void
@@ -837,6 +839,14 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          s8->storageBuffer8BitAccess = ext->KHR_8bit_storage;
          s8->uniformAndStorageBuffer8BitAccess = ext->KHR_8bit_storage;
          s8->storagePushConstant8 = ext->KHR_8bit_storage;
+         break;
+      }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES: {
+         /* api/int8: 8-bit arithmetic, division, shifts, comparisons,
+          * conversions; no test holds 16-bit float arithmetic. */
+         VkPhysicalDeviceShaderFloat16Int8Features *fi = (void *)s;
+         fi->shaderFloat16 = VK_FALSE;
+         fi->shaderInt8 = ext->KHR_shader_float16_int8;
          break;
       }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
