@@ -100,6 +100,12 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .KHR_8bit_storage = true,
    /* shaderInt8 only (api/int8); shaderFloat16 is not offered */
    .KHR_shader_float16_int8 = true,
+   /* OpDemoteToHelperInvocation, OpTerminateInvocation (llvm_stage.c,
+    * llvm_translate.c) and NonSemantic.* instruction sets, ignored
+    * (llvm_translate.c): render/demote_terminate */
+   .EXT_shader_demote_to_helper_invocation = true,
+   .KHR_shader_terminate_invocation = true,
+   .KHR_shader_non_semantic_info = true,
 };
 
 void
@@ -849,6 +855,17 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          fi->shaderInt8 = ext->KHR_shader_float16_int8;
          break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES_EXT:
+         /* render/demote_terminate: demoted pixels go on as helpers for
+          * their quad's derivatives and write nothing. */
+         ((VkPhysicalDeviceShaderDemoteToHelperInvocationFeaturesEXT *)s)
+            ->shaderDemoteToHelperInvocation = ext->EXT_shader_demote_to_helper_invocation;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_TERMINATE_INVOCATION_FEATURES:
+         /* render/demote_terminate: terminated quads write nothing. */
+         ((VkPhysicalDeviceShaderTerminateInvocationFeatures *)s)->shaderTerminateInvocation =
+            ext->KHR_shader_terminate_invocation;
+         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
          /* Offsets and strides come from the module's decorations
           * (sc_layout); render/zink_scalar. */
