@@ -106,6 +106,9 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    .EXT_shader_demote_to_helper_invocation = true,
    .KHR_shader_terminate_invocation = true,
    .KHR_shader_non_semantic_info = true,
+   /* Compute stages compiled at a required subgroup size (sd_pipeline.c;
+    * api/subgroup_size) */
+   .EXT_subgroup_size_control = true,
 };
 
 void
@@ -476,6 +479,18 @@ sd_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDevic
          v->maxMemoryAllocationSize = m3.maxMemoryAllocationSize;
          break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES:
+         /* The SIMD widths the compiler builds (4, 8, 16), in compute
+          * shaders; subgroupSize (the default width) lies between. */
+         if (sd_device_extensions_supported.EXT_subgroup_size_control) {
+            VkPhysicalDeviceSubgroupSizeControlProperties *sc = (void *)s;
+            sc->minSubgroupSize = 4;
+            sc->maxSubgroupSize = 16;
+            sc->maxComputeWorkgroupSubgroups =
+               pdev->properties.limits.maxComputeWorkGroupInvocations / 4;
+            sc->requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
+         }
+         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES:
          if (sd_device_extensions_supported.KHR_shader_float_controls)
             sd_float_controls_properties((VkPhysicalDeviceFloatControlsProperties *)s);
@@ -866,6 +881,14 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          ((VkPhysicalDeviceShaderTerminateInvocationFeatures *)s)->shaderTerminateInvocation =
             ext->KHR_shader_terminate_invocation;
          break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES: {
+         /* api/subgroup_size: sizes 4, 8, 16 required per pipeline, full
+          * subgroups with REQUIRE_FULL_SUBGROUPS. */
+         VkPhysicalDeviceSubgroupSizeControlFeatures *sc = (void *)s;
+         sc->subgroupSizeControl = ext->EXT_subgroup_size_control;
+         sc->computeFullSubgroups = ext->EXT_subgroup_size_control;
+         break;
+      }
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
          /* Offsets and strides come from the module's decorations
           * (sc_layout); render/zink_scalar. */

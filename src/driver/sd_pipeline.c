@@ -437,6 +437,19 @@ sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_cache *ca
    VkResult result = sd_spec_constants(stage->pSpecializationInfo, alloc, &spec);
    if (result != VK_SUCCESS)
       return result;
+   /* VK_EXT_subgroup_size_control: a required subgroup size is the SIMD
+    * width the stage is compiled at (compute only: the one stage with
+    * subgroups; the compiler takes 4, 8 and 16, minSubgroupSize to
+    * maxSubgroupSize). Workgroups are cut into subgroups in local
+    * invocation order, so a local size X that is a multiple of the width
+    * gives full subgroups, as REQUIRE_FULL_SUBGROUPS asks. */
+   uint32_t width = rt->simd_width;
+   const VkPipelineShaderStageRequiredSubgroupSizeCreateInfo *required = sd_find_struct(
+      stage, VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO);
+   if (required && stage->stage == VK_SHADER_STAGE_COMPUTE_BIT &&
+       (required->requiredSubgroupSize == 4 || required->requiredSubgroupSize == 8 ||
+        required->requiredSubgroupSize == 16))
+      width = required->requiredSubgroupSize;
    struct sc_compile_info info = {
       .words = module->words,
       .word_count = module->word_count,
@@ -449,7 +462,7 @@ sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_cache *ca
       .set_layouts = layout->sc_sets,
       .set_layout_count = layout->set_count,
       .flags = device->enabled_features.robustBufferAccess ? SC_COMPILE_ROBUST_BUFFER_ACCESS : 0,
-      .simd_width = rt->simd_width,
+      .simd_width = width,
       .fs_unused_outputs = stage->stage == VK_SHADER_STAGE_FRAGMENT_BIT ? fs_unused_outputs : 0,
       .tess_output_vertices =
          stage->stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT ? tess_output_vertices : 0,
@@ -500,7 +513,7 @@ sd_pipeline_compile_stage(struct sd_device *device, struct sd_pipeline_cache *ca
          info.flags |= SC_COMPILE_BASELINE;
          info.simd_width = 1;
          r = sc_compile(rt->compiler, &info, &shader, message, sizeof(message));
-         info.simd_width = rt->simd_width;
+         info.simd_width = width;
          if ((r == SC_ERROR_UNSUPPORTED || r == SC_ERROR_INTERNAL) && su_debug(SU_DEBUG_INFO))
             su_log("pipeline: %s shader %s: no scalar baseline code (%s: %s)", stage_name,
                    key_str, sc_result_string(r), message);
