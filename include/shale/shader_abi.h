@@ -764,7 +764,12 @@ struct shale_fs_context {
  * (dual-source blending) at Location 8, i.e. outputs[(32 + c) * W + i].
  * frag_depth[i] (FragDepth, when written) and sample_mask[i] (SampleMask
  * output, when written). On return, kill_mask has a bit set for each lane
- * that was discarded (OpKill, OpTerminateInvocation, demote). */
+ * that was discarded (OpKill, OpTerminateInvocation, demote).
+ *
+ * Speed only, not layout: the compiled shader loads x[0 .. W/4 - 1] with
+ * one vector load, and y likewise, so a caller that has just written them
+ * should write each array with one store (sr_tile.c); a load that spans
+ * several narrower stores waits for them to reach the cache. */
 #define SHALE_FS_OUTPUT_LOCATIONS 9
 struct shale_fs_quads {
    uint32_t quad_count;              /* 1 .. W/4 */

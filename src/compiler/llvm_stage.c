@@ -1336,22 +1336,17 @@ shuffle(struct sc_xlate *x, LLVMBuilderRef b, LLVMValueRef v, uint32_t (*f)(uint
 }
 
 /* Pixel x or y of each lane: quads->x[i / 4] + (i & 1) (or y, (i >> 1) & 1).
- * The quads' coordinates are loaded one by one (volatile, so that no pass
- * merges them): the tile loop stores them one by one just before the
- * call, and a vector load of several would wait for those stores to
- * reach the cache, where each scalar load takes its store's value. */
+ * The quads' coordinates are one vector load (W / 4 words): the tile loop
+ * stores each array with one vector store just before the call
+ * (sr_tile.c), so the load takes the stored value (a vector load of
+ * several scalar stores would wait for them to reach the cache). */
 static LLVMValueRef
 pixel_coord(struct sc_xlate *x, size_t field, uint32_t (*step)(uint32_t))
 {
    LLVMBuilderRef b = x->eb;
    LLVMTypeRef qt = LLVMVectorType(x->t_i32, x->W / 4);
-   LLVMValueRef q = LLVMGetPoison(qt);
-   for (uint32_t k = 0; k < x->W / 4; k++) {
-      LLVMValueRef l = LLVMBuildLoad2(b, x->t_i32, sc_field_ptr(x, b, x->arg_wg, field + 4 * k), "");
-      LLVMSetAlignment(l, 4);
-      LLVMSetVolatile(l, true);
-      q = LLVMBuildInsertElement(b, q, l, sc_const_i32(x, k), "");
-   }
+   LLVMValueRef q = LLVMBuildLoad2(b, qt, sc_field_ptr(x, b, x->arg_wg, field), "");
+   LLVMSetAlignment(q, 4);
    LLVMValueRef idx[SHALE_MAX_SIMD_WIDTH];
    for (uint32_t i = 0; i < x->W; i++)
       idx[i] = sc_const_i32(x, i / 4);

@@ -11,6 +11,8 @@
 
 #include <string.h>
 
+typedef int32_t sr_v4i __attribute__((vector_size(16)));
+
 /* Vulkan's standard sample positions (Multisampling: "Standard sample
  * locations"); 1 sample: the pixel centre. */
 static const float positions_1[1][2] = {{0.5f, 0.5f}};
@@ -388,10 +390,14 @@ shade_quads(struct tile *t, const struct sr_prim *p, const int32_t *qx, const in
    q.outputs = sc->fs_outputs;
    q.frag_depth = sc->frag_depth;
    q.sample_mask = sc->sample_mask;
-   for (uint32_t k = 0; k < W / 4; k++) {
-      const uint32_t qi = k < n ? k : 0;
-      q.x[k] = qx[qi];
-      q.y[k] = qy[qi];
+   /* The quads' corners, one vector store an array (the shader loads
+    * each with one vector load: llvm_stage.c pixel_coord). Quads past n
+    * repeat the first (helpers). */
+   {
+      const sr_v4i vx = {qx[0], qx[n > 1 ? 1 : 0], qx[n > 2 ? 2 : 0], qx[n > 3 ? 3 : 0]};
+      const sr_v4i vy = {qy[0], qy[n > 1 ? 1 : 0], qy[n > 2 ? 2 : 0], qy[n > 3 ? 3 : 0]};
+      memcpy(q.x, &vx, sizeof(vx));
+      memcpy(q.y, &vy, sizeof(vy));
    }
    for (uint32_t i = 0; i < W; i++)
       q.coverage[i] = i < n * 4 ? lcov_in[i] : 0;
@@ -681,7 +687,6 @@ static inline __attribute__((always_inline)) void
 shade_full(struct tile *t, const struct sr_prim *p, struct full_path *f, int32_t bx,
                        int32_t by)
 {
-   static const int quad_pos[4][2] = {{0, 0}, {2, 0}, {0, 2}, {2, 2}};
    const struct sr_draw_state *st = p->draw->state;
    const struct sr_fragment_state *fs = &t->frag;
    struct sr_worker_scratch *sc = t->scratch;
@@ -690,11 +695,16 @@ shade_full(struct tile *t, const struct sr_prim *p, struct full_path *f, int32_t
    _Alignas(16) uint32_t lcov[SHALE_MAX_SIMD_WIDTH];
    if (t->fsi_target)
       t->fsi_count += 16;
+   /* The call's quads' corners from `first` on (quad_pos order; entries
+    * past the call's quads are not read), stored one vector an array:
+    * the shader loads each with one vector load (llvm_stage.c
+    * pixel_coord), which takes the stored value. */
+   static const sr_v4i quad_dx[4] = {{0, 2, 0, 2}, {2, 0, 2, 0}, {0, 2, 0, 2}, {2, 0, 2, 0}};
+   static const sr_v4i quad_dy[4] = {{0, 0, 2, 2}, {0, 2, 2, 0}, {2, 2, 0, 0}, {2, 0, 0, 0}};
    for (uint32_t first = 0; first < 4; first += per_call) {
-      for (uint32_t k = 0; k < per_call; k++) {
-         f->q.x[k] = bx + quad_pos[first + k][0];
-         f->q.y[k] = by + quad_pos[first + k][1];
-      }
+      const sr_v4i vx = quad_dx[first] + bx, vy = quad_dy[first] + by;
+      memcpy(f->q.x, &vx, sizeof(vx));
+      memcpy(f->q.y, &vy, sizeof(vy));
       f->q.kill_mask = 0;
       st->fs(&p->draw->fs_ctx, &f->q);
       const uint32_t kill = f->q.kill_mask;
