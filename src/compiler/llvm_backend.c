@@ -879,14 +879,18 @@ static void lanes_pointers(struct fb *f, LLVMValueRef pix, LLVMValueRef scratch,
 }
 
 /* The first pixel of row h (0 .. rows_count - 1) of the rows form: lane
- * 0's, h row pitches further, from scalar coordinates. */
+ * 0's, from scalar coordinates, then h row pitches further (one address
+ * computed, the other rows' an add each; y0 + h never wraps). */
 static LLVMValueRef row_address(struct fb *f, const struct fb_target_fields *t, int h,
                                 uint64_t pixel_bytes)
 {
-   LLVMValueRef x = f->x0, y = f->y0;
-   if (h)
-      y = LLVMBuildAdd(f->b, y, LLVMConstInt(f->i32, (uint64_t)h, false), "");
-   return fb_pixel_address(f, t, x, y, pixel_bytes);
+   LLVMValueRef p = fb_pixel_address(f, t, f->x0, f->y0, pixel_bytes);
+   if (h) {
+      LLVMValueRef o =
+         LLVMBuildMul(f->b, t->row_pitch, LLVMConstInt(f->i64, (uint64_t)h, false), "");
+      p = LLVMBuildGEP2(f->b, f->i8, p, &o, 1, "");
+   }
+   return p;
 }
 
 /* The rows promise's layout (shader_abi.h): lane i's column and row
@@ -1275,8 +1279,8 @@ enum sc_result sc_backend_build(LLVMContextRef ctx, LLVMModuleRef mod,
 
    /* The caller's rows promise (shader_abi.h) selects one of two copies of
     * the whole routine: the rows copy reads only x[0] and y[0]
-    * (scalars: the caller has just stored its lanes one by one, and a
-    * vector load of them would wait for those stores to reach the cache)
+    * (scalars: a vector load of lanes the caller has just stored one by
+    * one would wait for those stores to reach the cache)
     * and needs no coverage (attachments that take the lanes form there get
     * the lanes the promise describes); the lanes copy loads every lane's
     * x, y and coverage. */
@@ -1310,8 +1314,39 @@ enum sc_result sc_backend_build(LLVMContextRef ctx, LLVMModuleRef mod,
       }
       LLVMBuildRetVoid(f.b);
    }
+   /* The lanes copy is a function of its own that the entry tail-calls:
+    * its values (many more) would otherwise make the entry save and
+    * restore callee-saved registers on the rows copy's path too
+    * (noinline: llvm_jit.c's inline_single_calls leaves it alone). */
    LLVMPositionBuilderAtEnd(f.b, lanes_bb);
-   load_lanes(&f, fn);
+   /* (ctx, layer, x, y, cov, outputs): every argument in a register, so
+    * the call is a jump. */
+   LLVMTypeRef fnty = LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, 6, false);
+   LLVMValueRef lanes_fn = LLVMAddFunction(mod, "shale_fb_lanes", fnty);
+   LLVMSetLinkage(lanes_fn, LLVMInternalLinkage);
+   LLVMAddAttributeAtIndex(lanes_fn, LLVMAttributeFunctionIndex,
+                           LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName(
+                                                           "nounwind", 8), 0));
+   LLVMAddAttributeAtIndex(lanes_fn, LLVMAttributeFunctionIndex,
+                           LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName(
+                                                           "noinline", 8), 0));
+   LLVMValueRef args[6];
+   for (unsigned i = 0; i < 6; i++)
+      args[i] = LLVMGetParam(fn, i);
+   LLVMValueRef call = LLVMBuildCall2(f.b, fnty, lanes_fn, args, 6, "");
+   LLVMSetTailCall(call, true);
+   LLVMBuildRetVoid(f.b);
+   LLVMDisposeBuilder(f.b);
+
+   f.b = LLVMCreateBuilderInContext(ctx);
+   LLVMPositionBuilderAtEnd(f.b, LLVMAppendBasicBlockInContext(ctx, lanes_fn, "entry"));
+   f.ctxp = LLVMGetParam(lanes_fn, 0);
+   f.layer = LLVMGetParam(lanes_fn, 1);
+   f.outputs = LLVMGetParam(lanes_fn, 5);
+   f.srgb_thresholds = ctx_load(&f, f.ptr, offsetof(struct shale_fb_context, srgb_thresholds));
+   f.srgb_decode = ctx_load(&f, f.ptr, offsetof(struct shale_fb_context, srgb_decode));
+   f.srgb_buckets = ctx_load(&f, f.ptr, offsetof(struct shale_fb_context, srgb_buckets));
+   load_lanes(&f, lanes_fn);
    for (uint32_t a = 0; a < key->color_count; a++)
       if (key->color[a].format)
          emit_attachment_form(&f, key, a, FB_FORM_LANES);

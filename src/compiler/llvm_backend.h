@@ -24,9 +24,8 @@ struct fb {
    LLVMTypeRef vf, vd, vi8, vi16, vi32, vi64, vh, vb, vp;
    LLVMValueRef ctxp, layer, xs, ys, cov, outputs;
    /* Lane 0's coordinates, loaded as scalars (the colour routines' rows
-    * copy: the caller stores the lanes one by one just before the call,
-    * and a vector load of them waits for those stores to reach the cache,
-    * a scalar load does not). */
+    * copy: a scalar load at the start of what the caller has just stored,
+    * one by one or as a vector, takes the stored value). */
    LLVMValueRef x0, y0;
    LLVMValueRef srgb_thresholds, srgb_decode, srgb_buckets;
 };

@@ -550,10 +550,13 @@ static void emit_vector(struct fb *f, LLVMValueRef fn, const struct shale_fb_ds_
    for (int t = 0; t < 2 && rows; t++) {
       if (!pixel_size[t])
          continue;
-      for (uint32_t r = 0; r < W / 4; r++)
-         row[t][r] = fb_pixel_address(f, &targets[t], x0,
-                                      LLVMBuildAdd(b, y0, LLVMConstInt(f->i32, r, false), ""),
-                                      pixel_size[t]);
+      /* Row 0's address, the others r row pitches further (y0 + r
+       * never wraps). */
+      row[t][0] = fb_pixel_address(f, &targets[t], x0, y0, pixel_size[t]);
+      for (uint32_t r = 1; r < W / 4; r++) {
+         LLVMValueRef o = LLVMBuildMul(b, targets[t].row_pitch, LLVMConstInt(f->i64, r, false), "");
+         row[t][r] = LLVMBuildGEP2(b, f->i8, row[t][0], &o, 1, "");
+      }
    }
    if (rows && W == 16) {
       /* W 16 (the width chosen where the CPU has AVX-512, whose masked

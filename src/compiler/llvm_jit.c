@@ -566,14 +566,17 @@ static const char sc_passes[] =
 static const char sc_baseline_passes[] = "function(sroa,early-cse,simplifycfg)";
 
 /* Internal functions called once (the subgroup body) are marked to be
- * inlined by the pipeline's always-inline step. */
+ * inlined by the pipeline's always-inline step, unless marked noinline
+ * (the colour routine's lanes copy, llvm_backend.c). */
 static void
 inline_single_calls(LLVMModuleRef mod)
 {
    LLVMContextRef ctx = LLVMGetModuleContext(mod);
    unsigned kind = LLVMGetEnumAttributeKindForName("alwaysinline", strlen("alwaysinline"));
+   unsigned never = LLVMGetEnumAttributeKindForName("noinline", strlen("noinline"));
    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn)) {
-      if (LLVMIsDeclaration(fn) || LLVMGetLinkage(fn) != LLVMInternalLinkage)
+      if (LLVMIsDeclaration(fn) || LLVMGetLinkage(fn) != LLVMInternalLinkage ||
+          LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, never))
          continue;
       LLVMUseRef use = LLVMGetFirstUse(fn);
       if (!use || LLVMGetNextUse(use) || !LLVMIsACallInst(LLVMGetUser(use)))
