@@ -176,7 +176,9 @@
  * that does not grow to the right ends its row, one rejected only by
  * edges growing to the right skips to where the last of them reaches
  * the block (one division an edge); a full block on the
- * whole-block path below gets no masks at all, and a block's early tests,
+ * whole-block path below gets no masks at all (and where the box is whole
+ * blocks and its four corner blocks are full, every block is, and none is
+ * classified: a tile inside a large triangle), and a block's early tests,
  * when the routine's count says every sample passed (a full block, or any
  * block at one sample), are not read back),
  * builds per-sample coverage masks for the rest (sr_coverage.h: only the edges that

@@ -827,6 +827,30 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
     * in_x0 .. in_x1 (multiples of 4) of rows in_y0 .. in_y1. */
    const int32_t in_x0 = (b.x0 + 3) & ~3, in_x1 = b.x1 - 3;
    const int32_t in_y0 = (b.y0 + 3) & ~3, in_y1 = b.y1 - 3;
+   /* A box of whole blocks wholly inside the primitive (a tile inside a
+    * large triangle): each edge's values grow linearly from block to
+    * block, so its smallest value over the box's blocks is at a corner
+    * block, and when the four corners are full every block is. Then the
+    * blocks go to the whole-block path straight away, in the loop's order
+    * (the same calls as the loop below makes), without classifying each. */
+   if (full_ok && cv.all && !(b.x0 & 3) && !(b.y0 & 3) && !((b.x1 + 1) & 3) &&
+       !((b.y1 + 1) & 3)) {
+      const int64_t last_x = (b.x1 - b.x0) / 4, last_y = (b.y1 - b.y0) / 4;
+      bool inside = true;
+      for (int i = 0; i < 3; i++) {
+         const int64_t lo = e_row[i] + cv.lo_off[i];
+         const int64_t dx = step_x[i] * last_x, dy = step_y[i] * last_y;
+         inside = inside && lo >= 0 && lo + dx >= 0 && lo + dy >= 0 && lo + dx + dy >= 0;
+      }
+      if (inside) {
+         full_begin(t, p, &f, cv.all);
+         for (int32_t by = b.y0; by <= b.y1; by += 4)
+            for (int32_t bx = b.x0; bx <= b.x1; bx += 4)
+               shade_full(t, p, &f, bx, by);
+         batch_flush(t, p);
+         return;
+      }
+   }
    /* (No sample in the mask: nothing is covered.) */
    for (int32_t by = b.y0 & ~3; cv.all && by <= b.y1; by += 4) {
       int64_t e[3] = {e_row[0], e_row[1], e_row[2]};
