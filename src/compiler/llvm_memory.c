@@ -283,8 +283,10 @@ var_ptr(struct sc_xlate *x, const struct sc_inst *var, struct sc_ptr *p)
 }
 
 /* A tessellation control output's initializer (an OpVariable's fourth
- * operand), in the patch block: stored once per patch, before any
- * invocation runs, by the first subgroup's first call. Every subgroup's
+ * operand), in the patch block, or a Workgroup variable's (OpConstantNull:
+ * VK_KHR_zero_initialize_workgroup_memory), in the workgroup's memory:
+ * stored once per patch or workgroup, before any invocation runs, by the
+ * first subgroup's first call. Every subgroup's
  * first call (resume 0) runs the init block, subgroup 0's before any
  * other's (llvm_entry.c, build_compute_entry), so a later subgroup's init
  * never overwrites what an earlier one stored; the caller zeroes the
@@ -292,7 +294,7 @@ var_ptr(struct sc_xlate *x, const struct sc_inst *var, struct sc_ptr *p)
  * (an initialized output counts as written: llvm_stage.c, members_used),
  * so tcs_epilogue copies it out even where the shader never stores it. */
 static bool
-tcs_output_init(struct sc_xlate *x, const struct sc_inst *var)
+init_once_per_group(struct sc_xlate *x, const struct sc_inst *var)
 {
    const struct sc_val *init = sc_get(x, var->w[4]);
    if (!init)
@@ -344,14 +346,14 @@ sc_memory_init(struct sc_xlate *x)
       uint32_t size, align;
       sc_layout_size_align(m, pt->elem, &size, &align);
       if (storage == SpvStorageClassWorkgroup) {
-         if (inst->nwords > 4)
-            return sc_fail(x, SC_ERROR_UNSUPPORTED, "initialized Workgroup variable");
          shared = (shared + 15) & ~15u;
          x->shared_offset[inst->result_id] = shared;
          if (size > SC_MAX_SHARED_SIZE - shared)
             return sc_fail(x, SC_ERROR_UNSUPPORTED, "more than %u bytes of Workgroup memory",
                            SC_MAX_SHARED_SIZE);
          shared += size;
+         if (inst->nwords > 4 && !init_once_per_group(x, inst))
+            return false;
          continue;
       }
       if (storage == SpvStorageClassOutput && sc_stage_patch_variable(x, inst)) {
@@ -364,7 +366,7 @@ sc_memory_init(struct sc_xlate *x)
             return sc_fail(x, SC_ERROR_UNSUPPORTED, "more than %u bytes of Workgroup memory",
                            SC_MAX_SHARED_SIZE);
          shared += size;
-         if (inst->nwords > 4 && !tcs_output_init(x, inst))
+         if (inst->nwords > 4 && !init_once_per_group(x, inst))
             return false;
          continue;
       }

@@ -109,6 +109,10 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    /* Compute stages compiled at a required subgroup size (sd_pipeline.c;
     * api/subgroup_size) */
    .EXT_subgroup_size_control = true,
+   /* Null-initialized Workgroup variables, stored by each workgroup's
+    * first subgroup before any invocation runs (llvm_memory.c;
+    * api/zero_workgroup) */
+   .KHR_zero_initialize_workgroup_memory = true,
 };
 
 void
@@ -889,6 +893,11 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          sc->computeFullSubgroups = ext->EXT_subgroup_size_control;
          break;
       }
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ZERO_INITIALIZE_WORKGROUP_MEMORY_FEATURES:
+         /* api/zero_workgroup: zero before any write, in every workgroup. */
+         ((VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures *)s)
+            ->shaderZeroInitializeWorkgroupMemory = ext->KHR_zero_initialize_workgroup_memory;
+         break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
          /* Offsets and strides come from the module's decorations
           * (sc_layout); render/zink_scalar. */
