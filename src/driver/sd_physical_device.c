@@ -113,6 +113,9 @@ struct sd_device_extension_table sd_device_extensions_supported = {
     * first subgroup before any invocation runs (llvm_memory.c;
     * api/zero_workgroup) */
    .KHR_zero_initialize_workgroup_memory = true,
+   /* vkCreatePrivateDataSlot and friends (sd_private_data.c;
+    * api/private_data) */
+   .EXT_private_data = true,
 };
 
 void
@@ -897,6 +900,10 @@ sd_physical_device_get_features(struct sd_physical_device *pdev, VkPhysicalDevic
          /* api/zero_workgroup: zero before any write, in every workgroup. */
          ((VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures *)s)
             ->shaderZeroInitializeWorkgroupMemory = ext->KHR_zero_initialize_workgroup_memory;
+         break;
+      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIVATE_DATA_FEATURES:
+         /* api/private_data */
+         ((VkPhysicalDevicePrivateDataFeatures *)s)->privateData = ext->EXT_private_data;
          break;
       case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
          /* Offsets and strides come from the module's decorations
