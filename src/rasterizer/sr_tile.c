@@ -728,6 +728,48 @@ shade_full(struct tile *t, const struct sr_prim *p, struct full_path *f, int32_t
    }
 }
 
+/* shade_full for every block of box b (whole blocks, each full) in the
+ * block loop's order, for W 16 (a block a call) with every sample of
+ * every lane covered and no late depth/stencil routine (f->cov ==
+ * f->all; the early tests, if any, already done): each call the
+ * shader's, then the colour routine's with the rows promise unless the
+ * shader killed a lane (then shade_full's lane arrays). The same calls
+ * with the same arguments as shade_full makes, with what they read from
+ * the tile and the draw loaded once, in registers across the calls (in
+ * tile_prim they were reloaded, block by block, from the stack). */
+static __attribute__((noinline)) void
+shade_full_box16(struct tile *t, const struct sr_prim *p, struct full_path *f, const struct box *b)
+{
+   const shale_fs_fn shade = p->draw->state->fs;
+   const struct shale_fs_context *fs_ctx = &p->draw->fs_ctx;
+   const shale_fb_color_fn color = t->frag.compiled;
+   const struct shale_fb_context *fb_ctx = &t->frag.fb_ctx;
+   const uint32_t layer = t->layer;
+   const uint32_t *outputs = t->scratch->fs_outputs;
+   struct shale_fs_quads *q = &f->q;
+   const sr_v4i dx = {0, 2, 0, 2}, dy = {0, 0, 2, 2};
+   const int32_t x0 = b->x0, x1 = b->x1, y1 = b->y1;
+   for (int32_t by = b->y0; by <= y1; by += 4) {
+      for (int32_t bx = x0; bx <= x1; bx += 4) {
+         const sr_v4i vx = dx + bx, vy = dy + by;
+         memcpy(q->x, &vx, sizeof(vx));
+         memcpy(q->y, &vy, sizeof(vy));
+         q->kill_mask = 0;
+         shade(fs_ctx, q);
+         if (__builtin_expect(q->kill_mask != 0, 0)) {
+            _Alignas(16) int32_t lx[16], ly[16];
+            _Alignas(16) uint32_t lcov[16];
+            quad_lanes(16, q->x, q->y, q->coverage, q->kill_mask, lx, ly, lcov);
+            color(fb_ctx, layer, lx, ly, lcov, outputs, 0);
+         } else {
+            color(fb_ctx, layer, q->x, q->y, q->coverage, outputs, 1);
+         }
+      }
+   }
+   if (t->fsi_target)
+      t->fsi_count += 16 * (uint64_t)((x1 - x0) / 4 + 1) * (uint64_t)((y1 - b->y0) / 4 + 1);
+}
+
 static void tile_prim(struct tile *t, const struct sr_prim *p)
 {
    const struct sr_draw_snapshot *snap = p->draw;
@@ -844,9 +886,13 @@ static void tile_prim(struct tile *t, const struct sr_prim *p)
       }
       if (inside) {
          full_begin(t, p, &f, cv.all);
-         for (int32_t by = b.y0; by <= b.y1; by += 4)
-            for (int32_t bx = b.x0; bx <= b.x1; bx += 4)
-               shade_full(t, p, &f, bx, by);
+         if (f.per_call == 4 && f.cov == f.all && (t->frag.early || !t->frag.compiled_ds)) {
+            shade_full_box16(t, p, &f, &b);
+         } else {
+            for (int32_t by = b.y0; by <= b.y1; by += 4)
+               for (int32_t bx = b.x0; bx <= b.x1; bx += 4)
+                  shade_full(t, p, &f, bx, by);
+         }
          batch_flush(t, p);
          return;
       }
