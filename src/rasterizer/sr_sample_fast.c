@@ -1080,20 +1080,26 @@ AVX512_FN void fixed_level16x2(const struct fast *f, __m512 s, __m512 t, int32_t
 }
 
 /* fixed_mip() on sixteen lanes, channel-planar (r0[c], r1[c]: channel c
- * of lanes 0 .. 15, less FIXED16_OFFSET): each level's sum truncated to
- * 1/256 of a code (bits 8 .. 23, the exact value less 32640), blended by
- * dw's (256 - d, d) (struct sel16) in one vpmaddwd, which leaves the exact
- * blend less FIXED16_OFFSET again. */
-AVX512_FN void fixed_mip16(__m512i r0[4], const __m512i r1[4], __m512i dw)
+ * of lanes 0 .. 15, less FIXED16_OFFSET), on the lanes of `take` (the
+ * others keep r0): each level's sum truncated to 1/256 of a code (bits
+ * 8 .. 23, the exact value less 32640), blended by dw's (256 - d, d)
+ * (struct sel16) in one vpmaddwd, merged under the mask, which leaves the
+ * exact blend less FIXED16_OFFSET again. */
+AVX512_FN void fixed_mip16(__m512i r0[4], const __m512i r1[4], __m512i dw, __mmask16 take)
 {
    for (int k = 0; k < 4; k++) {
       __m512i x = _mm512_mask_blend_epi16(0xaaaaaaaau, _mm512_srli_epi32(r0[k], 8), _mm512_slli_epi32(r1[k], 8));
-      r0[k] = _mm512_madd_epi16(x, dw);
+      r0[k] = _mm512_mask_madd_epi16(r0[k], take, x, dw);
    }
 }
 
 /* vhalf_log2() on sixteen lanes: the same operations in the same order
- * (vsel(x > c, x, c) is vmaxps(x, c): c for NaN), so the same bits. */
+ * (vsel(x > c, x, c) is vmaxps(x, c): c for NaN), so the same bits, but
+ * for f = m - 1 (m halved where above sqrt(2)), which is taken as one of
+ * m - 1 and m * 0.5 - 1 (one multiply-add) computed side by side and
+ * picked by the comparison's mask: both are exact (m * 0.5 is, and each
+ * difference lies within a factor of two of 1), so f is the same value,
+ * three dependent steps sooner. */
 AVX512_FN __m512 half_log2_16(__m512 x)
 {
    x = _mm512_max_ps(x, _mm512_set1_ps(0x1p-126f));
@@ -1103,9 +1109,9 @@ AVX512_FN __m512 half_log2_16(__m512 x)
    __m512 m = _mm512_castsi512_ps(_mm512_or_si512(_mm512_and_si512(bits, _mm512_set1_epi32(0x007fffff)),
                                                   _mm512_set1_epi32(0x3f800000)));
    const __mmask16 big = _mm512_cmp_ps_mask(m, _mm512_set1_ps(1.41421356f), _CMP_GT_OQ);
-   m = _mm512_mask_mul_ps(m, big, m, _mm512_set1_ps(0.5f));
    e = _mm512_mask_add_epi32(e, big, e, _mm512_set1_epi32(1));
-   const __m512 f = _mm512_sub_ps(m, _mm512_set1_ps(1.0f));
+   const __m512 one = _mm512_set1_ps(1.0f);
+   const __m512 f = _mm512_mask_blend_ps(big, _mm512_sub_ps(m, one), _mm512_fmsub_ps(m, _mm512_set1_ps(0.5f), one));
    const __m512 f2 = _mm512_mul_ps(f, f);
    const __m512 p0 = _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(-0.360680104f), f), _mm512_set1_ps(0.721348285f));
    const __m512 p1 = _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(-0.17976223f), f), _mm512_set1_ps(0.240306556f));
@@ -1189,19 +1195,26 @@ AVX512_FN int fixed_pre16(const struct fast *f, const struct shale_sample_args *
  * argument). false: the lanes asked for do not share one first level
  * (the caller takes each half on its own). */
 AVX512_FN bool fixed_select16(const struct fast *f, const struct shale_sample_args *a, int kind, __m512 b,
-                              __m512 qm, struct sel16 *sel)
+                              __m512 qm, bool plain, struct sel16 *sel)
 {
    const __mmask16 on = (__mmask16)a->lanes;
    __m512 lambda = kind == SEL16_GRAD ? half_log2_16(qm) : _mm512_loadu_ps(&a->lod[0]);
-   lambda = _mm512_add_ps(lambda, b);
-   lambda = _mm512_max_ps(lambda, _mm512_set1_ps(f->min_lod));
-   lambda = _mm512_min_ps(lambda, _mm512_set1_ps(f->max_lod));
+   if (!plain) {
+      lambda = _mm512_add_ps(lambda, b);
+      lambda = _mm512_max_ps(lambda, _mm512_set1_ps(f->min_lod));
+      lambda = _mm512_min_ps(lambda, _mm512_set1_ps(f->max_lod));
+   }
    __m512 dl = _mm512_max_ps(_mm512_min_ps(lambda, _mm512_set1_ps(f->q)), _mm512_setzero_ps());
    __m512i lvl0 = _mm512_cvttps_epi32(dl);
    const __m512 delta = _mm512_sub_ps(dl, _mm512_cvtepi32_ps(lvl0));
    sel->two = _mm512_cmp_ps_mask(delta, _mm512_setzero_ps(), _CMP_GT_OQ);
-   const __m512i d = _mm512_and_si512(_mm512_cvttps_epi32(_mm512_mul_ps(dl, _mm512_set1_ps(256.0f))),
-                                      _mm512_set1_epi32(0xff));
+   /* d = floor(256 dl) mod 256: the low byte of dl + 2^15 rounded down
+    * (dl in [0, 15]: the sum's last bit is 2^-8, so its mantissa is
+    * 2^23 + floor(256 dl)), one addition where a multiplication and a
+    * conversion took longer. */
+   const __m512i d = _mm512_and_si512(
+      _mm512_castps_si512(_mm512_add_round_ps(dl, _mm512_set1_ps(32768.0f), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)),
+      _mm512_set1_epi32(0xff));
    sel->dw = _mm512_or_si512(_mm512_sub_epi32(_mm512_set1_epi32(256), d), _mm512_slli_epi32(d, 16));
    /* The first lane asked for's level, shared by every lane asked for? */
    const __m512i first = _mm512_permutexvar_epi32(_mm512_set1_epi32((int32_t)__builtin_ctz(on)), lvl0);
@@ -1213,18 +1226,9 @@ AVX512_FN bool fixed_select16(const struct fast *f, const struct shale_sample_ar
  * halves with a lane asked for that has a second level (two: those lanes). */
 AVX512_FN void fixed_blend16(__m512i r0[4], const __m512i r1[4], __m512i dw, __mmask16 two)
 {
-   __m512i m[4];
-   for (int k = 0; k < 4; k++)
-      m[k] = r0[k];
-   fixed_mip16(m, r1, dw);
    /* A half with no second level keeps r0 (fixed_chunk skips the blend). */
    const __mmask16 take = ((two & 0x00ffu) ? 0x00ffu : 0) | ((two & 0xff00u) ? 0xff00u : 0);
-   if (take == 0xffffu)
-      for (int k = 0; k < 4; k++)
-         r0[k] = m[k];
-   else
-      for (int k = 0; k < 4; k++)
-         r0[k] = _mm512_mask_mov_epi32(r0[k], take, m[k]);
+   fixed_mip16(r0, r1, dw, take);
 }
 
 /* fixed_chunk16's levels once fixed_select16 has chosen them: level
@@ -1351,24 +1355,34 @@ AVX512_FN void fixed_chunk16(const struct fast *f, const struct shale_image_view
    }
    bool minified = false;
    const int32_t g = kind == SEL16_GRAD ? fixed_guess16(f, a, qm, &minified) : -1;
-   if (!fixed_select16(f, a, kind, b, qm, &sel)) {
+   /* Where a guess is made (GRAD, no bias, minLod <= 0, maxLod at least
+    * the last level) lambda + 0 and the clamps to [minLod, maxLod] change
+    * nothing that is read (lambda is finite: half_log2_16 gives no NaN;
+    * -0 and +0 give the same level and weights), so fixed_select16 leaves
+    * them off its way to the mipmap weight. */
+   const bool ok = g >= 0 ? fixed_select16(f, a, kind, b, qm, true, &sel)
+                          : fixed_select16(f, a, kind, b, qm, false, &sel);
+   if (!ok) {
       fixed_chunk_avx2(f, a, 0, bgra, true);
       fixed_chunk_avx2(f, a, 8, bgra, true);
       return;
    }
-   __m512i r0[4];
    if (g < 0) {
+      /* No guess (LOD calls, biases, binding LOD clamps). */
+      __m512i r0[4];
       fixed_levels16(f, a, &sel, r0);
-   } else {
-      const __m512 s = _mm512_loadu_ps(&a->coord[0][0]), t = _mm512_loadu_ps(&a->coord[1][0]);
+      fixed_store16(a, r0, bgra);
+      return;
+   }
+   /* Each way ends in its own store, so that the sums stay in registers
+    * (merged, GCC kept them on the stack). */
+   const __m512 s = _mm512_loadu_ps(&a->coord[0][0]), t = _mm512_loadu_ps(&a->coord[1][0]);
+   const __mmask16 two = sel.two & (__mmask16)a->lanes;
+   __m512i r0[4];
+   if (minified && g < f->last_level) {
       __m512i r1[4];
-      const bool second = minified && g < f->last_level;
-      if (second)
-         fixed_level16x2(f, s, t, g, g + 1, r0, r1);
-      else
-         fixed_level16(f, s, t, g, r0);
-      const __mmask16 two = sel.two & (__mmask16)a->lanes;
-      const bool miss = sel.lvl != g || (two && !second);
+      fixed_level16x2(f, s, t, g, g + 1, r0, r1);
+      const bool miss = sel.lvl != g;
       if (sr_sample_fast_test) {
          sr_sample_fast_test->level_guesses++;
          sr_sample_fast_test->guess_misses += miss;
@@ -1379,8 +1393,20 @@ AVX512_FN void fixed_chunk16(const struct fast *f, const struct shale_image_view
       }
       if (two)
          fixed_blend16(r0, r1, sel.dw, two);
+      fixed_store16(a, r0, bgra);
+   } else {
+      fixed_level16(f, s, t, g, r0);
+      const bool miss = sel.lvl != g || two;
+      if (sr_sample_fast_test) {
+         sr_sample_fast_test->level_guesses++;
+         sr_sample_fast_test->guess_misses += miss;
+      }
+      if (miss) {
+         fixed_redo16(view, sampler, a, &sel, bgra);
+         return;
+      }
+      fixed_store16(a, r0, bgra);
    }
-   fixed_store16(a, r0, bgra);
 }
 
 /* ---- AVX-512: single-level NEAREST on 8-bit UNORM RGBA / BGRA, sixteen lanes - */
