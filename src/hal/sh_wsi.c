@@ -74,20 +74,6 @@ struct sh_swapchain {
    int32_t shown;                 /* the SHOWN image, or -1 */
    uint32_t pending;              /* presents whose queue callback has not run yet */
    bool destroying;               /* vkDestroySwapchainKHR waits for pending to reach 0 */
-   /* IMMEDIATE images the queue's thread may display itself (set by the
-    * platform's images_ready: sh_swapchain_display_on_queue). */
-   bool queue_display;
-   /* A thread is inside the platform's display, settle or wait_ready
-    * (without the mutex); nobody else calls them meanwhile. */
-   bool platform_busy;
-   /* A display() left work in flight that settle() has not finished;
-    * with the queue empty, the present thread finishes it at settle_by. */
-   bool unsettled;
-   uint64_t settle_by;
-   /* When the present thread's wait on cond ends (UINT64_MAX: only when
-    * woken); 0 while it does not wait. */
-   uint64_t present_wait_until;
-   bool platform_waiter;          /* it waits for platform_busy to clear */
    uint64_t free_serial;
    /* Refresh k of the (virtual) display happens at epoch + k * refresh_ns. */
    uint64_t refresh_ns, epoch_ns;
@@ -397,34 +383,6 @@ sh_head_due(struct sh_swapchain *chain, uint64_t now, uint64_t *refresh)
    return when <= now ? 0 : when;
 }
 
-/* Mutex held, present thread: waits on cond until deadline_ns (as
- * sh_chain_wait), telling the queue's thread until when it sleeps. */
-static bool
-sh_present_wait(struct sh_swapchain *chain, uint64_t deadline_ns)
-{
-   chain->present_wait_until = deadline_ns;
-   const bool woken = sh_chain_wait(chain, &chain->cond, deadline_ns);
-   chain->present_wait_until = 0;
-   return woken;
-}
-
-/* Mutex held: display() of image `index` (at refresh `refresh`) returned
- * r: the platform is free again, the image shown before is freed. The
- * caller wakes the acquirers (chain->freed). */
-static void
-sh_displayed_locked(struct sh_swapchain *chain, uint32_t index, uint64_t refresh, VkResult r)
-{
-   chain->platform_busy = false;
-   chain->unsettled = chain->platform->settle != NULL;
-   chain->settle_by = sd_now_ns() + SH_SETTLE_DELAY_NS;
-   if (r != VK_SUCCESS && chain->status >= 0)
-      chain->status = r;
-   if (chain->shown >= 0)
-      sh_image_free_locked(chain, (uint32_t)chain->shown);
-   chain->shown = (int32_t)index;
-   chain->last_refresh = refresh;
-}
-
 static void *
 sh_present_thread(void *arg)
 {
@@ -433,43 +391,35 @@ sh_present_thread(void *arg)
    pthread_mutex_lock(&chain->mutex);
    /* The platform's wait_ready was met for the next display. */
    bool ready = !chain->platform->wait_ready || chain->mode == VK_PRESENT_MODE_IMMEDIATE_KHR;
+   /* A display() left work in flight that settle() has not finished;
+    * with the queue empty, it is finished at settle_by at the latest. */
+   bool unsettled = false;
+   uint64_t settle_by = 0;
    for (;;) {
-      if (chain->platform_busy) {
-         /* The queue's thread displays an image itself: the platform is
-          * its until it wakes this thread (sh_present_run). */
-         chain->platform_waiter = true;
-         sh_present_wait(chain, UINT64_MAX);
-         chain->platform_waiter = false;
-         continue;
-      }
       uint64_t refresh = 0, when = 0;
       if (chain->queue_len) {
          when = sh_head_due(chain, sd_now_ns(), &refresh);
          if (chain->stop)
             when = 0;   /* destruction: show what was presented, without waiting */
       }
-      if (!chain->queue_len && chain->unsettled && !chain->stop &&
-          sd_now_ns() < chain->settle_by) {
+      if (!chain->queue_len && unsettled && !chain->stop &&
+          sh_chain_wait(chain, &chain->cond, settle_by)) {
          /* Waiting a while for the next image before finishing the last
           * display: a display() reads the previous one's reply after
           * sending its own requests, by when it has come, so an
           * application presenting faster than SH_SETTLE_DELAY_NS costs
           * no wait for the server's reply (and no wake-up by it) a
-          * frame. Then look again (settle_by may have moved on: the
-          * queue's thread displayed another image meanwhile). */
-         sh_present_wait(chain, chain->settle_by);
+          * frame. Woken (an image, stop, or spuriously): look again. */
          continue;
       }
-      if ((!chain->queue_len || when) && chain->unsettled) {
+      if ((!chain->queue_len || when) && unsettled) {
          /* About to sleep (or idle since settle_by): first finish the
           * last display, so its status is known before the engine idles
           * (and nothing is in flight when it stops). Then look again. */
-         chain->unsettled = false;
-         chain->platform_busy = true;
+         unsettled = false;
          pthread_mutex_unlock(&chain->mutex);
          VkResult r = chain->platform->settle(chain);
          pthread_mutex_lock(&chain->mutex);
-         chain->platform_busy = false;
          if (r != VK_SUCCESS && chain->status >= 0) {
             chain->status = r;
             pthread_cond_broadcast(&chain->freed);
@@ -479,22 +429,20 @@ sh_present_thread(void *arg)
       if (!chain->queue_len) {
          if (chain->stop)
             break;
-         sh_present_wait(chain, UINT64_MAX);
+         sh_chain_wait(chain, &chain->cond, UINT64_MAX);
          continue;
       }
       if (when) {
          /* A newer image may replace the head meanwhile (MAILBOX). */
-         sh_present_wait(chain, when);
+         sh_chain_wait(chain, &chain->cond, when);
          continue;
       }
       if (!ready && !chain->stop) {
          /* The head stays queued (a MAILBOX present may replace it) while
           * the window system is not ready for it; then look again. */
-         chain->platform_busy = true;
          pthread_mutex_unlock(&chain->mutex);
          VkResult r = chain->platform->wait_ready(chain);
          pthread_mutex_lock(&chain->mutex);
-         chain->platform_busy = false;
          if (r != VK_SUCCESS && chain->status >= 0)
             chain->status = r;
          ready = true;
@@ -505,11 +453,17 @@ sh_present_thread(void *arg)
       chain->queue_head = (chain->queue_head + 1) % chain->image_count;
       chain->queue_len--;
       chain->images[index].state = SH_IMAGE_SHOWN;
-      chain->platform_busy = true;
       pthread_mutex_unlock(&chain->mutex);
       VkResult r = chain->platform->display(chain, index);
       pthread_mutex_lock(&chain->mutex);
-      sh_displayed_locked(chain, index, refresh, r);
+      unsettled = chain->platform->settle != NULL;
+      settle_by = sd_now_ns() + SH_SETTLE_DELAY_NS;
+      if (r != VK_SUCCESS && chain->status >= 0)
+         chain->status = r;
+      if (chain->shown >= 0)
+         sh_image_free_locked(chain, (uint32_t)chain->shown);
+      chain->shown = (int32_t)index;
+      chain->last_refresh = refresh;
       /* Woken outside the mutex, so an acquirer does not wake only to wait
        * for it (this thread keeps the swapchain alive: destruction joins
        * it first). */
@@ -608,12 +562,6 @@ void
 sh_swapchain_share_images(struct sh_swapchain *chain)
 {
    chain->share_images = true;
-}
-
-void
-sh_swapchain_display_on_queue(struct sh_swapchain *chain)
-{
-   chain->queue_display = chain->mode == VK_PRESENT_MODE_IMMEDIATE_KHR;
 }
 
 bool
@@ -923,38 +871,8 @@ sh_present_run(void *data)
    struct sh_present *p = data;
    for (uint32_t i = 0; i < p->count; i++) {
       struct sh_swapchain *chain = p->items[i].chain;
-      const uint32_t index = p->items[i].index;
       pthread_mutex_lock(&chain->mutex);
-      if (chain->queue_display && !chain->queue_len && !chain->platform_busy) {
-         /* IMMEDIATE, nothing queued before it and the platform free: this
-          * thread displays the image itself, where waking the present
-          * thread for it cost more than the display (two context switches
-          * and a wake-up a frame). The present thread only settles the
-          * last display once images stop coming; it is woken where its
-          * wait would end after that (settle_by), or where it waits for
-          * the platform. */
-         chain->images[index].state = SH_IMAGE_SHOWN;
-         chain->platform_busy = true;
-         pthread_mutex_unlock(&chain->mutex);
-         VkResult r = chain->platform->display(chain, index);
-         pthread_mutex_lock(&chain->mutex);
-         const uint64_t now = sd_now_ns();
-         sh_displayed_locked(chain, index,
-                             chain->refresh_ns ? (now - chain->epoch_ns) / chain->refresh_ns : 0,
-                             r);
-         const bool wake = chain->platform_waiter ||
-                           (chain->unsettled && chain->present_wait_until > chain->settle_by);
-         pthread_mutex_unlock(&chain->mutex);
-         if (wake)
-            pthread_cond_broadcast(&chain->cond);
-         pthread_cond_broadcast(&chain->freed);
-         pthread_mutex_lock(&chain->mutex);
-         if (--chain->pending == 0 && chain->destroying)
-            pthread_cond_broadcast(&chain->cond);
-         pthread_mutex_unlock(&chain->mutex);
-         continue;
-      }
-      const bool replaced = sh_engine_push_locked(chain, index);
+      const bool replaced = sh_engine_push_locked(chain, p->items[i].index);
       pthread_mutex_unlock(&chain->mutex);
       /* Woken once the mutex is free, so the present thread does not wake
        * only to block on it; the swapchain is alive meanwhile, since this

@@ -36,7 +36,7 @@
  * window that works:
  *   MIT-SHM images (no copy): B8G8R8A8 images whose memory is a memfd each
  *     (sh_swapchain_share_images), attached with ShmAttachFd (MIT-SHM 1.2)
- *     as one segment per image; the display's ShmPutImage names the
+ *     as one segment per image; the present thread's ShmPutImage names the
  *     image's segment, offset and row pitch, so the server reads the pixels
  *     where they were rendered;
  *   MIT-SHM copy: one SysV segment (ShmAttach) the present thread copies
@@ -119,14 +119,7 @@
  * present's semaphores there, in queue order, and then hands the image to
  * the engine (QUEUED). Each swapchain has a present thread that takes
  * QUEUED images to the display according to the present mode:
- *   IMMEDIATE     at once, the shown image freed at once (where the
- *                 platform's display() is quick, X11's MIT-SHM images and
- *                 headless, the queue's callback displays the image itself
- *                 when nothing is queued before it and no other display
- *                 or settle is under way: no QUEUED state, and no wake-up
- *                 of the present thread, which then only settles the last
- *                 display once images stop coming; vkcube: one voluntary
- *                 context switch a frame fewer);
+ *   IMMEDIATE     at once, the shown image freed at once;
  *   MAILBOX       at the next refresh; a newer present replaces a queued
  *                 one, which is freed without being shown;
  *   FIFO          one image per refresh, in present order, never dropped;
@@ -163,11 +156,6 @@
  * after releasing the mutex, not while holding it (the callback, whose
  * present is still pending then, takes the mutex once more to count it
  * done, and wakes a vkDestroySwapchainKHR waiting for that under it).
- * The platform's display, settle and wait_ready run outside the mutex,
- * one at a time: the thread calling one marks the platform busy under the
- * mutex first (a queue callback that finds it busy queues its image for
- * the present thread; the present thread waits until it is free, woken
- * by the callback that displayed).
  * Device sync objects are signalled under the device's sync_mutex, never
  * while holding the swapchain's; their waiters are woken after it.
  * vkDestroySwapchainKHR waits for the presents still pending on the queue
@@ -239,9 +227,8 @@ struct sh_wsi_platform {
     * still replaces it. VK_SUCCESS, or an error that the next acquire and
     * present report (the image is still displayed). */
    VkResult (*wait_ready)(struct sh_swapchain *chain);
-   /* Puts image `index` on the display, from the present thread (or the
-    * queue's thread: sh_swapchain_display_on_queue), without the
-    * swapchain's mutex, never from two threads at a time. VK_SUCCESS, VK_SUBOPTIMAL_KHR, or an error that
+   /* Puts image `index` on the display, from the present thread, without
+    * the swapchain's mutex. VK_SUCCESS, VK_SUBOPTIMAL_KHR, or an error that
     * the next acquire and present report (VK_ERROR_OUT_OF_DATE_KHR,
     * VK_ERROR_SURFACE_LOST_KHR). The engine frees the image shown before
     * once it returns, so by then the window system must be done reading
@@ -252,9 +239,8 @@ struct sh_wsi_platform {
    /* May be NULL (display() finishes its work): from the present thread,
     * without the swapchain's mutex, after a display() and before the
     * thread sleeps (its head waiting for a refresh, or its queue empty
-    * SH_SETTLE_DELAY_NS after that display, whichever thread made it) or
-    * stops: finishes what the last display() left in flight; returns what
-    * display() would have. */
+    * SH_SETTLE_DELAY_NS after that display) or stops: finishes what the
+    * last display() left in flight; returns what display() would have. */
    VkResult (*settle)(struct sh_swapchain *chain);
    /* May be NULL (a platform that never holds images): from
     * vkAcquireNextImageKHR, without the swapchain's mutex, when every FREE
@@ -293,11 +279,6 @@ void sh_swapchain_hold_image(struct sh_swapchain *chain, uint32_t index, bool he
  * an image where it was rendered. */
 void sh_swapchain_share_images(struct sh_swapchain *chain);
 bool sh_swapchain_images_shared(const struct sh_swapchain *chain);
-/* From init or images_ready: display() is quick and never waits for the
- * window system (beyond reading a reply already due), so in IMMEDIATE the
- * queue's thread may call it itself, not only the present thread (still
- * one caller at a time); other modes are not affected. */
-void sh_swapchain_display_on_queue(struct sh_swapchain *chain);
 /* For a swapchain whose images are shared: a new file descriptor (the
  * caller's to close) of image `index`'s memory, and where in that file its
  * texel (0, 0) lies; -1 (errno set) when the descriptor cannot be had. */

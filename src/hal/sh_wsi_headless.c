@@ -33,7 +33,6 @@ sh_headless_capabilities(struct sh_surface *surface, VkSurfaceCapabilitiesKHR *c
 static VkResult
 sh_headless_init(struct sh_swapchain *chain, struct sh_surface *surface)
 {
-   sh_swapchain_display_on_queue(chain);   /* display() does nothing */
    return VK_SUCCESS;
 }
 

@@ -386,12 +386,9 @@ static VkResult
 sh_xcb_images_ready(struct sh_swapchain *chain)
 {
    struct sh_xcb_chain *xc = sh_swapchain_platform_data(chain);
-   if (sh_swapchain_images_shared(chain) && sh_xcb_shm_attach_images(chain, xc)) {
+   if (sh_swapchain_images_shared(chain) && sh_xcb_shm_attach_images(chain, xc))
       xc->path = SH_XCB_SHM_IMAGES;
-      /* A display sends two requests and reads the reply of the one before
-       * (the copies wait for the server's: the present thread's). */
-      sh_swapchain_display_on_queue(chain);
-   } else if (xc->want_shm && sh_xcb_shm_attach_staging(xc))
+   else if (xc->want_shm && sh_xcb_shm_attach_staging(xc))
       xc->path = SH_XCB_SHM_COPY;
    else {
       xc->staging = sd_alloc(sh_swapchain_alloc(chain), (size_t)xc->width * xc->height * 4,
