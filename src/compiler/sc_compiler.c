@@ -12,6 +12,7 @@
 #include "sc_internal.h"
 #include "sc_llvm.h"
 #include "sc_spirv.h"
+#include "util/su_fp.h"
 
 const char *
 sc_result_string(enum sc_result result)
@@ -446,7 +447,11 @@ sc_compile(struct sc_compiler *compiler, const struct sc_compile_info *info,
       set_message(message, message_size, "the process is exiting");
       return SC_ERROR_INTERNAL;
    }
+   /* On the application's thread: fold constants in IEEE 754's default
+    * environment, whatever the application set (su_fp.h). */
+   const su_fp_env fp = su_fp_enter_default();
    enum sc_result r = compile(compiler, info, out, message, message_size);
+   su_fp_leave(fp);
    sc_exit_leave();
    if (r == SC_SUCCESS)
       sc_exit_watch_compile(info);

@@ -21,6 +21,7 @@
 #include "compiler/sc_compiler.h"
 #include "sd_device.h"
 #include "sd_util.h"
+#include "util/su_fp.h"
 #include "util/su_log.h"
 
 /* One optimized compile to do: the compiled shader (a reference) and its
@@ -256,6 +257,7 @@ static void *
 sd_optimizer_main(void *data)
 {
    struct sd_runtime *rt = data;
+   su_fp_set_default();   /* compiles (and folds constants) here: su_fp.h */
 #if defined(__linux__)
    /* Background work: the application's threads (and the compiles of the
     * pipelines it is creating) come first. Linux niceness is per thread. */

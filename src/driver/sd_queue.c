@@ -13,6 +13,7 @@
 #include "sd_sync.h"
 #include "sd_util.h"
 #include "sd_watchdog.h"
+#include "util/su_fp.h"
 
 struct sd_sem_op {
    struct sd_semaphore *sem;
@@ -188,6 +189,7 @@ sd_queue_thread(void *arg)
 {
    struct sd_queue *queue = arg;
    struct sd_device *device = queue->device;
+   su_fp_set_default();   /* commands and shaders run here: su_fp.h */
    pthread_mutex_lock(&device->sync_mutex);
    for (;;) {
       while (!queue->head && !queue->stop) {

@@ -1,5 +1,6 @@
 /* A small thread pool that runs index ranges on workers plus the caller. */
 #include "su_thread_pool.h"
+#include "su_fp.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -69,6 +70,7 @@ su_thread_pool_main(void *arg)
 {
    struct su_thread_pool *pool = arg;
    uint64_t seen = 0;
+   su_fp_set_default();   /* shaders run here: su_fp.h */
    pthread_mutex_lock(&pool->lock);
    for (;;) {
       while (!pool->stop && pool->generation == seen)

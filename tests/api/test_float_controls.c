@@ -12,8 +12,20 @@
  * nearest even, denormals kept); NaNs compare as NaNs whatever their
  * payload. The properties Shale reports are checked against what the test
  * holds it to: preserve and RTE for 32 and 64 bits, no flush-to-zero or
- * RTZ, nothing for 16-bit floats (no shaderFloat16). */
+ * RTZ, nothing for 16-bit floats (no shaderFloat16).
+ *
+ * The expected results are computed once, in the default environment (the
+ * test checks MXCSR has no FTZ, DAZ or directed rounding). Shale then runs
+ * a second time from an application thread that set FTZ, DAZ and rounding
+ * toward zero before creating the device, as a program linked with
+ * -ffast-math (crtfastmath) or one that called fesetround() does: the
+ * shader's results must not change, since the driver's threads inherit
+ * their creator's environment unless Shale sets its own (util/su_fp.h). */
+#include <fenv.h>
 #include <math.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
 #include <stdio.h>
 #include <string.h>
 
@@ -26,6 +38,8 @@
 
 static float a[N], b[N];
 static double c[N], d[N];
+static float want_f[N][5];
+static double want_d[N][5];
 
 static uint64_t rng = 0x853C49E6748FEA9Bull;
 
@@ -130,6 +144,23 @@ make_inputs(void)
    }
 }
 
+/* IEEE 754's results in the default environment, computed before any run. */
+static void
+make_expected(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+   CHECK((_mm_getcsr() & 0xe040u) == 0, "the test starts with MXCSR %#x (FTZ/DAZ/rounding set)",
+         _mm_getcsr());
+#endif
+   CHECK(fegetround() == FE_TONEAREST, "the test starts with rounding mode %d", fegetround());
+   for (int i = 0; i < N; i++) {
+      const float wf[5] = { a[i] + b[i], a[i] - b[i], a[i] * b[i], a[i] / b[i], (float)c[i] };
+      const double wd[5] = { c[i] + d[i], c[i] - d[i], c[i] * d[i], c[i] / d[i], (double)a[i] };
+      memcpy(want_f[i], wf, sizeof(wf));
+      memcpy(want_d[i], wd, sizeof(wd));
+   }
+}
+
 static bool
 same_f(float x, float y)
 {
@@ -142,10 +173,36 @@ same_d(double x, double y)
    return (isnan(x) && isnan(y)) || memcmp(&x, &y, 8) == 0;
 }
 
-static void
-run(struct vkt *t)
+/* FTZ, DAZ and rounding toward zero on this thread (so in every thread it
+ * creates from now on), as a -ffast-math program or fesetround() leaves it;
+ * false where the test cannot set them. */
+static bool
+hostile_env_enter(void)
 {
-   const char *drv = vkt_driver_name(t->driver);
+#if defined(__x86_64__) || defined(__i386__)
+   if (fesetround(FE_TOWARDZERO) != 0)
+      return false;
+   _mm_setcsr(_mm_getcsr() | 0x8040u | 0x6000u);
+   return (_mm_getcsr() & 0xe040u) == 0xe040u;
+#else
+   return false;
+#endif
+}
+
+static void
+hostile_env_leave(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+   _mm_setcsr(_mm_getcsr() & ~0xe040u);
+#endif
+   fesetround(FE_TONEAREST);
+}
+
+static void
+run(struct vkt *t, const char *how)
+{
+   char drv[96];
+   snprintf(drv, sizeof(drv), "%s%s", vkt_driver_name(t->driver), how);
    VkDescriptorSetLayoutBinding bind[6];
    for (uint32_t i = 0; i < 6; i++)
       bind[i] = (VkDescriptorSetLayoutBinding) {
@@ -188,15 +245,17 @@ run(struct vkt *t)
       r = vkt_dispatch(t, &k, &set, 1, NULL, 0, N / 16, 1, 1);
       CHECK(r == VK_SUCCESS, "%s: dispatch: %d", drv, r);
    }
+   /* The shader has run: compare (and print) in the default environment. */
+   if (how[0])
+      hostile_env_leave();
    if (r == VK_SUCCESS) {
       const float *rf = bufs[4].map;
       const double *rd = bufs[5].map;
       unsigned bad = 0;
       static const char *const ops[5] = { "+", "-", "*", "/", "convert" };
       for (int i = 0; i < N; i++) {
-         const float wf[5] = { a[i] + b[i], a[i] - b[i], a[i] * b[i], a[i] / b[i], (float)c[i] };
-         const double wd[5] = { c[i] + d[i], c[i] - d[i], c[i] * d[i], c[i] / d[i],
-                                (double)a[i] };
+         const float *wf = want_f[i];
+         const double *wd = want_d[i];
          for (int o = 0; o < 5; o++) {
             if (!same_f(rf[5 * i + o], wf[o]) && bad++ < 12)
                printf("%s: float %d %s: %a (%.9g %s %.9g / %.17g), expected %a\n", drv, i,
@@ -219,14 +278,17 @@ int
 main(void)
 {
    make_inputs();
-   for (int dr = 0; dr < 2; dr++) {
-      enum vkt_driver drv = dr ? VKT_LAVAPIPE : VKT_SHALE;
+   make_expected();
+   /* Shale, Shale again from a thread in a hostile environment, lavapipe. */
+   for (int pass = 0; pass < 3; pass++) {
+      enum vkt_driver drv = pass == 2 ? VKT_LAVAPIPE : VKT_SHALE;
+      const bool hostile = pass == 1;
       const char *dn = vkt_driver_name(drv);
       VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2 };
       bool has_ext;
       const char *ext = VK_KHR_SHADER_FLOAT_CONTROLS_EXTENSION_NAME;
       if (!vkt_query_features(drv, &f2, ext, &has_ext)) {
-         CHECK(dr == 1, "shale not available");
+         CHECK(drv == VKT_LAVAPIPE, "shale not available");
          continue;
       }
       if (drv == VKT_SHALE)
@@ -236,6 +298,10 @@ main(void)
          printf("%s lacks %s or shaderFloat64: skipped\n", dn, ext);
          continue;
       }
+      if (hostile && !hostile_env_enter()) {
+         printf("cannot set FTZ/DAZ/rounding toward zero here: the second Shale run skipped\n");
+         continue;
+      }
       const VkPhysicalDeviceFeatures core = { .shaderFloat64 = VK_TRUE };
       struct vkt_options opts = { .driver = drv, .api_version = VK_API_VERSION_1_1,
                                   .device_extensions = &ext, .device_extension_count = 1,
@@ -243,6 +309,8 @@ main(void)
       struct vkt t;
       if (!vkt_init(&t, &opts)) {
          CHECK(false, "%s: device with %s", dn, ext);
+         if (hostile)
+            hostile_env_leave();
          continue;
       }
       VkPhysicalDeviceFloatControlsProperties fc = {
@@ -265,10 +333,12 @@ main(void)
                "Shale reports a float control this test does not hold it to");
       }
       if (needed)
-         run(&t);
+         run(&t, hostile ? " (application thread with FTZ, DAZ, round toward zero)" : "");
       else
          printf("%s lacks the preserve/RTE float controls fc.spvasm uses: skipped\n", dn);
       vkt_finish(&t);
+      if (hostile)
+         hostile_env_leave();   /* where run() did not already */
    }
    CHECK(vkt_validation_messages() == 0, "%u validation messages", vkt_validation_messages());
    return check_finish();
