@@ -163,9 +163,9 @@
  * API order, so the result never depends on the thread count.
  *
  * Flush (sr_scene_flush): every tile with commands is rasterized by one
- * worker at a time (su_thread_pool_run over the tiles, handed out so that
- * tiles running at the same time lie in different bands of the tile list,
- * one band a participant, not side by side: see flush_tiles); a tile runs its
+ * worker at a time (su_thread_pool_run over the tiles, handed out one at
+ * a time, the tiles with the most commands first, so that the cheap ones
+ * are left for the end: see flush_tiles); a tile runs its
  * commands in order: that is how API order per pixel is kept with no locks,
  * and why a frame is bit-identical for every SHALE_THREADS value (no
  * floating-point result depends on which worker ran a tile or in which

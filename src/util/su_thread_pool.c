@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 struct su_thread_pool {
@@ -23,6 +24,11 @@ struct su_thread_pool {
    bool stop;
    unsigned joined;            /* workers inside the current run */
    unsigned ids;               /* worker ids handed out in this run */
+   bool waiting;               /* the caller sleeps on `idle` */
+   /* Workers of the current run that still take or run chunks: raised
+    * with `joined` under the lock, lowered without it once a worker
+    * found nothing left, so the caller can spin on it. */
+   atomic_uint working;
 
    /* The current run; stable while any worker is joined. */
    su_thread_pool_fn fn;
@@ -82,10 +88,14 @@ su_thread_pool_main(void *arg)
          continue;   /* woke after the run was over: nothing to touch */
       unsigned id = ++pool->ids;
       pool->joined++;
+      atomic_fetch_add_explicit(&pool->working, 1, memory_order_relaxed);
       pthread_mutex_unlock(&pool->lock);
       su_thread_pool_work(pool, id);
+      /* Release: the run's writes are visible to a caller that sees the
+       * count drop (it may return without the lock). */
+      atomic_fetch_sub_explicit(&pool->working, 1, memory_order_release);
       pthread_mutex_lock(&pool->lock);
-      if (--pool->joined == 0)
+      if (--pool->joined == 0 && pool->waiting)
          pthread_cond_signal(&pool->idle);
    }
    pthread_mutex_unlock(&pool->lock);
@@ -126,6 +136,7 @@ su_thread_pool_create(unsigned size, struct su_thread_pool **out)
    pthread_cond_init(&pool->wake, NULL);
    pthread_cond_init(&pool->idle, NULL);
    atomic_init(&pool->next, 0);
+   atomic_init(&pool->working, 0);
    for (unsigned i = 0; i + 1 < size; i++) {
       if (pthread_create(&pool->threads[i], NULL, su_thread_pool_main, pool) != 0) {
          su_thread_pool_destroy(pool);
@@ -159,6 +170,36 @@ unsigned
 su_thread_pool_size(const struct su_thread_pool *pool)
 {
    return pool->size;
+}
+
+/* How long the caller of a run spins for the workers' last chunks. */
+#define SU_POOL_SPIN_NS 20000
+
+static uint64_t
+su_now_ns(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Spins until no worker runs a chunk of the current run, or for
+ * SU_POOL_SPIN_NS. */
+static void
+su_thread_pool_spin(struct su_thread_pool *pool)
+{
+   const uint64_t until = su_now_ns() + SU_POOL_SPIN_NS;
+   for (;;) {
+      for (unsigned i = 0; i < 64; i++) {
+         if (!atomic_load_explicit(&pool->working, memory_order_acquire))
+            return;
+#if defined(__x86_64__) || defined(__i386__)
+         __builtin_ia32_pause();
+#endif
+      }
+      if (su_now_ns() >= until)
+         return;
+   }
 }
 
 void
@@ -208,10 +249,20 @@ su_thread_pool_run(struct su_thread_pool *pool, uint64_t count, uint64_t chunk,
 
    su_thread_pool_work(pool, 0);
 
+   /* The workers still running a chunk finish it: spin for up to
+    * SU_POOL_SPIN_NS first, since sleeping and being woken costs the
+    * caller and the worker more CPU than a short wait (a futex wait and
+    * wake, two context switches, and the wake-up of an idle CPU). */
+   if (atomic_load_explicit(&pool->working, memory_order_acquire))
+      su_thread_pool_spin(pool);
    pthread_mutex_lock(&pool->lock);
    pool->active = false;
-   while (pool->joined)
+   /* A worker that joined after the spin took no chunk, or the last. */
+   while (pool->joined) {
+      pool->waiting = true;
       pthread_cond_wait(&pool->idle, &pool->lock);
+   }
+   pool->waiting = false;
    pthread_mutex_unlock(&pool->lock);
    pthread_mutex_unlock(&pool->run_lock);
 }

@@ -21,7 +21,11 @@
  * between runs), and a run wakes only as many of them as it has chunks
  * beyond the caller's own (after releasing the pool's lock, so that a
  * woken worker does not block on it); a run of one chunk runs on the
- * caller alone.
+ * caller alone. A caller that found no chunk left while workers still
+ * run theirs spins for them for up to 20 us (an atomic count of the
+ * workers inside the run's chunks) before it sleeps on the pool's idle
+ * condition: their last chunks usually end sooner than a sleep and a
+ * wake-up cost.
  *
  * Threading: runs from several threads on one pool are serialized (one run
  * at a time); a callback must not start a run on the same pool.
