@@ -116,6 +116,9 @@ struct sd_device_extension_table sd_device_extensions_supported = {
    /* vkCreatePrivateDataSlot and friends (sd_private_data.c;
     * api/private_data) */
    .EXT_private_data = true,
+   /* Shale has no tools of its own to list (sd_GetPhysicalDeviceToolProperties;
+    * api/tooling_info) */
+   .EXT_tooling_info = true,
 };
 
 void
@@ -1001,6 +1004,17 @@ sd_EnumerateDeviceLayerProperties(VkPhysicalDevice physicalDevice, uint32_t *pPr
                                   VkLayerProperties *pProperties)
 {
    *pPropertyCount = 0;
+   return VK_SUCCESS;
+}
+
+/* VK_EXT_tooling_info (core in Vulkan 1.3): the tools active in the driver.
+ * Shale builds in none (no profiler, tracer or validation of its own), so
+ * it lists none; layers add their own entries above it. */
+VKAPI_ATTR VkResult VKAPI_CALL
+sd_GetPhysicalDeviceToolProperties(VkPhysicalDevice physicalDevice, uint32_t *pToolCount,
+                                   VkPhysicalDeviceToolProperties *pToolProperties)
+{
+   *pToolCount = 0;
    return VK_SUCCESS;
 }
 
