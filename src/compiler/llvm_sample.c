@@ -31,6 +31,7 @@
 /* The parsed image operands of one instruction (ids, 0 when absent). */
 struct operands {
    uint32_t bias, lod, dx, dy, const_offset, offset, const_offsets, sample;
+   int extend;   /* 1 SignExtend, 2 ZeroExtend, 0 neither */
 };
 
 /* The records an instruction reads: the image's, and the sampler's (the
@@ -122,8 +123,9 @@ any_varying(struct sc_xlate *x, uint32_t id, bool *varying)
 }
 
 /* Image operands from word `at`: Bias, Lod, Grad, ConstOffset, Offset,
- * ConstOffsets, Sample, and the memory-model ones (no-ops); others are
- * refused. */
+ * ConstOffsets, Sample, SignExtend / ZeroExtend (in o->extend; glslang's
+ * SPIR-V 1.4 output has one on every integer fetch, sample and gather),
+ * and the memory-model ones (no-ops); others are refused. */
 static bool
 parse_operands(struct sc_xlate *x, const struct sc_inst *inst, uint32_t at, struct operands *o)
 {
@@ -136,14 +138,21 @@ parse_operands(struct sc_xlate *x, const struct sc_inst *inst, uint32_t at, stru
                        SpvImageOperandsConstOffsetsMask | SpvImageOperandsSampleMask |
                        SpvImageOperandsMakeTexelAvailableMask |
                        SpvImageOperandsMakeTexelVisibleMask | SpvImageOperandsNonPrivateTexelMask |
-                       SpvImageOperandsVolatileTexelMask | SpvImageOperandsNontemporalMask;
+                       SpvImageOperandsVolatileTexelMask | SpvImageOperandsNontemporalMask |
+                       SpvImageOperandsSignExtendMask | SpvImageOperandsZeroExtendMask;
    if (mask & ~ok)
       return sc_fail(x, SC_ERROR_UNSUPPORTED, "image operands %#x on %s", mask & ~ok,
                      sc_opcode_name(inst->opcode));
    /* Operands follow in the order of their bits: Bias (bit 0), Lod (1),
     * Grad (2, two ids), ConstOffset (3), Offset (4), ConstOffsets (5),
     * Sample (6), then the scopes of MakeTexelAvailable (8) and
-    * MakeTexelVisible (9). */
+    * MakeTexelVisible (9); NonPrivateTexel (10) and the bits above it
+    * (SignExtend 12, ZeroExtend 13, Nontemporal 14) take none. */
+   if ((mask & SpvImageOperandsSignExtendMask) && (mask & SpvImageOperandsZeroExtendMask))
+      return sc_fail(x, SC_ERROR_INVALID_SPIRV, "both SignExtend and ZeroExtend on %s",
+                     sc_opcode_name(inst->opcode));
+   o->extend = mask & SpvImageOperandsSignExtendMask ? 1
+               : mask & SpvImageOperandsZeroExtendMask ? 2 : 0;
    for (uint32_t bit = 0; bit < 10; bit++) {
       if (!(mask & (1u << bit)) || bit == 7)
          continue;
@@ -327,6 +336,24 @@ sc_emit_sample(struct sc_xlate *x, const struct sc_inst *inst)
       return false;
    if (query_lod && at < inst->nwords)
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "image operands on OpImageQueryLod");
+   if (o.extend) {
+      /* The routine converts integer texels by the view's format: SINT
+       * sign-extended, UINT zero-extended. Vulkan requires that format to
+       * agree in signedness with the Sampled Type, so an extension that
+       * agrees with the Sampled Type (what glslang emits: SignExtend for
+       * isampler, ZeroExtend for usampler) is what the routine does. The
+       * other way round would need the texel's width: refused. */
+      const struct sc_type *st = sc_module_type(x->m, it.sampled_type);
+      if (!st || st->kind != SC_T_INT)
+         return sc_fail(x, SC_ERROR_INVALID_SPIRV,
+                        "SignExtend / ZeroExtend on %s of a non-integer image",
+                        sc_opcode_name(opc));
+      if ((o.extend == 1) != (st->is_signed != 0))
+         return sc_fail(x, SC_ERROR_UNSUPPORTED,
+                        "%s on %s of an image whose Sampled Type is %ssigned",
+                        o.extend == 1 ? "SignExtend" : "ZeroExtend", sc_opcode_name(opc),
+                        st->is_signed ? "" : "un");
+   }
    if (!fetch && !gather && !implicit && !o.lod && !o.dx)
       return sc_fail(x, SC_ERROR_INVALID_SPIRV, "%s without Lod or Grad", sc_opcode_name(opc));
    if ((implicit && (o.lod || o.dx)) || (!implicit && o.bias))
