@@ -29,7 +29,10 @@
  * last subpass also reads as input attachments are not discarded. Stored
  * attachments may live in tile memory too (sr_scene_set_tile_memory, set
  * for each subpass: all but its input attachments; every attachment of
- * dynamic rendering), written back at each tile's end.
+ * dynamic rendering), written back at each tile's end. Attachments in
+ * ATTACHMENT_FEEDBACK_LOOP_OPTIMAL_EXT or GENERAL layout, which shaders
+ * of the same subpass may sample from the image's memory, are neither
+ * in tile memory nor discarded.
  * Multiview (a subpass's or VkRenderingInfo's view mask): the scene has one
  * layer per view index up to the highest; draws are queued once per view
  * (sd_cmd_draw.c), load op clears and vkCmdClearAttachments clear the
@@ -229,11 +232,25 @@ sd_subpass_reads_input(const struct sd_subpass *sp, uint32_t a)
    return false;
 }
 
+/* Whether an attachment in `layout` may also be read by the same
+ * subpass's (or rendering instance's) shaders through descriptors, from
+ * the image's memory: a feedback loop (ATTACHMENT_FEEDBACK_LOOP_OPTIMAL_EXT)
+ * or GENERAL (which the spec also allows as a sampled or storage image in
+ * the same subpass). Such an attachment is never kept in tile memory nor
+ * discarded: its clears and draws must land in memory as they happen. */
+static bool
+sd_layout_read_in_place(VkImageLayout layout)
+{
+   return layout == VK_IMAGE_LAYOUT_ATTACHMENT_FEEDBACK_LOOP_OPTIMAL_EXT ||
+          layout == VK_IMAGE_LAYOUT_GENERAL;
+}
+
 /* The current subpass's attachments (sr_scene_set_discard's bits) that
  * the rasterizer may keep in tile memory during its flushes, stored ones
  * too (sr_scene_set_tile_memory): all but those the subpass also reads as
  * input attachments, which its shaders read through descriptors from the
- * image's memory. */
+ * image's memory, and those in a layout that lets its shaders sample them
+ * (sd_layout_read_in_place). */
 static uint32_t
 sd_render_pass_tile_memory(const struct sd_exec_render *r)
 {
@@ -241,11 +258,14 @@ sd_render_pass_tile_memory(const struct sd_exec_render *r)
    uint32_t mask = 0;
    for (uint32_t i = 0; i < sp->color_count && i < SR_MAX_COLOR_ATTACHMENTS; i++) {
       const uint32_t a = sp->colors[i].attachment;
-      if (a != VK_ATTACHMENT_UNUSED && !sd_subpass_reads_input(sp, a))
+      if (a != VK_ATTACHMENT_UNUSED && !sd_subpass_reads_input(sp, a) &&
+          !sd_layout_read_in_place(sp->colors[i].layout))
          mask |= 1u << i;
    }
    const uint32_t a = sp->depth_stencil.attachment;
-   if (a != VK_ATTACHMENT_UNUSED && !sd_subpass_reads_input(sp, a))
+   if (a != VK_ATTACHMENT_UNUSED && !sd_subpass_reads_input(sp, a) &&
+       !sd_layout_read_in_place(sp->depth_stencil.layout) &&
+       !sd_layout_read_in_place(sp->depth_stencil.stencil_layout))
       mask |= SR_DISCARD_DEPTH_STENCIL;
    return mask;
 }
@@ -315,7 +335,8 @@ sd_render_pass_next(struct sd_exec_state *state)
  * instance's last flush. Not those it also reads as input attachments:
  * the flush may keep a discarded attachment's tiles out of its memory
  * (sr_tile.c's tile memory), where subpass inputs, which read the image
- * through descriptors, would not see them. */
+ * through descriptors, would not see them; nor those in a feedback-loop
+ * or GENERAL layout (sd_layout_read_in_place), for the same reason. */
 static uint32_t
 sd_render_pass_discard(const struct sd_exec_render *r)
 {
@@ -325,11 +346,13 @@ sd_render_pass_discard(const struct sd_exec_render *r)
       const uint32_t a = sp->colors[i].attachment;
       if (a != VK_ATTACHMENT_UNUSED &&
           r->pass->attachments[a].store_op == VK_ATTACHMENT_STORE_OP_DONT_CARE &&
-          !sd_subpass_reads_input(sp, a))
+          !sd_subpass_reads_input(sp, a) && !sd_layout_read_in_place(sp->colors[i].layout))
          mask |= 1u << i;
    }
    const uint32_t a = sp->depth_stencil.attachment;
-   if (a != VK_ATTACHMENT_UNUSED && !sd_subpass_reads_input(sp, a)) {
+   if (a != VK_ATTACHMENT_UNUSED && !sd_subpass_reads_input(sp, a) &&
+       !sd_layout_read_in_place(sp->depth_stencil.layout) &&
+       !sd_layout_read_in_place(sp->depth_stencil.stencil_layout)) {
       const struct sd_rp_attachment *at = &r->pass->attachments[a];
       if ((!(at->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) ||
            at->store_op == VK_ATTACHMENT_STORE_OP_DONT_CARE) &&
@@ -429,16 +452,26 @@ sd_exec_BeginRendering(struct sd_exec_state *state, const struct sd_cmd_BeginRen
    r->suspending = (info->flags & VK_RENDERING_SUSPENDING_BIT) != 0;
    /* Store op DONT_CARE (sr_scene_set_discard at the end): colour
     * attachments, and depth/stencil when every attachment given for it
-    * has it. */
+    * has it. Attachments in a layout that lets shaders sample them
+    * (sd_layout_read_in_place) are neither discarded nor kept in tile
+    * memory (sr_scene_set_tile_memory below). */
+   uint32_t tile_memory = 0;
    for (uint32_t i = 0; i < info->colorAttachmentCount && i < SR_MAX_COLOR_ATTACHMENTS; i++) {
-      if (info->pColorAttachments[i].imageView &&
-          info->pColorAttachments[i].storeOp == VK_ATTACHMENT_STORE_OP_DONT_CARE)
+      const VkRenderingAttachmentInfo *a = &info->pColorAttachments[i];
+      if (sd_layout_read_in_place(a->imageLayout))
+         continue;
+      tile_memory |= 1u << i;
+      if (a->imageView && a->storeOp == VK_ATTACHMENT_STORE_OP_DONT_CARE)
          r->discard |= 1u << i;
    }
    {
       const VkRenderingAttachmentInfo *rd = info->pDepthAttachment, *rs = info->pStencilAttachment;
       const bool d = rd && rd->imageView, st = rs && rs->imageView;
-      if ((d || st) && (!d || rd->storeOp == VK_ATTACHMENT_STORE_OP_DONT_CARE) &&
+      const bool in_place = (d && sd_layout_read_in_place(rd->imageLayout)) ||
+                            (st && sd_layout_read_in_place(rs->imageLayout));
+      if (!in_place)
+         tile_memory |= SR_DISCARD_DEPTH_STENCIL;
+      if ((d || st) && !in_place && (!d || rd->storeOp == VK_ATTACHMENT_STORE_OP_DONT_CARE) &&
           (!st || rs->storeOp == VK_ATTACHMENT_STORE_OP_DONT_CARE))
          r->discard |= SR_DISCARD_DEPTH_STENCIL;
    }
@@ -499,10 +532,10 @@ sd_exec_BeginRendering(struct sd_exec_state *state, const struct sd_cmd_BeginRen
    }
    sr_scene_set_view_mask(r->scene, r->view_mask);
    /* Dynamic rendering has no input attachments (Shale offers no
-    * dynamicRenderingLocalRead): every attachment may be in tile memory
-    * during the flushes (sr_scene_set_tile_memory). */
-   sr_scene_set_tile_memory(r->scene,
-                            SR_DISCARD_DEPTH_STENCIL | ((1u << SR_MAX_COLOR_ATTACHMENTS) - 1));
+    * dynamicRenderingLocalRead): every attachment but those in a layout
+    * that lets shaders sample them may be in tile memory during the
+    * flushes (sr_scene_set_tile_memory). */
+   sr_scene_set_tile_memory(r->scene, tile_memory);
    /* A resumed instance keeps what its suspended part drew: no load ops. */
    if (resuming)
       return;

@@ -51,6 +51,9 @@ sd_rp_copy_refs(struct sd_rp_ref *dst, const VkAttachmentReference2 *src, uint32
    for (uint32_t i = 0; i < n; i++) {
       dst[i].attachment = src[i].attachment;
       dst[i].layout = src[i].layout;
+      const VkAttachmentReferenceStencilLayout *sl =
+         sd_find_struct(&src[i], VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_STENCIL_LAYOUT);
+      dst[i].stencil_layout = sl ? sl->stencilLayout : src[i].layout;
       dst[i].aspects = 0;
       if (src[i].attachment != VK_ATTACHMENT_UNUSED) {
          const VkImageAspectFlags all = rp->attachments[src[i].attachment].aspects;

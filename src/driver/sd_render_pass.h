@@ -75,6 +75,7 @@ struct sd_rp_attachment {
 struct sd_rp_ref {
    uint32_t attachment;              /* VK_ATTACHMENT_UNUSED or an index */
    VkImageLayout layout;
+   VkImageLayout stencil_layout;     /* VkAttachmentReferenceStencilLayout's, else layout */
    VkImageAspectFlags aspects;       /* input attachments: the aspects read */
 };
 

@@ -22,7 +22,11 @@
  * the spec promises only framebuffer-local visibility for in-pass
  * barriers, and Shale gives more (lavapipe as well). A second run reads
  * each pixel's own texel (the spec's framebuffer-local case): draw 2 over
- * the whole image writes the inverse of its own pixel. A third loops
+ * the whole image writes the inverse of its own pixel; a third does that
+ * without draw 1 and its barrier, so draw 2 reads the load op's clear
+ * (0.2, 0.4, 0.6, 1): Shale failed it on every pixel when the attachment
+ * was kept in tile memory (the clear never reached the image before the
+ * draw sampled it). A fourth loops
  * through depth: a D32_SFLOAT attachment in the feedback loop layout (and
  * DEPTH_STENCIL_ATTACHMENT_FEEDBACK_LOOP pipelines) gets a depth pattern,
  * a barrier on the depth aspect, then a draw over the left half with depth
@@ -64,11 +68,24 @@ swap_rb(uint32_t v)
    return (v & 0xff00ff00u) | (v & 0xff) << 16 | ((v >> 16) & 0xff);
 }
 
-/* The expected image: `own` reads the pixel's own texel (draw 2 only). */
+/* The load op's clear colour of the cleared run, (0.2, 0.4, 0.6, 1) in
+ * R8G8B8A8_UNORM (51, 102, 153, 255). */
+#define CLEAR_TEXEL 0xff996633u
+
+/* The runs of run_loop. */
+enum loop_run {
+   RUN_MIRRORED,     /* draws 1, 2 (left half), 3 (right half) */
+   RUN_OWN,          /* draw 1, then draw 2 reads each pixel's own texel */
+   RUN_CLEARED_OWN,  /* no draw 1: draw 2 reads the load op's clear */
+};
+
+/* The expected image of a run. */
 static uint32_t
-reference(uint32_t x, uint32_t y, bool own)
+reference(uint32_t x, uint32_t y, enum loop_run run)
 {
-   if (own)
+   if (run == RUN_CLEARED_OWN)
+      return invert(CLEAR_TEXEL);
+   if (run == RUN_OWN)
       return invert(pattern(x, y));
    if (x < W / 2)
       return invert(pattern(W - 1 - x, y));
@@ -262,13 +279,26 @@ loop_draw(VkCommandBuffer cb, const struct loop *l, float x0, float x1, int mode
    vkCmdDraw(cb, 4, 1, 0, 0);
 }
 
-/* own: draw 2 over the whole image reads each pixel's own texel, no draw 3. */
+/* RUN_OWN: draw 2 over the whole image reads each pixel's own texel, no
+ * draw 3. RUN_CLEARED_OWN: the same without draw 1 and its barrier, so
+ * draw 2 reads the load op's clear (the load op happens before the
+ * subpass's commands): an attachment in the feedback loop layout must not
+ * be kept in the rasterizer's tile memory, where the sampler would not see
+ * the clear. */
 static void
-run_loop(struct vkt *t, struct loop *l, bool own)
+run_loop(struct vkt *t, struct loop *l, enum loop_run run)
 {
    const char *dn = vkt_driver_name(t->driver);
+   const bool own = run != RUN_MIRRORED;
+   const char *what = run == RUN_MIRRORED ? "mirrored" : run == RUN_OWN ? "own texel"
+                                                                        : "cleared own texel";
    VkCommandBuffer cb = vkt_begin(t);
-   const VkClearValue clear = { .color = { .float32 = { 0.0f, 0.0f, 0.0f, 0.0f } } };
+   const VkClearValue clear = {
+      .color = { .float32 = { run == RUN_CLEARED_OWN ? 0.2f : 0.0f,
+                              run == RUN_CLEARED_OWN ? 0.4f : 0.0f,
+                              run == RUN_CLEARED_OWN ? 0.6f : 0.0f,
+                              run == RUN_CLEARED_OWN ? 1.0f : 0.0f } },
+   };
    const VkRenderPassBeginInfo rbi = {
       .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
       .renderPass = l->rp,
@@ -285,8 +315,10 @@ run_loop(struct vkt *t, struct loop *l, bool own)
    vkCmdSetScissor(cb, 0, 1, &sc);
    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, l->layout, 0, 1, &l->set, 0,
                            NULL);
-   loop_draw(cb, l, -1.0f, 1.0f, 0);
-   loop_barrier(cb, l->img.image);
+   if (run != RUN_CLEARED_OWN) {
+      loop_draw(cb, l, -1.0f, 1.0f, 0);
+      loop_barrier(cb, l->img.image);
+   }
    if (own) {
       loop_draw(cb, l, -1.0f, 1.0f, 3);
    } else {
@@ -303,14 +335,14 @@ run_loop(struct vkt *t, struct loop *l, bool own)
    unsigned bad = 0;
    for (uint32_t y = 0; y < H; y++) {
       for (uint32_t x = 0; x < W; x++) {
-         const uint32_t want = reference(x, y, own);
+         const uint32_t want = reference(x, y, run);
          if (px[y * W + x] != want && bad++ < 5)
-            fprintf(stderr, "%s: %s: pixel (%u, %u) %08x, expected %08x\n", dn,
-                    own ? "own texel" : "mirrored", x, y, px[y * W + x], want);
+            fprintf(stderr, "%s: %s: pixel (%u, %u) %08x, expected %08x\n", dn, what, x, y,
+                    px[y * W + x], want);
       }
    }
-   CHECK(bad == 0, "%s: %s reads: %u of %u pixels differ from the reference", dn,
-         own ? "own texel" : "mirrored", bad, W * H);
+   CHECK(bad == 0, "%s: %s reads: %u of %u pixels differ from the reference", dn, what, bad,
+         W * H);
 }
 
 /* A depth feedback loop: draw 1 writes a depth pattern into a D32_SFLOAT
@@ -554,8 +586,9 @@ run_driver(enum vkt_driver which)
    bool ok = loop_create(&t, &l);
    CHECK(ok, "%s: feedback loop image, render pass and pipeline", dn);
    if (ok) {
-      run_loop(&t, &l, false);
-      run_loop(&t, &l, true);
+      run_loop(&t, &l, RUN_MIRRORED);
+      run_loop(&t, &l, RUN_OWN);
+      run_loop(&t, &l, RUN_CLEARED_OWN);
    }
    loop_destroy(&t, &l);
    run_depth(&t);
