@@ -118,11 +118,12 @@
  * filter level 0 alone at once, with no guess and no polynomial. Other
  * GRAD calls without a bias whose LOD clamps do not
  * bind read and filter their level (and the next, where the guess says
- * minified) at fixed_guess16's guess, made in scalar from the gradients
- * alone (half the binary exponent of the first lane asked for's larger
- * squared scale, read from fixed_pre16's vector, clamped to the view's
- * levels) while fixed_select16's
- * polynomial runs; where fixed_select16's level is not the guess, or a
+ * minified) at fixed_guess16's guess, made from the gradients alone
+ * (half the binary exponent of the first lane asked for's larger squared
+ * scale, read from fixed_pre16's vector, clamped to the view's levels)
+ * while fixed_select16's polynomial runs (minified calls are bound by
+ * that way to the mipmap weight: with a guess, the bias and LOD clamps,
+ * which cannot bind there, are left off it); where fixed_select16's level is not the guess, or a
  * second level is wanted that was not read, fixed_redo16 (out of line,
  * from the view and sampler, so that the inlined path hands out no
  * address of its state or sums, which GCC would keep in memory) reads
