@@ -11,7 +11,12 @@
  * over the lanes whose invocation index is not a multiple of 3. The C
  * reference groups the invocations by the subgroup and lane each reported
  * (so it holds whatever the subgroup size), with 16-bit results wrapping at
- * 16 bits and 64-bit ones at 64; every word is compared. */
+ * 16 bits and 64-bit ones at 64; every word is compared. Then, with
+ * shaderInt8, sg_types8.comp does the same for 8-bit integers: add, signed
+ * and unsigned min and max, mul, and, or, xor reductions, inclusive and
+ * exclusive scans, broadcast (lane 2), broadcast-first, shuffle (lane ^ 3),
+ * shuffle xor, clustered add (4) and min (2), quad swap and quad broadcast
+ * (lane 1), and an add over the divergent lanes, wrapping at 8 bits. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +24,14 @@
 #include "check.h"
 #include "vkt.h"
 
+#include "sg_types8_spv.h"
 #include "sg_types_spv.h"
 
 #define LOCAL 64
 #define GROUPS 4
 #define N (LOCAL * GROUPS)
 #define WORDS 28
+#define WORDS8 21
 #define MAX_SG 128
 
 static uint32_t in[2 * N];
@@ -158,8 +165,102 @@ reference(const uint32_t *got, uint32_t *want)
    return true;
 }
 
+static uint32_t
+sx8(uint32_t v)
+{
+   return (uint32_t)(int32_t)(int8_t)(uint8_t)v;
+}
+
+/* sg_types8.comp's want[] (WORDS8 words an invocation), as reference(). */
+static bool
+reference8(const uint32_t *got, uint32_t *want)
+{
+   memset(want, 0, sizeof(uint32_t) * N * WORDS8);
+   for (uint32_t wg = 0; wg < GROUPS; wg++) {
+      static int members[MAX_SG][MAX_SG];
+      memset(members, 0xff, sizeof(members));
+      for (uint32_t l = 0; l < LOCAL; l++) {
+         uint32_t g = wg * LOCAL + l, w0 = got[g * WORDS8];
+         uint32_t sg = w0 >> 16, lane = w0 & 0xffff;
+         if (sg >= MAX_SG || lane >= MAX_SG || members[sg][lane] >= 0)
+            return false;
+         members[sg][lane] = (int)g;
+      }
+      for (uint32_t sg = 0; sg < MAX_SG; sg++) {
+         int *m = members[sg];
+         uint32_t size = 0;
+         while (size < MAX_SG && m[size] >= 0)
+            size++;
+         for (uint32_t l = size; l < MAX_SG; l++)
+            if (m[l] >= 0)
+               return false;
+         if (!size)
+            continue;
+         uint8_t add = 0, umin = UINT8_MAX, umax = 0, mul = 1, and = UINT8_MAX, or = 0, xor = 0;
+         int8_t smin = INT8_MAX, smax = INT8_MIN;
+         uint8_t dadd = 0;
+         for (uint32_t l = 0; l < size; l++) {
+            uint32_t g = (uint32_t)m[l];
+            int8_t sv = (int8_t)(uint8_t)in[2 * g];
+            uint8_t uv = (uint8_t)in[2 * g + 1];
+            add = (uint8_t)(add + (uint8_t)sv);
+            smin = sv < smin ? sv : smin;
+            smax = sv > smax ? sv : smax;
+            umin = uv < umin ? uv : umin;
+            umax = uv > umax ? uv : umax;
+            mul = (uint8_t)(mul * uv);
+            and &= uv;
+            or |= uv;
+            xor ^= uv;
+            if (g % 3 != 0)
+               dadd = (uint8_t)(dadd + (uint8_t)sv);
+         }
+         uint8_t incl = 0, excl = 0;
+         for (uint32_t l = 0; l < size; l++) {
+            uint32_t g = (uint32_t)m[l];
+            uint32_t *o = want + g * WORDS8;
+#define S8(i) ((uint32_t)(int32_t)(int8_t)(uint8_t)in[2 * (uint32_t)(i)])
+#define U8(i) ((uint32_t)(uint8_t)in[2 * (uint32_t)(i) + 1])
+            o[0] = got[g * WORDS8];
+            o[1] = sx8(add);
+            o[2] = (uint32_t)(int32_t)smin;
+            o[3] = (uint32_t)(int32_t)smax;
+            o[4] = umin;
+            o[5] = umax;
+            o[6] = mul;
+            o[7] = and;
+            o[8] = or;
+            o[9] = xor;
+            incl = (uint8_t)(incl + U8(g));
+            o[10] = incl;
+            o[11] = sx8(excl);
+            excl = (uint8_t)(excl + S8(g));
+            o[12] = S8(m[2]);
+            o[13] = S8(m[0]);
+            o[14] = U8(m[l ^ 3]);
+            o[15] = S8(m[l ^ 1]);
+            uint8_t c4 = 0;
+            for (uint32_t k = l & ~3u; k < (l & ~3u) + 4; k++)
+               c4 = (uint8_t)(c4 + U8(m[k]));
+            o[16] = c4;
+            int32_t c2a = (int32_t)S8(m[l & ~1u]), c2b = (int32_t)S8(m[l | 1u]);
+            o[17] = (uint32_t)(c2a < c2b ? c2a : c2b);
+            o[18] = U8(m[l ^ 1]);
+            o[19] = S8(m[(l & ~3u) + 1]);
+            if (g % 3 != 0)
+               o[20] = sx8(dadd);
+#undef S8
+#undef U8
+         }
+      }
+   }
+   return true;
+}
+
+/* One kernel (sg_types.comp, or with `eight` sg_types8.comp) against its
+ * reference. */
 static void
-run(struct vkt *t)
+run(struct vkt *t, bool eight)
 {
    const char *drv = vkt_driver_name(t->driver);
    VkDescriptorSetLayoutBinding b[2];
@@ -168,16 +269,19 @@ run(struct vkt *t)
          .binding = i, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
          .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
       };
+   const unsigned words = eight ? WORDS8 : WORDS;
    const struct vkt_kernel_info info = {
-      .code = sg_types_spv, .code_size = sizeof(sg_types_spv),
+      .code = eight ? sg_types8_spv : sg_types_spv,
+      .code_size = eight ? sizeof(sg_types8_spv) : sizeof(sg_types_spv),
       .bindings = { b, NULL }, .binding_counts = { 2, 0 },
    };
    struct vkt_kernel k;
    VkResult r = vkt_kernel_create(t, &info, &k);
-   CHECK(r == VK_SUCCESS, "%s: sg_types.comp's pipeline: %d", drv, r);
+   CHECK(r == VK_SUCCESS, "%s: %s's pipeline: %d", drv, eight ? "sg_types8.comp" : "sg_types.comp",
+         r);
    struct vkt_buffer bufs[2];
    memset(bufs, 0, sizeof(bufs));
-   const VkDeviceSize sizes[2] = { sizeof(in), 4 * N * WORDS };
+   const VkDeviceSize sizes[2] = { sizeof(in), 4 * N * words };
    for (int i = 0; r == VK_SUCCESS && i < 2; i++)
       r = vkt_buffer_create(t, sizes[i], VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &bufs[i]);
    CHECK(r == VK_SUCCESS, "%s: buffers: %d", drv, r);
@@ -201,14 +305,15 @@ run(struct vkt *t)
    if (r == VK_SUCCESS) {
       static uint32_t want[N * WORDS];
       const uint32_t *got = bufs[1].map;
-      bool layout_ok = reference(got, want);
+      bool layout_ok = eight ? reference8(got, want) : reference(got, want);
       CHECK(layout_ok, "%s: the subgroup ids and lanes reported are not a partition", drv);
       unsigned bad = 0;
-      for (int i = 0; layout_ok && i < N * WORDS; i++)
+      for (int i = 0; layout_ok && i < N * (int)words; i++)
          if (got[i] != want[i] && bad++ < 8)
-            printf("%s: invocation %d word %d: 0x%08x, expected 0x%08x\n", drv, i / WORDS,
-                   i % WORDS, got[i], want[i]);
-      CHECK(bad == 0, "%s: %u words of 16- and 64-bit subgroup results differ", drv, bad);
+            printf("%s: invocation %d word %d: 0x%08x, expected 0x%08x\n", drv, i / words,
+                   i % words, got[i], want[i]);
+      CHECK(bad == 0, "%s: %u words of %s subgroup results differ", drv, bad,
+            eight ? "8-bit" : "16- and 64-bit");
    }
    if (pool)
       vkDestroyDescriptorPool(t->device, pool, NULL);
@@ -235,8 +340,12 @@ main(void)
          setenv("SHALE_SIMD_WIDTH", widths[d], 1);
       else
          unsetenv("SHALE_SIMD_WIDTH");
+      VkPhysicalDeviceShaderFloat16Int8Features have8 = {
+         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES,
+      };
       VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures have = {
          .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES,
+         .pNext = &have8,
       };
       VkPhysicalDeviceFeatures2 f2 = {
          .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &have,
@@ -262,9 +371,22 @@ main(void)
          .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES,
          .shaderSubgroupExtendedTypes = VK_TRUE,
       };
+      /* 8-bit integers too where the device has them (shaderInt8, from
+       * VK_KHR_shader_float16_int8): Shale must. */
+      const bool int8 = have8.shaderInt8;
+      if (drv == VKT_SHALE)
+         CHECK(int8, "Shale: shaderInt8 %u", have8.shaderInt8);
+      VkPhysicalDeviceShaderFloat16Int8Features want8 = {
+         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES,
+         .shaderInt8 = VK_TRUE,
+      };
+      if (int8)
+         want.pNext = &want8;
+      const char *exts[2] = { ext, VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME };
       const VkPhysicalDeviceFeatures core = { .shaderInt16 = VK_TRUE, .shaderInt64 = VK_TRUE };
       struct vkt_options opts = { .driver = drv, .api_version = VK_API_VERSION_1_1,
-                                  .device_extensions = &ext, .device_extension_count = 1,
+                                  .device_extensions = exts,
+                                  .device_extension_count = int8 ? 2 : 1,
                                   .features = &core, .device_pnext = &want };
       struct vkt t;
       if (!vkt_init(&t, &opts)) {
@@ -291,7 +413,9 @@ main(void)
                 "skipped\n", sg.supportedOperations);
       if (all) {
          printf("%s: subgroup size %u\n", vkt_driver_name(drv), sg.subgroupSize);
-         run(&t);
+         run(&t, false);
+         if (int8)
+            run(&t, true);
       }
       vkt_finish(&t);
    }
