@@ -450,7 +450,19 @@ sc_compile(struct sc_compiler *compiler, const struct sc_compile_info *info,
    /* On the application's thread: fold constants in IEEE 754's default
     * environment, whatever the application set (su_fp.h). */
    const su_fp_env fp = su_fp_enter_default();
-   enum sc_result r = compile(compiler, info, out, message, message_size);
+   /* Zink's modules lacking the memory model's OpExtension (sc_spirv.h). */
+   uint32_t *fixed = NULL;
+   size_t nfixed = 0;
+   enum sc_result r = SC_ERROR_OUT_OF_MEMORY;
+   if (sc_spirv_add_vmm_extension(info->words, info->word_count, &fixed, &nfixed) == 0) {
+      struct sc_compile_info fixed_info = *info;
+      if (fixed) {
+         fixed_info.words = fixed;
+         fixed_info.word_count = nfixed;
+      }
+      r = compile(compiler, &fixed_info, out, message, message_size);
+      free(fixed);
+   }
    su_fp_leave(fp);
    sc_exit_leave();
    if (r == SC_SUCCESS)

@@ -45,6 +45,52 @@ sc_spirv_target_env(const uint32_t *words, size_t nwords, uint32_t api_version)
    return env;
 }
 
+int
+sc_spirv_add_vmm_extension(const uint32_t *words, size_t nwords, uint32_t **out,
+                           size_t *out_count)
+{
+   static const char ext[] = "SPV_KHR_vulkan_memory_model";
+   const size_t ext_words = (sizeof(ext) - 1) / 4 + 1;   /* with the NUL, padded */
+   *out = NULL;
+   *out_count = 0;
+   if (!words || nwords < 5 || words[0] != SpvMagicNumber || ((words[1] >> 8) & 0xff) >= 5 ||
+       (words[1] >> 16) != 1)
+      return 0;
+   bool vmm = false;
+   size_t pos = 5, after_caps = 5;
+   while (pos < nwords) {
+      const uint32_t count = words[pos] >> 16, op = words[pos] & 0xffff;
+      if (count == 0 || pos + count > nwords)
+         return 0;   /* malformed: validation says so */
+      if (op == SpvOpCapability && count == 2) {
+         if (words[pos + 1] == SpvCapabilityVulkanMemoryModel ||
+             words[pos + 1] == SpvCapabilityVulkanMemoryModelDeviceScope)
+            vmm = true;
+         after_caps = pos + count;
+      } else if (op == SpvOpExtension) {
+         if (count == 1 + ext_words && memcmp(&words[pos + 1], ext, sizeof(ext)) == 0)
+            return 0;   /* declared */
+      } else {
+         break;   /* past the capability and extension section */
+      }
+      pos += count;
+   }
+   if (!vmm)
+      return 0;
+   uint32_t *copy = malloc((nwords + 1 + ext_words) * sizeof(uint32_t));
+   if (!copy)
+      return -1;
+   memcpy(copy, words, after_caps * sizeof(uint32_t));
+   copy[after_caps] = (uint32_t)(1 + ext_words) << 16 | SpvOpExtension;
+   memset(&copy[after_caps + 1], 0, ext_words * sizeof(uint32_t));
+   memcpy(&copy[after_caps + 1], ext, sizeof(ext));
+   memcpy(&copy[after_caps + 1 + ext_words], &words[after_caps],
+          (nwords - after_caps) * sizeof(uint32_t));
+   *out = copy;
+   *out_count = nwords + 1 + ext_words;
+   return 0;
+}
+
 enum sc_result
 sc_spirv_validate(int target_env, const uint32_t *words, size_t nwords, uint32_t flags,
                   char *message, size_t message_size)

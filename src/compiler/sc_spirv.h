@@ -136,6 +136,17 @@ struct sc_module {
  * SPIRV-Tools target environment (spv_target_env). */
 int sc_spirv_target_env(const uint32_t *words, size_t nwords, uint32_t api_version);
 
+/* Mesa 22.3's zink declares the VulkanMemoryModel capabilities in SPIR-V
+ * 1.3 modules without the SPV_KHR_vulkan_memory_model OpExtension that
+ * SPIR-V before 1.5 needs for them (the spec's validity rules; lavapipe does
+ * not validate). For such a module (version < 1.5, the capability declared,
+ * the extension not), returns a malloc'd copy with the OpExtension added
+ * after the capabilities in *out (*out_count words): the meaning is the
+ * module's own, only the declaration it left out is added. Returns 0 and
+ * sets *out = NULL where the module needs nothing, -1 when out of memory. */
+int sc_spirv_add_vmm_extension(const uint32_t *words, size_t nwords, uint32_t **out,
+                               size_t *out_count);
+
 /* Validates with SPIRV-Tools. */
 enum sc_result sc_spirv_validate(int target_env, const uint32_t *words, size_t nwords,
                                  uint32_t flags, char *message, size_t message_size);
