@@ -29,8 +29,11 @@ arch=$(uname -m)
 shale_icd="$build/src/hal/shale_icd.$arch.json"
 lvp_icd="/usr/share/vulkan/icd.d/lvp_icd.$arch.json"
 demo="$build/demo/shale_demo"
-S=10 N=${SHALE_BENCH_VKCUBE_FRAMES:-150} F=${SHALE_BENCH_DEMO_FRAMES:-40}
-T=${SHALE_BENCH_VKCUBE_SMALL_FRAMES:-2000}
+# N and T: long enough that the difference of two runs outweighs start-up's
+# spread and /usr/bin/time's 10 ms steps at Shale's 2000-20000 fps (150
+# frames gave negative rates in session 17).
+S=10 N=${SHALE_BENCH_VKCUBE_FRAMES:-3000} F=${SHALE_BENCH_DEMO_FRAMES:-40}
+T=${SHALE_BENCH_VKCUBE_SMALL_FRAMES:-20000}
 D=${SHALE_BENCH_GLMARK2_SECONDS:-2}
 
 for tool in /usr/bin/Xvfb /usr/bin/time /usr/bin/xdpyinfo; do
