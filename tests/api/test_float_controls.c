@@ -203,54 +203,34 @@ run(struct vkt *t, const char *how)
 {
    char drv[96];
    snprintf(drv, sizeof(drv), "%s%s", vkt_driver_name(t->driver), how);
-   VkDescriptorSetLayoutBinding bind[6];
-   for (uint32_t i = 0; i < 6; i++)
-      bind[i] = (VkDescriptorSetLayoutBinding) {
-         .binding = i, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
-         .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
-      };
-   const struct vkt_kernel_info info = {
-      .code = fc_spv, .code_size = sizeof(fc_spv),
-      .bindings = { bind, NULL }, .binding_counts = { 6, 0 },
-   };
-   struct vkt_kernel k;
-   VkResult r = vkt_kernel_create(t, &info, &k);
+   const struct vkt_ssbo_info info = { .code = fc_spv, .code_size = sizeof(fc_spv), .n = 6 };
+   struct vkt_ssbo_run s;
+   VkResult r = vkt_ssbo_kernel(t, &info, &s);
    CHECK(r == VK_SUCCESS, "%s: fc.spvasm's pipeline: %d", drv, r);
-   struct vkt_buffer bufs[6];
-   memset(bufs, 0, sizeof(bufs));
    const VkDeviceSize sizes[6] = { 4 * N, 4 * N, 8 * N, 8 * N, 4 * 5 * N, 8 * 5 * N };
-   for (int i = 0; r == VK_SUCCESS && i < 6; i++)
-      r = vkt_buffer_create(t, sizes[i], VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &bufs[i]);
+   if (r == VK_SUCCESS)
+      r = vkt_ssbo_buffers(t, &s, sizes);
    CHECK(r == VK_SUCCESS, "%s: buffers: %d", drv, r);
-   VkDescriptorPool pool = VK_NULL_HANDLE;
-   VkDescriptorSet set = VK_NULL_HANDLE;
    if (r == VK_SUCCESS) {
-      const VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6 };
-      r = vkt_descriptor_pool(t, 1, &ps, 1, 0, &pool);
-      if (r == VK_SUCCESS)
-         r = vkt_alloc_sets(t, pool, k.set_layouts, 1, &set);
+      r = vkt_ssbo_set(t, &s);
       CHECK(r == VK_SUCCESS, "%s: descriptor set: %d", drv, r);
    }
    if (r == VK_SUCCESS) {
-      memcpy(bufs[0].map, a, sizeof(a));
-      memcpy(bufs[1].map, b, sizeof(b));
-      memcpy(bufs[2].map, c, sizeof(c));
-      memcpy(bufs[3].map, d, sizeof(d));
-      memset(bufs[4].map, 0xcd, sizes[4]);
-      memset(bufs[5].map, 0xcd, sizes[5]);
-      VkBuffer handles[6];
-      for (int i = 0; i < 6; i++)
-         handles[i] = bufs[i].buffer;
-      vkt_bind_buffers(t, set, NULL, handles, 6);
-      r = vkt_dispatch(t, &k, &set, 1, NULL, 0, N / 16, 1, 1);
+      memcpy(s.bufs[0].map, a, sizeof(a));
+      memcpy(s.bufs[1].map, b, sizeof(b));
+      memcpy(s.bufs[2].map, c, sizeof(c));
+      memcpy(s.bufs[3].map, d, sizeof(d));
+      memset(s.bufs[4].map, 0xcd, sizes[4]);
+      memset(s.bufs[5].map, 0xcd, sizes[5]);
+      r = vkt_ssbo_dispatch(t, &s, NULL, 0, N / 16, 1, 1);
       CHECK(r == VK_SUCCESS, "%s: dispatch: %d", drv, r);
    }
    /* The shader has run: compare (and print) in the default environment. */
    if (how[0])
       hostile_env_leave();
    if (r == VK_SUCCESS) {
-      const float *rf = bufs[4].map;
-      const double *rd = bufs[5].map;
+      const float *rf = s.bufs[4].map;
+      const double *rd = s.bufs[5].map;
       unsigned bad = 0;
       static const char *const ops[5] = { "+", "-", "*", "/", "convert" };
       for (int i = 0; i < N; i++) {
@@ -267,11 +247,7 @@ run(struct vkt *t, const char *how)
       }
       CHECK(bad == 0, "%s: %u results differ from IEEE 754 arithmetic", drv, bad);
    }
-   if (pool)
-      vkDestroyDescriptorPool(t->device, pool, NULL);
-   for (int i = 0; i < 6; i++)
-      vkt_buffer_destroy(t, &bufs[i]);
-   vkt_kernel_destroy(t, &k);
+   vkt_ssbo_end(t, &s);
 }
 
 int

@@ -76,46 +76,28 @@ static void
 run(struct vkt *t)
 {
    const char *drv = vkt_driver_name(t->driver);
-   VkDescriptorSetLayoutBinding b[2];
-   for (uint32_t i = 0; i < 2; i++)
-      b[i] = (VkDescriptorSetLayoutBinding) {
-         .binding = i, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
-         .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
-      };
-   const struct vkt_kernel_info info = {
-      .code = ty_i8_spv, .code_size = sizeof(ty_i8_spv),
-      .bindings = { b, NULL }, .binding_counts = { 2, 0 },
-   };
-   struct vkt_kernel k;
-   VkResult r = vkt_kernel_create(t, &info, &k);
+   const struct vkt_ssbo_info info = { .code = ty_i8_spv, .code_size = sizeof(ty_i8_spv), .n = 2 };
+   struct vkt_ssbo_run s;
+   VkResult r = vkt_ssbo_kernel(t, &info, &s);
    CHECK(r == VK_SUCCESS, "%s: ty_i8.comp's pipeline: %d", drv, r);
-   struct vkt_buffer bufs[2];
-   memset(bufs, 0, sizeof(bufs));
    const VkDeviceSize sizes[2] = { sizeof(x), 4 * N * WORDS };
-   for (int i = 0; r == VK_SUCCESS && i < 2; i++)
-      r = vkt_buffer_create(t, sizes[i], VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &bufs[i]);
+   if (r == VK_SUCCESS)
+      r = vkt_ssbo_buffers(t, &s, sizes);
    CHECK(r == VK_SUCCESS, "%s: buffers: %d", drv, r);
-   VkDescriptorPool pool = VK_NULL_HANDLE;
-   VkDescriptorSet set = VK_NULL_HANDLE;
    if (r == VK_SUCCESS) {
-      const VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 };
-      r = vkt_descriptor_pool(t, 1, &ps, 1, 0, &pool);
-      if (r == VK_SUCCESS)
-         r = vkt_alloc_sets(t, pool, k.set_layouts, 1, &set);
+      r = vkt_ssbo_set(t, &s);
       CHECK(r == VK_SUCCESS, "%s: descriptor set: %d", drv, r);
    }
    if (r == VK_SUCCESS) {
-      memcpy(bufs[0].map, x, sizeof(x));
-      memset(bufs[1].map, 0, sizes[1]);
-      VkBuffer handles[2] = { bufs[0].buffer, bufs[1].buffer };
-      vkt_bind_buffers(t, set, NULL, handles, 2);
-      r = vkt_dispatch(t, &k, &set, 1, NULL, 0, N / 16, 1, 1);
+      memcpy(s.bufs[0].map, x, sizeof(x));
+      memset(s.bufs[1].map, 0, sizes[1]);
+      r = vkt_ssbo_dispatch(t, &s, NULL, 0, N / 16, 1, 1);
       CHECK(r == VK_SUCCESS, "%s: dispatch: %d", drv, r);
    }
    if (r == VK_SUCCESS) {
       static int32_t want[N * WORDS];
       reference(want);
-      const int32_t *got = bufs[1].map;
+      const int32_t *got = s.bufs[1].map;
       /* lavapipe (Mesa 22.3.6) gives 8-bit OpSMod the dividend's sign
        * (OpSRem's): its word 5 is counted apart and not held against it. */
       unsigned bad = 0, smod_lvp = 0;
@@ -133,11 +115,7 @@ run(struct vkt *t)
          printf("%s: %u OpSMod results with the dividend's sign (not checked)\n", drv, smod_lvp);
       CHECK(bad == 0, "%s: %u 8-bit results differ", drv, bad);
    }
-   if (pool)
-      vkDestroyDescriptorPool(t->device, pool, NULL);
-   for (int i = 0; i < 2; i++)
-      vkt_buffer_destroy(t, &bufs[i]);
-   vkt_kernel_destroy(t, &k);
+   vkt_ssbo_end(t, &s);
 }
 
 int

@@ -79,38 +79,18 @@ run(enum vkt_driver drv, const char *threads)
       CHECK(false, "%s: device with vulkanMemoryModel", dn);
       return;
    }
-   VkDescriptorSetLayoutBinding b[3];
-   for (uint32_t i = 0; i < 3; i++)
-      b[i] = (VkDescriptorSetLayoutBinding) {
-         .binding = i, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
-         .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
-      };
-   const struct vkt_kernel_info info = {
-      .code = vmm_spv, .code_size = sizeof(vmm_spv),
-      .bindings = { b, NULL }, .binding_counts = { 3, 0 },
-   };
-   struct vkt_kernel k;
-   VkResult r = vkt_kernel_create(&t, &info, &k);
+   const struct vkt_ssbo_info info = { .code = vmm_spv, .code_size = sizeof(vmm_spv), .n = 3 };
+   struct vkt_ssbo_run s;
+   VkResult r = vkt_ssbo_kernel(&t, &info, &s);
    CHECK(r == VK_SUCCESS, "%s: vmm.comp's pipeline: %d", dn, r);
-   struct vkt_buffer bufs[3];
-   memset(bufs, 0, sizeof(bufs));
    const VkDeviceSize sizes[3] = { sizeof(data), 4 * GROUPS, 16 };
-   for (int i = 0; r == VK_SUCCESS && i < 3; i++)
-      r = vkt_buffer_create(&t, sizes[i], VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &bufs[i]);
-   VkDescriptorPool pool = VK_NULL_HANDLE;
-   VkDescriptorSet set = VK_NULL_HANDLE;
-   if (r == VK_SUCCESS) {
-      const VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 };
-      r = vkt_descriptor_pool(&t, 1, &ps, 1, 0, &pool);
-      if (r == VK_SUCCESS)
-         r = vkt_alloc_sets(&t, pool, k.set_layouts, 1, &set);
-   }
+   if (r == VK_SUCCESS)
+      r = vkt_ssbo_buffers(&t, &s, sizes);
+   if (r == VK_SUCCESS)
+      r = vkt_ssbo_set(&t, &s);
    CHECK(r == VK_SUCCESS, "%s: buffers and set: %d", dn, r);
-   if (r == VK_SUCCESS) {
-      memcpy(bufs[0].map, data, sizeof(data));
-      VkBuffer handles[3] = { bufs[0].buffer, bufs[1].buffer, bufs[2].buffer };
-      vkt_bind_buffers(&t, set, NULL, handles, 3);
-   }
+   if (r == VK_SUCCESS)
+      memcpy(s.bufs[0].map, data, sizeof(data));
    uint32_t want_total = 0, want_part[GROUPS];
    for (int g = 0; g < GROUPS; g++) {
       want_part[g] = 0;
@@ -120,11 +100,11 @@ run(enum vkt_driver drv, const char *threads)
    }
    unsigned bad_rounds = 0;
    for (int round = 0; r == VK_SUCCESS && round < ROUNDS; round++) {
-      memset(bufs[1].map, 0, sizes[1]);
-      memset(bufs[2].map, 0, sizes[2]);
-      r = vkt_dispatch(&t, &k, &set, 1, NULL, 0, GROUPS, 1, 1);
+      memset(s.bufs[1].map, 0, sizes[1]);
+      memset(s.bufs[2].map, 0, sizes[2]);
+      r = vkt_ssbo_dispatch(&t, &s, NULL, 0, GROUPS, 1, 1);
       CHECK(r == VK_SUCCESS, "%s: dispatch: %d", dn, r);
-      const uint32_t *ctl = bufs[2].map, *part = bufs[1].map;
+      const uint32_t *ctl = s.bufs[2].map, *part = s.bufs[1].map;
       unsigned bad_part = 0;
       for (int g = 0; g < GROUPS; g++)
          bad_part += part[g] != want_part[g];
@@ -141,11 +121,7 @@ run(enum vkt_driver drv, const char *threads)
       CHECK(bad_rounds == 0, "%s (%s): %u of %d rounds wrong", dn, th, bad_rounds, ROUNDS);
    else if (bad_rounds)
       printf("%s: %u of %d rounds wrong (not checked)\n", dn, bad_rounds, ROUNDS);
-   if (pool)
-      vkDestroyDescriptorPool(t.device, pool, NULL);
-   for (int i = 0; i < 3; i++)
-      vkt_buffer_destroy(&t, &bufs[i]);
-   vkt_kernel_destroy(&t, &k);
+   vkt_ssbo_end(&t, &s);
    vkt_finish(&t);
 }
 

@@ -86,57 +86,36 @@ run(struct vkt *t)
                                        VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
                                        VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                        VK_DESCRIPTOR_TYPE_STORAGE_BUFFER };
-   VkDescriptorSetLayoutBinding b[4];
-   for (uint32_t i = 0; i < 4; i++)
-      b[i] = (VkDescriptorSetLayoutBinding) {
-         .binding = i, .descriptorType = types[i], .descriptorCount = 1,
-         .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
-      };
-   const struct vkt_kernel_info info = {
+   const struct vkt_ssbo_info info = {
       .code = st8_spv, .code_size = sizeof(st8_spv),
-      .bindings = { b, NULL }, .binding_counts = { 4, 0 }, .push_size = sizeof(pc),
+      .n = 4, .types = types, .push_size = sizeof(pc),
    };
-   struct vkt_kernel k;
-   VkResult r = vkt_kernel_create(t, &info, &k);
+   struct vkt_ssbo_run s;
+   VkResult r = vkt_ssbo_kernel(t, &info, &s);
    CHECK(r == VK_SUCCESS, "%s: st8.comp's pipeline: %d", drv, r);
-   struct vkt_buffer bufs[4];
-   memset(bufs, 0, sizeof(bufs));
+   /* Binding 1 (the uniform buffer) gets UNIFORM_BUFFER usage, the rest STORAGE_BUFFER. */
    const VkDeviceSize sizes[4] = { sizeof(in), sizeof(u), 4 * N * WORDS, N + 16 };
-   const VkBufferUsageFlags usage[4] = {
-      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
-      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-   };
-   for (int i = 0; r == VK_SUCCESS && i < 4; i++)
-      r = vkt_buffer_create(t, sizes[i], usage[i], &bufs[i]);
+   if (r == VK_SUCCESS)
+      r = vkt_ssbo_buffers(t, &s, sizes);
    CHECK(r == VK_SUCCESS, "%s: buffers: %d", drv, r);
-   VkDescriptorPool pool = VK_NULL_HANDLE;
-   VkDescriptorSet set = VK_NULL_HANDLE;
    if (r == VK_SUCCESS) {
-      const VkDescriptorPoolSize ps[2] = { { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 },
-                                           { VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1 } };
-      r = vkt_descriptor_pool(t, 1, ps, 2, 0, &pool);
-      if (r == VK_SUCCESS)
-         r = vkt_alloc_sets(t, pool, k.set_layouts, 1, &set);
+      r = vkt_ssbo_set(t, &s);
       CHECK(r == VK_SUCCESS, "%s: descriptor set: %d", drv, r);
    }
    if (r == VK_SUCCESS) {
-      memcpy(bufs[0].map, in, sizeof(in));
-      memcpy(bufs[1].map, &u, sizeof(u));
-      memset(bufs[2].map, 0, sizes[2]);
-      memset(bufs[3].map, 0xA5, sizes[3]);
-      VkBuffer handles[4];
-      for (int i = 0; i < 4; i++)
-         handles[i] = bufs[i].buffer;
-      vkt_bind_buffers(t, set, types, handles, 4);
-      r = vkt_dispatch(t, &k, &set, 1, &pc, sizeof(pc), N / 16, 1, 1);
+      memcpy(s.bufs[0].map, in, sizeof(in));
+      memcpy(s.bufs[1].map, &u, sizeof(u));
+      memset(s.bufs[2].map, 0, sizes[2]);
+      memset(s.bufs[3].map, 0xA5, sizes[3]);
+      r = vkt_ssbo_dispatch(t, &s, &pc, sizeof(pc), N / 16, 1, 1);
       CHECK(r == VK_SUCCESS, "%s: dispatch: %d", drv, r);
    }
    if (r == VK_SUCCESS) {
       static uint32_t want32[N * WORDS];
       static uint8_t want8[N];
       reference(want32, want8);
-      const uint32_t *got = bufs[2].map;
-      const uint8_t *got8 = bufs[3].map;
+      const uint32_t *got = s.bufs[2].map;
+      const uint8_t *got8 = s.bufs[3].map;
       unsigned bad = 0;
       for (int i = 0; i < N * WORDS; i++)
          if (got[i] != want32[i] && bad++ < 8)
@@ -149,11 +128,7 @@ run(struct vkt *t)
       }
       CHECK(bad == 0, "%s: %u words or bytes of 8-bit storage differ", drv, bad);
    }
-   if (pool)
-      vkDestroyDescriptorPool(t->device, pool, NULL);
-   for (int i = 0; i < 4; i++)
-      vkt_buffer_destroy(t, &bufs[i]);
-   vkt_kernel_destroy(t, &k);
+   vkt_ssbo_end(t, &s);
 }
 
 int

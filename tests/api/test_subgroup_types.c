@@ -263,48 +263,33 @@ static void
 run(struct vkt *t, bool eight)
 {
    const char *drv = vkt_driver_name(t->driver);
-   VkDescriptorSetLayoutBinding b[2];
-   for (uint32_t i = 0; i < 2; i++)
-      b[i] = (VkDescriptorSetLayoutBinding) {
-         .binding = i, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
-         .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
-      };
    const unsigned words = eight ? WORDS8 : WORDS;
-   const struct vkt_kernel_info info = {
+   const struct vkt_ssbo_info info = {
       .code = eight ? sg_types8_spv : sg_types_spv,
       .code_size = eight ? sizeof(sg_types8_spv) : sizeof(sg_types_spv),
-      .bindings = { b, NULL }, .binding_counts = { 2, 0 },
+      .n = 2,
    };
-   struct vkt_kernel k;
-   VkResult r = vkt_kernel_create(t, &info, &k);
+   struct vkt_ssbo_run s;
+   VkResult r = vkt_ssbo_kernel(t, &info, &s);
    CHECK(r == VK_SUCCESS, "%s: %s's pipeline: %d", drv, eight ? "sg_types8.comp" : "sg_types.comp",
          r);
-   struct vkt_buffer bufs[2];
-   memset(bufs, 0, sizeof(bufs));
    const VkDeviceSize sizes[2] = { sizeof(in), 4 * N * words };
-   for (int i = 0; r == VK_SUCCESS && i < 2; i++)
-      r = vkt_buffer_create(t, sizes[i], VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &bufs[i]);
+   if (r == VK_SUCCESS)
+      r = vkt_ssbo_buffers(t, &s, sizes);
    CHECK(r == VK_SUCCESS, "%s: buffers: %d", drv, r);
-   VkDescriptorPool pool = VK_NULL_HANDLE;
-   VkDescriptorSet set = VK_NULL_HANDLE;
    if (r == VK_SUCCESS) {
-      const VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 };
-      r = vkt_descriptor_pool(t, 1, &ps, 1, 0, &pool);
-      if (r == VK_SUCCESS)
-         r = vkt_alloc_sets(t, pool, k.set_layouts, 1, &set);
+      r = vkt_ssbo_set(t, &s);
       CHECK(r == VK_SUCCESS, "%s: descriptor set: %d", drv, r);
    }
    if (r == VK_SUCCESS) {
-      memcpy(bufs[0].map, in, sizeof(in));
-      memset(bufs[1].map, 0, sizes[1]);
-      VkBuffer handles[2] = { bufs[0].buffer, bufs[1].buffer };
-      vkt_bind_buffers(t, set, NULL, handles, 2);
-      r = vkt_dispatch(t, &k, &set, 1, NULL, 0, GROUPS, 1, 1);
+      memcpy(s.bufs[0].map, in, sizeof(in));
+      memset(s.bufs[1].map, 0, sizes[1]);
+      r = vkt_ssbo_dispatch(t, &s, NULL, 0, GROUPS, 1, 1);
       CHECK(r == VK_SUCCESS, "%s: dispatch: %d", drv, r);
    }
    if (r == VK_SUCCESS) {
       static uint32_t want[N * WORDS];
-      const uint32_t *got = bufs[1].map;
+      const uint32_t *got = s.bufs[1].map;
       bool layout_ok = eight ? reference8(got, want) : reference(got, want);
       CHECK(layout_ok, "%s: the subgroup ids and lanes reported are not a partition", drv);
       unsigned bad = 0;
@@ -315,11 +300,7 @@ run(struct vkt *t, bool eight)
       CHECK(bad == 0, "%s: %u words of %s subgroup results differ", drv, bad,
             eight ? "8-bit" : "16- and 64-bit");
    }
-   if (pool)
-      vkDestroyDescriptorPool(t->device, pool, NULL);
-   for (int i = 0; i < 2; i++)
-      vkt_buffer_destroy(t, &bufs[i]);
-   vkt_kernel_destroy(t, &k);
+   vkt_ssbo_end(t, &s);
 }
 
 int

@@ -60,50 +60,32 @@ static void
 run(struct vkt *t)
 {
    const char *drv = vkt_driver_name(t->driver);
-   VkDescriptorSetLayoutBinding b[3];
-   for (uint32_t i = 0; i < 3; i++)
-      b[i] = (VkDescriptorSetLayoutBinding) {
-         .binding = i, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
-         .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
-      };
-   const struct vkt_kernel_info info = {
-      .code = vp_spv, .code_size = sizeof(vp_spv),
-      .bindings = { b, NULL }, .binding_counts = { 3, 0 },
-   };
-   struct vkt_kernel k;
-   VkResult r = vkt_kernel_create(t, &info, &k);
+   const struct vkt_ssbo_info info = { .code = vp_spv, .code_size = sizeof(vp_spv), .n = 3 };
+   struct vkt_ssbo_run s;
+   VkResult r = vkt_ssbo_kernel(t, &info, &s);
    CHECK(r == VK_SUCCESS, "%s: vp.spvasm's pipeline: %d", drv, r);
-   struct vkt_buffer bufs[3];
-   memset(bufs, 0, sizeof(bufs));
    const VkDeviceSize sizes[3] = { 4 * ELEMS, 4 * ELEMS, 4 * N * WORDS };
-   for (int i = 0; r == VK_SUCCESS && i < 3; i++)
-      r = vkt_buffer_create(t, sizes[i], VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &bufs[i]);
+   if (r == VK_SUCCESS)
+      r = vkt_ssbo_buffers(t, &s, sizes);
    CHECK(r == VK_SUCCESS, "%s: buffers: %d", drv, r);
-   VkDescriptorPool pool = VK_NULL_HANDLE;
-   VkDescriptorSet set = VK_NULL_HANDLE;
    if (r == VK_SUCCESS) {
-      const VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 };
-      r = vkt_descriptor_pool(t, 1, &ps, 1, 0, &pool);
-      if (r == VK_SUCCESS)
-         r = vkt_alloc_sets(t, pool, k.set_layouts, 1, &set);
+      r = vkt_ssbo_set(t, &s);
       CHECK(r == VK_SUCCESS, "%s: descriptor set: %d", drv, r);
    }
    if (r == VK_SUCCESS) {
-      uint32_t *a = bufs[0].map, *bb = bufs[1].map;
+      uint32_t *a = s.bufs[0].map, *bb = s.bufs[1].map;
       for (uint32_t i = 0; i < ELEMS; i++) {
          a[i] = a_of(i);
          bb[i] = b_of(i);
       }
-      memset(bufs[2].map, 0, sizes[2]);
-      VkBuffer handles[3] = { bufs[0].buffer, bufs[1].buffer, bufs[2].buffer };
-      vkt_bind_buffers(t, set, NULL, handles, 3);
-      r = vkt_dispatch(t, &k, &set, 1, NULL, 0, N / 16, 1, 1);
+      memset(s.bufs[2].map, 0, sizes[2]);
+      r = vkt_ssbo_dispatch(t, &s, NULL, 0, N / 16, 1, 1);
       CHECK(r == VK_SUCCESS, "%s: dispatch: %d", drv, r);
    }
    if (r == VK_SUCCESS) {
       static uint32_t want[N * WORDS];
       reference(want);
-      const uint32_t *got = bufs[2].map;
+      const uint32_t *got = s.bufs[2].map;
       unsigned bad = 0;
       for (int i = 0; i < N * WORDS; i++)
          if (got[i] != want[i] && bad++ < 8)
@@ -111,11 +93,7 @@ run(struct vkt *t)
                    got[i], want[i]);
       CHECK(bad == 0, "%s: %u words written through variable pointers differ", drv, bad);
    }
-   if (pool)
-      vkDestroyDescriptorPool(t->device, pool, NULL);
-   for (int i = 0; i < 3; i++)
-      vkt_buffer_destroy(t, &bufs[i]);
-   vkt_kernel_destroy(t, &k);
+   vkt_ssbo_end(t, &s);
 }
 
 int

@@ -56,36 +56,24 @@ run(enum vkt_driver drv, const char *threads)
       CHECK(false, "%s: device with zero-initialized workgroup memory", dn);
       return;
    }
-   const VkDescriptorSetLayoutBinding b = {
-      .binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
-      .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+   const struct vkt_ssbo_info info = {
+      .code = zero_wg_spv, .code_size = sizeof(zero_wg_spv), .n = 1,
    };
-   const struct vkt_kernel_info info = {
-      .code = zero_wg_spv, .code_size = sizeof(zero_wg_spv),
-      .bindings = { &b, NULL }, .binding_counts = { 1, 0 },
-   };
-   struct vkt_kernel k;
-   VkResult r = vkt_kernel_create(&t, &info, &k);
+   struct vkt_ssbo_run s;
+   VkResult r = vkt_ssbo_kernel(&t, &info, &s);
    CHECK(r == VK_SUCCESS, "%s: zero_wg.comp's pipeline: %d", dn, r);
-   struct vkt_buffer out = { 0 };
+   const VkDeviceSize size = 8 * N;
    if (r == VK_SUCCESS)
-      r = vkt_buffer_create(&t, 8 * N, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &out);
-   VkDescriptorPool pool = VK_NULL_HANDLE;
-   VkDescriptorSet set = VK_NULL_HANDLE;
-   if (r == VK_SUCCESS) {
-      const VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1 };
-      r = vkt_descriptor_pool(&t, 1, &ps, 1, 0, &pool);
-      if (r == VK_SUCCESS)
-         r = vkt_alloc_sets(&t, pool, k.set_layouts, 1, &set);
-   }
+      r = vkt_ssbo_buffers(&t, &s, &size);
+   if (r == VK_SUCCESS)
+      r = vkt_ssbo_set(&t, &s);
    CHECK(r == VK_SUCCESS, "%s: buffer and set: %d", dn, r);
    /* Twice: the second dispatch finds the memory the first left behind. */
    for (int round = 0; r == VK_SUCCESS && round < 2; round++) {
-      memset(out.map, 0xff, 8 * N);
-      vkt_bind_buffers(&t, set, NULL, &out.buffer, 1);
-      r = vkt_dispatch(&t, &k, &set, 1, NULL, 0, GROUPS, 1, 1);
+      memset(s.bufs[0].map, 0xff, 8 * N);
+      r = vkt_ssbo_dispatch(&t, &s, NULL, 0, GROUPS, 1, 1);
       CHECK(r == VK_SUCCESS, "%s: dispatch: %d", dn, r);
-      const uint32_t *o = out.map;
+      const uint32_t *o = s.bufs[0].map;
       unsigned bad = 0;
       for (uint32_t g = 0; r == VK_SUCCESS && g < N; g++) {
          uint32_t l = g % 64, base = g - l;
@@ -99,10 +87,7 @@ run(enum vkt_driver drv, const char *threads)
       }
       CHECK(bad == 0, "%s (%s) round %d: %u words differ", dn, th, round, bad);
    }
-   if (pool)
-      vkDestroyDescriptorPool(t.device, pool, NULL);
-   vkt_buffer_destroy(&t, &out);
-   vkt_kernel_destroy(&t, &k);
+   vkt_ssbo_end(&t, &s);
    vkt_finish(&t);
 }
 

@@ -1,6 +1,7 @@
 /* The API-test harness: loader, validation layer, driver selection, helpers. */
 #include "vkt.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -575,4 +576,82 @@ vkt_dispatch(struct vkt *t, const struct vkt_kernel *k, const VkDescriptorSet *s
    vkCmdDispatch(cb, x, y, z);
    vkt_compute_barrier(cb);
    return vkt_report(t, "submit", vkt_submit_wait(t, cb));
+}
+
+VkResult
+vkt_ssbo_kernel(struct vkt *t, const struct vkt_ssbo_info *info, struct vkt_ssbo_run *s)
+{
+   memset(s, 0, sizeof(*s));
+   assert(info->n <= VKT_SSBO_MAX);
+   s->n = info->n;
+   VkDescriptorSetLayoutBinding b[VKT_SSBO_MAX];
+   for (uint32_t i = 0; i < s->n; i++) {
+      s->types[i] = info->types ? info->types[i] : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      b[i] = (VkDescriptorSetLayoutBinding) {
+         .binding = i, .descriptorType = s->types[i], .descriptorCount = 1,
+         .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+      };
+   }
+   const struct vkt_kernel_info ki = {
+      .code = info->code, .code_size = info->code_size,
+      .bindings = { b, NULL }, .binding_counts = { s->n, 0 },
+      .push_size = info->push_size, .spec = info->spec,
+   };
+   return vkt_kernel_create(t, &ki, &s->kernel);
+}
+
+VkResult
+vkt_ssbo_buffers(struct vkt *t, struct vkt_ssbo_run *s, const VkDeviceSize *sizes)
+{
+   VkResult r = VK_SUCCESS;
+   for (uint32_t i = 0; r == VK_SUCCESS && i < s->n; i++) {
+      VkBufferUsageFlags usage = s->types[i] == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                    ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
+                                    : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+      r = vkt_buffer_create(t, sizes[i], usage, &s->bufs[i]);
+   }
+   return r;
+}
+
+VkResult
+vkt_ssbo_set(struct vkt *t, struct vkt_ssbo_run *s)
+{
+   /* One pool size a type, in the order the types first appear. */
+   VkDescriptorPoolSize ps[VKT_SSBO_MAX];
+   uint32_t nps = 0;
+   for (uint32_t i = 0; i < s->n; i++) {
+      uint32_t j = 0;
+      while (j < nps && ps[j].type != s->types[i])
+         j++;
+      if (j == nps)
+         ps[nps++] = (VkDescriptorPoolSize) { s->types[i], 0 };
+      ps[j].descriptorCount++;
+   }
+   VkResult r = vkt_descriptor_pool(t, 1, ps, nps, 0, &s->pool);
+   if (r == VK_SUCCESS)
+      r = vkt_alloc_sets(t, s->pool, s->kernel.set_layouts, 1, &s->set);
+   if (r != VK_SUCCESS)
+      return r;
+   VkBuffer handles[VKT_SSBO_MAX];
+   for (uint32_t i = 0; i < s->n; i++)
+      handles[i] = s->bufs[i].buffer;
+   vkt_bind_buffers(t, s->set, s->types, handles, s->n);
+   return VK_SUCCESS;
+}
+
+VkResult
+vkt_ssbo_dispatch(struct vkt *t, const struct vkt_ssbo_run *s, const void *push,
+                  uint32_t push_size, uint32_t x, uint32_t y, uint32_t z)
+{
+   return vkt_dispatch(t, &s->kernel, &s->set, 1, push, push_size, x, y, z);
+}
+
+void
+vkt_ssbo_end(struct vkt *t, struct vkt_ssbo_run *s)
+{
+   if (s->pool)
+      vkDestroyDescriptorPool(t->device, s->pool, NULL);
+   for (uint32_t i = 0; i < s->n; i++)
+      vkt_buffer_destroy(t, &s->bufs[i]);
+   vkt_kernel_destroy(t, &s->kernel);
 }

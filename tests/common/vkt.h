@@ -158,4 +158,38 @@ VkResult vkt_dispatch(struct vkt *t, const struct vkt_kernel *k, const VkDescrip
                       uint32_t nsets, const void *push, uint32_t push_size, uint32_t x, uint32_t y,
                       uint32_t z);
 
+/* A kernel over n whole buffers, binding i of set 0 being buffer i, in
+ * steps so that the test checks each one as it sees fit:
+ *   vkt_ssbo_kernel (zeroes *s, then makes the kernel), vkt_ssbo_buffers
+ *   (host-visible buffers of the given sizes, storage or uniform by type),
+ *   vkt_ssbo_set (a pool of one set, the set, every binding written),
+ *   then the test fills s->bufs[i].map and calls vkt_ssbo_dispatch as often
+ *   as it likes, and vkt_ssbo_end destroys whatever was made (also after a
+ *   failed step; *s must have been through vkt_ssbo_kernel). */
+#define VKT_SSBO_MAX 8
+struct vkt_ssbo_info {
+   const uint32_t *code;           /* SPIR-V */
+   size_t code_size;               /* bytes */
+   uint32_t n;                     /* bindings, at most VKT_SSBO_MAX */
+   const VkDescriptorType *types;  /* storage or uniform buffers; NULL: all storage */
+   uint32_t push_size;
+   const VkSpecializationInfo *spec;
+};
+struct vkt_ssbo_run {
+   struct vkt_kernel kernel;
+   uint32_t n;
+   VkDescriptorType types[VKT_SSBO_MAX];
+   struct vkt_buffer bufs[VKT_SSBO_MAX];
+   VkDescriptorPool pool;
+   VkDescriptorSet set;
+};
+VkResult vkt_ssbo_kernel(struct vkt *t, const struct vkt_ssbo_info *info, struct vkt_ssbo_run *s);
+/* Stops at the first failure and returns it. */
+VkResult vkt_ssbo_buffers(struct vkt *t, struct vkt_ssbo_run *s, const VkDeviceSize *sizes);
+VkResult vkt_ssbo_set(struct vkt *t, struct vkt_ssbo_run *s);
+/* vkt_dispatch of s's kernel with its set. */
+VkResult vkt_ssbo_dispatch(struct vkt *t, const struct vkt_ssbo_run *s, const void *push,
+                           uint32_t push_size, uint32_t x, uint32_t y, uint32_t z);
+void vkt_ssbo_end(struct vkt *t, struct vkt_ssbo_run *s);
+
 #endif
