@@ -31,6 +31,7 @@
 
 #include "check.h"
 #include "vkt.h"
+#include "xorshift.h"
 
 #include "fc_spv.h"
 
@@ -46,10 +47,7 @@ static uint64_t rng = 0x853C49E6748FEA9Bull;
 static uint64_t
 rnd64(void)
 {
-   rng ^= rng << 13;
-   rng ^= rng >> 7;
-   rng ^= rng << 17;
-   return rng;
+   return xorshift64(&rng);
 }
 
 static float

@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "vkt.h"
+#include "xorshift.h"
 
 #include "ty_i8_spv.h"
 
@@ -27,10 +28,7 @@ static uint64_t rng = 0x94D049BB133111EBull;
 static uint32_t
 rnd(void)
 {
-   rng ^= rng << 13;
-   rng ^= rng >> 7;
-   rng ^= rng << 17;
-   return (uint32_t)(rng >> 16);
+   return xorshift64_u32(&rng);
 }
 
 static int32_t

@@ -19,6 +19,7 @@
 
 #include "check.h"
 #include "vkt.h"
+#include "xorshift.h"
 
 #include "vmm_spv.h"
 
@@ -33,10 +34,7 @@ static uint64_t rng = 0x1D8E4E27C47D124Full;
 static uint32_t
 rnd(void)
 {
-   rng ^= rng << 13;
-   rng ^= rng >> 7;
-   rng ^= rng << 17;
-   return (uint32_t)(rng >> 16);
+   return xorshift64_u32(&rng);
 }
 
 static void

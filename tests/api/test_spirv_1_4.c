@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "vkt.h"
+#include "xorshift.h"
 
 #include "s14_spv.h"
 
@@ -32,10 +33,7 @@ static uint64_t rng = 0x9FB21C651E98DF25ull;
 static uint32_t
 rnd(void)
 {
-   rng ^= rng << 13;
-   rng ^= rng >> 7;
-   rng ^= rng << 17;
-   return (uint32_t)(rng >> 16);
+   return xorshift64_u32(&rng);
 }
 
 static void

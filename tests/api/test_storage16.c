@@ -20,6 +20,7 @@
 
 #include "check.h"
 #include "vkt.h"
+#include "xorshift.h"
 
 #include "st16_spv.h"
 #include "st16_v11_spv.h"
@@ -102,10 +103,7 @@ static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint32_t
 rnd(void)
 {
-   rng ^= rng << 13;
-   rng ^= rng >> 7;
-   rng ^= rng << 17;
-   return (uint32_t)(rng >> 16);
+   return xorshift64_u32(&rng);
 }
 
 /* A normal half in [2^-11, 2^13), either sign. */

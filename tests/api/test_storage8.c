@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "vkt.h"
+#include "xorshift.h"
 
 #include "st8_spv.h"
 
@@ -54,10 +55,7 @@ static uint64_t rng = 0xC2B2AE3D27D4EB4Full;
 static uint32_t
 rnd(void)
 {
-   rng ^= rng << 13;
-   rng ^= rng >> 7;
-   rng ^= rng << 17;
-   return (uint32_t)(rng >> 16);
+   return xorshift64_u32(&rng);
 }
 
 static void

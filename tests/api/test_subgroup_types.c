@@ -23,6 +23,7 @@
 
 #include "check.h"
 #include "vkt.h"
+#include "xorshift.h"
 
 #include "sg_types8_spv.h"
 #include "sg_types_spv.h"
@@ -41,10 +42,7 @@ static uint64_t rng = 0x2545F4914F6CDD1Dull;
 static uint32_t
 rnd(void)
 {
-   rng ^= rng << 13;
-   rng ^= rng >> 7;
-   rng ^= rng << 17;
-   return (uint32_t)(rng >> 16);
+   return xorshift64_u32(&rng);
 }
 
 static int16_t
